@@ -1,0 +1,109 @@
+/* The option / usage / --help / --version / exit-status layer of all tools.
+ *
+ * Each tool declares a pk_cli_spec (name, synopsis, help text, long options)
+ * and parses with getopt_long. The options every tool shares are handled
+ * here:  -h/--help, -V/--version, -o/--output, --color, --stats,
+ * --max-depth, --max-record-bytes, --max-alias-expansions, --max-records,
+ * --threads.
+ */
+#ifndef PK_CLI_H
+#define PK_CLI_H
+
+#include <getopt.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include "diag.h"
+#include "io/reader.h"
+
+#define PK_VERSION "0.1.0"
+
+typedef enum { PK_FMT_JSON, PK_FMT_TEXT, PK_FMT_TABLE, PK_FMT_WIDE, PK_FMT_JUNIT, PK_FMT_SARIF } pk_format;
+typedef enum { PK_COLOR_AUTO, PK_COLOR_ALWAYS, PK_COLOR_NEVER } pk_color_mode;
+
+/* Long-option values for shared options start here; tools use values below 0x1000. */
+enum {
+	PK_OPT_COLOR = 0x1000,
+	PK_OPT_STATS,
+	PK_OPT_MAX_DEPTH,
+	PK_OPT_MAX_RECORD_BYTES,
+	PK_OPT_MAX_ALIAS,
+	PK_OPT_MAX_RECORDS,
+	PK_OPT_THREADS,
+};
+
+typedef struct pk_cli_spec {
+	const char *prog;
+	const char *synopsis;     /* "pc-validate [options] [path ...]" */
+	const char *help;         /* option descriptions, printed after the synopsis */
+	const char *formats;      /* allowed -o values, e.g. "text,json,junit,sarif" */
+	pk_format default_format;
+} pk_cli_spec;
+
+/* Shared state the common options fill in. */
+typedef struct pk_cli {
+	const pk_cli_spec *spec;
+	pk_format format;
+	pk_color_mode color_mode;
+	bool stats;
+	pk_reader_opts reader;
+	pk_diag diag;
+} pk_cli;
+
+/* Help text lines for the shared options, to append to each tool's help. */
+extern const char pk_cli_common_help[];
+
+/* The shared long options, to splice into a tool's option table with
+ * PK_CLI_COMMON_OPTIONS (no terminator). Short options: "ho:V". */
+#define PK_CLI_COMMON_SHORT "ho:V"
+#define PK_CLI_COMMON_OPTIONS \
+	{"help", no_argument, NULL, 'h'}, \
+	{"version", no_argument, NULL, 'V'}, \
+	{"output", required_argument, NULL, 'o'}, \
+	{"color", required_argument, NULL, PK_OPT_COLOR}, \
+	{"stats", no_argument, NULL, PK_OPT_STATS}, \
+	{"max-depth", required_argument, NULL, PK_OPT_MAX_DEPTH}, \
+	{"max-record-bytes", required_argument, NULL, PK_OPT_MAX_RECORD_BYTES}, \
+	{"max-alias-expansions", required_argument, NULL, PK_OPT_MAX_ALIAS}, \
+	{"max-records", required_argument, NULL, PK_OPT_MAX_RECORDS}, \
+	{"threads", required_argument, NULL, PK_OPT_THREADS}
+
+void pk_cli_init(pk_cli *c, const pk_cli_spec *spec);
+
+/* Handle a shared option. Returns 1 if handled, 0 if not a shared option.
+ * --help/--version print and exit(0); a bad value prints usage and exit(2). */
+int pk_cli_handle(pk_cli *c, int opt, const char *arg);
+
+/* Print "prog: message" + "Try 'prog --help'." to stderr and exit(2). */
+_Noreturn void pk_cli_usage_error(const pk_cli *c, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* Bounded integer option parsing; exits 2 with a message on error. */
+long long pk_cli_number(const pk_cli *c, const char *opt, const char *arg, long long min, long long max);
+
+/* Colour decision: --color, then NO_COLOR (non-empty), then isatty(fd). */
+bool pk_cli_use_color(const pk_cli *c, int fd);
+
+/* Standard handling of reader problems for tools that treat them as trouble:
+ * prints the diagnostic and counts it. Returns true if rec was an error. */
+bool pk_cli_report_record_problem(pk_cli *c, const pk_record *rec);
+
+/* Run-level accounting printed by --stats (stderr) and "Stats" records. */
+typedef struct pk_stats {
+	long read;          /* objects delivered by the reader */
+	long used;          /* objects the tool consumed */
+	long skipped;       /* objects of kinds the tool does not use */
+	long rejected;      /* objects the tool wanted but could not use */
+	long errors;        /* reader errors (unparsable documents) */
+	/* skipped/rejected counts by kind, in first-seen order */
+	struct { char kind[64]; long skipped, rejected; } by_kind[32];
+	int nkinds;
+} pk_stats;
+
+void pk_stats_skip(pk_stats *s, const char *kind);
+void pk_stats_reject(pk_stats *s, const char *kind);
+/* Write the accounting to stderr as "prog: stats: read N, used N, ..." lines. */
+void pk_stats_print(const pk_stats *s, const char *prog, FILE *fp);
+/* The same as a {"kind":"Stats",...} record. Caller owns the result. */
+cJSON *pk_stats_json(const pk_stats *s);
+
+#endif

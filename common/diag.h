@@ -1,0 +1,51 @@
+/* Diagnostics: one way to say where and what, for every tool.
+ *
+ * Text form (stderr):  prog: file:line:col: message
+ * Tools that report findings as data (pc-validate -o json) build their own
+ * records from pk_origin; this module is for operational messages.
+ */
+#ifndef PK_DIAG_H
+#define PK_DIAG_H
+
+#include <stdarg.h>
+#include <stdio.h>
+
+/* Exit statuses shared by all tools (see EXIT STATUS in the man pages). */
+enum {
+	PK_EXIT_OK = 0,       /* success / something selected / plan possible */
+	PK_EXIT_FINDING = 1,  /* negative finding: invalid manifest, nothing selected, no plan */
+	PK_EXIT_TROUBLE = 2,  /* usage, I/O, parse or limit trouble */
+};
+
+/* Where a record or a node came from. line and col are 1-based; 0 = unknown.
+ * item is the index inside a List's items or a top-level array, -1 if none. */
+typedef struct pk_origin {
+	const char *file;   /* "-" or "<stdin>" for standard input; not owned */
+	long line;
+	long col;
+	long item;
+	long doc;           /* 0-based YAML document / JSON value index in the file */
+} pk_origin;
+
+typedef enum { PK_SEV_ERROR, PK_SEV_WARNING, PK_SEV_NOTE } pk_severity;
+
+/* Per-run diagnostic context, owned by main. */
+typedef struct pk_diag {
+	const char *prog;
+	FILE *out;          /* normally stderr */
+	int quiet_warnings; /* suppress PK_SEV_WARNING text */
+	long errors;
+	long warnings;
+} pk_diag;
+
+void pk_diag_init(pk_diag *d, const char *prog);
+
+/* prog: file:line:col: [warning: ]message  (origin may be NULL). */
+void pk_diag_report(pk_diag *d, pk_severity sev, const pk_origin *at, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+void pk_diag_vreport(pk_diag *d, pk_severity sev, const pk_origin *at, const char *fmt, va_list ap);
+
+/* Format "file:line:col" (omitting unknown parts) into buf. */
+const char *pk_origin_format(const pk_origin *at, char *buf, size_t size);
+
+#endif

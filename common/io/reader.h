@@ -1,0 +1,98 @@
+/* The one input reader of preemptkit.
+ *
+ * Reads files named as operands ("-" = stdin; directories are recursed for
+ * *.yaml, *.yml, *.json in sorted order) and hands every Kubernetes object to
+ * a callback, one at a time, in input order:
+ *   - JSON: one object; a List (any object with an "items" array: the items are
+ *     streamed one by one, the List is never held whole); a top-level array
+ *     (elements streamed); concatenated values / NDJSON; RFC 7464 json-seq.
+ *   - YAML: multi-document, via libyaml events, typed as kubectl types it
+ *     (YAML 1.1 as go-yaml v2 resolves it). A List document's items are
+ *     streamed too.
+ * Format is sniffed per input: first significant byte '{', '[' or 0x1E means
+ * JSON, anything else YAML (so JSON preceded by '#' comments goes through the
+ * YAML path, as kubectl does).
+ *
+ * Problems are handed to the same callback as records of type PK_REC_ERROR,
+ * so a validator can count them as findings and a planner as trouble.
+ */
+#ifndef PK_READER_H
+#define PK_READER_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <cjson/cJSON.h>
+#include "../diag.h"
+
+/* Bounds on hostile input. Zero fields take the defaults below. */
+typedef struct pk_limits {
+	size_t max_record_bytes;  /* one object's text; default 256 MiB */
+	int max_depth;            /* nesting; default 1000 (cJSON's own limit) */
+	long max_alias_expansions;/* YAML nodes produced through aliases; default 1,000,000 */
+	long max_records;         /* objects per run; default 0 = unlimited */
+} pk_limits;
+
+#define PK_DEFAULT_MAX_RECORD_BYTES ((size_t)256 << 20)
+#define PK_DEFAULT_MAX_DEPTH 1000
+#define PK_DEFAULT_MAX_ALIAS_EXPANSIONS 1000000L
+
+typedef enum {
+	PK_REC_OBJECT,   /* obj is a parsed JSON value (usually an object) */
+	PK_REC_ERROR,    /* the input could not be read here; see error/err_type */
+	PK_REC_WARNING,  /* something worth saying that did not stop reading (e.g. duplicate key) */
+} pk_rec_type;
+
+/* Pseudo-types of decode problems, named like pc-validate's `type` values. */
+typedef enum {
+	PK_ERR_NONE,
+	PK_ERR_PARSE,          /* ParseError: syntax, truncation, invalid UTF-8, limits */
+	PK_ERR_IO,             /* cannot open/read: always trouble, never a finding */
+	PK_ERR_DUPLICATE_FIELD,/* DuplicateField: a key repeated in one mapping */
+	PK_ERR_TYPE,           /* TypeError: e.g. non-string map key, number beyond exact range */
+	PK_ERR_LIMIT,          /* a pk_limits bound was hit (reported as ParseError) */
+} pk_err_type;
+
+typedef struct pk_posmap pk_posmap;  /* node -> source position (YAML inputs) */
+
+typedef struct pk_record {
+	pk_rec_type type;
+	cJSON *obj;              /* PK_REC_OBJECT: owned by the reader; set to NULL to take it */
+	pk_origin origin;        /* where the object (or the problem) starts */
+	const pk_posmap *pos;    /* per-node positions, or NULL (JSON inputs: record only) */
+	pk_err_type err_type;    /* PK_REC_ERROR / PK_REC_WARNING */
+	const char *message;     /* PK_REC_ERROR / PK_REC_WARNING text */
+	const char *field;       /* dotted path of the offending key (duplicates), or NULL */
+	int in_list;             /* 1 if the object was an item of a List / array */
+} pk_record;
+
+/* Return 0 to go on, non-zero to stop reading (pk_read_paths returns it). */
+typedef int (*pk_record_fn)(void *ctx, pk_record *rec);
+
+typedef struct pk_reader_opts {
+	pk_limits limits;
+	int threads;            /* parse workers for large JSON inputs; 0 = automatic */
+	int report_duplicates;  /* emit PK_REC_WARNING for duplicate keys (JSON + YAML) */
+} pk_reader_opts;
+
+/* Read every path (NULL/0 paths = stdin). Returns 0 when all inputs were read
+ * (possibly with PK_REC_ERROR records delivered), the callback's non-zero
+ * value if it stopped, or -1 if nothing could be read at all (already
+ * delivered as PK_REC_ERROR with PK_ERR_IO). */
+int pk_read_paths(const pk_reader_opts *opts, char *const *paths, size_t npaths,
+                  pk_record_fn fn, void *ctx);
+
+/* Position of a node of rec->obj (YAML inputs), else the record's origin. */
+pk_origin pk_record_node_origin(const pk_record *rec, const cJSON *node);
+
+/* Position for a field path like "spec.podGroups[0].policy.gang.minCount":
+ * the deepest node along the path that has a known position. */
+pk_origin pk_record_path_origin(const pk_record *rec, const char *path);
+
+/* Parse one JSON text (no streaming); for tests and small side inputs.
+ * On failure returns NULL and describes the problem in err (may be NULL). */
+cJSON *pk_parse_json_text(const char *text, size_t len, char *err, size_t errsize);
+
+/* Convert YAML text (one document) into JSON; for tests and fuzzers. */
+cJSON *pk_parse_yaml_text(const char *text, size_t len, char *err, size_t errsize);
+
+#endif

@@ -1,0 +1,27 @@
+/* NDJSON output: one compact JSON value per line, keys in insertion order
+ * (build records with cJSON in the order the contract documents).
+ * Write errors are remembered; pk_out_finish() reports them once.
+ * EPIPE ends the program quietly, as SIGPIPE would (git's check_pipe). */
+#ifndef PK_WRITER_H
+#define PK_WRITER_H
+
+#include <stdio.h>
+#include <cjson/cJSON.h>
+#include "../diag.h"
+
+typedef struct pk_out {
+	FILE *fp;
+	int failed;          /* a write failed (not EPIPE) */
+	long records;        /* records written */
+} pk_out;
+
+void pk_out_init(pk_out *o, FILE *fp);
+/* Write v compactly followed by '\n'. Returns 0 or -1 on write error. */
+int pk_out_json(pk_out *o, const cJSON *v);
+/* Plain text output for tables (printf-like). */
+int pk_out_printf(pk_out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Flush and close-check; reports "write error: ..." through d. Returns
+ * PK_EXIT_OK or PK_EXIT_TROUBLE. */
+int pk_out_finish(pk_out *o, pk_diag *d);
+
+#endif

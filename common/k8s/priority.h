@@ -1,0 +1,61 @@
+/* PriorityClasses and priority resolution as the Priority admission plugin
+ * does it: priorityClassName -> value and preemptionPolicy; globalDefault (the
+ * lowest-valued default wins when several exist); the two built-in system
+ * classes always exist. */
+#ifndef PK_PRIORITY_H
+#define PK_PRIORITY_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <cjson/cJSON.h>
+
+#define PK_HIGHEST_USER_PRIORITY 1000000000
+#define PK_SYSTEM_CLUSTER_CRITICAL 2000000000
+#define PK_SYSTEM_NODE_CRITICAL 2000001000
+#define PK_SYSTEM_PREFIX "system-"
+
+typedef enum { PK_PREEMPT_LOWER = 0, PK_PREEMPT_NEVER = 1 } pk_preemption_policy;
+
+typedef struct pk_pclass {
+	char *name;
+	int32_t value;
+	bool global_default;
+	pk_preemption_policy policy;
+	bool builtin;        /* one of the two system classes, not read from input */
+} pk_pclass;
+
+typedef struct pk_pclass_set {
+	pk_pclass *items;
+	int n, cap;
+} pk_pclass_set;
+
+/* A set that already holds system-node-critical and system-cluster-critical. */
+void pk_pclass_set_init(pk_pclass_set *s);
+void pk_pclass_set_free(pk_pclass_set *s);
+/* Add (or replace, by name) a class from a PriorityClass object. Values that
+ * are not int32 are refused (-1). Built-ins are replaced only by exact copies. */
+int pk_pclass_set_add(pk_pclass_set *s, const cJSON *priorityclass);
+const pk_pclass *pk_pclass_find(const pk_pclass_set *s, const char *name);
+/* The effective global default (lowest value among defaults), or NULL. */
+const pk_pclass *pk_pclass_default(const pk_pclass_set *s);
+
+/* True for the two built-in class names. */
+bool pk_is_system_class_name(const char *name);
+/* Parse "PreemptLowerPriority"/"Never"; false for anything else. */
+bool pk_parse_preemption_policy(const char *s, pk_preemption_policy *out);
+const char *pk_preemption_policy_name(pk_preemption_policy p);
+
+/* Priority of a pod as the scheduler sees it, resolving like admission when
+ * the pod does not carry spec.priority. */
+typedef struct pk_resolved_priority {
+	int32_t value;
+	pk_preemption_policy policy;
+	const char *class_name;   /* resolved class ("" if none) */
+	bool from_spec;           /* spec.priority was present */
+	bool class_missing;       /* priorityClassName names no known class */
+} pk_resolved_priority;
+
+/* spec is a PodSpec (or a PodGroup spec with priorityClassName/priority/preemptionPolicy). */
+pk_resolved_priority pk_resolve_priority(const pk_pclass_set *s, const cJSON *spec);
+
+#endif
