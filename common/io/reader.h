@@ -72,6 +72,9 @@ typedef struct pk_reader_opts {
 	pk_limits limits;
 	int threads;            /* parse workers for large JSON inputs; 0 = automatic */
 	int report_duplicates;  /* emit PK_REC_WARNING for duplicate keys (JSON + YAML) */
+	int node_positions;     /* also record per-node positions for JSON inputs
+	                           (YAML always has them); costs a second pass
+	                           over each object's text: for validators */
 } pk_reader_opts;
 
 /* Read every path (NULL/0 paths = stdin). Returns 0 when all inputs were read

@@ -1,0 +1,206 @@
+#include "cli.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+const char pk_cli_common_help[] =
+	"  -o, --output FORMAT        output format (see above)\n"
+	"      --color WHEN           colour: auto, always, never (NO_COLOR is honoured)\n"
+	"      --stats                print what was read, used, skipped and rejected to stderr\n"
+	"      --max-depth N          reject documents nested deeper than N (default 1000)\n"
+	"      --max-record-bytes N   reject single objects larger than N bytes (default 268435456)\n"
+	"      --max-alias-expansions N  reject YAML expanding more than N aliased nodes (default 1000000)\n"
+	"      --max-records N        stop with an error after N objects (default unlimited)\n"
+	"      --threads N            parse with N threads (default: number of CPUs, at most 4)\n"
+	"  -h, --help                 show this help and exit\n"
+	"  -V, --version              show the version and exit\n";
+
+void pk_cli_init(pk_cli *c, const pk_cli_spec *spec)
+{
+	memset(c, 0, sizeof *c);
+	c->spec = spec;
+	c->format = spec->default_format;
+	c->color_mode = PK_COLOR_AUTO;
+	c->reader.report_duplicates = 1;
+	pk_diag_init(&c->diag, spec->prog);
+}
+
+static void print_help(const pk_cli *c)
+{
+	printf("Usage: %s\n\n%s%s", c->spec->synopsis, c->spec->help, pk_cli_common_help);
+	printf("\nOutput formats: %s (default %s).\n", c->spec->formats,
+	       c->spec->default_format == PK_FMT_TEXT ? "text" :
+	       c->spec->default_format == PK_FMT_TABLE ? "table" : "json");
+	printf("Exit status: 0 success, 1 negative finding, 2 usage, input or output trouble.\n");
+	printf("See %s(1).\n", c->spec->prog);
+}
+
+_Noreturn void pk_cli_usage_error(const pk_cli *c, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: ", c->spec->prog);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\nTry '%s --help' for more information.\n", c->spec->prog);
+	exit(PK_EXIT_TROUBLE);
+}
+
+long long pk_cli_number(const pk_cli *c, const char *opt, const char *arg, long long min, long long max)
+{
+	char *end;
+
+	errno = 0;
+	long long v = strtoll(arg, &end, 10);
+	if (!*arg || *end || errno || v < min || v > max)
+		pk_cli_usage_error(c, "%s: '%s' is not a number from %lld to %lld", opt, arg, min, max);
+	return v;
+}
+
+static bool format_allowed(const pk_cli *c, const char *name)
+{
+	size_t n = strlen(name);
+	for (const char *p = c->spec->formats; (p = strstr(p, name)) != NULL; p += n)
+		if ((p == c->spec->formats || p[-1] == ',') && (p[n] == ',' || p[n] == '\0'))
+			return true;
+	return false;
+}
+
+static pk_format parse_format(const pk_cli *c, const char *arg)
+{
+	static const struct { const char *name; pk_format f; } names[] = {
+		{"json", PK_FMT_JSON}, {"text", PK_FMT_TEXT}, {"table", PK_FMT_TABLE},
+		{"wide", PK_FMT_WIDE}, {"junit", PK_FMT_JUNIT}, {"sarif", PK_FMT_SARIF},
+	};
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+		if (strcmp(arg, names[i].name) == 0 && format_allowed(c, arg))
+			return names[i].f;
+	pk_cli_usage_error(c, "unknown output format '%s' (choose from %s)", arg, c->spec->formats);
+}
+
+int pk_cli_handle(pk_cli *c, int opt, const char *arg)
+{
+	switch (opt) {
+	case 'h':
+		print_help(c);
+		exit(fflush(stdout) == 0 ? PK_EXIT_OK : PK_EXIT_TROUBLE);
+	case 'V':
+		printf("%s %s\n", c->spec->prog, PK_VERSION);
+		exit(fflush(stdout) == 0 ? PK_EXIT_OK : PK_EXIT_TROUBLE);
+	case 'o':
+		c->format = parse_format(c, arg);
+		return 1;
+	case PK_OPT_COLOR:
+		if (strcmp(arg, "auto") == 0)
+			c->color_mode = PK_COLOR_AUTO;
+		else if (strcmp(arg, "always") == 0)
+			c->color_mode = PK_COLOR_ALWAYS;
+		else if (strcmp(arg, "never") == 0)
+			c->color_mode = PK_COLOR_NEVER;
+		else
+			pk_cli_usage_error(c, "--color: '%s' is not auto, always or never", arg);
+		return 1;
+	case PK_OPT_STATS:
+		c->stats = true;
+		return 1;
+	case PK_OPT_MAX_DEPTH:
+		c->reader.limits.max_depth = (int)pk_cli_number(c, "--max-depth", arg, 1, 1000);
+		return 1;
+	case PK_OPT_MAX_RECORD_BYTES:
+		c->reader.limits.max_record_bytes = (size_t)pk_cli_number(c, "--max-record-bytes", arg, 1, 1LL << 40);
+		return 1;
+	case PK_OPT_MAX_ALIAS:
+		c->reader.limits.max_alias_expansions = (long)pk_cli_number(c, "--max-alias-expansions", arg, 0, 1LL << 40);
+		return 1;
+	case PK_OPT_MAX_RECORDS:
+		c->reader.limits.max_records = (long)pk_cli_number(c, "--max-records", arg, 1, 1LL << 50);
+		return 1;
+	case PK_OPT_THREADS:
+		c->reader.threads = (int)pk_cli_number(c, "--threads", arg, 1, 64);
+		return 1;
+	case '?':
+		fprintf(stderr, "Try '%s --help' for more information.\n", c->spec->prog);
+		exit(PK_EXIT_TROUBLE);
+	}
+	return 0;
+}
+
+bool pk_cli_use_color(const pk_cli *c, int fd)
+{
+	if (c->color_mode != PK_COLOR_AUTO)
+		return c->color_mode == PK_COLOR_ALWAYS;
+	const char *no = getenv("NO_COLOR");
+	if (no && *no)
+		return false;
+	return isatty(fd);
+}
+
+bool pk_cli_report_record_problem(pk_cli *c, const pk_record *rec)
+{
+	if (rec->type == PK_REC_OBJECT)
+		return false;
+	if (rec->type == PK_REC_WARNING) {
+		pk_diag_report(&c->diag, PK_SEV_WARNING, &rec->origin, "%s", rec->message);
+		return false;
+	}
+	pk_diag_report(&c->diag, PK_SEV_ERROR, &rec->origin, "%s", rec->message);
+	return true;
+}
+
+static int kind_slot(pk_stats *s, const char *kind)
+{
+	if (!kind || !*kind)
+		kind = "(no kind)";
+	for (int i = 0; i < s->nkinds; i++)
+		if (strcmp(s->by_kind[i].kind, kind) == 0)
+			return i;
+	int last = (int)(sizeof s->by_kind / sizeof s->by_kind[0]) - 1;
+	if (s->nkinds > last)
+		return last;  /* the last slot collects the rest */
+	int i = s->nkinds++;
+	snprintf(s->by_kind[i].kind, sizeof s->by_kind[i].kind, "%s", i == last ? "(other kinds)" : kind);
+	return i;
+}
+
+void pk_stats_skip(pk_stats *s, const char *kind)
+{
+	s->skipped++;
+	s->by_kind[kind_slot(s, kind)].skipped++;
+}
+
+void pk_stats_reject(pk_stats *s, const char *kind)
+{
+	s->rejected++;
+	s->by_kind[kind_slot(s, kind)].rejected++;
+}
+
+void pk_stats_print(const pk_stats *s, const char *prog, FILE *fp)
+{
+	fprintf(fp, "%s: stats: read %ld, used %ld, skipped %ld, rejected %ld, unreadable %ld\n",
+	        prog, s->read, s->used, s->skipped, s->rejected, s->errors);
+	for (int i = 0; i < s->nkinds; i++)
+		fprintf(fp, "%s: stats: kind %s: skipped %ld, rejected %ld\n", prog,
+		        s->by_kind[i].kind, s->by_kind[i].skipped, s->by_kind[i].rejected);
+}
+
+cJSON *pk_stats_json(const pk_stats *s)
+{
+	cJSON *o = cJSON_CreateObject();
+	cJSON_AddStringToObject(o, "kind", "Stats");
+	cJSON_AddNumberToObject(o, "read", (double)s->read);
+	cJSON_AddNumberToObject(o, "used", (double)s->used);
+	cJSON_AddNumberToObject(o, "skipped", (double)s->skipped);
+	cJSON_AddNumberToObject(o, "rejected", (double)s->rejected);
+	cJSON_AddNumberToObject(o, "unreadable", (double)s->errors);
+	cJSON *by = cJSON_AddObjectToObject(o, "byKind");
+	for (int i = 0; i < s->nkinds; i++) {
+		cJSON *k = cJSON_AddObjectToObject(by, s->by_kind[i].kind);
+		cJSON_AddNumberToObject(k, "skipped", (double)s->by_kind[i].skipped);
+		cJSON_AddNumberToObject(k, "rejected", (double)s->by_kind[i].rejected);
+	}
+	return o;
+}

@@ -1,0 +1,63 @@
+/* Reader internals shared by the JSON stream scanner, the YAML converter and
+ * the record post-processing. Not for tools. */
+#ifndef PK_IO_INTERNAL_H
+#define PK_IO_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "io/reader.h"
+
+/* ---- node positions ---------------------------------------------------- */
+typedef struct pk_pos { const cJSON *node; long line, col; } pk_pos;
+struct pk_posmap {
+	pk_pos *slots;       /* open addressing on the node pointer */
+	size_t cap, count;
+};
+pk_posmap *pk_posmap_new(void);
+void pk_posmap_put(pk_posmap *m, const cJSON *node, long line, long col);
+bool pk_posmap_get(const pk_posmap *m, const cJSON *node, long *line, long *col);
+void pk_posmap_free(pk_posmap *m);
+
+/* Walk JSON text and its parsed tree in lockstep (cJSON keeps member order)
+ * to record where every node starts. text must be the text obj came from. */
+void pk_posmap_from_json_text(pk_posmap *m, const cJSON *obj, const char *text, size_t len,
+                              long line0, long col0);
+
+/* ---- delivery ------------------------------------------------------------ */
+/* Everything a producer (JSON or YAML path) needs to hand records out. */
+typedef struct pk_sink {
+	const pk_reader_opts *opts;
+	pk_limits lim;            /* opts->limits with defaults applied */
+	pk_record_fn fn;
+	void *ctx;
+	const char *file;         /* display name of the current input */
+	long records;             /* objects delivered so far (all inputs) */
+	int stop;                 /* callback's non-zero value */
+	char list_kind[128];      /* item kind implied by a typed List ("Node" for a NodeList) */
+	char list_api[128];
+} pk_sink;
+
+/* A List is about to stream its items; env holds the members seen before
+ * "items". API servers omit kind/apiVersion on the items of typed lists
+ * (NodeList, PodList): they are filled in from the List. */
+void pk_sink_begin_list(pk_sink *s, const cJSON *env);
+
+/* Deliver a parsed value: checks (non-object top level, duplicate keys,
+ * numbers beyond exact range), then the callback. Takes ownership of obj and
+ * pos. Returns non-zero when reading must stop. */
+int pk_sink_object(pk_sink *s, cJSON *obj, pk_posmap *pos, long line, long col, long item, long doc,
+                   int in_list);
+/* Deliver a problem. */
+int pk_sink_error(pk_sink *s, pk_rec_type type, pk_err_type et, long line, long col, long item,
+                  long doc, const char *field, const char *fmt, ...)
+	__attribute__((format(printf, 9, 10)));
+
+/* ---- producers --------------------------------------------------------- */
+/* fd is read to its end. prefix holds bytes already read for sniffing. */
+int pk_json_stream(pk_sink *s, int fd, const char *prefix, size_t nprefix);
+int pk_yaml_stream(pk_sink *s, int fd, const char *prefix, size_t nprefix);
+
+/* UTF-8 validation; returns the offset of the first bad byte or len. */
+size_t pk_utf8_check(const unsigned char *p, size_t len);
+
+#endif

@@ -1,0 +1,710 @@
+/* JSON input: find the extent of every object with a small bracket/string
+ * scanner (no values are decoded here), then let cJSON parse each object's
+ * text, in worker threads for large inputs. A List's "items" are cut out one
+ * by one, so memory stays bounded by the largest item, not by the List. */
+#include "io/internal.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* ---- buffered input with absolute offsets ----------------------------- */
+
+typedef struct src {
+	int fd;
+	char *buf;
+	size_t cap, len;      /* buf holds bytes [base, base+len) */
+	size_t base;
+	int eof, err;
+	size_t limit;         /* how much may be buffered at once */
+} src;
+
+/* Make byte `at` available, discarding bytes before `keep`. 0 ok, -1 EOF,
+ * -2 read error, -3 limit (an object larger than the limit). */
+static int src_need(src *s, size_t at, size_t keep)
+{
+	while (at >= s->base + s->len) {
+		if (s->eof)
+			return -1;
+		if (s->err)
+			return -2;
+		if (keep > s->base) {       /* slide the window */
+			size_t drop = keep - s->base;
+			if (drop > s->len)
+				drop = s->len;
+			memmove(s->buf, s->buf + drop, s->len - drop);
+			s->len -= drop;
+			s->base += drop;
+		}
+		if (s->cap - s->len < 65536) {
+			if (s->len > s->limit)
+				return -3;
+			size_t cap = s->cap ? s->cap * 2 : 1 << 20;
+			char *b = realloc(s->buf, cap);
+			if (!b)
+				return -3;
+			s->buf = b;
+			s->cap = cap;
+		}
+		ssize_t n = read(s->fd, s->buf + s->len, s->cap - s->len);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			s->err = errno;
+			return -2;
+		}
+		if (n == 0)
+			s->eof = 1;
+		s->len += (size_t)n;
+	}
+	return 0;
+}
+
+/* ---- parse batches ----------------------------------------------------- */
+
+typedef struct item {
+	size_t off, len;           /* text in the batch arena */
+	long line, col, index;
+	int in_list;
+	cJSON *obj;
+	pk_posmap *pos;
+	const char *err;           /* static text, or NULL */
+	long err_line, err_col;
+	char err_buf[160];
+} item;
+
+typedef struct batch {
+	char *arena;
+	size_t used, cap;
+	item *items;
+	size_t n, icap;
+	int state;                 /* 0 filling, 1 queued, 2 parsing, 3 done */
+} batch;
+
+#define BATCH_BYTES (1u << 20)
+#define BATCH_ITEMS 1024u
+#define MAX_THREADS 16
+
+typedef struct pool {
+	pthread_mutex_t mu;
+	pthread_cond_t work, done;
+	batch ring[2 * MAX_THREADS];
+	int nring, head, tail;     /* head: oldest undelivered; tail: next to fill */
+	int nthreads, quit;
+	pthread_t tid[MAX_THREADS];
+	int node_positions;
+	int max_depth;
+} pool;
+
+static void position_in(const char *text, size_t upto, long line, long col, long *oline, long *ocol)
+{
+	for (size_t i = 0; i < upto; i++) {
+		if (text[i] == '\n') {
+			line++;
+			col = 1;
+		} else if (((unsigned char)text[i] & 0xC0) != 0x80) {
+			col++;
+		}
+	}
+	*oline = line;
+	*ocol = col;
+}
+
+static void parse_item(const pool *p, batch *b, item *it)
+{
+	const char *text = b->arena + it->off;
+	size_t bad = pk_utf8_check((const unsigned char *)text, it->len);
+
+	if (bad < it->len) {
+		position_in(text, bad, it->line, it->col, &it->err_line, &it->err_col);
+		it->err = "invalid UTF-8";
+		return;
+	}
+	const char *end = NULL;
+	it->obj = cJSON_ParseWithLengthOpts(text, it->len, &end, 0);
+	if (!it->obj) {
+		size_t at = end && end >= text && end <= text + it->len ? (size_t)(end - text) : 0;
+		position_in(text, at, it->line, it->col, &it->err_line, &it->err_col);
+		if (at >= it->len)
+			snprintf(it->err_buf, sizeof it->err_buf, "invalid JSON: unexpected end of object");
+		else
+			snprintf(it->err_buf, sizeof it->err_buf, "invalid JSON near '%.20s'", text + at);
+		for (char *c = it->err_buf; *c; c++)
+			if (*c == '\n' || *c == '\r' || *c == '\t')
+				*c = ' ';
+		it->err = it->err_buf;
+		return;
+	}
+	if (p->node_positions) {
+		it->pos = pk_posmap_new();
+		pk_posmap_from_json_text(it->pos, it->obj, text, it->len, it->line, it->col);
+	}
+}
+
+static void parse_batch(const pool *p, batch *b)
+{
+	for (size_t i = 0; i < b->n; i++)
+		parse_item(p, b, &b->items[i]);
+}
+
+static void *worker(void *arg)
+{
+	pool *p = arg;
+
+	pthread_mutex_lock(&p->mu);
+	for (;;) {
+		batch *b = NULL;
+		for (int k = 0; k < p->nring && !b; k++)
+			if (p->ring[k].state == 1)
+				b = &p->ring[k];
+		if (!b) {
+			if (p->quit)
+				break;
+			pthread_cond_wait(&p->work, &p->mu);
+			continue;
+		}
+		b->state = 2;
+		pthread_mutex_unlock(&p->mu);
+		parse_batch(p, b);
+		pthread_mutex_lock(&p->mu);
+		b->state = 3;
+		pthread_cond_broadcast(&p->done);
+	}
+	pthread_mutex_unlock(&p->mu);
+	return NULL;
+}
+
+/* ---- the scanner ------------------------------------------------------- */
+
+typedef struct jscan {
+	src in;
+	pk_sink *sink;
+	pool *pool;
+	size_t pos;               /* next byte to look at */
+	size_t keep;              /* oldest byte still needed */
+	long line;
+	size_t line_start;        /* absolute offset of the current line */
+	long doc;                 /* top-level value index */
+	char *env;                /* a List's members other than items */
+	size_t env_len, env_cap;
+	int fatal;                /* stop reading this input */
+	int errors;               /* syntax errors so far in this input */
+	int errors_pending;       /* a structural error left the scanner mid-object */
+} jscan;
+
+static long col_of(const jscan *j, size_t at)
+{
+	return (long)(at - j->line_start) + 1;
+}
+
+static int peek(jscan *j)
+{
+	int rc = src_need(&j->in, j->pos, j->keep);
+	if (rc)
+		return rc;
+	return (unsigned char)j->in.buf[j->pos - j->in.base];
+}
+
+static void advance(jscan *j)
+{
+	if (j->in.buf[j->pos - j->in.base] == '\n') {
+		j->line++;
+		j->line_start = j->pos + 1;
+	}
+	j->pos++;
+}
+
+static int skip_ws(jscan *j)
+{
+	for (;;) {
+		int c = peek(j);
+		if (c != ' ' && c != '\t' && c != '\r' && c != '\n' && c != 0x1E)
+			return c;
+		advance(j);
+	}
+}
+
+static void deliver_batch(jscan *j, batch *b)
+{
+	for (size_t i = 0; i < b->n; i++) {
+		item *it = &b->items[i];
+		if (j->sink->stop) {
+			cJSON_Delete(it->obj);
+			pk_posmap_free(it->pos);
+			continue;
+		}
+		if (it->err)
+			pk_sink_error(j->sink, PK_REC_ERROR, PK_ERR_PARSE, it->err_line, it->err_col, it->index,
+			              j->doc, NULL, "%s", it->err);
+		else
+			pk_sink_object(j->sink, it->obj, it->pos, it->line, it->col, it->index, j->doc, it->in_list);
+		it->obj = NULL;
+		it->pos = NULL;
+	}
+	b->n = 0;
+	b->used = 0;
+	b->state = 0;
+}
+
+/* Hand the filling batch to the parsers. */
+static void submit(jscan *j)
+{
+	pool *p = j->pool;
+	batch *b = &p->ring[p->tail];
+
+	if (b->n == 0)
+		return;
+	if (!p->nthreads) {
+		parse_batch(p, b);
+		b->state = 3;
+		deliver_batch(j, b);
+		return;
+	}
+	pthread_mutex_lock(&p->mu);
+	b->state = 1;
+	pthread_cond_signal(&p->work);
+	pthread_mutex_unlock(&p->mu);
+	p->tail = (p->tail + 1) % p->nring;
+	/* the next batch to fill must be free: deliver the oldest until it is */
+	while (p->ring[p->tail].state != 0) {
+		batch *old = &p->ring[p->head];
+		pthread_mutex_lock(&p->mu);
+		while (old->state != 3)
+			pthread_cond_wait(&p->done, &p->mu);
+		pthread_mutex_unlock(&p->mu);
+		deliver_batch(j, old);
+		p->head = (p->head + 1) % p->nring;
+	}
+}
+
+static void flush_all(jscan *j)
+{
+	pool *p = j->pool;
+	submit(j);
+	if (!p->nthreads)
+		return;
+	while (p->head != p->tail) {
+		batch *old = &p->ring[p->head];
+		pthread_mutex_lock(&p->mu);
+		while (old->state != 3)
+			pthread_cond_wait(&p->done, &p->mu);
+		pthread_mutex_unlock(&p->mu);
+		deliver_batch(j, old);
+		p->head = (p->head + 1) % p->nring;
+	}
+}
+
+static int grow(void **ptr, size_t *cap, size_t need, size_t elem)
+{
+	if (need <= *cap)
+		return 0;
+	size_t c = *cap ? *cap : 16;
+	while (c < need)
+		c *= 2;
+	void *n = realloc(*ptr, c * elem);
+	if (!n)
+		return -1;
+	*ptr = n;
+	*cap = c;
+	return 0;
+}
+
+/* Queue the text [start, end) of one object for parsing. */
+static void queue_item(jscan *j, size_t start, size_t end, long line, long col, long index, int in_list)
+{
+	batch *b = &j->pool->ring[j->pool->tail];
+	size_t len = end - start;
+
+	if (grow((void **)&b->arena, &b->cap, b->used + len, 1) ||
+	    grow((void **)&b->items, &b->icap, b->n + 1, sizeof(item))) {
+		j->fatal = 1;
+		pk_sink_error(j->sink, PK_REC_ERROR, PK_ERR_LIMIT, line, col, index, j->doc, NULL, "out of memory");
+		return;
+	}
+	memcpy(b->arena + b->used, j->in.buf + (start - j->in.base), len);
+	b->items[b->n++] = (item){ .off = b->used, .len = len, .line = line, .col = col,
+	                           .index = index, .in_list = in_list };
+	b->used += len;
+	if (b->used >= BATCH_BYTES || b->n >= BATCH_ITEMS)
+		submit(j);
+}
+
+static void scan_error(jscan *j, int rc, size_t at, long line, long col, long index, const char *what)
+{
+	flush_all(j);
+	j->fatal = rc != 1;     /* structural errors: the caller may resynchronise */
+	j->errors_pending = rc == 1;
+	if (rc == -2)
+		pk_sink_error(j->sink, PK_REC_ERROR, PK_ERR_IO, 0, 0, -1, j->doc, NULL,
+		              "read error: %s", strerror(j->in.err));
+	else if (rc == -3)
+		pk_sink_error(j->sink, PK_REC_ERROR, PK_ERR_LIMIT, line, col, index, j->doc, NULL,
+		              "object is larger than %zu bytes (--max-record-bytes)", j->sink->lim.max_record_bytes);
+	else if (rc == -1)
+		pk_sink_error(j->sink, PK_REC_ERROR, PK_ERR_PARSE, line, col, index, j->doc, NULL,
+		              "unexpected end of input in %s", what);
+	else
+		pk_sink_error(j->sink, PK_REC_ERROR, PK_ERR_PARSE, j->line, col_of(j, at), index, j->doc, NULL,
+		              "%s", what);
+}
+
+/* Move past one JSON value starting at pos. Brackets must balance and
+ * strings must close; everything else is left to cJSON. Returns 0, or a
+ * src_need code, or 1 for a structural error (message in *why). */
+static int skip_value(jscan *j, const char **why)
+{
+	unsigned char stack[(PK_DEFAULT_MAX_DEPTH + 8) / 8 * 8 + 8];
+	int depth = 0, max = j->sink->lim.max_depth;
+	int c = peek(j);
+
+	if (c < 0)
+		return c;
+	if (c != '{' && c != '[' && c != '"') {      /* scalar: up to a delimiter */
+		while ((c = peek(j)) >= 0 && !strchr(" \t\r\n,]}:", c) && c != 0x1E)
+			advance(j);
+		return c == -2 || c == -3 ? c : 0;
+	}
+	for (;;) {
+		c = peek(j);
+		if (c < 0)
+			return c;
+		if (c == '"') {
+			advance(j);
+			for (;;) {
+				/* fast path over plain string bytes within the window */
+				char *p = j->in.buf + (j->pos - j->in.base), *e = j->in.buf + j->in.len;
+				while (p < e && *p != '"' && *p != '\\' && *p != '\n')
+					p++;
+				j->pos = (size_t)(p - j->in.buf) + j->in.base;
+				c = peek(j);
+				if (c < 0)
+					return c;
+				if (c == '"') {
+					advance(j);
+					break;
+				}
+				if (c == '\n') {
+					*why = "newline inside a string";
+					return 1;
+				}
+				advance(j);          /* backslash */
+				if ((c = peek(j)) < 0)
+					return c;
+				advance(j);
+			}
+		} else if (c == '{' || c == '[') {
+			if (depth >= max || depth >= PK_DEFAULT_MAX_DEPTH) {
+				*why = "nesting is too deep (--max-depth)";
+				return 1;
+			}
+			stack[depth++] = (unsigned char)c;
+			advance(j);
+		} else if (c == '}' || c == ']') {
+			if (depth == 0 || stack[depth - 1] != (c == '}' ? '{' : '[')) {
+				*why = c == '}' ? "unexpected '}'" : "unexpected ']'";
+				return 1;
+			}
+			depth--;
+			advance(j);
+		} else {
+			advance(j);
+		}
+		if (depth == 0)
+			return 0;
+	}
+}
+
+/* After a broken item in a pretty List, look for the next line whose first
+ * non-blank character is '{' in the same column as the broken item began. */
+static int resync_item(jscan *j, long item_col)
+{
+	for (;;) {
+		int c = peek(j);
+		if (c < 0)
+			return c;
+		advance(j);
+		if (c != '\n')
+			continue;
+		while ((c = peek(j)) == ' ' || c == '\t')
+			advance(j);
+		if (c == '{' && col_of(j, j->pos) == item_col)
+			return 0;
+		if (c < 0)
+			return c;
+	}
+}
+
+static void env_add(jscan *j, const char *s, size_t n)
+{
+	if (grow((void **)&j->env, &j->env_cap, j->env_len + n + 1, 1) == 0) {
+		memcpy(j->env + j->env_len, s, n);
+		j->env_len += n;
+		j->env[j->env_len] = '\0';
+	}
+}
+
+static void env_add_range(jscan *j, size_t start, size_t end)
+{
+	env_add(j, j->in.buf + (start - j->in.base), end - start);
+}
+
+/* Stream the elements of the array at pos as records. */
+static void stream_array(jscan *j, int in_list)
+{
+	long index = 0;
+	int resynced = 0;
+
+	advance(j); /* '[' */
+	for (;;) {
+		int c = skip_ws(j);
+		if (c == ']') {
+			advance(j);
+			return;
+		}
+		if (index > 0 && !resynced) {
+			if (c != ',') {
+				scan_error(j, c < 0 ? c : 1, j->pos, j->line, col_of(j, j->pos), index,
+				           c < 0 ? "a list" : "expected ',' or ']' between list items");
+				return;
+			}
+			advance(j);
+			c = skip_ws(j);
+		}
+		size_t start = j->pos;
+		long line = j->line, col = col_of(j, start);
+		const char *why = "a list item";
+		j->keep = start;
+		int rc = c < 0 ? c : skip_value(j, &why);
+		if (rc == 1) {
+			flush_all(j);
+			pk_sink_error(j->sink, PK_REC_ERROR, PK_ERR_PARSE, j->line, col_of(j, j->pos), index,
+			              j->doc, NULL, "%s", why);
+			j->keep = j->pos;
+			if (resync_item(j, col) < 0) {
+				j->fatal = 1;
+				return;
+			}
+			index++;
+			resynced = 1;
+			continue;
+		}
+		resynced = 0;
+		if (rc) {
+			scan_error(j, rc, start, line, col, index, why);
+			return;
+		}
+		queue_item(j, start, j->pos, line, col, index, in_list);
+		j->keep = j->pos;
+		index++;
+		if (j->fatal || j->sink->stop)
+			return;
+	}
+}
+
+/* A top-level object: a List (streamed) or one object. */
+static void top_object(jscan *j)
+{
+	size_t start = j->pos;
+	long line = j->line, col = col_of(j, start);
+	int items_seen = 0, members = 0;
+
+	j->keep = start;
+	j->env_len = 0;
+	env_add(j, "{", 1);
+	advance(j);
+	for (;;) {
+		int c = skip_ws(j);
+		if (c == '}') {
+			advance(j);
+			break;
+		}
+		if (members > 0) {
+			if (c != ',') {
+				scan_error(j, c < 0 ? c : 1, j->pos, line, col, -1,
+				           c < 0 ? "an object" : "expected ',' or '}' after an object member");
+				return;
+			}
+			advance(j);
+			c = skip_ws(j);
+		}
+		if (c != '"') {
+			scan_error(j, c < 0 ? c : 1, j->pos, line, col, -1,
+			           c < 0 ? "an object" : "expected a quoted member name");
+			return;
+		}
+		size_t kstart = j->pos;
+		const char *why = "an object";
+		int rc = skip_value(j, &why);
+		size_t kend = j->pos;
+		if (!rc && (c = skip_ws(j)) != ':')
+			rc = c < 0 ? c : 1, why = "expected ':' after a member name";
+		if (rc) {
+			scan_error(j, rc, j->pos, line, col, -1, why);
+			return;
+		}
+		advance(j);
+		c = skip_ws(j);
+		int is_items = kend - kstart == 7 && memcmp(j->in.buf + (kstart - j->in.base), "\"items\"", 7) == 0;
+		if (is_items && c == '[' && !items_seen) {
+			items_seen = 1;
+			env_add(j, "}", 1);
+			cJSON *head = cJSON_ParseWithLength(j->env, j->env_len);
+			pk_sink_begin_list(j->sink, head);
+			cJSON_Delete(head);
+			j->env_len--;
+			j->env[j->env_len] = '\0';
+			stream_array(j, 1);
+			if (j->fatal || j->sink->stop || j->errors_pending)
+				return;
+		} else {
+			size_t vstart = j->pos;
+			if (c < 0 || (rc = skip_value(j, &why)) != 0) {
+				scan_error(j, c < 0 ? c : rc, j->pos, line, col, -1, why);
+				return;
+			}
+			if (j->env_len > 1)
+				env_add(j, ",", 1);
+			env_add_range(j, kstart, kend);
+			env_add(j, ":", 1);
+			env_add_range(j, vstart, j->pos);
+		}
+		members++;
+		if (items_seen)
+			j->keep = j->pos;
+	}
+	if (!items_seen) {
+		queue_item(j, start, j->pos, line, col, -1, 0);
+		return;
+	}
+	env_add(j, "}", 1);
+	cJSON *env = cJSON_ParseWithLength(j->env, j->env_len);
+	const cJSON *kind = cJSON_GetObjectItemCaseSensitive(env, "kind");
+	if (cJSON_IsString(kind)) {
+		size_t n = strlen(kind->valuestring);
+		if (n < 4 || strcmp(kind->valuestring + n - 4, "List") != 0) {
+			flush_all(j);
+			pk_sink_error(j->sink, PK_REC_WARNING, PK_ERR_TYPE, line, col, -1, j->doc, "items",
+			              "a %s with an \"items\" array was read as a list of objects", kind->valuestring);
+		}
+	}
+	cJSON_Delete(env);
+}
+
+static void scan_input(jscan *j)
+{
+	for (; !j->fatal && !j->sink->stop; j->doc++) {
+		int c = skip_ws(j);
+		if (c < 0) {
+			if (c != -1)
+				scan_error(j, c, j->pos, j->line, col_of(j, j->pos), -1, "input");
+			break;
+		}
+		if (c == '{') {
+			top_object(j);
+			if (!j->fatal && j->errors_pending) {
+				/* NDJSON: go on with the next line that starts with '{' */
+				j->errors_pending = 0;
+				if (++j->errors >= 100)
+					break;
+				if (!(peek(j) == '{' && col_of(j, j->pos) == 1) && resync_item(j, 1) < 0)
+					break;
+			}
+		} else if (c == '[') {
+			j->keep = j->pos;
+			pk_sink_begin_list(j->sink, NULL);
+			stream_array(j, 1);
+			j->fatal |= j->errors_pending;
+		} else {
+			size_t start = j->pos;
+			long line = j->line, col = col_of(j, start);
+			const char *why = "a value";
+			j->keep = start;
+			int rc = skip_value(j, &why);
+			if (rc == 0 && j->pos == start) {
+				advance(j);     /* a stray delimiter */
+				rc = 1;
+			}
+			flush_all(j);
+			pk_sink_error(j->sink, PK_REC_ERROR, PK_ERR_PARSE, line, col, -1, j->doc, NULL,
+			              "expected a JSON object, found '%.*s'", (int)(j->pos - start > 20 ? 20 : j->pos - start),
+			              j->in.buf + (start - j->in.base));
+			if (++j->errors >= 100) {
+				pk_sink_error(j->sink, PK_REC_ERROR, PK_ERR_PARSE, line, col, -1, j->doc, NULL,
+				              "too many errors, giving up on this input");
+				break;
+			}
+			/* NDJSON: carry on with the next line */
+			while ((c = peek(j)) >= 0 && c != '\n')
+				advance(j);
+		}
+		j->keep = j->pos;
+	}
+	flush_all(j);
+}
+
+static int thread_count(const pk_sink *s)
+{
+	int t = s->opts->threads;
+	if (t <= 0) {
+		long n = sysconf(_SC_NPROCESSORS_ONLN);
+		t = n > 4 ? 4 : n < 1 ? 1 : (int)n;
+	}
+	if (t > MAX_THREADS)
+		t = MAX_THREADS;
+	return t <= 1 ? 0 : t;
+}
+
+int pk_json_stream(pk_sink *s, int fd, const char *prefix, size_t nprefix)
+{
+	pool *p = calloc(1, sizeof *p);
+	jscan j = { .sink = s, .pool = p, .line = 1 };
+
+	if (!p)
+		return -1;
+	j.in.fd = fd;
+	j.in.limit = s->lim.max_record_bytes;
+	if (grow((void **)&j.in.buf, &j.in.cap, nprefix + (1 << 20), 1) == 0) {
+		memcpy(j.in.buf, prefix, nprefix);
+		j.in.len = nprefix;
+	}
+	p->node_positions = s->opts->node_positions;
+	p->max_depth = s->lim.max_depth;
+	p->nthreads = thread_count(s);
+	p->nring = p->nthreads ? 2 * p->nthreads : 1;
+	pthread_mutex_init(&p->mu, NULL);
+	pthread_cond_init(&p->work, NULL);
+	pthread_cond_init(&p->done, NULL);
+	for (int i = 0; i < p->nthreads; i++)
+		if (pthread_create(&p->tid[i], NULL, worker, p) != 0) {
+			p->nthreads = i;
+			p->nring = i ? 2 * i : 1;
+			break;
+		}
+	/* a UTF-8 byte order mark is skipped, as kubectl does */
+	if (j.in.len >= 3 && memcmp(j.in.buf, "\xEF\xBB\xBF", 3) == 0) {
+		j.pos = 3;
+		j.line_start = 3;
+	}
+	scan_input(&j);
+	pthread_mutex_lock(&p->mu);
+	p->quit = 1;
+	pthread_cond_broadcast(&p->work);
+	pthread_mutex_unlock(&p->mu);
+	for (int i = 0; i < p->nthreads; i++)
+		pthread_join(p->tid[i], NULL);
+	for (int i = 0; i < (int)(sizeof p->ring / sizeof p->ring[0]); i++) {
+		free(p->ring[i].arena);
+		free(p->ring[i].items);
+	}
+	pthread_mutex_destroy(&p->mu);
+	pthread_cond_destroy(&p->work);
+	pthread_cond_destroy(&p->done);
+	free(p);
+	free(j.in.buf);
+	free(j.env);
+	return 0;
+}

@@ -1,0 +1,428 @@
+/* What happens to every object between its parser and the tool: positions,
+ * duplicate keys, numbers JSON cannot carry exactly, and delivery. */
+#include "io/internal.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- posmap ------------------------------------------------------------- */
+
+pk_posmap *pk_posmap_new(void)
+{
+	return calloc(1, sizeof(pk_posmap));
+}
+
+static size_t slot_of(const pk_posmap *m, const cJSON *node)
+{
+	uintptr_t h = (uintptr_t)node;
+	h ^= h >> 17;
+	h *= (uintptr_t)0x9E3779B97F4A7C15ull;
+	return (size_t)(h >> 7) & (m->cap - 1);
+}
+
+static void posmap_grow(pk_posmap *m)
+{
+	pk_posmap bigger = { .cap = m->cap ? m->cap * 2 : 64 };
+	bigger.slots = calloc(bigger.cap, sizeof *bigger.slots);
+	if (!bigger.slots)
+		return;
+	for (size_t i = 0; i < m->cap; i++)
+		if (m->slots[i].node)
+			pk_posmap_put(&bigger, m->slots[i].node, m->slots[i].line, m->slots[i].col);
+	free(m->slots);
+	*m = bigger;
+}
+
+void pk_posmap_put(pk_posmap *m, const cJSON *node, long line, long col)
+{
+	if (!m || !node)
+		return;
+	if ((m->count + 1) * 2 > m->cap)
+		posmap_grow(m);
+	if (!m->cap)
+		return;
+	size_t i = slot_of(m, node);
+	while (m->slots[i].node && m->slots[i].node != node)
+		i = (i + 1) & (m->cap - 1);
+	if (!m->slots[i].node)
+		m->count++;
+	m->slots[i] = (pk_pos){ node, line, col };
+}
+
+bool pk_posmap_get(const pk_posmap *m, const cJSON *node, long *line, long *col)
+{
+	if (!m || !m->cap || !node)
+		return false;
+	for (size_t i = slot_of(m, node); m->slots[i].node; i = (i + 1) & (m->cap - 1))
+		if (m->slots[i].node == node) {
+			*line = m->slots[i].line;
+			*col = m->slots[i].col;
+			return true;
+		}
+	return false;
+}
+
+void pk_posmap_free(pk_posmap *m)
+{
+	if (m) {
+		free(m->slots);
+		free(m);
+	}
+}
+
+/* ---- JSON text / tree lockstep walk -------------------------------------- */
+
+typedef struct textpos {
+	const char *p, *end;
+	long line, col;
+} textpos;
+
+static void tp_advance(textpos *t)
+{
+	if (*t->p == '\n') {
+		t->line++;
+		t->col = 1;
+	} else if (((unsigned char)*t->p & 0xC0) != 0x80) {
+		t->col++;    /* columns count characters, not UTF-8 continuation bytes */
+	}
+	t->p++;
+}
+
+static void tp_skip_ws(textpos *t)
+{
+	while (t->p < t->end && (*t->p == ' ' || *t->p == '\t' || *t->p == '\n' || *t->p == '\r'))
+		tp_advance(t);
+}
+
+static void tp_skip_string(textpos *t)
+{
+	tp_advance(t); /* opening quote */
+	while (t->p < t->end && *t->p != '"') {
+		if (*t->p == '\\' && t->p + 1 < t->end)
+			tp_advance(t);
+		tp_advance(t);
+	}
+	if (t->p < t->end)
+		tp_advance(t);
+}
+
+static void tp_skip_scalar(textpos *t)
+{
+	while (t->p < t->end && !strchr(" \t\r\n,]}", *t->p))
+		tp_advance(t);
+}
+
+static void tp_walk(pk_posmap *m, const cJSON *node, textpos *t, int depth)
+{
+	tp_skip_ws(t);
+	if (t->p >= t->end || depth > 2000)
+		return;
+	pk_posmap_put(m, node, t->line, t->col);
+	if (*t->p == '"') {
+		tp_skip_string(t);
+		return;
+	}
+	if (*t->p != '{' && *t->p != '[') {
+		tp_skip_scalar(t);
+		return;
+	}
+	int is_obj = *t->p == '{';
+	tp_advance(t);
+	for (const cJSON *c = node->child; c; c = c->next) {
+		tp_skip_ws(t);
+		if (is_obj) {          /* key, ':' */
+			if (t->p < t->end && *t->p == '"')
+				tp_skip_string(t);
+			tp_skip_ws(t);
+			if (t->p < t->end && *t->p == ':')
+				tp_advance(t);
+		}
+		tp_walk(m, c, t, depth + 1);
+		tp_skip_ws(t);
+		if (t->p < t->end && *t->p == ',')
+			tp_advance(t);
+	}
+	tp_skip_ws(t);
+	if (t->p < t->end)
+		tp_advance(t); /* closing bracket */
+}
+
+void pk_posmap_from_json_text(pk_posmap *m, const cJSON *obj, const char *text, size_t len,
+                              long line0, long col0)
+{
+	textpos t = { text, text + len, line0, col0 };
+	tp_walk(m, obj, &t, 0);
+}
+
+/* ---- checks done on every object ---------------------------------------- */
+
+typedef struct walkctx {
+	pk_sink *s;
+	const pk_record *rec;
+	char path[1024];
+	int stop;
+} walkctx;
+
+static void warn_at(walkctx *w, const cJSON *node, pk_err_type et, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static void warn_at(walkctx *w, const cJSON *node, pk_err_type et, const char *fmt, ...)
+{
+	char msg[1200];
+	va_list ap;
+	pk_origin at = pk_record_node_origin(w->rec, node);
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	w->stop = pk_sink_error(w->s, PK_REC_WARNING, et, at.line, at.col, at.item, at.doc,
+	                        w->path, "%s", msg);
+}
+
+static size_t path_push(walkctx *w, const char *key, long index)
+{
+	size_t n = strlen(w->path);
+	if (key)
+		snprintf(w->path + n, sizeof w->path - n, "%s%s", n ? "." : "", key);
+	else
+		snprintf(w->path + n, sizeof w->path - n, "[%ld]", index);
+	return n;
+}
+
+/* Duplicate keys: small objects pairwise, large ones through a sorted copy. */
+static int cmp_names(const void *a, const void *b)
+{
+	const cJSON *x = *(const cJSON *const *)a, *y = *(const cJSON *const *)b;
+	int c = strcmp(x->string, y->string);
+	return c ? c : (x < y ? -1 : x > y);
+}
+
+static void check_duplicates(walkctx *w, const cJSON *obj)
+{
+	int n = 0;
+	for (const cJSON *c = obj->child; c; c = c->next)
+		n++;
+	if (n < 2)
+		return;
+	const cJSON *small[16];
+	const cJSON **v = n <= 16 ? small : malloc((size_t)n * sizeof *v);
+	if (!v)
+		return;
+	int i = 0;
+	for (const cJSON *c = obj->child; c; c = c->next)
+		v[i++] = c;
+	qsort(v, (size_t)n, sizeof *v, cmp_names);
+	for (i = 1; i < n && !w->stop; i++)
+		if (strcmp(v[i]->string, v[i - 1]->string) == 0) {
+			/* report the later occurrence, in document order */
+			const cJSON *dup = v[i];
+			size_t keep = path_push(w, dup->string, 0);
+			warn_at(w, dup, PK_ERR_DUPLICATE_FIELD, "duplicate field \"%s\"", dup->string);
+			w->path[keep] = '\0';
+		}
+	if (v != small)
+		free(v);
+}
+
+#define EXACT_LIMIT 9007199254740992.0
+
+static void check_tree(walkctx *w, const cJSON *node)
+{
+	if (cJSON_IsNumber(node)) {
+		double d = node->valuedouble;
+		if (!isfinite(d))
+			warn_at(w, node, PK_ERR_TYPE, "number is out of range");
+		else if (fabs(d) > EXACT_LIMIT && d == floor(d))
+			warn_at(w, node, PK_ERR_TYPE, "integer %.17g is beyond 2^53 and cannot be kept exactly", d);
+		return;
+	}
+	if (!cJSON_IsObject(node) && !cJSON_IsArray(node))
+		return;
+	if (cJSON_IsObject(node) && w->s->opts->report_duplicates)
+		check_duplicates(w, node);
+	long i = 0;
+	for (const cJSON *c = node->child; c && !w->stop; c = c->next, i++) {
+		size_t keep = path_push(w, cJSON_IsObject(node) ? c->string : NULL, i);
+		check_tree(w, c);
+		w->path[keep] = '\0';
+	}
+}
+
+static const char *json_type_name(const cJSON *v)
+{
+	if (cJSON_IsArray(v)) return "a sequence";
+	if (cJSON_IsString(v)) return "a string";
+	if (cJSON_IsNumber(v)) return "a number";
+	if (cJSON_IsBool(v)) return "a boolean";
+	return "a scalar";
+}
+
+void pk_sink_begin_list(pk_sink *s, const cJSON *env)
+{
+	const cJSON *kind = cJSON_GetObjectItemCaseSensitive(env, "kind");
+	const cJSON *api = cJSON_GetObjectItemCaseSensitive(env, "apiVersion");
+
+	s->list_kind[0] = s->list_api[0] = '\0';
+	if (cJSON_IsString(kind)) {
+		size_t n = strlen(kind->valuestring);
+		if (n > 4 && n < sizeof s->list_kind && strcmp(kind->valuestring + n - 4, "List") == 0) {
+			memcpy(s->list_kind, kind->valuestring, n - 4);
+			s->list_kind[n - 4] = '\0';
+		}
+	}
+	if (cJSON_IsString(api) && strlen(api->valuestring) < sizeof s->list_api)
+		strcpy(s->list_api, api->valuestring);
+}
+
+static void fill_list_identity(const pk_sink *s, cJSON *obj)
+{
+	if (!s->list_kind[0] || cJSON_GetObjectItemCaseSensitive(obj, "kind"))
+		return;
+	cJSON_AddStringToObject(obj, "kind", s->list_kind);
+	if (s->list_api[0] && !cJSON_GetObjectItemCaseSensitive(obj, "apiVersion"))
+		cJSON_AddStringToObject(obj, "apiVersion", s->list_api);
+}
+
+int pk_sink_object(pk_sink *s, cJSON *obj, pk_posmap *pos, long line, long col, long item, long doc,
+                   int in_list)
+{
+	pk_record rec = {
+		.type = PK_REC_OBJECT, .obj = obj, .pos = pos,
+		.origin = { s->file, line, col, item, doc }, .in_list = in_list,
+	};
+
+	if (cJSON_IsNull(obj)) {           /* empty / null documents are skipped, as kubectl does */
+		cJSON_Delete(obj);
+		pk_posmap_free(pos);
+		return 0;
+	}
+	if (!cJSON_IsObject(obj)) {
+		int rc = pk_sink_error(s, PK_REC_ERROR, PK_ERR_PARSE, line, col, item, doc, NULL,
+		                       "document is %s, not a mapping (a Kubernetes object)", json_type_name(obj));
+		cJSON_Delete(obj);
+		pk_posmap_free(pos);
+		return rc;
+	}
+	if (in_list)
+		fill_list_identity(s, obj);
+	walkctx w = { .s = s, .rec = &rec };
+	check_tree(&w, obj);
+	if (!w.stop && s->lim.max_records && s->records >= s->lim.max_records) {
+		pk_sink_error(s, PK_REC_ERROR, PK_ERR_LIMIT, line, col, item, doc, NULL,
+		              "more than %ld objects (--max-records)", s->lim.max_records);
+		w.stop = s->stop = -1;
+	}
+	if (!w.stop) {
+		s->records++;
+		s->stop = s->fn(s->ctx, &rec);
+	}
+	cJSON_Delete(rec.obj);
+	pk_posmap_free(pos);
+	return s->stop;
+}
+
+int pk_sink_error(pk_sink *s, pk_rec_type type, pk_err_type et, long line, long col, long item,
+                  long doc, const char *field, const char *fmt, ...)
+{
+	char msg[1400];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	pk_record rec = {
+		.type = type, .origin = { s->file, line, col, item, doc },
+		.err_type = et, .message = msg, .field = field && *field ? field : NULL,
+	};
+	s->stop = s->fn(s->ctx, &rec);
+	return s->stop;
+}
+
+/* ---- positions for tools ------------------------------------------------ */
+
+pk_origin pk_record_node_origin(const pk_record *rec, const cJSON *node)
+{
+	pk_origin o = rec->origin;
+	long line, col;
+	if (pk_posmap_get(rec->pos, node, &line, &col)) {
+		o.line = line;
+		o.col = col;
+	}
+	return o;
+}
+
+/* Step one path segment: "name", "name[3]" or "[3]". */
+static const cJSON *path_step(const cJSON *node, const char **pp)
+{
+	const char *p = *pp;
+	char key[256];
+	size_t n = 0;
+
+	while (*p && *p != '.' && *p != '[' && n + 1 < sizeof key)
+		key[n++] = *p++;
+	key[n] = '\0';
+	if (n) {
+		const cJSON *found = NULL;
+		for (const cJSON *c = cJSON_IsObject(node) ? node->child : NULL; c; c = c->next)
+			if (strcmp(c->string, key) == 0)
+				found = c;
+		node = found;
+	}
+	while (node && *p == '[') {
+		long idx = strtol(p + 1, (char **)&p, 10);
+		if (*p == ']')
+			p++;
+		node = cJSON_IsArray(node) ? cJSON_GetArrayItem(node, (int)idx) : NULL;
+	}
+	if (*p == '.')
+		p++;
+	*pp = p;
+	return node;
+}
+
+pk_origin pk_record_path_origin(const pk_record *rec, const char *path)
+{
+	const cJSON *node = rec->obj, *best = rec->obj;
+	long line, col;
+
+	while (node && path && *path) {
+		node = path_step(node, &path);
+		if (node && pk_posmap_get(rec->pos, node, &line, &col))
+			best = node;
+	}
+	return pk_record_node_origin(rec, best);
+}
+
+/* ---- UTF-8 --------------------------------------------------------------- */
+
+size_t pk_utf8_check(const unsigned char *p, size_t len)
+{
+	size_t i = 0;
+	while (i < len) {
+		unsigned char c = p[i];
+		if (c < 0x80) {
+			i++;
+			continue;
+		}
+		size_t n;
+		uint32_t cp;
+		if (c >= 0xC2 && c <= 0xDF) n = 1, cp = c & 0x1F;
+		else if (c >= 0xE0 && c <= 0xEF) n = 2, cp = c & 0x0F;
+		else if (c >= 0xF0 && c <= 0xF4) n = 3, cp = c & 0x07;
+		else return i;
+		for (size_t k = 1; k <= n; k++) {
+			if (i + k >= len || (p[i + k] & 0xC0) != 0x80)
+				return i;
+			cp = (cp << 6) | (p[i + k] & 0x3F);
+		}
+		if ((n == 2 && cp < 0x800) || (n == 3 && (cp < 0x10000 || cp > 0x10FFFF)) ||
+		    (cp >= 0xD800 && cp <= 0xDFFF))
+			return i;
+		i += n + 1;
+	}
+	return len;
+}

@@ -1,0 +1,74 @@
+#include "io/writer.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+void pk_out_init(pk_out *o, FILE *fp)
+{
+	o->fp = fp;
+	o->failed = 0;
+	o->records = 0;
+}
+
+/* A closed pipe means the reader is done with us (`| head`): leave as SIGPIPE
+ * would, silently, even if SIGPIPE was inherited as ignored (git's check_pipe). */
+static void check_pipe(int err)
+{
+	if (err == EPIPE) {
+		signal(SIGPIPE, SIG_DFL);
+		raise(SIGPIPE);
+		_exit(141);
+	}
+}
+
+static int note_failure(pk_out *o)
+{
+	check_pipe(errno);
+	o->failed = 1;
+	return -1;
+}
+
+int pk_out_json(pk_out *o, const cJSON *v)
+{
+	char *text = cJSON_PrintUnformatted(v);
+
+	if (!text) {
+		o->failed = 1;
+		return -1;
+	}
+	size_t len = strlen(text);
+	int rc = 0;
+	if (fwrite(text, 1, len, o->fp) != len || putc('\n', o->fp) == EOF)
+		rc = note_failure(o);
+	free(text);
+	if (rc == 0)
+		o->records++;
+	return rc;
+}
+
+int pk_out_printf(pk_out *o, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	int n = vfprintf(o->fp, fmt, ap);
+	va_end(ap);
+	return n < 0 ? note_failure(o) : 0;
+}
+
+int pk_out_finish(pk_out *o, pk_diag *d)
+{
+	if (fflush(o->fp) == EOF)
+		note_failure(o);
+	if (ferror(o->fp))
+		o->failed = 1;
+	if (o->failed) {
+		pk_diag_report(d, PK_SEV_ERROR, NULL, "write error: %s", strerror(errno ? errno : EIO));
+		return PK_EXIT_TROUBLE;
+	}
+	return PK_EXIT_OK;
+}

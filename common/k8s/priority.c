@@ -1,0 +1,159 @@
+#include "k8s/priority.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include "k8s/json.h"
+
+static const struct { const char *name; int32_t value; } system_classes[] = {
+	{"system-node-critical", PK_SYSTEM_NODE_CRITICAL},
+	{"system-cluster-critical", PK_SYSTEM_CLUSTER_CRITICAL},
+};
+
+bool pk_is_system_class_name(const char *name)
+{
+	for (size_t i = 0; i < sizeof system_classes / sizeof system_classes[0]; i++)
+		if (strcmp(name, system_classes[i].name) == 0)
+			return true;
+	return false;
+}
+
+bool pk_parse_preemption_policy(const char *s, pk_preemption_policy *out)
+{
+	if (s && strcmp(s, "PreemptLowerPriority") == 0) {
+		*out = PK_PREEMPT_LOWER;
+		return true;
+	}
+	if (s && strcmp(s, "Never") == 0) {
+		*out = PK_PREEMPT_NEVER;
+		return true;
+	}
+	return false;
+}
+
+const char *pk_preemption_policy_name(pk_preemption_policy p)
+{
+	return p == PK_PREEMPT_NEVER ? "Never" : "PreemptLowerPriority";
+}
+
+static pk_pclass *find_mut(pk_pclass_set *s, const char *name)
+{
+	for (int i = 0; i < s->n; i++)
+		if (strcmp(s->items[i].name, name) == 0)
+			return &s->items[i];
+	return NULL;
+}
+
+static pk_pclass *append(pk_pclass_set *s, const char *name)
+{
+	if (s->n == s->cap) {
+		int cap = s->cap ? s->cap * 2 : 8;
+		pk_pclass *items = realloc(s->items, (size_t)cap * sizeof *items);
+		if (!items)
+			return NULL;
+		s->items = items;
+		s->cap = cap;
+	}
+	pk_pclass *c = &s->items[s->n];
+	size_t len = strlen(name) + 1;
+	if (!(c->name = malloc(len)))
+		return NULL;
+	memcpy(c->name, name, len);
+	s->n++;
+	return c;
+}
+
+void pk_pclass_set_init(pk_pclass_set *s)
+{
+	s->items = NULL;
+	s->n = s->cap = 0;
+	for (size_t i = 0; i < sizeof system_classes / sizeof system_classes[0]; i++) {
+		pk_pclass *c = append(s, system_classes[i].name);
+		if (!c)
+			continue;
+		c->value = system_classes[i].value;
+		c->global_default = false;
+		c->policy = PK_PREEMPT_LOWER;
+		c->builtin = true;
+	}
+}
+
+void pk_pclass_set_free(pk_pclass_set *s)
+{
+	for (int i = 0; i < s->n; i++)
+		free(s->items[i].name);
+	free(s->items);
+	s->items = NULL;
+	s->n = s->cap = 0;
+}
+
+int pk_pclass_set_add(pk_pclass_set *s, const cJSON *pc)
+{
+	const char *name = pk_name(pc);
+	int64_t value = 0;
+	pk_preemption_policy policy = PK_PREEMPT_LOWER;
+	const cJSON *v = pk_get(pc, "value");
+
+	if (!*name)
+		return -1;
+	if (v && (!pk_num_int64(v, &value) || value < INT32_MIN || value > INT32_MAX))
+		return -1;
+	const char *pol = pk_str(pc, "preemptionPolicy");
+	if (pol && !pk_parse_preemption_policy(pol, &policy))
+		return -1;
+	pk_pclass *c = find_mut(s, name);
+	if (c && c->builtin) /* system classes are created by the apiserver; a document cannot change them */
+		return (c->value == value && !pk_bool(pc, "globalDefault")) ? 0 : -1;
+	if (!c && !(c = append(s, name)))
+		return -1;
+	c->value = (int32_t)value;
+	c->global_default = pk_bool(pc, "globalDefault");
+	c->policy = policy;
+	c->builtin = false;
+	return 0;
+}
+
+const pk_pclass *pk_pclass_find(const pk_pclass_set *s, const char *name)
+{
+	for (int i = 0; i < s->n; i++)
+		if (strcmp(s->items[i].name, name) == 0)
+			return &s->items[i];
+	return NULL;
+}
+
+const pk_pclass *pk_pclass_default(const pk_pclass_set *s)
+{
+	const pk_pclass *best = NULL;
+	for (int i = 0; i < s->n; i++)
+		if (s->items[i].global_default && (!best || s->items[i].value < best->value))
+			best = &s->items[i];
+	return best;
+}
+
+pk_resolved_priority pk_resolve_priority(const pk_pclass_set *s, const cJSON *spec)
+{
+	pk_resolved_priority r = { .value = 0, .policy = PK_PREEMPT_LOWER, .class_name = "" };
+	const char *cls = pk_str(spec, "priorityClassName");
+	const pk_pclass *pc = NULL;
+	int64_t v;
+
+	if (cls && *cls) {
+		r.class_name = cls;
+		pc = pk_pclass_find(s, cls);
+		r.class_missing = pc == NULL;
+	} else if ((pc = pk_pclass_default(s)) != NULL) {
+		r.class_name = pc->name;
+	}
+	if (pc) {
+		r.value = pc->value;
+		r.policy = pc->policy;
+	}
+	if (pk_int64(spec, "priority", &v) && v >= INT32_MIN && v <= INT32_MAX) {
+		r.value = (int32_t)v;
+		r.from_spec = true;
+	}
+	const char *pol = pk_str(spec, "preemptionPolicy");
+	pk_preemption_policy p;
+	if (pol && pk_parse_preemption_policy(pol, &p))
+		r.policy = p;
+	return r;
+}
