@@ -93,6 +93,8 @@ typedef struct frame {
 	char *anchor;             /* anchor to register when the node completes */
 	int stream_items;         /* this is the root List's "items" sequence */
 	pk_posmap *pos;           /* positions of this item (streamed items) */
+	const cJSON **merged;     /* members that came from a merge key: later keys replace them */
+	int nmerged;
 } frame;
 
 typedef struct anchor {
@@ -313,18 +315,44 @@ static long count_nodes(const cJSON *n, long cap)
 	return c;
 }
 
-static void set_member(cJSON *map, char *key, cJSON *value)
+static int was_merged(const frame *f, const cJSON *item)
 {
-	/* duplicates are kept so the checker can report them, as cJSON would */
-	cJSON_AddItemToObject(map, key, value);
+	for (int i = 0; i < f->nmerged; i++)
+		if (f->merged[i] == item)
+			return 1;
+	return 0;
 }
 
-static void merge_into(cJSON *map, const cJSON *src)
+/* An explicit key replaces a merged one; a repeated explicit key is kept
+ * twice so that the duplicate check reports it. */
+static void set_member(frame *f, const char *key, cJSON *value)
+{
+	cJSON *old = cJSON_GetObjectItemCaseSensitive(f->node, key);
+	if (old && was_merged(f, old)) {
+		cJSON_ReplaceItemViaPointer(f->node, old, value);
+		value->string = malloc(strlen(key) + 1);
+		if (value->string)
+			strcpy(value->string, key);
+		return;
+	}
+	cJSON_AddItemToObject(f->node, key, value);
+}
+
+static void merge_into(frame *f, const cJSON *src)
 {
 	for (const cJSON *c = src->child; c; c = c->next) {
-		if (cJSON_GetObjectItemCaseSensitive(map, c->string))
-			cJSON_DeleteItemFromObjectCaseSensitive(map, c->string);
-		cJSON_AddItemToObject(map, c->string, cJSON_Duplicate(c, 1));
+		cJSON *old = cJSON_GetObjectItemCaseSensitive(f->node, c->string);
+		if (old && !was_merged(f, old))
+			continue;            /* keys already set explicitly win */
+		if (old)
+			cJSON_DeleteItemFromObjectCaseSensitive(f->node, c->string);
+		cJSON *copy = cJSON_Duplicate(c, 1);
+		cJSON_AddItemToObject(f->node, c->string, copy);
+		const cJSON **m = realloc(f->merged, (size_t)(f->nmerged + 1) * sizeof *m);
+		if (m) {
+			f->merged = m;
+			f->merged[f->nmerged++] = copy;
+		}
 	}
 }
 
@@ -342,6 +370,7 @@ static void free_stack(ybuild *b)
 {
 	for (int i = 0; i < b->depth; i++) {
 		cJSON_Delete(b->stack[i].node);   /* not yet attached to a parent */
+		free(b->stack[i].merged);
 		free(b->stack[i].key);
 		free(b->stack[i].anchor);
 		pk_posmap_free(b->stack[i].pos);
@@ -418,15 +447,15 @@ static int attach(ybuild *b, cJSON *node, pk_posmap *itempos, const yaml_mark_t 
 	}
 	if (parent->key_is_merge && (cJSON_IsObject(node) || cJSON_IsArray(node))) {
 		if (cJSON_IsObject(node))
-			merge_into(parent->node, node);
+			merge_into(parent, node);
 		else
 			for (const cJSON *c = node->child; c; c = c->next)
 				if (cJSON_IsObject(c))
-					merge_into(parent->node, c);
+					merge_into(parent, c);
 		cJSON_Delete(node);
 		free(parent->key);
 	} else {
-		set_member(parent->node, parent->key, node);
+		set_member(parent, parent->key, node);
 		free(parent->key);
 	}
 	parent->key = NULL;
@@ -484,6 +513,7 @@ static int pop(ybuild *b, const yaml_event_t *ev)
 	if (f.anchor)
 		register_anchor(b, f.anchor, f.node);
 	free(f.key);
+	free(f.merged);
 	if (f.stream_items) {
 		/* the items were delivered; what remains is an empty list */
 		f.stream_items = 0;
@@ -634,18 +664,21 @@ static int on_event(ybuild *b, const yaml_event_t *ev)
 }
 
 /* After a syntax error at `at`, find the start of the next document. */
-static int find_restart(yin *in, size_t at, size_t *restart, long *lines_skipped, size_t from_line_start)
+/* The next "---" line at or after `at` and after `min`. */
+static int find_restart(yin *in, size_t at, size_t *restart, long *lines_skipped, size_t min)
 {
-	(void)from_line_start;
 	if (at < in->base)
 		return 0;
+	while (at > in->base && at > min && in->buf[at - in->base - 1] != '\n')
+		at--;   /* the error may sit inside the "---" line itself */
 	for (;;) {
 		size_t i = at - in->base;
 		for (; i + 3 <= in->len; i++) {
 			if ((i == 0 && in->base == 0) || (i > 0 && in->buf[i - 1] == '\n')) {
 				if (memcmp(in->buf + i, "---", 3) == 0 &&
 				    (i + 3 == in->len || strchr(" \t\r\n", in->buf[i + 3]))) {
-					if (in->base + i <= at) continue;
+					if (in->base + i < min)
+						continue;
 					*restart = in->base + i;
 					long lines = 0;
 					for (size_t k = at - in->base; k < i; k++)
@@ -731,7 +764,7 @@ int pk_yaml_stream(pk_sink *s, int fd, const char *prefix, size_t nprefix)
 				long skipped;
 				long err_line0 = start_line + (long)parser.problem_mark.line;
 				if (in.err || ++errors >= 100 || err_line0 < 0 ||
-				    !find_restart(&in, at, &restart, &skipped, 0)) {
+				    !find_restart(&in, at, &restart, &skipped, start + 1)) {
 					done = 2;
 				} else {
 					start_line = err_line0 + skipped;

@@ -11,6 +11,7 @@ static int t_n, t_fail;
 	else { ++t_fail; printf("not ok %d - %s:%d: ", t_n, __FILE__, __LINE__); } \
 	printf(__VA_ARGS__); putchar('\n'); \
 } while (0)
-#define CHECK_STR(got, want, ...) CHECK((got) && strcmp((got), (want)) == 0, __VA_ARGS__)
+static inline int t_streq(const char *a, const char *b) { return a && b && strcmp(a, b) == 0; }
+#define CHECK_STR(got, want, ...) CHECK(t_streq((got), (want)), __VA_ARGS__)
 #define T_DONE() (printf("1..%d\n", t_n), t_fail ? 1 : 0)
 #endif

@@ -1,0 +1,60 @@
+/* Priority resolution as the Priority admission plugin does it: cases after
+ * plugin/pkg/admission/priority/admission_test.go (TestDefaultPriority,
+ * TestPodAdmission: system classes, globalDefault, lowest default wins,
+ * preemptionPolicy from the class). */
+#include "t.h"
+#include "k8s/priority.h"
+
+static void add(pk_pclass_set *s, const char *json)
+{
+	cJSON *pc = cJSON_Parse(json);
+	CHECK(pk_pclass_set_add(s, pc) == 0, "add %s", json);
+	cJSON_Delete(pc);
+}
+
+static pk_resolved_priority resolve(const pk_pclass_set *s, const char *spec_json)
+{
+	cJSON *spec = cJSON_Parse(spec_json);
+	pk_resolved_priority r = pk_resolve_priority(s, spec);
+	static char name[128];
+	snprintf(name, sizeof name, "%s", r.class_name);
+	r.class_name = name;
+	cJSON_Delete(spec);
+	return r;
+}
+
+int main(void)
+{
+	pk_pclass_set s;
+	pk_pclass_set_init(&s);
+	pk_resolved_priority r = resolve(&s, "{}");
+	CHECK(r.value == 0 && r.policy == PK_PREEMPT_LOWER && !*r.class_name, "no default class: priority 0");
+	r = resolve(&s, "{\"priorityClassName\":\"system-node-critical\"}");
+	CHECK(r.value == 2000001000 && !r.class_missing, "system-node-critical always exists");
+	r = resolve(&s, "{\"priorityClassName\":\"system-cluster-critical\"}");
+	CHECK(r.value == 2000000000, "system-cluster-critical always exists");
+	r = resolve(&s, "{\"priorityClassName\":\"nope\"}");
+	CHECK(r.class_missing, "unknown class is reported missing");
+
+	add(&s, "{\"metadata\":{\"name\":\"default1\"},\"value\":1000,\"globalDefault\":true}");
+	r = resolve(&s, "{}");
+	CHECK(r.value == 1000 && t_streq(r.class_name, "default1"), "pod without class gets the default");
+	add(&s, "{\"metadata\":{\"name\":\"default2\"},\"value\":500,\"globalDefault\":true}");
+	r = resolve(&s, "{}");
+	CHECK(r.value == 500 && t_streq(r.class_name, "default2"), "several defaults: the lowest value wins");
+	add(&s, "{\"metadata\":{\"name\":\"nonpreempting\"},\"value\":2000,\"preemptionPolicy\":\"Never\"}");
+	r = resolve(&s, "{\"priorityClassName\":\"nonpreempting\"}");
+	CHECK(r.value == 2000 && r.policy == PK_PREEMPT_NEVER, "preemptionPolicy comes from the class");
+	r = resolve(&s, "{\"priorityClassName\":\"nonpreempting\",\"priority\":7}");
+	CHECK(r.value == 7 && r.from_spec, "spec.priority, when present, is what the scheduler uses");
+	cJSON *bad = cJSON_Parse("{\"metadata\":{\"name\":\"big\"},\"value\":3000000000}");
+	CHECK(pk_pclass_set_add(&s, bad) == -1, "values outside int32 are refused");
+	cJSON_Delete(bad);
+	bad = cJSON_Parse("{\"metadata\":{\"name\":\"system-node-critical\"},\"value\":5}");
+	CHECK(pk_pclass_set_add(&s, bad) == -1, "a system class cannot be redefined");
+	cJSON_Delete(bad);
+	CHECK(pk_is_system_class_name("system-cluster-critical") && !pk_is_system_class_name("system-foo"),
+	      "system class names");
+	pk_pclass_set_free(&s);
+	return T_DONE();
+}

@@ -1,0 +1,144 @@
+/* The reader: formats, List streaming, positions, YAML typing as kubectl
+ * types it (go-yaml v2 / YAML 1.1), limits. */
+#include "t.h"
+#include <stdlib.h>
+#include "io/reader.h"
+#include "k8s/json.h"
+
+static cJSON *yaml(const char *text)
+{
+	char err[300];
+	return pk_parse_yaml_text(text, strlen(text), err, sizeof err);
+}
+
+static char *yaml_json(const char *text)
+{
+	cJSON *o = yaml(text);
+	char *s = o ? cJSON_PrintUnformatted(o) : NULL;
+	cJSON_Delete(o);
+	return s;
+}
+
+static void typed(const char *yaml_text, const char *want)
+{
+	char *got = yaml_json(yaml_text);
+	CHECK_STR(got, want, "YAML %s -> %s (got %s)", yaml_text, want, got ? got : "(null)");
+	free(got);
+}
+
+typedef struct collect {
+	int objects, errors, warnings;
+	char names[16][64];
+	long lines[16];
+	char last_error[300];
+} collect;
+
+static int on_record(void *ctx, pk_record *rec)
+{
+	collect *c = ctx;
+	if (rec->type == PK_REC_OBJECT) {
+		if (c->objects < 16) {
+			snprintf(c->names[c->objects], 64, "%s/%s", pk_kind(rec->obj), pk_name(rec->obj));
+			c->lines[c->objects] = rec->origin.line;
+		}
+		c->objects++;
+	} else if (rec->type == PK_REC_ERROR) {
+		c->errors++;
+		snprintf(c->last_error, sizeof c->last_error, "%ld:%ld %s", rec->origin.line, rec->origin.col, rec->message);
+	} else {
+		c->warnings++;
+	}
+	return 0;
+}
+
+static collect read_text(const char *text, int threads)
+{
+	char path[] = "/tmp/pk-reader-XXXXXX";
+	int fd = mkstemp(path);
+	collect c = {0};
+	if (fd < 0)
+		return c;
+	FILE *f = fdopen(fd, "w");
+	fputs(text, f);
+	fclose(f);
+	pk_reader_opts o = { .threads = threads, .report_duplicates = 1 };
+	char *paths[] = { path };
+	pk_read_paths(&o, paths, 1, on_record, &c);
+	remove(path);
+	return c;
+}
+
+int main(void)
+{
+	/* go-yaml v2 resolution (YAML 1.1) */
+	typed("a: yes", "{\"a\":true}");
+	typed("a: On", "{\"a\":true}");
+	typed("a: off", "{\"a\":false}");
+	typed("a: y", "{\"a\":true}");
+	typed("a: 'yes'", "{\"a\":\"yes\"}");
+	typed("a: ~", "{\"a\":null}");
+	typed("a: null", "{\"a\":null}");
+	typed("a:", "{\"a\":null}");
+	typed("a: 0777", "{\"a\":511}");
+	typed("a: 0x1F", "{\"a\":31}");
+	typed("a: 1_000", "{\"a\":1000}");
+	typed("a: 1e3", "{\"a\":1000}");
+	typed("a: 1.10", "{\"a\":1.1}");
+	typed("a: -1000", "{\"a\":-1000}");
+	typed("a: 2024-01-02T03:04:05Z", "{\"a\":\"2024-01-02T03:04:05Z\"}");
+	typed("a: 1.2.3", "{\"a\":\"1.2.3\"}");
+	typed("a: \"100\"", "{\"a\":\"100\"}");
+	typed("a: !!str 100", "{\"a\":\"100\"}");
+	typed("1: a", "{\"1\":\"a\"}");
+	typed("true: a", "{\"true\":\"a\"}");
+	typed("a: &x {b: 1}\nc: *x", "{\"a\":{\"b\":1},\"c\":{\"b\":1}}");
+	typed("base: &b {x: 1, z: 2}\nd:\n  <<: *b\n  z: 3", "{\"base\":{\"x\":1,\"z\":2},\"d\":{\"x\":1,\"z\":3}}");
+	typed("a: [x, y, n]", "{\"a\":[\"x\",true,false]}"); /* go-yaml v2 reads y and n as booleans */
+	typed("{a: 1, b: [x, z],}", "{\"a\":1,\"b\":[\"x\",\"z\"]}");
+
+	/* formats and streaming */
+	collect c = read_text("{\"apiVersion\":\"v1\",\"items\":[{\"kind\":\"Pod\",\"metadata\":{\"name\":\"a\"}},"
+	                      "{\"kind\":\"Pod\",\"metadata\":{\"name\":\"b\"}}],\"kind\":\"List\"}", 1);
+	CHECK(c.objects == 2 && t_streq(c.names[1], "Pod/b"), "kind: List items are streamed");
+	c = read_text("{\"kind\":\"NodeList\",\"apiVersion\":\"v1\",\"items\":[{\"metadata\":{\"name\":\"n1\"}}]}", 1);
+	CHECK(c.objects == 1 && t_streq(c.names[0], "Node/n1"), "typed List items get their kind");
+	c = read_text("[{\"kind\":\"A\"},{\"kind\":\"B\"}]", 1);
+	CHECK(c.objects == 2, "top-level array");
+	c = read_text("{\"kind\":\"A\"}\n{\"kind\":\"B\"}\n\n{\"kind\":\"C\"}\n", 1);
+	CHECK(c.objects == 3 && c.errors == 0, "NDJSON");
+	c = read_text("{\"kind\":\"A\"}{\"kind\":\"B\"}", 1);
+	CHECK(c.objects == 2, "concatenated JSON");
+	c = read_text("\xEF\xBB\xBF{\"kind\":\"A\"}", 1);
+	CHECK(c.objects == 1 && c.errors == 0, "UTF-8 BOM before JSON");
+	c = read_text("# a comment\n{\"kind\": \"A\", \"metadata\": {\"name\": \"x\"}}\n", 1);
+	CHECK(c.objects == 1 && t_streq(c.names[0], "A/x"), "comment before JSON is read as YAML, as kubectl does");
+	c = read_text("kind: A\r\nmetadata:\r\n  name: x\r\n", 1);
+	CHECK(c.objects == 1 && t_streq(c.names[0], "A/x"), "CRLF YAML");
+	c = read_text("---\n---\nkind: A\n---\nnull\n---\n", 1);
+	CHECK(c.objects == 1 && c.errors == 0, "empty and null documents are skipped");
+	c = read_text("kind: A\n---\nkind: [\n---\nkind: C\n", 1);
+	CHECK(c.objects == 2 && c.errors == 1, "a broken YAML document does not hide the next one (%s)", c.last_error);
+	c = read_text("kind: List\nitems:\n- kind: Pod\n  metadata: {name: a}\n- kind: Pod\n  metadata: {name: b}\n", 1);
+	CHECK(c.objects == 2 && c.lines[1] == 5, "YAML List items streamed with their lines (%ld)", c.lines[1]);
+	c = read_text("{\"kind\":\"A\",\"kind\":\"B\"}", 1);
+	CHECK(c.objects == 1 && c.warnings == 1, "duplicate keys are reported");
+	c = read_text("{\"kind\":\"A\",\"n\":99999999999999999999}", 1);
+	CHECK(c.warnings == 1, "integers beyond 2^53 are reported");
+	c = read_text("{\"kind\":\"A\"", 1);
+	CHECK(c.objects == 0 && c.errors == 1, "truncated JSON is an error (%s)", c.last_error);
+	c = read_text("\"just a string\"\n", 1);
+	CHECK(c.errors == 1, "a non-object document is an error");
+
+	/* threads give the same records in the same order */
+	char big[200000];
+	size_t n = 0;
+	n += (size_t)snprintf(big + n, sizeof big - n, "{\"kind\":\"List\",\"items\":[");
+	for (int i = 0; i < 2000; i++)
+		n += (size_t)snprintf(big + n, sizeof big - n, "%s{\"kind\":\"Pod\",\"metadata\":{\"name\":\"p%d\"}}",
+		                      i ? "," : "", i);
+	snprintf(big + n, sizeof big - n, "]}");
+	collect c1 = read_text(big, 1), c4 = read_text(big, 4);
+	CHECK(c1.objects == 2000 && c4.objects == 2000 && t_streq(c4.names[15], "Pod/p15"),
+	      "parallel parse keeps order and count");
+	return T_DONE();
+}
