@@ -354,11 +354,13 @@ static void scan_error(jscan *j, int rc, size_t at, long line, long col, long in
 
 /* Move past one JSON value starting at pos. Brackets must balance and
  * strings must close; everything else is left to cJSON. Returns 0, or a
- * src_need code, or 1 for a structural error (message in *why). */
+ * src_need code, or 1 for a structural error (message in *why).
+ * This loop sees every input byte, so it works on the buffer window with
+ * plain pointers and only calls out at the window's end. */
 static int skip_value(jscan *j, const char **why)
 {
-	unsigned char stack[(PK_DEFAULT_MAX_DEPTH + 8) / 8 * 8 + 8];
-	int depth = 0, max = j->sink->lim.max_depth;
+	unsigned char stack[PK_DEFAULT_MAX_DEPTH + 1];
+	int depth = 0, max = j->sink->lim.max_depth, in_str = 0, escape = 0;
 	int c = peek(j);
 
 	if (c < 0)
@@ -368,52 +370,68 @@ static int skip_value(jscan *j, const char **why)
 			advance(j);
 		return c == -2 || c == -3 ? c : 0;
 	}
+	if (max > PK_DEFAULT_MAX_DEPTH)
+		max = PK_DEFAULT_MAX_DEPTH;
 	for (;;) {
-		c = peek(j);
-		if (c < 0)
-			return c;
-		if (c == '"') {
-			advance(j);
-			for (;;) {
-				/* fast path over plain string bytes within the window */
-				char *p = j->in.buf + (j->pos - j->in.base), *e = j->in.buf + j->in.len;
+		int rc = src_need(&j->in, j->pos, j->keep);
+		if (rc)
+			return rc;
+		const char *buf = j->in.buf, *p = buf + (j->pos - j->in.base), *e = buf + j->in.len;
+		int done = 0;
+		while (p < e && !done) {
+			if (escape) {            /* the byte after a backslash */
+				escape = 0;
+				p++;
+				continue;
+			}
+			if (in_str) {
 				while (p < e && *p != '"' && *p != '\\' && *p != '\n')
 					p++;
-				j->pos = (size_t)(p - j->in.buf) + j->in.base;
-				c = peek(j);
-				if (c < 0)
-					return c;
-				if (c == '"') {
-					advance(j);
+				if (p == e)
 					break;
-				}
-				if (c == '\n') {
+				if (*p == '\n') {
+					j->pos = j->in.base + (size_t)(p - buf);
 					*why = "newline inside a string";
 					return 1;
 				}
-				advance(j);          /* backslash */
-				if ((c = peek(j)) < 0)
-					return c;
-				advance(j);
+				if (*p == '\\')
+					escape = 1;
+				else
+					in_str = 0, done = depth == 0;
+				p++;
+				continue;
 			}
-		} else if (c == '{' || c == '[') {
-			if (depth >= max || depth >= PK_DEFAULT_MAX_DEPTH) {
-				*why = "nesting is too deep (--max-depth)";
-				return 1;
+			switch (*p) {
+			case '"':
+				in_str = 1;
+				break;
+			case '{':
+			case '[':
+				if (depth >= max) {
+					j->pos = j->in.base + (size_t)(p - buf);
+					*why = "nesting is too deep (--max-depth)";
+					return 1;
+				}
+				stack[depth++] = (unsigned char)*p;
+				break;
+			case '}':
+			case ']':
+				if (depth == 0 || stack[depth - 1] != (*p == '}' ? '{' : '[')) {
+					j->pos = j->in.base + (size_t)(p - buf);
+					*why = *p == '}' ? "unexpected '}'" : "unexpected ']'";
+					return 1;
+				}
+				done = --depth == 0;
+				break;
+			case '\n':
+				j->line++;
+				j->line_start = j->in.base + (size_t)(p - buf) + 1;
+				break;
 			}
-			stack[depth++] = (unsigned char)c;
-			advance(j);
-		} else if (c == '}' || c == ']') {
-			if (depth == 0 || stack[depth - 1] != (c == '}' ? '{' : '[')) {
-				*why = c == '}' ? "unexpected '}'" : "unexpected ']'";
-				return 1;
-			}
-			depth--;
-			advance(j);
-		} else {
-			advance(j);
+			p++;
 		}
-		if (depth == 0)
+		j->pos = j->in.base + (size_t)(p - buf);
+		if (done)
 			return 0;
 	}
 }

@@ -163,9 +163,29 @@ void pk_posmap_from_json_text(pk_posmap *m, const cJSON *obj, const char *text, 
 typedef struct walkctx {
 	pk_sink *s;
 	const pk_record *rec;
+	const cJSON *chain[PK_DEFAULT_MAX_DEPTH + 2];   /* the nodes from the root down */
+	int depth;
 	char path[1024];
 	int stop;
 } walkctx;
+
+/* "spec.containers[0].name" for the current chain, only when needed. */
+static void format_path(walkctx *w)
+{
+	size_t n = 0;
+	w->path[0] = '\0';
+	for (int i = 1; i < w->depth && n < sizeof w->path - 24; i++) {
+		const cJSON *parent = w->chain[i - 1], *node = w->chain[i];
+		if (cJSON_IsArray(parent)) {
+			long idx = 0;
+			for (const cJSON *c = parent->child; c && c != node; c = c->next)
+				idx++;
+			n += (size_t)snprintf(w->path + n, sizeof w->path - n, "[%ld]", idx);
+		} else {
+			n += (size_t)snprintf(w->path + n, sizeof w->path - n, "%s%s", n ? "." : "", node->string);
+		}
+	}
+}
 
 static void warn_at(walkctx *w, const cJSON *node, pk_err_type et, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
@@ -179,18 +199,9 @@ static void warn_at(walkctx *w, const cJSON *node, pk_err_type et, const char *f
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
+	format_path(w);
 	w->stop = pk_sink_error(w->s, PK_REC_WARNING, et, at.line, at.col, at.item, at.doc,
 	                        w->path, "%s", msg);
-}
-
-static size_t path_push(walkctx *w, const char *key, long index)
-{
-	size_t n = strlen(w->path);
-	if (key)
-		snprintf(w->path + n, sizeof w->path - n, "%s%s", n ? "." : "", key);
-	else
-		snprintf(w->path + n, sizeof w->path - n, "[%ld]", index);
-	return n;
 }
 
 /* Duplicate keys: small objects pairwise, large ones through a sorted copy. */
@@ -208,6 +219,31 @@ static void check_duplicates(walkctx *w, const cJSON *obj)
 		n++;
 	if (n < 2)
 		return;
+	/* A 64-bit signature of (first byte, length) per member: when no two
+	 * members share a bit, no two names can be equal, and that is the
+	 * common case, decided without comparing strings. */
+	uint64_t seen = 0;
+	int clash = 0;
+	for (const cJSON *c = obj->child; c && !clash; c = c->next) {
+		size_t len = strlen(c->string);
+		uint64_t bit = 1ull << ((((unsigned char)c->string[0]) * 31u + len * 7u +
+		                         (len ? (unsigned char)c->string[len - 1] : 0u)) & 63u);
+		clash = (seen & bit) != 0;
+		seen |= bit;
+	}
+	if (!clash)
+		return;
+	if (n <= 8) {   /* most objects are small: pairwise is cheapest */
+		for (const cJSON *a = obj->child; a && !w->stop; a = a->next)
+			for (const cJSON *b = a->next; b; b = b->next)
+				if (strcmp(a->string, b->string) == 0) {
+					w->chain[w->depth++] = b;
+					warn_at(w, b, PK_ERR_DUPLICATE_FIELD, "duplicate field \"%s\"", b->string);
+					w->depth--;
+					break;
+				}
+		return;
+	}
 	const cJSON *small[16];
 	const cJSON **v = n <= 16 ? small : malloc((size_t)n * sizeof *v);
 	if (!v)
@@ -220,9 +256,9 @@ static void check_duplicates(walkctx *w, const cJSON *obj)
 		if (strcmp(v[i]->string, v[i - 1]->string) == 0) {
 			/* report the later occurrence, in document order */
 			const cJSON *dup = v[i];
-			size_t keep = path_push(w, dup->string, 0);
+			w->chain[w->depth++] = dup;
 			warn_at(w, dup, PK_ERR_DUPLICATE_FIELD, "duplicate field \"%s\"", dup->string);
-			w->path[keep] = '\0';
+			w->depth--;
 		}
 	if (v != small)
 		free(v);
@@ -244,11 +280,12 @@ static void check_tree(walkctx *w, const cJSON *node)
 		return;
 	if (cJSON_IsObject(node) && w->s->opts->report_duplicates)
 		check_duplicates(w, node);
-	long i = 0;
-	for (const cJSON *c = node->child; c && !w->stop; c = c->next, i++) {
-		size_t keep = path_push(w, cJSON_IsObject(node) ? c->string : NULL, i);
+	if (w->depth > PK_DEFAULT_MAX_DEPTH)
+		return;
+	for (const cJSON *c = node->child; c && !w->stop; c = c->next) {
+		w->chain[w->depth++] = c;
 		check_tree(w, c);
-		w->path[keep] = '\0';
+		w->depth--;
 	}
 }
 
@@ -309,7 +346,8 @@ int pk_sink_object(pk_sink *s, cJSON *obj, pk_posmap *pos, long line, long col, 
 	}
 	if (in_list)
 		fill_list_identity(s, obj);
-	walkctx w = { .s = s, .rec = &rec };
+	walkctx w = { .s = s, .rec = &rec, .depth = 1 };
+	w.chain[0] = obj;
 	check_tree(&w, obj);
 	if (!w.stop && s->lim.max_records && s->records >= s->lim.max_records) {
 		pk_sink_error(s, PK_REC_ERROR, PK_ERR_LIMIT, line, col, item, doc, NULL,
@@ -405,7 +443,16 @@ size_t pk_utf8_check(const unsigned char *p, size_t len)
 	while (i < len) {
 		unsigned char c = p[i];
 		if (c < 0x80) {
-			i++;
+			/* plain ASCII, eight bytes at a time */
+			while (i + 8 <= len) {
+				uint64_t word;
+				memcpy(&word, p + i, 8);
+				if (word & 0x8080808080808080ull)
+					break;
+				i += 8;
+			}
+			if (i < len && p[i] < 0x80)
+				i++;
 			continue;
 		}
 		size_t n;
