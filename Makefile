@@ -67,6 +67,16 @@ test-san:
 	$(MAKE) SAN=1 all unit
 	@BIN=$(CURDIR)/bin-san UNITDIR=$(CURDIR)/build-san/unit test/run
 
+# The README's test command: the suite plain and under ASan+UBSan.
+check:
+	@test/check
+
+# The README's first command ends here: the main job on the bundled sample.
+demo: all
+	@echo '$$ kubectl get nodes,pods,pdb,priorityclasses -A -o json > cluster.json   # here: share/sample/cluster.json'
+	@echo '$$ victims --preemptor share/sample/preemptor.yaml share/sample/cluster.json | preempt-plan -o table'
+	@$(B)/victims --preemptor share/sample/preemptor.yaml share/sample/cluster.json | $(B)/preempt-plan -o table
+
 bench: all
 	bench/run
 
@@ -96,5 +106,5 @@ install: all
 clean:
 	rm -rf build build-san bin bin-san
 
-.PHONY: all unit test test-san bench fuzz install clean lint-man
+.PHONY: all unit test test-san check demo bench fuzz install clean lint-man
 -include $(COMMON_OBJ:.o=.d)
