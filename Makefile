@@ -50,13 +50,13 @@ $(LIB): $(COMMON_OBJ)
 
 # One directory per tool; every .c in it belongs to that tool only.
 .SECONDEXPANSION:
-$(B)/%: $$(patsubst %.c,$(O)/%.o,$$(wildcard cmd/$$*/*.c)) $(LIB)
+$(B)/%: $$(addprefix $(O)/,$$(addsuffix .o,$$(basename $$(wildcard cmd/$$*/*.c)))) $(LIB)
 	@mkdir -p $(B)
 	$(CC) $(LDFLAGS) -o $@ $(filter %.o,$^) $(LIB) $(LDLIBS)
 
 $(O)/unit/%: test/unit/%.c $(LIB) test/unit/t.h
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -Itest/unit -o $@ $< $(LIB) $(LDLIBS)
+	$(CC) $(CFLAGS) -Itest/unit -MMD -MP -MF $@.d -o $@ $< $(LIB) $(LDLIBS)
 
 unit: $(UNIT_BIN)
 
@@ -107,4 +107,5 @@ clean:
 	rm -rf build build-san bin bin-san
 
 .PHONY: all unit test test-san check demo bench fuzz install clean lint-man
--include $(COMMON_OBJ:.o=.d)
+CMD_OBJ := $(patsubst %.c,$(O)/%.o,$(wildcard cmd/*/*.c))
+-include $(COMMON_OBJ:.o=.d) $(CMD_OBJ:.o=.d) $(UNIT_BIN:=.d)

@@ -132,7 +132,8 @@ static void parse_item(const pool *p, batch *b, item *it)
 		if (at >= it->len)
 			snprintf(it->err_buf, sizeof it->err_buf, "invalid JSON: unexpected end of object");
 		else
-			snprintf(it->err_buf, sizeof it->err_buf, "invalid JSON near '%.20s'", text + at);
+			snprintf(it->err_buf, sizeof it->err_buf, "invalid JSON near '%.*s'",
+			         (int)(it->len - at < 20 ? it->len - at : 20), text + at);
 		for (char *c = it->err_buf; *c; c++)
 			if (*c == '\n' || *c == '\r' || *c == '\t')
 				*c = ' ';
@@ -319,7 +320,7 @@ static void queue_item(jscan *j, size_t start, size_t end, long line, long col, 
 	batch *b = &j->pool->ring[j->pool->tail];
 	size_t len = end - start;
 
-	if (grow((void **)&b->arena, &b->cap, b->used + len, 1) ||
+	if (grow((void **)&b->arena, &b->cap, b->used + len + 1, 1) ||
 	    grow((void **)&b->items, &b->icap, b->n + 1, sizeof(item))) {
 		j->fatal = 1;
 		pk_sink_error(j->sink, PK_REC_ERROR, PK_ERR_LIMIT, line, col, index, j->doc, NULL, "out of memory");

@@ -140,5 +140,23 @@ int main(void)
 	collect c1 = read_text(big, 1), c4 = read_text(big, 4);
 	CHECK(c1.objects == 2000 && c4.objects == 2000 && t_streq(c4.names[15], "Pod/p15"),
 	      "parallel parse keeps order and count");
+	/* a string that ends just past the first 4096-byte read (reported by pp-match's author) */
+	char pad[8192];
+	snprintf(pad, sizeof pad, "{\"apiVersion\": \"v1\", \"kind\": \"ConfigMap\", \"metadata\": {\"name\": \"pad\"}, "
+	         "\"data\": {\"k\": \"%0*d\"}}\n{\"kind\": \"Deployment\", \"metadata\": {\"name\": \"d1\"}}\n", 3904, 0);
+	c = read_text(pad, 1);
+	CHECK(c.objects == 2 && c.errors == 0, "strings across read boundaries (%s)", c.last_error);
+
+	/* fuzzer findings stay fixed: each file must read without a crash */
+	const char *crashers[] = { "test/fuzz/regressions/reader-err-near-end.json" };
+	for (size_t i = 0; i < sizeof crashers / sizeof crashers[0]; i++) {
+		collect r = {0};
+		pk_reader_opts o = { .threads = 2, .report_duplicates = 1, .node_positions = 1 };
+		char *paths[] = { (char *)crashers[i] };
+		pk_read_paths(&o, paths, 1, on_record, &r);
+		CHECK(r.errors + r.objects > 0, "fuzz regression %s reads (%d errors)", crashers[i], r.errors);
+	}
+	c = read_text("[,]", 1);
+	CHECK(c.errors >= 1, "an empty list element is an error");
 	return T_DONE();
 }
