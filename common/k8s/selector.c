@@ -53,8 +53,12 @@ int pk_selector_compile_map(const cJSON *map, pk_selector *out)
 	if (!cJSON_IsObject(map))
 		return 0;
 	for (const cJSON *kv = map->child; kv; kv = kv->next) {
-		const char *v = cJSON_IsString(kv) ? kv->valuestring : "";
-		if (add_req(out, kv->string, PK_SEL_IN) || add_value(&out->reqs[out->nreqs - 1], v))
+		if (!cJSON_IsString(kv)) {   /* map[string]string: the apiserver would not decode it */
+			pk_selector_free(out);
+			out->is_nil = true;
+			return -1;
+		}
+		if (add_req(out, kv->string, PK_SEL_IN) || add_value(&out->reqs[out->nreqs - 1], kv->valuestring))
 			return -1;
 	}
 	return 0;
@@ -132,11 +136,19 @@ int pk_selector_compile(const cJSON *sel, pk_selector *out, char *err, unsigned 
 		out->is_nil = true;
 		return sel && !cJSON_IsNull(sel) ? -1 : 0;
 	}
-	if (pk_selector_compile_map(cJSON_GetObjectItemCaseSensitive(sel, "matchLabels"), out)) {
-		snprintf(err, errsize, "out of memory");
+	const cJSON *labels = cJSON_GetObjectItemCaseSensitive(sel, "matchLabels");
+	const cJSON *exprs = cJSON_GetObjectItemCaseSensitive(sel, "matchExpressions");
+	if ((labels && !cJSON_IsNull(labels) && !cJSON_IsObject(labels)) ||
+	    (exprs && !cJSON_IsNull(exprs) && !cJSON_IsArray(exprs))) {
+		snprintf(err, errsize, "matchLabels must be a map and matchExpressions a list");
+		out->is_nil = true;
 		return -1;
 	}
-	return compile_exprs(cJSON_GetObjectItemCaseSensitive(sel, "matchExpressions"), false, out, err, errsize);
+	if (pk_selector_compile_map(labels, out)) {
+		snprintf(err, errsize, "matchLabels values must be strings");
+		return -1;
+	}
+	return compile_exprs(exprs, false, out, err, errsize);
 }
 
 int pk_selector_compile_node_reqs(const cJSON *reqs, pk_selector *out, char *err, unsigned errsize)

@@ -70,6 +70,8 @@ int main(void)
 	      "node Lt on a non-integer label");
 	CHECK(node_matches("[{\"key\":\"n\",\"operator\":\"Lt\",\"values\":[\"5\",\"6\"]}]", "{}") == -1,
 	      "node Lt needs exactly one value");
+	CHECK(matches("{\"matchExpressions\":\"no\"}", "{}") == -1, "matchExpressions must be a list");
+	CHECK(matches("{\"matchLabels\":{\"a\":1}}", "{\"a\":\"1\"}") == -1, "matchLabels values must be strings");
 	pk_selector s;
 	cJSON *map = cJSON_Parse("{\"disktype\":\"ssd\"}"), *l1 = cJSON_Parse("{\"disktype\":\"ssd\",\"z\":\"1\"}");
 	pk_selector_compile_map(map, &s);
