@@ -87,7 +87,10 @@ fuzz:
 lint-man:
 	mandoc -Tlint -W warning share/man/man1/*.1
 
-install: all
+install: all install-files
+
+# install-files copies what is built (B=bin-san to install the sanitized build).
+install-files:
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
 	  $(DESTDIR)$(PREFIX)/share/bash-completion/completions \
 	  $(DESTDIR)$(PREFIX)/share/zsh/vendor-completions \
@@ -106,6 +109,6 @@ install: all
 clean:
 	rm -rf build build-san bin bin-san
 
-.PHONY: all unit test test-san check demo bench fuzz install clean lint-man
+.PHONY: all unit test test-san check demo bench fuzz install install-files clean lint-man
 CMD_OBJ := $(patsubst %.c,$(O)/%.o,$(wildcard cmd/*/*.c))
 -include $(COMMON_OBJ:.o=.d) $(CMD_OBJ:.o=.d) $(UNIT_BIN:=.d)

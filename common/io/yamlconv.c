@@ -778,6 +778,28 @@ int pk_yaml_stream(pk_sink *s, int fd, const char *prefix, size_t nprefix)
 			else
 				on_event(&b, &ev);
 			yaml_event_delete(&ev);
+			if (b.failed && !done) {
+				/* A limit was hit: do not let libyaml wade through the rest
+				 * of a hostile document (its simple-key bookkeeping is
+				 * quadratic in flow depth); go on at the next document. */
+				size_t restart;
+				long skipped;
+				size_t at = start + parser.mark.index;
+				long line0 = start_line + (long)parser.mark.line;
+				free_stack(&b);
+				free_anchors(&b);
+				b.failed = 0;
+				b.list_seen = 0;
+				b.doc++;
+				if (++errors >= 100 || !find_restart(&in, at, &restart, &skipped, at + 1)) {
+					done = 2;
+				} else {
+					start_line = line0 + skipped;
+					start = restart;
+					done = 3;
+				}
+				break;
+			}
 		}
 		yaml_parser_delete(&parser);
 		if (done != 3)

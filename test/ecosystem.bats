@@ -1,0 +1,126 @@
+#!/usr/bin/env bats
+# Fitting where users work: every flag documented everywhere, man pages that
+# lint, an install that puts every piece where tools look for it, kubectl
+# plugin names, the pre-commit hook, the examples, and the real-world files
+# in ../shared/data/real.
+
+load test_helper/common
+
+tools="pc-validate pp-match victims preempt-plan apiq-sim"
+
+# Long options a tool's --help lists (subcommand help included for apiq-sim).
+help_flags() {
+	{
+		"$1" --help
+		[ "$1" = apiq-sim ] && { apiq-sim step --help; apiq-sim run --help; } 2>/dev/null
+	} | grep -oE -- '--[a-z][a-z0-9-]+' | sort -u
+}
+
+@test "every tool: --help and --version exit 0 on stdout; a bad option exits 2" {
+	for t in $tools; do
+		run "$t" --help; [ "$status" -eq 0 ] || { echo "$t --help: $status"; return 1; }
+		[[ "$output" == *"Usage"* || "$output" == *"usage"* ]] || { echo "$t: no usage"; return 1; }
+		run "$t" --version; [ "$status" -eq 0 ]; [[ "$output" == "$t "* ]] || { echo "$t --version: $output"; return 1; }
+		run "$t" --no-such-option; [ "$status" -eq 2 ] || { echo "$t bad option: $status"; return 1; }
+	done
+}
+
+@test "every --help flag is in the man page and the bash, zsh and fish completions, and back" {
+	for t in $tools; do
+		man=$(mandoc -Tascii "$ROOT/share/man/man1/$t.1" | col -b)
+		for f in $(help_flags "$t"); do
+			grep -qF -- "$f" <<<"$man" || { echo "$t: $f missing from $t.1"; return 1; }
+			grep -qF -- "$f" "$ROOT/completions/bash/$t" || { echo "$t: $f missing from bash completion"; return 1; }
+			grep -qF -- "$f" "$ROOT/completions/zsh/_$t" || { echo "$t: $f missing from zsh completion"; return 1; }
+			grep -qE -- "-l ${f#--}( |$)" "$ROOT/completions/fish/$t.fish" || { echo "$t: $f missing from fish completion"; return 1; }
+		done
+		# and nothing documented that the tool does not know
+		for f in $(grep -oE -- "-l [a-z][a-z0-9-]+" "$ROOT/completions/fish/$t.fish" | sed 's/^-l /--/' | sort -u); do
+			help_flags "$t" | grep -qxF -- "$f" || { echo "$t: fish completes $f, which --help does not list"; return 1; }
+		done
+	done
+}
+
+@test "man pages are mandoc -Tlint clean and have EXIT STATUS and EXAMPLES" {
+	for t in $tools; do
+		run mandoc -Tlint -W warning "$ROOT/share/man/man1/$t.1"
+		[ "$status" -eq 0 ] || { echo "$t.1: $output"; return 1; }
+		grep -q '^\.Sh EXIT STATUS' "$ROOT/share/man/man1/$t.1"
+		grep -q '^\.Sh EXAMPLES' "$ROOT/share/man/man1/$t.1"
+	done
+}
+
+@test "make install puts binaries, kubectl plugins, man pages, completions and samples in place" {
+	dest="$BATS_TEST_TMPDIR/dest"
+	run make -C "$ROOT" -s install-files DESTDIR="$dest" PREFIX=/usr/local B="$BIN"
+	[ "$status" -eq 0 ] || { echo "$output"; return 1; }
+	p="$dest/usr/local"
+	for t in $tools; do
+		[ -x "$p/bin/$t" ]
+		[ -L "$p/bin/kubectl-${t//-/_}" ] && [ -x "$p/bin/kubectl-${t//-/_}" ]
+		[ -f "$p/share/man/man1/$t.1" ]
+		[ -f "$p/share/bash-completion/completions/$t" ]
+		[ -f "$p/share/zsh/vendor-completions/_$t" ]
+		[ -f "$p/share/fish/vendor_completions.d/$t.fish" ]
+		run "$p/bin/$t" --version; [ "$status" -eq 0 ]
+	done
+	[ -f "$p/share/preemptkit/sample/cluster.json" ]
+	# the bash completion loads and completes an option
+	run bash -c "source /usr/share/bash-completion/bash_completion; source '$p/share/bash-completion/completions/victims';
+		COMP_WORDS=(victims --pre); COMP_CWORD=1; COMP_LINE='victims --pre'; COMP_POINT=\${#COMP_LINE}; _init_completion() { cur=--pre; prev=victims; words=(victims --pre); cword=1; }; \$(complete -p victims | sed 's/.*-F \([^ ]*\).*/\1/'); printf '%s\n' \"\${COMPREPLY[@]}\""
+	assert_output --partial -- "--preemptor"
+	# kubectl finds plugins by name: kubectl-victims answers as victims
+	run "$p/bin/kubectl-victims" --version
+	assert_output --partial "victims"
+}
+
+@test "the krew manifest names every plugin" {
+	for t in $tools; do
+		[ -f "$ROOT/share/krew/$t.yaml" ] || { echo "no krew manifest for $t"; return 1; }
+		grep -q "name: ${t}$" "$ROOT/share/krew/$t.yaml"
+		grep -q "bin: kubectl-${t//-/_}" "$ROOT/share/krew/$t.yaml"
+	done
+}
+
+@test "the pre-commit hooks run as pre-commit runs them (files as arguments)" {
+	hooks="$ROOT/.pre-commit-hooks.yaml"
+	[ -f "$hooks" ]
+	entry=$(awk '/- id: pc-validate$/ { f = 1 } f && /entry:/ { print $2; exit }' "$hooks")
+	[ "$entry" = pc-validate ]
+	printf 'apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: good}\nvalue: 10\n' >"$BATS_TEST_TMPDIR/good.yaml"
+	printf 'apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: system-bad}\nvalue: 10\n' >"$BATS_TEST_TMPDIR/bad.yaml"
+	run "$entry" "$BATS_TEST_TMPDIR/good.yaml"
+	[ "$status" -eq 0 ]
+	run "$entry" "$BATS_TEST_TMPDIR/good.yaml" "$BATS_TEST_TMPDIR/bad.yaml"
+	[ "$status" -eq 1 ]
+	assert_output --partial "bad.yaml:3:"
+}
+
+@test "the examples in share/examples run and do what they say" {
+	n=0
+	for ex in "$ROOT"/share/examples/*.sh; do
+		[ -f "$ex" ] || continue
+		n=$((n + 1))
+		run env PATH="$BIN:$PATH" bash "$ex"
+		[ "$status" -eq 0 ] || { echo "$ex: exit $status"; echo "$output" | tail -20; return 1; }
+	done
+	[ "$n" -ge 3 ]
+}
+
+@test "every real file in ../shared/data/real is read without error by the tools it concerns" {
+	[ -d "$SHARED" ] || skip "no ../shared/data/real here"
+	for f in "$SHARED"/priorityclasses/* "$SHARED"/workloads/*; do
+		run pc-validate -o json "$f"
+		[ "$status" -le 1 ] || { echo "$f: exit $status: $output"; return 1; }
+		! grep -q '"type":"ParseError"' <<<"$output" || { echo "$f: $output"; return 1; }
+	done
+	for f in "$SHARED"/kubectl/*; do
+		run victims --stats --pending "$f"
+		[ "$status" -le 1 ] || { echo "$f: exit $status: $output"; return 1; }
+		[[ "$output" != *"unreadable 1"* ]] || { echo "$f: $output"; return 1; }
+	done
+	for f in "$SHARED"/karmada/*; do
+		run pp-match "$f"
+		[ "$status" -le 1 ] || { echo "$f: exit $status: $output"; return 1; }
+	done
+}

@@ -1,0 +1,141 @@
+#!/usr/bin/env bats
+# Hostile input, for every tool: each gets a clear message that names the
+# file, a non-zero exit status (1 or 2), within seconds, never a crash, a hang
+# or unbounded memory (ulimit -v). Also: `| head -1` is quiet, /dev/full is
+# a reported write error.
+
+load test_helper/common
+
+setup_file() {
+	export H="$BATS_FILE_TMPDIR"
+	# alias bomb ("billion laughs")
+	{
+		echo 'a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]'
+		prev=a
+		for n in b c d e f g h i; do
+			printf '%s: &%s [' "$n" "$n"
+			for k in 1 2 3 4 5 6 7 8; do printf '*%s,' "$prev"; done
+			printf '*%s]\n' "$prev"
+			prev=$n
+		done
+	} >"$H/bomb.yaml"
+	awk 'BEGIN { for (i = 0; i < 100000; i++) printf "["; for (i = 0; i < 100000; i++) printf "]"; print "" }' >"$H/deep.json"
+	awk 'BEGIN { printf "a: "; for (i = 0; i < 100000; i++) printf "["; for (i = 0; i < 100000; i++) printf "]"; print "" }' >"$H/deep.yaml"
+	printf '{"kind":"Pod","metadata":{"name":"\xff\xfe"}}\n' >"$H/utf8.json"
+	printf 'kind: Pod\nmetadata:\n  name: "\xc3\x28"\n' >"$H/utf8.yaml"
+	head -c 700 "$SAMPLE/cluster.json" >"$H/truncated.json"
+	head -c 4096 /dev/urandom >"$H/binary.dat"
+	printf '{"apiVersion":"v1","kind":"Pod","metadata":{"name":"n"},"spec":{"priority":123456789012345678901234567890}}\n' >"$H/bignum.json"
+	awk 'BEGIN { printf "{\"kind\":\"Pod\",\"metadata\":{\"name\":\""; for (i = 0; i < 100 * 1024; i++) printf "%01024d", 0; print "\"}}" }' >"$H/bigstring.json"
+	# a kind: List with a broken item in the middle
+	{
+		echo '{"apiVersion":"v1","kind":"List","items":['
+		echo '    {"apiVersion":"v1","kind":"Pod","metadata":{"name":"a","namespace":"d"}},'
+		echo '    {"apiVersion":"v1","kind":"Pod","metadata":{"name":"b","namespace":"d"]},'
+		echo '    {"apiVersion":"v1","kind":"Pod","metadata":{"name":"c","namespace":"d"}}'
+		echo ']}'
+	} >"$H/brokenlist.json"
+	printf 'kind: Pod\nmetadata: {name: x\n' >"$H/yamlsyntax.yaml"
+}
+
+# run_tool TOOL FILE: the tool's ordinary way to read FILE, bounded in time and memory.
+run_tool() {
+	local tool=$1 file=$2
+	case $tool in
+	victims) set -- victims --pending "$file" ;;
+	apiq-sim) set -- apiq-sim step "$file" ;;
+	*) set -- "$tool" "$file" ;;
+	esac
+	run bash -c 'ulimit -v 4000000; exec timeout 20 "$@"' _ "$@"
+}
+
+# The tool said something about the file, exited 1 or 2, and did not crash or hang.
+assert_refused() {
+	local file=$1
+	if [ "$status" -ne 1 ] && [ "$status" -ne 2 ]; then
+		echo "exit status $status (want 1 or 2)"; echo "$output" | head -5; return 1
+	fi
+	[[ "$output" == *"$(basename "$file")"* ]] || { echo "no mention of $file in: $output" | head -5; return 1; }
+}
+
+tools="pc-validate pp-match victims preempt-plan apiq-sim"
+
+@test "alias bomb: every tool refuses it quickly with little memory" {
+	for t in $tools; do run_tool "$t" "$H/bomb.yaml"; assert_refused "$H/bomb.yaml" || { echo "tool: $t"; return 1; }; done
+	run pc-validate "$H/bomb.yaml"
+	assert_output --partial "excessive aliasing"
+}
+
+@test "100,000-deep nesting (JSON and YAML) is refused" {
+	for t in $tools; do
+		for f in deep.json deep.yaml; do run_tool "$t" "$H/$f"; assert_refused "$H/$f" || { echo "tool: $t $f"; return 1; }; done
+	done
+}
+
+@test "invalid UTF-8 is refused with its position" {
+	for t in $tools; do
+		for f in utf8.json utf8.yaml; do run_tool "$t" "$H/$f"; assert_refused "$H/$f" || { echo "tool: $t $f"; return 1; }; done
+	done
+	run pc-validate "$H/utf8.json"
+	assert_output --partial "utf8.json:1:"
+}
+
+@test "truncated JSON, binary garbage and YAML syntax errors are refused" {
+	for t in $tools; do
+		for f in truncated.json binary.dat yamlsyntax.yaml; do
+			run_tool "$t" "$H/$f"; assert_refused "$H/$f" || { echo "tool: $t $f"; return 1; }
+		done
+	done
+}
+
+@test "numbers beyond int64 are reported, not silently rounded" {
+	run pc-validate "$H/bignum.json"
+	[ "$status" -eq 1 ]
+	assert_output --partial "bignum.json:1"
+	for t in victims preempt-plan pp-match; do
+		run_tool "$t" "$H/bignum.json"
+		[ "$status" -lt 128 ] || { echo "$t crashed: $status"; return 1; }
+		[[ "$output" == *"bignum.json"* ]] || { echo "$t said nothing: $output"; return 1; }
+	done
+}
+
+@test "a 100 MB string is handled within the limits" {
+	for t in $tools; do
+		run_tool "$t" "$H/bigstring.json"
+		[ "$status" -lt 128 ] || { echo "$t crashed or hung: $status"; return 1; }
+	done
+	run pc-validate --max-record-bytes 1000000 "$H/bigstring.json"
+	assert_output --partial "--max-record-bytes"
+	[ "$status" -eq 1 ]
+}
+
+@test "a List with a broken item in the middle: the others are still read" {
+	run pc-validate --stats "$H/brokenlist.json"
+	assert_output --partial "brokenlist.json:3:"
+	run pp-match --stats "$H/brokenlist.json"
+	assert_output --partial "brokenlist.json:3:"
+	assert_output --regexp "read 2"
+}
+
+@test "| head -1 is quiet and /dev/full is a write error (every tool)" {
+	big="$BATS_FILE_TMPDIR/many.json"
+	for i in $(seq 1 3000); do printf '{"apiVersion":"scheduling.k8s.io/v1","kind":"PriorityClass","metadata":{"name":"c%d"},"value":%d}\n' "$i" "$i"; done >"$big"
+	run bash -c "pc-validate -o json --cluster '$big' '$big' | head -1"
+	[ "$status" -eq 0 ]; [ -z "$(echo "$output" | grep -i 'broken pipe\|write error')" ]
+	run bash -c "victims --preemptor '$SAMPLE/preemptor.yaml' --explain '$SAMPLE/cluster.json' | head -1"
+	[ "$status" -eq 0 ]; [[ "$output" != *"rror"* ]]
+	run bash -c "pp-match '$ROOT/share/examples/karmada' | head -1"
+	[ "$status" -eq 0 ]; [[ "$output" != *"rror"* ]]
+	run bash -c "victims --preemptor '$SAMPLE/preemptor.yaml' '$SAMPLE/cluster.json' > /dev/full"
+	[ "$status" -eq 2 ]; assert_output --partial "write error"
+	run bash -c "victims --preemptor '$SAMPLE/preemptor.yaml' '$SAMPLE/cluster.json' | preempt-plan > /dev/full"
+	[ "$status" -eq 2 ]; assert_output --partial "write error"
+	run bash -c "pp-match '$ROOT/share/examples/karmada' > /dev/full"
+	[ "$status" -eq 2 ]; assert_output --partial "write error"
+	bad="$BATS_FILE_TMPDIR/manybad.json"
+	sed 's/"value":/"value":2000000000/' "$big" >"$bad"    # every class invalid: lots of findings to write
+	run bash -c "pc-validate -o json '$bad' > /dev/full"
+	[ "$status" -eq 2 ]; assert_output --partial "write error"
+	run bash -c "echo '{\"op\":\"pop\"}' | apiq-sim step > /dev/full"
+	[ "$status" -eq 2 ]; assert_output --partial "write error"
+}
