@@ -1,0 +1,575 @@
+/* Set-level rules: facts are collected while streaming (never whole trees of
+ * the inputs), checked with hash lookups so 10,000 manifests stay linear.
+ * Only --cluster objects keep their trees, for the update rules. */
+#include "pcv.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void free_json(void *p)
+{
+	cJSON_Delete(p);
+}
+
+void pcv_cross_init(pcv_ctx *c)
+{
+	pk_pclass_set_init(&c->classes);
+	pcv_strmap_init(&c->pcfacts);
+	pcv_strmap_init(&c->workloads);
+	pcv_strmap_init(&c->cluster_objs);
+	pcv_strmap_init(&c->seen_inputs);
+	c->defaults = NULL;
+	c->ndefaults = c->capdefaults = 0;
+	c->refs = NULL;
+	c->nrefs = c->caprefs = 0;
+}
+
+void pcv_cross_free(pcv_ctx *c)
+{
+	pk_pclass_set_free(&c->classes);
+	pcv_strmap_free(&c->pcfacts, free);
+	pcv_strmap_free(&c->workloads, free);
+	pcv_strmap_free(&c->cluster_objs, free_json);
+	pcv_strmap_free(&c->seen_inputs, NULL);
+	for (size_t i = 0; i < c->ndefaults; i++)
+		free(c->defaults[i]);
+	free(c->defaults);
+	for (size_t i = 0; i < c->nrefs; i++) {
+		pcv_ident_free(&c->refs[i].obj);
+		free(c->refs[i].field);
+		free(c->refs[i].target);
+		free(c->refs[i].target2);
+		free(c->refs[i].ns);
+	}
+	free(c->refs);
+}
+
+static const char *group_of(const char *api_version)
+{
+	const char *slash = strchr(api_version, '/');
+	return slash ? api_version : "";
+}
+
+/* group is compared without the version: "scheduling.k8s.io/v1alpha3" ->
+ * "scheduling.k8s.io". */
+char *pcv_identity_key(const char *group, const char *kind, const char *ns, const char *name)
+{
+	size_t glen = strcspn(group, "/");
+	size_t n = glen + strlen(kind) + strlen(ns) + strlen(name) + 4;
+	char *k = malloc(n);
+	if (k)
+		snprintf(k, n, "%.*s/%s/%s/%s", (int)glen, group, kind, ns, name);
+	return k;
+}
+
+static bool namespaced_kind(const char *kind)
+{
+	return strcmp(kind, "PriorityClass") != 0;
+}
+
+static char *obj_key(const cJSON *obj)
+{
+	const char *kind = pk_kind(obj);
+	const char *ns = namespaced_kind(kind) ? pk_namespace(obj) : "";
+	if (namespaced_kind(kind) && !*ns)
+		ns = "default";
+	return pcv_identity_key(group_of(pk_api_version(obj)), kind, ns, pk_name(obj));
+}
+
+/* ---- PriorityClass facts and the one-default rule ---- */
+
+static pk_preemption_policy policy_of(const cJSON *pc)
+{
+	pk_preemption_policy p = PK_PREEMPT_LOWER;
+	const char *s = pk_str(pc, "preemptionPolicy");
+	if (s)
+		pk_parse_preemption_policy(s, &p);
+	return p;
+}
+
+static int32_t value_of(const cJSON *pc)
+{
+	int64_t v = 0;
+	if (!pk_int64(pc, "value", &v) || v < INT32_MIN || v > INT32_MAX)
+		v = 0;
+	return (int32_t)v;
+}
+
+static const char *other_default(const pcv_ctx *c, const char *name)
+{
+	for (size_t i = 0; i < c->ndefaults; i++)
+		if (strcmp(c->defaults[i], name) != 0)
+			return c->defaults[i];
+	return NULL;
+}
+
+static void set_default(pcv_ctx *c, const char *name, bool on)
+{
+	for (size_t i = 0; i < c->ndefaults; i++) {
+		if (strcmp(c->defaults[i], name) != 0)
+			continue;
+		if (!on) {
+			free(c->defaults[i]);
+			c->defaults[i] = c->defaults[--c->ndefaults];
+		}
+		return;
+	}
+	if (!on)
+		return;
+	if (c->ndefaults == c->capdefaults) {
+		size_t ncap = c->capdefaults ? c->capdefaults * 2 : 4;
+		char **nv = realloc(c->defaults, ncap * sizeof *nv);
+		if (!nv)
+			return;
+		c->defaults = nv;
+		c->capdefaults = ncap;
+	}
+	c->defaults[c->ndefaults] = strdup(name);
+	if (c->defaults[c->ndefaults])
+		c->ndefaults++;
+}
+
+static void record_pclass(pcv_ctx *c, const cJSON *pc, bool from_cluster, bool allow_default)
+{
+	const char *name = pk_name(pc);
+	if (!*name)
+		return;
+	pcv_pcfact *f = pcv_strmap_get(&c->pcfacts, name);
+	if (!f) {
+		f = calloc(1, sizeof *f);
+		if (!f)
+			return;
+		if (pcv_strmap_put(&c->pcfacts, name, f) == f) {
+			free(f);
+			return;
+		}
+	}
+	f->value = value_of(pc);
+	f->global_default = allow_default && pk_bool(pc, "globalDefault");
+	f->policy = policy_of(pc);
+	f->from_cluster = from_cluster;
+	set_default(c, name, f->global_default);
+	pk_pclass_set_add(&c->classes, pc);
+}
+
+void pcv_cross_priorityclass(pcv_obj *o)
+{
+	pcv_ctx *c = o->ctx;
+	const char *name = o->name;
+	if (!name || !*name)
+		return;  /* generateName: a new object, no identity to compare */
+	size_t before = c->findings.n;
+	const pcv_pcfact *old = pcv_strmap_get(&c->pcfacts, name);
+	if (old) {
+		/* An update (of the cluster's object, or of an earlier input). */
+		if (value_of(o->root) != old->value)
+			pcv_forbidden(o, "value", "may not be changed in an update.");
+		pk_preemption_policy np = policy_of(o->root);
+		if (np != old->policy)
+			pcv_invalid_str(o, "preemptionPolicy", pk_preemption_policy_name(np), "field is immutable");
+	}
+	bool default_ok = true;
+	if (pk_bool(o->root, "globalDefault")) {
+		const char *other = other_default(c, name);
+		if (other) {
+			default_ok = false;
+			pk_origin at = pk_record_path_origin(o->rec, "globalDefault");
+			pcv_ident id = {(char *)o->api_version, (char *)o->kind, NULL, (char *)name};
+			char msg[600];
+			snprintf(msg, sizeof msg, "PriorityClass %s is already marked as default. Only one default can exist",
+			         other);
+			pcv_add_finding(&c->findings, o->file, at.line, at.col, PK_SEV_ERROR, &id, "-", PCV_FORBIDDEN, msg);
+		}
+	}
+	/* A rejected object does not change what exists. */
+	if (c->findings.n == before || !old)
+		record_pclass(c, o->root, false, default_ok);
+}
+
+/* ---- Workloads ---- */
+
+static char *workload_key(const char *ns, const char *name)
+{
+	size_t n = strlen(ns) + strlen(name) + 2;
+	char *k = malloc(n);
+	if (k)
+		snprintf(k, n, "%s/%s", ns, name);
+	return k;
+}
+
+/* The value is a state byte ('L' live, 'T' terminating) followed by the
+ * template names, each '\0'-terminated, and a final '\0'. */
+static void store_workload(pcv_ctx *c, const char *ns, const char *name, bool terminating, const char *names,
+                           size_t len)
+{
+	char *key = workload_key(*ns ? ns : "default", name);
+	char *copy = malloc(len + 3);
+	if (!key || !copy) {
+		free(key);
+		free(copy);
+		return;
+	}
+	copy[0] = terminating ? 'T' : 'L';
+	memcpy(copy + 1, names, len);
+	copy[len + 1] = copy[len + 2] = '\0';
+	void *prev = pcv_strmap_put(&c->workloads, key, copy);
+	if (prev == copy)
+		free(copy);
+	else
+		free(prev);
+	free(key);
+}
+
+void pcv_cross_workload(pcv_obj *o, const char *names, size_t len)
+{
+	if (o->name && *o->name)
+		store_workload(o->ctx, o->ns ? o->ns : "", o->name, false, names, len);
+}
+
+/* Template names of a Workload tree ("\0"-separated). */
+static void collect_names(const cJSON *list, char **buf, size_t *len, size_t *cap)
+{
+	for (const cJSON *t = cJSON_IsArray(list) ? list->child : NULL; t; t = t->next) {
+		const char *n = pk_str(t, "name");
+		if (n && *n && !pk_get(t, "podGroupTemplates") && !pk_get(t, "compositePodGroupTemplates")) {
+			size_t l = strlen(n) + 1;
+			if (*len + l + 1 > *cap) {
+				size_t ncap = (*cap + l + 1) * 2;
+				char *nb = realloc(*buf, ncap);
+				if (!nb)
+					return;
+				*buf = nb;
+				*cap = ncap;
+			}
+			memcpy(*buf + *len, n, l);
+			*len += l;
+		}
+		collect_names(pk_get(t, "podGroupTemplates"), buf, len, cap);
+		collect_names(pk_get(t, "compositePodGroupTemplates"), buf, len, cap);
+	}
+}
+
+void pcv_cross_add_cluster(pcv_ctx *c, cJSON *obj)
+{
+	const char *kind = pk_kind(obj);
+	if (strcmp(kind, "PriorityClass") == 0)
+		record_pclass(c, obj, true, true);
+	if (strcmp(kind, "Workload") == 0) {
+		char *buf = NULL;
+		size_t len = 0, cap = 0;
+		const cJSON *spec = pk_get(obj, "spec");
+		collect_names(pk_get(spec, "podGroups"), &buf, &len, &cap);
+		collect_names(pk_get(spec, "podGroupTemplates"), &buf, &len, &cap);
+		collect_names(pk_get(spec, "compositePodGroupTemplates"), &buf, &len, &cap);
+		bool terminating = pk_str(pk_get(obj, "metadata"), "deletionTimestamp") != NULL;
+		store_workload(c, pk_namespace(obj), pk_name(obj), terminating, buf ? buf : "", len);
+		free(buf);
+	}
+	if (strcmp(kind, "Pod") == 0) {
+		/* keep only what the pod-update rule compares: a cluster dump
+		 * of every pod should not be held whole */
+		cJSON *spec = cJSON_GetObjectItemCaseSensitive(obj, "spec");
+		for (cJSON *f = spec ? spec->child : NULL; f;) {
+			cJSON *next = f->next;
+			if (!f->string || (strcmp(f->string, "priorityClassName") != 0 && strcmp(f->string, "priority") != 0 &&
+			                   strcmp(f->string, "preemptionPolicy") != 0))
+				cJSON_Delete(cJSON_DetachItemViaPointer(spec, f));
+			f = next;
+		}
+		cJSON_DeleteItemFromObjectCaseSensitive(obj, "status");
+	} else if (strcmp(kind, "PriorityClass") != 0 && strcmp(kind, "Workload") != 0 && strcmp(kind, "PodGroup") != 0) {
+		cJSON_Delete(obj);  /* nothing of other kinds is needed */
+		return;
+	}
+	char *key = obj_key(obj);
+	if (!key) {
+		cJSON_Delete(obj);
+		return;
+	}
+	void *prev = pcv_strmap_put(&c->cluster_objs, key, obj);
+	if (prev == obj)
+		cJSON_Delete(obj);
+	else if (prev)
+		cJSON_Delete(prev);
+	free(key);
+}
+
+void pcv_cross_lookup(pcv_obj *o)
+{
+	char *key = obj_key(o->root);
+	if (!key)
+		return;
+	o->old = pcv_strmap_get(&o->ctx->cluster_objs, key);
+	o->update = o->old != NULL || pcv_strmap_get(&o->ctx->seen_inputs, key) != NULL;
+	if (o->name && *o->name)
+		pcv_strmap_put(&o->ctx->seen_inputs, key, (void *)1);
+	free(key);
+}
+
+/* ---- references ---- */
+
+void pcv_add_ref(pcv_obj *o, pcv_ref_kind kind, const char *field, const char *target,
+                 const char *target2, const char *ns)
+{
+	pcv_ctx *c = o->ctx;
+	if (c->nrefs == c->caprefs) {
+		size_t ncap = c->caprefs ? c->caprefs * 2 : 64;
+		pcv_ref *nv = realloc(c->refs, ncap * sizeof *nv);
+		if (!nv)
+			return;
+		c->refs = nv;
+		c->caprefs = ncap;
+	}
+	pcv_ref *r = &c->refs[c->nrefs++];
+	memset(r, 0, sizeof *r);
+	r->kind = kind;
+	r->file = o->file;
+	pk_origin at = pk_record_path_origin(o->rec, field);
+	r->line = at.line;
+	r->col = at.col;
+	/* the sibling ".priority" field, for the admission value check */
+	char prio[PCV_PATH_MAX];
+	const char *dot = strrchr(field, '.');
+	pcv_path(prio, "%.*spriority", dot ? (int)(dot - field + 1) : 0, field);
+	at = pk_record_path_origin(o->rec, prio);
+	r->pline = at.line;
+	r->pcol = at.col;
+	pcv_ident_set(&r->obj, o->api_version, o->kind, o->ns, o->name);
+	r->field = strdup(field);
+	r->target = strdup(target ? target : "");
+	r->target2 = target2 ? strdup(target2) : NULL;
+	r->ns = ns ? strdup(ns) : NULL;
+}
+
+pcv_ref *pcv_last_ref(pcv_ctx *c)
+{
+	return c->nrefs ? &c->refs[c->nrefs - 1] : NULL;
+}
+
+static void ref_finding(pcv_ctx *c, const pcv_ref *r, bool at_priority, const char *field, pcv_type type,
+                        const char *msg)
+{
+	long line = at_priority ? r->pline : r->line, col = at_priority ? r->pcol : r->col;
+	pcv_add_finding(&c->findings, r->file, line, col, PK_SEV_ERROR, &r->obj, field, type, msg);
+}
+
+static void check_pclass_ref(pcv_ctx *c, const pcv_ref *r)
+{
+	char msg[700];
+	const char *suffix = r->admission ? "" : " (pods created from this template would be rejected)";
+	int32_t value = 0;
+	pk_preemption_policy policy = PK_PREEMPT_LOWER;
+	if (*r->target) {
+		const pk_pclass *cls = pk_pclass_find(&c->classes, r->target);
+		if (!cls) {
+			snprintf(msg, sizeof msg, "no PriorityClass with name %s was found%s", r->target, suffix);
+			ref_finding(c, r, false, "-", PCV_FORBIDDEN, msg);
+			return;
+		}
+		value = cls->value;
+		policy = cls->policy;
+	} else {
+		const pk_pclass *def = pk_pclass_default(&c->classes);
+		if (def) {
+			value = def->value;
+			policy = def->policy;
+		}
+	}
+	if (r->has_priority && r->priority != value) {
+		snprintf(msg, sizeof msg,
+		         "the integer value of priority (%d) must not be provided in pod spec; priority admission "
+		         "controller computed %d from the given PriorityClass name%s",
+		         (int)r->priority, (int)value, suffix);
+		ref_finding(c, r, true, "-", PCV_FORBIDDEN, msg);
+	}
+	if (r->has_policy && r->policy != policy) {
+		snprintf(msg, sizeof msg,
+		         "the string value of PreemptionPolicy (%s) must not be provided in pod spec; priority admission "
+		         "controller computed %s from the given PriorityClass name%s",
+		         pk_preemption_policy_name(r->policy), pk_preemption_policy_name(policy), suffix);
+		ref_finding(c, r, false, "-", PCV_FORBIDDEN, msg);
+	}
+}
+
+static bool has_name(const char *names, const char *want)
+{
+	for (const char *p = names; *p; p += strlen(p) + 1)
+		if (strcmp(p, want) == 0)
+			return true;
+	return false;
+}
+
+static void check_workload_ref(pcv_ctx *c, const pcv_ref *r)
+{
+	char msg[700];
+	char *key = workload_key(r->ns ? r->ns : "default", r->target);
+	const char *names = key ? pcv_strmap_get(&c->workloads, key) : NULL;
+	free(key);
+	if (!names) {
+		snprintf(msg, sizeof msg, "PodGroup rejected: Workload \"%s\" not found", r->target);
+		ref_finding(c, r, false, "-", PCV_FORBIDDEN, msg);
+	} else if (names[0] == 'T') {
+		snprintf(msg, sizeof msg, "PodGroup rejected: Workload \"%s\" is being deleted", r->target);
+		ref_finding(c, r, false, "-", PCV_FORBIDDEN, msg);
+	} else if (r->target2 && !has_name(names + 1, r->target2)) {
+		snprintf(msg, sizeof msg, "PodGroup rejected: PodGroupTemplate \"%s\" not found in Workload \"%s\"",
+		         r->target2, r->target);
+		ref_finding(c, r, false, "-", PCV_FORBIDDEN, msg);
+	}
+}
+
+static void check_preemption_ref(pcv_ctx *c, const pcv_ref *r)
+{
+	char msg[700];
+	const pk_pclass *pcls = pk_pclass_find(&c->classes, r->target);
+	if (!pcls) {
+		snprintf(msg, sizeof msg, "no PriorityClass with name %s was found", r->target);
+		ref_finding(c, r, false, "-", PCV_FORBIDDEN, msg);
+		return;
+	}
+	const pk_pclass *scls = r->target2 && *r->target2 ? pk_pclass_find(&c->classes, r->target2)
+	                                                   : pk_pclass_default(&c->classes);
+	int32_t sched = scls ? scls->value : 0;
+	if (pcls->value < sched) {
+		snprintf(msg, sizeof msg,
+		         "Invalid value: \"%s\": preemption priority (%d) must not be below scheduling priority (%d)",
+		         r->target, (int)pcls->value, (int)sched);
+		ref_finding(c, r, false, r->field, PCV_INVALID, msg);
+	}
+}
+
+void pcv_cross_finish(pcv_ctx *c)
+{
+	for (size_t i = 0; i < c->nrefs; i++) {
+		const pcv_ref *r = &c->refs[i];
+		switch (r->kind) {
+		case REF_PCLASS:
+			check_pclass_ref(c, r);
+			break;
+		case REF_WORKLOAD:
+			check_workload_ref(c, r);
+			break;
+		case REF_PREEMPTION_PCLASS:
+			check_preemption_ref(c, r);
+			break;
+		}
+	}
+}
+
+/* ---- update rules against a --cluster object ---- */
+
+static bool same(const cJSON *a, const cJSON *b)
+{
+	bool na = !a || cJSON_IsNull(a), nb = !b || cJSON_IsNull(b);
+	if (na || nb)
+		return na && nb;
+	return cJSON_Compare(a, b, true);
+}
+
+/* kubectl apply leaves fields absent from the manifest as they are, so only
+ * fields the manifest sets can change. */
+static void immutable(pcv_obj *o, const cJSON *nw, const cJSON *old, const char *key, const char *path)
+{
+	const cJSON *nv = pk_get(nw, key);
+	if (!nv || cJSON_IsNull(nv))
+		return;
+	if (!same(nv, pk_get(old, key)))
+		pcv_invalid(o, path, nv, "field is immutable");
+}
+
+static const cJSON *find_by_name(const cJSON *list, const char *name)
+{
+	for (const cJSON *t = cJSON_IsArray(list) ? list->child : NULL; t; t = t->next)
+		if (strcmp(pk_str_or(t, "name", ""), name) == 0)
+			return t;
+	return NULL;
+}
+
+static void update_templates(pcv_obj *o, const cJSON *nlist, const cJSON *olist, const char *path)
+{
+	static const char *const frozen[] = {"schedulingConstraints", "resourceClaims", "disruptionMode",
+	                                     "priorityClassName", "priority", "preemptionPolicy"};
+	if (!nlist || cJSON_IsNull(nlist))
+		return;
+	int i = 0;
+	for (const cJSON *t = cJSON_IsArray(nlist) ? nlist->child : NULL; t; t = t->next, i++) {
+		char p[PCV_PATH_MAX], f[PCV_PATH_MAX];
+		pcv_path(p, "%s[%d]", path, i);
+		const cJSON *ot = find_by_name(olist, pk_str_or(t, "name", ""));
+		if (!ot) {
+			pcv_forbidden(o, p, "items may not be added to this list");
+			continue;
+		}
+		const cJSON *np = pk_get(t, "schedulingPolicy"), *op = pk_get(ot, "schedulingPolicy");
+		if (np && !cJSON_IsNull(np)) {
+			pcv_path(f, "%s.schedulingPolicy.basic", p);
+			if (!same(pk_get(np, "basic"), pk_get(op, "basic")))
+				pcv_invalid(o, f, pk_get(np, "basic"), "field is immutable");
+			bool ng = pk_get(np, "gang") && !cJSON_IsNull(pk_get(np, "gang"));
+			bool og = pk_get(op, "gang") && !cJSON_IsNull(pk_get(op, "gang"));
+			pcv_path(f, "%s.schedulingPolicy.gang", p);
+			if (ng && !og)
+				pcv_invalid(o, f, pk_get(np, "gang"), "field cannot be set once created");
+			else if (!ng && og)
+				pcv_invalid(o, f, NULL, "field cannot be cleared once set");
+		}
+		for (size_t k = 0; k < sizeof frozen / sizeof frozen[0]; k++) {
+			pcv_path(f, "%s.%s", p, frozen[k]);
+			immutable(o, t, ot, frozen[k], f);
+		}
+	}
+	for (const cJSON *ot = cJSON_IsArray(olist) ? olist->child : NULL; ot; ot = ot->next)
+		if (!find_by_name(nlist, pk_str_or(ot, "name", ""))) {
+			pcv_forbidden(o, path, "items may not be removed from this list");
+			break;
+		}
+}
+
+void pcv_update_rules(pcv_obj *o)
+{
+	const cJSON *old = o->old;
+	if (!old || strcmp(pk_api_version(old), o->api_version) != 0)
+		return;  /* no stored object in this version: nothing to compare */
+	const cJSON *ns = pk_get(o->root, "spec"), *os = pk_get(old, "spec");
+	if (strcmp(o->kind, "Workload") == 0) {
+		immutable(o, ns, os, "controllerRef", "spec.controllerRef");
+		/* v1alpha1 and v1alpha2 freeze the whole list; v1alpha3 only
+		 * forbids adding and removing templates. */
+		if (strcmp(o->version, "v1alpha1") == 0) {
+			immutable(o, ns, os, "podGroups", "spec.podGroups");
+			return;
+		}
+		if (strcmp(o->version, "v1alpha2") == 0) {
+			immutable(o, ns, os, "podGroupTemplates", "spec.podGroupTemplates");
+			immutable(o, ns, os, "compositePodGroupTemplates", "spec.compositePodGroupTemplates");
+			return;
+		}
+		update_templates(o, pk_get(ns, "podGroupTemplates"), pk_get(os, "podGroupTemplates"),
+		                 "spec.podGroupTemplates");
+		immutable(o, ns, os, "compositePodGroupTemplates", "spec.compositePodGroupTemplates");
+	} else if (strcmp(o->kind, "Pod") == 0) {
+		/* UP-14: the priority fields of a Pod cannot change. */
+		static const char *const frozen[] = {"priorityClassName", "priority", "preemptionPolicy"};
+		for (size_t k = 0; k < sizeof frozen / sizeof frozen[0]; k++) {
+			const cJSON *nv = pk_get(ns, frozen[k]);
+			if (!nv || cJSON_IsNull(nv) || same(nv, pk_get(os, frozen[k])))
+				continue;
+			char f[PCV_PATH_MAX];
+			pcv_path(f, "spec.%s", frozen[k]);
+			pcv_forbidden(o, f, "pod updates may not change fields other than `spec.containers[*].image`, "
+			              "`spec.initContainers[*].image`, `spec.activeDeadlineSeconds`, `spec.tolerations` "
+			              "(only additions to existing tolerations), `spec.terminationGracePeriodSeconds` "
+			              "(allow it to be set to 1 if it was previously negative)");
+		}
+	} else if (strcmp(o->kind, "PodGroup") == 0) {
+		static const char *const frozen[] = {"podGroupTemplateRef", "workloadRef", "parentCompositePodGroupName",
+		                                     "schedulingPolicy", "schedulingConstraints", "resourceClaims",
+		                                     "disruptionMode", "priorityClassName", "priority", "preemptionPolicy"};
+		for (size_t k = 0; k < sizeof frozen / sizeof frozen[0]; k++) {
+			char f[PCV_PATH_MAX];
+			pcv_path(f, "spec.%s", frozen[k]);
+			immutable(o, ns, os, frozen[k], f);
+		}
+	}
+}

@@ -1,0 +1,140 @@
+/* pc-validate: validate PriorityClass, Workload API objects and the priority
+ * fields of Pods and pod templates as the Kubernetes apiserver would. */
+#include "pcv.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+enum {
+	OPT_CLUSTER = 0x100,
+	OPT_FEATURE_GATES,
+	OPT_STRICT,
+	OPT_SUMMARY,
+	OPT_KEP5710,
+};
+
+static const pk_cli_spec spec = {
+	.prog = "pc-validate",
+	.synopsis = "pc-validate [-o text|json|junit|sarif] [--cluster FILE]... [--feature-gates K=V,...] "
+	            "[--strict] [--summary] [--kep5710-preemption-priority] [path ...]",
+	.help =
+		"Validate PriorityClass, Workload and PodGroup objects and the priority fields of Pods\n"
+		"and pod templates with the rules the Kubernetes apiserver applies. All inputs form one\n"
+		"set: cross-object rules (one globalDefault, references) apply across files.\n"
+		"\n"
+		"Options:\n"
+		"      --cluster FILE         existing objects, e.g. from kubectl get priorityclasses,workloads\n"
+		"                             -A -o json; an input with the same identity is an update\n"
+		"      --feature-gates K=V,...  set feature gates: GenericWorkload (default true here),\n"
+		"                             TopologyAwareWorkloadScheduling, DRAWorkloadResourceClaims,\n"
+		"                             WorkloadAwarePreemption, PodGroupPreemptionPolicy,\n"
+		"                             CompositePodGroup (default false, as upstream)\n"
+		"      --strict               fail on warnings too; require value and metadata.namespace\n"
+		"      --summary              print counts of objects and findings to stderr\n"
+		"      --kep5710-preemption-priority  accept the KEP-5710 proposal's\n"
+		"                             preemptionPriorityClassName (not below the scheduling priority)\n",
+	.formats = "text,json,junit,sarif",
+	.default_format = PK_FMT_TEXT,
+};
+
+typedef struct options {
+	char **cluster;
+	size_t ncluster;
+} options;
+
+static void parse_options(pk_cli *cli, pcv_ctx *c, options *opt, int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		PK_CLI_COMMON_OPTIONS,
+		{"cluster", required_argument, NULL, OPT_CLUSTER},
+		{"feature-gates", required_argument, NULL, OPT_FEATURE_GATES},
+		{"strict", no_argument, NULL, OPT_STRICT},
+		{"summary", no_argument, NULL, OPT_SUMMARY},
+		{"kep5710-preemption-priority", no_argument, NULL, OPT_KEP5710},
+		{NULL, 0, NULL, 0},
+	};
+	int ch;
+	while ((ch = getopt_long(argc, argv, PK_CLI_COMMON_SHORT, longopts, NULL)) != -1) {
+		if (pk_cli_handle(cli, ch, optarg))
+			continue;
+		switch (ch) {
+		case OPT_CLUSTER:
+			opt->cluster = realloc(opt->cluster, (opt->ncluster + 1) * sizeof *opt->cluster);
+			if (!opt->cluster)
+				pk_cli_usage_error(cli, "out of memory");
+			opt->cluster[opt->ncluster++] = optarg;
+			break;
+		case OPT_FEATURE_GATES: {
+			char err[256];
+			if (pcv_gates_parse(&c->gates, optarg, err, sizeof err) != 0)
+				pk_cli_usage_error(cli, "--feature-gates: %s", err);
+			break;
+		}
+		case OPT_STRICT:
+			c->strict = true;
+			break;
+		case OPT_SUMMARY:
+			c->summary = true;
+			break;
+		case OPT_KEP5710:
+			c->kep5710 = true;
+			break;
+		default:
+			pk_cli_usage_error(cli, "unknown option");
+		}
+	}
+}
+
+/* Nothing read at all is a finding, not a silent pass. */
+static void report_no_objects(pcv_ctx *c, int argc, char **argv)
+{
+	const char *where = optind < argc ? argv[optind] : "-";
+	int file = pcv_intern_file(&c->findings, where);
+	pcv_add_finding(&c->findings, file, 0, 0, PK_SEV_ERROR, NULL, "-", PCV_PARSE_ERROR,
+	                "no objects found in the input");
+}
+
+int main(int argc, char **argv)
+{
+	pk_cli cli;
+	pcv_ctx c;
+	options opt = {NULL, 0};
+	memset(&c, 0, sizeof c);
+	pk_cli_init(&cli, &spec);
+	c.cli = &cli;
+	pcv_gates_default(&c.gates);
+	pcv_findings_init(&c.findings);
+	pcv_cross_init(&c);
+	cli.reader.report_duplicates = 1;
+	parse_options(&cli, &c, &opt, argc, argv);
+
+	if (opt.ncluster) {
+		c.loading_cluster = true;
+		if (pk_read_paths(&cli.reader, opt.cluster, opt.ncluster, pcv_on_record, &c) < 0)
+			c.trouble = true;
+		c.loading_cluster = false;
+	}
+	size_t npaths = optind < argc ? (size_t)(argc - optind) : 0;
+	if (pk_read_paths(&cli.reader, npaths ? argv + optind : NULL, npaths, pcv_on_record, &c) < 0)
+		c.trouble = true;
+
+	pcv_cross_finish(&c);
+	if (c.documents == 0 && !c.trouble)
+		report_no_objects(&c, argc, argv);
+	pcv_findings_sort(&c.findings);
+
+	pk_out out;
+	pk_out_init(&out, stdout);
+	pcv_output(&c, &out);
+	if (cli.stats)
+		pk_stats_print(&c.stats, spec.prog, stderr);
+	int status = pk_out_finish(&out, &cli.diag);
+	size_t errors = pcv_count_errors(&c.findings, c.strict);
+
+	pcv_cross_free(&c);
+	pcv_findings_free(&c.findings);
+	free(opt.cluster);
+	if (status != PK_EXIT_OK || c.trouble)
+		return PK_EXIT_TROUBLE;
+	return errors ? PK_EXIT_FINDING : PK_EXIT_OK;
+}

@@ -1,0 +1,234 @@
+/* pc-validate internals: findings, per-object checking context, the
+ * set-level facts collected while streaming, and the rule entry points. */
+#ifndef PCV_H
+#define PCV_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cjson/cJSON.h>
+#include "cli.h"
+#include "diag.h"
+#include "io/reader.h"
+#include "k8s/json.h"
+#include "k8s/priority.h"
+#include "io/writer.h"
+#include "strmap.h"
+
+/* Finding types: the apiserver's field.ErrorType names plus the decode-level
+ * pseudo-types of validation.md section 0.2. */
+typedef enum {
+	PCV_REQUIRED,
+	PCV_INVALID,
+	PCV_NOT_SUPPORTED,
+	PCV_FORBIDDEN,
+	PCV_DUPLICATE,
+	PCV_TOO_LONG,
+	PCV_TOO_MANY,
+	PCV_PARSE_ERROR,
+	PCV_TYPE_ERROR,
+	PCV_UNKNOWN_FIELD,
+	PCV_DUPLICATE_FIELD,
+	PCV_MISSING_KIND,
+	PCV_UNKNOWN_KIND,
+	PCV_NTYPES
+} pcv_type;
+
+const char *pcv_type_name(pcv_type t);
+
+/* Identity of the object a finding is about (strings owned by the finding). */
+typedef struct pcv_ident {
+	char *api_version, *kind, *ns, *name;
+} pcv_ident;
+
+typedef struct pcv_finding {
+	int file;          /* index into pcv_findings.files */
+	long line, col;
+	long seq;          /* order of creation, breaks ties when sorting */
+	pk_severity sev;
+	pcv_ident obj;
+	char *field;       /* apiserver path, "-" when none */
+	pcv_type type;
+	char *message;     /* e.g. "Invalid value: 0: must be greater than or equal to 1" */
+} pcv_finding;
+
+typedef struct pcv_findings {
+	pcv_finding *v;
+	size_t n, cap;
+	char **files;      /* interned file names, in first-seen order */
+	size_t nfiles, capfiles;
+	pcv_strmap file_index;  /* name -> index + 1 */
+	long seq;
+} pcv_findings;
+
+/* Feature gates that change validation (validation.md 1.5). */
+typedef struct pcv_gates {
+	bool generic_workload;       /* API served at all */
+	bool topology;               /* TopologyAwareWorkloadScheduling */
+	bool dra_claims;             /* DRAWorkloadResourceClaims */
+	bool workload_preemption;    /* WorkloadAwarePreemption */
+	bool pg_preemption_policy;   /* PodGroupPreemptionPolicy */
+	bool composite;              /* CompositePodGroup */
+} pcv_gates;
+
+void pcv_gates_default(pcv_gates *g);
+/* Parse "K=V,K=V". Returns 0, or -1 with a message in err. */
+int pcv_gates_parse(pcv_gates *g, const char *spec, char *err, size_t errsize);
+
+/* A reference to check once every object has been read. */
+typedef enum { REF_PCLASS, REF_WORKLOAD, REF_PREEMPTION_PCLASS } pcv_ref_kind;
+
+typedef struct pcv_ref {
+	pcv_ref_kind kind;
+	int file;
+	long line, col;     /* the reference field (or the object) */
+	long pline, pcol;   /* the sibling priority field, if present */
+	pcv_ident obj;
+	char *field;        /* where to point: e.g. "spec.priorityClassName" */
+	char *target;       /* class name / workload name */
+	char *target2;      /* template name (REF_WORKLOAD), scheduling class (REF_PREEMPTION_PCLASS) */
+	char *ns;           /* namespace for workload lookups */
+	bool has_priority;  /* REF_PCLASS: spec.priority was given */
+	int32_t priority;
+	bool has_policy;    /* REF_PCLASS: spec.preemptionPolicy was given */
+	pk_preemption_policy policy;
+	bool admission;     /* Pod/PodGroup admission applies (vs a template: pods created later) */
+} pcv_ref;
+
+/* Facts about one PriorityClass seen in the inputs or the cluster. */
+typedef struct pcv_pcfact {
+	int32_t value;
+	bool global_default;
+	pk_preemption_policy policy;
+	bool from_cluster;
+} pcv_pcfact;
+
+typedef struct pcv_ctx {
+	pk_cli *cli;
+	pcv_gates gates;
+	bool strict;
+	bool kep5710;
+	bool summary;
+	bool loading_cluster;  /* reading --cluster files */
+	bool trouble;          /* I/O or usage trouble: exit 2 */
+	pcv_findings findings;
+	pk_stats stats;
+	long objects_checked;  /* objects of kinds we validate, from the inputs */
+	long documents;        /* every record from the inputs, including errors */
+
+	pk_pclass_set classes; /* inputs + cluster; for priority resolution */
+	pcv_strmap pcfacts;    /* PriorityClass name -> pcv_pcfact* */
+	char **defaults;       /* names of classes currently marked globalDefault */
+	size_t ndefaults, capdefaults;
+	pcv_strmap workloads;  /* "ns/name" -> char* list of template names ("\0"-separated, "\0\0" end) */
+	pcv_strmap cluster_objs; /* "group/Kind/ns/name" -> cJSON* (from --cluster) */
+	pcv_strmap seen_inputs;  /* same key -> (void*)1 for inputs (duplicates) */
+
+	pcv_ref *refs;
+	size_t nrefs, caprefs;
+
+	/* Duplicate-key warnings wait for the identity of their object. */
+	size_t pending_from;   /* findings[pending_from..n) have no identity yet */
+	const char *pending_file;
+	long pending_doc;
+} pcv_ctx;
+
+/* Everything a rule needs about the object being checked. */
+typedef struct pcv_obj {
+	pcv_ctx *ctx;
+	const pk_record *rec;
+	const cJSON *root;
+	const char *api_version, *kind, *ns, *name;
+	const char *group, *version;   /* split apiVersion (group "" for core) */
+	int file;
+	bool update;                   /* an existing object with this identity exists */
+	const cJSON *old;              /* the existing object (from --cluster), or NULL */
+	int type_errors;               /* decode failed: validation would not run */
+} pcv_obj;
+
+/* ---- findings (findings.c) ---- */
+void pcv_findings_init(pcv_findings *f);
+void pcv_findings_free(pcv_findings *f);
+int pcv_intern_file(pcv_findings *f, const char *file);
+pcv_finding *pcv_add_finding(pcv_findings *f, int file, long line, long col, pk_severity sev,
+                             const pcv_ident *obj, const char *field, pcv_type type, const char *message);
+void pcv_findings_sort(pcv_findings *f);
+size_t pcv_count_errors(const pcv_findings *f, bool strict);
+void pcv_ident_set(pcv_ident *id, const char *api_version, const char *kind, const char *ns, const char *name);
+void pcv_ident_free(pcv_ident *id);
+
+/* Report against the object: position from the field path. */
+void pcv_report(pcv_obj *o, pk_severity sev, pcv_type type, const char *field, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+void pcv_required(pcv_obj *o, const char *field, const char *detail);
+void pcv_invalid(pcv_obj *o, const char *field, const cJSON *value, const char *detail);
+void pcv_invalid_str(pcv_obj *o, const char *field, const char *value, const char *detail);
+void pcv_forbidden(pcv_obj *o, const char *field, const char *detail);
+void pcv_not_supported(pcv_obj *o, const char *field, const char *value, const char *supported);
+void pcv_duplicate(pcv_obj *o, const char *field, const cJSON *value);
+void pcv_too_many(pcv_obj *o, const char *field, int n, int max);
+/* Render a JSON value the way field.Error prints it (strings quoted). */
+void pcv_format_value(const cJSON *v, char *buf, size_t size);
+
+/* ---- path helpers (findings.c) ---- */
+/* snprintf into a fresh buffer of PCV_PATH_MAX. */
+#define PCV_PATH_MAX 512
+void pcv_path(char *buf, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* ---- decode checks (schema.c) ---- */
+/* Type and unknown-field checks for the kinds pc-validate owns. */
+void pcv_schema_check(pcv_obj *o);
+/* Type checks of the three Pod priority fields under spec at path. */
+void pcv_check_podspec_types(pcv_obj *o, const cJSON *spec, const char *path);
+
+/* ---- generic metadata (meta.c) ---- */
+/* Appends up to 2 messages; returns the count. */
+int pcv_dns_subdomain_errors(const char *s, const char *msgs[2]);
+int pcv_dns_label_errors(const char *s, const char *msgs[2]);
+int pcv_qualified_name_errors(const char *s, char msgs[3][400]);
+const char *pcv_path_segment_error(const char *s);
+void pcv_check_subdomain(pcv_obj *o, const char *field, const char *value);
+void pcv_check_label(pcv_obj *o, const char *field, const char *value);
+void pcv_check_label_key(pcv_obj *o, const char *field, const char *value);
+/* ObjectMeta: name/generateName, namespace (namespaced or not), labels, annotations. */
+void pcv_check_meta(pcv_obj *o, bool namespaced);
+
+/* ---- rules ---- */
+void pcv_rules_priorityclass(pcv_obj *o);
+void pcv_rules_workload_v1alpha1(pcv_obj *o);
+void pcv_rules_workload(pcv_obj *o);       /* v1alpha2 and v1alpha3 */
+void pcv_rules_podgroup(pcv_obj *o);       /* v1alpha2 and v1alpha3 */
+/* Pod or a controller's pod template; spec_path e.g. "spec.template.spec". */
+void pcv_rules_podspec(pcv_obj *o, const char *spec_path, bool is_pod);
+
+/* Gated field: returns the child, or NULL (after a warning) when the gate is off. */
+const cJSON *pcv_gated(pcv_obj *o, const cJSON *parent, const char *key, const char *path,
+                       bool enabled, const char *gate);
+
+/* ---- cross-object (crossobject.c) ---- */
+void pcv_cross_init(pcv_ctx *c);
+void pcv_cross_free(pcv_ctx *c);
+char *pcv_identity_key(const char *group, const char *kind, const char *ns, const char *name);
+/* A cluster object (--cluster): remembered, the tree is kept. Takes ownership. */
+void pcv_cross_add_cluster(pcv_ctx *c, cJSON *obj);
+/* Look up the existing object for o and set o->update / o->old. */
+void pcv_cross_lookup(pcv_obj *o);
+/* PriorityClass from the inputs: globalDefault rule, facts, update rules. */
+void pcv_cross_priorityclass(pcv_obj *o);
+/* Template names of a Workload from the inputs. */
+void pcv_cross_workload(pcv_obj *o, const char *names, size_t len);
+void pcv_add_ref(pcv_obj *o, pcv_ref_kind kind, const char *field, const char *target,
+                 const char *target2, const char *ns);
+pcv_ref *pcv_last_ref(pcv_ctx *c);
+/* Check every pending reference. */
+void pcv_cross_finish(pcv_ctx *c);
+/* Update rules for Workload / PodGroup against o->old. */
+void pcv_update_rules(pcv_obj *o);
+
+/* ---- the record callback (validate.c) ---- */
+int pcv_on_record(void *ctx, pk_record *rec);
+
+/* ---- output (output.c) ---- */
+int pcv_output(pcv_ctx *c, pk_out *out);
+
+#endif

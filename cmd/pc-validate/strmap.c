@@ -1,0 +1,84 @@
+#include "strmap.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+static uint64_t hash_key(const char *s)
+{
+	uint64_t h = 1469598103934665603ULL;
+	for (; *s; s++) {
+		h ^= (unsigned char)*s;
+		h *= 1099511628211ULL;
+	}
+	return h;
+}
+
+void pcv_strmap_init(pcv_strmap *m)
+{
+	m->slots = NULL;
+	m->cap = m->len = 0;
+}
+
+void pcv_strmap_free(pcv_strmap *m, void (*free_value)(void *))
+{
+	for (size_t i = 0; i < m->cap; i++) {
+		if (!m->slots[i].key)
+			continue;
+		free(m->slots[i].key);
+		if (free_value && m->slots[i].value)
+			free_value(m->slots[i].value);
+	}
+	free(m->slots);
+	pcv_strmap_init(m);
+}
+
+static pcv_strmap_slot *find_slot(pcv_strmap_slot *slots, size_t cap, const char *key)
+{
+	size_t i = (size_t)(hash_key(key) & (cap - 1));
+	while (slots[i].key && strcmp(slots[i].key, key) != 0)
+		i = (i + 1) & (cap - 1);
+	return &slots[i];
+}
+
+void *pcv_strmap_get(const pcv_strmap *m, const char *key)
+{
+	if (!m->cap)
+		return NULL;
+	pcv_strmap_slot *s = find_slot(m->slots, m->cap, key);
+	return s->key ? s->value : NULL;
+}
+
+static int grow(pcv_strmap *m)
+{
+	size_t ncap = m->cap ? m->cap * 2 : 64;
+	pcv_strmap_slot *ns = calloc(ncap, sizeof *ns);
+	if (!ns)
+		return -1;
+	for (size_t i = 0; i < m->cap; i++)
+		if (m->slots[i].key)
+			*find_slot(ns, ncap, m->slots[i].key) = m->slots[i];
+	free(m->slots);
+	m->slots = ns;
+	m->cap = ncap;
+	return 0;
+}
+
+void *pcv_strmap_put(pcv_strmap *m, const char *key, void *value)
+{
+	/* keep the load factor under 1/2 */
+	if ((m->len + 1) * 2 > m->cap && grow(m) != 0)
+		return value;
+	pcv_strmap_slot *s = find_slot(m->slots, m->cap, key);
+	if (s->key) {
+		void *old = s->value;
+		s->value = value;
+		return old;
+	}
+	s->key = strdup(key);
+	if (!s->key)
+		return value;
+	s->value = value;
+	m->len++;
+	return NULL;
+}

@@ -1,0 +1,249 @@
+/* The record callback: decode-level problems, kind dispatch, per-object rules,
+ * and the facts the set-level rules need. */
+#include "pcv.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Workload-controller kinds whose pod template carries priority fields. */
+static const struct {
+	const char *api_version, *kind, *spec_path;
+} pod_kinds[] = {
+	{"v1", "Pod", "spec"},
+	{"v1", "PodTemplate", "template.spec"},
+	{"apps/v1", "Deployment", "spec.template.spec"},
+	{"apps/v1", "StatefulSet", "spec.template.spec"},
+	{"apps/v1", "DaemonSet", "spec.template.spec"},
+	{"apps/v1", "ReplicaSet", "spec.template.spec"},
+	{"v1", "ReplicationController", "spec.template.spec"},
+	{"batch/v1", "Job", "spec.template.spec"},
+	{"batch/v1", "CronJob", "spec.jobTemplate.spec.template.spec"},
+};
+
+static bool eq(const char *a, const char *b)
+{
+	return strcmp(a, b) == 0;
+}
+
+static void split_api_version(const char *av, char *group, size_t gsize, const char **version)
+{
+	const char *slash = strchr(av, '/');
+	if (slash) {
+		snprintf(group, gsize, "%.*s", (int)(slash - av), av);
+		*version = slash + 1;
+	} else {
+		group[0] = '\0';
+		*version = av;
+	}
+}
+
+/* Attach the identity of an object to the duplicate-key findings that the
+ * reader reported just before it (same file and document). */
+static void adopt_pending(pcv_ctx *c, const pk_record *rec, const pcv_obj *o)
+{
+	if (c->pending_from >= c->findings.n)
+		return;
+	if (c->pending_file && rec->origin.file && strcmp(c->pending_file, rec->origin.file) == 0 &&
+	    c->pending_doc == rec->origin.doc) {
+		for (size_t i = c->pending_from; i < c->findings.n; i++) {
+			pcv_finding *d = &c->findings.v[i];
+			if (d->type == PCV_DUPLICATE_FIELD && !d->obj.kind)
+				pcv_ident_set(&d->obj, o->api_version, o->kind, o->ns, o->name);
+		}
+	}
+	c->pending_from = c->findings.n;
+}
+
+static void reader_problem(pcv_ctx *c, pk_record *rec, int file)
+{
+	if (rec->err_type == PK_ERR_IO) {
+		pk_diag_report(&c->cli->diag, PK_SEV_ERROR, &rec->origin, "%s", rec->message ? rec->message : "I/O error");
+		c->trouble = true;
+		return;
+	}
+	if (c->loading_cluster) {
+		/* the cluster state is a side input: unreadable means trouble */
+		pk_diag_report(&c->cli->diag, PK_SEV_ERROR, &rec->origin, "--cluster: %s",
+		               rec->message ? rec->message : "cannot parse");
+		if (rec->type == PK_REC_ERROR)
+			c->trouble = true;
+		return;
+	}
+	if (rec->type == PK_REC_WARNING && rec->err_type != PK_ERR_DUPLICATE_FIELD) {
+		pk_diag_report(&c->cli->diag, PK_SEV_WARNING, &rec->origin, "%s", rec->message ? rec->message : "");
+		return;
+	}
+	pcv_type t = rec->err_type == PK_ERR_DUPLICATE_FIELD ? PCV_DUPLICATE_FIELD
+	             : rec->err_type == PK_ERR_TYPE          ? PCV_TYPE_ERROR
+	                                                     : PCV_PARSE_ERROR;
+	char msg[1200];
+	if (t == PCV_DUPLICATE_FIELD)
+		snprintf(msg, sizeof msg, "strict decoding error: duplicate field \"%s\"", rec->field ? rec->field : "");
+	else
+		snprintf(msg, sizeof msg, "%s", rec->message ? rec->message : "cannot parse");
+	if (t == PCV_DUPLICATE_FIELD && c->pending_from >= c->findings.n) {
+		c->pending_from = c->findings.n;
+		c->pending_file = rec->origin.file;
+		c->pending_doc = rec->origin.doc;
+	}
+	pcv_add_finding(&c->findings, file, rec->origin.line, rec->origin.col, PK_SEV_ERROR, NULL,
+	                t == PCV_DUPLICATE_FIELD ? rec->field : "-", t, msg);
+	if (rec->type == PK_REC_ERROR)
+		c->stats.errors++;
+}
+
+/* kind / apiVersion present and strings; MissingKind otherwise. */
+static bool check_type_meta(pcv_obj *o)
+{
+	const cJSON *k = pk_get(o->root, "kind"), *av = pk_get(o->root, "apiVersion");
+	bool ok = true;
+	if (k && !cJSON_IsString(k) && !cJSON_IsNull(k)) {
+		pcv_report(o, PK_SEV_ERROR, PCV_TYPE_ERROR, "kind", "json: cannot unmarshal %s into Go struct field TypeMeta.kind of type string",
+		           cJSON_IsNumber(k) ? "number" : cJSON_IsBool(k) ? "bool" : "object");
+		ok = false;
+	} else if (!*o->kind) {
+		pcv_report(o, PK_SEV_ERROR, PCV_MISSING_KIND, "kind", "Object 'Kind' is missing: kind not set");
+		ok = false;
+	}
+	if (av && !cJSON_IsString(av) && !cJSON_IsNull(av)) {
+		pcv_report(o, PK_SEV_ERROR, PCV_TYPE_ERROR, "apiVersion",
+		           "json: cannot unmarshal %s into Go struct field TypeMeta.apiVersion of type string",
+		           cJSON_IsNumber(av) ? "number" : cJSON_IsBool(av) ? "bool" : "object");
+		ok = false;
+	} else if (!*o->api_version) {
+		pcv_report(o, PK_SEV_ERROR, PCV_MISSING_KIND, "apiVersion", "Object 'apiVersion' is missing: apiVersion not set");
+		ok = false;
+	}
+	return ok;
+}
+
+static void unknown_kind(pcv_obj *o)
+{
+	pcv_report(o, PK_SEV_ERROR, PCV_UNKNOWN_KIND, "kind", "no matches for kind \"%s\" in version \"%s\"", o->kind,
+	           o->api_version);
+}
+
+static bool dispatch_scheduling(pcv_obj *o)
+{
+	const char *v = o->version, *k = o->kind;
+	if (eq(k, "PriorityClass")) {
+		if (!eq(v, "v1")) {
+			/* v1alpha1 / v1beta1 were removed from serving in 1.22 */
+			unknown_kind(o);
+			return true;
+		}
+		/* a value that cannot be decoded stops the request before validation */
+		if (pcv_schema_check(o), o->type_errors)
+			return true;
+		pcv_rules_priorityclass(o);
+		pcv_cross_priorityclass(o);
+		return true;
+	}
+	if (eq(k, "Workload") && (eq(v, "v1alpha1") || eq(v, "v1alpha2") || eq(v, "v1alpha3"))) {
+		if (pcv_schema_check(o), o->type_errors)
+			return true;
+		if (eq(v, "v1alpha1"))
+			pcv_rules_workload_v1alpha1(o);
+		else
+			pcv_rules_workload(o);
+		pcv_update_rules(o);
+		return true;
+	}
+	if (eq(k, "PodGroup") && (eq(v, "v1alpha2") || eq(v, "v1alpha3"))) {
+		if (pcv_schema_check(o), o->type_errors)
+			return true;
+		pcv_rules_podgroup(o);
+		pcv_update_rules(o);
+		return true;
+	}
+	if (eq(k, "Workload") || eq(k, "PodGroup")) {
+		unknown_kind(o);
+		return true;
+	}
+	return false;  /* e.g. CompositePodGroup: not ours */
+}
+
+static bool dispatch(pcv_obj *o)
+{
+	if (eq(o->group, "scheduling.k8s.io"))
+		return dispatch_scheduling(o);
+	for (size_t i = 0; i < sizeof pod_kinds / sizeof pod_kinds[0]; i++) {
+		if (eq(o->kind, pod_kinds[i].kind) && eq(o->api_version, pod_kinds[i].api_version)) {
+			pcv_rules_podspec(o, pod_kinds[i].spec_path, eq(o->kind, "Pod"));
+			if (eq(o->kind, "Pod") && !o->type_errors)
+				pcv_update_rules(o);
+			return true;
+		}
+	}
+	return false;
+}
+
+static const char *json_kind_name(const cJSON *v)
+{
+	return cJSON_IsArray(v) ? "a sequence" : cJSON_IsString(v) ? "a string" : cJSON_IsNumber(v) ? "a number"
+	       : cJSON_IsBool(v) ? "a boolean" : "a scalar";
+}
+
+static void check_object(pcv_ctx *c, pk_record *rec, int file)
+{
+	const cJSON *obj = rec->obj;
+	c->stats.read++;
+	if (cJSON_IsNull(obj)) {
+		pk_stats_skip(&c->stats, "(empty document)");
+		return;
+	}
+	pcv_obj o = {.ctx = c, .rec = rec, .root = obj, .file = file};
+	if (!cJSON_IsObject(obj)) {
+		o.api_version = o.kind = o.ns = o.name = "";
+		pcv_report(&o, PK_SEV_ERROR, PCV_PARSE_ERROR, "-",
+		           "expected a Kubernetes object (a mapping), got %s", json_kind_name(obj));
+		pk_stats_reject(&c->stats, "(not an object)");
+		c->objects_checked++;
+		return;
+	}
+	o.api_version = pk_api_version(obj);
+	o.kind = pk_kind(obj);
+	o.ns = pk_namespace(obj);
+	o.name = pk_name(obj);
+	char group[256];
+	split_api_version(o.api_version, group, sizeof group, &o.version);
+	o.group = group;
+	adopt_pending(c, rec, &o);
+
+	if (!check_type_meta(&o)) {
+		c->objects_checked++;
+		pk_stats_reject(&c->stats, *o.kind ? o.kind : "(no kind)");
+		return;
+	}
+	pcv_cross_lookup(&o);
+	if (dispatch(&o)) {
+		c->objects_checked++;
+		c->stats.used++;
+	} else {
+		pk_stats_skip(&c->stats, o.kind);
+	}
+}
+
+int pcv_on_record(void *ctx, pk_record *rec)
+{
+	pcv_ctx *c = ctx;
+	if (c->loading_cluster) {
+		if (rec->type != PK_REC_OBJECT) {
+			reader_problem(c, rec, 0);
+			return 0;
+		}
+		if (cJSON_IsObject(rec->obj)) {
+			pcv_cross_add_cluster(c, rec->obj);
+			rec->obj = NULL;  /* taken */
+		}
+		return 0;
+	}
+	int file = pcv_intern_file(&c->findings, rec->origin.file);
+	c->documents++;
+	if (rec->type != PK_REC_OBJECT)
+		reader_problem(c, rec, file);
+	else
+		check_object(c, rec, file);
+	return 0;
+}

@@ -1,0 +1,55 @@
+/* preempt-plan - turn victims' candidates into kube-scheduler's decision: the
+ * node to nominate, the pods to evict and the API calls that do it.
+ * Options here; logic in plan.c/output.c and common/sched/. */
+#include <stdio.h>
+
+#include "cli.h"
+#include "io/writer.h"
+#include "plan.h"
+
+static const pk_cli_spec spec = {
+	.prog = "preempt-plan",
+	.synopsis = "preempt-plan [options] [path ...]",
+	.help =
+		"Reads the records victims writes (stdin when no path is given) and writes one\n"
+		"PreemptionPlan per preemptor: the node kube-scheduler would nominate, its victims,\n"
+		"and the ordered API calls (\"actions\") that carry the preemption out.\n"
+		"\n",
+	.formats = "json,table,wide",
+	.default_format = PK_FMT_JSON,
+};
+
+static const struct option long_options[] = {
+	PK_CLI_COMMON_OPTIONS,
+	{NULL, 0, NULL, 0},
+};
+
+int main(int argc, char **argv)
+{
+	pk_cli cli;
+	pk_cli_init(&cli, &spec);
+	int opt;
+	while ((opt = getopt_long(argc, argv, PK_CLI_COMMON_SHORT, long_options, NULL)) != -1)
+		if (!pk_cli_handle(&cli, opt, optarg))
+			pk_cli_usage_error(&cli, "unexpected option");
+
+	plan_run run;
+	plan_init(&run, &cli);
+	pk_out out;
+	pk_out_init(&out, stdout);
+	int status = PK_EXIT_TROUBLE;
+	if (plan_read(&run, argv + optind, argc - optind) >= 0) {
+		long unplaced = plan_write(&run, &out);
+		status = unplaced || run.nentries == 0 ? PK_EXIT_FINDING : PK_EXIT_OK;
+		if (run.nentries == 0)
+			pk_diag_report(&cli.diag, PK_SEV_WARNING, NULL, "no Preemptor or Candidate records in the input");
+	}
+	if (run.trouble)
+		status = PK_EXIT_TROUBLE;
+	if (cli.stats)
+		pk_stats_print(&run.stats, spec.prog, stderr);
+	if (pk_out_finish(&out, &cli.diag) != PK_EXIT_OK)
+		status = PK_EXIT_TROUBLE;
+	plan_free(&run);
+	return status;
+}

@@ -1,0 +1,282 @@
+/* preempt-plan: reading victims' records, choosing the node, and writing the
+ * plan with the API calls the scheduler would make. */
+#include "plan.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "k8s/json.h"
+#include "sched/records.h"
+
+void plan_init(plan_run *r, pk_cli *cli)
+{
+	memset(r, 0, sizeof *r);
+	r->cli = cli;
+	pk_arena_init(&r->arena);
+	r->strs = pk_strtab_new();
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	r->now = (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+void plan_free(plan_run *r)
+{
+	for (long i = 0; i < r->nentries; i++) {
+		cJSON_Delete(r->entries[i].preemptor);
+		cJSON_Delete(r->entries[i].ref_owned);
+		free(r->entries[i].candidates);
+	}
+	free(r->entries);
+	pk_strtab_free(r->strs);
+	pk_arena_free(&r->arena);
+}
+
+/* ---- reading ------------------------------------------------------------------ */
+
+static plan_entry *entry_for(plan_run *r, const cJSON *ref)
+{
+	char key[600];
+	pk_preemptor_key(ref, key, sizeof key);
+	/* Records of one preemptor are adjacent in victims' output: check the
+	 * last entry first, then search (linear in preemptors, not in records). */
+	for (long i = r->nentries - 1; i >= 0; i--)
+		if (strcmp(r->entries[i].key, key) == 0)
+			return &r->entries[i];
+	if (r->nentries == r->cap) {
+		r->cap = r->cap ? r->cap * 2 : 16;
+		r->entries = realloc(r->entries, sizeof *r->entries * (size_t)r->cap);
+		if (!r->entries)
+			abort();
+	}
+	plan_entry *e = &r->entries[r->nentries++];
+	memset(e, 0, sizeof *e);
+	snprintf(e->key, sizeof e->key, "%s", key);
+	e->ref_owned = cJSON_Duplicate(ref, 1);
+	e->ref = e->ref_owned;
+	return e;
+}
+
+static void add_candidate(plan_entry *e, const pk_candidate *c)
+{
+	if (e->ncandidates == e->cap) {
+		e->cap = e->cap ? e->cap * 2 : 8;
+		e->candidates = realloc(e->candidates, sizeof *e->candidates * (size_t)e->cap);
+		if (!e->candidates)
+			abort();
+	}
+	e->candidates[e->ncandidates++] = *c;
+}
+
+static int on_record(void *ctx, pk_record *rec)
+{
+	plan_run *r = ctx;
+	if (pk_cli_report_record_problem(r->cli, rec)) {
+		r->stats.errors++;
+		r->trouble++;
+		return 0;
+	}
+	if (rec->type != PK_REC_OBJECT)
+		return 0;
+	r->stats.read++;
+	const char *kind = pk_kind(rec->obj);
+	const cJSON *ref = pk_get(rec->obj, "preemptor");
+	bool is_pre = strcmp(kind, "Preemptor") == 0, is_cand = strcmp(kind, "Candidate") == 0;
+	if (!is_pre && !is_cand) {
+		pk_stats_skip(&r->stats, kind); /* NodeStatus, Stats, other objects */
+		return 0;
+	}
+	if (!cJSON_IsObject(ref)) {
+		pk_stats_reject(&r->stats, kind);
+		pk_diag_report(&r->cli->diag, PK_SEV_WARNING, &rec->origin, "%s record without a preemptor object", kind);
+		return 0;
+	}
+	plan_entry *e = entry_for(r, ref);
+	if (is_pre) {
+		cJSON_Delete(e->preemptor);
+		e->preemptor = rec->obj;
+		rec->obj = NULL;
+		e->ref = (cJSON *)pk_get(e->preemptor, "preemptor");
+		r->stats.used++;
+		return 0;
+	}
+	pk_candidate c;
+	if (!pk_candidate_from_json(rec->obj, r->strs, &r->arena, &c)) {
+		pk_stats_reject(&r->stats, kind);
+		pk_diag_report(&r->cli->diag, PK_SEV_WARNING, &rec->origin, "Candidate record without a node");
+		return 0;
+	}
+	add_candidate(e, &c);
+	r->stats.used++;
+	return 0;
+}
+
+int plan_read(plan_run *r, char **paths, int npaths)
+{
+	return pk_read_paths(&r->cli->reader, paths, (size_t)npaths, on_record, r);
+}
+
+/* ---- actions --------------------------------------------------------------------- */
+
+static cJSON *action(const char *call, const char *uid, const char *ns, const char *name)
+{
+	cJSON *a = cJSON_CreateObject();
+	cJSON_AddStringToObject(a, "call", call);
+	cJSON_AddStringToObject(a, "uid", uid);
+	cJSON_AddStringToObject(a, "namespace", ns);
+	cJSON_AddStringToObject(a, "name", name);
+	return a;
+}
+
+/* What the executor does per victim: the DisruptionTarget condition, then a
+ * plain DELETE (no eviction: PDBs are not enforced by the apiserver).
+ * A victim that is already terminating is skipped. */
+static void victim_actions(cJSON *actions, const pk_victim_ref *v, const char *scheduler,
+                           const char *preemptor_uid, const char *node)
+{
+	if (v->terminating)
+		return;
+	cJSON *a = action("pod_status_patch", v->uid, v->namespace_, v->name);
+	cJSON *d = cJSON_AddObjectToObject(a, "details");
+	cJSON *cond = cJSON_AddObjectToObject(d, "condition");
+	char msg[300];
+	snprintf(msg, sizeof msg, "%s: preempting to accommodate a higher priority pod", scheduler);
+	cJSON_AddStringToObject(cond, "type", "DisruptionTarget");
+	cJSON_AddStringToObject(cond, "status", "True");
+	cJSON_AddStringToObject(cond, "reason", "PreemptionByScheduler");
+	cJSON_AddStringToObject(cond, "message", msg);
+	cJSON_AddItemToArray(actions, a);
+
+	a = action("pod_delete", v->uid, v->namespace_, v->name);
+	d = cJSON_AddObjectToObject(a, "details");
+	cJSON_AddStringToObject(d, "node", node);
+	cJSON *ev = cJSON_AddObjectToObject(d, "event");
+	snprintf(msg, sizeof msg, "Preempted by pod %s on node %s", preemptor_uid, node);
+	cJSON_AddStringToObject(ev, "type", "Normal");
+	cJSON_AddStringToObject(ev, "reason", "Preempted");
+	cJSON_AddStringToObject(ev, "action", "Preempting");
+	cJSON_AddStringToObject(ev, "message", msg);
+	cJSON_AddItemToArray(actions, a);
+}
+
+static void nomination_action(cJSON *actions, const char *uid, const char *ns, const char *name,
+                              const char *node)
+{
+	cJSON *a = action("pod_status_patch", uid, ns, name);
+	cJSON *d = cJSON_AddObjectToObject(a, "details");
+	if (node)
+		cJSON_AddStringToObject(d, "nominatedNodeName", node);
+	else
+		cJSON_AddNullToObject(d, "nominatedNodeName");
+	cJSON_AddItemToArray(actions, a);
+}
+
+/* ---- the plan --------------------------------------------------------------------- */
+
+static const char *entry_status(const plan_entry *e)
+{
+	if (e->preemptor)
+		return pk_str_or(e->preemptor, "status", "NeedsPreemption");
+	return e->ncandidates ? "NeedsPreemption" : "Unschedulable";
+}
+
+static cJSON *ref_json(const cJSON *ref)
+{
+	cJSON *o = cJSON_CreateObject();
+	static const char *const keys[] = { "namespace", "name", "uid" };
+	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+		cJSON_AddStringToObject(o, keys[i], pk_str_or(ref, keys[i], ""));
+	int64_t p = 0;
+	pk_int64(ref, "priority", &p);
+	cJSON_AddNumberToObject(o, "priority", (double)p);
+	return o;
+}
+
+static const char *fits_reason(const plan_entry *e, char *buf, size_t size)
+{
+	const cJSON *fits = pk_get(e->preemptor, "fitsNodes");
+	int n = cJSON_GetArraySize(fits);
+	size_t w = (size_t)snprintf(buf, size, "fits without preemption on %d node(s)", n);
+	const cJSON *it;
+	int k = 0;
+	cJSON_ArrayForEach(it, fits) {
+		if (k == 5 || w >= size)
+			break;
+		w += (size_t)snprintf(buf + w, size - w, "%s%s", k ? ", " : ": ", it->valuestring);
+		k++;
+	}
+	if (n > k && w < size)
+		snprintf(buf + w, size - w, ", ...");
+	return buf;
+}
+
+cJSON *plan_build(plan_run *r, const plan_entry *e, bool *placed)
+{
+	const char *status = entry_status(e);
+	const cJSON *ref = e->ref;
+	const char *uid = pk_str_or(ref, "uid", ""), *ns = pk_str_or(ref, "namespace", "");
+	const char *name = pk_str_or(ref, "name", "");
+	const char *scheduler = pk_str_or(ref, "schedulerName", "default-scheduler");
+	const char *nominated = pk_str(ref, "nominatedNodeName");
+	const char *message = e->preemptor ? pk_str_or(e->preemptor, "message", "") : "";
+
+	cJSON *o = cJSON_CreateObject();
+	cJSON_AddStringToObject(o, "kind", "PreemptionPlan");
+	cJSON_AddItemToObject(o, "preemptor", ref_json(ref));
+	cJSON *actions = cJSON_CreateArray();
+	cJSON *victims = cJSON_CreateArray();
+	cJSON *cleared = cJSON_CreateArray();
+	const char *result, *node = NULL;
+	char reason[2048];
+	int violations = 0;
+	*placed = false;
+
+	int best = strcmp(status, "NeedsPreemption") == 0 ? pk_pick_one_node(e->candidates, e->ncandidates, r->now) : -1;
+	if (best >= 0) {
+		const pk_candidate *c = &e->candidates[best];
+		result = "Preempt";
+		node = c->node;
+		violations = c->num_pdb_violations;
+		*placed = true;
+		snprintf(reason, sizeof reason, "preempting %d pod(s) on node %s (%d of %d candidate node(s)); %s",
+		         c->nvictims, c->node, best + 1, e->ncandidates, message);
+		for (int i = 0; i < c->nvictims; i++) {
+			cJSON_AddItemToArray(victims, pk_victim_ref_json(&c->victims[i]));
+			victim_actions(actions, &c->victims[i], scheduler, uid, c->node);
+		}
+		for (int i = 0; i < c->nclear; i++) {
+			const pk_victim_ref *q = &c->clear_nominations[i];
+			cJSON_AddItemToArray(cleared, pk_victim_ref_json(q));
+			nomination_action(actions, q->uid, q->namespace_, q->name, NULL);
+		}
+		nomination_action(actions, uid, ns, name, c->node);
+	} else if (strcmp(status, "FitsWithoutPreemption") == 0) {
+		result = "NoPreemptionNeeded";
+		*placed = true;
+		fits_reason(e, reason, sizeof reason);
+	} else if (strcmp(status, "NotEligible") == 0) {
+		/* Upstream returns a nil result: an existing nomination stays. */
+		result = "NotEligible";
+		node = nominated;
+		snprintf(reason, sizeof reason, "%s", message);
+	} else {
+		/* No candidate: upstream clears any nomination the pod had. */
+		result = "Unschedulable";
+		snprintf(reason, sizeof reason, "%s", *message ? message : "no candidate node for preemption");
+		if (nominated && *nominated)
+			nomination_action(actions, uid, ns, name, NULL);
+	}
+	cJSON_AddStringToObject(o, "result", result);
+	if (node)
+		cJSON_AddStringToObject(o, "nominatedNodeName", node);
+	else
+		cJSON_AddNullToObject(o, "nominatedNodeName");
+	cJSON_AddItemToObject(o, "victims", victims);
+	cJSON_AddNumberToObject(o, "numPDBViolations", violations);
+	cJSON_AddItemToObject(o, "clearedNominations", cleared);
+	cJSON_AddNumberToObject(o, "candidates", e->ncandidates);
+	cJSON_AddStringToObject(o, "reason", reason);
+	cJSON_AddItemToObject(o, "actions", actions);
+	return o;
+}

@@ -1,0 +1,116 @@
+/* victims - which pods would kube-scheduler's DefaultPreemption evict, per
+ * node, to make room for a pod?  Options here; logic in load.c/evaluate.c
+ * and common/sched/. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "cli.h"
+#include "io/writer.h"
+#include "victims.h"
+
+enum {
+	OPT_PREEMPTOR = 1,
+	OPT_PENDING,
+	OPT_EXPLAIN,
+	OPT_MIN_PCT,
+	OPT_MIN_ABS,
+	OPT_OFFSET,
+};
+
+static const pk_cli_spec spec = {
+	.prog = "victims",
+	.synopsis = "victims [options] (--preemptor FILE ... | --pending) [path ...]",
+	.help =
+		"Reads a cluster snapshot (kubectl get nodes,pods,pdb,priorityclasses -A -o json)\n"
+		"and writes, for each preemptor, a Preemptor record and one Candidate record per\n"
+		"node where kube-scheduler's DefaultPreemption would find victims.\n"
+		"\n"
+		"      --preemptor FILE       the pod to place (a Pod, or a Deployment, StatefulSet,\n"
+		"                             ReplicaSet, Job, CronJob or DaemonSet template);\n"
+		"                             repeatable, evaluated in order\n"
+		"      --pending              every pending pod of the input, in scheduling-queue order\n"
+		"      --explain              add a NodeStatus record for every node that is no candidate\n"
+		"      --min-candidate-nodes-percentage P  sample candidates as upstream does (default: all)\n"
+		"      --min-candidate-nodes-absolute N    sample candidates as upstream does (default: all)\n"
+		"      --offset K             first potential node of the sample (upstream: random)\n",
+	.formats = "json,table,wide",
+	.default_format = PK_FMT_JSON,
+};
+
+static const struct option long_options[] = {
+	{"preemptor", required_argument, NULL, OPT_PREEMPTOR},
+	{"pending", no_argument, NULL, OPT_PENDING},
+	{"explain", no_argument, NULL, OPT_EXPLAIN},
+	{"min-candidate-nodes-percentage", required_argument, NULL, OPT_MIN_PCT},
+	{"min-candidate-nodes-absolute", required_argument, NULL, OPT_MIN_ABS},
+	{"offset", required_argument, NULL, OPT_OFFSET},
+	PK_CLI_COMMON_OPTIONS,
+	{NULL, 0, NULL, 0},
+};
+
+static void parse_options(int argc, char **argv, pk_cli *cli, victims_opts *o)
+{
+	int opt;
+	pk_eval_opts_default(&o->eval);
+	o->preemptor_files = calloc((size_t)argc + 1, sizeof *o->preemptor_files);
+	if (!o->preemptor_files)
+		abort();
+	while ((opt = getopt_long(argc, argv, PK_CLI_COMMON_SHORT, long_options, NULL)) != -1) {
+		switch (opt) {
+		case OPT_PREEMPTOR:
+			o->preemptor_files[o->npreemptor_files++] = optarg;
+			break;
+		case OPT_PENDING:
+			o->pending = true;
+			break;
+		case OPT_EXPLAIN:
+			o->explain = true;
+			break;
+		case OPT_MIN_PCT:
+			o->eval.sample = true;
+			o->eval.min_candidate_nodes_percentage =
+				(int)pk_cli_number(cli, "--min-candidate-nodes-percentage", optarg, 0, 100);
+			break;
+		case OPT_MIN_ABS:
+			o->eval.sample = true;
+			o->eval.min_candidate_nodes_absolute =
+				(int)pk_cli_number(cli, "--min-candidate-nodes-absolute", optarg, 0, 1000000000);
+			break;
+		case OPT_OFFSET:
+			o->eval.sample = true;
+			o->eval.offset = (long)pk_cli_number(cli, "--offset", optarg, 0, 1L << 40);
+			break;
+		default:
+			if (!pk_cli_handle(cli, opt, optarg))
+				pk_cli_usage_error(cli, "unexpected option");
+		}
+	}
+	if (o->npreemptor_files == 0 && !o->pending)
+		pk_cli_usage_error(cli, "give --preemptor FILE or --pending");
+}
+
+int main(int argc, char **argv)
+{
+	pk_cli cli;
+	victims_opts opts = {0};
+	pk_cli_init(&cli, &spec);
+	parse_options(argc, argv, &cli, &opts);
+
+	victims_run run = { .cli = &cli, .opts = &opts };
+	pk_out out;
+	pk_out_init(&out, stdout);
+	int status = PK_EXIT_TROUBLE;
+	if (victims_load(&run, argv + optind, argc - optind) == 0) {
+		long candidates = victims_evaluate(&run, &out);
+		status = candidates > 0 ? PK_EXIT_OK : PK_EXIT_FINDING;
+	}
+	if (run.trouble)
+		status = PK_EXIT_TROUBLE;
+	if (cli.stats)
+		pk_stats_print(&run.stats, spec.prog, stderr);
+	if (pk_out_finish(&out, &cli.diag) != PK_EXIT_OK)
+		status = PK_EXIT_TROUBLE;
+	victims_free(&run);
+	free(opts.preemptor_files);
+	return status;
+}

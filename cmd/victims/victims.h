@@ -1,0 +1,41 @@
+/* victims: the logic behind cmd/victims/main.c. */
+#ifndef VICTIMS_H
+#define VICTIMS_H
+
+#include <stdbool.h>
+#include "cli.h"
+#include "io/writer.h"
+#include "sched/engine.h"
+
+typedef struct victims_opts {
+	char **preemptor_files;   /* --preemptor, in order */
+	int npreemptor_files;
+	bool pending;             /* --pending */
+	bool explain;             /* --explain */
+	pk_eval_opts eval;
+} victims_opts;
+
+/* Run state of one invocation. */
+typedef struct victims_run {
+	pk_cli *cli;
+	const victims_opts *opts;
+	pk_snapshot snap;
+	pk_stats stats;
+	pk_preemptor *preemptors;
+	long npreemptors, cap;
+	long trouble;             /* reader errors and unusable preemptors */
+} victims_run;
+
+/* Read the cluster snapshot from paths and the --preemptor files.
+ * Returns 0, or -1 when the run cannot go on (reported already). */
+int victims_load(victims_run *r, char **paths, int npaths);
+/* Evaluate every preemptor in order, writing records (or a table) to out.
+ * Returns the number of candidates written. */
+long victims_evaluate(victims_run *r, pk_out *out);
+void victims_free(victims_run *r);
+
+/* -o table / -o wide rows. */
+void victims_table_header(pk_out *out, bool wide);
+void victims_table_rows(pk_out *out, const pk_evaluation *e, bool wide);
+
+#endif

@@ -1,0 +1,766 @@
+/* Compact views of Node, Pod and PodDisruptionBudget; see pod.h. */
+#include "pod.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "json.h"
+#include "quantity.h"
+
+/* ---- arena --------------------------------------------------------------- */
+
+struct pk_arena_block {
+	pk_arena_block *next;
+	size_t size, used;
+	_Alignas(16) unsigned char data[];
+};
+
+enum { PK_ARENA_BLOCK = 256 * 1024 };
+
+void pk_arena_init(pk_arena *a)
+{
+	a->head = NULL;
+	a->used_bytes = 0;
+}
+
+void *pk_arena_alloc(pk_arena *a, size_t size)
+{
+	size = (size + 15) & ~(size_t)15;
+	if (!a->head || a->head->size - a->head->used < size) {
+		size_t cap = size > PK_ARENA_BLOCK / 4 ? size : PK_ARENA_BLOCK;
+		pk_arena_block *b = malloc(sizeof *b + cap);
+		if (!b) {
+			fputs("out of memory\n", stderr);
+			abort();
+		}
+		b->size = cap;
+		b->used = 0;
+		/* A big one-off allocation goes behind the current block so the
+		 * current block keeps serving small requests. */
+		if (cap != PK_ARENA_BLOCK && a->head) {
+			b->next = a->head->next;
+			a->head->next = b;
+		} else {
+			b->next = a->head;
+			a->head = b;
+		}
+		b->used = size;
+		a->used_bytes += size;
+		memset(b->data, 0, size);
+		return b->data;
+	}
+	void *p = a->head->data + a->head->used;
+	a->head->used += size;
+	a->used_bytes += size;
+	memset(p, 0, size);
+	return p;
+}
+
+void pk_arena_free(pk_arena *a)
+{
+	pk_arena_block *b = a->head;
+	while (b) {
+		pk_arena_block *n = b->next;
+		free(b);
+		b = n;
+	}
+	a->head = NULL;
+	a->used_bytes = 0;
+}
+
+static char *arena_strndup(pk_arena *a, const char *s, size_t n)
+{
+	char *p = pk_arena_alloc(a, n + 1);
+	memcpy(p, s, n);
+	p[n] = '\0';
+	return p;
+}
+
+/* ---- string interning (open addressing, FNV-1a) -------------------------- */
+
+struct pk_strtab {
+	pk_arena chars;
+	const char **slots;
+	size_t cap, count;
+};
+
+pk_strtab *pk_strtab_new(void)
+{
+	pk_strtab *t = calloc(1, sizeof *t);
+	if (!t)
+		abort();
+	pk_arena_init(&t->chars);
+	t->cap = 1024;
+	t->slots = calloc(t->cap, sizeof *t->slots);
+	if (!t->slots)
+		abort();
+	return t;
+}
+
+void pk_strtab_free(pk_strtab *t)
+{
+	if (!t)
+		return;
+	pk_arena_free(&t->chars);
+	free(t->slots);
+	free(t);
+}
+
+size_t pk_strtab_count(const pk_strtab *t) { return t->count; }
+
+static uint64_t hash_bytes(const char *s, size_t n)
+{
+	uint64_t h = 1469598103934665603ull;
+	for (size_t i = 0; i < n; i++) {
+		h ^= (unsigned char)s[i];
+		h *= 1099511628211ull;
+	}
+	return h;
+}
+
+static void strtab_grow(pk_strtab *t)
+{
+	size_t ncap = t->cap * 2;
+	const char **ns = calloc(ncap, sizeof *ns);
+	if (!ns)
+		abort();
+	for (size_t i = 0; i < t->cap; i++) {
+		const char *s = t->slots[i];
+		if (!s)
+			continue;
+		size_t j = hash_bytes(s, strlen(s)) & (ncap - 1);
+		while (ns[j])
+			j = (j + 1) & (ncap - 1);
+		ns[j] = s;
+	}
+	free(t->slots);
+	t->slots = ns;
+	t->cap = ncap;
+}
+
+const char *pk_intern_n(pk_strtab *t, const char *s, size_t n)
+{
+	if (!s)
+		return NULL;
+	if ((t->count + 1) * 2 > t->cap)
+		strtab_grow(t);
+	size_t j = hash_bytes(s, n) & (t->cap - 1);
+	while (t->slots[j]) {
+		const char *c = t->slots[j];
+		if (strncmp(c, s, n) == 0 && c[n] == '\0')
+			return c;
+		j = (j + 1) & (t->cap - 1);
+	}
+	const char *copy = arena_strndup(&t->chars, s, n);
+	t->slots[j] = copy;
+	t->count++;
+	return copy;
+}
+
+const char *pk_intern(pk_strtab *t, const char *s)
+{
+	return s ? pk_intern_n(t, s, strlen(s)) : NULL;
+}
+
+/* ---- resources ----------------------------------------------------------- */
+
+int64_t pk_res_scalar(const pk_res *r, const char *name)
+{
+	for (int i = 0; i < r->nscalar; i++)
+		if (r->scalar[i].name == name)
+			return r->scalar[i].milli;
+	return 0;
+}
+
+bool pk_res_is_zero(const pk_res *r)
+{
+	if (r->cpu || r->memory || r->ephemeral)
+		return false;
+	for (int i = 0; i < r->nscalar; i++)
+		if (r->scalar[i].milli)
+			return false;
+	return true;
+}
+
+/* Work vectors while computing requests: scalars in a small fixed table. */
+enum { MAX_SCALARS = 32 };
+typedef struct res_acc {
+	int64_t cpu, memory, ephemeral, pods;
+	const char *names[MAX_SCALARS];
+	int64_t vals[MAX_SCALARS];
+	int n;
+} res_acc;
+
+static int64_t *acc_slot(res_acc *a, pk_decoder *d, const char *name)
+{
+	if (name == d->res_cpu)
+		return &a->cpu;
+	if (name == d->res_memory)
+		return &a->memory;
+	if (name == d->res_ephemeral)
+		return &a->ephemeral;
+	if (name == d->res_pods)
+		return &a->pods;
+	for (int i = 0; i < a->n; i++)
+		if (a->names[i] == name)
+			return &a->vals[i];
+	if (a->n == MAX_SCALARS)
+		return NULL;
+	a->names[a->n] = name;
+	a->vals[a->n] = 0;
+	return &a->vals[a->n++];
+}
+
+static void acc_add(res_acc *dst, pk_decoder *d, const res_acc *src)
+{
+	dst->cpu += src->cpu;
+	dst->memory += src->memory;
+	dst->ephemeral += src->ephemeral;
+	dst->pods += src->pods;
+	for (int i = 0; i < src->n; i++) {
+		int64_t *s = acc_slot(dst, d, src->names[i]);
+		if (s)
+			*s += src->vals[i];
+	}
+}
+
+static int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
+
+static void acc_max(res_acc *dst, pk_decoder *d, const res_acc *src)
+{
+	dst->cpu = max64(dst->cpu, src->cpu);
+	dst->memory = max64(dst->memory, src->memory);
+	dst->ephemeral = max64(dst->ephemeral, src->ephemeral);
+	dst->pods = max64(dst->pods, src->pods);
+	for (int i = 0; i < src->n; i++) {
+		int64_t *s = acc_slot(dst, d, src->names[i]);
+		if (s)
+			*s = max64(*s, src->vals[i]);
+	}
+}
+
+/* Parse a ResourceList object into acc (adding). */
+static int acc_parse_list(res_acc *a, pk_decoder *d, const cJSON *list, const char *what,
+                          char *err, size_t errsize)
+{
+	const cJSON *it;
+	cJSON_ArrayForEach(it, list) {
+		if (!it->string)
+			continue;
+		int64_t v;
+		pk_qty_status st = pk_qty_from_json(it, &v);
+		if (st != PK_QTY_OK) {
+			snprintf(err, errsize, "%s[%s]: %s", what, it->string, pk_qty_strerror(st));
+			return -1;
+		}
+		int64_t *slot = acc_slot(a, d, pk_intern(d->strs, it->string));
+		if (!slot) {
+			snprintf(err, errsize, "%s: more than %d distinct resources", what, MAX_SCALARS);
+			return -1;
+		}
+		*slot += v;
+	}
+	return 0;
+}
+
+/* A container's requests, defaulted from limits as the apiserver does for
+ * resources that have a limit but no request. */
+static int container_requests(res_acc *out, pk_decoder *d, const cJSON *c, const char *what,
+                              char *err, size_t errsize)
+{
+	memset(out, 0, sizeof *out);
+	const cJSON *reqs = pk_getp(c, "resources.requests");
+	const cJSON *lims = pk_getp(c, "resources.limits");
+	if (acc_parse_list(out, d, reqs, what, err, errsize) < 0)
+		return -1;
+	const cJSON *it;
+	cJSON_ArrayForEach(it, lims) {
+		if (!it->string || pk_get(reqs, it->string))
+			continue;
+		int64_t v;
+		pk_qty_status st = pk_qty_from_json(it, &v);
+		if (st != PK_QTY_OK) {
+			snprintf(err, errsize, "%s limits[%s]: %s", what, it->string, pk_qty_strerror(st));
+			return -1;
+		}
+		int64_t *slot = acc_slot(out, d, pk_intern(d->strs, it->string));
+		if (slot)
+			*slot += v;
+	}
+	return 0;
+}
+
+static bool is_pod_level_resource(const char *name)
+{
+	return strcmp(name, "cpu") == 0 || strcmp(name, "memory") == 0 ||
+	       strncmp(name, "hugepages-", 10) == 0;
+}
+
+static void acc_to_res(pk_decoder *d, const res_acc *a, pk_res *out)
+{
+	out->cpu = a->cpu;
+	out->memory = a->memory;
+	out->ephemeral = a->ephemeral;
+	out->pods = a->pods;
+	out->nscalar = 0;
+	out->scalar = NULL;
+	if (a->n == 0)
+		return;
+	out->scalar = pk_arena_alloc(d->arena, sizeof *out->scalar * (size_t)a->n);
+	for (int i = 0; i < a->n; i++) {
+		out->scalar[out->nscalar].name = a->names[i];
+		out->scalar[out->nscalar].milli = a->vals[i];
+		out->nscalar++;
+	}
+}
+
+int pk_pod_requests(pk_decoder *d, const cJSON *spec, pk_res *out, char *err, size_t errsize)
+{
+	res_acc sum = {0}, c, sidecars = {0}, init_peak = {0};
+	const cJSON *it;
+	cJSON_ArrayForEach(it, pk_get(spec, "containers")) {
+		if (container_requests(&c, d, it, "containers", err, errsize) < 0)
+			return -1;
+		acc_add(&sum, d, &c);
+	}
+	/* Init containers run one at a time before the app containers; a
+	 * restartable one (a sidecar) keeps running, so it adds to everything
+	 * that starts after it and to the app containers' sum. */
+	cJSON_ArrayForEach(it, pk_get(spec, "initContainers")) {
+		if (container_requests(&c, d, it, "initContainers", err, errsize) < 0)
+			return -1;
+		const char *rp = pk_str(it, "restartPolicy");
+		if (rp && strcmp(rp, "Always") == 0) {
+			acc_add(&sum, d, &c);
+			acc_add(&sidecars, d, &c);
+			acc_max(&init_peak, d, &sidecars);
+		} else {
+			acc_add(&c, d, &sidecars);
+			acc_max(&init_peak, d, &c);
+		}
+	}
+	acc_max(&sum, d, &init_peak);
+
+	const cJSON *pod_level = pk_getp(spec, "resources.requests");
+	cJSON_ArrayForEach(it, pod_level) {
+		if (!it->string || !is_pod_level_resource(it->string))
+			continue;
+		int64_t v;
+		pk_qty_status st = pk_qty_from_json(it, &v);
+		if (st != PK_QTY_OK) {
+			snprintf(err, errsize, "resources.requests[%s]: %s", it->string, pk_qty_strerror(st));
+			return -1;
+		}
+		int64_t *slot = acc_slot(&sum, d, pk_intern(d->strs, it->string));
+		if (slot)
+			*slot = v;
+	}
+	if (acc_parse_list(&sum, d, pk_get(spec, "overhead"), "overhead", err, errsize) < 0)
+		return -1;
+	acc_to_res(d, &sum, out);
+	return 0;
+}
+
+/* ---- labels --------------------------------------------------------------- */
+
+/* A label map as a cJSON object of references to interned strings. */
+static cJSON *intern_labels(pk_decoder *d, const cJSON *labels)
+{
+	if (!cJSON_IsObject(labels) || !labels->child)
+		return NULL;
+	cJSON *o = cJSON_CreateObject();
+	if (!o)
+		abort();
+	const cJSON *it;
+	cJSON_ArrayForEach(it, labels) {
+		if (!it->string || !cJSON_IsString(it))
+			continue;
+		cJSON *v = cJSON_CreateStringReference(pk_intern(d->strs, it->valuestring));
+		if (!v)
+			abort();
+		cJSON_AddItemToObjectCS(o, pk_intern(d->strs, it->string), v);
+	}
+	return o;
+}
+
+void pk_decoder_init(pk_decoder *d, pk_arena *arena, pk_strtab *strs)
+{
+	d->arena = arena;
+	d->strs = strs;
+	d->res_cpu = pk_intern(strs, "cpu");
+	d->res_memory = pk_intern(strs, "memory");
+	d->res_ephemeral = pk_intern(strs, "ephemeral-storage");
+	d->res_pods = pk_intern(strs, "pods");
+}
+
+static const char *istr(pk_decoder *d, const cJSON *obj, const char *path, const char *fallback)
+{
+	return pk_intern(d->strs, pk_str_or(obj, path, fallback));
+}
+
+static int parse_effect(const char *s)
+{
+	if (!s || !*s)
+		return -1;
+	if (strcmp(s, "NoSchedule") == 0)
+		return PK_EFFECT_NO_SCHEDULE;
+	if (strcmp(s, "PreferNoSchedule") == 0)
+		return PK_EFFECT_PREFER_NO_SCHEDULE;
+	if (strcmp(s, "NoExecute") == 0)
+		return PK_EFFECT_NO_EXECUTE;
+	return -2;
+}
+
+/* ---- nodes ---------------------------------------------------------------- */
+
+int pk_node_decode(pk_decoder *d, const cJSON *node, pk_node *out, char *err, size_t errsize)
+{
+	memset(out, 0, sizeof *out);
+	out->name = istr(d, node, "metadata.name", "");
+	if (!*out->name) {
+		snprintf(err, errsize, "Node without metadata.name");
+		return -1;
+	}
+	out->labels = intern_labels(d, pk_getp(node, "metadata.labels"));
+	out->fields = cJSON_CreateObject();
+	if (!out->fields)
+		abort();
+	cJSON_AddItemToObjectCS(out->fields, "metadata.name", cJSON_CreateStringReference(out->name));
+	res_acc a = {0};
+	if (acc_parse_list(&a, d, pk_getp(node, "status.allocatable"), "status.allocatable", err, errsize) < 0)
+		return -1;
+	acc_to_res(d, &a, &out->allocatable);
+	out->unschedulable = pk_bool(node, "spec.unschedulable");
+	const cJSON *taints = pk_getp(node, "spec.taints");
+	int n = cJSON_IsArray(taints) ? cJSON_GetArraySize(taints) : 0;
+	if (n > 0) {
+		out->taints = pk_arena_alloc(d->arena, sizeof *out->taints * (size_t)n);
+		const cJSON *t;
+		cJSON_ArrayForEach(t, taints) {
+			int eff = parse_effect(pk_str(t, "effect"));
+			if (eff < 0) {
+				snprintf(err, errsize, "spec.taints: unsupported effect \"%s\"", pk_str_or(t, "effect", ""));
+				return -1;
+			}
+			pk_taint *x = &out->taints[out->ntaints++];
+			x->key = istr(d, t, "key", "");
+			x->value = istr(d, t, "value", "");
+			x->effect = (pk_taint_effect)eff;
+		}
+	}
+	return 0;
+}
+
+/* ---- pods ----------------------------------------------------------------- */
+
+const char *pk_unmodelled_names(unsigned mask, char *buf, size_t size)
+{
+	static const char *const names[] = {
+		"podAffinity", "podAntiAffinity", "topologySpreadConstraints",
+		"persistentVolumeClaims", "resourceClaims", "schedulingGates",
+	};
+	size_t len = 0;
+	buf[0] = '\0';
+	for (unsigned i = 0; i < sizeof names / sizeof names[0]; i++) {
+		if (!(mask & (1u << i)))
+			continue;
+		int w = snprintf(buf + len, size - len, "%s%s", len ? "," : "", names[i]);
+		if (w < 0 || (size_t)w >= size - len)
+			break;
+		len += (size_t)w;
+	}
+	return buf;
+}
+
+static int decode_tolerations(pk_decoder *d, const cJSON *tols, pk_pod *out, char *err, size_t errsize)
+{
+	int n = cJSON_IsArray(tols) ? cJSON_GetArraySize(tols) : 0;
+	if (n == 0)
+		return 0;
+	out->tolerations = pk_arena_alloc(d->arena, sizeof *out->tolerations * (size_t)n);
+	const cJSON *t;
+	cJSON_ArrayForEach(t, tols) {
+		pk_toleration *x = &out->tolerations[out->ntolerations];
+		x->key = istr(d, t, "key", "");
+		x->value = istr(d, t, "value", "");
+		const char *op = pk_str_or(t, "operator", "Equal");
+		if (strcmp(op, "Exists") == 0)
+			x->op = PK_TOL_EXISTS;
+		else if (strcmp(op, "Equal") == 0 || !*op)
+			x->op = PK_TOL_EQUAL;
+		else {
+			snprintf(err, errsize, "spec.tolerations: unsupported operator \"%s\"", op);
+			return -1;
+		}
+		int eff = parse_effect(pk_str(t, "effect"));
+		if (eff == -2) {
+			snprintf(err, errsize, "spec.tolerations: unsupported effect \"%s\"", pk_str(t, "effect"));
+			return -1;
+		}
+		x->effect = eff;
+		out->ntolerations++;
+	}
+	return 0;
+}
+
+static void add_ports(pk_decoder *d, const cJSON *containers, pk_host_port *ports, int *n, int max)
+{
+	const cJSON *c, *p;
+	cJSON_ArrayForEach(c, containers) {
+		cJSON_ArrayForEach(p, pk_get(c, "ports")) {
+			int64_t hp;
+			if (!pk_int64(p, "hostPort", &hp) || hp <= 0 || *n >= max)
+				continue;
+			pk_host_port *x = &ports[(*n)++];
+			x->port = (int32_t)hp;
+			x->ip = istr(d, p, "hostIP", "0.0.0.0");
+			if (!*x->ip)
+				x->ip = pk_intern(d->strs, "0.0.0.0");
+			x->protocol = istr(d, p, "protocol", "TCP");
+			if (!*x->protocol)
+				x->protocol = pk_intern(d->strs, "TCP");
+		}
+	}
+}
+
+static int count_host_ports(const cJSON *containers)
+{
+	int n = 0;
+	const cJSON *c, *p;
+	cJSON_ArrayForEach(c, containers) {
+		cJSON_ArrayForEach(p, pk_get(c, "ports")) {
+			int64_t hp;
+			if (pk_int64(p, "hostPort", &hp) && hp > 0)
+				n++;
+		}
+	}
+	return n;
+}
+
+static int decode_node_affinity(pk_decoder *d, const cJSON *spec, pk_pod *out, char *err, size_t errsize)
+{
+	const cJSON *sel = pk_get(spec, "nodeSelector");
+	if (cJSON_IsObject(sel)) {
+		out->has_node_selector = true;
+		pk_selector_compile_map(sel, &out->node_selector);
+	} else {
+		out->node_selector.is_nil = true;
+	}
+	const cJSON *req = pk_getp(spec, "affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution");
+	if (!req)
+		return 0;
+	out->has_node_affinity = true;
+	const cJSON *terms = pk_get(req, "nodeSelectorTerms");
+	int n = cJSON_IsArray(terms) ? cJSON_GetArraySize(terms) : 0;
+	if (n == 0)
+		return 0; /* no terms: matches nothing (see filter) */
+	out->affinity_terms = pk_arena_alloc(d->arena, sizeof *out->affinity_terms * (size_t)n);
+	const cJSON *t;
+	char why[256];
+	cJSON_ArrayForEach(t, terms) {
+		pk_node_term *x = &out->affinity_terms[out->naffinity_terms++];
+		const cJSON *exprs = pk_get(t, "matchExpressions");
+		const cJSON *fields = pk_get(t, "matchFields");
+		if (pk_selector_compile_node_reqs(exprs, &x->labels, why, sizeof why) < 0) {
+			snprintf(err, errsize, "nodeAffinity matchExpressions: %s", why);
+			return -1;
+		}
+		if (fields && cJSON_GetArraySize(fields) > 0) {
+			x->has_fields = true;
+			if (pk_selector_compile_node_reqs(fields, &x->fields, why, sizeof why) < 0) {
+				snprintf(err, errsize, "nodeAffinity matchFields: %s", why);
+				return -1;
+			}
+		}
+	}
+	return 0;
+}
+
+static unsigned unmodelled_features(const cJSON *spec)
+{
+	unsigned m = 0;
+	const cJSON *aff = pk_get(spec, "affinity");
+	if (cJSON_GetArraySize(pk_getp(aff, "podAffinity.requiredDuringSchedulingIgnoredDuringExecution")) > 0)
+		m |= PK_UNMODELLED_POD_AFFINITY;
+	if (cJSON_GetArraySize(pk_getp(aff, "podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution")) > 0)
+		m |= PK_UNMODELLED_POD_ANTI_AFFINITY;
+	const cJSON *c;
+	cJSON_ArrayForEach(c, pk_get(spec, "topologySpreadConstraints")) {
+		const char *w = pk_str_or(c, "whenUnsatisfiable", "DoNotSchedule");
+		if (strcmp(w, "DoNotSchedule") == 0)
+			m |= PK_UNMODELLED_TOPOLOGY_SPREAD;
+	}
+	cJSON_ArrayForEach(c, pk_get(spec, "volumes")) {
+		if (pk_get(c, "persistentVolumeClaim") || pk_get(c, "ephemeral"))
+			m |= PK_UNMODELLED_VOLUMES;
+	}
+	if (cJSON_GetArraySize(pk_get(spec, "resourceClaims")) > 0)
+		m |= PK_UNMODELLED_RESOURCE_CLAIMS;
+	if (cJSON_GetArraySize(pk_get(spec, "schedulingGates")) > 0)
+		m |= PK_UNMODELLED_SCHEDULING_GATES;
+	return m;
+}
+
+/* Is the first DisruptionTarget condition True with reason
+ * PreemptionByScheduler? (upstream's "terminating by preemption") */
+static bool disrupted_by_preemption(const cJSON *status)
+{
+	const cJSON *c;
+	cJSON_ArrayForEach(c, pk_get(status, "conditions")) {
+		const char *type = pk_str(c, "type");
+		if (!type || strcmp(type, "DisruptionTarget") != 0)
+			continue;
+		const char *st = pk_str_or(c, "status", "");
+		const char *reason = pk_str_or(c, "reason", "");
+		return strcmp(st, "True") == 0 && strcmp(reason, "PreemptionByScheduler") == 0;
+	}
+	return false;
+}
+
+static bool parse_ts(const cJSON *obj, const char *path, int64_t *out)
+{
+	const char *s = pk_str(obj, path);
+	return s && pk_parse_time(s, out);
+}
+
+int pk_pod_decode_spec(pk_decoder *d, const cJSON *meta, const cJSON *spec, const cJSON *status,
+                       pk_pod *out, char *err, size_t errsize)
+{
+	memset(out, 0, sizeof *out);
+	out->namespace_ = istr(d, meta, "namespace", "default");
+	if (!*out->namespace_)
+		out->namespace_ = pk_intern(d->strs, "default");
+	out->name = istr(d, meta, "name", "");
+	if (!*out->name)
+		out->name = istr(d, meta, "generateName", "");
+	out->uid = istr(d, meta, "uid", "");
+	out->labels = intern_labels(d, pk_get(meta, "labels"));
+	out->node_name = istr(d, spec, "nodeName", "");
+	out->nominated_node = istr(d, status, "nominatedNodeName", "");
+	out->scheduler_name = istr(d, spec, "schedulerName", "default-scheduler");
+	out->class_name = istr(d, spec, "priorityClassName", "");
+	out->phase = istr(d, status, "phase", "");
+
+	int64_t prio;
+	if (pk_int64(spec, "priority", &prio)) {
+		if (prio < INT32_MIN || prio > INT32_MAX) {
+			snprintf(err, errsize, "spec.priority %lld is not an int32", (long long)prio);
+			return -1;
+		}
+		out->has_priority = true;
+		out->priority = (int32_t)prio;
+	}
+	const char *pol = pk_str(spec, "preemptionPolicy");
+	if (pol) {
+		if (!pk_parse_preemption_policy(pol, &out->policy)) {
+			snprintf(err, errsize, "spec.preemptionPolicy: unsupported value \"%s\"", pol);
+			return -1;
+		}
+		out->has_policy = true;
+	}
+	out->has_start_time = parse_ts(status, "startTime", &out->start_time);
+	parse_ts(meta, "creationTimestamp", &out->created);
+	out->terminating = pk_get(meta, "deletionTimestamp") != NULL &&
+	                   !cJSON_IsNull(pk_get(meta, "deletionTimestamp"));
+	out->preemption_target = disrupted_by_preemption(status);
+
+	if (pk_pod_requests(d, spec, &out->requests, err, errsize) < 0)
+		return -1;
+
+	int nports = count_host_ports(pk_get(spec, "containers"));
+	if (nports) {
+		out->ports = pk_arena_alloc(d->arena, sizeof *out->ports * (size_t)nports);
+		add_ports(d, pk_get(spec, "containers"), out->ports, &out->nports, nports);
+	}
+	if (decode_tolerations(d, pk_get(spec, "tolerations"), out, err, errsize) < 0)
+		return -1;
+	if (decode_node_affinity(d, spec, out, err, errsize) < 0)
+		return -1;
+	out->unmodelled = unmodelled_features(spec);
+	out->pod_group = istr(d, spec, "schedulingGroup.podGroupName", "");
+	out->workload_name = istr(d, spec, "workloadRef.name", "");
+	out->workload_pod_group = istr(d, spec, "workloadRef.podGroup", "");
+	return 0;
+}
+
+int pk_pod_decode(pk_decoder *d, const cJSON *pod, pk_pod *out, char *err, size_t errsize)
+{
+	return pk_pod_decode_spec(d, pk_get(pod, "metadata"), pk_get(pod, "spec"), pk_get(pod, "status"),
+	                          out, err, errsize);
+}
+
+void pk_pod_release(pk_pod *p)
+{
+	if (!p)
+		return;
+	pk_selector_free(&p->node_selector);
+	for (int i = 0; i < p->naffinity_terms; i++) {
+		pk_selector_free(&p->affinity_terms[i].labels);
+		if (p->affinity_terms[i].has_fields)
+			pk_selector_free(&p->affinity_terms[i].fields);
+	}
+	p->naffinity_terms = 0;
+	cJSON_Delete(p->labels);
+	p->labels = NULL;
+}
+
+/* ---- PDBs ----------------------------------------------------------------- */
+
+int pk_pdb_decode(pk_decoder *d, const cJSON *pdb, pk_pdb *out, char *err, size_t errsize)
+{
+	memset(out, 0, sizeof *out);
+	out->namespace_ = istr(d, pdb, "metadata.namespace", "default");
+	out->name = istr(d, pdb, "metadata.name", "");
+	char why[256];
+	const cJSON *sel = pk_getp(pdb, "spec.selector");
+	if (pk_selector_compile(cJSON_IsNull(sel) ? NULL : sel, &out->selector, why, sizeof why) < 0) {
+		snprintf(err, errsize, "spec.selector: %s", why);
+		return -1;
+	}
+	int64_t allowed = 0;
+	pk_int64(pdb, "status.disruptionsAllowed", &allowed);
+	out->disruptions_allowed = (int32_t)(allowed > INT32_MAX ? INT32_MAX : allowed < INT32_MIN ? INT32_MIN : allowed);
+	const cJSON *dp = pk_getp(pdb, "status.disruptedPods");
+	int n = cJSON_IsObject(dp) ? cJSON_GetArraySize(dp) : 0;
+	if (n > 0) {
+		out->disrupted_pods = pk_arena_alloc(d->arena, sizeof *out->disrupted_pods * (size_t)n);
+		const cJSON *it;
+		cJSON_ArrayForEach(it, dp)
+			if (it->string)
+				out->disrupted_pods[out->ndisrupted++] = pk_intern(d->strs, it->string);
+	}
+	return 0;
+}
+
+void pk_pdb_release(pk_pdb *p)
+{
+	if (p)
+		pk_selector_free(&p->selector);
+}
+
+/* ---- semantics ------------------------------------------------------------ */
+
+bool pk_toleration_tolerates(const pk_toleration *t, const pk_taint *taint)
+{
+	if (t->effect >= 0 && t->effect != (int)taint->effect)
+		return false;
+	if (*t->key && strcmp(t->key, taint->key) != 0)
+		return false;
+	if (t->op == PK_TOL_EXISTS)
+		return true;
+	return strcmp(t->value, taint->value) == 0;
+}
+
+bool pk_pod_tolerates(const pk_pod *p, const pk_taint *taint)
+{
+	for (int i = 0; i < p->ntolerations; i++)
+		if (pk_toleration_tolerates(&p->tolerations[i], taint))
+			return true;
+	return false;
+}
+
+bool pk_pod_is_terminal(const pk_pod *p)
+{
+	return strcmp(p->phase, "Succeeded") == 0 || strcmp(p->phase, "Failed") == 0;
+}

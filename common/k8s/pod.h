@@ -1,0 +1,217 @@
+/* Compact, typed views of the Kubernetes objects the scheduler engine uses:
+ * Node, Pod, PodDisruptionBudget. Decoded from cJSON once, inside the reader
+ * callback, so that no cJSON tree of a pod has to be kept.
+ *
+ * Memory model: every view and everything it points to lives in a pk_arena
+ * (bump allocator, freed at once); strings are interned in a pk_strtab, so
+ * equal strings are equal pointers and repeated names cost nothing.
+ * Label maps are kept as small cJSON objects whose keys and values are
+ * references to interned strings, so that pk_selector_matches() (the one
+ * selector matcher) can be used on them without copies.
+ *
+ * Pod requests follow upstream's resource.PodRequests as NodeResourcesFit
+ * uses it: max(sum of app containers + restartable init (sidecar)
+ * containers, the peak of any regular init container plus the sidecars
+ * started before it) + spec.overhead; spec.resources.requests (pod-level
+ * resources) replaces the container sums for the resources it names.
+ */
+#ifndef PK_K8S_POD_H
+#define PK_K8S_POD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cjson/cJSON.h>
+#include "priority.h"
+#include "selector.h"
+
+/* ---- arena and string interning ---------------------------------------- */
+
+typedef struct pk_arena_block pk_arena_block;
+typedef struct pk_arena {
+	pk_arena_block *head;
+	size_t used_bytes;        /* total handed out, for --stats and tests */
+} pk_arena;
+
+void pk_arena_init(pk_arena *a);
+/* Zeroed, 16-byte aligned memory; aborts on out-of-memory. */
+void *pk_arena_alloc(pk_arena *a, size_t size);
+void pk_arena_free(pk_arena *a);
+
+typedef struct pk_strtab pk_strtab;
+pk_strtab *pk_strtab_new(void);
+void pk_strtab_free(pk_strtab *t);
+/* The unique copy of s (NULL stays NULL). Pointers are stable until free. */
+const char *pk_intern(pk_strtab *t, const char *s);
+const char *pk_intern_n(pk_strtab *t, const char *s, size_t len);
+size_t pk_strtab_count(const pk_strtab *t);
+
+/* ---- resources ---------------------------------------------------------- */
+
+/* Named resources other than cpu/memory/ephemeral-storage/pods: hugepages-*,
+ * extended resources (example.com/gpu), ... Names are interned. */
+typedef struct pk_scalar_res {
+	const char *name;
+	int64_t milli;
+} pk_scalar_res;
+
+/* A resource vector in milli-units (memory 1Gi = 1073741824000). */
+typedef struct pk_res {
+	int64_t cpu, memory, ephemeral, pods;
+	pk_scalar_res *scalar;   /* arena; nscalar entries, names unique */
+	int nscalar;
+} pk_res;
+
+int64_t pk_res_scalar(const pk_res *r, const char *interned_name);
+/* True if the pod asks for nothing (cpu, memory, ephemeral, scalars all 0). */
+bool pk_res_is_zero(const pk_res *r);
+
+/* ---- nodes -------------------------------------------------------------- */
+
+typedef enum { PK_EFFECT_NO_SCHEDULE, PK_EFFECT_PREFER_NO_SCHEDULE, PK_EFFECT_NO_EXECUTE } pk_taint_effect;
+
+typedef struct pk_taint {
+	const char *key, *value;  /* value "" when absent */
+	pk_taint_effect effect;
+} pk_taint;
+
+typedef struct pk_node {
+	const char *name;
+	cJSON *labels;            /* object of interned references, or NULL */
+	cJSON *fields;            /* {"metadata.name": name} for matchFields */
+	pk_res allocatable;       /* status.allocatable (pods in .pods, as a count x1000) */
+	bool unschedulable;       /* spec.unschedulable */
+	pk_taint *taints;
+	int ntaints;
+	long index;               /* position in the snapshot's node array */
+} pk_node;
+
+/* ---- pods --------------------------------------------------------------- */
+
+typedef enum { PK_TOL_EQUAL, PK_TOL_EXISTS } pk_tol_op;
+typedef struct pk_toleration {
+	const char *key;          /* "" = all keys (only with Exists) */
+	const char *value;
+	pk_tol_op op;
+	int effect;               /* pk_taint_effect, or -1 for all effects */
+} pk_toleration;
+
+typedef struct pk_host_port {
+	const char *ip;           /* "" or "0.0.0.0" = all addresses */
+	const char *protocol;     /* "TCP" default */
+	int32_t port;
+} pk_host_port;
+
+/* Scheduling features a pod asks for that the engine does not model; they
+ * are reported as warnings, never silently ignored. Bit set. */
+enum {
+	PK_UNMODELLED_POD_AFFINITY = 1u << 0,       /* required podAffinity */
+	PK_UNMODELLED_POD_ANTI_AFFINITY = 1u << 1,  /* required podAntiAffinity */
+	PK_UNMODELLED_TOPOLOGY_SPREAD = 1u << 2,    /* whenUnsatisfiable: DoNotSchedule */
+	PK_UNMODELLED_VOLUMES = 1u << 3,            /* PVC volumes (VolumeBinding/Zone/limits) */
+	PK_UNMODELLED_RESOURCE_CLAIMS = 1u << 4,    /* DRA resourceClaims */
+	PK_UNMODELLED_SCHEDULING_GATES = 1u << 5,   /* spec.schedulingGates */
+};
+/* Comma-separated names of the bits set in mask, written into buf. */
+const char *pk_unmodelled_names(unsigned mask, char *buf, size_t size);
+
+/* A required node-affinity term: matchExpressions over labels AND
+ * matchFields over fields; terms are ORed. */
+typedef struct pk_node_term {
+	pk_selector labels;
+	pk_selector fields;
+	bool has_fields;
+} pk_node_term;
+
+typedef struct pk_pod {
+	const char *namespace_, *name, *uid;
+	const char *node_name;        /* spec.nodeName ("" = not bound) */
+	const char *nominated_node;   /* status.nominatedNodeName ("" = none) */
+	const char *scheduler_name;   /* spec.schedulerName, default "default-scheduler" */
+	const char *class_name;       /* spec.priorityClassName ("" = none) */
+	const char *phase;            /* status.phase ("" if absent) */
+	cJSON *labels;                /* interned references, or NULL */
+
+	int32_t priority;             /* effective priority (resolved if !has_priority) */
+	bool has_priority;            /* spec.priority was present */
+	pk_preemption_policy policy;
+	bool has_policy;              /* spec.preemptionPolicy was present */
+
+	int64_t start_time;           /* status.startTime, Unix ns */
+	bool has_start_time;
+	int64_t created;              /* metadata.creationTimestamp, Unix ns (0 if absent) */
+	bool terminating;             /* metadata.deletionTimestamp set */
+	bool preemption_target;       /* first DisruptionTarget condition is True/PreemptionByScheduler */
+
+	pk_res requests;              /* as upstream's PodRequests computes them */
+
+	pk_host_port *ports;          /* hostPort > 0 of all containers (incl. init) */
+	int nports;
+	pk_toleration *tolerations;
+	int ntolerations;
+	pk_selector node_selector;    /* spec.nodeSelector (is_nil when absent) */
+	bool has_node_selector;
+	pk_node_term *affinity_terms; /* required nodeAffinity terms */
+	int naffinity_terms;
+	bool has_node_affinity;       /* requiredDuringScheduling... present */
+	unsigned unmodelled;          /* PK_UNMODELLED_* */
+
+	/* Gang membership, for PodGroup preemption (common/sched/podgroup*.c):
+	 * spec.schedulingGroup.podGroupName (scheduling/v1alpha2 PodGroup) and
+	 * spec.workloadRef {name, podGroup} (v1alpha1 Workload); "" when absent. */
+	const char *pod_group;
+	const char *workload_name, *workload_pod_group;
+
+	long index;                   /* position in the snapshot's pod array */
+	long record;                  /* input record number (0-based) */
+} pk_pod;
+
+/* ---- PodDisruptionBudget ------------------------------------------------ */
+
+typedef struct pk_pdb {
+	const char *namespace_, *name;
+	pk_selector selector;         /* spec.selector; nil matches nothing */
+	int32_t disruptions_allowed;  /* status.disruptionsAllowed (0 when absent) */
+	const char **disrupted_pods;  /* keys of status.disruptedPods (pod names, interned) */
+	int ndisrupted;
+} pk_pdb;
+
+/* ---- decoding ----------------------------------------------------------- */
+
+typedef struct pk_decoder {
+	pk_arena *arena;
+	pk_strtab *strs;
+	/* Well-known interned names, filled by pk_decoder_init. */
+	const char *res_cpu, *res_memory, *res_ephemeral, *res_pods;
+} pk_decoder;
+
+void pk_decoder_init(pk_decoder *d, pk_arena *arena, pk_strtab *strs);
+
+/* Decode into *out (zeroed by the callee). Return 0, or -1 with a message in
+ * err when the object cannot be used (e.g. a malformed quantity); the
+ * message names the field. */
+int pk_node_decode(pk_decoder *d, const cJSON *node, pk_node *out, char *err, size_t errsize);
+int pk_pod_decode(pk_decoder *d, const cJSON *pod, pk_pod *out, char *err, size_t errsize);
+/* Decode a PodSpec with its metadata given separately (pod templates of
+ * workloads); meta may be NULL. */
+int pk_pod_decode_spec(pk_decoder *d, const cJSON *meta, const cJSON *spec, const cJSON *status,
+                       pk_pod *out, char *err, size_t errsize);
+int pk_pdb_decode(pk_decoder *d, const cJSON *pdb, pk_pdb *out, char *err, size_t errsize);
+
+/* Requests of a PodSpec as upstream computes them (see the top comment).
+ * Scalar names are interned through d. */
+int pk_pod_requests(pk_decoder *d, const cJSON *spec, pk_res *out, char *err, size_t errsize);
+
+/* Free the compiled selectors held by views (the arena frees the rest). */
+void pk_pod_release(pk_pod *p);
+void pk_pdb_release(pk_pdb *p);
+
+/* Toleration semantics (v1.Toleration.ToleratesTaint). */
+bool pk_toleration_tolerates(const pk_toleration *t, const pk_taint *taint);
+bool pk_pod_tolerates(const pk_pod *p, const pk_taint *taint);
+
+/* Is the pod in a terminal phase (Succeeded/Failed)? The scheduler's cache
+ * does not hold such pods. */
+bool pk_pod_is_terminal(const pk_pod *p);
+
+#endif

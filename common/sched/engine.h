@@ -1,0 +1,331 @@
+/* The preemption engine shared by victims and preempt-plan: kube-scheduler's
+ * DefaultPreemption (pkg/scheduler/framework/preemption + plugins/
+ * defaultpreemption), offline, over a cluster snapshot read from kubectl
+ * output.
+ *
+ * Layers, each usable on its own:
+ *   1. pk_snapshot  - nodes, pods (bound and nominated), PDBs, PriorityClasses,
+ *                     decoded into compact views (k8s/pod.h), pods grouped per
+ *                     node and ordered by importance. Mutable: pods can be
+ *                     removed (victims), bound (assumed) or nominated, so a
+ *                     sequence of preemptors, a PodGroup evaluator or a
+ *                     what-if simulator can play plans forward.
+ *   2. filters      - the Filter plugins the engine models, with upstream's
+ *                     status codes (Unschedulable vs UnschedulableAndUnresolvable)
+ *                     and reasons; run with nominated pods like
+ *                     RunFilterPluginsWithNominatedPods.
+ *   3. victim units - the generic pieces of SelectVictimsOnNode: importance
+ *                     order, PDB split, greedy reprieve. A unit is one pod for
+ *                     per-pod preemption; a PodGroup evaluator (podgroup*.c)
+ *                     builds multi-pod units and reuses the same functions
+ *                     with its own fit callback.
+ *   4. evaluation   - one preemptor: eligibility, filter pass, potential nodes,
+ *                     candidate sampling, dry run, node choice.
+ *   5. candidates   - node choice (pickOneNodeForPreemption) over candidates
+ *                     that need no snapshot, so preempt-plan can choose from
+ *                     victims' NDJSON output with the same code.
+ *
+ * Determinism: upstream breaks the last tie by Go map order and samples
+ * candidates from a random offset. Here every potential node is evaluated by
+ * default, nodes are visited in name order and the final tie-break is the
+ * node name (smallest first); --offset and the --min-candidate-nodes-*
+ * options reproduce upstream's sampling exactly for a given offset.
+ *
+ * Nothing here keeps global state; a snapshot is single-threaded.
+ *
+ * Extending (PodGroup preemption in podgroup*.c, preempt-plan --simulate in
+ * cmd/preempt-plan/simulate*.c) needs no change to these files:
+ *   - Objects the snapshot does not know (PodGroup, Workload) come back from
+ *     pk_snapshot_add as PK_ADD_SKIPPED: decode them in your own record
+ *     callback. Pods already carry pod_group / workload_* (k8s/pod.h).
+ *   - A "domain" evaluator builds pk_victim_unit arrays (all pods of a
+ *     PodGroup with disruptionMode PodGroup in one unit, priority = the
+ *     group's), removes them with pk_snapshot_delete or the nodeinfo
+ *     functions, and calls pk_units_sort, pk_units_pdb_split and
+ *     pk_units_reprieve with its own fit callback (e.g. a gang placement
+ *     that counts scheduled members) and apply callback.
+ *   - A simulator loops: pk_evaluate -> decide -> pk_snapshot_apply (or
+ *     pk_snapshot_bind for pods that fit, pk_snapshot_delete for victims
+ *     whose deletion completes), with pk_snapshot_pending for queue order.
+ */
+#ifndef PK_SCHED_ENGINE_H
+#define PK_SCHED_ENGINE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cjson/cJSON.h>
+#include "../diag.h"
+#include "../k8s/pod.h"
+#include "../k8s/priority.h"
+
+/* ======================================================================
+ * Status (framework.Status)
+ * ====================================================================== */
+
+typedef enum {
+	PK_CODE_SUCCESS = 0,
+	PK_CODE_ERROR,
+	PK_CODE_UNSCHEDULABLE,              /* preemption may help */
+	PK_CODE_UNSCHEDULABLE_UNRESOLVABLE, /* preemption cannot help */
+} pk_code;
+
+#define PK_STATUS_MAX_REASONS 8
+
+typedef struct pk_status {
+	pk_code code;
+	const char *plugin;                 /* failing plugin, e.g. "NodeResourcesFit" */
+	int nreasons;
+	const char *reasons[PK_STATUS_MAX_REASONS]; /* static or interned strings */
+} pk_status;
+
+const char *pk_code_name(pk_code c);    /* "Unschedulable", ... */
+void pk_status_set(pk_status *s, pk_code code, const char *plugin, const char *reason);
+void pk_status_add_reason(pk_status *s, const char *reason);
+
+/* ======================================================================
+ * 1. Snapshot
+ * ====================================================================== */
+
+/* One node and the pods the scheduler cache holds for it. */
+typedef struct pk_nodeinfo {
+	pk_node *node;
+	pk_pod **pods;            /* bound, non-terminal pods; most important first */
+	int npods, cap;
+	pk_res requested;         /* sum of the pods' requests (terminating included) */
+	pk_pod **nominated;       /* pending pods with status.nominatedNodeName == node */
+	int nnominated, nomcap;
+} pk_nodeinfo;
+
+typedef struct pk_snapshot {
+	pk_arena arena;
+	pk_strtab *strs;
+	pk_decoder dec;
+	pk_pclass_set classes;
+
+	pk_node *nodes;           /* decoded nodes; after pk_snapshot_finish sorted by name */
+	long nnodes, nodecap;
+	pk_nodeinfo *infos;       /* parallel to nodes after finish */
+
+	pk_pod **pods;            /* every decoded pod, input order */
+	long npods, podcap;
+	pk_pdb *pdbs;
+	int npdbs, pdbcap;
+
+	bool keep_pending_objects;/* keep the cJSON of pending pods (for --pending) */
+	cJSON **pending_objects;  /* parallel to pods: owned cJSON or NULL */
+
+	long unbound_node_pods;   /* bound to a node that is not in the input */
+	long terminal_pods;       /* Succeeded/Failed: not in the scheduler cache */
+	bool finished;
+	int64_t now;              /* "now" for pods without a start time (Unix ns) */
+
+	void *index;              /* private: node-name hash index */
+} pk_snapshot;
+
+typedef enum { PK_ADD_USED, PK_ADD_SKIPPED, PK_ADD_REJECTED } pk_add_result;
+
+void pk_snapshot_init(pk_snapshot *s);
+void pk_snapshot_free(pk_snapshot *s);
+/* Decode one object (Node, Pod, PodDisruptionBudget, PriorityClass) into the
+ * snapshot. The object is not kept (except a pending pod's when
+ * keep_pending_objects: then *take is set and the caller must detach it).
+ * Other kinds are PK_ADD_SKIPPED; unusable objects PK_ADD_REJECTED with a
+ * message in err. */
+pk_add_result pk_snapshot_add(pk_snapshot *s, const cJSON *obj, long record, bool *take,
+                              char *err, size_t errsize);
+/* After the last object: resolve priorities that pods do not carry (classes
+ * may follow pods in the input), group pods per node, order them, sum
+ * requests, index nominated pods. */
+void pk_snapshot_finish(pk_snapshot *s);
+
+pk_nodeinfo *pk_snapshot_node(const pk_snapshot *s, const char *name); /* NULL if unknown */
+
+/* State updates (keep every nodeinfo's order and sums consistent). The
+ * nodeinfo functions only touch the node's lists; the snapshot functions
+ * also keep the pod's own fields (node_name, nominated_node) in step. */
+void pk_nodeinfo_remove_pod(pk_nodeinfo *ni, const pk_pod *p);
+void pk_nodeinfo_add_pod(pk_nodeinfo *ni, pk_pod *p);
+void pk_nodeinfo_add_nominated(pk_nodeinfo *ni, pk_pod *p);
+void pk_nodeinfo_remove_nominated(pk_nodeinfo *ni, const pk_pod *p);
+
+/* Bind (assume) a pod to a node: drops its nomination, sets spec.nodeName,
+ * adds it to the node. Returns false if the node is unknown. */
+bool pk_snapshot_bind(pk_snapshot *s, pk_pod *p, const char *node);
+/* Delete a bound pod (a victim gone) or forget a pending one. */
+void pk_snapshot_delete(pk_snapshot *s, pk_pod *p);
+/* Set or clear (node NULL/"") a pending pod's nomination. */
+void pk_snapshot_nominate(pk_snapshot *s, pk_pod *p, const char *node);
+
+/* Importance (MoreImportantPod): higher priority first, then earlier start
+ * (no start time = now), then - our addition for determinism - namespace/
+ * name order. Returns <0 if a is more important. */
+int pk_pod_importance_cmp(const pk_pod *a, const pk_pod *b, int64_t now);
+
+/* ======================================================================
+ * 2. Filters
+ * ====================================================================== */
+
+/* Run the modelled Filter plugins in the default profile's order
+ * (NodeUnschedulable, NodeName, TaintToleration, NodeAffinity, NodePorts,
+ * NodeResourcesFit); stops at the first failure like RunFilterPlugins. */
+pk_status pk_run_filters(pk_snapshot *s, const pk_pod *pod, const pk_nodeinfo *ni);
+/* RunFilterPluginsWithNominatedPods: pods nominated to the node with
+ * priority >= pod's (and another uid) are counted as if running there. */
+pk_status pk_run_filters_with_nominated(pk_snapshot *s, const pk_pod *pod, pk_nodeinfo *ni);
+
+/* ======================================================================
+ * 3. Victim units
+ * ====================================================================== */
+
+typedef struct pk_victim_unit {
+	pk_pod **pods;            /* one pod for per-pod preemption */
+	int npods;
+	int32_t priority;         /* unit priority (a PodGroup's own priority for gangs) */
+	int64_t earliest_start;   /* earliest start of its pods (now if none started) */
+	bool is_group;
+	bool violating;           /* set by pk_units_pdb_split */
+} pk_victim_unit;
+
+/* moreImportantVictim; <0 if a is more important. For single pods this is
+ * pk_pod_importance_cmp. */
+int pk_unit_importance_cmp(const pk_victim_unit *a, const pk_victim_unit *b, int64_t now);
+void pk_units_sort(pk_victim_unit *u, int n, int64_t now);
+
+/* filterPodsWithPDBViolation over units in importance order, with a fresh
+ * budget (status.disruptionsAllowed) per call; sets ->violating (a unit
+ * violates if any member does). */
+void pk_units_pdb_split(const pk_snapshot *s, pk_victim_unit *u, int n);
+
+/* Greedy reprieve: units were all removed by the caller. Violating units
+ * first, then the others, each in the given order: add back (apply(ctx,u,
+ * true)), keep if fits(ctx), else remove again (apply(ctx,u,false)) and
+ * append the unit index to victims_out. Returns the number of victims;
+ * *violations counts victim units that are violating. */
+typedef bool (*pk_fit_fn)(void *ctx);
+typedef void (*pk_unit_apply_fn)(void *ctx, const pk_victim_unit *u, bool add);
+int pk_units_reprieve(pk_victim_unit *u, int n, pk_fit_fn fits, pk_unit_apply_fn apply, void *ctx,
+                      int *victims_out, int *violations);
+
+/* ======================================================================
+ * 4. Evaluation of one preemptor
+ * ====================================================================== */
+
+/* A preemptor: a pod (given or pending) plus where it came from. */
+typedef struct pk_preemptor {
+	pk_pod *pod;              /* decoded view; arena-owned */
+	cJSON *object;            /* the pod object to echo in output (owned), may be NULL */
+	const char *source;       /* "Pod", "Deployment", ... */
+	const char *file;         /* input file, for messages */
+	bool class_missing;       /* priorityClassName names no known class */
+} pk_preemptor;
+
+typedef struct pk_victim_ref {
+	const char *namespace_, *name, *uid, *node;
+	int32_t priority;
+	int64_t start_time;
+	bool has_start_time;
+	bool violating;           /* counted as a PDB violation */
+	bool terminating;         /* already being deleted: the executor skips it */
+} pk_victim_ref;
+
+typedef struct pk_candidate {
+	const char *node;
+	pk_victim_ref *victims;   /* most important first */
+	int nvictims;
+	int num_pdb_violations;
+	/* Pods nominated to this node with lower priority than the preemptor:
+	 * their nomination is cleared if this node is chosen. */
+	pk_victim_ref *clear_nominations;
+	int nclear;
+} pk_candidate;
+
+typedef enum {
+	PK_PRE_NOT_ELIGIBLE,       /* PodEligibleToPreemptOthers said no */
+	PK_PRE_FITS,               /* some node passes the filters: no preemption needed */
+	PK_PRE_NEEDS_PREEMPTION,   /* candidates exist */
+	PK_PRE_UNSCHEDULABLE,      /* preemption cannot help */
+} pk_pre_status;
+
+const char *pk_pre_status_name(pk_pre_status s); /* NotEligible, FitsWithoutPreemption, ... */
+
+/* Per node: what the filter pass and the dry run said. */
+typedef struct pk_node_eval {
+	const pk_nodeinfo *ni;
+	pk_status filter;         /* status of the scheduling-cycle filter pass */
+	bool dry_run;             /* SelectVictimsOnNode was run on it */
+	pk_status dry;            /* its status (Success = candidate) */
+	int candidate;            /* index into candidates, or -1 */
+} pk_node_eval;
+
+typedef struct pk_eval_opts {
+	/* Candidate sampling. sample=false (default): every potential node. */
+	bool sample;
+	int min_candidate_nodes_percentage;   /* upstream default 10 */
+	int min_candidate_nodes_absolute;     /* upstream default 100 */
+	long offset;                          /* upstream: rand.Int31n(n); here given */
+} pk_eval_opts;
+
+void pk_eval_opts_default(pk_eval_opts *o);
+
+typedef struct pk_evaluation {
+	const pk_preemptor *preemptor;
+	pk_pre_status status;
+	const char *message;      /* FailedScheduling-style text: filter FitError, then
+	                           * "preemption: " and the eligibility or preemption
+	                           * FitError; "" when the pod fits (arena) */
+	pk_node_eval *nodes;      /* one per snapshot node, snapshot order */
+	long nnodes;
+	long nfit;                /* nodes passing the filter pass */
+	long npotential;          /* nodes whose filter status is Unschedulable */
+	long num_candidates;      /* sampling bound (GetOffsetAndNumCandidates) */
+	long offset;
+	pk_candidate *candidates; /* non-violating then violating, as upstream */
+	int ncandidates;
+	int best;                 /* pk_pick_one_node result, or -1 */
+	pk_arena arena;           /* owns everything above */
+} pk_evaluation;
+
+/* Evaluate one preemptor against the current snapshot state. */
+void pk_evaluate(pk_snapshot *s, const pk_preemptor *p, const pk_eval_opts *o, pk_evaluation *out);
+void pk_evaluation_free(pk_evaluation *e);
+
+/* Play the chosen plan forward: remove the victims of the best candidate
+ * from their node, clear lower-priority nominations there and nominate the
+ * preemptor to the node (so later preemptors see it, priority >= rule).
+ * Unschedulable: clear the preemptor's nomination, as upstream does. Other
+ * outcomes change nothing (a pod that fits is not placed: scoring is not
+ * modelled). */
+void pk_snapshot_apply(pk_snapshot *s, const pk_evaluation *e);
+
+/* SelectVictimsOnNode for one node (state restored on return). victims is
+ * filled in importance order (arena-allocated from e->arena). */
+pk_status pk_select_victims_on_node(pk_snapshot *s, const pk_pod *preemptor, pk_nodeinfo *ni,
+                                    pk_arena *arena, pk_candidate *out);
+
+/* PodEligibleToPreemptOthers. On false, *why is the upstream message. */
+bool pk_pod_eligible_to_preempt(pk_snapshot *s, const pk_pod *p, const char **why);
+
+/* Preemptors from --pending: pending pods (no nodeName, not terminal, not
+ * gated) in scheduling-queue order (PrioritySort: priority desc, then
+ * creation time, then namespace/name). Returns the count; *out is malloc'd. */
+long pk_snapshot_pending(const pk_snapshot *s, pk_pod ***out);
+
+/* FitError text: "0/N nodes are available: <count> <reason>, ...." with
+ * reasons counted and sorted as strings. */
+char *pk_fit_error_message(pk_arena *a, long nnodes, const pk_status *const *statuses, long n);
+
+/* ======================================================================
+ * 5. Node choice
+ * ====================================================================== */
+
+/* pickOneNodeForPreemption: fewest PDB violations, lowest highest-victim
+ * priority, smallest sum of (priority + MaxInt32 + 1), fewest victims,
+ * latest earliest-start among highest-priority victims (unset = now),
+ * then smallest node name. Returns the index, -1 if n == 0. */
+int pk_pick_one_node(const pk_candidate *c, int n, int64_t now);
+
+/* GetOffsetAndNumCandidates with a given offset (taken modulo n). */
+long pk_num_candidates(long n, int pct, int abs);
+
+#endif

@@ -1,0 +1,236 @@
+/* The Filter plugins the engine models, in the default profile's order, with
+ * upstream's reasons and status codes. */
+#include "engine.h"
+
+#include <stdio.h>
+#include <string.h>
+
+const char *pk_code_name(pk_code c)
+{
+	switch (c) {
+	case PK_CODE_SUCCESS: return "Success";
+	case PK_CODE_ERROR: return "Error";
+	case PK_CODE_UNSCHEDULABLE: return "Unschedulable";
+	case PK_CODE_UNSCHEDULABLE_UNRESOLVABLE: return "UnschedulableAndUnresolvable";
+	}
+	return "Unknown";
+}
+
+void pk_status_set(pk_status *s, pk_code code, const char *plugin, const char *reason)
+{
+	memset(s, 0, sizeof *s);
+	s->code = code;
+	s->plugin = plugin;
+	if (reason)
+		pk_status_add_reason(s, reason);
+}
+
+void pk_status_add_reason(pk_status *s, const char *reason)
+{
+	if (s->nreasons < PK_STATUS_MAX_REASONS)
+		s->reasons[s->nreasons++] = reason;
+}
+
+/* Upstream reason strings. */
+#define R_UNSCHEDULABLE "node(s) were unschedulable"
+#define R_NODE_NAME "node(s) didn't match the requested node name"
+#define R_TAINT "node(s) had untolerated taint(s)"
+#define R_AFFINITY "node(s) didn't match Pod's node affinity/selector"
+#define R_PORTS "node(s) didn't have free ports for the requested pod ports"
+#define R_TOO_MANY_PODS "Too many pods"
+
+static bool node_unschedulable_fails(const pk_pod *pod, const pk_node *n)
+{
+	if (!n->unschedulable)
+		return false;
+	pk_taint t = { "node.kubernetes.io/unschedulable", "", PK_EFFECT_NO_SCHEDULE };
+	return !pk_pod_tolerates(pod, &t);
+}
+
+static bool taints_fail(const pk_pod *pod, const pk_node *n)
+{
+	for (int i = 0; i < n->ntaints; i++) {
+		const pk_taint *t = &n->taints[i];
+		if (t->effect == PK_EFFECT_PREFER_NO_SCHEDULE)
+			continue;
+		if (!pk_pod_tolerates(pod, t))
+			return true;
+	}
+	return false;
+}
+
+static bool term_matches(const pk_node_term *t, const pk_node *n)
+{
+	/* A term with neither expressions nor fields selects no node. */
+	if (t->labels.nreqs == 0 && !t->has_fields)
+		return false;
+	if (t->labels.nreqs > 0 && !pk_selector_matches(&t->labels, n->labels))
+		return false;
+	if (t->has_fields && !pk_selector_matches(&t->fields, n->fields))
+		return false;
+	return true;
+}
+
+static bool affinity_fails(const pk_pod *pod, const pk_node *n)
+{
+	if (pod->has_node_selector && !pk_selector_matches(&pod->node_selector, n->labels))
+		return true;
+	if (!pod->has_node_affinity)
+		return false;
+	for (int i = 0; i < pod->naffinity_terms; i++)
+		if (term_matches(&pod->affinity_terms[i], n))
+			return false;
+	return true;
+}
+
+static bool port_conflict(const pk_host_port *a, const pk_host_port *b)
+{
+	if (a->port != b->port || strcmp(a->protocol, b->protocol) != 0)
+		return false;
+	return strcmp(a->ip, b->ip) == 0 || strcmp(a->ip, "0.0.0.0") == 0 || strcmp(b->ip, "0.0.0.0") == 0;
+}
+
+static bool pods_conflict(const pk_pod *pod, const pk_pod *other)
+{
+	for (int i = 0; i < pod->nports; i++)
+		for (int j = 0; j < other->nports; j++)
+			if (port_conflict(&pod->ports[i], &other->ports[j]))
+				return true;
+	return false;
+}
+
+static bool ports_fail(const pk_pod *pod, const pk_nodeinfo *ni)
+{
+	if (pod->nports == 0)
+		return false;
+	for (int i = 0; i < ni->npods; i++)
+		if (pods_conflict(pod, ni->pods[i]))
+			return true;
+	return false;
+}
+
+static int64_t requested_scalar(const pk_res *r, const char *name)
+{
+	return pk_res_scalar(r, name);
+}
+
+/* One resource check of fitsRequest: Insufficient if request > free,
+ * Unresolvable if request > allocatable. */
+static void check_res(pk_status *st, pk_snapshot *s, const char *name, int64_t req, int64_t alloc,
+                      int64_t used, bool *unresolvable)
+{
+	if (req <= 0 || req <= alloc - used)
+		return;
+	char buf[320];
+	snprintf(buf, sizeof buf, "Insufficient %s", name);
+	pk_status_add_reason(st, pk_intern(s->strs, buf));
+	if (req > alloc)
+		*unresolvable = true;
+}
+
+static pk_status fits_request(pk_snapshot *s, const pk_pod *pod, const pk_nodeinfo *ni, int extra_pods,
+                              const pk_res *extra)
+{
+	pk_status st;
+	pk_status_set(&st, PK_CODE_SUCCESS, NULL, NULL);
+	const pk_res *al = &ni->node->allocatable, *rq = &ni->requested, *p = &pod->requests;
+	bool unresolvable = false;
+	if ((int64_t)(ni->npods + extra_pods + 1) * 1000 > al->pods)
+		pk_status_add_reason(&st, R_TOO_MANY_PODS);
+	if (!pk_res_is_zero(p)) {
+		check_res(&st, s, "cpu", p->cpu, al->cpu, rq->cpu + extra->cpu, &unresolvable);
+		check_res(&st, s, "memory", p->memory, al->memory, rq->memory + extra->memory, &unresolvable);
+		check_res(&st, s, "ephemeral-storage", p->ephemeral, al->ephemeral,
+		          rq->ephemeral + extra->ephemeral, &unresolvable);
+		for (int i = 0; i < p->nscalar; i++) {
+			const char *n = p->scalar[i].name;
+			check_res(&st, s, n, p->scalar[i].milli, pk_res_scalar(al, n),
+			          requested_scalar(rq, n) + requested_scalar(extra, n), &unresolvable);
+		}
+	}
+	if (st.nreasons > 0) {
+		st.code = unresolvable ? PK_CODE_UNSCHEDULABLE_UNRESOLVABLE : PK_CODE_UNSCHEDULABLE;
+		st.plugin = "NodeResourcesFit";
+	}
+	return st;
+}
+
+/* Filters with some pods added on top of the node (nominated pods). */
+static pk_status run_filters_extra(pk_snapshot *s, const pk_pod *pod, const pk_nodeinfo *ni,
+                                   pk_pod *const *extra, int nextra)
+{
+	pk_status st;
+	const pk_node *n = ni->node;
+	if (node_unschedulable_fails(pod, n)) {
+		pk_status_set(&st, PK_CODE_UNSCHEDULABLE_UNRESOLVABLE, "NodeUnschedulable", R_UNSCHEDULABLE);
+		return st;
+	}
+	if (*pod->node_name && pod->node_name != n->name && strcmp(pod->node_name, n->name) != 0) {
+		pk_status_set(&st, PK_CODE_UNSCHEDULABLE_UNRESOLVABLE, "NodeName", R_NODE_NAME);
+		return st;
+	}
+	if (taints_fail(pod, n)) {
+		pk_status_set(&st, PK_CODE_UNSCHEDULABLE_UNRESOLVABLE, "TaintToleration", R_TAINT);
+		return st;
+	}
+	if (affinity_fails(pod, n)) {
+		pk_status_set(&st, PK_CODE_UNSCHEDULABLE_UNRESOLVABLE, "NodeAffinity", R_AFFINITY);
+		return st;
+	}
+	bool ports = ports_fail(pod, ni);
+	for (int i = 0; !ports && i < nextra; i++)
+		ports = pods_conflict(pod, extra[i]);
+	if (ports) {
+		pk_status_set(&st, PK_CODE_UNSCHEDULABLE, "NodePorts", R_PORTS);
+		return st;
+	}
+	/* Sum of the extra pods' requests; scalar names in a small table. */
+	enum { MAXS = 16 };
+	pk_scalar_res sc[MAXS];
+	pk_res add = { .scalar = sc };
+	for (int i = 0; i < nextra; i++) {
+		const pk_res *r = &extra[i]->requests;
+		add.cpu += r->cpu;
+		add.memory += r->memory;
+		add.ephemeral += r->ephemeral;
+		for (int k = 0; k < r->nscalar; k++) {
+			int j = 0;
+			while (j < add.nscalar && sc[j].name != r->scalar[k].name)
+				j++;
+			if (j == add.nscalar) {
+				if (j == MAXS)
+					continue;
+				sc[j] = (pk_scalar_res){ r->scalar[k].name, 0 };
+				add.nscalar++;
+			}
+			sc[j].milli += r->scalar[k].milli;
+		}
+	}
+	return fits_request(s, pod, ni, nextra, &add);
+}
+
+pk_status pk_run_filters(pk_snapshot *s, const pk_pod *pod, const pk_nodeinfo *ni)
+{
+	return run_filters_extra(s, pod, ni, NULL, 0);
+}
+
+pk_status pk_run_filters_with_nominated(pk_snapshot *s, const pk_pod *pod, pk_nodeinfo *ni)
+{
+	enum { MAXN = 64 };
+	pk_pod *extra[MAXN] = {0};
+	int n = 0;
+	for (int i = 0; i < ni->nnominated && n < MAXN; i++) {
+		pk_pod *q = ni->nominated[i];
+		if (q == pod || (*q->uid && q->uid == pod->uid))
+			continue;
+		if (q->priority >= pod->priority)
+			extra[n++] = q;
+	}
+	pk_status st = run_filters_extra(s, pod, ni, extra, n);
+	if (st.code != PK_CODE_SUCCESS || n == 0)
+		return st;
+	/* Upstream runs the filters a second time without the nominated pods
+	 * (for affinity-like filters); every modelled filter is monotonic in
+	 * the pods on the node, so that pass cannot fail here. */
+	return pk_run_filters(s, pod, ni);
+}

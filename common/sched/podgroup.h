@@ -1,0 +1,152 @@
+/* Workload-aware preemption (KEP-5710): a PodGroup as the preemptor, whole
+ * PodGroups (disruptionMode PodGroup) as victim units, the whole cluster as
+ * the domain. Follows kube-scheduler's PodGroupEvaluator
+ * (pkg/scheduler/framework/preemption/podgrouppreemption.go and types.go as
+ * of the v1alpha2 PodGroup API) with a real pod-group scheduling function:
+ * the members are placed greedily, first fit in node-name order, with the
+ * engine's filters (nominated pods included), where upstream's unit tests
+ * use a mock.
+ *
+ * Objects read (pk_pg_set_add): scheduling.k8s.io PodGroup (v1alpha2
+ * string disruptionMode Pod|PodGroup, v1alpha3 {single:{}}|{all:{}}),
+ * Workload (v1alpha2/3 podGroupTemplates supply fields a PodGroup leaves
+ * unset; v1alpha1 spec.podGroups[] for pods that use the older
+ * spec.workloadRef), and per pod its spec.schedulingGroup.podGroupName (or
+ * spec.workloadRef) and its controller ownerReference.
+ *
+ * Nothing here keeps global state.
+ */
+#ifndef PK_SCHED_PODGROUP_H
+#define PK_SCHED_PODGROUP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <cjson/cJSON.h>
+#include "engine.h"
+
+/* ---- feature gates -------------------------------------------------------- */
+
+typedef struct pk_pg_gates {
+	bool generic_workload;          /* GenericWorkload: schedulingGroup / PodGroup honoured */
+	bool workload_aware_preemption; /* WorkloadAwarePreemption: PodGroupPostFilter */
+	bool topology_aware;            /* TopologyAwareWorkloadScheduling */
+} pk_pg_gates;
+
+/* Defaults of this tool: GenericWorkload and WorkloadAwarePreemption on (the
+ * input carries PodGroups, so the API is served), TopologyAware... off. */
+void pk_pg_gates_default(pk_pg_gates *g);
+/* Parse "Name=bool,Name=bool". Unknown names are an error (message in err). */
+int pk_pg_gates_parse(pk_pg_gates *g, const char *spec, char *err, size_t errsize);
+
+/* ---- PodGroups ------------------------------------------------------------ */
+
+typedef enum { PK_PG_POLICY_NONE, PK_PG_POLICY_BASIC, PK_PG_POLICY_GANG } pk_pg_policy;
+
+typedef struct pk_podgroup {
+	const char *namespace_, *name, *uid;   /* interned */
+	int32_t priority;                      /* PodGroupPriority (resolved at finish) */
+	bool disrupt_whole;                    /* disruptionMode PodGroup / {all:{}} */
+	bool policy_never;                     /* spec.preemptionPolicy Never */
+	pk_pg_policy policy;
+	int32_t min_count;                     /* gang.minCount */
+	bool has_constraints;                  /* spec.schedulingConstraints present */
+	bool synthesized;                      /* built from a v1alpha1 Workload */
+	int64_t created;                       /* metadata.creationTimestamp (0 if absent) */
+	/* what the object said, before template fallback and resolution */
+	bool has_priority, has_mode, has_policy_field, has_sched_policy;
+	const char *class_name;
+	const char *workload, *template_;      /* template reference ("" none) */
+	pk_pod **bound;                        /* members bound to a node (victim side) */
+	int nbound, boundcap;
+} pk_podgroup;
+
+typedef struct pk_pg_set {
+	pk_podgroup *groups;
+	long n, cap;
+	/* per snapshot pod (parallel to s->pods): group name, group, controller */
+	const char **pod_group_name;    /* "" when the pod names no group */
+	long *pod_group;                /* index into groups, -1 */
+	const char **pod_owner_kind;    /* controller ownerReference kind, or NULL */
+	long npods, podcap;
+	cJSON *workloads;               /* array of Workload objects (owned) */
+	cJSON *templates;               /* array of workload-like objects for --scale (owned) */
+	pk_pg_gates gates;
+	void *index;                    /* private: (namespace, name) -> group */
+} pk_pg_set;
+
+void pk_pg_set_init(pk_pg_set *g);
+void pk_pg_set_free(pk_pg_set *g);
+
+/* Offer one object. Returns true if it was a PodGroup/Workload/controller
+ * object taken here (rejects are reported through err and return true with
+ * *rejected set). Pods are NOT taken: call pk_pg_note_pod after the snapshot
+ * accepted a pod. */
+bool pk_pg_set_add(pk_pg_set *g, pk_snapshot *s, const cJSON *obj, bool *rejected, char *err, size_t errsize);
+/* Record the group membership and controller of the pod just added to s. */
+void pk_pg_note_pod(pk_pg_set *g, pk_snapshot *s, const cJSON *pod);
+/* After pk_snapshot_finish: resolve priorities and templates, link pods. */
+void pk_pg_set_finish(pk_pg_set *g, pk_snapshot *s);
+
+pk_podgroup *pk_pg_find(const pk_pg_set *g, const char *namespace_, const char *name);
+/* The group of a snapshot pod (NULL if none or unknown). */
+pk_podgroup *pk_pg_of_pod(const pk_pg_set *g, const pk_pod *p);
+/* A member of pg was bound during a simulation (it becomes part of the
+ * group's victim unit). */
+void pk_pg_add_bound(pk_podgroup *pg, pk_pod *p);
+/* Does the pod name a scheduling group (whether or not it exists)? */
+bool pk_pg_pod_has_group(const pk_pg_set *g, const pk_pod *p);
+/* Priority as the PodGroup evaluator sees a pod: its group's when it has one. */
+int32_t pk_pg_pod_priority(const pk_pg_set *g, const pk_pod *p);
+
+/* Members of a group that must be placed to succeed (minCount for gangs, 1
+ * otherwise, as upstream's scheduling function treats basic groups). */
+int pk_pg_required(const pk_podgroup *pg, int nmembers);
+
+/* ---- evaluation ----------------------------------------------------------- */
+
+typedef enum {
+	PK_PG_NO_PREEMPTION_NEEDED,
+	PK_PG_PREEMPT,
+	PK_PG_NOT_ELIGIBLE,
+	PK_PG_UNSCHEDULABLE,
+} pk_pg_result;
+
+const char *pk_pg_result_name(pk_pg_result r);  /* NoPreemptionNeeded, Preempt, ... */
+
+typedef struct pk_pg_placement {
+	pk_pod *pod;
+	const pk_nodeinfo *node;   /* NULL: not placed */
+} pk_pg_placement;
+
+typedef struct pk_pg_evaluation {
+	const pk_podgroup *group;
+	pk_pg_result result;
+	pk_code code;              /* status code of the PodGroupPostFilter outcome */
+	const char *reason;        /* arena text */
+	pk_pg_placement *placements; /* one per member, member order */
+	int nmembers, nplaced, required;
+	pk_pod **victims;          /* victim pods, unit importance order */
+	int nvictims;
+	int nvictim_units;
+	int num_pdb_violations;    /* violating victim units */
+	long potential_units;
+	long schedule_calls;       /* scheduling-function runs (for --stats) */
+	pk_arena arena;
+} pk_pg_evaluation;
+
+/* Evaluate a pending PodGroup whose pending members are given in queue
+ * order. State is restored on return. */
+void pk_pg_evaluate(pk_snapshot *s, const pk_pg_set *g, const pk_podgroup *pg, pk_pod **members, int n,
+                    pk_pg_evaluation *out);
+void pk_pg_evaluation_free(pk_pg_evaluation *e);
+
+/* Play the outcome forward: victims removed from their nodes; on
+ * NoPreemptionNeeded the placed members are bound, on Preempt they are
+ * nominated to their intended nodes (so later preemptors respect them). */
+void pk_pg_apply(pk_snapshot *s, const pk_pg_evaluation *e);
+
+/* The plan record (kind PreemptionPlan, preemptor kind PodGroup); caller
+ * owns it. scheduler is the members' schedulerName. */
+cJSON *pk_pg_plan_json(const pk_pg_evaluation *e, const char *scheduler);
+
+#endif

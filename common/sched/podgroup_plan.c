@@ -1,0 +1,136 @@
+/* Playing a PodGroup decision forward, and its PreemptionPlan record. */
+#include "podgroup.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "records.h"
+
+static void clear_nomination(pk_snapshot *s, pk_pod *p)
+{
+	pk_nodeinfo *old = pk_snapshot_node(s, p->nominated_node);
+	if (old)
+		pk_nodeinfo_remove_nominated(old, p);
+	p->nominated_node = pk_intern(s->strs, "");
+}
+
+void pk_pg_apply(pk_snapshot *s, const pk_pg_evaluation *e)
+{
+	if (e->result == PK_PG_PREEMPT)
+		for (int i = 0; i < e->nvictims; i++) {
+			pk_nodeinfo *ni = pk_snapshot_node(s, e->victims[i]->node_name);
+			if (ni)
+				pk_nodeinfo_remove_pod(ni, e->victims[i]);
+		}
+	if (e->result != PK_PG_PREEMPT && e->result != PK_PG_NO_PREEMPTION_NEEDED)
+		return;
+	for (int k = 0; k < e->nmembers; k++) {
+		const pk_pg_placement *pl = &e->placements[k];
+		if (!pl->node)
+			continue;
+		pk_pod *p = pl->pod;
+		pk_nodeinfo *ni = pk_snapshot_node(s, pl->node->node->name);
+		clear_nomination(s, p);
+		if (e->result == PK_PG_NO_PREEMPTION_NEEDED) {
+			p->node_name = ni->node->name;
+			pk_nodeinfo_add_pod(ni, p);
+		} else {
+			/* Delayed preemption: the members wait for their victims to go;
+			 * their intended nodes are held for them like nominations. */
+			p->nominated_node = ni->node->name;
+			pk_nodeinfo_add_nominated(ni, p);
+		}
+	}
+}
+
+static cJSON *action(const char *call, const pk_pod *v)
+{
+	cJSON *a = cJSON_CreateObject();
+	cJSON_AddStringToObject(a, "call", call);
+	cJSON_AddStringToObject(a, "uid", v->uid);
+	cJSON_AddStringToObject(a, "namespace", v->namespace_);
+	cJSON_AddStringToObject(a, "name", v->name);
+	return a;
+}
+
+/* The executor's two calls per victim, as for a pod preemptor, with the
+ * messages naming the pod group. */
+static void victim_actions(cJSON *actions, const pk_pod *v, const pk_podgroup *pg, const char *scheduler)
+{
+	if (v->terminating)
+		return;
+	char msg[600];
+	cJSON *a = action("pod_status_patch", v);
+	cJSON *cond = cJSON_AddObjectToObject(cJSON_AddObjectToObject(a, "details"), "condition");
+	snprintf(msg, sizeof msg, "%s: preempting to accommodate a higher priority pod group", scheduler);
+	cJSON_AddStringToObject(cond, "type", "DisruptionTarget");
+	cJSON_AddStringToObject(cond, "status", "True");
+	cJSON_AddStringToObject(cond, "reason", "PreemptionByScheduler");
+	cJSON_AddStringToObject(cond, "message", msg);
+	cJSON_AddItemToArray(actions, a);
+
+	a = action("pod_delete", v);
+	cJSON *d = cJSON_AddObjectToObject(a, "details");
+	cJSON_AddStringToObject(d, "node", v->node_name);
+	cJSON *ev = cJSON_AddObjectToObject(d, "event");
+	snprintf(msg, sizeof msg, "Preempted by pod group %s/%s on node %s", pg->namespace_, pg->name, v->node_name);
+	cJSON_AddStringToObject(ev, "type", "Normal");
+	cJSON_AddStringToObject(ev, "reason", "Preempted");
+	cJSON_AddStringToObject(ev, "action", "Preempting");
+	cJSON_AddStringToObject(ev, "message", msg);
+	cJSON_AddItemToArray(actions, a);
+}
+
+static cJSON *victim_json(const pk_pod *p, const pk_pg_set *g)
+{
+	pk_victim_ref r = {
+		.namespace_ = p->namespace_, .name = p->name, .uid = p->uid, .node = p->node_name,
+		.priority = p->priority, .start_time = p->start_time, .has_start_time = p->has_start_time,
+		.terminating = p->terminating,
+	};
+	cJSON *o = pk_victim_ref_json(&r);
+	const pk_podgroup *pg = g ? pk_pg_of_pod(g, p) : NULL;
+	if (pg)
+		cJSON_AddStringToObject(o, "podGroup", pg->name);
+	return o;
+}
+
+cJSON *pk_pg_plan_json(const pk_pg_evaluation *e, const char *scheduler)
+{
+	const pk_podgroup *pg = e->group;
+	cJSON *o = cJSON_CreateObject();
+	cJSON_AddStringToObject(o, "kind", "PreemptionPlan");
+	cJSON *ref = cJSON_AddObjectToObject(o, "preemptor");
+	cJSON_AddStringToObject(ref, "kind", "PodGroup");
+	cJSON_AddStringToObject(ref, "namespace", pg->namespace_);
+	cJSON_AddStringToObject(ref, "name", pg->name);
+	cJSON_AddStringToObject(ref, "uid", pg->uid);
+	cJSON_AddNumberToObject(ref, "priority", pg->priority);
+	cJSON_AddStringToObject(o, "result", pk_pg_result_name(e->result));
+	cJSON_AddNullToObject(o, "nominatedNodeName");
+	bool preempt = e->result == PK_PG_PREEMPT;
+	cJSON *victims = cJSON_AddArrayToObject(o, "victims");
+	cJSON *actions = cJSON_CreateArray();
+	for (int i = 0; preempt && i < e->nvictims; i++) {
+		cJSON_AddItemToArray(victims, victim_json(e->victims[i], NULL));
+		victim_actions(actions, e->victims[i], pg, scheduler);
+	}
+	cJSON_AddNumberToObject(o, "numPDBViolations", preempt ? e->num_pdb_violations : 0);
+	cJSON *pl = cJSON_AddArrayToObject(o, "placements");
+	bool placed = preempt || e->result == PK_PG_NO_PREEMPTION_NEEDED;
+	for (int k = 0; placed && k < e->nmembers; k++) {
+		if (!e->placements[k].node)
+			continue;
+		cJSON *p = cJSON_CreateObject();
+		cJSON_AddStringToObject(p, "namespace", e->placements[k].pod->namespace_);
+		cJSON_AddStringToObject(p, "name", e->placements[k].pod->name);
+		cJSON_AddStringToObject(p, "node", e->placements[k].node->node->name);
+		cJSON_AddItemToArray(pl, p);
+	}
+	cJSON_AddNumberToObject(o, "members", e->nmembers);
+	cJSON_AddNumberToObject(o, "minCount", e->required);
+	cJSON_AddStringToObject(o, "disruptionMode", pg->disrupt_whole ? "PodGroup" : "Pod");
+	cJSON_AddStringToObject(o, "reason", e->reason ? e->reason : "");
+	cJSON_AddItemToObject(o, "actions", actions);
+	return o;
+}

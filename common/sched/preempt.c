@@ -1,0 +1,584 @@
+/* DefaultPreemption: eligibility, victim units (order, PDB split, reprieve),
+ * SelectVictimsOnNode, DryRunPreemption with candidate sampling, node
+ * choice, and playing a chosen plan forward. */
+#include "engine.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define R_NO_VICTIMS "No preemption victims found for incoming pod"
+#define R_NOT_HELPFUL "Preemption is not helpful for scheduling"
+
+/* ---- victim units ---------------------------------------------------------- */
+
+int pk_unit_importance_cmp(const pk_victim_unit *a, const pk_victim_unit *b, int64_t now)
+{
+	if (!a->is_group && !b->is_group && a->npods == 1 && b->npods == 1)
+		return pk_pod_importance_cmp(a->pods[0], b->pods[0], now);
+	if (a->priority != b->priority)
+		return a->priority > b->priority ? -1 : 1;
+	if (a->is_group != b->is_group)
+		return a->is_group ? -1 : 1;
+	if (a->is_group && a->npods != b->npods)
+		return a->npods > b->npods ? -1 : 1;
+	if (a->earliest_start != b->earliest_start)
+		return a->earliest_start < b->earliest_start ? -1 : 1;
+	int c = strcmp(a->pods[0]->namespace_, b->pods[0]->namespace_);
+	return c ? c : strcmp(a->pods[0]->name, b->pods[0]->name);
+}
+
+/* Insertion-free merge sort keeps this stable and context-carrying. */
+static void units_merge_sort(pk_victim_unit *u, pk_victim_unit *tmp, int n, int64_t now)
+{
+	if (n < 2)
+		return;
+	int h = n / 2;
+	units_merge_sort(u, tmp, h, now);
+	units_merge_sort(u + h, tmp, n - h, now);
+	int i = 0, j = h, k = 0;
+	while (i < h && j < n)
+		tmp[k++] = pk_unit_importance_cmp(&u[j], &u[i], now) < 0 ? u[j++] : u[i++];
+	while (i < h)
+		tmp[k++] = u[i++];
+	while (j < n)
+		tmp[k++] = u[j++];
+	memcpy(u, tmp, sizeof *u * (size_t)n);
+}
+
+void pk_units_sort(pk_victim_unit *u, int n, int64_t now)
+{
+	if (n < 2)
+		return;
+	pk_victim_unit *tmp = malloc(sizeof *tmp * (size_t)n);
+	if (!tmp)
+		abort();
+	units_merge_sort(u, tmp, n, now);
+	free(tmp);
+}
+
+static bool pdb_skips_pod(const pk_pdb *b, const pk_pod *p)
+{
+	for (int i = 0; i < b->ndisrupted; i++)
+		if (b->disrupted_pods[i] == p->name)
+			return true;
+	return false;
+}
+
+void pk_units_pdb_split(const pk_snapshot *s, pk_victim_unit *u, int n)
+{
+	int32_t stack_allowed[64];
+	int32_t *allowed = s->npdbs <= 64 ? stack_allowed : malloc(sizeof *allowed * (size_t)s->npdbs);
+	if (!allowed)
+		abort();
+	for (int i = 0; i < s->npdbs; i++)
+		allowed[i] = s->pdbs[i].disruptions_allowed;
+	for (int k = 0; k < n; k++) {
+		u[k].violating = false;
+		for (int m = 0; m < u[k].npods; m++) {
+			const pk_pod *p = u[k].pods[m];
+			for (int i = 0; i < s->npdbs; i++) {
+				const pk_pdb *b = &s->pdbs[i];
+				/* both interned in the snapshot: equal strings are equal pointers */
+				if (b->namespace_ != p->namespace_)
+					continue;
+				if (!pk_selector_matches(&b->selector, p->labels))
+					continue;
+				if (pdb_skips_pod(b, p))
+					continue;
+				if (--allowed[i] < 0)
+					u[k].violating = true;
+			}
+		}
+	}
+	if (allowed != stack_allowed)
+		free(allowed);
+}
+
+static int reprieve_group(pk_victim_unit *u, int n, bool violating, pk_fit_fn fits,
+                          pk_unit_apply_fn apply, void *ctx, int *victims_out, int nv, int *violations)
+{
+	for (int k = 0; k < n; k++) {
+		if (u[k].violating != violating)
+			continue;
+		apply(ctx, &u[k], true);
+		if (fits(ctx))
+			continue;
+		apply(ctx, &u[k], false);
+		victims_out[nv++] = k;
+		if (violating)
+			(*violations)++;
+	}
+	return nv;
+}
+
+int pk_units_reprieve(pk_victim_unit *u, int n, pk_fit_fn fits, pk_unit_apply_fn apply, void *ctx,
+                      int *victims_out, int *violations)
+{
+	*violations = 0;
+	int nv = reprieve_group(u, n, true, fits, apply, ctx, victims_out, 0, violations);
+	return reprieve_group(u, n, false, fits, apply, ctx, victims_out, nv, violations);
+}
+
+/* ---- SelectVictimsOnNode --------------------------------------------------- */
+
+typedef struct node_ctx {
+	pk_snapshot *s;
+	const pk_pod *preemptor;
+	pk_nodeinfo *ni;
+	pk_status last;
+} node_ctx;
+
+static bool node_fits(void *c)
+{
+	node_ctx *x = c;
+	x->last = pk_run_filters_with_nominated(x->s, x->preemptor, x->ni);
+	return x->last.code == PK_CODE_SUCCESS;
+}
+
+static void node_apply(void *c, const pk_victim_unit *u, bool add)
+{
+	node_ctx *x = c;
+	for (int i = 0; i < u->npods; i++) {
+		if (add)
+			pk_nodeinfo_add_pod(x->ni, u->pods[i]);
+		else
+			pk_nodeinfo_remove_pod(x->ni, u->pods[i]);
+	}
+}
+
+static void fill_ref(pk_victim_ref *r, const pk_pod *p)
+{
+	r->namespace_ = p->namespace_;
+	r->name = p->name;
+	r->uid = p->uid;
+	r->node = *p->node_name ? p->node_name : p->nominated_node;
+	r->priority = p->priority;
+	r->start_time = p->start_time;
+	r->has_start_time = p->has_start_time;
+	r->terminating = p->terminating;
+}
+
+static void lower_nominations(const pk_nodeinfo *ni, const pk_pod *preemptor, pk_arena *arena,
+                              pk_candidate *out)
+{
+	out->nclear = 0;
+	out->clear_nominations = NULL;
+	int n = 0;
+	for (int i = 0; i < ni->nnominated; i++)
+		if (ni->nominated[i] != preemptor && ni->nominated[i]->priority < preemptor->priority)
+			n++;
+	if (!n)
+		return;
+	out->clear_nominations = pk_arena_alloc(arena, sizeof *out->clear_nominations * (size_t)n);
+	for (int i = 0; i < ni->nnominated; i++) {
+		const pk_pod *q = ni->nominated[i];
+		if (q != preemptor && q->priority < preemptor->priority)
+			fill_ref(&out->clear_nominations[out->nclear++], q);
+	}
+}
+
+pk_status pk_select_victims_on_node(pk_snapshot *s, const pk_pod *preemptor, pk_nodeinfo *ni,
+                                    pk_arena *arena, pk_candidate *out)
+{
+	pk_status st;
+	memset(out, 0, sizeof *out);
+	out->node = ni->node->name;
+
+	int n = 0;
+	for (int i = 0; i < ni->npods; i++)
+		if (ni->pods[i]->priority < preemptor->priority)
+			n++;
+	if (n == 0) {
+		pk_status_set(&st, PK_CODE_UNSCHEDULABLE_UNRESOLVABLE, "DefaultPreemption", R_NO_VICTIMS);
+		return st;
+	}
+	pk_victim_unit *units = malloc(sizeof *units * (size_t)n);
+	pk_pod **pods = malloc(sizeof *pods * (size_t)n);
+	int *picked = malloc(sizeof *picked * (size_t)n);
+	if (!units || !pods || !picked)
+		abort();
+	int k = 0;
+	for (int i = 0; i < ni->npods; i++)
+		if (ni->pods[i]->priority < preemptor->priority)
+			pods[k++] = ni->pods[i];
+	for (int i = 0; i < n; i++) {
+		units[i] = (pk_victim_unit){ .pods = &pods[i], .npods = 1, .priority = pods[i]->priority,
+		                             .earliest_start = pods[i]->has_start_time ? pods[i]->start_time : s->now };
+		pk_nodeinfo_remove_pod(ni, pods[i]);
+	}
+	node_ctx ctx = { s, preemptor, ni, {0} };
+	if (!node_fits(&ctx)) {
+		st = ctx.last;
+		for (int i = 0; i < n; i++)
+			pk_nodeinfo_add_pod(ni, pods[i]);
+		free(units);
+		free(pods);
+		free(picked);
+		return st;
+	}
+	pk_units_sort(units, n, s->now);
+	pk_units_pdb_split(s, units, n);
+	int violations = 0;
+	int nv = pk_units_reprieve(units, n, node_fits, node_apply, &ctx, picked, &violations);
+
+	/* Victims: violating first, then the rest; re-sort when both exist so
+	 * that victims[0] is the most important one (node choice relies on it). */
+	pk_victim_unit *vu = malloc(sizeof *vu * (size_t)(nv ? nv : 1));
+	if (!vu)
+		abort();
+	for (int i = 0; i < nv; i++)
+		vu[i] = units[picked[i]];
+	pk_units_sort(vu, nv, s->now);
+	out->victims = pk_arena_alloc(arena, sizeof *out->victims * (size_t)(nv ? nv : 1));
+	for (int i = 0; i < nv; i++) {
+		fill_ref(&out->victims[i], vu[i].pods[0]);
+		out->victims[i].violating = vu[i].violating;
+	}
+	out->nvictims = nv;
+	out->num_pdb_violations = violations;
+	lower_nominations(ni, preemptor, arena, out);
+	for (int i = 0; i < nv; i++)
+		pk_nodeinfo_add_pod(ni, vu[i].pods[0]);
+	free(vu);
+	free(units);
+	free(pods);
+	free(picked);
+	if (nv == 0) {
+		char buf[600];
+		snprintf(buf, sizeof buf, "expected at least one victim pod on node \"%s\"", ni->node->name);
+		pk_status_set(&st, PK_CODE_ERROR, "DefaultPreemption", pk_intern(s->strs, buf));
+		return st;
+	}
+	pk_status_set(&st, PK_CODE_SUCCESS, NULL, NULL);
+	return st;
+}
+
+/* ---- eligibility ----------------------------------------------------------- */
+
+bool pk_pod_eligible_to_preempt(pk_snapshot *s, const pk_pod *p, const char **why)
+{
+	*why = "";
+	if (p->policy == PK_PREEMPT_NEVER) {
+		*why = "not eligible due to preemptionPolicy=Never.";
+		return false;
+	}
+	if (!*p->nominated_node)
+		return true;
+	pk_nodeinfo *ni = pk_snapshot_node(s, p->nominated_node);
+	if (!ni)
+		return true; /* absent node: UnschedulableAndUnresolvable */
+	pk_status st = pk_run_filters_with_nominated(s, p, ni);
+	if (st.code == PK_CODE_UNSCHEDULABLE_UNRESOLVABLE)
+		return true;
+	for (int i = 0; i < ni->npods; i++) {
+		const pk_pod *q = ni->pods[i];
+		if (q->priority < p->priority && q->terminating && q->preemption_target) {
+			*why = "not eligible due to a terminating pod on the nominated node.";
+			return false;
+		}
+	}
+	return true;
+}
+
+/* ---- FitError -------------------------------------------------------------- */
+
+typedef struct reason_count {
+	const char *reason;
+	long count;
+	char text[320];
+} reason_count;
+
+static int text_cmp(const void *a, const void *b)
+{
+	return strcmp(((const reason_count *)a)->text, ((const reason_count *)b)->text);
+}
+
+char *pk_fit_error_message(pk_arena *a, long nnodes, const pk_status *const *statuses, long n)
+{
+	enum { MAXR = 64 };
+	reason_count rc[MAXR];
+	int nr = 0;
+	for (long i = 0; i < n; i++) {
+		const pk_status *st = statuses[i];
+		for (int r = 0; st && r < st->nreasons; r++) {
+			int j = 0;
+			while (j < nr && strcmp(rc[j].reason, st->reasons[r]) != 0)
+				j++;
+			if (j == nr) {
+				if (nr == MAXR)
+					continue;
+				rc[nr].reason = st->reasons[r];
+				rc[nr].count = 0;
+				nr++;
+			}
+			rc[j].count++;
+		}
+	}
+	size_t len = 64;
+	for (int j = 0; j < nr; j++) {
+		snprintf(rc[j].text, sizeof rc[j].text, "%ld %s", rc[j].count, rc[j].reason);
+		len += strlen(rc[j].text) + 2;
+	}
+	qsort(rc, (size_t)nr, sizeof *rc, text_cmp);
+	char *out = pk_arena_alloc(a, len);
+	size_t w = (size_t)snprintf(out, len, "0/%ld nodes are available", nnodes);
+	for (int j = 0; j < nr; j++)
+		w += (size_t)snprintf(out + w, len - w, "%s%s", j ? ", " : ": ", rc[j].text);
+	snprintf(out + w, len - w, ".");
+	return out;
+}
+
+/* ---- node choice ----------------------------------------------------------- */
+
+static int64_t earliest_top_start(const pk_candidate *c, int64_t now)
+{
+	int64_t best = INT64_MAX;
+	for (int i = 0; i < c->nvictims; i++) {
+		if (c->victims[i].priority != c->victims[0].priority)
+			continue;
+		int64_t t = c->victims[i].has_start_time ? c->victims[i].start_time : now;
+		if (t < best)
+			best = t;
+	}
+	return best;
+}
+
+/* <0 if a is the better node. */
+static int candidate_cmp(const pk_candidate *a, const pk_candidate *b, int64_t now)
+{
+	if (a->num_pdb_violations != b->num_pdb_violations)
+		return a->num_pdb_violations < b->num_pdb_violations ? -1 : 1;
+	int32_t pa = a->nvictims ? a->victims[0].priority : INT32_MIN;
+	int32_t pb = b->nvictims ? b->victims[0].priority : INT32_MIN;
+	if (pa != pb)
+		return pa < pb ? -1 : 1;
+	/* Sum of (priority + MaxInt32 + 1): every term positive. Fits in int64
+	 * for up to 2^31 victims. */
+	int64_t sa = 0, sb = 0;
+	for (int i = 0; i < a->nvictims; i++)
+		sa += (int64_t)a->victims[i].priority + INT32_MAX + 1;
+	for (int i = 0; i < b->nvictims; i++)
+		sb += (int64_t)b->victims[i].priority + INT32_MAX + 1;
+	if (sa != sb)
+		return sa < sb ? -1 : 1;
+	if (a->nvictims != b->nvictims)
+		return a->nvictims < b->nvictims ? -1 : 1;
+	int64_t ta = earliest_top_start(a, now), tb = earliest_top_start(b, now);
+	if (ta != tb)
+		return ta > tb ? -1 : 1;
+	return strcmp(a->node, b->node);
+}
+
+int pk_pick_one_node(const pk_candidate *c, int n, int64_t now)
+{
+	if (n <= 0)
+		return -1;
+	int best = 0;
+	for (int i = 1; i < n; i++)
+		if (candidate_cmp(&c[i], &c[best], now) < 0)
+			best = i;
+	return best;
+}
+
+long pk_num_candidates(long n, int pct, int abs)
+{
+	long k = n * pct / 100;
+	if (k < abs)
+		k = abs;
+	if (k > n)
+		k = n;
+	return k;
+}
+
+/* ---- evaluation ------------------------------------------------------------ */
+
+void pk_eval_opts_default(pk_eval_opts *o)
+{
+	memset(o, 0, sizeof *o);
+	o->min_candidate_nodes_percentage = 10;
+	o->min_candidate_nodes_absolute = 100;
+}
+
+const char *pk_pre_status_name(pk_pre_status s)
+{
+	switch (s) {
+	case PK_PRE_NOT_ELIGIBLE: return "NotEligible";
+	case PK_PRE_FITS: return "FitsWithoutPreemption";
+	case PK_PRE_NEEDS_PREEMPTION: return "NeedsPreemption";
+	case PK_PRE_UNSCHEDULABLE: return "Unschedulable";
+	}
+	return "Unknown";
+}
+
+static const pk_status not_helpful = {
+	.code = PK_CODE_UNSCHEDULABLE_UNRESOLVABLE, .plugin = "DefaultPreemption",
+	.nreasons = 1, .reasons = { R_NOT_HELPFUL },
+};
+
+/* The FitError of the scheduling cycle's filter pass. */
+static const char *filter_message(pk_evaluation *e)
+{
+	if (e->nnodes == 0)
+		return "no nodes available to schedule pods";
+	const pk_status **st = malloc(sizeof *st * (size_t)e->nnodes);
+	if (!st)
+		abort();
+	for (long i = 0; i < e->nnodes; i++)
+		st[i] = &e->nodes[i].filter;
+	const char *m = pk_fit_error_message(&e->arena, e->nnodes, st, e->nnodes);
+	free(st);
+	return m;
+}
+
+/* "<filter FitError> preemption: <preemption message>" as the scheduler's
+ * FailedScheduling event shows it. */
+static const char *event_message(pk_evaluation *e, const char *preemption)
+{
+	const char *filter = filter_message(e);
+	size_t len = strlen(filter) + strlen(preemption) + 16;
+	char *out = pk_arena_alloc(&e->arena, len);
+	snprintf(out, len, "%s preemption: %s", filter, preemption);
+	return out;
+}
+
+static void dry_run(pk_snapshot *s, const pk_preemptor *p, const pk_eval_opts *o, pk_evaluation *e,
+                    long *potential, long np)
+{
+	e->num_candidates = o->sample ? pk_num_candidates(np, o->min_candidate_nodes_percentage,
+	                                                  o->min_candidate_nodes_absolute) : np;
+	e->offset = o->sample && np ? ((o->offset % np) + np) % np : 0;
+	pk_candidate *nonviol = pk_arena_alloc(&e->arena, sizeof *nonviol * (size_t)(np + 1));
+	pk_candidate *viol = pk_arena_alloc(&e->arena, sizeof *viol * (size_t)(np + 1));
+	long *nonviol_node = pk_arena_alloc(&e->arena, sizeof(long) * (size_t)(np + 1));
+	long *viol_node = pk_arena_alloc(&e->arena, sizeof(long) * (size_t)(np + 1));
+	long nn = 0, nvl = 0;
+	for (long i = 0; i < np; i++) {
+		long idx = potential[(e->offset + i) % np];
+		pk_node_eval *ne = &e->nodes[idx];
+		pk_candidate c;
+		ne->dry_run = true;
+		ne->dry = pk_select_victims_on_node(s, p->pod, &s->infos[idx], &e->arena, &c);
+		if (ne->dry.code != PK_CODE_SUCCESS)
+			continue;
+		if (c.num_pdb_violations == 0) {
+			if (nn < e->num_candidates) {
+				nonviol_node[nn] = idx;
+				nonviol[nn++] = c;
+			}
+		} else if (nvl < e->num_candidates) {
+			viol_node[nvl] = idx;
+			viol[nvl++] = c;
+		}
+		if (nn >= 1 && nn + nvl >= e->num_candidates)
+			break;
+	}
+	e->ncandidates = (int)(nn + nvl);
+	e->candidates = pk_arena_alloc(&e->arena, sizeof *e->candidates * (size_t)(e->ncandidates + 1));
+	for (long i = 0; i < nn; i++) {
+		e->candidates[i] = nonviol[i];
+		e->nodes[nonviol_node[i]].candidate = (int)i;
+	}
+	for (long i = 0; i < nvl; i++) {
+		e->candidates[nn + i] = viol[i];
+		e->nodes[viol_node[i]].candidate = (int)(nn + i);
+	}
+}
+
+void pk_evaluate(pk_snapshot *s, const pk_preemptor *p, const pk_eval_opts *o, pk_evaluation *e)
+{
+	memset(e, 0, sizeof *e);
+	pk_arena_init(&e->arena);
+	e->preemptor = p;
+	e->best = -1;
+	e->message = "";
+	e->nnodes = s->nnodes;
+	e->nodes = pk_arena_alloc(&e->arena, sizeof *e->nodes * (size_t)(s->nnodes + 1));
+	for (long i = 0; i < s->nnodes; i++) {
+		pk_node_eval *ne = &e->nodes[i];
+		ne->ni = &s->infos[i];
+		ne->candidate = -1;
+		ne->filter = pk_run_filters_with_nominated(s, p->pod, &s->infos[i]);
+		if (ne->filter.code == PK_CODE_SUCCESS)
+			e->nfit++;
+		else if (ne->filter.code == PK_CODE_UNSCHEDULABLE)
+			e->npotential++;
+	}
+	if (e->nfit > 0) {
+		e->status = PK_PRE_FITS;
+		return;
+	}
+	const char *why;
+	if (!pk_pod_eligible_to_preempt(s, p->pod, &why)) {
+		e->status = PK_PRE_NOT_ELIGIBLE;
+		e->message = event_message(e, why);
+		return;
+	}
+	e->status = PK_PRE_UNSCHEDULABLE;
+	if (s->nnodes == 0) {
+		e->message = event_message(e, "no nodes available");
+		return;
+	}
+	long *potential = pk_arena_alloc(&e->arena, sizeof *potential * (size_t)(e->npotential + 1));
+	long np = 0;
+	for (long i = 0; i < s->nnodes; i++)
+		if (e->nodes[i].filter.code == PK_CODE_UNSCHEDULABLE)
+			potential[np++] = i;
+	if (np > 0)
+		dry_run(s, p, o, e, potential, np);
+	if (e->ncandidates > 0) {
+		e->status = PK_PRE_NEEDS_PREEMPTION;
+		e->best = pk_pick_one_node(e->candidates, e->ncandidates, s->now);
+		e->message = filter_message(e);
+		return;
+	}
+	const pk_status **st = malloc(sizeof *st * (size_t)(s->nnodes + 1));
+	if (!st)
+		abort();
+	for (long i = 0; i < s->nnodes; i++)
+		st[i] = e->nodes[i].dry_run ? &e->nodes[i].dry : &not_helpful;
+	const char *fe = pk_fit_error_message(&e->arena, s->nnodes, st, s->nnodes);
+	free(st);
+	e->message = event_message(e, fe);
+}
+
+void pk_evaluation_free(pk_evaluation *e)
+{
+	pk_arena_free(&e->arena);
+	memset(e, 0, sizeof *e);
+}
+
+static pk_pod *find_bound_pod(pk_nodeinfo *ni, const pk_victim_ref *r)
+{
+	for (int i = 0; i < ni->npods; i++)
+		if (ni->pods[i]->name == r->name && ni->pods[i]->namespace_ == r->namespace_)
+			return ni->pods[i];
+	return NULL;
+}
+
+void pk_snapshot_apply(pk_snapshot *s, const pk_evaluation *e)
+{
+	pk_pod *pod = e->preemptor->pod;
+	if (e->status == PK_PRE_UNSCHEDULABLE) {
+		pk_snapshot_nominate(s, pod, NULL); /* upstream clears it when no candidate exists */
+		return;
+	}
+	if (e->status != PK_PRE_NEEDS_PREEMPTION || e->best < 0)
+		return;
+	const pk_candidate *c = &e->candidates[e->best];
+	pk_nodeinfo *ni = pk_snapshot_node(s, c->node);
+	if (!ni)
+		return;
+	for (int i = 0; i < c->nvictims; i++) {
+		pk_pod *v = find_bound_pod(ni, &c->victims[i]);
+		if (v)
+			pk_snapshot_delete(s, v);
+	}
+	for (int i = ni->nnominated - 1; i >= 0; i--) {
+		pk_pod *q = ni->nominated[i];
+		if (q != pod && q->priority < pod->priority)
+			pk_snapshot_nominate(s, q, NULL);
+	}
+	pk_snapshot_nominate(s, pod, ni->node->name);
+}

@@ -1,0 +1,209 @@
+/* Encoding and decoding of victims' NDJSON records; see records.h. */
+#include "records.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "../k8s/json.h"
+
+void pk_format_time(int64_t ns, char *buf, size_t size)
+{
+	int64_t sec = ns / 1000000000, frac = ns % 1000000000;
+	if (frac < 0) {
+		frac += 1000000000;
+		sec--;
+	}
+	time_t t = (time_t)sec;
+	struct tm tm;
+	gmtime_r(&t, &tm);
+	size_t n = strftime(buf, size, "%Y-%m-%dT%H:%M:%S", &tm);
+	if (frac) {
+		char f[16];
+		snprintf(f, sizeof f, ".%09lld", (long long)frac);
+		size_t l = strlen(f);
+		while (l > 1 && f[l - 1] == '0')
+			f[--l] = '\0';
+		snprintf(buf + n, size - n, "%sZ", f);
+	} else {
+		snprintf(buf + n, size - n, "Z");
+	}
+}
+
+cJSON *pk_pod_ref_json(const pk_pod *p, bool full)
+{
+	cJSON *o = cJSON_CreateObject();
+	cJSON_AddStringToObject(o, "namespace", p->namespace_);
+	cJSON_AddStringToObject(o, "name", p->name);
+	cJSON_AddStringToObject(o, "uid", p->uid);
+	cJSON_AddNumberToObject(o, "priority", p->priority);
+	if (full) {
+		cJSON_AddStringToObject(o, "preemptionPolicy", pk_preemption_policy_name(p->policy));
+		cJSON_AddStringToObject(o, "priorityClassName", p->class_name);
+		cJSON_AddStringToObject(o, "schedulerName", p->scheduler_name);
+		if (*p->nominated_node)
+			cJSON_AddStringToObject(o, "nominatedNodeName", p->nominated_node);
+	}
+	return o;
+}
+
+cJSON *pk_victim_ref_json(const pk_victim_ref *v)
+{
+	cJSON *o = cJSON_CreateObject();
+	cJSON_AddStringToObject(o, "namespace", v->namespace_);
+	cJSON_AddStringToObject(o, "name", v->name);
+	cJSON_AddStringToObject(o, "uid", v->uid);
+	cJSON_AddStringToObject(o, "node", v->node ? v->node : "");
+	cJSON_AddNumberToObject(o, "priority", v->priority);
+	if (v->has_start_time) {
+		char t[64];
+		pk_format_time(v->start_time, t, sizeof t);
+		cJSON_AddStringToObject(o, "startTime", t);
+	} else {
+		cJSON_AddNullToObject(o, "startTime");
+	}
+	if (v->violating)
+		cJSON_AddBoolToObject(o, "pdbViolation", 1);
+	if (v->terminating)
+		cJSON_AddBoolToObject(o, "terminating", 1);
+	return o;
+}
+
+bool pk_victim_ref_from_json(const cJSON *o, pk_strtab *strs, pk_victim_ref *out)
+{
+	memset(out, 0, sizeof *out);
+	if (!cJSON_IsObject(o))
+		return false;
+	out->namespace_ = pk_intern(strs, pk_str_or(o, "namespace", ""));
+	out->name = pk_intern(strs, pk_str_or(o, "name", ""));
+	out->uid = pk_intern(strs, pk_str_or(o, "uid", ""));
+	out->node = pk_intern(strs, pk_str_or(o, "node", ""));
+	int64_t p = 0;
+	pk_int64(o, "priority", &p);
+	out->priority = (int32_t)p;
+	const char *t = pk_str(o, "startTime");
+	out->has_start_time = t && pk_parse_time(t, &out->start_time);
+	out->violating = pk_bool(o, "pdbViolation");
+	out->terminating = pk_bool(o, "terminating");
+	return true;
+}
+
+cJSON *pk_candidate_json(const pk_pod *preemptor, const pk_candidate *c)
+{
+	cJSON *o = cJSON_CreateObject();
+	cJSON_AddStringToObject(o, "kind", "Candidate");
+	cJSON_AddItemToObject(o, "preemptor", pk_pod_ref_json(preemptor, false));
+	cJSON_AddStringToObject(o, "node", c->node);
+	cJSON *v = cJSON_AddArrayToObject(o, "victims");
+	for (int i = 0; i < c->nvictims; i++)
+		cJSON_AddItemToArray(v, pk_victim_ref_json(&c->victims[i]));
+	cJSON_AddNumberToObject(o, "numPDBViolations", c->num_pdb_violations);
+	cJSON *n = cJSON_AddArrayToObject(o, "nominatedPodsToClear");
+	for (int i = 0; i < c->nclear; i++)
+		cJSON_AddItemToArray(n, pk_victim_ref_json(&c->clear_nominations[i]));
+	return o;
+}
+
+static pk_victim_ref *refs_from_json(const cJSON *arr, pk_strtab *strs, pk_arena *a, int *n)
+{
+	int cnt = cJSON_IsArray(arr) ? cJSON_GetArraySize(arr) : 0;
+	*n = 0;
+	pk_victim_ref *v = pk_arena_alloc(a, sizeof *v * (size_t)(cnt ? cnt : 1));
+	const cJSON *it;
+	cJSON_ArrayForEach(it, arr)
+		if (pk_victim_ref_from_json(it, strs, &v[*n]))
+			(*n)++;
+	return v;
+}
+
+bool pk_candidate_from_json(const cJSON *o, pk_strtab *strs, pk_arena *a, pk_candidate *out)
+{
+	memset(out, 0, sizeof *out);
+	const char *node = pk_str(o, "node");
+	if (!node)
+		return false;
+	out->node = pk_intern(strs, node);
+	out->victims = refs_from_json(pk_get(o, "victims"), strs, a, &out->nvictims);
+	out->clear_nominations = refs_from_json(pk_get(o, "nominatedPodsToClear"), strs, a, &out->nclear);
+	int64_t v = 0;
+	pk_int64(o, "numPDBViolations", &v);
+	out->num_pdb_violations = (int)v;
+	return true;
+}
+
+cJSON *pk_preemptor_json(const pk_evaluation *e, const pk_snapshot *s)
+{
+	const pk_preemptor *p = e->preemptor;
+	cJSON *o = cJSON_CreateObject();
+	cJSON_AddStringToObject(o, "kind", "Preemptor");
+	cJSON_AddItemToObject(o, "preemptor", pk_pod_ref_json(p->pod, true));
+	cJSON_AddStringToObject(o, "source", p->source ? p->source : "Pod");
+	cJSON_AddStringToObject(o, "status", pk_pre_status_name(e->status));
+	cJSON_AddStringToObject(o, "message", e->message);
+	cJSON_AddNumberToObject(o, "nodes", (double)e->nnodes);
+	cJSON *fits = cJSON_AddArrayToObject(o, "fitsNodes");
+	for (long i = 0; i < e->nnodes; i++)
+		if (e->nodes[i].filter.code == PK_CODE_SUCCESS)
+			cJSON_AddItemToArray(fits, cJSON_CreateString(e->nodes[i].ni->node->name));
+	cJSON_AddNumberToObject(o, "potentialNodes", (double)e->npotential);
+	cJSON_AddNumberToObject(o, "numCandidates", (double)e->num_candidates);
+	cJSON_AddNumberToObject(o, "offset", (double)e->offset);
+	cJSON_AddNumberToObject(o, "candidates", e->ncandidates);
+	cJSON *w = cJSON_AddArrayToObject(o, "warnings");
+	if (p->pod->unmodelled) {
+		char names[256], msg[400];
+		pk_unmodelled_names(p->pod->unmodelled, names, sizeof names);
+		snprintf(msg, sizeof msg, "not modelled, ignored when filtering: %s", names);
+		cJSON_AddItemToArray(w, cJSON_CreateString(msg));
+	}
+	if (p->class_missing) {
+		char msg[400];
+		snprintf(msg, sizeof msg, "priorityClassName \"%s\" not found in the input; priority %d assumed",
+		         p->pod->class_name, p->pod->priority);
+		cJSON_AddItemToArray(w, cJSON_CreateString(msg));
+	}
+	(void)s;
+	if (p->object)
+		cJSON_AddItemReferenceToObject(o, "pod", p->object);
+	return o;
+}
+
+cJSON *pk_node_status_json(const pk_evaluation *e, long i)
+{
+	const pk_node_eval *ne = &e->nodes[i];
+	if (ne->candidate >= 0)
+		return NULL;
+	const pk_status *st = ne->dry_run ? &ne->dry : &ne->filter;
+	static const pk_status not_tried = {
+		.code = PK_CODE_UNSCHEDULABLE_UNRESOLVABLE, .plugin = "DefaultPreemption",
+		.nreasons = 1, .reasons = { "Preemption is not helpful for scheduling" },
+	};
+	const char *stage = ne->dry_run ? "DryRun" : "Filter";
+	cJSON *o = cJSON_CreateObject();
+	cJSON_AddStringToObject(o, "kind", "NodeStatus");
+	cJSON_AddItemToObject(o, "preemptor", pk_pod_ref_json(e->preemptor->pod, false));
+	cJSON_AddStringToObject(o, "node", ne->ni->node->name);
+	cJSON_AddStringToObject(o, "stage", stage);
+	cJSON_AddStringToObject(o, "code", pk_code_name(st->code));
+	cJSON_AddStringToObject(o, "plugin", st->plugin ? st->plugin : "");
+	cJSON *r = cJSON_AddArrayToObject(o, "reasons");
+	for (int k = 0; k < st->nreasons; k++)
+		cJSON_AddItemToArray(r, cJSON_CreateString(st->reasons[k]));
+	/* A node that failed the filters in a way preemption cannot fix is
+	 * never dry-run: say so, as the FitError does. */
+	if (!ne->dry_run && st->code == PK_CODE_UNSCHEDULABLE_UNRESOLVABLE && e->status != PK_PRE_FITS) {
+		cJSON_AddStringToObject(o, "preemption", not_tried.reasons[0]);
+	} else if (!ne->dry_run && st->code == PK_CODE_UNSCHEDULABLE && e->status == PK_PRE_NEEDS_PREEMPTION) {
+		cJSON_AddStringToObject(o, "preemption", "not evaluated (enough candidates found)");
+	}
+	return o;
+}
+
+void pk_preemptor_key(const cJSON *ref, char *buf, size_t size)
+{
+	const char *uid = pk_str_or(ref, "uid", "");
+	if (*uid)
+		snprintf(buf, size, "uid:%s", uid);
+	else
+		snprintf(buf, size, "%s/%s", pk_str_or(ref, "namespace", ""), pk_str_or(ref, "name", ""));
+}

@@ -1,0 +1,40 @@
+/* The NDJSON records victims writes and preempt-plan reads: one place that
+ * encodes and decodes them, so the two tools cannot drift apart.
+ *
+ *   {"kind":"Preemptor","preemptor":{namespace,name,uid,priority,
+ *     preemptionPolicy,priorityClassName,schedulerName},"status":"NeedsPreemption",
+ *     "message":"…","nodes":N,"fitsNodes":[…],"potentialNodes":N,
+ *     "numCandidates":N,"offset":K,"warnings":[…],"pod":{…}}
+ *   {"kind":"Candidate","preemptor":{namespace,name,uid,priority},"node":"…",
+ *     "victims":[{namespace,name,uid,node,priority,startTime}],
+ *     "numPDBViolations":N,"nominatedPodsToClear":[…]}
+ *   {"kind":"NodeStatus","preemptor":{…},"node":"…","stage":"Filter"|"DryRun",
+ *     "code":"…","plugin":"…","reasons":[…]}            (victims --explain)
+ */
+#ifndef PK_SCHED_RECORDS_H
+#define PK_SCHED_RECORDS_H
+
+#include <cjson/cJSON.h>
+#include "engine.h"
+
+/* RFC 3339 UTC ("2024-01-02T03:04:05Z", fraction only when non-zero). */
+void pk_format_time(int64_t unix_nanos, char *buf, size_t size);
+
+/* {"namespace","name","uid","priority"} of a pod. */
+cJSON *pk_pod_ref_json(const pk_pod *p, bool full);
+cJSON *pk_victim_ref_json(const pk_victim_ref *v);
+/* Decode a victim ref; strings are interned through strs. false if not an object. */
+bool pk_victim_ref_from_json(const cJSON *o, pk_strtab *strs, pk_victim_ref *out);
+
+cJSON *pk_candidate_json(const pk_pod *preemptor, const pk_candidate *c);
+/* Decode a Candidate record (victims arena-allocated). */
+bool pk_candidate_from_json(const cJSON *o, pk_strtab *strs, pk_arena *a, pk_candidate *out);
+
+cJSON *pk_preemptor_json(const pk_evaluation *e, const pk_snapshot *s);
+/* NodeStatus records of --explain for node i of e (NULL if it is a candidate). */
+cJSON *pk_node_status_json(const pk_evaluation *e, long i);
+
+/* Key identifying a preemptor in records: uid if set, else namespace/name. */
+void pk_preemptor_key(const cJSON *ref, char *buf, size_t size);
+
+#endif

@@ -1,0 +1,379 @@
+/* The what-if queue simulation; see simulate.h. */
+#include "simulate.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "../k8s/json.h"
+
+#define GATE_PG_NOT_FOUND "preemption: pod group for pod not found"
+#define GATE_TAS "preemption: not eligible due to placement-based pod group scheduling limitation"
+#define GATE_WAP "preemption: not eligible due to workload aware preemption enabled"
+
+void pk_sim_opts_default(pk_sim_opts *o)
+{
+	memset(o, 0, sizeof *o);
+	pk_eval_opts_default(&o->eval);
+	o->cascade = true;
+	o->max_recreations = 1000;
+}
+
+/* ---- the queue ------------------------------------------------------------------ */
+
+static int unit_cmp(const pk_sim_unit *a, const pk_sim_unit *b)
+{
+	if (a->priority != b->priority)
+		return a->priority > b->priority ? -1 : 1;
+	if (a->created != b->created)
+		return a->created < b->created ? -1 : 1;
+	const char *an = a->group ? a->group->namespace_ : a->pods[0]->namespace_;
+	const char *bn = b->group ? b->group->namespace_ : b->pods[0]->namespace_;
+	int c = strcmp(an, bn);
+	if (c)
+		return c;
+	return strcmp(a->group ? a->group->name : a->pods[0]->name, b->group ? b->group->name : b->pods[0]->name);
+}
+
+static int unit_qsort_cmp(const void *a, const void *b)
+{
+	return unit_cmp(a, b);
+}
+
+static pk_sim_unit *push_unit(pk_sim *m)
+{
+	if (m->n == m->cap) {
+		m->cap = m->cap ? m->cap * 2 : 64;
+		m->queue = realloc(m->queue, sizeof *m->queue * (size_t)m->cap);
+		if (!m->queue)
+			abort();
+	}
+	pk_sim_unit *u = &m->queue[m->n++];
+	memset(u, 0, sizeof *u);
+	return u;
+}
+
+/* Insert a new unit into the not-yet-run part of the queue, in order. */
+static void enqueue_sorted(pk_sim *m, const pk_sim_unit *nu)
+{
+	push_unit(m);
+	long i = m->n - 1;
+	while (i > m->head && unit_cmp(nu, &m->queue[i - 1]) < 0) {
+		m->queue[i] = m->queue[i - 1];
+		i--;
+	}
+	m->queue[i] = *nu;
+}
+
+static bool gang_path(const pk_sim *m)
+{
+	return m->g->gates.generic_workload && m->g->gates.workload_aware_preemption && !m->opts.pod_postfilter;
+}
+
+void pk_sim_init(pk_sim *m, pk_snapshot *s, pk_pg_set *g, const pk_sim_opts *o)
+{
+	memset(m, 0, sizeof *m);
+	m->s = s;
+	m->g = g;
+	m->opts = *o;
+	pk_arena_init(&m->arena);
+	pk_pod **pending;
+	long np = pk_snapshot_pending(s, &pending);
+	long *unit_of_group = malloc(sizeof *unit_of_group * (size_t)(g->n + 1));
+	if (!unit_of_group)
+		abort();
+	for (long i = 0; i < g->n; i++)
+		unit_of_group[i] = -1;
+	/* members first counted, then stored, so each group's array is exact */
+	int *count = calloc((size_t)g->n + 1, sizeof *count);
+	if (!count)
+		abort();
+	for (long i = 0; i < np; i++) {
+		pk_podgroup *pg = gang_path(m) ? pk_pg_of_pod(g, pending[i]) : NULL;
+		if (pg)
+			count[pg - g->groups]++;
+	}
+	for (long i = 0; i < np; i++) {
+		pk_pod *p = pending[i];
+		int64_t created = p->created;
+		if (created > m->clock)
+			m->clock = created;
+		pk_podgroup *pg = gang_path(m) ? pk_pg_of_pod(g, p) : NULL;
+		if (!pg) {
+			pk_sim_unit *u = push_unit(m);
+			u->pods = pk_arena_alloc(&m->arena, sizeof *u->pods);
+			u->pods[0] = p;
+			u->npods = 1;
+			u->priority = p->priority;
+			u->created = p->created;
+			continue;
+		}
+		long gi = pg - g->groups;
+		if (unit_of_group[gi] < 0) {
+			pk_sim_unit *u = push_unit(m);
+			unit_of_group[gi] = m->n - 1;
+			u->group = pg;
+			u->pods = pk_arena_alloc(&m->arena, sizeof *u->pods * (size_t)count[gi]);
+			u->priority = pg->priority;
+			u->created = pg->created ? pg->created : p->created;
+		}
+		pk_sim_unit *u = &m->queue[unit_of_group[gi]];
+		u->pods[u->npods++] = p;
+		if (!pg->created && p->created < u->created)
+			u->created = p->created;
+	}
+	free(count);
+	free(unit_of_group);
+	free(pending);
+	qsort(m->queue, (size_t)m->n, sizeof *m->queue, unit_qsort_cmp);
+	m->clock += 1000000000; /* pods created during the run queue after every input pod */
+}
+
+void pk_sim_free(pk_sim *m)
+{
+	for (long i = 0; i < m->nowned; i++)
+		pk_pod_release(m->owned[i]);
+	free(m->owned);
+	free(m->queue);
+	pk_arena_free(&m->arena);
+	memset(m, 0, sizeof *m);
+}
+
+/* ---- new pending pods: recreated victims and --replicas copies ---------------------- */
+
+static pk_pod *copy_pod(pk_sim *m, const pk_pod *src, const char *name, const char *uid)
+{
+	pk_pod *c = pk_arena_alloc(&m->arena, sizeof *c);
+	*c = *src; /* selectors and labels stay owned by src */
+	c->name = pk_intern(m->s->strs, name);
+	c->uid = pk_intern(m->s->strs, uid);
+	c->node_name = pk_intern(m->s->strs, "");
+	c->nominated_node = c->node_name;
+	c->phase = pk_intern(m->s->strs, "Pending");
+	c->has_start_time = false;
+	c->start_time = 0;
+	c->terminating = false;
+	c->preemption_target = false;
+	c->created = m->clock;
+	m->clock += 1000000; /* 1 ms apart: creation order is queue order */
+	c->index = -1;
+	c->record = -1;
+	return c;
+}
+
+static void enqueue_pod(pk_sim *m, pk_pod *p, bool recreated, bool scaled)
+{
+	pk_sim_unit u = {0};
+	u.pods = pk_arena_alloc(&m->arena, sizeof *u.pods);
+	u.pods[0] = p;
+	u.npods = 1;
+	u.priority = p->priority;
+	u.created = p->created;
+	u.recreated = recreated;
+	u.scaled = scaled;
+	enqueue_sorted(m, &u);
+}
+
+/* A victim whose controller would recreate it comes back as a new pending
+ * pod, once per victim, within the global bound. */
+static int requeue_victim(pk_sim *m, const pk_pod *v)
+{
+	if (!m->opts.cascade || v->index < 0 || v->index >= m->g->npods || !m->g->pod_owner_kind[v->index] ||
+	    !*m->g->pod_owner_kind[v->index])
+		return 0;
+	if (m->sum.recreated >= m->opts.max_recreations) {
+		m->sum.recreations_dropped++;
+		return 0;
+	}
+	char name[600], uid[600];
+	snprintf(name, sizeof name, "%s-recreated", v->name);
+	snprintf(uid, sizeof uid, "recreated-%s", *v->uid ? v->uid : v->name);
+	enqueue_pod(m, copy_pod(m, v, name, uid), true, false);
+	m->sum.recreated++;
+	return 1;
+}
+
+static const cJSON *find_template_object(const pk_pg_set *g, const char *kind, const char *ns, const char *name)
+{
+	const cJSON *o;
+	cJSON_ArrayForEach(o, g->templates) {
+		const char *ons = pk_namespace(o);
+		if (strcasecmp(pk_kind(o), kind) == 0 && strcmp(pk_name(o), name) == 0 &&
+		    strcmp(*ons ? ons : "default", ns) == 0)
+			return o;
+	}
+	return NULL;
+}
+
+int pk_sim_add_replicas(pk_sim *m, const char *ref, long n, char *err, size_t errsize)
+{
+	char kind[256], ns[256], name[256];
+	if (sscanf(ref, "%255[^/]/%255[^/]/%255s", kind, ns, name) != 3) {
+		snprintf(err, errsize, "--scale %s: want KIND/NAMESPACE/NAME", ref);
+		return -1;
+	}
+	const cJSON *obj = find_template_object(m->g, kind, ns, name);
+	if (!obj) {
+		snprintf(err, errsize, "--scale %s: no such object in the input", ref);
+		return -1;
+	}
+	const cJSON *tpl = pk_getp(obj, "spec.template");
+	if (!tpl)
+		tpl = pk_getp(obj, "spec.jobTemplate.spec.template");
+	cJSON *meta = cJSON_Duplicate(pk_get(tpl, "metadata"), 1);
+	if (!meta)
+		meta = cJSON_CreateObject();
+	cJSON_DeleteItemFromObject(meta, "namespace");
+	cJSON_AddStringToObject(meta, "namespace", ns);
+	cJSON_DeleteItemFromObject(meta, "name");
+	cJSON_AddStringToObject(meta, "name", name);
+	pk_pod *t = pk_arena_alloc(&m->arena, sizeof *t);
+	const cJSON *spec = pk_get(tpl, "spec");
+	int rc = pk_pod_decode_spec(&m->s->dec, meta, spec, NULL, t, err, errsize);
+	cJSON_Delete(meta);
+	if (rc < 0) {
+		pk_pod_release(t);
+		return -1;
+	}
+	if (!t->has_priority || !t->has_policy) {
+		pk_resolved_priority r = pk_resolve_priority(&m->s->classes, spec);
+		if (!t->has_priority)
+			t->priority = r.value;
+		if (!t->has_policy)
+			t->policy = r.policy;
+	}
+	if (m->nowned == m->ownedcap) {
+		m->ownedcap = m->ownedcap ? m->ownedcap * 2 : 4;
+		m->owned = realloc(m->owned, sizeof *m->owned * (size_t)m->ownedcap);
+		if (!m->owned)
+			abort();
+	}
+	m->owned[m->nowned++] = t;
+	for (long i = 0; i < n; i++) {
+		char pname[600], uid[600];
+		snprintf(pname, sizeof pname, "%s-scaled-%ld", name, i + 1);
+		snprintf(uid, sizeof uid, "scaled-%s-%s-%ld", ns, name, i + 1);
+		enqueue_pod(m, copy_pod(m, t, pname, uid), false, true);
+		m->sum.scaled++;
+	}
+	return 0;
+}
+
+/* ---- one step ------------------------------------------------------------------------ */
+
+/* The per-pod PostFilter's gates for a pod that names a scheduling group. */
+static const char *postfilter_gate(const pk_sim *m, const pk_pod *p)
+{
+	const pk_pg_set *g = m->g;
+	if (!g->gates.generic_workload || !pk_pg_pod_has_group(g, p))
+		return NULL;
+	if (g->gates.topology_aware) {
+		const pk_podgroup *pg = pk_pg_of_pod(g, p);
+		if (!pg)
+			return GATE_PG_NOT_FOUND;
+		if (pg->has_constraints)
+			return GATE_TAS;
+	}
+	if (g->gates.workload_aware_preemption)
+		return GATE_WAP;
+	return NULL;
+}
+
+static void bind_pod(pk_snapshot *s, pk_pod *p, pk_nodeinfo *ni)
+{
+	pk_nodeinfo *old = pk_snapshot_node(s, p->nominated_node);
+	if (old)
+		pk_nodeinfo_remove_nominated(old, p);
+	p->nominated_node = pk_intern(s->strs, "");
+	p->node_name = ni->node->name;
+	pk_nodeinfo_add_pod(ni, p);
+}
+
+static void count_outcome(pk_sim *m, pk_sim_outcome o)
+{
+	if (o == PK_SIM_SCHEDULED)
+		m->sum.scheduled++;
+	else if (o == PK_SIM_NOMINATED)
+		m->sum.nominated++;
+	else
+		m->sum.unschedulable++;
+}
+
+/* The callback sees the step before the state changes, so that records can
+ * show the pods as the scheduler found them. */
+static void run_pod(pk_sim *m, const pk_sim_unit *u, pk_sim_fn fn, void *ctx)
+{
+	pk_pod *p = u->pods[0];
+	pk_preemptor pre = { .pod = p, .source = u->recreated ? "Recreated" : u->scaled ? "Scaled" : "Pod" };
+	pk_evaluation e;
+	pk_evaluate(m->s, &pre, &m->opts.eval, &e);
+	pk_sim_step st = { .unit = u, .pod_eval = &e, .preemptor = &pre, .outcome = PK_SIM_UNSCHEDULABLE };
+	if (e.status == PK_PRE_FITS) {
+		for (long i = 0; i < e.nnodes && !st.node; i++)
+			if (e.nodes[i].filter.code == PK_CODE_SUCCESS)
+				st.node = e.nodes[i].ni;
+		st.outcome = PK_SIM_SCHEDULED;
+	} else if ((st.gate_message = postfilter_gate(m, p)) != NULL) {
+		st.outcome = PK_SIM_UNSCHEDULABLE;
+	} else if (e.status == PK_PRE_NEEDS_PREEMPTION && e.best >= 0) {
+		const pk_candidate *c = &e.candidates[e.best];
+		pk_nodeinfo *ni = pk_snapshot_node(m->s, c->node);
+		for (int i = 0; ni && i < c->nvictims; i++)
+			for (int j = 0; j < ni->npods; j++)
+				if (ni->pods[j]->name == c->victims[i].name && ni->pods[j]->namespace_ == c->victims[i].namespace_) {
+					st.requeued += requeue_victim(m, ni->pods[j]);
+					break;
+				}
+		m->sum.victims += c->nvictims;
+		st.outcome = PK_SIM_NOMINATED;
+	}
+	if (u->recreated && st.outcome == PK_SIM_NOMINATED)
+		m->sum.cascading_preemptions++;
+	count_outcome(m, st.outcome);
+	fn(ctx, &st);
+	if (st.outcome == PK_SIM_SCHEDULED)
+		bind_pod(m->s, p, (pk_nodeinfo *)st.node);
+	else if (!st.gate_message)
+		pk_snapshot_apply(m->s, &e);
+	pk_evaluation_free(&e);
+}
+
+static void run_group(pk_sim *m, const pk_sim_unit *u, pk_sim_fn fn, void *ctx)
+{
+	pk_pg_evaluation e;
+	pk_pg_evaluate(m->s, m->g, u->group, u->pods, u->npods, &e);
+	pk_sim_step st = { .unit = u, .group_eval = &e, .outcome = PK_SIM_UNSCHEDULABLE };
+	if (e.result == PK_PG_PREEMPT) {
+		for (int i = 0; i < e.nvictims; i++)
+			st.requeued += requeue_victim(m, e.victims[i]);
+		m->sum.victims += e.nvictims;
+		st.outcome = PK_SIM_NOMINATED;
+	} else if (e.result == PK_PG_NO_PREEMPTION_NEEDED) {
+		st.outcome = PK_SIM_SCHEDULED;
+	}
+	count_outcome(m, st.outcome);
+	fn(ctx, &st);
+	pk_pg_apply(m->s, &e);
+	if (e.result == PK_PG_NO_PREEMPTION_NEEDED)
+		for (int k = 0; k < e.nmembers; k++)
+			if (e.placements[k].node)
+				pk_pg_add_bound(u->group, e.placements[k].pod);
+	pk_pg_evaluation_free(&e);
+}
+
+void pk_sim_run(pk_sim *m, pk_sim_fn fn, void *ctx)
+{
+	while (m->head < m->n) {
+		/* the queue may grow (and move) while a unit runs: work on a copy */
+		pk_sim_unit u = m->queue[m->head++];
+		m->sum.units++;
+		m->sum.pods += u.npods;
+		if (u.group) {
+			m->sum.pod_groups++;
+			run_group(m, &u, fn, ctx);
+		} else {
+			run_pod(m, &u, fn, ctx);
+		}
+	}
+}

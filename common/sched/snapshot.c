@@ -1,0 +1,454 @@
+/* The cluster snapshot: decoding records into compact views, grouping pods
+ * per node, and the state updates later preemptors and simulators need. */
+#include "engine.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "../k8s/json.h"
+
+/* ---- node-name index: open addressing over interned pointers ------------- */
+
+typedef struct node_index {
+	const char **keys;
+	long *vals;
+	size_t cap;
+} node_index;
+
+static size_t ptr_hash(const void *p)
+{
+	uintptr_t x = (uintptr_t)p;
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdull;
+	x ^= x >> 33;
+	return (size_t)x;
+}
+
+static void index_build(pk_snapshot *s)
+{
+	node_index *ix = calloc(1, sizeof *ix);
+	if (!ix)
+		abort();
+	ix->cap = 16;
+	while (ix->cap < (size_t)s->nnodes * 2 + 2)
+		ix->cap *= 2;
+	ix->keys = calloc(ix->cap, sizeof *ix->keys);
+	ix->vals = calloc(ix->cap, sizeof *ix->vals);
+	if (!ix->keys || !ix->vals)
+		abort();
+	for (long i = 0; i < s->nnodes; i++) {
+		size_t j = ptr_hash(s->nodes[i].name) & (ix->cap - 1);
+		while (ix->keys[j] && ix->keys[j] != s->nodes[i].name)
+			j = (j + 1) & (ix->cap - 1);
+		ix->keys[j] = s->nodes[i].name;
+		ix->vals[j] = i;
+	}
+	s->index = ix;
+}
+
+static void index_free(pk_snapshot *s)
+{
+	node_index *ix = s->index;
+	if (!ix)
+		return;
+	free(ix->keys);
+	free(ix->vals);
+	free(ix);
+	s->index = NULL;
+}
+
+pk_nodeinfo *pk_snapshot_node(const pk_snapshot *s, const char *name)
+{
+	const node_index *ix = s->index;
+	if (!ix || !name || !*name)
+		return NULL;
+	/* Names from the snapshot are interned; others are looked up. */
+	const char *key = pk_intern(s->strs, name);
+	size_t j = ptr_hash(key) & (ix->cap - 1);
+	while (ix->keys[j]) {
+		if (ix->keys[j] == key)
+			return &s->infos[ix->vals[j]];
+		j = (j + 1) & (ix->cap - 1);
+	}
+	return NULL;
+}
+
+/* ---- building ------------------------------------------------------------- */
+
+void pk_snapshot_init(pk_snapshot *s)
+{
+	memset(s, 0, sizeof *s);
+	pk_arena_init(&s->arena);
+	s->strs = pk_strtab_new();
+	pk_decoder_init(&s->dec, &s->arena, s->strs);
+	pk_pclass_set_init(&s->classes);
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	s->now = (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+void pk_snapshot_free(pk_snapshot *s)
+{
+	for (long i = 0; i < s->npods; i++) {
+		pk_pod_release(s->pods[i]);
+		if (s->pending_objects)
+			cJSON_Delete(s->pending_objects[i]);
+	}
+	for (long i = 0; i < s->nnodes; i++) {
+		cJSON_Delete(s->nodes[i].labels);
+		cJSON_Delete(s->nodes[i].fields);
+	}
+	for (int i = 0; i < s->npdbs; i++)
+		pk_pdb_release(&s->pdbs[i]);
+	if (s->infos)
+		for (long i = 0; i < s->nnodes; i++) {
+			free(s->infos[i].pods);
+			free(s->infos[i].nominated);
+			free(s->infos[i].requested.scalar);
+		}
+	free(s->infos);
+	free(s->nodes);
+	free(s->pods);
+	free(s->pending_objects);
+	free(s->pdbs);
+	index_free(s);
+	pk_pclass_set_free(&s->classes);
+	pk_strtab_free(s->strs);
+	pk_arena_free(&s->arena);
+	memset(s, 0, sizeof *s);
+}
+
+static void *grow(void *p, long *cap, long need, size_t elem)
+{
+	if (need <= *cap)
+		return p;
+	long n = *cap ? *cap : 64;
+	while (n < need)
+		n *= 2;
+	void *q = realloc(p, (size_t)n * elem);
+	if (!q)
+		abort();
+	*cap = n;
+	return q;
+}
+
+static pk_add_result add_pod(pk_snapshot *s, const cJSON *obj, long record, bool *take,
+                             char *err, size_t errsize)
+{
+	pk_pod *p = pk_arena_alloc(&s->arena, sizeof *p);
+	if (pk_pod_decode(&s->dec, obj, p, err, errsize) < 0) {
+		pk_pod_release(p);
+		return PK_ADD_REJECTED;
+	}
+	long cap = s->podcap;
+	s->pods = grow(s->pods, &cap, s->npods + 1, sizeof *s->pods);
+	if (s->keep_pending_objects) {
+		long c2 = s->podcap;
+		s->pending_objects = grow(s->pending_objects, &c2, s->npods + 1, sizeof *s->pending_objects);
+		s->pending_objects[s->npods] = NULL;
+		if (!*p->node_name && !pk_pod_is_terminal(p)) {
+			s->pending_objects[s->npods] = (cJSON *)obj;
+			*take = true;
+		}
+	}
+	s->podcap = cap;
+	p->index = s->npods;
+	p->record = record;
+	s->pods[s->npods++] = p;
+	return PK_ADD_USED;
+}
+
+pk_add_result pk_snapshot_add(pk_snapshot *s, const cJSON *obj, long record, bool *take,
+                              char *err, size_t errsize)
+{
+	const char *kind = pk_kind(obj);
+	*take = false;
+	err[0] = '\0';
+	if (strcmp(kind, "Pod") == 0)
+		return add_pod(s, obj, record, take, err, errsize);
+	if (strcmp(kind, "Node") == 0) {
+		s->nodes = grow(s->nodes, &s->nodecap, s->nnodes + 1, sizeof *s->nodes);
+		if (pk_node_decode(&s->dec, obj, &s->nodes[s->nnodes], err, errsize) < 0) {
+			cJSON_Delete(s->nodes[s->nnodes].labels);
+			cJSON_Delete(s->nodes[s->nnodes].fields);
+			return PK_ADD_REJECTED;
+		}
+		s->nnodes++;
+		return PK_ADD_USED;
+	}
+	if (strcmp(kind, "PodDisruptionBudget") == 0) {
+		long cap = s->pdbcap;
+		s->pdbs = grow(s->pdbs, &cap, s->npdbs + 1, sizeof *s->pdbs);
+		s->pdbcap = (int)cap;
+		if (pk_pdb_decode(&s->dec, obj, &s->pdbs[s->npdbs], err, errsize) < 0)
+			return PK_ADD_REJECTED;
+		s->npdbs++;
+		return PK_ADD_USED;
+	}
+	if (strcmp(kind, "PriorityClass") == 0) {
+		if (pk_pclass_set_add(&s->classes, obj) < 0) {
+			snprintf(err, errsize, "PriorityClass %s: value is not an int32", pk_name(obj));
+			return PK_ADD_REJECTED;
+		}
+		return PK_ADD_USED;
+	}
+	return PK_ADD_SKIPPED;
+}
+
+/* Fill in what admission would have set: priority and preemptionPolicy from
+ * the class (or the global default) when the pod does not carry them. */
+static void resolve_pod_priority(pk_snapshot *s, pk_pod *p)
+{
+	if (p->has_priority && p->has_policy)
+		return;
+	cJSON *spec = cJSON_CreateObject();
+	if (!spec)
+		abort();
+	if (*p->class_name)
+		cJSON_AddStringToObject(spec, "priorityClassName", p->class_name);
+	pk_resolved_priority r = pk_resolve_priority(&s->classes, spec);
+	cJSON_Delete(spec);
+	if (!p->has_priority)
+		p->priority = r.value;
+	if (!p->has_policy)
+		p->policy = r.policy;
+}
+
+static int64_t start_or_now(const pk_pod *p, int64_t now)
+{
+	return p->has_start_time ? p->start_time : now;
+}
+
+int pk_pod_importance_cmp(const pk_pod *a, const pk_pod *b, int64_t now)
+{
+	if (a->priority != b->priority)
+		return a->priority > b->priority ? -1 : 1;
+	int64_t sa = start_or_now(a, now), sb = start_or_now(b, now);
+	if (sa != sb)
+		return sa < sb ? -1 : 1;
+	int c = strcmp(a->namespace_, b->namespace_);
+	return c ? c : strcmp(a->name, b->name);
+}
+
+static int node_name_cmp(const void *a, const void *b)
+{
+	return strcmp(((const pk_node *)a)->name, ((const pk_node *)b)->name);
+}
+
+/* qsort has no context argument; the snapshot time is carried through a
+ * per-sort copy in the comparator's elements instead of global state. */
+typedef struct pod_key {
+	pk_pod *pod;
+	int64_t now;
+} pod_key;
+
+static int pod_key_cmp(const void *a, const void *b)
+{
+	const pod_key *x = a, *y = b;
+	return pk_pod_importance_cmp(x->pod, y->pod, x->now);
+}
+
+static void sort_pods(pk_pod **pods, int n, int64_t now)
+{
+	if (n < 2)
+		return;
+	pod_key *k = malloc(sizeof *k * (size_t)n);
+	if (!k)
+		abort();
+	for (int i = 0; i < n; i++)
+		k[i] = (pod_key){pods[i], now};
+	qsort(k, (size_t)n, sizeof *k, pod_key_cmp);
+	for (int i = 0; i < n; i++)
+		pods[i] = k[i].pod;
+	free(k);
+}
+
+/* dst is a node's requested sum; its scalar table is malloc-owned and grows
+ * when a pod brings a resource name the node has not seen yet. */
+static void res_add(pk_res *dst, const pk_res *src, int sign)
+{
+	dst->cpu += sign * src->cpu;
+	dst->memory += sign * src->memory;
+	dst->ephemeral += sign * src->ephemeral;
+	for (int i = 0; i < src->nscalar; i++) {
+		int j = 0;
+		while (j < dst->nscalar && dst->scalar[j].name != src->scalar[i].name)
+			j++;
+		if (j == dst->nscalar) {
+			pk_scalar_res *n = realloc(dst->scalar, sizeof *n * (size_t)(dst->nscalar + 1));
+			if (!n)
+				abort();
+			n[j].name = src->scalar[i].name;
+			n[j].milli = 0;
+			dst->scalar = n;
+			dst->nscalar++;
+		}
+		dst->scalar[j].milli += sign * src->scalar[i].milli;
+	}
+}
+
+static void push_pod(pk_pod ***arr, int *n, int *cap, pk_pod *p)
+{
+	if (*n == *cap) {
+		*cap = *cap ? *cap * 2 : 8;
+		*arr = realloc(*arr, sizeof **arr * (size_t)*cap);
+		if (!*arr)
+			abort();
+	}
+	(*arr)[(*n)++] = p;
+}
+
+void pk_snapshot_finish(pk_snapshot *s)
+{
+	if (s->finished)
+		return;
+	if (s->nnodes > 1)
+		qsort(s->nodes, (size_t)s->nnodes, sizeof *s->nodes, node_name_cmp);
+	s->infos = calloc((size_t)s->nnodes + 1, sizeof *s->infos);
+	if (!s->infos)
+		abort();
+	for (long i = 0; i < s->nnodes; i++) {
+		s->nodes[i].index = i;
+		s->infos[i].node = &s->nodes[i];
+	}
+	index_build(s);
+	for (long i = 0; i < s->npods; i++) {
+		pk_pod *p = s->pods[i];
+		resolve_pod_priority(s, p);
+		if (pk_pod_is_terminal(p)) {
+			s->terminal_pods++;
+			continue;
+		}
+		if (*p->node_name) {
+			pk_nodeinfo *ni = pk_snapshot_node(s, p->node_name);
+			if (!ni) {
+				s->unbound_node_pods++;
+				continue;
+			}
+			push_pod(&ni->pods, &ni->npods, &ni->cap, p);
+			res_add(&ni->requested, &p->requests, 1);
+		} else if (*p->nominated_node) {
+			pk_nodeinfo *ni = pk_snapshot_node(s, p->nominated_node);
+			if (ni)
+				push_pod(&ni->nominated, &ni->nnominated, &ni->nomcap, p);
+		}
+	}
+	for (long i = 0; i < s->nnodes; i++)
+		sort_pods(s->infos[i].pods, s->infos[i].npods, s->now);
+	s->finished = true;
+}
+
+/* ---- state updates -------------------------------------------------------- */
+
+void pk_nodeinfo_remove_pod(pk_nodeinfo *ni, const pk_pod *p)
+{
+	for (int i = 0; i < ni->npods; i++) {
+		if (ni->pods[i] != p)
+			continue;
+		memmove(&ni->pods[i], &ni->pods[i + 1], sizeof *ni->pods * (size_t)(ni->npods - i - 1));
+		ni->npods--;
+		res_add(&ni->requested, &p->requests, -1);
+		return;
+	}
+}
+
+void pk_nodeinfo_add_pod(pk_nodeinfo *ni, pk_pod *p)
+{
+	push_pod(&ni->pods, &ni->npods, &ni->cap, p);
+	/* keep priority order (most important first); exact order among equal
+	 * priorities does not matter: victim selection sorts its own list. */
+	for (int i = ni->npods - 1; i > 0 && ni->pods[i]->priority > ni->pods[i - 1]->priority; i--) {
+		pk_pod *t = ni->pods[i];
+		ni->pods[i] = ni->pods[i - 1];
+		ni->pods[i - 1] = t;
+	}
+	res_add(&ni->requested, &p->requests, 1);
+}
+
+void pk_nodeinfo_add_nominated(pk_nodeinfo *ni, pk_pod *p)
+{
+	push_pod(&ni->nominated, &ni->nnominated, &ni->nomcap, p);
+}
+
+void pk_nodeinfo_remove_nominated(pk_nodeinfo *ni, const pk_pod *p)
+{
+	for (int i = 0; i < ni->nnominated; i++)
+		if (ni->nominated[i] == p) {
+			memmove(&ni->nominated[i], &ni->nominated[i + 1],
+			        sizeof *ni->nominated * (size_t)(ni->nnominated - i - 1));
+			ni->nnominated--;
+			return;
+		}
+}
+
+void pk_snapshot_nominate(pk_snapshot *s, pk_pod *p, const char *node)
+{
+	if (*p->nominated_node) {
+		pk_nodeinfo *old = pk_snapshot_node(s, p->nominated_node);
+		if (old)
+			pk_nodeinfo_remove_nominated(old, p);
+	}
+	pk_nodeinfo *ni = node && *node ? pk_snapshot_node(s, node) : NULL;
+	p->nominated_node = ni ? ni->node->name : pk_intern(s->strs, "");
+	if (ni)
+		pk_nodeinfo_add_nominated(ni, p);
+}
+
+bool pk_snapshot_bind(pk_snapshot *s, pk_pod *p, const char *node)
+{
+	pk_nodeinfo *ni = pk_snapshot_node(s, node);
+	if (!ni)
+		return false;
+	pk_snapshot_nominate(s, p, NULL);
+	if (*p->node_name) {
+		pk_nodeinfo *old = pk_snapshot_node(s, p->node_name);
+		if (old)
+			pk_nodeinfo_remove_pod(old, p);
+	}
+	p->node_name = ni->node->name;
+	pk_nodeinfo_add_pod(ni, p);
+	return true;
+}
+
+void pk_snapshot_delete(pk_snapshot *s, pk_pod *p)
+{
+	pk_snapshot_nominate(s, p, NULL);
+	if (*p->node_name) {
+		pk_nodeinfo *ni = pk_snapshot_node(s, p->node_name);
+		if (ni)
+			pk_nodeinfo_remove_pod(ni, p);
+	}
+}
+
+/* ---- pending pods in queue order ------------------------------------------ */
+
+static int queue_cmp(const void *a, const void *b)
+{
+	const pk_pod *x = *(pk_pod *const *)a, *y = *(pk_pod *const *)b;
+	if (x->priority != y->priority)
+		return x->priority > y->priority ? -1 : 1;
+	if (x->created != y->created)
+		return x->created < y->created ? -1 : 1;
+	int c = strcmp(x->namespace_, y->namespace_);
+	return c ? c : strcmp(x->name, y->name);
+}
+
+long pk_snapshot_pending(const pk_snapshot *s, pk_pod ***out)
+{
+	long n = 0;
+	pk_pod **v = malloc(sizeof *v * (size_t)(s->npods + 1));
+	if (!v)
+		abort();
+	for (long i = 0; i < s->npods; i++) {
+		pk_pod *p = s->pods[i];
+		if (*p->node_name || pk_pod_is_terminal(p) || p->terminating)
+			continue;
+		if (p->unmodelled & PK_UNMODELLED_SCHEDULING_GATES)
+			continue; /* gated pods are not in the active queue */
+		v[n++] = p;
+	}
+	qsort(v, (size_t)n, sizeof *v, queue_cmp);
+	*out = v;
+	return n;
+}

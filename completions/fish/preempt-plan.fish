@@ -1,0 +1,11 @@
+# fish completion for preempt-plan(1)
+complete -c preempt-plan -s o -l output -x -a 'json table wide' -d 'Output format'
+complete -c preempt-plan -l color -x -a 'auto always never' -d 'Colour output'
+complete -c preempt-plan -l stats -d 'Print what was read, used, skipped and rejected'
+complete -c preempt-plan -l max-depth -x -d 'Reject documents nested deeper than N'
+complete -c preempt-plan -l max-record-bytes -x -d 'Reject objects larger than N bytes'
+complete -c preempt-plan -l max-alias-expansions -x -d 'Reject YAML expanding more than N aliased nodes'
+complete -c preempt-plan -l max-records -x -d 'Stop after N objects'
+complete -c preempt-plan -l threads -x -d 'Parse with N threads'
+complete -c preempt-plan -s h -l help -d 'Show help and exit'
+complete -c preempt-plan -s V -l version -d 'Show version and exit'

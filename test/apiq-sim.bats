@@ -1,0 +1,190 @@
+#!/usr/bin/env bats
+# CLI behaviour of apiq-sim: options, errors, determinism, metrics, examples.
+
+load test_helper/common
+bats_require_minimum_version 1.5.0
+
+EX="$ROOT/share/examples/apiq"
+
+help_flags() {
+	apiq-sim --help | grep -oE -- '--[a-z][a-z-]+' | sort -u
+}
+
+@test "--version prints the name and version" {
+	run -0 apiq-sim --version
+	assert_output --regexp '^apiq-sim [0-9]+\.[0-9]+\.[0-9]+$'
+}
+
+@test "--help lists both modes and exits 0" {
+	run -0 apiq-sim --help
+	assert_output --partial 'apiq-sim step|run'
+	assert_output --partial '--feature-gates'
+}
+
+@test "every flag of --help is in the man page and the three completions" {
+	for f in $(help_flags); do
+		grep -qF -- "Fl -${f#--}" "$ROOT/share/man/man1/apiq-sim.1" || { echo "man lacks $f"; false; }
+		grep -qF -- "$f" "$ROOT/completions/bash/apiq-sim" || { echo "bash lacks $f"; false; }
+		grep -qF -- "'$f" "$ROOT/completions/zsh/_apiq-sim" || grep -qF -- "$f=" "$ROOT/completions/zsh/_apiq-sim" || grep -qF -- ",$f" "$ROOT/completions/zsh/_apiq-sim" || { echo "zsh lacks $f"; false; }
+		grep -qF -- "-l ${f#--} " "$ROOT/completions/fish/apiq-sim.fish" || { echo "fish lacks $f"; false; }
+	done
+}
+
+@test "the man page is mandoc -Tlint clean" {
+	run -0 mandoc -Tlint -W warning "$ROOT/share/man/man1/apiq-sim.1"
+	assert_output ''
+}
+
+@test "a missing or unknown mode is a usage error" {
+	run -2 apiq-sim
+	assert_output --partial 'missing mode'
+	run -2 apiq-sim walk
+	assert_output --partial "unknown mode 'walk'"
+}
+
+@test "bad option values are usage errors" {
+	run -2 apiq-sim step --call-type nonsense
+	assert_output --partial 'NAME=RELEVANCE'
+	run -2 apiq-sim step --feature-gates SchedulerAsyncAPICalls=maybe
+	assert_output --partial 'invalid feature gate'
+	run -2 apiq-sim run --latency 5parsecs --pods 1
+	assert_output --partial 'not a duration'
+	run -2 apiq-sim run --error-rate 2 --pods 1
+	assert_output --partial 'from 0 to 1'
+}
+
+@test "step reads standard input and answers each operation in order" {
+	run -0 sh -c 'printf "%s\n" "{\"op\":\"add\",\"call\":\"b\",\"uid\":\"u\",\"callType\":\"pod_binding\"}" "{\"op\":\"pop\"}" | apiq-sim step -'
+	assert_line --index 0 --partial '"seq":1,"op":"add","call":"b","uid":"u","result":"ok"'
+	assert_line --index 1 --partial '"popped":"b"'
+}
+
+@test "step: an unparsable operation is trouble with file and line" {
+	printf '{"op":"pop"}\n{"op":\n' > "$BATS_TEST_TMPDIR/ops.ndjson"
+	run -2 apiq-sim step "$BATS_TEST_TMPDIR/ops.ndjson"
+	assert_output --partial 'ops.ndjson:2'
+}
+
+@test "step: an unknown call type names the option that declares it" {
+	run -2 sh -c 'echo "{\"op\":\"add\",\"call\":\"x\",\"uid\":\"u\",\"callType\":\"mine\"}" | apiq-sim step'
+	assert_output --partial '--call-type mine=RELEVANCE'
+}
+
+@test "step: a missing file is trouble" {
+	run -2 apiq-sim step "$BATS_TEST_TMPDIR/nope.ndjson"
+	assert_output --partial 'nope.ndjson'
+}
+
+@test "step --stats accounts for used and rejected operations" {
+	run -2 sh -c 'printf "%s\n" "{\"op\":\"pop\"}" "{\"op\":\"fly\"}" | apiq-sim step --stats 2>&1 >/dev/null'
+	assert_output --partial 'read 2'
+	assert_output --partial 'used 1'
+	assert_output --partial 'rejected 1'
+}
+
+@test "run: the same seed gives the same output, another seed another" {
+	a=$(apiq-sim run --pods 2000 --arrival-rate 100 --preemptor-share 0.2 --churn 5 --error-rate 0.05 --seed 7 --compare)
+	b=$(apiq-sim run --pods 2000 --arrival-rate 100 --preemptor-share 0.2 --churn 5 --error-rate 0.05 --seed 7 --compare)
+	c=$(apiq-sim run --pods 2000 --arrival-rate 100 --preemptor-share 0.2 --churn 5 --error-rate 0.05 --seed 8 --compare)
+	[ "$a" = "$b" ]
+	[ "$a" != "$c" ]
+}
+
+@test "run: the summary accounts for every measured pod" {
+	run -0 apiq-sim run --pods 3000 --preemptor-share 0.1 --qps 0
+	echo "$output" | jq -e '.kind == "Summary" and .pods.measured == 3000 and .pods.bound == 3000
+		and .pods.preemptors == 300 and .timeToBind.count == 3000 and .timeToNomination.count == 300
+		and .preemption.goroutinesSucceeded == 300 and .apiRequests.total == 3000 + 300 * 3 * 2 + 300'
+}
+
+@test "run: memory follows the pods with pending work, not the workload size" {
+	run -0 apiq-sim run --pods 200000 --qps 0 --feature-gates SchedulerAsyncAPICalls=true
+	echo "$output" | jq -e '.pods.bound == 200000 and .pods.peakLive < 100 and .calls.peakInFlight < 100'
+}
+
+@test "run --metrics writes upstream's metric names and buckets" {
+	m="$BATS_TEST_TMPDIR/m.prom"
+	run -0 apiq-sim run --pods 500 --preemptor-share 0.2 --error-rate 0.1 \
+		--feature-gates SchedulerAsyncPreemption=true,SchedulerAsyncAPICalls=true --metrics "$m"
+	grep -q '^scheduler_async_api_call_execution_total{call_type="pod_binding",result="success"} [0-9]' "$m"
+	grep -q '^scheduler_async_api_call_execution_duration_seconds_bucket{call_type="pod_binding",result="success",le="0.001"} ' "$m"
+	grep -q 'le="16.384"' "$m"
+	grep -q '^scheduler_pending_async_api_calls{call_type="pod_status_patch"} 0$' "$m"
+	grep -q '^scheduler_preemption_attempts_total [1-9]' "$m"
+	grep -q '^scheduler_preemption_victims_bucket{le="64"} ' "$m"
+	grep -q '^scheduler_preemption_goroutines_duration_seconds_bucket{result="success",le="0.01"} ' "$m"
+	grep -q '^scheduler_preemption_goroutines_execution_total{result="error"} ' "$m"
+	# 15 exponential buckets from 1ms for the dispatcher, 20 from 10ms for goroutines
+	[ "$(grep -c 'execution_duration_seconds_bucket{call_type="pod_binding",result="success"' "$m")" -eq 16 ]
+	[ "$(grep -c 'goroutines_duration_seconds_bucket{result="success"' "$m")" -eq 21 ]
+}
+
+@test "run --metrics leaves out the dispatcher's metrics when its gate is off" {
+	m="$BATS_TEST_TMPDIR/m.prom"
+	run -0 apiq-sim run --pods 50 --feature-gates SchedulerAsyncAPICalls=false,SchedulerAsyncPreemption=false --metrics "$m"
+	! grep -q async_api_call "$m"
+	! grep -q goroutines "$m"
+	grep -q '^scheduler_preemption_attempts_total ' "$m"
+}
+
+@test "run --timeline - writes the events before the summary" {
+	run -0 apiq-sim run --pods 10 --timeline -
+	assert_line --index 0 --partial '"event":"attempt"'
+	assert_line --partial '"event":"bound"'
+	assert_line --partial '"event":"nominated"'
+	echo "${lines[-1]}" | jq -e '.kind == "Summary"'
+}
+
+@test "run is quiet when its output is cut short by head" {
+	run -0 sh -c 'apiq-sim run --pods 100000 --qps 0 --timeline - 2>&1 | head -1'
+	assert_output --partial '"event":"attempt"'
+	[ "${#lines[@]}" -eq 1 ]
+}
+
+@test "run reads PreemptionPlan records and skips other kinds" {
+	cat > "$BATS_TEST_TMPDIR/plans.ndjson" <<'JSON'
+{"kind":"PreemptionPlan","preemptor":{"name":"a","uid":"a"},"result":"Preempt","nominatedNodeName":"n1","victims":[{"name":"v1"},{"name":"v2"}],"clearedNominations":[{"name":"c"}],"actions":[]}
+{"kind":"PreemptionPlan","preemptor":{"name":"b","uid":"b"},"result":"NoPreemptionNeeded","victims":[],"actions":[]}
+{"kind":"PreemptionPlan","preemptor":{"name":"c","uid":"c"},"result":"Unschedulable","victims":[],"actions":[]}
+{"kind":"Pod","metadata":{"name":"x"}}
+JSON
+	run -0 apiq-sim run --stats --qps 0 "$BATS_TEST_TMPDIR/plans.ndjson"
+	assert_line --partial 'skipped 1'
+	echo "${lines[-1]}" | jq -e '.pods.measured == 2 and .pods.bound == 2 and .pods.preemptors == 1'
+}
+
+@test "run without plans or --pods has nothing to simulate" {
+	run -2 apiq-sim run < /dev/null
+	assert_output --partial 'nothing to simulate'
+}
+
+@test "run --compare -o table prints one row per gate setting" {
+	run -0 apiq-sim run --pods 200 --compare -o table
+	assert_line --index 0 --partial 'PODS/S'
+	[ "${#lines[@]}" -eq 5 ]
+}
+
+@test "example: asynchronous API calls starve bindings behind status patches" {
+	run -0 sh "$EX/rate-limiter-starvation.sh"
+	echo "$output" | jq -s -e '
+		(.[0].featureGates.SchedulerAsyncAPICalls | not) and .[1].featureGates.SchedulerAsyncAPICalls
+		and .[0].throughput > 9.5 and .[1].throughput < 0.7 * .[0].throughput
+		and .[0].timeToBind.p99 < 1 and .[1].timeToBind.p99 > 30
+		and .[1].apiRequests.throttledSeconds > 100 * .[0].apiRequests.throttledSeconds'
+}
+
+@test "example: asynchronous preemption raises throughput" {
+	run -0 sh "$EX/async-preemption-throughput.sh"
+	echo "$output" | jq -s -e '
+		(.[4].kind == "Comparison") and (.[4].rows[1].featureGates.SchedulerAsyncPreemption)
+		and (.[4].rows[1].featureGates.SchedulerAsyncAPICalls | not)
+		and .[4].rows[1].throughputRatio > 3 and .[4].rows[3].throughputRatio > 10
+		and .[1].preemptorTimeToBind.p99 < .[0].preemptorTimeToBind.p99 / 3'
+}
+
+@test "example: the last victim's delete event lets the preemptor through" {
+	run -0 apiq-sim step "$EX/last-victim-race.ndjson"
+	echo "$output" | jq -s -e '(.[1].status | startswith("UnschedulableAndUnresolvable"))
+		and .[2].state.lastVictims == {"p":"ns/v2"} and .[4].status == "Success"
+		and .[4].state.preempting == ["p"] and .[5].state.preempting == []'
+}

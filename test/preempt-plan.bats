@@ -1,0 +1,101 @@
+#!/usr/bin/env bats
+# CLI behaviour of preempt-plan(1).
+
+load test_helper/common
+bats_require_minimum_version 1.5.0
+
+setup() {
+	CLUSTER="$SAMPLE/cluster.json"
+	PREEMPTOR="$SAMPLE/preemptor.yaml"
+}
+
+plan() {
+	victims "$@" | preempt-plan
+}
+
+@test "preempt-plan --version prints the version" {
+	run preempt-plan --version
+	assert_success
+	assert_output --regexp '^preempt-plan [0-9]+\.[0-9]+\.[0-9]+$'
+}
+
+@test "every flag of --help is in the man page and all three completions" {
+	flags=$(preempt-plan --help | grep -oE -- '--[a-z][a-z-]+' | sort -u)
+	[ -n "$flags" ]
+	for f in $flags; do
+		grep -qE -- "(Fl|,|\\|) -${f#--}( |$)" "$ROOT/share/man/man1/preempt-plan.1" || fail "man page lacks $f"
+		grep -qF -- "$f" "$ROOT/completions/bash/preempt-plan" || fail "bash completion lacks $f"
+		grep -qF -- "$f" "$ROOT/completions/zsh/_preempt-plan" || fail "zsh completion lacks $f"
+		grep -qF -- "-l ${f#--}" "$ROOT/completions/fish/preempt-plan.fish" || fail "fish completion lacks $f"
+	done
+}
+
+@test "the README demo: the sample preemptor preempts on demo-worker4" {
+	run bash -c 'victims --preemptor "$1" "$2" | preempt-plan -o table' _ "$PREEMPTOR" "$CLUSTER"
+	assert_success
+	assert_line --index 0 --regexp '^PREEMPTOR +PRIORITY +RESULT +NOMINATED-NODE +VICTIMS +REASON'
+	assert_line --index 1 --regexp '^shop/checkout-7c9d5b8f4-m2x6q +1000000 +Preempt +demo-worker4 +2 '
+}
+
+@test "the plan lists victims and the API calls in the executor's order" {
+	run plan --preemptor "$PREEMPTOR" "$CLUSTER"
+	assert_success
+	calls=$(printf '%s\n' "$output" | jq -r '[.actions[] | "\(.call) \(.name)"] | join(";")')
+	[ "$calls" = "pod_status_patch report-29871540-h4j8l;pod_delete report-29871540-h4j8l;pod_status_patch notebook-dave;pod_delete notebook-dave;pod_status_patch checkout-7c9d5b8f4-m2x6q" ]
+	msg=$(printf '%s\n' "$output" | jq -r '.actions[0].details.condition | "\(.type) \(.status) \(.reason): \(.message)"')
+	[ "$msg" = "DisruptionTarget True PreemptionByScheduler: default-scheduler: preempting to accommodate a higher priority pod" ]
+}
+
+@test "-o wide shows the victim pods" {
+	run bash -c 'victims --preemptor "$1" "$2" | preempt-plan -o wide' _ "$PREEMPTOR" "$CLUSTER"
+	assert_success
+	assert_output --partial "batch/report-29871540-h4j8l,analytics/notebook-dave"
+}
+
+@test "a preemptor that fits needs no preemption and exits 0" {
+	printf 'kind: Pod\nmetadata: {name: small}\nspec:\n  containers: [{name: c, resources: {requests: {cpu: 10m}}}]\n' > "$BATS_TEST_TMPDIR/small.yaml"
+	run plan --preemptor "$BATS_TEST_TMPDIR/small.yaml" "$CLUSTER"
+	assert_success
+	[ "$(printf '%s\n' "$output" | jq -r '.result')" = NoPreemptionNeeded ]
+	[ "$(printf '%s\n' "$output" | jq -c '.actions')" = "[]" ]
+}
+
+@test "an unplaceable preemptor exits 1 with the scheduler's message" {
+	run plan --pending "$CLUSTER"
+	assert_failure 1
+	[ "$(printf '%s\n' "$output" | jq -r '.result')" = Unschedulable ]
+	assert_output --partial 'preemption: 0/6 nodes are available: 2 Preemption is not helpful for scheduling, 4 Insufficient cpu.'
+}
+
+@test "two preemptors: the second sees the first one's plan carried out" {
+	sed 's/name: checkout-7c9d5b8f4-m2x6q/name: checkout-7c9d5b8f4-z9k4w/' "$PREEMPTOR" > "$BATS_TEST_TMPDIR/second.yaml"
+	run plan --preemptor "$PREEMPTOR" --preemptor "$BATS_TEST_TMPDIR/second.yaml" "$CLUSTER"
+	assert_success
+	nodes=$(printf '%s\n' "$output" | jq -r '"\(.result) \(.nominatedNodeName)"' | tr '\n' ' ')
+	[ "$nodes" = "Preempt demo-worker4 Preempt demo-worker2 " ]
+}
+
+@test "empty input is a negative finding with a warning" {
+	run preempt-plan < /dev/null
+	assert_failure 1
+	assert_output --partial "no Preemptor or Candidate records"
+}
+
+@test "malformed input is trouble" {
+	run bash -c 'printf "{\"kind\":\"Candidate\",\n" | preempt-plan'
+	assert_failure 2
+	assert_output --regexp 'preempt-plan: .*:[0-9]+:[0-9]+: '
+}
+
+@test "Candidate records alone are enough" {
+	run bash -c 'victims --preemptor "$1" "$2" | grep Candidate | preempt-plan' _ "$PREEMPTOR" "$CLUSTER"
+	assert_success
+	[ "$(printf '%s\n' "$output" | jq -r '.nominatedNodeName')" = demo-worker4 ]
+}
+
+@test "--stats counts the records it used and skipped" {
+	run --separate-stderr bash -c 'victims --explain --preemptor "$1" "$2" | preempt-plan --stats' _ "$PREEMPTOR" "$CLUSTER"
+	assert_success
+	[[ $stderr == *"preempt-plan: stats: read 7, used 5, skipped 2"* ]]
+	[[ $stderr == *"kind NodeStatus: skipped 2"* ]]
+}
