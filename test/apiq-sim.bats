@@ -188,3 +188,8 @@ JSON
 		and .[2].state.lastVictims == {"p":"ns/v2"} and .[4].status == "Success"
 		and .[4].state.preempting == ["p"] and .[5].state.preempting == []'
 }
+
+@test "run: churn alone over a fixed time reads no input and keeps calls bounded per pod" {
+	run -0 apiq-sim run --churn 10 --until 60s --qps 5 --burst 5 --feature-gates SchedulerAsyncAPICalls=true
+	echo "$output" | jq -e '.simulatedSeconds <= 60 and .calls.merged > 0 and .calls.peakInFlight <= 600 and .apiRequests.throttled > 0'
+}

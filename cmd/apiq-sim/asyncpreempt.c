@@ -185,6 +185,14 @@ static int preempt_sync(apiq_evaluator *ev, apiq_preempt_req *req, const char **
 	return 0;
 }
 
+static bool in_preempting(const apiq_evaluator *ev, const char *uid)
+{
+	for (size_t i = 0; i < ev->npreempting; i++)
+		if (same(ev->preempting[i], uid))
+			return true;
+	return false;
+}
+
 int apiq_eval_preempt(apiq_evaluator *ev, apiq_preempt_req *req, const char **nominated,
                       char *err, size_t errsize)
 {
@@ -209,7 +217,9 @@ int apiq_eval_preempt(apiq_evaluator *ev, apiq_preempt_req *req, const char **no
 		return 0;
 	}
 	observe_victims(ev, all);
-	if (push_str(&ev->preempting, &ev->npreempting, &ev->cappreempting, req->preemptor.uid) < 0)
+	/* a set: a second preemption by the same pod does not add it twice */
+	if (!in_preempting(ev, req->preemptor.uid) &&
+	    push_str(&ev->preempting, &ev->npreempting, &ev->cappreempting, req->preemptor.uid) < 0)
 		return -1;
 	if (grow((void **)&ev->jobs, &ev->capjobs, ev->njobs, sizeof(*ev->jobs)) < 0)
 		return -1;
@@ -294,10 +304,7 @@ int apiq_eval_run_async(apiq_evaluator *ev, bool until_last, apiq_goroutine_resu
 
 bool apiq_eval_is_running(const apiq_evaluator *ev, const char *uid)
 {
-	bool in = false;
-	for (size_t i = 0; i < ev->npreempting && !in; i++)
-		in = same(ev->preempting[i], uid);
-	if (!in)
+	if (!in_preempting(ev, uid))
 		return false;
 	for (size_t i = 0; i < ev->nlast; i++) {
 		if (!same(ev->last[i].preemptor, uid))

@@ -122,6 +122,7 @@ typedef struct tjob {
 	bool async;
 	int phase;                /* async: 0 = first N-1 victims, 1 = last victim */
 	int total, outstanding;
+	int to_start;             /* victims of this phase not started yet */
 	bool error;
 	double started;
 } tjob;
@@ -719,10 +720,14 @@ static void victim_start(sim *s, tjob *j)
 	send_request(s, r);
 }
 
+/* Victims are preempted through the Parallelizer: 16 at a time. */
+#define PREEMPT_PARALLELISM 16
+
 static void job_phase(sim *s, tjob *j, int n)
 {
 	j->outstanding = n;
-	for (int i = 0; i < n; i++)
+	j->to_start = n;
+	for (int i = 0; i < n && i < PREEMPT_PARALLELISM; i++, j->to_start--)
 		victim_start(s, j);
 }
 
@@ -763,6 +768,10 @@ static void victim_done(sim *s, tjob *j, bool error)
 {
 	if (error)
 		j->error = true;
+	if (j->to_start > 0) {
+		j->to_start--;
+		victim_start(s, j);
+	}
 	if (--j->outstanding > 0)
 		return;
 	if (j->async && j->phase == 0 && j->total > 1 && !j->error) {
@@ -1289,14 +1298,16 @@ int apiq_run_main(pk_cli *cli, const apiq_types *types, const apiq_run_opts *o,
 	memset(&stats, 0, sizeof(stats));
 	sim holder;  /* plans are read into a scratch sim's list */
 	memset(&holder, 0, sizeof(holder));
-	bool from_plans = npaths > 0 || o->pods == 0;
+	/* plans from the operands, or from stdin unless a workload is generated */
+	bool generated = o->pods > 0 || (o->churn > 0 && o->until > 0);
+	bool from_plans = npaths > 0 || !generated;
 	if (from_plans) {
 		plan_reader pr = {&holder, cli, &stats, false};
 		if (pk_read_paths(&cli->reader, paths, npaths, on_plan, &pr) != 0 || pr.trouble) {
 			free(holder.plans);
 			return PK_EXIT_TROUBLE;
 		}
-		if (holder.nplans == 0 && o->pods == 0) {
+		if (holder.nplans == 0 && !generated) {
 			pk_diag_report(&cli->diag, PK_SEV_ERROR, NULL, "no PreemptionPlan records and no --pods: nothing to simulate");
 			free(holder.plans);
 			if (cli->stats)
