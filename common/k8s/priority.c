@@ -35,12 +35,47 @@ const char *pk_preemption_policy_name(pk_preemption_policy p)
 	return p == PK_PREEMPT_NEVER ? "Never" : "PreemptLowerPriority";
 }
 
-static pk_pclass *find_mut(pk_pclass_set *s, const char *name)
+/* Name lookups go through a hash index: a repository may hold thousands of
+ * classes, and a linear scan per lookup made validation quadratic. */
+static unsigned name_hash(const char *name)
 {
+	unsigned h = 2166136261u;
+	for (; *name; name++)
+		h = (h ^ (unsigned char)*name) * 16777619u;
+	return h;
+}
+
+static int *index_slot(const pk_pclass_set *s, const char *name)
+{
+	unsigned mask = (unsigned)s->index_cap - 1;
+	for (unsigned i = name_hash(name) & mask;; i = (i + 1) & mask) {
+		int at = s->index[i];
+		if (at == 0 || strcmp(s->items[at - 1].name, name) == 0)
+			return &s->index[i];
+	}
+}
+
+static void reindex(pk_pclass_set *s)
+{
+	int cap = 16;
+	while (cap < s->n * 2 + 2)
+		cap *= 2;
+	int *index = calloc((size_t)cap, sizeof *index);
+	if (!index)
+		return;
+	free(s->index);
+	s->index = index;
+	s->index_cap = cap;
 	for (int i = 0; i < s->n; i++)
-		if (strcmp(s->items[i].name, name) == 0)
-			return &s->items[i];
-	return NULL;
+		*index_slot(s, s->items[i].name) = i + 1;
+}
+
+static pk_pclass *find_mut(const pk_pclass_set *s, const char *name)
+{
+	if (!s->index)
+		return NULL;
+	int at = *index_slot(s, name);
+	return at ? &s->items[at - 1] : NULL;
 }
 
 static pk_pclass *append(pk_pclass_set *s, const char *name)
@@ -59,6 +94,10 @@ static pk_pclass *append(pk_pclass_set *s, const char *name)
 		return NULL;
 	memcpy(c->name, name, len);
 	s->n++;
+	if (s->n * 2 + 2 > s->index_cap)
+		reindex(s);
+	else
+		*index_slot(s, c->name) = s->n;
 	return c;
 }
 
@@ -66,6 +105,8 @@ void pk_pclass_set_init(pk_pclass_set *s)
 {
 	s->items = NULL;
 	s->n = s->cap = 0;
+	s->index = NULL;
+	s->index_cap = 0;
 	for (size_t i = 0; i < sizeof system_classes / sizeof system_classes[0]; i++) {
 		pk_pclass *c = append(s, system_classes[i].name);
 		if (!c)
@@ -82,8 +123,10 @@ void pk_pclass_set_free(pk_pclass_set *s)
 	for (int i = 0; i < s->n; i++)
 		free(s->items[i].name);
 	free(s->items);
+	free(s->index);
 	s->items = NULL;
-	s->n = s->cap = 0;
+	s->index = NULL;
+	s->n = s->cap = s->index_cap = 0;
 }
 
 int pk_pclass_set_add(pk_pclass_set *s, const cJSON *pc)
@@ -114,10 +157,7 @@ int pk_pclass_set_add(pk_pclass_set *s, const cJSON *pc)
 
 const pk_pclass *pk_pclass_find(const pk_pclass_set *s, const char *name)
 {
-	for (int i = 0; i < s->n; i++)
-		if (strcmp(s->items[i].name, name) == 0)
-			return &s->items[i];
-	return NULL;
+	return find_mut(s, name);
 }
 
 const pk_pclass *pk_pclass_default(const pk_pclass_set *s)

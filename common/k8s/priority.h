@@ -27,6 +27,8 @@ typedef struct pk_pclass {
 typedef struct pk_pclass_set {
 	pk_pclass *items;
 	int n, cap;
+	int *index;          /* open-addressing hash of names -> items[i] + 1; 0 = empty */
+	int index_cap;
 } pk_pclass_set;
 
 /* A set that already holds system-node-critical and system-cluster-critical. */
