@@ -95,6 +95,7 @@ typedef struct frame {
 	pk_posmap *pos;           /* positions of this item (streamed items) */
 	const cJSON **merged;     /* members that came from a merge key: later keys replace them */
 	int nmerged;
+	long key_line, key_col;   /* where the pending key stands */
 } frame;
 
 typedef struct anchor {
@@ -482,6 +483,12 @@ static int push(ybuild *b, cJSON *node, int is_map, const yaml_event_t *ev, cons
 	}
 	frame *parent = b->depth ? &b->stack[b->depth - 1] : NULL;
 	frame *f = &b->stack[b->depth];
+	/* a block mapping or sequence under a key starts on the next line:
+	 * report it where its key stands, as a reader looks for it */
+	if (parent && parent->is_map && parent->key) {
+		line = parent->key_line;
+		col = parent->key_col;
+	}
 	*f = (frame){ .node = node, .is_map = is_map,
 	              .anchor = anchor_name ? dupstr((const char *)anchor_name) : NULL };
 	if (parent && parent->stream_items) {
@@ -535,6 +542,8 @@ static int on_scalar(ybuild *b, const yaml_event_t *ev)
 
 	if (parent && parent->is_map && !parent->key) {
 		parent->key = key_text(ev);
+		parent->key_line = line;
+		parent->key_col = col;
 		parent->key_is_merge = ev->data.scalar.style == YAML_PLAIN_SCALAR_STYLE &&
 		                       strcmp((const char *)ev->data.scalar.value, "<<") == 0;
 		return parent->key ? 0 : fail(b, &ev->start_mark, "out of memory");
