@@ -33,6 +33,11 @@ typedef struct pk_sink {
 	const char *file;         /* display name of the current input */
 	long records;             /* objects delivered so far (all inputs) */
 	int stop;                 /* callback's non-zero value */
+	/* Where delivered trees go after the callback: NULL = cJSON_Delete.
+	 * The JSON path hands them back to the thread that built them, which
+	 * frees them in its own malloc arena. */
+	void (*dispose)(void *ctx, cJSON *obj);
+	void *dispose_ctx;
 	char list_kind[128];      /* item kind implied by a typed List ("Node" for a NodeList) */
 	char list_api[128];
 } pk_sink;
@@ -56,6 +61,11 @@ int pk_sink_error(pk_sink *s, pk_rec_type type, pk_err_type et, long line, long 
 /* fd is read to its end. prefix holds bytes already read for sniffing. */
 int pk_json_stream(pk_sink *s, int fd, const char *prefix, size_t nprefix);
 int pk_yaml_stream(pk_sink *s, int fd, const char *prefix, size_t nprefix);
+
+/* Copy the object text src to dst (at least len bytes) without the members
+ * named in drop ("metadata.managedFields": a member of a member of the
+ * object); returns the new length. src must be bracket-balanced. */
+size_t pk_prune_members(const char *src, size_t len, char *dst, const char *const *drop);
 
 /* UTF-8 validation; returns the offset of the first bad byte or len. */
 size_t pk_utf8_check(const unsigned char *p, size_t len);

@@ -3,6 +3,7 @@
  * text, in worker threads for large inputs. A List's "items" are cut out one
  * by one, so memory stays bounded by the largest item, not by the List. */
 #include "io/internal.h"
+#include "io/bytescan.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -83,13 +84,23 @@ typedef struct batch {
 	item *items;
 	size_t n, icap;
 	int state;                 /* 0 filling, 1 queued, 2 parsing, 3 done */
+	char *scratch;             /* an item's text with pruned members left out */
+	size_t scratch_cap;
+	cJSON **dead;              /* delivered trees, freed by the worker that built them */
+	size_t ndead, dead_cap;
 } batch;
 
 #define BATCH_BYTES (1u << 20)
 #define BATCH_ITEMS 1024u
 #define MAX_THREADS 16
 
-typedef struct pool {
+typedef struct pool pool;
+typedef struct worker_arg {
+	pool *p;
+	int id;
+} worker_arg;
+
+struct pool {
 	pthread_mutex_t mu;
 	pthread_cond_t work, done;
 	batch ring[2 * MAX_THREADS];
@@ -98,7 +109,11 @@ typedef struct pool {
 	pthread_t tid[MAX_THREADS];
 	int node_positions;
 	int max_depth;
-} pool;
+	const char *const *prune;
+	worker_arg args[MAX_THREADS];
+};
+
+static int grow(void **ptr, size_t *cap, size_t need, size_t elem);
 
 static void position_in(const char *text, size_t upto, long line, long col, long *oline, long *ocol)
 {
@@ -125,6 +140,14 @@ static void parse_item(const pool *p, batch *b, item *it)
 		return;
 	}
 	const char *end = NULL;
+	if (p->prune && !p->node_positions &&
+	    grow((void **)&b->scratch, &b->scratch_cap, it->len + 1, 1) == 0) {
+		size_t n = pk_prune_members(text, it->len, b->scratch, p->prune);
+		it->obj = cJSON_ParseWithLengthOpts(b->scratch, n, &end, 0);
+		if (it->obj)
+			return;
+		/* broken: parse the text as written, for an exact error position */
+	}
 	it->obj = cJSON_ParseWithLengthOpts(text, it->len, &end, 0);
 	if (!it->obj) {
 		size_t at = end && end >= text && end <= text + it->len ? (size_t)(end - text) : 0;
@@ -146,20 +169,33 @@ static void parse_item(const pool *p, batch *b, item *it)
 	}
 }
 
+static void bury(batch *b)
+{
+	for (size_t i = 0; i < b->ndead; i++)
+		cJSON_Delete(b->dead[i]);
+	b->ndead = 0;
+}
+
 static void parse_batch(const pool *p, batch *b)
 {
+	bury(b);
 	for (size_t i = 0; i < b->n; i++)
 		parse_item(p, b, &b->items[i]);
 }
 
+/* Worker `id` owns the ring slots id, id + nthreads, ...: the trees a slot's
+ * items become are built and, after delivery, freed by the same thread, so
+ * each worker's malloc arena stays its own (cross-thread frees cost more CPU
+ * than they save on two cores). */
 static void *worker(void *arg)
 {
-	pool *p = arg;
+	worker_arg *wa = arg;
+	pool *p = wa->p;
 
 	pthread_mutex_lock(&p->mu);
 	for (;;) {
 		batch *b = NULL;
-		for (int k = 0; k < p->nring && !b; k++)
+		for (int k = wa->id; k < p->nring && !b; k += p->nthreads)
 			if (p->ring[k].state == 1)
 				b = &p->ring[k];
 		if (!b) {
@@ -229,8 +265,28 @@ static int skip_ws(jscan *j)
 	}
 }
 
+static void dispose_into(void *ctx, cJSON *obj)
+{
+	batch *b = ctx;
+	if (b->ndead == b->dead_cap) {
+		size_t cap = b->dead_cap ? b->dead_cap * 2 : 256;
+		cJSON **d = realloc(b->dead, cap * sizeof *d);
+		if (!d) {
+			cJSON_Delete(obj);
+			return;
+		}
+		b->dead = d;
+		b->dead_cap = cap;
+	}
+	b->dead[b->ndead++] = obj;
+}
+
 static void deliver_batch(jscan *j, batch *b)
 {
+	if (j->pool->nthreads) {
+		j->sink->dispose = dispose_into;
+		j->sink->dispose_ctx = b;
+	}
 	for (size_t i = 0; i < b->n; i++) {
 		item *it = &b->items[i];
 		if (j->sink->stop) {
@@ -246,6 +302,7 @@ static void deliver_batch(jscan *j, batch *b)
 		it->obj = NULL;
 		it->pos = NULL;
 	}
+	j->sink->dispose = NULL;
 	b->n = 0;
 	b->used = 0;
 	b->state = 0;
@@ -267,7 +324,7 @@ static void submit(jscan *j)
 	}
 	pthread_mutex_lock(&p->mu);
 	b->state = 1;
-	pthread_cond_signal(&p->work);
+	pthread_cond_broadcast(&p->work);
 	pthread_mutex_unlock(&p->mu);
 	p->tail = (p->tail + 1) % p->nring;
 	/* the next batch to fill must be free: deliver the oldest until it is */
@@ -386,8 +443,7 @@ static int skip_value(jscan *j, const char **why)
 				continue;
 			}
 			if (in_str) {
-				while (p < e && *p != '"' && *p != '\\' && *p != '\n')
-					p++;
+				p = pk_scan_string(p, e);
 				if (p == e)
 					break;
 				if (*p == '\n') {
@@ -402,6 +458,12 @@ static int skip_value(jscan *j, const char **why)
 				p++;
 				continue;
 			}
+			const char *last_nl = NULL;
+			p = pk_scan_structural(p, e, 0, &j->line, &last_nl);
+			if (last_nl)
+				j->line_start = j->in.base + (size_t)(last_nl - buf) + 1;
+			if (p == e)
+				break;
 			switch (*p) {
 			case '"':
 				in_str = 1;
@@ -423,10 +485,6 @@ static int skip_value(jscan *j, const char **why)
 					return 1;
 				}
 				done = --depth == 0;
-				break;
-			case '\n':
-				j->line++;
-				j->line_start = j->in.base + (size_t)(p - buf) + 1;
 				break;
 			}
 			p++;
@@ -691,18 +749,21 @@ int pk_json_stream(pk_sink *s, int fd, const char *prefix, size_t nprefix)
 		j.in.len = nprefix;
 	}
 	p->node_positions = s->opts->node_positions;
+	p->prune = s->opts->prune;
 	p->max_depth = s->lim.max_depth;
 	p->nthreads = thread_count(s);
 	p->nring = p->nthreads ? 2 * p->nthreads : 1;
 	pthread_mutex_init(&p->mu, NULL);
 	pthread_cond_init(&p->work, NULL);
 	pthread_cond_init(&p->done, NULL);
-	for (int i = 0; i < p->nthreads; i++)
-		if (pthread_create(&p->tid[i], NULL, worker, p) != 0) {
+	for (int i = 0; i < p->nthreads; i++) {
+		p->args[i] = (worker_arg){ p, i };
+		if (pthread_create(&p->tid[i], NULL, worker, &p->args[i]) != 0) {
 			p->nthreads = i;
 			p->nring = i ? 2 * i : 1;
 			break;
 		}
+	}
 	/* a UTF-8 byte order mark is skipped, as kubectl does */
 	if (j.in.len >= 3 && memcmp(j.in.buf, "\xEF\xBB\xBF", 3) == 0) {
 		j.pos = 3;
@@ -718,6 +779,9 @@ int pk_json_stream(pk_sink *s, int fd, const char *prefix, size_t nprefix)
 	for (int i = 0; i < (int)(sizeof p->ring / sizeof p->ring[0]); i++) {
 		free(p->ring[i].arena);
 		free(p->ring[i].items);
+		free(p->ring[i].scratch);
+		bury(&p->ring[i]);
+		free(p->ring[i].dead);
 	}
 	pthread_mutex_destroy(&p->mu);
 	pthread_cond_destroy(&p->work);

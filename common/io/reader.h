@@ -75,6 +75,11 @@ typedef struct pk_reader_opts {
 	int node_positions;     /* also record per-node positions for JSON inputs
 	                           (YAML always has them); costs a second pass
 	                           over each object's text: for validators */
+	const char *const *prune; /* NULL-terminated "parent.member" names (e.g.
+	                           "metadata.managedFields") left out of JSON
+	                           objects before they are built: a tool that
+	                           never reads them parses much less. Ignored
+	                           with node_positions. */
 } pk_reader_opts;
 
 /* Read every path (NULL/0 paths = stdin). Returns 0 when all inputs were read

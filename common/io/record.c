@@ -225,9 +225,11 @@ static void check_duplicates(walkctx *w, const cJSON *obj)
 	uint64_t seen = 0;
 	int clash = 0;
 	for (const cJSON *c = obj->child; c && !clash; c = c->next) {
-		size_t len = strlen(c->string);
-		uint64_t bit = 1ull << ((((unsigned char)c->string[0]) * 31u + len * 7u +
-		                         (len ? (unsigned char)c->string[len - 1] : 0u)) & 63u);
+		const unsigned char *k = (const unsigned char *)c->string;
+		unsigned h = k[0] * 31u;
+		if (k[0])
+			h += k[1] * 7u + (k[1] ? k[2] : 0u);
+		uint64_t bit = 1ull << (h & 63u);
 		clash = (seen & bit) != 0;
 		seen |= bit;
 	}
@@ -268,7 +270,11 @@ static void check_duplicates(walkctx *w, const cJSON *obj)
 
 static void check_tree(walkctx *w, const cJSON *node)
 {
-	if (cJSON_IsNumber(node)) {
+	int type = node->type & 0xFF;
+
+	if (type == cJSON_String || type == cJSON_True || type == cJSON_False || type == cJSON_NULL)
+		return;
+	if (type == cJSON_Number) {
 		double d = node->valuedouble;
 		if (!isfinite(d))
 			warn_at(w, node, PK_ERR_TYPE, "number is out of range");
@@ -276,9 +282,9 @@ static void check_tree(walkctx *w, const cJSON *node)
 			warn_at(w, node, PK_ERR_TYPE, "integer %.17g is beyond 2^53 and cannot be kept exactly", d);
 		return;
 	}
-	if (!cJSON_IsObject(node) && !cJSON_IsArray(node))
+	if (type != cJSON_Object && type != cJSON_Array)
 		return;
-	if (cJSON_IsObject(node) && w->s->opts->report_duplicates)
+	if (type == cJSON_Object && w->s->opts->report_duplicates)
 		check_duplicates(w, node);
 	if (w->depth > PK_DEFAULT_MAX_DEPTH)
 		return;
@@ -358,7 +364,10 @@ int pk_sink_object(pk_sink *s, cJSON *obj, pk_posmap *pos, long line, long col, 
 		s->records++;
 		s->stop = s->fn(s->ctx, &rec);
 	}
-	cJSON_Delete(rec.obj);
+	if (s->dispose && rec.obj)
+		s->dispose(s->dispose_ctx, rec.obj);
+	else
+		cJSON_Delete(rec.obj);
 	pk_posmap_free(pos);
 	return s->stop;
 }

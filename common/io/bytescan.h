@@ -1,0 +1,72 @@
+/* Finding the next byte that matters in JSON text, 16 bytes at a time where
+ * SSE2 is available (every x86-64), one at a time elsewhere. The List
+ * scanner and the pruner see every byte of a 1 GB snapshot: this is where
+ * their time goes. */
+#ifndef PK_BYTESCAN_H
+#define PK_BYTESCAN_H
+
+#include <stddef.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+/* Structural bytes outside strings: '"', '{', '}', '[', ']', and with
+ * with_comma also ','. Newlines before the returned byte are counted into
+ * *lines and the last one's address is kept in *last_nl (both may be NULL). */
+static inline const char *pk_scan_structural(const char *p, const char *e, int with_comma, long *lines,
+                                             const char **last_nl)
+{
+#if defined(__SSE2__)
+	const __m128i quote = _mm_set1_epi8('"'), open = _mm_set1_epi8('{'), close = _mm_set1_epi8('}');
+	const __m128i comma = _mm_set1_epi8(with_comma ? ',' : '"'), nl = _mm_set1_epi8('\n');
+	const __m128i bit20 = _mm_set1_epi8(0x20);   /* '[' | 0x20 == '{', ']' | 0x20 == '}' */
+	while (e - p >= 16) {
+		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
+		__m128i f = _mm_or_si128(v, bit20);
+		__m128i hit = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, comma)),
+		                           _mm_or_si128(_mm_cmpeq_epi8(f, open), _mm_cmpeq_epi8(f, close)));
+		unsigned s = (unsigned)_mm_movemask_epi8(hit);
+		unsigned n = lines ? (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, nl)) : 0;
+		if (s)
+			n &= (s & -s) - 1;          /* only the newlines before the hit */
+		if (n) {
+			*lines += __builtin_popcount(n);
+			*last_nl = p + (31 - __builtin_clz(n));
+		}
+		if (s)
+			return p + __builtin_ctz(s);
+		p += 16;
+	}
+#endif
+	for (; p < e; p++) {
+		char c = *p;
+		if (c == '"' || c == '{' || c == '}' || c == '[' || c == ']' || (with_comma && c == ','))
+			return p;
+		if (c == '\n' && lines) {
+			++*lines;
+			*last_nl = p;
+		}
+	}
+	return p;
+}
+
+/* Inside a string: the next '"', '\\' or newline (which JSON forbids there). */
+static inline const char *pk_scan_string(const char *p, const char *e)
+{
+#if defined(__SSE2__)
+	const __m128i quote = _mm_set1_epi8('"'), bs = _mm_set1_epi8('\\'), nl = _mm_set1_epi8('\n');
+	while (e - p >= 16) {
+		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
+		__m128i hit = _mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_or_si128(_mm_cmpeq_epi8(v, bs), _mm_cmpeq_epi8(v, nl)));
+		unsigned s = (unsigned)_mm_movemask_epi8(hit);
+		if (s)
+			return p + __builtin_ctz(s);
+		p += 16;
+	}
+#endif
+	while (p < e && *p != '"' && *p != '\\' && *p != '\n')
+		p++;
+	return p;
+}
+
+#endif

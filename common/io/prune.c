@@ -1,0 +1,133 @@
+/* Leaving out members a tool never reads, before cJSON builds them.
+ *
+ * A planner over a 1 GB snapshot needs a pod's spec and a few status fields,
+ * not its managedFields, container statuses or volumes; building those as
+ * cJSON nodes is most of the parse cost. The scanner has already checked
+ * that brackets balance and strings close, so this pass only has to follow
+ * strings and brackets and recognise member names at depths 1 and 2. */
+#include "io/internal.h"
+#include "io/bytescan.h"
+
+#include <string.h>
+
+/* Past the string that starts at src[i] ('"'); returns the index after it. */
+static size_t string_end(const char *src, size_t len, size_t i)
+{
+	const char *p = src + i + 1, *e = src + len;
+	for (;;) {
+		p = pk_scan_string(p, e);
+		if (p >= e)
+			return len;
+		if (*p == '"')
+			return (size_t)(p - src) + 1;
+		p += 2;          /* a backslash and the byte it escapes (newlines cannot occur) */
+	}
+}
+
+/* Past the value that starts at src[i] (after blanks). */
+static size_t value_end(const char *src, size_t len, size_t i)
+{
+	int depth = 0;
+
+	while (i < len && strchr(" \t\r\n", src[i]))
+		i++;
+	if (i < len && src[i] != '{' && src[i] != '[' && src[i] != '"') {
+		while (i < len && !strchr(",]} \t\r\n", src[i]))
+			i++;
+		return i;
+	}
+	for (; i < len; i++) {
+		char c = src[i];
+		if (c == '"') {
+			i = string_end(src, len, i) - 1;
+			if (depth == 0)
+				return i + 1;
+		} else if (c == '{' || c == '[') {
+			depth++;
+		} else if (c == '}' || c == ']') {
+			if (--depth == 0)
+				return i + 1;
+		}
+	}
+	return len;
+}
+
+static int dropped(const char *const *drop, const char *parent, size_t plen, const char *key, size_t klen)
+{
+	for (; *drop; drop++) {
+		const char *d = *drop;
+		if (strncmp(d, parent, plen) == 0 && d[plen] == '.' && strncmp(d + plen + 1, key, klen) == 0 &&
+		    d[plen + 1 + klen] == '\0')
+			return 1;
+	}
+	return 0;
+}
+
+#define PRUNE_DEPTH 4
+
+size_t pk_prune_members(const char *src, size_t len, char *dst, const char *const *drop)
+{
+	char type[PRUNE_DEPTH + 1] = {0};
+	int expect_key[PRUNE_DEPTH + 1] = {0};
+	size_t sep[PRUNE_DEPTH + 1] = {0};   /* where the last '{' or ',' of that depth was written */
+	const char *parent = "";
+	size_t plen = 0, w = 0, i = 0;
+	int depth = 0;
+
+	while (i < len) {
+		/* copy the run up to the next byte that matters */
+		size_t next = (size_t)(pk_scan_structural(src + i, src + len, 1, NULL, NULL) - src);
+		memcpy(dst + w, src + i, next - i);
+		w += next - i;
+		i = next;
+		if (i >= len)
+			break;
+		char c = src[i];
+		if (c == '"') {
+			size_t end = string_end(src, len, i);
+			if (depth >= 1 && depth <= 2 && type[depth] == '{' && expect_key[depth]) {
+				expect_key[depth] = 0;
+				if (depth == 1) {
+					parent = src + i + 1;
+					plen = end - i - 2;
+				} else if (dropped(drop, parent, plen, src + i + 1, end - i - 2)) {
+					size_t k = end;
+					while (k < len && src[k] != ':')
+						k++;
+					k = value_end(src, len, k + 1);
+					if (dst[sep[2]] == ',') {
+						w = sep[2];          /* drop "," + member */
+					} else {                     /* first member: drop member + "," */
+						while (k < len && strchr(" \t\r\n", src[k]))
+							k++;
+						if (k < len && src[k] == ',')
+							k++;
+						expect_key[2] = 1;
+					}
+					i = k;
+					continue;
+				}
+			}
+			memcpy(dst + w, src + i, end - i);
+			w += end - i;
+			i = end;
+			continue;
+		}
+		if (c == '{' || c == '[') {
+			depth++;
+			if (depth <= PRUNE_DEPTH) {
+				type[depth] = c;
+				expect_key[depth] = c == '{';
+				sep[depth] = w;
+			}
+		} else if (c == '}' || c == ']') {
+			depth--;
+		} else if (c == ',' && depth >= 1 && depth <= PRUNE_DEPTH) {
+			expect_key[depth] = type[depth] == '{';
+			sep[depth] = w;
+		}
+		dst[w++] = c;
+		i++;
+	}
+	return w;
+}

@@ -1,0 +1,38 @@
+/* Leaving out members before parsing: the result must parse, and equal the
+ * original without those members. */
+#include "t.h"
+#include <stdlib.h>
+#include "io/internal.h"
+
+static const char *const drop[] = { "metadata.managedFields", "status.containerStatuses", "spec.volumes", NULL };
+
+static void same(const char *in, const char *want)
+{
+	char out[4096];
+	size_t n = pk_prune_members(in, strlen(in), out, drop);
+	out[n] = '\0';
+	cJSON *a = cJSON_Parse(out), *b = cJSON_Parse(want);
+	CHECK(a && b && cJSON_Compare(a, b, 1), "prune %s -> %s (got %s)", in, want, out);
+	cJSON_Delete(a);
+	cJSON_Delete(b);
+}
+
+int main(void)
+{
+	same("{\"metadata\":{\"name\":\"a\",\"managedFields\":[{\"x\":{\"y\":1}}],\"uid\":\"u\"}}",
+	     "{\"metadata\":{\"name\":\"a\",\"uid\":\"u\"}}");
+	same("{\"metadata\":{\"managedFields\":[1,2],\"name\":\"a\"}}", "{\"metadata\":{\"name\":\"a\"}}");
+	same("{\"metadata\":{\"name\":\"a\",\"managedFields\":[]}}", "{\"metadata\":{\"name\":\"a\"}}");
+	same("{\"metadata\":{\"managedFields\":null}}", "{\"metadata\":{}}");
+	same("{\n    \"metadata\": {\n        \"managedFields\": [\n            {\"a\": \"}]\\\"\"}\n        ],\n        \"name\": \"p\"\n    }\n}",
+	     "{\"metadata\":{\"name\":\"p\"}}");
+	same("{\"spec\":{\"managedFields\":1},\"metadata\":{\"labels\":{\"managedFields\":\"x\"}}}",
+	     "{\"spec\":{\"managedFields\":1},\"metadata\":{\"labels\":{\"managedFields\":\"x\"}}}");
+	same("{\"status\":{\"phase\":\"Running\",\"containerStatuses\":[{\"name\":\"c\"}],\"startTime\":\"t\"},"
+	     "\"spec\":{\"volumes\":[{\"name\":\"v\"}]}}",
+	     "{\"status\":{\"phase\":\"Running\",\"startTime\":\"t\"},\"spec\":{}}");
+	same("{\"items\":[{\"metadata\":{\"managedFields\":1}}]}", "{\"items\":[{\"metadata\":{\"managedFields\":1}}]}");
+	same("{\"metadata\":{\"name\":\"managedFields\",\"annotations\":{\"a\":\"b\"}}}",
+	     "{\"metadata\":{\"name\":\"managedFields\",\"annotations\":{\"a\":\"b\"}}}");
+	return T_DONE();
+}
