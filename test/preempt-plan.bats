@@ -20,7 +20,7 @@ plan() {
 }
 
 @test "every flag of --help is in the man page and all three completions" {
-	flags=$(preempt-plan --help | grep -oE -- '--[a-z][a-z-]+' | sort -u)
+	flags=$({ preempt-plan --help; preempt-plan --simulate --help; } | grep -oE -- '--[a-z][a-z-]+' | sort -u)
 	[ -n "$flags" ]
 	for f in $flags; do
 		grep -qE -- "(Fl|,|\\|) -${f#--}( |$)" "$ROOT/share/man/man1/preempt-plan.1" || fail "man page lacks $f"
@@ -79,6 +79,12 @@ plan() {
 	run preempt-plan < /dev/null
 	assert_failure 1
 	assert_output --partial "no Preemptor or Candidate records"
+}
+
+@test "--simulate hands over to the what-if mode" {
+	run preempt-plan --simulate --pod-postfilter -o table "$CLUSTER"
+	[ "$status" -ne 2 ]
+	assert_output --partial "report-29871560-q4w8e"
 }
 
 @test "malformed input is trouble" {

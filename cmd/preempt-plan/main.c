@@ -2,10 +2,12 @@
  * node to nominate, the pods to evict and the API calls that do it.
  * Options here; logic in plan.c/output.c and common/sched/. */
 #include <stdio.h>
+#include <string.h>
 
 #include "cli.h"
 #include "io/writer.h"
 #include "plan.h"
+#include "simulate.h"
 
 static const pk_cli_spec spec = {
 	.prog = "preempt-plan",
@@ -14,7 +16,9 @@ static const pk_cli_spec spec = {
 		"Reads the records victims writes (stdin when no path is given) and writes one\n"
 		"PreemptionPlan per preemptor: the node kube-scheduler would nominate, its victims,\n"
 		"and the ordered API calls (\"actions\") that carry the preemption out.\n"
-		"\n",
+		"\n"
+		"      --simulate             what-if mode: read a cluster snapshot instead and play its\n"
+		"                             scheduling queue forward (preempt-plan --simulate --help)\n",
 	.formats = "json,table,wide",
 	.default_format = PK_FMT_JSON,
 };
@@ -24,8 +28,19 @@ static const struct option long_options[] = {
 	{NULL, 0, NULL, 0},
 };
 
+/* --simulate selects another mode with its own options (simulate.c). */
+static bool wants_simulate(int argc, char **argv)
+{
+	for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
+		if (strcmp(argv[i], "--simulate") == 0)
+			return true;
+	return false;
+}
+
 int main(int argc, char **argv)
 {
+	if (wants_simulate(argc, argv))
+		return pp_simulate_main(argc, argv);
 	pk_cli cli;
 	pk_cli_init(&cli, &spec);
 	int opt;

@@ -2,6 +2,7 @@
 #include "victims.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "sched/records.h"
@@ -43,8 +44,9 @@ long victims_evaluate(victims_run *r, pk_out *out)
 	long candidates = 0;
 	bool table = r->cli->format == PK_FMT_TABLE || r->cli->format == PK_FMT_WIDE;
 	bool wide = r->cli->format == PK_FMT_WIDE;
+	pk_table t;
 	if (table)
-		victims_table_header(out, wide);
+		victims_table_header(&t, wide);
 	for (long i = 0; i < r->npreemptors; i++) {
 		pk_preemptor *p = &r->preemptors[i];
 		warn_unmodelled(r, p);
@@ -52,7 +54,7 @@ long victims_evaluate(victims_run *r, pk_out *out)
 		pk_evaluate(&r->snap, p, &r->opts->eval, &e);
 		candidates += e.ncandidates;
 		if (table)
-			victims_table_rows(out, &e, wide);
+			victims_table_rows(&t, &e, wide);
 		else
 			write_records(out, &e, &r->snap, r->opts->explain);
 		/* Later preemptors see this one's plan carried out: victims gone,
@@ -60,45 +62,62 @@ long victims_evaluate(victims_run *r, pk_out *out)
 		pk_snapshot_apply(&r->snap, &e);
 		pk_evaluation_free(&e);
 	}
+	if (table)
+		pk_table_flush(&t, out);
 	return candidates;
 }
 
 /* ---- table ------------------------------------------------------------------ */
 
-void victims_table_header(pk_out *out, bool wide)
+void victims_table_header(pk_table *t, bool wide)
 {
-	pk_out_printf(out, "%-40s %-11s %-22s %-24s %7s %14s %12s%s\n", "PREEMPTOR", "PRIORITY", "STATUS", "NODE",
-	              "VICTIMS", "PDB-VIOLATIONS", "TOP-PRIORITY", wide ? "   VICTIM-PODS" : "");
+	static const char *const narrow[] = { "PREEMPTOR", "PRIORITY", "STATUS", "NODE", "VICTIMS",
+	                                      "PDB-VIOLATIONS", "TOP-PRIORITY", "MESSAGE" };
+	static const char *const wide_cols[] = { "PREEMPTOR", "PRIORITY", "STATUS", "NODE", "VICTIMS",
+	                                         "PDB-VIOLATIONS", "TOP-PRIORITY", "VICTIM-PODS", "MESSAGE" };
+	pk_table_init(t, wide ? 9 : 8);
+	pk_table_row(t, wide ? wide_cols : narrow);
 }
 
-static void pod_label(char *buf, size_t size, const char *ns, const char *name)
-{
-	snprintf(buf, size, "%s/%s", ns, name);
-}
-
-void victims_table_rows(pk_out *out, const pk_evaluation *e, bool wide)
+/* One row per candidate (the chosen one's status marked with '*'), or one
+ * row with the reason when there is none. */
+void victims_table_rows(pk_table *t, const pk_evaluation *e, bool wide)
 {
 	const pk_pod *p = e->preemptor->pod;
-	char who[300];
-	pod_label(who, sizeof who, p->namespace_, p->name);
+	char who[600], prio[16];
+	snprintf(who, sizeof who, "%s/%s", p->namespace_, p->name);
+	snprintf(prio, sizeof prio, "%d", p->priority);
 	const char *status = pk_pre_status_name(e->status);
 	if (e->ncandidates == 0) {
-		pk_out_printf(out, "%-40s %-11d %-22s %-24s %7s %14s %12s%s%s\n", who, p->priority, status, "<none>",
-		              "-", "-", "-", wide ? "   " : "", wide ? e->message : "");
+		const char *row[] = { who, prio, status, "<none>", "-", "-", "-", e->message, e->message };
+		if (wide)
+			row[7] = "<none>";
+		pk_table_row(t, row);
 		return;
 	}
 	for (int i = 0; i < e->ncandidates; i++) {
 		const pk_candidate *c = &e->candidates[i];
-		char top[16];
+		char nv[16], viol[16], top[16], st[64];
+		snprintf(nv, sizeof nv, "%d", c->nvictims);
+		snprintf(viol, sizeof viol, "%d", c->num_pdb_violations);
 		snprintf(top, sizeof top, "%d", c->nvictims ? c->victims[0].priority : 0);
-		pk_out_printf(out, "%-40s %-11d %-22s %-24s %7d %14d %12s", who, p->priority,
-		              i == e->best ? "NeedsPreemption*" : status, c->node, c->nvictims,
-		              c->num_pdb_violations, top);
-		if (wide) {
-			pk_out_printf(out, "   ");
-			for (int k = 0; k < c->nvictims; k++)
-				pk_out_printf(out, "%s%s/%s", k ? "," : "", c->victims[k].namespace_, c->victims[k].name);
+		snprintf(st, sizeof st, "%s%s", status, i == e->best ? "*" : "");
+		size_t len = 1;
+		for (int k = 0; k < c->nvictims; k++)
+			len += strlen(c->victims[k].namespace_) + strlen(c->victims[k].name) + 2;
+		char *names = malloc(len);
+		if (!names)
+			abort();
+		names[0] = '\0';
+		for (int k = 0; k < c->nvictims; k++) {
+			if (k)
+				strcat(names, ",");
+			strcat(names, c->victims[k].namespace_);
+			strcat(names, "/");
+			strcat(names, c->victims[k].name);
 		}
-		pk_out_printf(out, "\n");
+		const char *row[] = { who, prio, st, c->node, nv, viol, top, wide ? names : "", "" };
+		pk_table_row(t, row);
+		free(names);
 	}
 }

@@ -201,6 +201,10 @@ int victims_load(victims_run *r, char **paths, int npaths)
 	pk_snapshot_finish(&r->snap);
 	for (long i = 0; i < r->npreemptors; i++)
 		resolve_preemptor(r, &r->preemptors[i]);
+	if (r->snap.duplicates)
+		pk_diag_report(&r->cli->diag, PK_SEV_WARNING, NULL,
+		               "%ld Node/Pod objects were read more than once; the last one read of each is used",
+		               r->snap.duplicates);
 	if (r->stats.read == 0)
 		pk_diag_report(&r->cli->diag, PK_SEV_WARNING, NULL, "no objects in the input");
 	else if (r->snap.nnodes == 0)

@@ -6,6 +6,7 @@
 #include "cli.h"
 #include "io/writer.h"
 #include "sched/engine.h"
+#include "sched/table.h"
 
 typedef struct victims_opts {
 	char **preemptor_files;   /* --preemptor, in order */
@@ -35,7 +36,7 @@ long victims_evaluate(victims_run *r, pk_out *out);
 void victims_free(victims_run *r);
 
 /* -o table / -o wide rows. */
-void victims_table_header(pk_out *out, bool wide);
-void victims_table_rows(pk_out *out, const pk_evaluation *e, bool wide);
+void victims_table_header(pk_table *t, bool wide);
+void victims_table_rows(pk_table *t, const pk_evaluation *e, bool wide);
 
 #endif

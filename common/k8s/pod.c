@@ -457,7 +457,7 @@ int pk_node_decode(pk_decoder *d, const cJSON *node, pk_node *out, char *err, si
 const char *pk_unmodelled_names(unsigned mask, char *buf, size_t size)
 {
 	static const char *const names[] = {
-		"podAffinity", "podAntiAffinity", "topologySpreadConstraints",
+		"pod affinity namespaceSelector", "(unused)", "(unused)",
 		"persistentVolumeClaims", "resourceClaims", "schedulingGates",
 	};
 	size_t len = 0;
@@ -580,17 +580,7 @@ static int decode_node_affinity(pk_decoder *d, const cJSON *spec, pk_pod *out, c
 static unsigned unmodelled_features(const cJSON *spec)
 {
 	unsigned m = 0;
-	const cJSON *aff = pk_get(spec, "affinity");
-	if (cJSON_GetArraySize(pk_getp(aff, "podAffinity.requiredDuringSchedulingIgnoredDuringExecution")) > 0)
-		m |= PK_UNMODELLED_POD_AFFINITY;
-	if (cJSON_GetArraySize(pk_getp(aff, "podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution")) > 0)
-		m |= PK_UNMODELLED_POD_ANTI_AFFINITY;
 	const cJSON *c;
-	cJSON_ArrayForEach(c, pk_get(spec, "topologySpreadConstraints")) {
-		const char *w = pk_str_or(c, "whenUnsatisfiable", "DoNotSchedule");
-		if (strcmp(w, "DoNotSchedule") == 0)
-			m |= PK_UNMODELLED_TOPOLOGY_SPREAD;
-	}
 	cJSON_ArrayForEach(c, pk_get(spec, "volumes")) {
 		if (pk_get(c, "persistentVolumeClaim") || pk_get(c, "ephemeral"))
 			m |= PK_UNMODELLED_VOLUMES;
@@ -600,6 +590,113 @@ static unsigned unmodelled_features(const cJSON *spec)
 	if (cJSON_GetArraySize(pk_get(spec, "schedulingGates")) > 0)
 		m |= PK_UNMODELLED_SCHEDULING_GATES;
 	return m;
+}
+
+/* Required pod (anti-)affinity terms at path of spec. */
+static int decode_pod_terms(pk_decoder *d, const cJSON *terms, pk_pod *out, pk_pod_term **res, int *n,
+                            char *err, size_t errsize)
+{
+	int cnt = cJSON_IsArray(terms) ? cJSON_GetArraySize(terms) : 0;
+	*n = 0;
+	*res = NULL;
+	if (cnt == 0)
+		return 0;
+	*res = pk_arena_alloc(d->arena, sizeof **res * (size_t)cnt);
+	const cJSON *t;
+	char why[256];
+	cJSON_ArrayForEach(t, terms) {
+		pk_pod_term *x = &(*res)[*n];
+		const cJSON *sel = pk_get(t, "labelSelector");
+		if (pk_selector_compile(cJSON_IsNull(sel) ? NULL : sel, &x->selector, why, sizeof why) < 0) {
+			snprintf(err, errsize, "pod affinity labelSelector: %s", why);
+			return -1;
+		}
+		(*n)++;
+		x->topology_key = istr(d, t, "topologyKey", "");
+		const cJSON *nss = pk_get(t, "namespaces");
+		int nn = cJSON_IsArray(nss) ? cJSON_GetArraySize(nss) : 0;
+		if (nn) {
+			x->namespaces = pk_arena_alloc(d->arena, sizeof *x->namespaces * (size_t)nn);
+			const cJSON *ns;
+			cJSON_ArrayForEach(ns, nss)
+				if (cJSON_IsString(ns))
+					x->namespaces[x->nnamespaces++] = pk_intern(d->strs, ns->valuestring);
+		}
+		const cJSON *nsel = pk_get(t, "namespaceSelector");
+		if (cJSON_IsObject(nsel)) {
+			if (!nsel->child || (cJSON_GetArraySize(pk_get(nsel, "matchLabels")) == 0 &&
+			                     cJSON_GetArraySize(pk_get(nsel, "matchExpressions")) == 0))
+				x->all_namespaces = true;
+			else
+				out->unmodelled |= PK_UNMODELLED_NAMESPACE_SELECTOR; /* Namespace labels are not read */
+		}
+	}
+	return 0;
+}
+
+/* DoNotSchedule topologySpreadConstraints; matchLabelKeys become In
+ * requirements on the pod's own label values, as the apiserver merges them. */
+static int decode_spread(pk_decoder *d, const cJSON *spec, const cJSON *labels, pk_pod *out,
+                         char *err, size_t errsize)
+{
+	const cJSON *list = pk_get(spec, "topologySpreadConstraints"), *c;
+	int n = 0;
+	cJSON_ArrayForEach(c, list)
+		if (strcmp(pk_str_or(c, "whenUnsatisfiable", "DoNotSchedule"), "DoNotSchedule") == 0)
+			n++;
+	if (!n)
+		return 0;
+	out->spread = pk_arena_alloc(d->arena, sizeof *out->spread * (size_t)n);
+	char why[256];
+	cJSON_ArrayForEach(c, list) {
+		if (strcmp(pk_str_or(c, "whenUnsatisfiable", "DoNotSchedule"), "DoNotSchedule") != 0)
+			continue;
+		pk_spread *x = &out->spread[out->nspread];
+		int64_t v = 1;
+		pk_int64(c, "maxSkew", &v);
+		x->max_skew = (int32_t)v;
+		v = 0;
+		pk_int64(c, "minDomains", &v);
+		x->min_domains = (int32_t)v;
+		x->topology_key = istr(d, c, "topologyKey", "");
+		x->honor_affinity = strcmp(pk_str_or(c, "nodeAffinityPolicy", "Honor"), "Ignore") != 0;
+		x->honor_taints = strcmp(pk_str_or(c, "nodeTaintsPolicy", "Ignore"), "Honor") == 0;
+		const cJSON *sel = pk_get(c, "labelSelector");
+		cJSON *merged = cJSON_IsObject(sel) ? cJSON_Duplicate(sel, 1) : NULL;
+		const cJSON *k;
+		cJSON_ArrayForEach(k, pk_get(c, "matchLabelKeys")) {
+			const char *val = cJSON_IsString(k) ? pk_str(labels, k->valuestring) : NULL;
+			if (!merged || !val)
+				continue;
+			cJSON *exprs = cJSON_GetObjectItemCaseSensitive(merged, "matchExpressions");
+			if (!exprs)
+				exprs = cJSON_AddArrayToObject(merged, "matchExpressions");
+			cJSON *e = cJSON_CreateObject();
+			cJSON_AddStringToObject(e, "key", k->valuestring);
+			cJSON_AddStringToObject(e, "operator", "In");
+			cJSON *vals = cJSON_AddArrayToObject(e, "values");
+			cJSON_AddItemToArray(vals, cJSON_CreateString(val));
+			cJSON_AddItemToArray(exprs, e);
+		}
+		int rc = pk_selector_compile(merged, &x->selector, why, sizeof why);
+		cJSON_Delete(merged);
+		out->nspread++;
+		if (rc < 0) {
+			snprintf(err, errsize, "topologySpreadConstraints labelSelector: %s", why);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+bool pk_pod_term_matches(const pk_pod_term *t, const pk_pod *owner, const pk_pod *target)
+{
+	bool ns = t->all_namespaces;
+	if (!ns && t->nnamespaces == 0)
+		ns = strcmp(target->namespace_, owner->namespace_) == 0;
+	for (int i = 0; !ns && i < t->nnamespaces; i++)
+		ns = strcmp(t->namespaces[i], target->namespace_) == 0;
+	return ns && pk_selector_matches(&t->selector, target->labels);
 }
 
 /* Is the first DisruptionTarget condition True with reason
@@ -678,6 +775,14 @@ int pk_pod_decode_spec(pk_decoder *d, const cJSON *meta, const cJSON *spec, cons
 	if (decode_node_affinity(d, spec, out, err, errsize) < 0)
 		return -1;
 	out->unmodelled = unmodelled_features(spec);
+	const cJSON *aff = pk_get(spec, "affinity");
+	if (decode_pod_terms(d, pk_getp(aff, "podAffinity.requiredDuringSchedulingIgnoredDuringExecution"), out,
+	                     &out->affinity, &out->naffinity, err, errsize) < 0 ||
+	    decode_pod_terms(d, pk_getp(aff, "podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution"), out,
+	                     &out->anti_affinity, &out->nanti_affinity, err, errsize) < 0)
+		return -1;
+	if (decode_spread(d, spec, pk_get(meta, "labels"), out, err, errsize) < 0)
+		return -1;
 	out->pod_group = istr(d, spec, "schedulingGroup.podGroupName", "");
 	out->workload_name = istr(d, spec, "workloadRef.name", "");
 	out->workload_pod_group = istr(d, spec, "workloadRef.podGroup", "");
@@ -701,6 +806,14 @@ void pk_pod_release(pk_pod *p)
 			pk_selector_free(&p->affinity_terms[i].fields);
 	}
 	p->naffinity_terms = 0;
+	for (int i = 0; i < p->naffinity; i++)
+		pk_selector_free(&p->affinity[i].selector);
+	for (int i = 0; i < p->nanti_affinity; i++)
+		pk_selector_free(&p->anti_affinity[i].selector);
+	p->naffinity = p->nanti_affinity = 0;
+	for (int i = 0; i < p->nspread; i++)
+		pk_selector_free(&p->spread[i].selector);
+	p->nspread = 0;
 	cJSON_Delete(p->labels);
 	p->labels = NULL;
 }

@@ -105,9 +105,9 @@ typedef struct pk_host_port {
 /* Scheduling features a pod asks for that the engine does not model; they
  * are reported as warnings, never silently ignored. Bit set. */
 enum {
-	PK_UNMODELLED_POD_AFFINITY = 1u << 0,       /* required podAffinity */
-	PK_UNMODELLED_POD_ANTI_AFFINITY = 1u << 1,  /* required podAntiAffinity */
-	PK_UNMODELLED_TOPOLOGY_SPREAD = 1u << 2,    /* whenUnsatisfiable: DoNotSchedule */
+	PK_UNMODELLED_NAMESPACE_SELECTOR = 1u << 0, /* pod (anti-)affinity namespaceSelector with terms */
+	PK_UNMODELLED_POD_ANTI_AFFINITY = 1u << 1,  /* unused: required pod (anti-)affinity is modelled */
+	PK_UNMODELLED_TOPOLOGY_SPREAD = 1u << 2,    /* unused: DoNotSchedule spread is modelled */
 	PK_UNMODELLED_VOLUMES = 1u << 3,            /* PVC volumes (VolumeBinding/Zone/limits) */
 	PK_UNMODELLED_RESOURCE_CLAIMS = 1u << 4,    /* DRA resourceClaims */
 	PK_UNMODELLED_SCHEDULING_GATES = 1u << 5,   /* spec.schedulingGates */
@@ -122,6 +122,28 @@ typedef struct pk_node_term {
 	pk_selector fields;
 	bool has_fields;
 } pk_node_term;
+
+/* A required pod (anti-)affinity term. Namespaces: the listed ones; none
+ * listed and no namespaceSelector = the owning pod's namespace; an empty
+ * namespaceSelector ({}) = every namespace. */
+typedef struct pk_pod_term {
+	pk_selector selector;         /* labelSelector; nil matches nothing */
+	const char **namespaces;      /* interned */
+	int nnamespaces;
+	bool all_namespaces;
+	const char *topology_key;     /* interned */
+} pk_pod_term;
+
+/* A topologySpreadConstraint with whenUnsatisfiable: DoNotSchedule (the
+ * ScheduleAnyway ones only score). */
+typedef struct pk_spread {
+	int32_t max_skew;
+	const char *topology_key;     /* interned */
+	pk_selector selector;         /* labelSelector with matchLabelKeys merged in */
+	int32_t min_domains;          /* 0 when unset */
+	bool honor_affinity;          /* nodeAffinityPolicy: Honor (default) */
+	bool honor_taints;            /* nodeTaintsPolicy: Honor (default Ignore) */
+} pk_spread;
 
 typedef struct pk_pod {
 	const char *namespace_, *name, *uid;
@@ -155,6 +177,12 @@ typedef struct pk_pod {
 	int naffinity_terms;
 	bool has_node_affinity;       /* requiredDuringScheduling... present */
 	unsigned unmodelled;          /* PK_UNMODELLED_* */
+	pk_pod_term *affinity;        /* required podAffinity terms */
+	int naffinity;
+	pk_pod_term *anti_affinity;   /* required podAntiAffinity terms */
+	int nanti_affinity;
+	pk_spread *spread;            /* DoNotSchedule topology spread constraints */
+	int nspread;
 
 	/* Gang membership, for PodGroup preemption (common/sched/podgroup*.c):
 	 * spec.schedulingGroup.podGroupName (scheduling/v1alpha2 PodGroup) and
@@ -162,6 +190,7 @@ typedef struct pk_pod {
 	const char *pod_group;
 	const char *workload_name, *workload_pod_group;
 
+	bool shadowed;                /* a later object of the same namespace/name replaced it */
 	long index;                   /* position in the snapshot's pod array */
 	long record;                  /* input record number (0-based) */
 } pk_pod;
@@ -209,6 +238,9 @@ void pk_pdb_release(pk_pdb *p);
 /* Toleration semantics (v1.Toleration.ToleratesTaint). */
 bool pk_toleration_tolerates(const pk_toleration *t, const pk_taint *taint);
 bool pk_pod_tolerates(const pk_pod *p, const pk_taint *taint);
+
+/* Does term t of pod owner select pod target (namespace and labels)? */
+bool pk_pod_term_matches(const pk_pod_term *t, const pk_pod *owner, const pk_pod *target);
 
 /* Is the pod in a terminal phase (Succeeded/Failed)? The scheduler's cache
  * does not hold such pods. */

@@ -10,7 +10,8 @@
  *                     removed (victims), bound (assumed) or nominated, so a
  *                     sequence of preemptors, a PodGroup evaluator or a
  *                     what-if simulator can play plans forward.
- *   2. filters      - the Filter plugins the engine models, with upstream's
+ *   2. filters      - the Filter plugins the engine models (interpod.h for
+ *                     InterPodAffinity), with upstream's
  *                     status codes (Unschedulable vs UnschedulableAndUnresolvable)
  *                     and reasons; run with nominated pods like
  *                     RunFilterPluginsWithNominatedPods.
@@ -97,6 +98,9 @@ typedef struct pk_nodeinfo {
 	int nnominated, nomcap;
 } pk_nodeinfo;
 
+typedef struct pk_interpod pk_interpod; /* InterPodAffinity state (interpod.h) */
+typedef struct pk_spread_state pk_spread_state; /* PodTopologySpread state (spread.h) */
+
 typedef struct pk_snapshot {
 	pk_arena arena;
 	pk_strtab *strs;
@@ -115,7 +119,11 @@ typedef struct pk_snapshot {
 	bool keep_pending_objects;/* keep the cJSON of pending pods (for --pending) */
 	cJSON **pending_objects;  /* parallel to pods: owned cJSON or NULL */
 
+	long anti_affinity_pods;  /* bound pods with required pod anti-affinity */
+	pk_interpod *interpod;    /* InterPodAffinity state of the pod under evaluation, or NULL */
+	pk_spread_state *spread;  /* PodTopologySpread state of the pod under evaluation, or NULL */
 	long unbound_node_pods;   /* bound to a node that is not in the input */
+	long duplicates;          /* Nodes/Pods read twice: the last one read is used */
 	long terminal_pods;       /* Succeeded/Failed: not in the scheduler cache */
 	bool finished;
 	int64_t now;              /* "now" for pods without a start time (Unix ns) */
@@ -168,8 +176,26 @@ int pk_pod_importance_cmp(const pk_pod *a, const pk_pod *b, int64_t now);
 
 /* Run the modelled Filter plugins in the default profile's order
  * (NodeUnschedulable, NodeName, TaintToleration, NodeAffinity, NodePorts,
- * NodeResourcesFit); stops at the first failure like RunFilterPlugins. */
+ * NodeResourcesFit, PodTopologySpread, InterPodAffinity); stops at the
+ * first failure like RunFilterPlugins. The last two use s->spread and
+ * s->interpod when they were built for this pod (pk_evaluate does that). */
 pk_status pk_run_filters(pk_snapshot *s, const pk_pod *pod, const pk_nodeinfo *ni);
+/* Pieces of NodeAffinity and TaintToleration, shared with the spread and
+ * gang code: spec.nodeSelector + required node affinity; NoSchedule and
+ * NoExecute taints tolerated. */
+bool pk_node_affinity_matches(const pk_pod *pod, const pk_node *n);
+bool pk_taints_tolerated(const pk_pod *pod, const pk_node *n);
+
+/* PreFilter state of PodTopologySpread and InterPodAffinity for pod: the
+ * filters check those two plugins only while it is active (pk_evaluate
+ * builds its own and restores the previous one). Code that runs the filters
+ * itself (a gang placement) brackets them with begin/end and reports every
+ * pod it adds to or removes from a node with pk_prefilter_update (upstream's
+ * AddPod/RemovePod extensions); pk_snapshot_bind/delete do that already. */
+void pk_prefilter_begin(pk_snapshot *s, const pk_pod *pod);
+void pk_prefilter_end(pk_snapshot *s);
+void pk_prefilter_update(pk_snapshot *s, const pk_pod *q, const pk_node *n, int mult);
+
 /* RunFilterPluginsWithNominatedPods: pods nominated to the node with
  * priority >= pod's (and another uid) are counted as if running there. */
 pk_status pk_run_filters_with_nominated(pk_snapshot *s, const pk_pod *pod, pk_nodeinfo *ni);

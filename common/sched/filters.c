@@ -1,6 +1,8 @@
 /* The Filter plugins the engine models, in the default profile's order, with
  * upstream's reasons and status codes. */
 #include "engine.h"
+#include "interpod.h"
+#include "spread.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -47,6 +49,16 @@ static bool node_unschedulable_fails(const pk_pod *pod, const pk_node *n)
 	return !pk_pod_tolerates(pod, &t);
 }
 
+bool pk_taints_tolerated(const pk_pod *pod, const pk_node *n)
+{
+	for (int i = 0; i < n->ntaints; i++) {
+		const pk_taint *t = &n->taints[i];
+		if (t->effect != PK_EFFECT_PREFER_NO_SCHEDULE && !pk_pod_tolerates(pod, t))
+			return false;
+	}
+	return true;
+}
+
 static bool taints_fail(const pk_pod *pod, const pk_node *n)
 {
 	for (int i = 0; i < n->ntaints; i++) {
@@ -81,6 +93,11 @@ static bool affinity_fails(const pk_pod *pod, const pk_node *n)
 		if (term_matches(&pod->affinity_terms[i], n))
 			return false;
 	return true;
+}
+
+bool pk_node_affinity_matches(const pk_pod *pod, const pk_node *n)
+{
+	return !affinity_fails(pod, n);
 }
 
 static bool port_conflict(const pk_host_port *a, const pk_host_port *b)
@@ -206,7 +223,22 @@ static pk_status run_filters_extra(pk_snapshot *s, const pk_pod *pod, const pk_n
 			sc[j].milli += r->scalar[k].milli;
 		}
 	}
-	return fits_request(s, pod, ni, nextra, &add);
+	st = fits_request(s, pod, ni, nextra, &add);
+	if (st.code != PK_CODE_SUCCESS || (!s->interpod && !s->spread))
+		return st;
+	/* PodTopologySpread and InterPodAffinity, with the extra pods added as
+	 * their AddPod extensions would. */
+	for (int i = 0; i < nextra; i++) {
+		pk_spread_update(s->spread, extra[i], ni->node, 1);
+		pk_interpod_update(s->interpod, extra[i], ni->node, 1);
+	}
+	if (pk_spread_check(s->spread, pod, ni->node, &st))
+		pk_interpod_check(s->interpod, pod, ni->node, &st);
+	for (int i = 0; i < nextra; i++) {
+		pk_spread_update(s->spread, extra[i], ni->node, -1);
+		pk_interpod_update(s->interpod, extra[i], ni->node, -1);
+	}
+	return st;
 }
 
 pk_status pk_run_filters(pk_snapshot *s, const pk_pod *pod, const pk_nodeinfo *ni)
@@ -229,8 +261,8 @@ pk_status pk_run_filters_with_nominated(pk_snapshot *s, const pk_pod *pod, pk_no
 	pk_status st = run_filters_extra(s, pod, ni, extra, n);
 	if (st.code != PK_CODE_SUCCESS || n == 0)
 		return st;
-	/* Upstream runs the filters a second time without the nominated pods
-	 * (for affinity-like filters); every modelled filter is monotonic in
-	 * the pods on the node, so that pass cannot fail here. */
+	/* Both passes must succeed: with the nominated pods (resources, ports,
+	 * anti-affinity) and without them (pod affinity must not rely on a pod
+	 * that is only nominated). */
 	return pk_run_filters(s, pod, ni);
 }

@@ -2,6 +2,8 @@
  * SelectVictimsOnNode, DryRunPreemption with candidate sampling, node
  * choice, and playing a chosen plan forward. */
 #include "engine.h"
+#include "interpod.h"
+#include "spread.h"
 
 #include <limits.h>
 #include <stdio.h>
@@ -137,15 +139,22 @@ static bool node_fits(void *c)
 	return x->last.code == PK_CODE_SUCCESS;
 }
 
+/* Add or remove a pod on the node under evaluation, with the filter
+ * state's AddPod/RemovePod extension. */
+static void node_pod(pk_snapshot *s, pk_nodeinfo *ni, pk_pod *p, bool add)
+{
+	if (add)
+		pk_nodeinfo_add_pod(ni, p);
+	else
+		pk_nodeinfo_remove_pod(ni, p);
+	pk_prefilter_update(s, p, ni->node, add ? 1 : -1);
+}
+
 static void node_apply(void *c, const pk_victim_unit *u, bool add)
 {
 	node_ctx *x = c;
-	for (int i = 0; i < u->npods; i++) {
-		if (add)
-			pk_nodeinfo_add_pod(x->ni, u->pods[i]);
-		else
-			pk_nodeinfo_remove_pod(x->ni, u->pods[i]);
-	}
+	for (int i = 0; i < u->npods; i++)
+		node_pod(x->s, x->ni, u->pods[i], add);
 }
 
 static void fill_ref(pk_victim_ref *r, const pk_pod *p)
@@ -206,13 +215,13 @@ pk_status pk_select_victims_on_node(pk_snapshot *s, const pk_pod *preemptor, pk_
 	for (int i = 0; i < n; i++) {
 		units[i] = (pk_victim_unit){ .pods = &pods[i], .npods = 1, .priority = pods[i]->priority,
 		                             .earliest_start = pods[i]->has_start_time ? pods[i]->start_time : s->now };
-		pk_nodeinfo_remove_pod(ni, pods[i]);
+		node_pod(s, ni, pods[i], false);
 	}
 	node_ctx ctx = { s, preemptor, ni, {0} };
 	if (!node_fits(&ctx)) {
 		st = ctx.last;
 		for (int i = 0; i < n; i++)
-			pk_nodeinfo_add_pod(ni, pods[i]);
+			node_pod(s, ni, pods[i], true);
 		free(units);
 		free(pods);
 		free(picked);
@@ -240,7 +249,7 @@ pk_status pk_select_victims_on_node(pk_snapshot *s, const pk_pod *preemptor, pk_
 	out->num_pdb_violations = violations;
 	lower_nominations(ni, preemptor, arena, out);
 	for (int i = 0; i < nv; i++)
-		pk_nodeinfo_add_pod(ni, vu[i].pods[0]);
+		node_pod(s, ni, vu[i].pods[0], true);
 	free(vu);
 	free(units);
 	free(pods);
@@ -486,7 +495,46 @@ static void dry_run(pk_snapshot *s, const pk_preemptor *p, const pk_eval_opts *o
 	}
 }
 
+static void evaluate(pk_snapshot *s, const pk_preemptor *p, const pk_eval_opts *o, pk_evaluation *e);
+
+void pk_prefilter_begin(pk_snapshot *s, const pk_pod *pod)
+{
+	pk_prefilter_end(s);
+	s->interpod = pk_interpod_new(s, pod);
+	s->spread = pk_spread_new(s, pod);
+}
+
+void pk_prefilter_end(pk_snapshot *s)
+{
+	pk_interpod_free(s->interpod);
+	pk_spread_free(s->spread);
+	s->interpod = NULL;
+	s->spread = NULL;
+}
+
+void pk_prefilter_update(pk_snapshot *s, const pk_pod *q, const pk_node *n, int mult)
+{
+	pk_interpod_update(s->interpod, q, n, mult);
+	pk_spread_update(s->spread, q, n, mult);
+}
+
 void pk_evaluate(pk_snapshot *s, const pk_preemptor *p, const pk_eval_opts *o, pk_evaluation *e)
+{
+	/* PreFilter of PodTopologySpread and InterPodAffinity; the dry run
+	 * updates their state as it removes and adds pods. A caller's active
+	 * state (another pod's) is put aside and restored. */
+	pk_interpod *outer_ip = s->interpod;
+	pk_spread_state *outer_sp = s->spread;
+	s->interpod = NULL;
+	s->spread = NULL;
+	pk_prefilter_begin(s, p->pod);
+	evaluate(s, p, o, e);
+	pk_prefilter_end(s);
+	s->interpod = outer_ip;
+	s->spread = outer_sp;
+}
+
+static void evaluate(pk_snapshot *s, const pk_preemptor *p, const pk_eval_opts *o, pk_evaluation *e)
 {
 	memset(e, 0, sizeof *e);
 	pk_arena_init(&e->arena);

@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "../k8s/json.h"
+#include "pairmap.h"
 
 /* ---- node-name index: open addressing over interned pointers ------------- */
 
@@ -112,6 +113,7 @@ void pk_snapshot_free(pk_snapshot *s)
 	free(s->pods);
 	free(s->pending_objects);
 	free(s->pdbs);
+	pk_prefilter_end(s);
 	index_free(s);
 	pk_pclass_set_free(&s->classes);
 	pk_strtab_free(s->strs);
@@ -174,6 +176,7 @@ pk_add_result pk_snapshot_add(pk_snapshot *s, const cJSON *obj, long record, boo
 			cJSON_Delete(s->nodes[s->nnodes].fields);
 			return PK_ADD_REJECTED;
 		}
+		s->nodes[s->nnodes].index = s->nnodes; /* input order until finish */
 		s->nnodes++;
 		return PK_ADD_USED;
 	}
@@ -231,9 +234,46 @@ int pk_pod_importance_cmp(const pk_pod *a, const pk_pod *b, int64_t now)
 	return c ? c : strcmp(a->name, b->name);
 }
 
+/* By name, then input order (so the last one read of a name comes last). */
 static int node_name_cmp(const void *a, const void *b)
 {
-	return strcmp(((const pk_node *)a)->name, ((const pk_node *)b)->name);
+	const pk_node *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+	return c ? c : (x->index > y->index) - (x->index < y->index);
+}
+
+/* A Node read twice (overlapping inputs) would look like an empty second
+ * node: keep the last one read. */
+static void drop_duplicate_nodes(pk_snapshot *s)
+{
+	long w = 0;
+	for (long i = 0; i < s->nnodes; i++) {
+		if (i + 1 < s->nnodes && s->nodes[i + 1].name == s->nodes[i].name) {
+			cJSON_Delete(s->nodes[i].labels);
+			cJSON_Delete(s->nodes[i].fields);
+			s->duplicates++;
+			continue;
+		}
+		s->nodes[w++] = s->nodes[i];
+	}
+	s->nnodes = w;
+}
+
+/* Likewise for pods: the same namespace/name twice counts once. */
+static void shadow_duplicate_pods(pk_snapshot *s)
+{
+	pk_pair_map seen;
+	pk_pair_map_init(&seen);
+	for (long i = 0; i < s->npods; i++) {
+		pk_pod *p = s->pods[i];
+		long prev = pk_pair_map_get(&seen, p->namespace_, p->name);
+		if (prev) {
+			s->pods[prev - 1]->shadowed = true;
+			s->duplicates++;
+		}
+		pk_pair_map_add(&seen, p->namespace_, p->name, i + 1 - prev);
+	}
+	pk_pair_map_free(&seen);
 }
 
 /* qsort has no context argument; the snapshot time is carried through a
@@ -305,6 +345,8 @@ void pk_snapshot_finish(pk_snapshot *s)
 		return;
 	if (s->nnodes > 1)
 		qsort(s->nodes, (size_t)s->nnodes, sizeof *s->nodes, node_name_cmp);
+	drop_duplicate_nodes(s);
+	shadow_duplicate_pods(s);
 	s->infos = calloc((size_t)s->nnodes + 1, sizeof *s->infos);
 	if (!s->infos)
 		abort();
@@ -316,6 +358,8 @@ void pk_snapshot_finish(pk_snapshot *s)
 	for (long i = 0; i < s->npods; i++) {
 		pk_pod *p = s->pods[i];
 		resolve_pod_priority(s, p);
+		if (p->shadowed)
+			continue;
 		if (pk_pod_is_terminal(p)) {
 			s->terminal_pods++;
 			continue;
@@ -328,6 +372,8 @@ void pk_snapshot_finish(pk_snapshot *s)
 			}
 			push_pod(&ni->pods, &ni->npods, &ni->cap, p);
 			res_add(&ni->requested, &p->requests, 1);
+			if (p->nanti_affinity)
+				s->anti_affinity_pods++;
 		} else if (*p->nominated_node) {
 			pk_nodeinfo *ni = pk_snapshot_node(s, p->nominated_node);
 			if (ni)
@@ -403,11 +449,14 @@ bool pk_snapshot_bind(pk_snapshot *s, pk_pod *p, const char *node)
 	pk_snapshot_nominate(s, p, NULL);
 	if (*p->node_name) {
 		pk_nodeinfo *old = pk_snapshot_node(s, p->node_name);
-		if (old)
+		if (old) {
 			pk_nodeinfo_remove_pod(old, p);
+			pk_prefilter_update(s, p, old->node, -1);
+		}
 	}
 	p->node_name = ni->node->name;
 	pk_nodeinfo_add_pod(ni, p);
+	pk_prefilter_update(s, p, ni->node, 1);
 	return true;
 }
 
@@ -416,8 +465,10 @@ void pk_snapshot_delete(pk_snapshot *s, pk_pod *p)
 	pk_snapshot_nominate(s, p, NULL);
 	if (*p->node_name) {
 		pk_nodeinfo *ni = pk_snapshot_node(s, p->node_name);
-		if (ni)
+		if (ni) {
 			pk_nodeinfo_remove_pod(ni, p);
+			pk_prefilter_update(s, p, ni->node, -1);
+		}
 	}
 }
 
@@ -442,7 +493,7 @@ long pk_snapshot_pending(const pk_snapshot *s, pk_pod ***out)
 		abort();
 	for (long i = 0; i < s->npods; i++) {
 		pk_pod *p = s->pods[i];
-		if (*p->node_name || pk_pod_is_terminal(p) || p->terminating)
+		if (*p->node_name || pk_pod_is_terminal(p) || p->terminating || p->shadowed)
 			continue;
 		if (p->unmodelled & PK_UNMODELLED_SCHEDULING_GATES)
 			continue; /* gated pods are not in the active queue */

@@ -1,4 +1,11 @@
 # fish completion for preempt-plan(1)
+complete -c preempt-plan -l simulate -d 'What-if mode: play the pending pods of a snapshot forward'
+complete -c preempt-plan -l feature-gates -x -a 'GenericWorkload=true GenericWorkload=false WorkloadAwarePreemption=true WorkloadAwarePreemption=false TopologyAwareWorkloadScheduling=true TopologyAwareWorkloadScheduling=false' -d 'With --simulate: feature gates'
+complete -c preempt-plan -l pod-postfilter -d 'With --simulate: every pending pod through the per-pod PostFilter'
+complete -c preempt-plan -l scale -x -d 'With --simulate: workload whose template --replicas copies'
+complete -c preempt-plan -l replicas -x -d 'With --simulate: pending copies of the --scale template'
+complete -c preempt-plan -l no-cascade -d 'With --simulate: do not re-queue recreated victims'
+complete -c preempt-plan -l max-recreations -x -d 'With --simulate: bound on re-queued victims'
 complete -c preempt-plan -s o -l output -x -a 'json table wide' -d 'Output format'
 complete -c preempt-plan -l color -x -a 'auto always never' -d 'Colour output'
 complete -c preempt-plan -l stats -d 'Print what was read, used, skipped and rejected'
