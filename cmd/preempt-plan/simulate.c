@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "cli.h"
 #include "io/writer.h"
@@ -134,6 +135,9 @@ static cJSON *pod_plan(sim_run *r, const pk_sim_step *st)
 	pe.ncandidates = st->gate_message ? 0 : e->ncandidates;
 	bool placed;
 	cJSON *plan = plan_build(&r->plans, &pe, &placed);
+	cJSON *ref = cJSON_GetObjectItemCaseSensitive(plan, "preemptor");
+	if (ref)
+		cJSON_AddItemToObject(ref, "kind", cJSON_CreateString("Pod"));
 	if (st->node)
 		cJSON_AddStringToObject(plan, "node", st->node->node->name);
 	if (st->unit->recreated)
@@ -286,6 +290,8 @@ int pp_simulate_main(int argc, char **argv)
 	pk_out_init(&r->out, stdout);
 
 	int status = PK_EXIT_TROUBLE;
+	double secs = 0;
+	long units = 0;
 	if (pk_read_paths(&r->cli.reader, argv + optind, (size_t)(argc - optind), on_record, r) >= 0 && !r->trouble) {
 		pk_snapshot_finish(&r->snap);
 		pk_pg_set_finish(&r->groups, &r->snap);
@@ -299,7 +305,12 @@ int pp_simulate_main(int argc, char **argv)
 				pk_diag_report(&r->cli.diag, PK_SEV_WARNING, NULL, "no pending pods in the input");
 			if (r->cli.format == PK_FMT_TABLE)
 				table_header(&r->out);
+			struct timespec t0, t1;
+			clock_gettime(CLOCK_MONOTONIC, &t0);
 			pk_sim_run(&sim, on_step, r);
+			clock_gettime(CLOCK_MONOTONIC, &t1);
+			secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+			units = sim.sum.units;
 			if (r->cli.format == PK_FMT_TABLE) {
 				table_summary(&r->out, &sim);
 			} else {
@@ -313,8 +324,10 @@ int pp_simulate_main(int argc, char **argv)
 	}
 	if (r->trouble)
 		status = PK_EXIT_TROUBLE;
-	if (r->cli.stats)
+	if (r->cli.stats) {
 		pk_stats_print(&r->stats, spec.prog, stderr);
+		fprintf(stderr, "%s: stats: simulated %ld unit(s) in %.3f s\n", spec.prog, units, secs);
+	}
 	if (pk_out_finish(&r->out, &r->cli.diag) != PK_EXIT_OK)
 		status = PK_EXIT_TROUBLE;
 	plan_free(&r->plans);

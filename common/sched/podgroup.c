@@ -217,8 +217,9 @@ static bool decode_sched_policy(const cJSON *sp, pk_pg_policy *policy, int32_t *
 static void decode_group_fields(pk_podgroup *pg, pk_strtab *strs, const cJSON *spec, bool fill_only)
 {
 	int64_t prio;
-	if ((!fill_only || !pg->has_priority) && pk_int64(spec, "priority", &prio)) {
-		pg->priority = (int32_t)(prio > INT32_MAX ? INT32_MAX : prio < INT32_MIN ? INT32_MIN : prio);
+	if ((!fill_only || !pg->has_priority) && pk_int64(spec, "priority", &prio) && prio >= INT32_MIN &&
+	    prio <= INT32_MAX) {
+		pg->priority = (int32_t)prio;
 		pg->has_priority = true;
 	}
 	const char *cls = pk_str(spec, "priorityClassName");
@@ -244,6 +245,12 @@ static bool add_podgroup(pk_pg_set *g, pk_snapshot *s, const cJSON *obj, char *e
 	const char *name = pk_name(obj);
 	if (!*name) {
 		snprintf(err, errsize, "PodGroup without metadata.name");
+		return false;
+	}
+	const cJSON *prio = pk_getp(obj, "spec.priority");
+	int64_t pv;
+	if (prio && !cJSON_IsNull(prio) && (!pk_num_int64(prio, &pv) || pv < INT32_MIN || pv > INT32_MAX)) {
+		snprintf(err, errsize, "PodGroup %s: spec.priority is not an int32", name);
 		return false;
 	}
 	const char *ns = pk_namespace(obj);
@@ -289,16 +296,20 @@ static bool is_controller_kind(const char *kind)
 bool pk_pg_set_add(pk_pg_set *g, pk_snapshot *s, const cJSON *obj, bool *rejected, char *err, size_t errsize)
 {
 	const char *kind = pk_kind(obj);
+	const char *api = pk_api_version(obj);
+	/* Volcano's and other projects' PodGroups share the kind, not the group. */
+	bool k8s_scheduling = !*api || strncmp(api, "scheduling.k8s.io/", 18) == 0;
 	*rejected = false;
-	if (strcmp(kind, "PodGroup") == 0) {
+	if (strcmp(kind, "PodGroup") == 0 && k8s_scheduling) {
 		*rejected = !add_podgroup(g, s, obj, err, errsize);
 		return true;
 	}
-	if (strcmp(kind, "Workload") == 0) {
+	if (strcmp(kind, "Workload") == 0 && k8s_scheduling) {
 		cJSON_AddItemToArray(g->workloads, cJSON_Duplicate(obj, 1));
 		return true;
 	}
-	if (is_controller_kind(kind)) {
+	bool workload_api = !*api || strcmp(api, "v1") == 0 || strncmp(api, "apps/", 5) == 0 || strncmp(api, "batch/", 6) == 0;
+	if (is_controller_kind(kind) && workload_api) {
 		if (!cJSON_IsObject(pk_getp(obj, "spec.template")) && !cJSON_IsObject(pk_getp(obj, "spec.jobTemplate.spec.template"))) {
 			snprintf(err, errsize, "%s %s has no pod template", kind, pk_name(obj));
 			*rejected = true;

@@ -99,7 +99,8 @@ bool pk_pg_pod_has_group(const pk_pg_set *g, const pk_pod *p);
 int32_t pk_pg_pod_priority(const pk_pg_set *g, const pk_pod *p);
 
 /* Members of a group that must be placed to succeed (minCount for gangs, 1
- * otherwise, as upstream's scheduling function treats basic groups). */
+ * otherwise, as upstream's scheduling function treats basic groups).
+ * pk_pg_evaluate lowers a gang's figure by the members already running. */
 int pk_pg_required(const pk_podgroup *pg, int nmembers);
 
 /* ---- evaluation ----------------------------------------------------------- */
@@ -128,6 +129,7 @@ typedef struct pk_pg_evaluation {
 	pk_pod **victims;          /* victim pods, unit importance order */
 	int nvictims;
 	int nvictim_units;
+	int num_pod_group_disruptions; /* victim units whose pods name a scheduling group */
 	int num_pdb_violations;    /* violating victim units */
 	long potential_units;
 	long schedule_calls;       /* scheduling-function runs (for --stats) */

@@ -256,11 +256,16 @@ static void units_add_all(pg_sched *c, unit_set *us)
 
 static const char *eligibility(pk_snapshot *s, const pk_pg_set *g, const pk_podgroup *pg, pk_pod **members, int n)
 {
-	if (pg->policy_never)
-		return R_NEVER;
-	for (int k = 0; k < n; k++)
-		if (members[k]->has_policy && members[k]->policy == PK_PREEMPT_NEVER)
+	/* The PodGroup's own preemptionPolicy (v1alpha3, PodGroupPreemptionPolicy)
+	 * decides when it is set; otherwise one member with Never is enough. */
+	if (pg->has_policy_field || pg->policy_never) {
+		if (pg->policy_never)
 			return R_NEVER;
+	} else {
+		for (int k = 0; k < n; k++)
+			if (members[k]->policy == PK_PREEMPT_NEVER)
+				return R_NEVER;
+	}
 	for (int k = 0; k < n; k++) {
 		pk_nodeinfo *ni = pk_snapshot_node(s, members[k]->nominated_node);
 		for (int j = 0; ni && j < ni->npods; j++) {
@@ -353,6 +358,8 @@ static void collect_victims(pk_pg_evaluation *e, unit_set *us, const int *picked
 	for (int i = 0; i < nv; i++) {
 		vu[i] = us->u[picked[i]];
 		npods += vu[i].npods;
+		if (vu[i].is_group)
+			e->num_pod_group_disruptions++;
 	}
 	pk_units_sort(vu, nv, now);
 	e->victims = pk_arena_alloc(&e->arena, sizeof *e->victims * (size_t)(npods + 1));
@@ -363,7 +370,7 @@ static void collect_victims(pk_pg_evaluation *e, unit_set *us, const int *picked
 	free(vu);
 }
 
-static void select_victims(pk_snapshot *s, const pk_pg_set *g, pg_sched *c, unit_set *us, pk_pg_evaluation *e)
+static void select_victims(pk_snapshot *s, pg_sched *c, unit_set *us, pk_pg_evaluation *e)
 {
 	units_remove_all(c, us);
 	schedule(c);
@@ -404,12 +411,26 @@ static void select_victims(pk_snapshot *s, const pk_pg_set *g, pg_sched *c, unit
 		e->reason = fmt(&e->arena, "preempting %d pod(s) in %d unit(s) lets %d of %d member(s) be placed",
 		                e->nvictims, nv, e->nplaced, c->n);
 	}
-	(void)g;
 	/* restore: the victims go back on their nodes */
 	for (int i = 0; i < nv; i++)
 		unit_apply(c, &us->u[picked[i]], true);
 	c->last_added = NULL;
 	free(picked);
+}
+
+/* Members of the group bound to a node and still there. */
+static int bound_members(pk_snapshot *s, const pk_podgroup *pg)
+{
+	int n = 0;
+	for (int m = 0; m < pg->nbound; m++) {
+		const pk_nodeinfo *ni = pk_snapshot_node(s, pg->bound[m]->node_name);
+		for (int t = 0; ni && t < ni->npods; t++)
+			if (ni->pods[t] == pg->bound[m]) {
+				n++;
+				break;
+			}
+	}
+	return n;
 }
 
 void pk_pg_evaluate(pk_snapshot *s, const pk_pg_set *g, const pk_podgroup *pg, pk_pod **members, int n,
@@ -419,10 +440,21 @@ void pk_pg_evaluate(pk_snapshot *s, const pk_pg_set *g, const pk_podgroup *pg, p
 	pk_arena_init(&e->arena);
 	e->group = pg;
 	e->nmembers = n;
+	/* Members already running count toward a gang's minCount. */
+	int bound = bound_members(s, pg);
 	e->required = pk_pg_required(pg, n);
+	if (pg->policy == PK_PG_POLICY_GANG)
+		e->required = pg->min_count - bound > 1 ? pg->min_count - bound : 1;
 	e->placements = pk_arena_alloc(&e->arena, sizeof *e->placements * (size_t)(n + 1));
 	for (int k = 0; k < n; k++)
 		e->placements[k].pod = members[k];
+	if (e->required > n) {
+		e->result = PK_PG_UNSCHEDULABLE;
+		e->code = PK_CODE_UNSCHEDULABLE;
+		e->reason = fmt(&e->arena, "waiting for members: minCount %d, %d running, %d pending", pg->min_count,
+		                bound, n);
+		return;
+	}
 	if (g->gates.topology_aware && pg->has_constraints) {
 		e->result = PK_PG_NOT_ELIGIBLE;
 		e->code = PK_CODE_UNSCHEDULABLE;
@@ -460,7 +492,7 @@ void pk_pg_evaluate(pk_snapshot *s, const pk_pg_set *g, const pk_podgroup *pg, p
 		units_remove_all(&c, &us);
 		compute_open_nodes(&c);
 		units_add_all(&c, &us);
-		select_victims(s, g, &c, &us, e);
+		select_victims(s, &c, &us, e);
 	}
 	free(us.u);
 	free(us.pods);

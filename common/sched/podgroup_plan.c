@@ -116,6 +116,8 @@ cJSON *pk_pg_plan_json(const pk_pg_evaluation *e, const char *scheduler)
 		victim_actions(actions, e->victims[i], pg, scheduler);
 	}
 	cJSON_AddNumberToObject(o, "numPDBViolations", preempt ? e->num_pdb_violations : 0);
+	cJSON_AddNumberToObject(o, "victimUnits", preempt ? e->nvictim_units : 0);
+	cJSON_AddNumberToObject(o, "numPodGroupDisruptions", preempt ? e->num_pod_group_disruptions : 0);
 	cJSON *pl = cJSON_AddArrayToObject(o, "placements");
 	bool placed = preempt || e->result == PK_PG_NO_PREEMPTION_NEEDED;
 	for (int k = 0; placed && k < e->nmembers; k++) {

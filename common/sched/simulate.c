@@ -126,7 +126,8 @@ void pk_sim_init(pk_sim *m, pk_snapshot *s, pk_pg_set *g, const pk_sim_opts *o)
 	free(count);
 	free(unit_of_group);
 	free(pending);
-	qsort(m->queue, (size_t)m->n, sizeof *m->queue, unit_qsort_cmp);
+	if (m->n > 1)
+		qsort(m->queue, (size_t)m->n, sizeof *m->queue, unit_qsort_cmp);
 	m->clock += 1000000000; /* pods created during the run queue after every input pod */
 }
 

@@ -1,0 +1,84 @@
+/* PodGroup preemption pieces: victim-unit importance as upstream's
+ * TestMoreImportantVictim (podgrouppreemption_test.go @805300d) states it,
+ * feature-gate parsing, and the members a group needs placed. */
+#include <stdio.h>
+#include <string.h>
+
+#include "t.h"
+#include "sched/podgroup.h"
+
+#define NS 1000000000LL
+
+static pk_pod pods[8];
+
+/* A unit of n pods; group units are pods that name a scheduling group. */
+static pk_victim_unit unit(int32_t prio, bool group, int n, int64_t start, pk_pod **storage)
+{
+	for (int i = 0; i < n; i++) {
+		pk_pod *p = storage[i];
+		p->namespace_ = "default";
+		p->name = "p";
+		p->priority = prio;
+		p->start_time = start;
+		p->has_start_time = start != 0;
+	}
+	pk_victim_unit u = { .pods = storage, .npods = n, .priority = prio, .is_group = group,
+	                     .earliest_start = start ? start : 1000 * NS };
+	return u;
+}
+
+static bool more_important(pk_victim_unit a, pk_victim_unit b)
+{
+	return pk_unit_importance_cmp(&a, &b, 1000 * NS) < 0;
+}
+
+static void test_more_important_victim(void)
+{
+	pk_pod *s1[2] = { &pods[0], &pods[1] }, *s2[2] = { &pods[2], &pods[3] };
+	int64_t now = 1000 * NS, before = 500 * NS;
+	CHECK(more_important(unit(20, false, 1, 0, s1), unit(10, false, 1, 0, s2)), "vi1 has higher priority");
+	CHECK(!more_important(unit(10, false, 1, 0, s1), unit(20, false, 1, 0, s2)), "vi2 has higher priority");
+	CHECK(more_important(unit(10, true, 1, 0, s1), unit(10, false, 1, 0, s2)), "vi1 is PG, vi2 is Pod, same priority");
+	CHECK(!more_important(unit(10, false, 1, 0, s1), unit(10, true, 1, 0, s2)), "vi1 is Pod, vi2 is PG, same priority");
+	CHECK(more_important(unit(10, false, 1, before, s1), unit(10, false, 1, now, s2)), "both Pods, vi1 older");
+	CHECK(!more_important(unit(10, false, 1, now, s1), unit(10, false, 1, before, s2)), "both Pods, vi2 older");
+	CHECK(more_important(unit(10, true, 2, 0, s1), unit(10, true, 1, 0, s2)), "both PGs, vi1 larger");
+	CHECK(!more_important(unit(10, true, 1, 0, s1), unit(10, true, 2, 0, s2)), "both PGs, vi2 larger");
+	CHECK(more_important(unit(10, true, 2, before, s1), unit(10, true, 2, now, s2)), "both PGs, same size, vi1 older");
+	CHECK(!more_important(unit(10, true, 2, now, s1), unit(10, true, 2, before, s2)), "both PGs, same size, vi2 older");
+}
+
+static void test_gates(void)
+{
+	pk_pg_gates g;
+	char err[256];
+	pk_pg_gates_default(&g);
+	CHECK(g.generic_workload && g.workload_aware_preemption && !g.topology_aware, "defaults");
+	CHECK(pk_pg_gates_parse(&g, "WorkloadAwarePreemption=false,TopologyAwareWorkloadScheduling=true", err, sizeof err) == 0 &&
+	      !g.workload_aware_preemption && g.topology_aware && g.generic_workload, "two gates set");
+	CHECK(pk_pg_gates_parse(&g, "GenericWorkload=False", err, sizeof err) == 0 && !g.generic_workload, "values are case-insensitive");
+	CHECK(pk_pg_gates_parse(&g, "Nope=true", err, sizeof err) < 0 && strstr(err, "unknown feature gate \"Nope\""),
+	      "unknown gate refused: %s", err);
+	CHECK(pk_pg_gates_parse(&g, "GenericWorkload", err, sizeof err) < 0, "a gate without a value is refused");
+	CHECK(pk_pg_gates_parse(&g, "GenericWorkload=maybe", err, sizeof err) < 0, "a value that is not a bool is refused");
+}
+
+static void test_required(void)
+{
+	pk_podgroup pg = {0};
+	pg.policy = PK_PG_POLICY_GANG;
+	pg.min_count = 3;
+	CHECK(pk_pg_required(&pg, 5) == 3, "gang: minCount");
+	pg.policy = PK_PG_POLICY_BASIC;
+	CHECK(pk_pg_required(&pg, 5) == 1, "basic: one member is success, as upstream's scheduling function");
+	pg.policy = PK_PG_POLICY_NONE;
+	CHECK(pk_pg_required(&pg, 2) == 1, "no policy: as basic");
+}
+
+int main(void)
+{
+	test_more_important_victim();
+	test_gates();
+	test_required();
+	return T_DONE();
+}
