@@ -196,7 +196,9 @@ int victims_load(victims_run *r, char **paths, int npaths)
 			return -1;
 		}
 	}
-	if (pk_read_paths(&r->cli->reader, paths, (size_t)npaths, on_cluster_record, r) < 0)
+	pk_reader_opts cluster_reader = r->cli->reader;
+	cluster_reader.prune = pk_snapshot_unused_members;
+	if (pk_read_paths(&cluster_reader, paths, (size_t)npaths, on_cluster_record, r) < 0)
 		return -1;
 	pk_snapshot_finish(&r->snap);
 	for (long i = 0; i < r->npreemptors; i++)

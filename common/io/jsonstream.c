@@ -90,8 +90,8 @@ typedef struct batch {
 	size_t ndead, dead_cap;
 } batch;
 
-#define BATCH_BYTES (1u << 20)
-#define BATCH_ITEMS 1024u
+#define BATCH_BYTES (256u << 10)
+#define BATCH_ITEMS 32u
 #define MAX_THREADS 16
 
 typedef struct pool pool;

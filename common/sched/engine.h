@@ -133,6 +133,11 @@ typedef struct pk_snapshot {
 
 typedef enum { PK_ADD_USED, PK_ADD_SKIPPED, PK_ADD_REJECTED } pk_add_result;
 
+/* Members of a snapshot's objects the engine never reads (managedFields,
+ * container statuses, node images, annotations, ...): pass as the reader's
+ * prune list so that they are not even built. NULL-terminated. */
+extern const char *const pk_snapshot_unused_members[];
+
 void pk_snapshot_init(pk_snapshot *s);
 void pk_snapshot_free(pk_snapshot *s);
 /* Decode one object (Node, Pod, PodDisruptionBudget, PriorityClass) into the

@@ -9,6 +9,14 @@
 #include "../k8s/json.h"
 #include "pairmap.h"
 
+const char *const pk_snapshot_unused_members[] = {
+	"metadata.managedFields", "metadata.annotations",
+	"status.containerStatuses", "status.initContainerStatuses", "status.ephemeralContainerStatuses",
+	"status.images", "status.nodeInfo", "status.addresses", "status.daemonEndpoints",
+	"status.volumesAttached", "status.volumesInUse", "status.podIPs", "status.hostIPs", "status.config",
+	NULL,
+};
+
 /* ---- node-name index: open addressing over interned pointers ------------- */
 
 typedef struct node_index {
