@@ -1,7 +1,8 @@
 /* Generates a realistic cluster snapshot as `kubectl get
  * nodes,pods,pdb,priorityclasses -A -o json` prints it (a pretty kind: List,
  * 4-space indent, kubectl's key order) or as NDJSON (-n), deterministically.
- *   gen-snapshot [-n] [-N nodes] [-P pods-per-node] [-p pending] [-s seed]
+ *   gen-snapshot [-b] [-n] [-N nodes] [-P pods-per-node] [-p pending] [-s seed]
+ * -b makes the pending pods high-priority and large, so that they preempt.
  * Pods carry what real ones carry: labels, ownerReferences, managedFields,
  * containers with requests and limits, tolerations, status and conditions. */
 #include <getopt.h>
@@ -17,6 +18,7 @@ typedef struct gen {
 	int depth;
 	uint64_t rng;
 	int first_item;
+	int big_pending;
 } gen;
 
 static uint64_t next(gen *g)
@@ -122,6 +124,10 @@ static void pod(gen *g, int n, int node_i, int pending)
 	int cls = 2 + pick(g, 5);                    /* user classes */
 	if (pick(g, 50) == 0) cls = pick(g, 2);       /* a few system pods */
 	int cpu = 100 * (1 + pick(g, 8));             /* 100m..800m */
+	if (pending && g->big_pending) {              /* pending pods that must preempt */
+		cls = 2 + pick(g, 2);                 /* critical or high */
+		cpu = 1000 * (4 + pick(g, 8));        /* 4..11 cores */
+	}
 	int mem = 128 * (1 + pick(g, 8));             /* Mi */
 	int rs = n / 3;
 	char nodefield[64] = "", status[4096];
@@ -212,15 +218,16 @@ int main(int argc, char **argv)
 	gen g = { .out = stdout, .rng = 0x9E3779B97F4A7C15ull, .first_item = 1 };
 	int nodes = 5000, per_node = 30, pending = 20, c;
 
-	while ((c = getopt(argc, argv, "nN:P:p:s:")) != -1) {
+	while ((c = getopt(argc, argv, "bnN:P:p:s:")) != -1) {
 		switch (c) {
+		case 'b': g.big_pending = 1; break;
 		case 'n': g.ndjson = 1; break;
 		case 'N': nodes = atoi(optarg); break;
 		case 'P': per_node = atoi(optarg); break;
 		case 'p': pending = atoi(optarg); break;
 		case 's': g.rng ^= strtoull(optarg, NULL, 10) * 0x100000001B3ull; break;
 		default:
-			fprintf(stderr, "usage: gen-snapshot [-n] [-N nodes] [-P pods-per-node] [-p pending] [-s seed]\n");
+			fprintf(stderr, "usage: gen-snapshot [-b] [-n] [-N nodes] [-P pods-per-node] [-p pending] [-s seed]\n");
 			return 2;
 		}
 	}

@@ -292,6 +292,7 @@ int pp_simulate_main(int argc, char **argv)
 	int status = PK_EXIT_TROUBLE;
 	double secs = 0;
 	long units = 0;
+	r->cli.reader.prune = pk_snapshot_unused_members;
 	if (pk_read_paths(&r->cli.reader, argv + optind, (size_t)(argc - optind), on_record, r) >= 0 && !r->trouble) {
 		pk_snapshot_finish(&r->snap);
 		pk_pg_set_finish(&r->groups, &r->snap);

@@ -725,6 +725,7 @@ int pk_pod_decode_spec(pk_decoder *d, const cJSON *meta, const cJSON *spec, cons
                        pk_pod *out, char *err, size_t errsize)
 {
 	memset(out, 0, sizeof *out);
+	out->npdbs = -1;   /* matching PDBs: worked out on first use */
 	out->namespace_ = istr(d, meta, "namespace", "default");
 	if (!*out->namespace_)
 		out->namespace_ = pk_intern(d->strs, "default");

@@ -145,6 +145,8 @@ typedef struct pk_spread {
 	bool honor_taints;            /* nodeTaintsPolicy: Honor (default Ignore) */
 } pk_spread;
 
+#define PK_POD_MAX_PDBS 4
+
 typedef struct pk_pod {
 	const char *namespace_, *name, *uid;
 	const char *node_name;        /* spec.nodeName ("" = not bound) */
@@ -189,6 +191,12 @@ typedef struct pk_pod {
 	 * spec.workloadRef {name, podGroup} (v1alpha1 Workload); "" when absent. */
 	const char *pod_group;
 	const char *workload_name, *workload_pod_group;
+
+	/* The PDBs (indices into the snapshot's pdbs) whose selector matches
+	 * this pod, worked out once on first use: victim selection asks for
+	 * every potential victim on every node, per preemptor. */
+	int8_t npdbs;                 /* -1: not yet known; PK_POD_MAX_PDBS+1: too many, scan */
+	int16_t pdbs[4];
 
 	bool shadowed;                /* a later object of the same namespace/name replaced it */
 	long index;                   /* position in the snapshot's pod array */

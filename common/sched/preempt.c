@@ -68,6 +68,27 @@ static bool pdb_skips_pod(const pk_pdb *b, const pk_pod *p)
 	return false;
 }
 
+static bool pdb_matches(const pk_pdb *b, const pk_pod *p)
+{
+	/* both interned in the snapshot: equal strings are equal pointers */
+	return b->namespace_ == p->namespace_ && pk_selector_matches(&b->selector, p->labels);
+}
+
+static void cache_pod_pdbs(const pk_snapshot *s, pk_pod *p)
+{
+	int n = 0;
+	for (int i = 0; i < s->npdbs; i++) {
+		if (!pdb_matches(&s->pdbs[i], p))
+			continue;
+		if (n == PK_POD_MAX_PDBS || i > INT16_MAX) {
+			p->npdbs = PK_POD_MAX_PDBS + 1;   /* rare: scan every time */
+			return;
+		}
+		p->pdbs[n++] = (int16_t)i;
+	}
+	p->npdbs = (int8_t)n;
+}
+
 void pk_units_pdb_split(const pk_snapshot *s, pk_victim_unit *u, int n)
 {
 	int32_t stack_allowed[64];
@@ -79,17 +100,20 @@ void pk_units_pdb_split(const pk_snapshot *s, pk_victim_unit *u, int n)
 	for (int k = 0; k < n; k++) {
 		u[k].violating = false;
 		for (int m = 0; m < u[k].npods; m++) {
-			const pk_pod *p = u[k].pods[m];
+			pk_pod *p = u[k].pods[m];
+			if (p->npdbs < 0)
+				cache_pod_pdbs(s, p);
+			if (p->npdbs <= PK_POD_MAX_PDBS) {
+				for (int j = 0; j < p->npdbs; j++) {
+					const pk_pdb *b = &s->pdbs[p->pdbs[j]];
+					if (!pdb_skips_pod(b, p) && --allowed[p->pdbs[j]] < 0)
+						u[k].violating = true;
+				}
+				continue;
+			}
 			for (int i = 0; i < s->npdbs; i++) {
 				const pk_pdb *b = &s->pdbs[i];
-				/* both interned in the snapshot: equal strings are equal pointers */
-				if (b->namespace_ != p->namespace_)
-					continue;
-				if (!pk_selector_matches(&b->selector, p->labels))
-					continue;
-				if (pdb_skips_pod(b, p))
-					continue;
-				if (--allowed[i] < 0)
+				if (pdb_matches(b, p) && !pdb_skips_pod(b, p) && --allowed[i] < 0)
 					u[k].violating = true;
 			}
 		}
