@@ -204,6 +204,12 @@ void pk_prefilter_update(pk_snapshot *s, const pk_pod *q, const pk_node *n, int 
 /* RunFilterPluginsWithNominatedPods: pods nominated to the node with
  * priority >= pod's (and another uid) are counted as if running there. */
 pk_status pk_run_filters_with_nominated(pk_snapshot *s, const pk_pod *pod, pk_nodeinfo *ni);
+/* The filters that look only at the node (NodeUnschedulable, NodeName,
+ * TaintToleration, NodeAffinity), and the others with nominated pods when
+ * the node-only ones are known to pass: victim selection asks the second
+ * question once per reprieve candidate. */
+pk_status pk_run_static_filters(const pk_pod *pod, const pk_nodeinfo *ni);
+pk_status pk_run_pod_filters_with_nominated(pk_snapshot *s, const pk_pod *pod, pk_nodeinfo *ni);
 
 /* ======================================================================
  * 3. Victim units

@@ -138,9 +138,18 @@ static void check_res(pk_status *st, pk_snapshot *s, const char *name, int64_t r
 {
 	if (req <= 0 || req <= alloc - used)
 		return;
-	char buf[320];
-	snprintf(buf, sizeof buf, "Insufficient %s", name);
-	pk_status_add_reason(st, pk_intern(s->strs, buf));
+	/* the common reasons are constants: reprieve runs this check often */
+	if (strcmp(name, "cpu") == 0)
+		pk_status_add_reason(st, "Insufficient cpu");
+	else if (strcmp(name, "memory") == 0)
+		pk_status_add_reason(st, "Insufficient memory");
+	else if (strcmp(name, "ephemeral-storage") == 0)
+		pk_status_add_reason(st, "Insufficient ephemeral-storage");
+	else {
+		char buf[320];
+		snprintf(buf, sizeof buf, "Insufficient %s", name);
+		pk_status_add_reason(st, pk_intern(s->strs, buf));
+	}
 	if (req > alloc)
 		*unresolvable = true;
 }
@@ -172,12 +181,14 @@ static pk_status fits_request(pk_snapshot *s, const pk_pod *pod, const pk_nodein
 	return st;
 }
 
-/* Filters with some pods added on top of the node (nominated pods). */
-static pk_status run_filters_extra(pk_snapshot *s, const pk_pod *pod, const pk_nodeinfo *ni,
-                                   pk_pod *const *extra, int nextra)
+/* The filters that look at the node alone, not at the pods on it:
+ * NodeUnschedulable, NodeName, TaintToleration, NodeAffinity. Their verdict
+ * for a (pod, node) pair cannot change while victims come and go. */
+pk_status pk_run_static_filters(const pk_pod *pod, const pk_nodeinfo *ni)
 {
 	pk_status st;
 	const pk_node *n = ni->node;
+	pk_status_set(&st, PK_CODE_SUCCESS, NULL, NULL);
 	if (node_unschedulable_fails(pod, n)) {
 		pk_status_set(&st, PK_CODE_UNSCHEDULABLE_UNRESOLVABLE, "NodeUnschedulable", R_UNSCHEDULABLE);
 		return st;
@@ -194,6 +205,17 @@ static pk_status run_filters_extra(pk_snapshot *s, const pk_pod *pod, const pk_n
 		pk_status_set(&st, PK_CODE_UNSCHEDULABLE_UNRESOLVABLE, "NodeAffinity", R_AFFINITY);
 		return st;
 	}
+	return st;
+}
+
+/* Filters with some pods added on top of the node (nominated pods). With
+ * static_passed the node-only filters are known to pass and are skipped. */
+static pk_status run_filters_extra(pk_snapshot *s, const pk_pod *pod, const pk_nodeinfo *ni,
+                                   pk_pod *const *extra, int nextra, bool static_passed)
+{
+	pk_status st;
+	if (!static_passed && (st = pk_run_static_filters(pod, ni)).code != PK_CODE_SUCCESS)
+		return st;
 	bool ports = ports_fail(pod, ni);
 	for (int i = 0; !ports && i < nextra; i++)
 		ports = pods_conflict(pod, extra[i]);
@@ -243,10 +265,22 @@ static pk_status run_filters_extra(pk_snapshot *s, const pk_pod *pod, const pk_n
 
 pk_status pk_run_filters(pk_snapshot *s, const pk_pod *pod, const pk_nodeinfo *ni)
 {
-	return run_filters_extra(s, pod, ni, NULL, 0);
+	return run_filters_extra(s, pod, ni, NULL, 0, false);
 }
 
+static pk_status with_nominated(pk_snapshot *s, const pk_pod *pod, pk_nodeinfo *ni, bool static_passed);
+
 pk_status pk_run_filters_with_nominated(pk_snapshot *s, const pk_pod *pod, pk_nodeinfo *ni)
+{
+	return with_nominated(s, pod, ni, false);
+}
+
+pk_status pk_run_pod_filters_with_nominated(pk_snapshot *s, const pk_pod *pod, pk_nodeinfo *ni)
+{
+	return with_nominated(s, pod, ni, true);
+}
+
+static pk_status with_nominated(pk_snapshot *s, const pk_pod *pod, pk_nodeinfo *ni, bool static_passed)
 {
 	enum { MAXN = 64 };
 	pk_pod *extra[MAXN] = {0};
@@ -258,11 +292,11 @@ pk_status pk_run_filters_with_nominated(pk_snapshot *s, const pk_pod *pod, pk_no
 		if (q->priority >= pod->priority)
 			extra[n++] = q;
 	}
-	pk_status st = run_filters_extra(s, pod, ni, extra, n);
+	pk_status st = run_filters_extra(s, pod, ni, extra, n, static_passed);
 	if (st.code != PK_CODE_SUCCESS || n == 0)
 		return st;
 	/* Both passes must succeed: with the nominated pods (resources, ports,
 	 * anti-affinity) and without them (pod affinity must not rely on a pod
 	 * that is only nominated). */
-	return pk_run_filters(s, pod, ni);
+	return run_filters_extra(s, pod, ni, NULL, 0, static_passed);
 }

@@ -159,7 +159,8 @@ typedef struct node_ctx {
 static bool node_fits(void *c)
 {
 	node_ctx *x = c;
-	x->last = pk_run_filters_with_nominated(x->s, x->preemptor, x->ni);
+	/* pk_select_victims_on_node checked the node-only filters once */
+	x->last = pk_run_pod_filters_with_nominated(x->s, x->preemptor, x->ni);
 	return x->last.code == PK_CODE_SUCCESS;
 }
 
@@ -227,9 +228,19 @@ pk_status pk_select_victims_on_node(pk_snapshot *s, const pk_pod *preemptor, pk_
 		pk_status_set(&st, PK_CODE_UNSCHEDULABLE_UNRESOLVABLE, "DefaultPreemption", R_NO_VICTIMS);
 		return st;
 	}
-	pk_victim_unit *units = malloc(sizeof *units * (size_t)n);
-	pk_pod **pods = malloc(sizeof *pods * (size_t)n);
-	int *picked = malloc(sizeof *picked * (size_t)n);
+	/* Removing victims cannot change what the node-only filters say: if
+	 * they fail, that is the answer after any removal too. */
+	st = pk_run_static_filters(preemptor, ni);
+	if (st.code != PK_CODE_SUCCESS)
+		return st;
+	enum { SMALL = 64 };
+	pk_victim_unit units_small[SMALL];
+	pk_pod *pods_small[SMALL];
+	int picked_small[SMALL];
+	bool big = n > SMALL;
+	pk_victim_unit *units = big ? malloc(sizeof *units * (size_t)n) : units_small;
+	pk_pod **pods = big ? malloc(sizeof *pods * (size_t)n) : pods_small;
+	int *picked = big ? malloc(sizeof *picked * (size_t)n) : picked_small;
 	if (!units || !pods || !picked)
 		abort();
 	int k = 0;
@@ -246,9 +257,11 @@ pk_status pk_select_victims_on_node(pk_snapshot *s, const pk_pod *preemptor, pk_
 		st = ctx.last;
 		for (int i = 0; i < n; i++)
 			node_pod(s, ni, pods[i], true);
-		free(units);
-		free(pods);
-		free(picked);
+		if (big) {
+			free(units);
+			free(pods);
+			free(picked);
+		}
 		return st;
 	}
 	pk_units_sort(units, n, s->now);
@@ -258,7 +271,8 @@ pk_status pk_select_victims_on_node(pk_snapshot *s, const pk_pod *preemptor, pk_
 
 	/* Victims: violating first, then the rest; re-sort when both exist so
 	 * that victims[0] is the most important one (node choice relies on it). */
-	pk_victim_unit *vu = malloc(sizeof *vu * (size_t)(nv ? nv : 1));
+	pk_victim_unit vu_small[SMALL];
+	pk_victim_unit *vu = big ? malloc(sizeof *vu * (size_t)(nv ? nv : 1)) : vu_small;
 	if (!vu)
 		abort();
 	for (int i = 0; i < nv; i++)
@@ -274,10 +288,12 @@ pk_status pk_select_victims_on_node(pk_snapshot *s, const pk_pod *preemptor, pk_
 	lower_nominations(ni, preemptor, arena, out);
 	for (int i = 0; i < nv; i++)
 		node_pod(s, ni, vu[i].pods[0], true);
-	free(vu);
-	free(units);
-	free(pods);
-	free(picked);
+	if (big) {
+		free(vu);
+		free(units);
+		free(pods);
+		free(picked);
+	}
 	if (nv == 0) {
 		char buf[600];
 		snprintf(buf, sizeof buf, "expected at least one victim pod on node \"%s\"", ni->node->name);
