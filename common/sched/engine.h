@@ -209,6 +209,10 @@ pk_status pk_run_filters_with_nominated(pk_snapshot *s, const pk_pod *pod, pk_no
  * the node-only ones are known to pass: victim selection asks the second
  * question once per reprieve candidate. */
 pk_status pk_run_static_filters(const pk_pod *pod, const pk_nodeinfo *ni);
+/* NodeResourcesFit for a pod without extended resources, given what the
+ * node holds: npods pods requesting cpu, memory and ephemeral-storage. */
+pk_status pk_fit_basic(const pk_pod *pod, const pk_node *n, int64_t npods, int64_t cpu, int64_t memory,
+                       int64_t ephemeral);
 pk_status pk_run_pod_filters_with_nominated(pk_snapshot *s, const pk_pod *pod, pk_nodeinfo *ni);
 
 /* ======================================================================

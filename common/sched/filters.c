@@ -208,6 +208,27 @@ pk_status pk_run_static_filters(const pk_pod *pod, const pk_nodeinfo *ni)
 	return st;
 }
 
+pk_status pk_fit_basic(const pk_pod *pod, const pk_node *n, int64_t npods, int64_t cpu, int64_t memory,
+                       int64_t ephemeral)
+{
+	pk_status st;
+	pk_status_set(&st, PK_CODE_SUCCESS, NULL, NULL);
+	const pk_res *al = &n->allocatable, *p = &pod->requests;
+	bool unresolvable = false;
+	if ((npods + 1) * 1000 > al->pods)
+		pk_status_add_reason(&st, R_TOO_MANY_PODS);
+	if (!pk_res_is_zero(p)) {
+		check_res(&st, NULL, "cpu", p->cpu, al->cpu, cpu, &unresolvable);
+		check_res(&st, NULL, "memory", p->memory, al->memory, memory, &unresolvable);
+		check_res(&st, NULL, "ephemeral-storage", p->ephemeral, al->ephemeral, ephemeral, &unresolvable);
+	}
+	if (st.nreasons > 0) {
+		st.code = unresolvable ? PK_CODE_UNSCHEDULABLE_UNRESOLVABLE : PK_CODE_UNSCHEDULABLE;
+		st.plugin = "NodeResourcesFit";
+	}
+	return st;
+}
+
 /* Filters with some pods added on top of the node (nominated pods). With
  * static_passed the node-only filters are known to pass and are skipped. */
 static pk_status run_filters_extra(pk_snapshot *s, const pk_pod *pod, const pk_nodeinfo *ni,

@@ -213,6 +213,74 @@ static void lower_nominations(const pk_nodeinfo *ni, const pk_pod *preemptor, pk
 	}
 }
 
+/* ---- the arithmetic path ---------------------------------------------------
+ * When only NodeResourcesFit can change its verdict as pods come and go -
+ * the preemptor has no host ports and no extended resources, and neither
+ * topology spread nor inter-pod affinity is in play - every fit check of
+ * SelectVictimsOnNode is a comparison of sums. The same steps (remove all
+ * lower-priority pods, check, order, PDB split, reprieve) then run on
+ * numbers instead of on the node, without touching it. */
+
+typedef struct sums {
+	int64_t pods, cpu, memory, ephemeral;
+} sums;
+
+static bool arithmetic_applies(const pk_snapshot *s, const pk_pod *preemptor)
+{
+	return preemptor->nports == 0 && preemptor->requests.nscalar == 0 && !s->interpod && !s->spread;
+}
+
+static void sums_add(sums *t, const pk_pod *p, int sign)
+{
+	t->pods += sign;
+	t->cpu += sign * p->requests.cpu;
+	t->memory += sign * p->requests.memory;
+	t->ephemeral += sign * p->requests.ephemeral;
+}
+
+/* What the node holds, nominated pods of equal or higher priority included
+ * (RunFilterPluginsWithNominatedPods; without pod affinity its second pass
+ * without them cannot fail when the first passed). */
+static sums node_sums(const pk_nodeinfo *ni, const pk_pod *preemptor)
+{
+	sums t = { ni->npods, ni->requested.cpu, ni->requested.memory, ni->requested.ephemeral };
+	for (int i = 0; i < ni->nnominated; i++) {
+		const pk_pod *q = ni->nominated[i];
+		if (q == preemptor || (*q->uid && q->uid == preemptor->uid) || q->priority < preemptor->priority)
+			continue;
+		sums_add(&t, q, 1);
+	}
+	return t;
+}
+
+static pk_status fit_sums(const pk_pod *preemptor, const pk_nodeinfo *ni, const sums *t)
+{
+	return pk_fit_basic(preemptor, ni->node, t->pods, t->cpu, t->memory, t->ephemeral);
+}
+
+/* pk_units_reprieve on sums: violating units first, then the others. */
+static int reprieve_sums(pk_victim_unit *u, int n, const pk_pod *preemptor, const pk_nodeinfo *ni, sums *left,
+                         int *victims_out, int *violations)
+{
+	int nv = 0;
+	*violations = 0;
+	for (int pass = 0; pass < 2; pass++) {
+		bool violating = pass == 0;
+		for (int k = 0; k < n; k++) {
+			if (u[k].violating != violating)
+				continue;
+			sums_add(left, u[k].pods[0], 1);
+			if (fit_sums(preemptor, ni, left).code == PK_CODE_SUCCESS)
+				continue;
+			sums_add(left, u[k].pods[0], -1);
+			victims_out[nv++] = k;
+			if (violating)
+				++*violations;
+		}
+	}
+	return nv;
+}
+
 pk_status pk_select_victims_on_node(pk_snapshot *s, const pk_pod *preemptor, pk_nodeinfo *ni,
                                     pk_arena *arena, pk_candidate *out)
 {
@@ -247,15 +315,27 @@ pk_status pk_select_victims_on_node(pk_snapshot *s, const pk_pod *preemptor, pk_
 	for (int i = 0; i < ni->npods; i++)
 		if (ni->pods[i]->priority < preemptor->priority)
 			pods[k++] = ni->pods[i];
+	bool arithmetic = arithmetic_applies(s, preemptor);
+	sums left = arithmetic ? node_sums(ni, preemptor) : (sums){0};
 	for (int i = 0; i < n; i++) {
 		units[i] = (pk_victim_unit){ .pods = &pods[i], .npods = 1, .priority = pods[i]->priority,
 		                             .earliest_start = pods[i]->has_start_time ? pods[i]->start_time : s->now };
-		node_pod(s, ni, pods[i], false);
+		if (arithmetic)
+			sums_add(&left, pods[i], -1);
+		else
+			node_pod(s, ni, pods[i], false);
 	}
 	node_ctx ctx = { s, preemptor, ni, {0} };
-	if (!node_fits(&ctx)) {
+	bool fits_without_all;
+	if (arithmetic) {
+		ctx.last = fit_sums(preemptor, ni, &left);
+		fits_without_all = ctx.last.code == PK_CODE_SUCCESS;
+	} else {
+		fits_without_all = node_fits(&ctx);
+	}
+	if (!fits_without_all) {
 		st = ctx.last;
-		for (int i = 0; i < n; i++)
+		for (int i = 0; !arithmetic && i < n; i++)
 			node_pod(s, ni, pods[i], true);
 		if (big) {
 			free(units);
@@ -267,7 +347,8 @@ pk_status pk_select_victims_on_node(pk_snapshot *s, const pk_pod *preemptor, pk_
 	pk_units_sort(units, n, s->now);
 	pk_units_pdb_split(s, units, n);
 	int violations = 0;
-	int nv = pk_units_reprieve(units, n, node_fits, node_apply, &ctx, picked, &violations);
+	int nv = arithmetic ? reprieve_sums(units, n, preemptor, ni, &left, picked, &violations)
+	                    : pk_units_reprieve(units, n, node_fits, node_apply, &ctx, picked, &violations);
 
 	/* Victims: violating first, then the rest; re-sort when both exist so
 	 * that victims[0] is the most important one (node choice relies on it). */
@@ -286,7 +367,7 @@ pk_status pk_select_victims_on_node(pk_snapshot *s, const pk_pod *preemptor, pk_
 	out->nvictims = nv;
 	out->num_pdb_violations = violations;
 	lower_nominations(ni, preemptor, arena, out);
-	for (int i = 0; i < nv; i++)
+	for (int i = 0; !arithmetic && i < nv; i++)
 		node_pod(s, ni, vu[i].pods[0], true);
 	if (big) {
 		free(vu);
