@@ -47,11 +47,30 @@ typedef struct pk_sink {
  * (NodeList, PodList): they are filled in from the List. */
 void pk_sink_begin_list(pk_sink *s, const cJSON *env);
 
+/* What the per-object checks found (duplicate keys, numbers beyond exact
+ * range): a list, built where the object was parsed (a worker thread for
+ * large JSON inputs) and delivered in order with it. */
+typedef struct pk_finding {
+	pk_err_type et;
+	long line, col;
+	char field[1024];
+	char message[300];
+	struct pk_finding *next;
+} pk_finding;
+#define PK_NOT_CHECKED ((pk_finding *)-1)
+
+pk_finding *pk_check_object(const pk_reader_opts *opts, const cJSON *obj, const pk_posmap *pos, long line,
+                            long col);
+
 /* Deliver a parsed value: checks (non-object top level, duplicate keys,
  * numbers beyond exact range), then the callback. Takes ownership of obj and
  * pos. Returns non-zero when reading must stop. */
 int pk_sink_object(pk_sink *s, cJSON *obj, pk_posmap *pos, long line, long col, long item, long doc,
                    int in_list);
+/* The same for an object already checked: found is pk_check_object's list
+ * (owned; may be NULL), or PK_NOT_CHECKED. */
+int pk_sink_checked_object(pk_sink *s, cJSON *obj, pk_posmap *pos, long line, long col, long item, long doc,
+                           int in_list, pk_finding *found);
 /* Deliver a problem. */
 int pk_sink_error(pk_sink *s, pk_rec_type type, pk_err_type et, long line, long col, long item,
                   long doc, const char *field, const char *fmt, ...)

@@ -73,6 +73,7 @@ typedef struct item {
 	int in_list;
 	cJSON *obj;
 	pk_posmap *pos;
+	pk_finding *found;         /* what pk_check_object found, checked in the worker */
 	const char *err;           /* static text, or NULL */
 	long err_line, err_col;
 	char err_buf[160];
@@ -110,6 +111,7 @@ struct pool {
 	int node_positions;
 	int max_depth;
 	const char *const *prune;
+	const pk_reader_opts *opts;
 	worker_arg args[MAX_THREADS];
 };
 
@@ -179,8 +181,11 @@ static void bury(batch *b)
 static void parse_batch(const pool *p, batch *b)
 {
 	bury(b);
-	for (size_t i = 0; i < b->n; i++)
-		parse_item(p, b, &b->items[i]);
+	for (size_t i = 0; i < b->n; i++) {
+		item *it = &b->items[i];
+		parse_item(p, b, it);
+		it->found = it->obj ? pk_check_object(p->opts, it->obj, it->pos, it->line, it->col) : NULL;
+	}
 }
 
 /* Worker `id` owns the ring slots id, id + nthreads, ...: the trees a slot's
@@ -292,15 +297,22 @@ static void deliver_batch(jscan *j, batch *b)
 		if (j->sink->stop) {
 			cJSON_Delete(it->obj);
 			pk_posmap_free(it->pos);
+			for (pk_finding *f = it->found, *next; f; f = next) {
+				next = f->next;
+				free(f);
+			}
+			it->found = NULL;
 			continue;
 		}
 		if (it->err)
 			pk_sink_error(j->sink, PK_REC_ERROR, PK_ERR_PARSE, it->err_line, it->err_col, it->index,
 			              j->doc, NULL, "%s", it->err);
 		else
-			pk_sink_object(j->sink, it->obj, it->pos, it->line, it->col, it->index, j->doc, it->in_list);
+			pk_sink_checked_object(j->sink, it->obj, it->pos, it->line, it->col, it->index, j->doc,
+			                       it->in_list, it->found);
 		it->obj = NULL;
 		it->pos = NULL;
+		it->found = NULL;
 	}
 	j->sink->dispose = NULL;
 	b->n = 0;
@@ -750,6 +762,7 @@ int pk_json_stream(pk_sink *s, int fd, const char *prefix, size_t nprefix)
 	}
 	p->node_positions = s->opts->node_positions;
 	p->prune = s->opts->prune;
+	p->opts = s->opts;
 	p->max_depth = s->lim.max_depth;
 	p->nthreads = thread_count(s);
 	p->nring = p->nthreads ? 2 * p->nthreads : 1;

@@ -56,8 +56,10 @@ static int dropped(const char *const *drop, const char *parent, size_t plen, con
 {
 	for (; *drop; drop++) {
 		const char *d = *drop;
-		if (strncmp(d, parent, plen) == 0 && d[plen] == '.' && strncmp(d + plen + 1, key, klen) == 0 &&
-		    d[plen + 1 + klen] == '\0')
+		/* cheap rejections first: this runs for every member of every object */
+		if (d[0] != parent[0] || strncmp(d, parent, plen) != 0 || d[plen] != '.' || d[plen + 1] != key[0])
+			continue;
+		if (strncmp(d + plen + 1, key, klen) == 0 && d[plen + 1 + klen] == '\0')
 			return 1;
 	}
 	return 0;

@@ -161,8 +161,11 @@ void pk_posmap_from_json_text(pk_posmap *m, const cJSON *obj, const char *text, 
 /* ---- checks done on every object ---------------------------------------- */
 
 typedef struct walkctx {
-	pk_sink *s;
-	const pk_record *rec;
+	int report_duplicates;
+	const pk_posmap *pos;
+	long line, col;                                 /* the object's own position */
+	pk_finding **tail;                              /* where the next finding goes */
+	int nfound;
 	const cJSON *chain[PK_DEFAULT_MAX_DEPTH + 2];   /* the nodes from the root down */
 	int depth;
 	char path[1024];
@@ -192,16 +195,24 @@ static void warn_at(walkctx *w, const cJSON *node, pk_err_type et, const char *f
 
 static void warn_at(walkctx *w, const cJSON *node, pk_err_type et, const char *fmt, ...)
 {
-	char msg[1200];
 	va_list ap;
-	pk_origin at = pk_record_node_origin(w->rec, node);
+	pk_finding *f = calloc(1, sizeof *f);
 
+	if (!f)
+		return;
+	if (++w->nfound >= 1000)
+		w->stop = 1;   /* enough said about one object */
+	f->et = et;
+	f->line = w->line;
+	f->col = w->col;
+	pk_posmap_get(w->pos, node, &f->line, &f->col);
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
+	vsnprintf(f->message, sizeof f->message, fmt, ap);
 	va_end(ap);
 	format_path(w);
-	w->stop = pk_sink_error(w->s, PK_REC_WARNING, et, at.line, at.col, at.item, at.doc,
-	                        w->path, "%s", msg);
+	snprintf(f->field, sizeof f->field, "%s", w->path);
+	*w->tail = f;
+	w->tail = &f->next;
 }
 
 /* Duplicate keys: small objects pairwise, large ones through a sorted copy. */
@@ -284,7 +295,7 @@ static void check_tree(walkctx *w, const cJSON *node)
 	}
 	if (type != cJSON_Object && type != cJSON_Array)
 		return;
-	if (type == cJSON_Object && w->s->opts->report_duplicates)
+	if (type == cJSON_Object && w->report_duplicates)
 		check_duplicates(w, node);
 	if (w->depth > PK_DEFAULT_MAX_DEPTH)
 		return;
@@ -330,8 +341,27 @@ static void fill_list_identity(const pk_sink *s, cJSON *obj)
 		cJSON_AddStringToObject(obj, "apiVersion", s->list_api);
 }
 
+pk_finding *pk_check_object(const pk_reader_opts *opts, const cJSON *obj, const pk_posmap *pos, long line, long col)
+{
+	pk_finding *head = NULL;
+	walkctx w = { .report_duplicates = opts->report_duplicates, .pos = pos, .line = line, .col = col,
+	              .tail = &head, .depth = 1 };
+
+	if (!cJSON_IsObject(obj))
+		return NULL;
+	w.chain[0] = obj;
+	check_tree(&w, obj);
+	return head;
+}
+
 int pk_sink_object(pk_sink *s, cJSON *obj, pk_posmap *pos, long line, long col, long item, long doc,
                    int in_list)
+{
+	return pk_sink_checked_object(s, obj, pos, line, col, item, doc, in_list, PK_NOT_CHECKED);
+}
+
+int pk_sink_checked_object(pk_sink *s, cJSON *obj, pk_posmap *pos, long line, long col, long item, long doc,
+                           int in_list, pk_finding *found)
 {
 	pk_record rec = {
 		.type = PK_REC_OBJECT, .obj = obj, .pos = pos,
@@ -352,15 +382,21 @@ int pk_sink_object(pk_sink *s, cJSON *obj, pk_posmap *pos, long line, long col, 
 	}
 	if (in_list)
 		fill_list_identity(s, obj);
-	walkctx w = { .s = s, .rec = &rec, .depth = 1 };
-	w.chain[0] = obj;
-	check_tree(&w, obj);
-	if (!w.stop && s->lim.max_records && s->records >= s->lim.max_records) {
+	if (found == PK_NOT_CHECKED)
+		found = pk_check_object(s->opts, obj, pos, line, col);
+	int stop = 0;
+	for (pk_finding *f = found, *next; f; f = next) {
+		next = f->next;
+		if (!stop)
+			stop = pk_sink_error(s, PK_REC_WARNING, f->et, f->line, f->col, item, doc, f->field, "%s", f->message);
+		free(f);
+	}
+	if (!stop && s->lim.max_records && s->records >= s->lim.max_records) {
 		pk_sink_error(s, PK_REC_ERROR, PK_ERR_LIMIT, line, col, item, doc, NULL,
 		              "more than %ld objects (--max-records)", s->lim.max_records);
-		w.stop = s->stop = -1;
+		stop = s->stop = -1;
 	}
-	if (!w.stop) {
+	if (!stop) {
 		s->records++;
 		s->stop = s->fn(s->ctx, &rec);
 	}

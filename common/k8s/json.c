@@ -13,7 +13,7 @@ const cJSON *pk_get(const cJSON *obj, const char *key)
 	if (!cJSON_IsObject(obj))
 		return NULL;
 	for (const cJSON *c = obj->child; c; c = c->next)
-		if (c->string && strcmp(c->string, key) == 0)
+		if (c->string && c->string[0] == key[0] && strcmp(c->string, key) == 0)
 			found = c;   /* last duplicate wins, as in encoding/json */
 	return found;
 }
