@@ -204,3 +204,16 @@ cJSON *pk_stats_json(const pk_stats *s)
 	}
 	return o;
 }
+
+bool pk_cli_accept_record(pk_cli *c, pk_stats *st, const pk_record *rec, long *trouble)
+{
+	if (pk_cli_report_record_problem(c, rec)) {
+		st->errors++;
+		++*trouble;
+		return false;
+	}
+	if (rec->type != PK_REC_OBJECT)
+		return false;
+	st->read++;
+	return true;
+}

@@ -88,7 +88,8 @@ bool pk_cli_use_color(const pk_cli *c, int fd);
 bool pk_cli_report_record_problem(pk_cli *c, const pk_record *rec);
 
 /* Run-level accounting printed by --stats (stderr) and "Stats" records. */
-typedef struct pk_stats {
+typedef struct pk_stats pk_stats;
+struct pk_stats {
 	long read;          /* objects delivered by the reader */
 	long used;          /* objects the tool consumed */
 	long skipped;       /* objects of kinds the tool does not use */
@@ -97,7 +98,12 @@ typedef struct pk_stats {
 	/* skipped/rejected counts by kind, in first-seen order */
 	struct { char kind[64]; long skipped, rejected; } by_kind[32];
 	int nkinds;
-} pk_stats;
+};
+
+/* The usual start of a record callback: a reader problem is reported and
+ * counted (unreadable, and *trouble), a warning is reported, an object is
+ * counted as read. True when rec is an object for the tool to use. */
+bool pk_cli_accept_record(pk_cli *c, pk_stats *st, const pk_record *rec, long *trouble);
 
 void pk_stats_skip(pk_stats *s, const char *kind);
 void pk_stats_reject(pk_stats *s, const char *kind);

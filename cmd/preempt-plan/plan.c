@@ -72,14 +72,8 @@ static void add_candidate(plan_entry *e, const pk_candidate *c)
 static int on_record(void *ctx, pk_record *rec)
 {
 	plan_run *r = ctx;
-	if (pk_cli_report_record_problem(r->cli, rec)) {
-		r->stats.errors++;
-		r->trouble++;
+	if (!pk_cli_accept_record(r->cli, &r->stats, rec, &r->trouble))
 		return 0;
-	}
-	if (rec->type != PK_REC_OBJECT)
-		return 0;
-	r->stats.read++;
 	const char *kind = pk_kind(rec->obj);
 	const cJSON *ref = pk_get(rec->obj, "preemptor");
 	bool is_pre = strcmp(kind, "Preemptor") == 0, is_cand = strcmp(kind, "Candidate") == 0;

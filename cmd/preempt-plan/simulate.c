@@ -77,14 +77,8 @@ typedef struct sim_run {
 static int on_record(void *ctx, pk_record *rec)
 {
 	sim_run *r = ctx;
-	if (pk_cli_report_record_problem(&r->cli, rec)) {
-		r->stats.errors++;
-		r->trouble++;
+	if (!pk_cli_accept_record(&r->cli, &r->stats, rec, &r->trouble))
 		return 0;
-	}
-	if (rec->type != PK_REC_OBJECT)
-		return 0;
-	r->stats.read++;
 	const char *kind = pk_kind(rec->obj);
 	char err[512] = "";
 	bool rejected;

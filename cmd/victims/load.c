@@ -24,14 +24,8 @@ static void push_preemptor(victims_run *r, const pk_preemptor *p)
 static int on_cluster_record(void *ctx, pk_record *rec)
 {
 	victims_run *r = ctx;
-	if (pk_cli_report_record_problem(r->cli, rec)) {
-		r->stats.errors++;
-		r->trouble++;
+	if (!pk_cli_accept_record(r->cli, &r->stats, rec, &r->trouble))
 		return 0;
-	}
-	if (rec->type != PK_REC_OBJECT)
-		return 0;
-	r->stats.read++;
 	char err[512];
 	bool take = false;
 	const char *kind = pk_kind(rec->obj);
