@@ -8,11 +8,13 @@ load test_helper/common
 
 tools="pc-validate pp-match victims preempt-plan apiq-sim"
 
-# Long options a tool's --help lists (subcommand help included for apiq-sim).
+# Long options a tool's --help lists (apiq-sim's modes and preempt-plan
+# --simulate included).
 help_flags() {
 	{
 		"$1" --help
 		[ "$1" = apiq-sim ] && { apiq-sim step --help; apiq-sim run --help; } 2>/dev/null
+		[ "$1" = preempt-plan ] && preempt-plan --simulate --help 2>/dev/null
 	} | grep -oE -- '--[a-z][a-z0-9-]+' | sort -u
 }
 
