@@ -53,11 +53,20 @@ void pk_units_sort(pk_victim_unit *u, int n, int64_t now)
 {
 	if (n < 2)
 		return;
-	pk_victim_unit *tmp = malloc(sizeof *tmp * (size_t)n);
+	/* a node keeps its pods in importance order, so the victims usually
+	 * arrive sorted: one pass says so */
+	int sorted = 1;
+	for (int i = 1; i < n && sorted; i++)
+		sorted = pk_unit_importance_cmp(&u[i - 1], &u[i], now) <= 0;
+	if (sorted)
+		return;
+	pk_victim_unit small[64];
+	pk_victim_unit *tmp = n <= 64 ? small : malloc(sizeof *tmp * (size_t)n);
 	if (!tmp)
 		abort();
 	units_merge_sort(u, tmp, n, now);
-	free(tmp);
+	if (tmp != small)
+		free(tmp);
 }
 
 static bool pdb_skips_pod(const pk_pdb *b, const pk_pod *p)
@@ -89,14 +98,41 @@ static void cache_pod_pdbs(const pk_snapshot *s, pk_pod *p)
 	p->npdbs = (int8_t)n;
 }
 
+/* The budget left of PDB i in this split: budgets are fresh per call, and
+ * only the few PDBs that the units' pods match are ever touched, so they are
+ * looked up in a short list rather than copied for every PDB per node. */
+typedef struct budget {
+	int idx[64];
+	int32_t left[64];
+	int n;
+	int32_t *all;       /* every PDB's budget, when the short list overflows */
+} budget;
+
+static int32_t *budget_of(budget *b, const pk_snapshot *s, int i)
+{
+	if (b->all)
+		return &b->all[i];
+	for (int k = 0; k < b->n; k++)
+		if (b->idx[k] == i)
+			return &b->left[k];
+	if (b->n < 64) {
+		b->idx[b->n] = i;
+		b->left[b->n] = s->pdbs[i].disruptions_allowed;
+		return &b->left[b->n++];
+	}
+	b->all = malloc(sizeof *b->all * (size_t)s->npdbs);
+	if (!b->all)
+		abort();
+	for (int k = 0; k < s->npdbs; k++)
+		b->all[k] = s->pdbs[k].disruptions_allowed;
+	for (int k = 0; k < b->n; k++)
+		b->all[b->idx[k]] = b->left[k];
+	return &b->all[i];
+}
+
 void pk_units_pdb_split(const pk_snapshot *s, pk_victim_unit *u, int n)
 {
-	int32_t stack_allowed[64];
-	int32_t *allowed = s->npdbs <= 64 ? stack_allowed : malloc(sizeof *allowed * (size_t)s->npdbs);
-	if (!allowed)
-		abort();
-	for (int i = 0; i < s->npdbs; i++)
-		allowed[i] = s->pdbs[i].disruptions_allowed;
+	budget b = { .n = 0 };
 	for (int k = 0; k < n; k++) {
 		u[k].violating = false;
 		for (int m = 0; m < u[k].npods; m++) {
@@ -105,21 +141,20 @@ void pk_units_pdb_split(const pk_snapshot *s, pk_victim_unit *u, int n)
 				cache_pod_pdbs(s, p);
 			if (p->npdbs <= PK_POD_MAX_PDBS) {
 				for (int j = 0; j < p->npdbs; j++) {
-					const pk_pdb *b = &s->pdbs[p->pdbs[j]];
-					if (!pdb_skips_pod(b, p) && --allowed[p->pdbs[j]] < 0)
+					const pk_pdb *pdb = &s->pdbs[p->pdbs[j]];
+					if (!pdb_skips_pod(pdb, p) && --*budget_of(&b, s, p->pdbs[j]) < 0)
 						u[k].violating = true;
 				}
 				continue;
 			}
 			for (int i = 0; i < s->npdbs; i++) {
-				const pk_pdb *b = &s->pdbs[i];
-				if (pdb_matches(b, p) && !pdb_skips_pod(b, p) && --allowed[i] < 0)
+				const pk_pdb *pdb = &s->pdbs[i];
+				if (pdb_matches(pdb, p) && !pdb_skips_pod(pdb, p) && --*budget_of(&b, s, i) < 0)
 					u[k].violating = true;
 			}
 		}
 	}
-	if (allowed != stack_allowed)
-		free(allowed);
+	free(b.all);
 }
 
 static int reprieve_group(pk_victim_unit *u, int n, bool violating, pk_fit_fn fits,
