@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "k8s/json.h"
-#include "sched/table.h"
+#include "io/table.h"
 
 static void table_header(pk_table *t, bool wide)
 {

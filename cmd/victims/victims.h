@@ -6,7 +6,7 @@
 #include "cli.h"
 #include "io/writer.h"
 #include "sched/engine.h"
-#include "sched/table.h"
+#include "io/table.h"
 
 typedef struct victims_opts {
 	char **preemptor_files;   /* --preemptor, in order */

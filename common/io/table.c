@@ -1,5 +1,5 @@
 /* kubectl-like tables; see table.h. */
-#include "table.h"
+#include "io/table.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,10 +1,10 @@
 /* kubectl-like tables for -o table / -o wide: rows are collected, then
  * printed with every column as wide as its widest cell plus three spaces
  * (kubectl's tabwriter padding); the last column is not padded. */
-#ifndef PK_SCHED_TABLE_H
-#define PK_SCHED_TABLE_H
+#ifndef PK_IO_TABLE_H
+#define PK_IO_TABLE_H
 
-#include "../io/writer.h"
+#include "writer.h"
 
 typedef struct pk_table {
 	int ncols;
