@@ -320,6 +320,20 @@ static void deliver_batch(jscan *j, batch *b)
 	b->state = 0;
 }
 
+/* Wait for the oldest batch in the ring to be parsed, and deliver it. */
+static void deliver_oldest(jscan *j)
+{
+	pool *p = j->pool;
+	batch *old = &p->ring[p->head];
+
+	pthread_mutex_lock(&p->mu);
+	while (old->state != 3)
+		pthread_cond_wait(&p->done, &p->mu);
+	pthread_mutex_unlock(&p->mu);
+	deliver_batch(j, old);
+	p->head = (p->head + 1) % p->nring;
+}
+
 /* Hand the filling batch to the parsers. */
 static void submit(jscan *j)
 {
@@ -340,15 +354,8 @@ static void submit(jscan *j)
 	pthread_mutex_unlock(&p->mu);
 	p->tail = (p->tail + 1) % p->nring;
 	/* the next batch to fill must be free: deliver the oldest until it is */
-	while (p->ring[p->tail].state != 0) {
-		batch *old = &p->ring[p->head];
-		pthread_mutex_lock(&p->mu);
-		while (old->state != 3)
-			pthread_cond_wait(&p->done, &p->mu);
-		pthread_mutex_unlock(&p->mu);
-		deliver_batch(j, old);
-		p->head = (p->head + 1) % p->nring;
-	}
+	while (p->ring[p->tail].state != 0)
+		deliver_oldest(j);
 }
 
 static void flush_all(jscan *j)
@@ -357,15 +364,8 @@ static void flush_all(jscan *j)
 	submit(j);
 	if (!p->nthreads)
 		return;
-	while (p->head != p->tail) {
-		batch *old = &p->ring[p->head];
-		pthread_mutex_lock(&p->mu);
-		while (old->state != 3)
-			pthread_cond_wait(&p->done, &p->mu);
-		pthread_mutex_unlock(&p->mu);
-		deliver_batch(j, old);
-		p->head = (p->head + 1) % p->nring;
-	}
+	while (p->head != p->tail)
+		deliver_oldest(j);
 }
 
 static int grow(void **ptr, size_t *cap, size_t need, size_t elem)
