@@ -25,6 +25,8 @@ void pk_cli_init(pk_cli *c, const pk_cli_spec *spec)
 	c->format = spec->default_format;
 	c->color_mode = PK_COLOR_AUTO;
 	c->reader.report_duplicates = 1;
+	/* progress only for a person watching: stderr on a terminal */
+	c->reader.progress = isatty(STDERR_FILENO) ? spec->prog : NULL;
 	pk_diag_init(&c->diag, spec->prog);
 }
 

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 /* ---- buffered input with absolute offsets ----------------------------- */
@@ -234,6 +235,8 @@ typedef struct jscan {
 	char *env;                /* a List's members other than items */
 	size_t env_len, env_cap;
 	int fatal;                /* stop reading this input */
+	struct timespec last_progress;
+	int progress_shown;
 	int errors;               /* syntax errors so far in this input */
 	int errors_pending;       /* a structural error left the scanner mid-object */
 } jscan;
@@ -286,8 +289,27 @@ static void dispose_into(void *ctx, cJSON *obj)
 	b->dead[b->ndead++] = obj;
 }
 
+/* "prog: file: 512 MB, 80000 objects" about once a second, on one line. */
+static void report_progress(jscan *j)
+{
+	struct timespec now;
+
+	if (!j->sink->opts->progress)
+		return;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	if (now.tv_sec - j->last_progress.tv_sec < 1)
+		return;
+	if (j->last_progress.tv_sec) {
+		fprintf(stderr, "\r%s: %s: %zu MB, %ld objects", j->sink->opts->progress, j->sink->file,
+		        j->pos >> 20, j->sink->records);
+		j->progress_shown = 1;
+	}
+	j->last_progress = now;
+}
+
 static void deliver_batch(jscan *j, batch *b)
 {
+	report_progress(j);
 	if (j->pool->nthreads) {
 		j->sink->dispose = dispose_into;
 		j->sink->dispose_ctx = b;
@@ -783,6 +805,8 @@ int pk_json_stream(pk_sink *s, int fd, const char *prefix, size_t nprefix)
 		j.line_start = 3;
 	}
 	scan_input(&j);
+	if (j.progress_shown)
+		fputs("\r\033[K", stderr);   /* leave the terminal as it was */
 	pthread_mutex_lock(&p->mu);
 	p->quit = 1;
 	pthread_cond_broadcast(&p->work);

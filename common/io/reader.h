@@ -75,6 +75,10 @@ typedef struct pk_reader_opts {
 	int node_positions;     /* also record per-node positions for JSON inputs
 	                           (YAML always has them); costs a second pass
 	                           over each object's text: for validators */
+	const char *progress;     /* when set (the program name), large JSON inputs
+	                           report "N MB, M objects" on stderr about once
+	                           a second, on one line that is cleared at the
+	                           end; the CLI sets it when stderr is a terminal */
 	const char *const *prune; /* NULL-terminated "parent.member" names (e.g.
 	                           "metadata.managedFields") left out of JSON
 	                           objects before they are built: a tool that
