@@ -52,28 +52,54 @@ static size_t value_end(const char *src, size_t len, size_t i)
 	return len;
 }
 
-static int dropped(const char *const *drop, const char *parent, size_t plen, const char *key, size_t klen)
+/* Where a member stands: the key of the member being read at each object
+ * depth, or an array marker. Depth 1 is the object itself. */
+#define PRUNE_DEPTH 6
+
+typedef struct segment {
+	const char *key;      /* NULL for an array level */
+	size_t len;
+} segment;
+
+/* Does pattern ("spec.containers[].env") name the member `key` read at
+ * depth `depth` below the levels in path[1..depth-1]? */
+static int pattern_matches(const char *pat, const segment *path, int depth, const char *key, size_t klen)
 {
-	for (; *drop; drop++) {
-		const char *d = *drop;
-		/* cheap rejections first: this runs for every member of every object */
-		if (d[0] != parent[0] || strncmp(d, parent, plen) != 0 || d[plen] != '.' || d[plen + 1] != key[0])
-			continue;
-		if (strncmp(d + plen + 1, key, klen) == 0 && d[plen + 1 + klen] == '\0')
-			return 1;
+	for (int level = 1; level < depth; level++) {
+		if (!path[level].key) {
+			if (pat[0] != '[' || pat[1] != ']')
+				return 0;
+			pat += 2;
+		} else {
+			if (strncmp(pat, path[level].key, path[level].len) != 0)
+				return 0;
+			pat += path[level].len;
+			if (*pat == '[' && level + 1 < depth && !path[level + 1].key)
+				continue;        /* "containers[]": the array level follows */
+		}
+		if (*pat != '.')
+			return 0;
+		pat++;
 	}
-	return 0;
+	return strncmp(pat, key, klen) == 0 && pat[klen] == '\0';
 }
 
-#define PRUNE_DEPTH 4
+static int dropped(const char *const *drop, const segment *path, int depth, const char *key, size_t klen)
+{
+	for (; *drop; drop++)
+		if ((*drop)[0] == (path[1].key && depth > 1 ? path[1].key[0] : key[0]) &&
+		    pattern_matches(*drop, path, depth, key, klen))
+			return 1;
+	return 0;
+}
 
 size_t pk_prune_members(const char *src, size_t len, char *dst, const char *const *drop)
 {
 	char type[PRUNE_DEPTH + 1] = {0};
 	int expect_key[PRUNE_DEPTH + 1] = {0};
 	size_t sep[PRUNE_DEPTH + 1] = {0};   /* where the last '{' or ',' of that depth was written */
-	const char *parent = "";
-	size_t plen = 0, w = 0, i = 0;
+	segment path[PRUNE_DEPTH + 1] = {{0}};
+	size_t w = 0, i = 0;
 	int depth = 0;
 
 	while (i < len) {
@@ -87,24 +113,24 @@ size_t pk_prune_members(const char *src, size_t len, char *dst, const char *cons
 		char c = src[i];
 		if (c == '"') {
 			size_t end = string_end(src, len, i);
-			if (depth >= 1 && depth <= 2 && type[depth] == '{' && expect_key[depth]) {
+			if (depth >= 1 && depth <= PRUNE_DEPTH && type[depth] == '{' && expect_key[depth]) {
+				const char *key = src + i + 1;
+				size_t klen = end - i - 2;
 				expect_key[depth] = 0;
-				if (depth == 1) {
-					parent = src + i + 1;
-					plen = end - i - 2;
-				} else if (dropped(drop, parent, plen, src + i + 1, end - i - 2)) {
+				path[depth] = (segment){ key, klen };
+				if (depth >= 2 && dropped(drop, path, depth, key, klen)) {
 					size_t k = end;
 					while (k < len && src[k] != ':')
 						k++;
 					k = value_end(src, len, k + 1);
-					if (dst[sep[2]] == ',') {
-						w = sep[2];          /* drop "," + member */
+					if (dst[sep[depth]] == ',') {
+						w = sep[depth];      /* drop "," + member */
 					} else {                     /* first member: drop member + "," */
 						while (k < len && strchr(" \t\r\n", src[k]))
 							k++;
 						if (k < len && src[k] == ',')
 							k++;
-						expect_key[2] = 1;
+						expect_key[depth] = 1;
 					}
 					i = k;
 					continue;
@@ -121,6 +147,8 @@ size_t pk_prune_members(const char *src, size_t len, char *dst, const char *cons
 				type[depth] = c;
 				expect_key[depth] = c == '{';
 				sep[depth] = w;
+				if (c == '[')
+					path[depth] = (segment){ NULL, 0 };
 			}
 		} else if (c == '}' || c == ']') {
 			depth--;

@@ -14,6 +14,13 @@ const char *const pk_snapshot_unused_members[] = {
 	"status.containerStatuses", "status.initContainerStatuses", "status.ephemeralContainerStatuses",
 	"status.images", "status.nodeInfo", "status.addresses", "status.daemonEndpoints",
 	"status.volumesAttached", "status.volumesInUse", "status.podIPs", "status.hostIPs", "status.config",
+	/* of a container the engine reads name, resources, ports, restartPolicy */
+	"spec.containers[].env", "spec.containers[].envFrom", "spec.containers[].volumeMounts",
+	"spec.containers[].command", "spec.containers[].args", "spec.containers[].livenessProbe",
+	"spec.containers[].readinessProbe", "spec.containers[].startupProbe", "spec.containers[].lifecycle",
+	"spec.containers[].securityContext",
+	"spec.initContainers[].env", "spec.initContainers[].envFrom", "spec.initContainers[].volumeMounts",
+	"spec.initContainers[].command", "spec.initContainers[].args",
 	NULL,
 };
 

@@ -4,7 +4,8 @@
 #include <stdlib.h>
 #include "io/internal.h"
 
-static const char *const drop[] = { "metadata.managedFields", "status.containerStatuses", "spec.volumes", NULL };
+static const char *const drop[] = { "metadata.managedFields", "status.containerStatuses", "spec.volumes",
+	                                    "spec.containers[].env", "spec.template.spec.containers[].env", NULL };
 
 static void same(const char *in, const char *want)
 {
@@ -34,5 +35,12 @@ int main(void)
 	same("{\"items\":[{\"metadata\":{\"managedFields\":1}}]}", "{\"items\":[{\"metadata\":{\"managedFields\":1}}]}");
 	same("{\"metadata\":{\"name\":\"managedFields\",\"annotations\":{\"a\":\"b\"}}}",
 	     "{\"metadata\":{\"name\":\"managedFields\",\"annotations\":{\"a\":\"b\"}}}");
+	same("{\"spec\":{\"containers\":[{\"name\":\"a\",\"env\":[{\"name\":\"X\"}],\"image\":\"i\"},"
+	     "{\"env\":[],\"name\":\"b\"}]}}",
+	     "{\"spec\":{\"containers\":[{\"name\":\"a\",\"image\":\"i\"},{\"name\":\"b\"}]}}");
+	same("{\"spec\":{\"template\":{\"spec\":{\"containers\":[{\"env\":[1],\"name\":\"c\"}]}}}}",
+	     "{\"spec\":{\"template\":{\"spec\":{\"containers\":[{\"name\":\"c\"}]}}}}");
+	same("{\"spec\":{\"initContainers\":[{\"env\":[1]}],\"containers\":{\"env\":1}}}",
+	     "{\"spec\":{\"initContainers\":[{\"env\":[1]}],\"containers\":{\"env\":1}}}");
 	return T_DONE();
 }
