@@ -84,7 +84,13 @@ int pk_yaml_stream(pk_sink *s, int fd, const char *prefix, size_t nprefix);
 /* Copy the object text src to dst (at least len bytes) without the members
  * named in drop ("metadata.managedFields": a member of a member of the
  * object); returns the new length. src must be bracket-balanced. */
-size_t pk_prune_members(const char *src, size_t len, char *dst, const char *const *drop);
+typedef struct pk_prune_set {
+	const char *pat[64];
+	int depth[64];
+	int n;
+} pk_prune_set;
+void pk_prune_compile(const char *const *drop, pk_prune_set *set);
+size_t pk_prune_members(const char *src, size_t len, char *dst, const pk_prune_set *drop);
 
 /* UTF-8 validation; returns the offset of the first bad byte or len. */
 size_t pk_utf8_check(const unsigned char *p, size_t len);

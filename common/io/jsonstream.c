@@ -112,6 +112,7 @@ struct pool {
 	int node_positions;
 	int max_depth;
 	const char *const *prune;
+	pk_prune_set prune_set;
 	const pk_reader_opts *opts;
 	worker_arg args[MAX_THREADS];
 };
@@ -145,7 +146,7 @@ static void parse_item(const pool *p, batch *b, item *it)
 	const char *end = NULL;
 	if (p->prune && !p->node_positions &&
 	    grow((void **)&b->scratch, &b->scratch_cap, it->len + 1, 1) == 0) {
-		size_t n = pk_prune_members(text, it->len, b->scratch, p->prune);
+		size_t n = pk_prune_members(text, it->len, b->scratch, &p->prune_set);
 		it->obj = cJSON_ParseWithLengthOpts(b->scratch, n, &end, 0);
 		if (it->obj)
 			return;
@@ -784,6 +785,7 @@ int pk_json_stream(pk_sink *s, int fd, const char *prefix, size_t nprefix)
 	}
 	p->node_positions = s->opts->node_positions;
 	p->prune = s->opts->prune;
+	pk_prune_compile(p->prune, &p->prune_set);
 	p->opts = s->opts;
 	p->max_depth = s->lim.max_depth;
 	p->nthreads = thread_count(s);

@@ -84,16 +84,41 @@ static int pattern_matches(const char *pat, const segment *path, int depth, cons
 	return strncmp(pat, key, klen) == 0 && pat[klen] == '\0';
 }
 
-static int dropped(const char *const *drop, const segment *path, int depth, const char *key, size_t klen)
+/* The depth at which a pattern's last member stands: one per segment, one
+ * more per "[]". */
+static int pattern_depth(const char *pat)
 {
-	for (; *drop; drop++)
-		if ((*drop)[0] == (path[1].key && depth > 1 ? path[1].key[0] : key[0]) &&
-		    pattern_matches(*drop, path, depth, key, klen))
+	int depth = 1;   /* "a": a member of the object; "a.b": one deeper */
+	for (; *pat; pat++)
+		if (*pat == '.')
+			depth++;
+		else if (*pat == '[')
+			depth++;
+	return depth;
+}
+
+void pk_prune_compile(const char *const *drop, pk_prune_set *set)
+{
+	set->n = 0;
+	for (; drop && *drop && set->n < (int)(sizeof set->pat / sizeof set->pat[0]); drop++) {
+		set->pat[set->n] = *drop;
+		set->depth[set->n] = pattern_depth(*drop);
+		set->n++;
+	}
+}
+
+static int dropped(const pk_prune_set *set, const segment *path, int depth, const char *key, size_t klen)
+{
+	/* most members stand at a depth no pattern names, or under another
+	 * top-level member: both are rejected without comparing strings */
+	for (int i = 0; i < set->n; i++)
+		if (set->depth[i] == depth && set->pat[i][0] == path[1].key[0] &&
+		    pattern_matches(set->pat[i], path, depth, key, klen))
 			return 1;
 	return 0;
 }
 
-size_t pk_prune_members(const char *src, size_t len, char *dst, const char *const *drop)
+size_t pk_prune_members(const char *src, size_t len, char *dst, const pk_prune_set *drop)
 {
 	char type[PRUNE_DEPTH + 1] = {0};
 	int expect_key[PRUNE_DEPTH + 1] = {0};
