@@ -87,6 +87,8 @@ int pk_yaml_stream(pk_sink *s, int fd, const char *prefix, size_t nprefix);
 typedef struct pk_prune_set {
 	const char *pat[64];
 	int depth[64];
+	const char *last[64];     /* the member name the pattern ends with */
+	size_t last_len[64];
 	int n;
 } pk_prune_set;
 void pk_prune_compile(const char *const *drop, pk_prune_set *set);

@@ -101,8 +101,11 @@ void pk_prune_compile(const char *const *drop, pk_prune_set *set)
 {
 	set->n = 0;
 	for (; drop && *drop && set->n < (int)(sizeof set->pat / sizeof set->pat[0]); drop++) {
+		const char *last = strrchr(*drop, '.');
 		set->pat[set->n] = *drop;
 		set->depth[set->n] = pattern_depth(*drop);
+		set->last[set->n] = last ? last + 1 : *drop;
+		set->last_len[set->n] = strlen(set->last[set->n]);
 		set->n++;
 	}
 }
@@ -112,8 +115,8 @@ static int dropped(const pk_prune_set *set, const segment *path, int depth, cons
 	/* most members stand at a depth no pattern names, or under another
 	 * top-level member: both are rejected without comparing strings */
 	for (int i = 0; i < set->n; i++)
-		if (set->depth[i] == depth && set->pat[i][0] == path[1].key[0] &&
-		    pattern_matches(set->pat[i], path, depth, key, klen))
+		if (set->depth[i] == depth && set->last_len[i] == klen && set->last[i][0] == key[0] &&
+		    memcmp(set->last[i], key, klen) == 0 && pattern_matches(set->pat[i], path, depth, key, klen))
 			return 1;
 	return 0;
 }
