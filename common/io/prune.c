@@ -37,6 +37,9 @@ static size_t value_end(const char *src, size_t len, size_t i)
 		return i;
 	}
 	for (; i < len; i++) {
+		i = (size_t)(pk_scan_structural(src + i, src + len, 0, NULL, NULL) - src);
+		if (i >= len)
+			break;
 		char c = src[i];
 		if (c == '"') {
 			i = string_end(src, len, i) - 1;
@@ -44,9 +47,8 @@ static size_t value_end(const char *src, size_t len, size_t i)
 				return i + 1;
 		} else if (c == '{' || c == '[') {
 			depth++;
-		} else if (c == '}' || c == ']') {
-			if (--depth == 0)
-				return i + 1;
+		} else if (--depth == 0) {     /* '}' or ']' */
+			return i + 1;
 		}
 	}
 	return len;
