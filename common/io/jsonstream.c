@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -626,7 +627,6 @@ static void top_object(jscan *j)
 
 	j->keep = start;
 	j->env_len = 0;
-	env_add(j, "{", 1);
 	advance(j);
 	for (;;) {
 		int c = skip_ws(j);
@@ -662,7 +662,15 @@ static void top_object(jscan *j)
 		c = skip_ws(j);
 		int is_items = kend - kstart == 7 && memcmp(j->in.buf + (kstart - j->in.base), "\"items\"", 7) == 0;
 		if (is_items && c == '[' && !items_seen) {
+			/* the members before "items" are still in the buffer: they
+			 * are the List's envelope so far */
+			size_t a = start + 1, b = kstart;
+			while (b > a && strchr(" \t\r\n,", j->in.buf[b - 1 - j->in.base]))
+				b--;
 			items_seen = 1;
+			j->env_len = 0;
+			env_add(j, "{", 1);
+			env_add_range(j, a, b);
 			env_add(j, "}", 1);
 			cJSON *head = cJSON_ParseWithLength(j->env, j->env_len);
 			pk_sink_begin_list(j->sink, head);
@@ -678,11 +686,13 @@ static void top_object(jscan *j)
 				scan_error(j, c < 0 ? c : rc, j->pos, line, col, -1, why);
 				return;
 			}
-			if (j->env_len > 1)
-				env_add(j, ",", 1);
-			env_add_range(j, kstart, kend);
-			env_add(j, ":", 1);
-			env_add_range(j, vstart, j->pos);
+			if (items_seen) {     /* a List member after its items */
+				if (j->env_len > 1)
+					env_add(j, ",", 1);
+				env_add_range(j, kstart, kend);
+				env_add(j, ":", 1);
+				env_add_range(j, vstart, j->pos);
+			}
 		}
 		members++;
 		if (items_seen)
@@ -777,9 +787,12 @@ int pk_json_stream(pk_sink *s, int fd, const char *prefix, size_t nprefix)
 
 	if (!p)
 		return -1;
+	/* a small file is parsed inline: starting threads would cost more */
+	struct stat st;
+	int small = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size < (4 << 20);
 	j.in.fd = fd;
 	j.in.limit = s->lim.max_record_bytes;
-	if (grow((void **)&j.in.buf, &j.in.cap, nprefix + (1 << 20), 1) == 0) {
+	if (grow((void **)&j.in.buf, &j.in.cap, nprefix + (small ? 65536 + (size_t)st.st_size : (1 << 20)), 1) == 0) {
 		memcpy(j.in.buf, prefix, nprefix);
 		j.in.len = nprefix;
 	}
@@ -788,7 +801,7 @@ int pk_json_stream(pk_sink *s, int fd, const char *prefix, size_t nprefix)
 	pk_prune_compile(p->prune, &p->prune_set);
 	p->opts = s->opts;
 	p->max_depth = s->lim.max_depth;
-	p->nthreads = thread_count(s);
+	p->nthreads = small ? 0 : thread_count(s);
 	p->nring = p->nthreads ? 2 * p->nthreads : 1;
 	pthread_mutex_init(&p->mu, NULL);
 	pthread_cond_init(&p->work, NULL);
