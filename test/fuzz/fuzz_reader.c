@@ -33,7 +33,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	snprintf(path, sizeof path, "/dev/fd/%d", fd);
 	char *paths[] = { path };
-	static const char *const prune[] = { "metadata.managedFields", "status.containerStatuses", "spec.volumes", NULL };
+	static const char *const prune[] = { "metadata.managedFields", "status.containerStatuses", "spec.volumes",
+	                                     "spec.containers[].env", NULL };
 	/* the first byte picks threads, node positions or pruning (they exclude each other) */
 	pk_reader_opts o = { .threads = size && (data[0] & 1) ? 2 : 1, .report_duplicates = 1,
 	                     .node_positions = size && (data[0] & 2), .prune = size && (data[0] & 4) ? prune : NULL };
