@@ -147,16 +147,22 @@ static int is_one_of(const char *s, const char *const *words)
 	return 0;
 }
 
+/* go-yaml v2 strips '_' from numbers before parsing them (1_000 = 1000). */
+static int strip_underscores(const char *s, char *clean, size_t size)
+{
+	size_t n = 0;
+	for (; *s && n + 1 < size; s++)
+		if (*s != '_')
+			clean[n++] = *s;
+	clean[n] = '\0';
+	return *s == '\0';   /* 0: too long to be a number we resolve */
+}
+
 static int parse_int_base0(const char *s, double *out)
 {
 	char clean[128];
-	size_t n = 0;
-	for (; *s && n + 1 < sizeof clean; s++)
-		if (*s != '_')
-			clean[n++] = *s;
-	if (*s)
+	if (!strip_underscores(s, clean, sizeof clean))
 		return 0;
-	clean[n] = '\0';
 	const char *p = clean;
 	int neg = 0;
 	if (*p == '+' || *p == '-')
@@ -200,13 +206,8 @@ static int parse_float_11(const char *s, double *out)
 {
 	/* ^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$ with '_' removed */
 	char clean[128];
-	size_t n = 0;
-	for (; *s && n + 1 < sizeof clean; s++)
-		if (*s != '_')
-			clean[n++] = *s;
-	if (*s)
+	if (!strip_underscores(s, clean, sizeof clean))
 		return 0;
-	clean[n] = '\0';
 	const char *p = clean;
 	if (*p == '+' || *p == '-')
 		p++;
