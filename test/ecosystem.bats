@@ -98,6 +98,14 @@ help_flags() {
 	assert_output --partial "bad.yaml:3:"
 }
 
+@test "the pp-match hook runs as pre-commit runs it" {
+	entry=$(awk '/- id: pp-match$/ { f = 1 } f && /entry:/ { sub(/^ *entry: */, ""); print; exit }' "$ROOT/.pre-commit-hooks.yaml")
+	[ "$entry" = "pp-match -o table" ]
+	run $entry "$ROOT/share/examples/karmada/policies.yaml" "$ROOT/share/examples/karmada/templates.yaml"
+	[ "$status" -le 1 ]
+	assert_output --partial "RESOURCE"
+}
+
 @test "the examples in share/examples run and do what they say" {
 	n=0
 	for ex in "$ROOT"/share/examples/*.sh; do
