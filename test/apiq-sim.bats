@@ -46,7 +46,7 @@ help_flags() {
 	run -2 apiq-sim step --call-type nonsense
 	assert_output --partial 'NAME=RELEVANCE'
 	run -2 apiq-sim step --feature-gates SchedulerAsyncAPICalls=maybe
-	assert_output --partial 'invalid feature gate'
+	assert_output --partial 'invalid value of SchedulerAsyncAPICalls=maybe'
 	run -2 apiq-sim run --latency 5parsecs --pods 1
 	assert_output --partial 'not a duration'
 	run -2 apiq-sim run --error-rate 2 --pods 1

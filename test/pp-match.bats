@@ -58,7 +58,7 @@ GATE="--feature-gates PropagationPolicyPreemption=true"
 @test "a malformed feature gate is a usage error (exit 2)" {
 	run pp-match --feature-gates PropagationPolicyPreemption "$EXAMPLES"
 	assert_failure 2
-	assert_output --partial "is not GATE=true|false"
+	assert_output --partial "missing bool value for PropagationPolicyPreemption"
 }
 
 @test "an unrelated feature gate is accepted with a warning" {

@@ -79,9 +79,9 @@ sim() {
 
 @test "--feature-gates: unknown gate and bad value are usage errors" {
 	run -2 sim --feature-gates Foo=true "$GANG"
-	assert_output --partial 'unknown feature gate "Foo"'
+	assert_output --partial 'unrecognized feature gate: Foo'
 	run -2 sim --feature-gates WorkloadAwarePreemption=perhaps "$GANG"
-	assert_output --partial 'invalid value "perhaps"'
+	assert_output --partial 'invalid value of WorkloadAwarePreemption=perhaps'
 }
 
 @test "WorkloadAwarePreemption off: the gang's members preempt one by one" {

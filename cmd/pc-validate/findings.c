@@ -1,5 +1,6 @@
 /* Findings: collection, the apiserver's error wording, sorting. */
 #include "pcv.h"
+#include "k8s/gates.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -274,10 +275,7 @@ void pcv_gates_default(pcv_gates *g)
 
 int pcv_gates_parse(pcv_gates *g, const char *spec, char *err, size_t errsize)
 {
-	static const struct {
-		const char *name;
-		size_t off;
-	} gates[] = {
+	static const pk_gate_field gates[] = {
 		{"GenericWorkload", offsetof(pcv_gates, generic_workload)},
 		{"TopologyAwareWorkloadScheduling", offsetof(pcv_gates, topology)},
 		{"DRAWorkloadResourceClaims", offsetof(pcv_gates, dra_claims)},
@@ -285,42 +283,5 @@ int pcv_gates_parse(pcv_gates *g, const char *spec, char *err, size_t errsize)
 		{"PodGroupPreemptionPolicy", offsetof(pcv_gates, pg_preemption_policy)},
 		{"CompositePodGroup", offsetof(pcv_gates, composite)},
 	};
-	char *copy = strdup(spec), *save = NULL;
-	if (!copy)
-		return -1;
-	int rc = 0;
-	for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		while (*tok == ' ')
-			tok++;
-		char *eq = strchr(tok, '=');
-		if (!eq) {
-			snprintf(err, errsize, "missing bool value for %s", tok);
-			rc = -1;
-			break;
-		}
-		*eq = '\0';
-		const char *val = eq + 1;
-		bool on;
-		if (strcasecmp(val, "true") == 0)
-			on = true;
-		else if (strcasecmp(val, "false") == 0)
-			on = false;
-		else {
-			snprintf(err, errsize, "invalid value of %s=%s, err: invalid syntax", tok, val);
-			rc = -1;
-			break;
-		}
-		size_t i;
-		for (i = 0; i < sizeof gates / sizeof gates[0]; i++)
-			if (strcmp(gates[i].name, tok) == 0)
-				break;
-		if (i == sizeof gates / sizeof gates[0]) {
-			snprintf(err, errsize, "unrecognized feature gate: %s", tok);
-			rc = -1;
-			break;
-		}
-		*(bool *)((char *)g + gates[i].off) = on;
-	}
-	free(copy);
-	return rc;
+	return pk_gates_parse_fields(spec, gates, sizeof gates / sizeof gates[0], g, err, errsize);
 }

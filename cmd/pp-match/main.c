@@ -7,6 +7,7 @@
 #include "cli.h"
 #include "k8s/json.h"
 #include "karmada.h"
+#include "k8s/gates.h"
 
 static const pk_cli_spec spec = {
 	.prog = "pp-match",
@@ -35,51 +36,38 @@ static const struct option long_options[] = {
 	{NULL, 0, NULL, 0},
 };
 
-/* Go's strconv.ParseBool, which the Kubernetes feature-gate flag uses. */
-static int parse_bool(const char *s, bool *out)
-{
-	static const char *const yes[] = {"1", "t", "T", "TRUE", "true", "True"};
-	static const char *const no[] = {"0", "f", "F", "FALSE", "false", "False"};
-	for (size_t i = 0; i < 6; i++) {
-		if (strcmp(s, yes[i]) == 0)
-			return *out = true, 0;
-		if (strcmp(s, no[i]) == 0)
-			return *out = false, 0;
-	}
-	return -1;
-}
-
 /* "A=true,B=false": PropagationPolicyPreemption, or AllAlpha as the Karmada
  * e2e suite sets it (an explicit gate wins over AllAlpha). Other gates do not
  * affect matching and are accepted with a warning. */
+typedef struct gates_seen {
+	pk_cli *cli;
+	int explicit, all_alpha;
+} gates_seen;
+
+static int note_gate(void *ctx, const char *name, bool value, char *err, size_t errsize)
+{
+	gates_seen *g = ctx;
+	if (strcmp(name, "PropagationPolicyPreemption") == 0)
+		g->explicit = value;
+	else if (strcmp(name, "AllAlpha") == 0)
+		g->all_alpha = value;
+	else
+		pk_diag_report(&g->cli->diag, PK_SEV_WARNING, NULL, "--feature-gates: %s does not affect pp-match", name);
+	return 0;
+}
+
 static void parse_feature_gates(pk_cli *cli, const char *arg, pp_options *o)
 {
-	char *copy = strdup(arg), *save = NULL;
-	int explicit = -1, all_alpha = -1;
+	gates_seen g = { cli, -1, -1 };
+	char err[300];
 
-	if (!copy)
-		pk_cli_usage_error(cli, "out of memory");
-	for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		char *eq = strchr(tok, '=');
-		bool value;
-		while (*tok == ' ')
-			tok++;
-		if (!eq || parse_bool(eq + 1, &value) != 0)
-			pk_cli_usage_error(cli, "--feature-gates: '%s' is not GATE=true|false", tok);
-		*eq = '\0';
-		if (strcmp(tok, "PropagationPolicyPreemption") == 0)
-			explicit = value;
-		else if (strcmp(tok, "AllAlpha") == 0)
-			all_alpha = value;
-		else
-			pk_diag_report(&cli->diag, PK_SEV_WARNING, NULL, "--feature-gates: %s does not affect pp-match", tok);
-	}
-	free(copy);
+	if (pk_gates_each(arg, note_gate, &g, err, sizeof err) != 0)
+		pk_cli_usage_error(cli, "--feature-gates: %s", err);
 	/* Repeated flags accumulate, as with the Kubernetes flag. */
-	if (explicit >= 0)
-		o->preemption_gate_set = true, o->preemption_gate = explicit;
-	else if (all_alpha >= 0 && !o->preemption_gate_set)
-		o->preemption_gate = all_alpha;
+	if (g.explicit >= 0)
+		o->preemption_gate_set = true, o->preemption_gate = g.explicit;
+	else if (g.all_alpha >= 0 && !o->preemption_gate_set)
+		o->preemption_gate = g.all_alpha;
 }
 
 int main(int argc, char **argv)

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "../k8s/gates.h"
 #include "../k8s/json.h"
 
 /* ---- feature gates -------------------------------------------------------- */
@@ -18,55 +19,14 @@ void pk_pg_gates_default(pk_pg_gates *g)
 	g->topology_aware = false;
 }
 
-static bool parse_bool(const char *v, size_t n, bool *out)
-{
-	if ((n == 4 && strncasecmp(v, "true", 4) == 0) || (n == 1 && *v == '1'))
-		*out = true;
-	else if ((n == 5 && strncasecmp(v, "false", 5) == 0) || (n == 1 && *v == '0'))
-		*out = false;
-	else
-		return false;
-	return true;
-}
-
 int pk_pg_gates_parse(pk_pg_gates *g, const char *spec, char *err, size_t errsize)
 {
-	static const struct { const char *name; size_t off; } known[] = {
+	static const pk_gate_field known[] = {
 		{ "GenericWorkload", offsetof(pk_pg_gates, generic_workload) },
 		{ "WorkloadAwarePreemption", offsetof(pk_pg_gates, workload_aware_preemption) },
 		{ "TopologyAwareWorkloadScheduling", offsetof(pk_pg_gates, topology_aware) },
 	};
-	const char *p = spec;
-	while (*p) {
-		const char *end = strchr(p, ',');
-		size_t len = end ? (size_t)(end - p) : strlen(p);
-		const char *eq = memchr(p, '=', len);
-		if (!eq) {
-			snprintf(err, errsize, "feature gate \"%.*s\": want Name=true|false", (int)len, p);
-			return -1;
-		}
-		size_t nlen = (size_t)(eq - p);
-		size_t k = 0;
-		while (k < sizeof known / sizeof known[0] &&
-		       !(strlen(known[k].name) == nlen && strncmp(known[k].name, p, nlen) == 0))
-			k++;
-		if (k == sizeof known / sizeof known[0]) {
-			snprintf(err, errsize, "unknown feature gate \"%.*s\" (known: GenericWorkload, "
-			         "WorkloadAwarePreemption, TopologyAwareWorkloadScheduling)", (int)nlen, p);
-			return -1;
-		}
-		bool v;
-		if (!parse_bool(eq + 1, len - nlen - 1, &v)) {
-			snprintf(err, errsize, "feature gate %s: invalid value \"%.*s\"", known[k].name,
-			         (int)(len - nlen - 1), eq + 1);
-			return -1;
-		}
-		*(bool *)((char *)g + known[k].off) = v;
-		p += len;
-		if (*p == ',')
-			p++;
-	}
-	return 0;
+	return pk_gates_parse_fields(spec, known, sizeof known / sizeof known[0], g, err, errsize);
 }
 
 /* ---- the set and its (namespace, name) index -------------------------------- */
