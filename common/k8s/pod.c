@@ -832,6 +832,14 @@ int pk_pdb_decode(pk_decoder *d, const cJSON *pdb, pk_pdb *out, char *err, size_
 		snprintf(err, errsize, "spec.selector: %s", why);
 		return -1;
 	}
+	for (int i = 0; i < out->selector.nreqs; i++) {
+		const pk_sel_req *r = &out->selector.reqs[i];
+		if (r->op == PK_SEL_IN && r->nvalues == 1) {
+			out->must_key = pk_intern(d->strs, r->key);
+			out->must_value = pk_intern(d->strs, r->values[0]);
+			break;
+		}
+	}
 	int64_t allowed = 0;
 	pk_int64(pdb, "status.disruptionsAllowed", &allowed);
 	out->disruptions_allowed = (int32_t)(allowed > INT32_MAX ? INT32_MAX : allowed < INT32_MIN ? INT32_MIN : allowed);
@@ -854,6 +862,14 @@ void pk_pdb_release(pk_pdb *p)
 }
 
 /* ---- semantics ------------------------------------------------------------ */
+
+bool pk_labels_have_interned(const cJSON *labels, const char *key, const char *value)
+{
+	for (const cJSON *it = labels ? labels->child : NULL; it; it = it->next)
+		if (it->string == key)
+			return it->valuestring == value;
+	return false;
+}
 
 bool pk_toleration_tolerates(const pk_toleration *t, const pk_taint *taint)
 {

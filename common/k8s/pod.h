@@ -208,6 +208,10 @@ typedef struct pk_pod {
 typedef struct pk_pdb {
 	const char *namespace_, *name;
 	pk_selector selector;         /* spec.selector; nil matches nothing */
+	/* A label every pod it selects carries (a single-value In, as
+	 * matchLabels gives), interned: a quick reject before the selector,
+	 * which victim selection asks of 150,000 pods. NULL if none. */
+	const char *must_key, *must_value;
 	int32_t disruptions_allowed;  /* status.disruptionsAllowed (0 when absent) */
 	const char **disrupted_pods;  /* keys of status.disruptedPods (pod names, interned) */
 	int ndisrupted;
@@ -243,6 +247,9 @@ int pk_pod_requests(pk_decoder *d, const cJSON *spec, pk_res *out, char *err, si
 void pk_pod_release(pk_pod *p);
 void pk_pdb_release(pk_pdb *p);
 
+/* Does a label map of interned references (pk_pod.labels) hold key=value,
+ * both interned in the same table? Compares pointers only. */
+bool pk_labels_have_interned(const cJSON *labels, const char *key, const char *value);
 /* Toleration semantics (v1.Toleration.ToleratesTaint). */
 bool pk_toleration_tolerates(const pk_toleration *t, const pk_taint *taint);
 bool pk_pod_tolerates(const pk_pod *p, const pk_taint *taint);

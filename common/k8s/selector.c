@@ -213,6 +213,21 @@ bool pk_selector_matches(const pk_selector *s, const cJSON *labels)
 	return true;
 }
 
+bool pk_selector_equal(const pk_selector *a, const pk_selector *b)
+{
+	if (a->is_nil != b->is_nil || a->nreqs != b->nreqs)
+		return false;
+	for (int i = 0; i < a->nreqs; i++) {
+		const pk_sel_req *x = &a->reqs[i], *y = &b->reqs[i];
+		if (x->op != y->op || x->nvalues != y->nvalues || strcmp(x->key, y->key) != 0)
+			return false;
+		for (int j = 0; j < x->nvalues; j++)
+			if (strcmp(x->values[j], y->values[j]) != 0)
+				return false;
+	}
+	return true;
+}
+
 void pk_selector_free(pk_selector *s)
 {
 	for (int i = 0; i < s->nreqs; i++) {

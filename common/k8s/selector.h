@@ -35,5 +35,7 @@ int pk_selector_compile_map(const cJSON *map, pk_selector *out);
  * An empty, non-nil selector matches everything. */
 bool pk_selector_matches(const pk_selector *s, const cJSON *labels);
 void pk_selector_free(pk_selector *s);
+/* Same requirements in the same order (a cheap test, not set equality). */
+bool pk_selector_equal(const pk_selector *a, const pk_selector *b);
 
 #endif

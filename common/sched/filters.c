@@ -40,6 +40,9 @@ void pk_status_add_reason(pk_status *s, const char *reason)
 #define R_AFFINITY "node(s) didn't match Pod's node affinity/selector"
 #define R_PORTS "node(s) didn't have free ports for the requested pod ports"
 #define R_TOO_MANY_PODS "Too many pods"
+#define R_CPU "Insufficient cpu"
+#define R_MEMORY "Insufficient memory"
+#define R_EPHEMERAL "Insufficient ephemeral-storage"
 
 static bool node_unschedulable_fails(const pk_pod *pod, const pk_node *n)
 {
@@ -133,23 +136,24 @@ static int64_t requested_scalar(const pk_res *r, const char *name)
 
 /* One resource check of fitsRequest: Insufficient if request > free,
  * Unresolvable if request > allocatable. */
-static void check_res(pk_status *st, pk_snapshot *s, const char *name, int64_t req, int64_t alloc,
-                      int64_t used, bool *unresolvable)
+static bool res_fits(int64_t req, int64_t alloc, int64_t used)
 {
-	if (req <= 0 || req <= alloc - used)
+	return req <= 0 || req <= alloc - used;
+}
+
+/* reason: the constant for cpu, memory and ephemeral-storage; NULL for
+ * other resources, whose reason is made from name. */
+static void check_res(pk_status *st, pk_snapshot *s, const char *name, const char *reason, int64_t req,
+                      int64_t alloc, int64_t used, bool *unresolvable)
+{
+	if (res_fits(req, alloc, used))
 		return;
-	/* the common reasons are constants: reprieve runs this check often */
-	if (strcmp(name, "cpu") == 0)
-		pk_status_add_reason(st, "Insufficient cpu");
-	else if (strcmp(name, "memory") == 0)
-		pk_status_add_reason(st, "Insufficient memory");
-	else if (strcmp(name, "ephemeral-storage") == 0)
-		pk_status_add_reason(st, "Insufficient ephemeral-storage");
-	else {
+	if (!reason) {
 		char buf[320];
 		snprintf(buf, sizeof buf, "Insufficient %s", name);
-		pk_status_add_reason(st, pk_intern(s->strs, buf));
+		reason = pk_intern(s->strs, buf);
 	}
+	pk_status_add_reason(st, reason);
 	if (req > alloc)
 		*unresolvable = true;
 }
@@ -164,13 +168,13 @@ static pk_status fits_request(pk_snapshot *s, const pk_pod *pod, const pk_nodein
 	if ((int64_t)(ni->npods + extra_pods + 1) * 1000 > al->pods)
 		pk_status_add_reason(&st, R_TOO_MANY_PODS);
 	if (!pk_res_is_zero(p)) {
-		check_res(&st, s, "cpu", p->cpu, al->cpu, rq->cpu + extra->cpu, &unresolvable);
-		check_res(&st, s, "memory", p->memory, al->memory, rq->memory + extra->memory, &unresolvable);
-		check_res(&st, s, "ephemeral-storage", p->ephemeral, al->ephemeral,
+		check_res(&st, s, "cpu", R_CPU, p->cpu, al->cpu, rq->cpu + extra->cpu, &unresolvable);
+		check_res(&st, s, "memory", R_MEMORY, p->memory, al->memory, rq->memory + extra->memory, &unresolvable);
+		check_res(&st, s, "ephemeral-storage", R_EPHEMERAL, p->ephemeral, al->ephemeral,
 		          rq->ephemeral + extra->ephemeral, &unresolvable);
 		for (int i = 0; i < p->nscalar; i++) {
 			const char *n = p->scalar[i].name;
-			check_res(&st, s, n, p->scalar[i].milli, pk_res_scalar(al, n),
+			check_res(&st, s, n, NULL, p->scalar[i].milli, pk_res_scalar(al, n),
 			          requested_scalar(rq, n) + requested_scalar(extra, n), &unresolvable);
 		}
 	}
@@ -208,19 +212,32 @@ pk_status pk_run_static_filters(const pk_pod *pod, const pk_nodeinfo *ni)
 	return st;
 }
 
+bool pk_fits_basic(const pk_pod *pod, const pk_node *n, int64_t npods, int64_t cpu, int64_t memory,
+                   int64_t ephemeral)
+{
+	const pk_res *al = &n->allocatable, *p = &pod->requests;
+	if ((npods + 1) * 1000 > al->pods)
+		return false;
+	return pk_res_is_zero(p) || (res_fits(p->cpu, al->cpu, cpu) && res_fits(p->memory, al->memory, memory) &&
+	                             res_fits(p->ephemeral, al->ephemeral, ephemeral));
+}
+
 pk_status pk_fit_basic(const pk_pod *pod, const pk_node *n, int64_t npods, int64_t cpu, int64_t memory,
                        int64_t ephemeral)
 {
 	pk_status st;
 	pk_status_set(&st, PK_CODE_SUCCESS, NULL, NULL);
+	if (pk_fits_basic(pod, n, npods, cpu, memory, ephemeral))
+		return st;
 	const pk_res *al = &n->allocatable, *p = &pod->requests;
 	bool unresolvable = false;
 	if ((npods + 1) * 1000 > al->pods)
 		pk_status_add_reason(&st, R_TOO_MANY_PODS);
 	if (!pk_res_is_zero(p)) {
-		check_res(&st, NULL, "cpu", p->cpu, al->cpu, cpu, &unresolvable);
-		check_res(&st, NULL, "memory", p->memory, al->memory, memory, &unresolvable);
-		check_res(&st, NULL, "ephemeral-storage", p->ephemeral, al->ephemeral, ephemeral, &unresolvable);
+		check_res(&st, NULL, "cpu", R_CPU, p->cpu, al->cpu, cpu, &unresolvable);
+		check_res(&st, NULL, "memory", R_MEMORY, p->memory, al->memory, memory, &unresolvable);
+		check_res(&st, NULL, "ephemeral-storage", R_EPHEMERAL, p->ephemeral, al->ephemeral, ephemeral,
+		          &unresolvable);
 	}
 	if (st.nreasons > 0) {
 		st.code = unresolvable ? PK_CODE_UNSCHEDULABLE_UNRESOLVABLE : PK_CODE_UNSCHEDULABLE;

@@ -79,8 +79,10 @@ static bool pdb_skips_pod(const pk_pdb *b, const pk_pod *p)
 
 static bool pdb_matches(const pk_pdb *b, const pk_pod *p)
 {
-	/* both interned in the snapshot: equal strings are equal pointers */
-	return b->namespace_ == p->namespace_ && pk_selector_matches(&b->selector, p->labels);
+	/* all interned in the snapshot: equal strings are equal pointers */
+	return b->namespace_ == p->namespace_ &&
+	       (!b->must_key || pk_labels_have_interned(p->labels, b->must_key, b->must_value)) &&
+	       pk_selector_matches(&b->selector, p->labels);
 }
 
 static void cache_pod_pdbs(const pk_snapshot *s, pk_pod *p)
@@ -132,7 +134,9 @@ static int32_t *budget_of(budget *b, const pk_snapshot *s, int i)
 
 void pk_units_pdb_split(const pk_snapshot *s, pk_victim_unit *u, int n)
 {
-	budget b = { .n = 0 };
+	budget b;
+	b.n = 0;
+	b.all = NULL;
 	for (int k = 0; k < n; k++) {
 		u[k].violating = false;
 		for (int m = 0; m < u[k].npods; m++) {
@@ -293,40 +297,157 @@ static pk_status fit_sums(const pk_pod *preemptor, const pk_nodeinfo *ni, const 
 	return pk_fit_basic(preemptor, ni->node, t->pods, t->cpu, t->memory, t->ephemeral);
 }
 
-/* pk_units_reprieve on sums: violating units first, then the others. */
-static int reprieve_sums(pk_victim_unit *u, int n, const pk_pod *preemptor, const pk_nodeinfo *ni, sums *left,
-                         int *victims_out, int *violations)
+static void slot_add(sums *t, const pk_pod_slot *sl, int sign)
 {
-	int nv = 0;
-	*violations = 0;
-	for (int pass = 0; pass < 2; pass++) {
-		bool violating = pass == 0;
-		for (int k = 0; k < n; k++) {
-			if (u[k].violating != violating)
-				continue;
-			sums_add(left, u[k].pods[0], 1);
-			if (fit_sums(preemptor, ni, left).code == PK_CODE_SUCCESS)
-				continue;
-			sums_add(left, u[k].pods[0], -1);
-			victims_out[nv++] = k;
-			if (violating)
-				++*violations;
-		}
-	}
-	return nv;
+	t->pods += sign;
+	t->cpu += sign * sl->cpu;
+	t->memory += sign * sl->memory;
+	t->ephemeral += sign * sl->ephemeral;
 }
 
-pk_status pk_select_victims_on_node(pk_snapshot *s, const pk_pod *preemptor, pk_nodeinfo *ni,
-                                    pk_arena *arena, pk_candidate *out)
+/* The PDBs that count slot k's pod, copied from the pod once known. */
+static void slot_pdbs(const pk_snapshot *s, pk_nodeinfo *ni, int k)
+{
+	pk_pod_slot *sl = &ni->slots[k];
+	if (sl->npdbs >= 0)
+		return;
+	pk_pod *p = ni->pods[k];
+	if (p->npdbs < 0)
+		cache_pod_pdbs(s, p);
+	sl->npdbs = p->npdbs;
+	memcpy(sl->pdbs, p->pdbs, sizeof sl->pdbs);
+}
+
+/* pk_units_pdb_split for the node's pods from index `from` on, one pod a
+ * unit, reading slots: the pod itself only when a PDB names disrupted pods. */
+static void slots_pdb_split(const pk_snapshot *s, pk_nodeinfo *ni, int from, bool *violating)
+{
+	budget b;
+	b.n = 0;
+	b.all = NULL;
+	for (int k = from; k < ni->npods; k++) {
+		slot_pdbs(s, ni, k);
+		const pk_pod_slot *sl = &ni->slots[k];
+		bool v = false;
+		if (sl->npdbs <= PK_POD_MAX_PDBS) {
+			for (int j = 0; j < sl->npdbs; j++) {
+				const pk_pdb *pdb = &s->pdbs[sl->pdbs[j]];
+				if ((pdb->ndisrupted == 0 || !pdb_skips_pod(pdb, ni->pods[k])) &&
+				    --*budget_of(&b, s, sl->pdbs[j]) < 0)
+					v = true;
+			}
+		} else {
+			for (int i = 0; i < s->npdbs; i++) {
+				const pk_pdb *pdb = &s->pdbs[i];
+				if (pdb_matches(pdb, ni->pods[k]) && !pdb_skips_pod(pdb, ni->pods[k]) &&
+				    --*budget_of(&b, s, i) < 0)
+					v = true;
+			}
+		}
+		violating[k - from] = v;
+	}
+	free(b.all);
+}
+
+/* SelectVictimsOnNode on the arithmetic path. The node's pods are in
+ * importance order, so the lower-priority ones are its tail, already sorted
+ * as the reprieve needs them; everything is read from the slots. */
+/* The node-choice summary from the victims' slots. */
+static void summarize_slots(pk_candidate *c, const pk_pod_slot *sl, const bool *victim, int n)
+{
+	c->top_priority = INT32_MIN;
+	c->priority_sum = 0;
+	c->top_start = INT64_MAX;
+	c->top_unstarted = false;
+	for (int k = 0; k < n; k++) {
+		if (!victim[k])
+			continue;
+		if (c->top_priority == INT32_MIN)
+			c->top_priority = sl[k].priority; /* the first victim is the most important */
+		c->priority_sum += (int64_t)sl[k].priority + INT32_MAX + 1;
+		if (sl[k].priority != c->top_priority)
+			continue;
+		if (sl[k].start == INT64_MIN)
+			c->top_unstarted = true;
+		else if (sl[k].start < c->top_start)
+			c->top_start = sl[k].start;
+	}
+	c->summarized = true;
+}
+
+static pk_status select_victims_by_sums(pk_snapshot *s, const pk_pod *preemptor, pk_nodeinfo *ni, int from,
+                                        pk_arena *arena, pk_candidate *out, bool fill)
+{
+	pk_status st;
+	int n = ni->npods - from;
+	sums left = node_sums(ni, preemptor);
+	for (int k = from; k < ni->npods; k++)
+		slot_add(&left, &ni->slots[k], -1);
+	st = fit_sums(preemptor, ni, &left);
+	if (st.code != PK_CODE_SUCCESS)
+		return st;
+
+	enum { SMALL = 128 };
+	bool small[2 * SMALL];
+	bool *violating = n <= SMALL ? small : malloc(2 * (size_t)n);
+	if (!violating)
+		abort();
+	bool *victim = violating + n;
+	slots_pdb_split(s, ni, from, violating);
+	/* greedy reprieve: violating pods first, then the others */
+	int nv = 0, violations = 0;
+	for (int pass = 0; pass < 2; pass++)
+		for (int k = 0; k < n; k++) {
+			if (violating[k] != (pass == 0))
+				continue;
+			victim[k] = false;
+			slot_add(&left, &ni->slots[from + k], 1);
+			if (pk_fits_basic(preemptor, ni->node, left.pods, left.cpu, left.memory, left.ephemeral))
+				continue;
+			slot_add(&left, &ni->slots[from + k], -1);
+			victim[k] = true;
+			nv++;
+			violations += violating[k];
+		}
+	if (nv == 0) {
+		if (violating != small)
+			free(violating);
+		char buf[600];
+		snprintf(buf, sizeof buf, "expected at least one victim pod on node \"%s\"", ni->node->name);
+		pk_status_set(&st, PK_CODE_ERROR, "DefaultPreemption", pk_intern(s->strs, buf));
+		return st;
+	}
+	/* victims in importance order: the node's order */
+	summarize_slots(out, &ni->slots[from], victim, n);
+	out->victims = fill ? pk_arena_alloc(arena, sizeof *out->victims * (size_t)nv) : NULL;
+	for (int k = 0, i = 0; fill && k < n; k++) {
+		if (!victim[k])
+			continue;
+		fill_ref(&out->victims[i], ni->pods[from + k]);
+		out->victims[i++].violating = violating[k];
+	}
+	out->nvictims = nv;
+	out->num_pdb_violations = violations;
+	if (fill)
+		lower_nominations(ni, preemptor, arena, out);
+	if (violating != small)
+		free(violating);
+	pk_status_set(&st, PK_CODE_SUCCESS, NULL, NULL);
+	return st;
+}
+
+/* fill: whether to list the victims (the general path always does). */
+static pk_status select_victims(pk_snapshot *s, const pk_pod *preemptor, pk_nodeinfo *ni, pk_arena *arena,
+                                pk_candidate *out, bool fill)
 {
 	pk_status st;
 	memset(out, 0, sizeof *out);
 	out->node = ni->node->name;
-
-	int n = 0;
-	for (int i = 0; i < ni->npods; i++)
-		if (ni->pods[i]->priority < preemptor->priority)
-			n++;
+	/* the pods of lower priority: the tail of the node's list */
+	int from = ni->npods;
+	while (from > 0 && ni->slots[from - 1].priority < preemptor->priority)
+		from--;
+	int n = ni->npods - from;
 	if (n == 0) {
 		pk_status_set(&st, PK_CODE_UNSCHEDULABLE_UNRESOLVABLE, "DefaultPreemption", R_NO_VICTIMS);
 		return st;
@@ -336,6 +457,8 @@ pk_status pk_select_victims_on_node(pk_snapshot *s, const pk_pod *preemptor, pk_
 	st = pk_run_static_filters(preemptor, ni);
 	if (st.code != PK_CODE_SUCCESS)
 		return st;
+	if (arithmetic_applies(s, preemptor))
+		return select_victims_by_sums(s, preemptor, ni, from, arena, out, fill);
 	enum { SMALL = 64 };
 	pk_victim_unit units_small[SMALL];
 	pk_pod *pods_small[SMALL];
@@ -346,31 +469,17 @@ pk_status pk_select_victims_on_node(pk_snapshot *s, const pk_pod *preemptor, pk_
 	int *picked = big ? malloc(sizeof *picked * (size_t)n) : picked_small;
 	if (!units || !pods || !picked)
 		abort();
-	int k = 0;
-	for (int i = 0; i < ni->npods; i++)
-		if (ni->pods[i]->priority < preemptor->priority)
-			pods[k++] = ni->pods[i];
-	bool arithmetic = arithmetic_applies(s, preemptor);
-	sums left = arithmetic ? node_sums(ni, preemptor) : (sums){0};
+	for (int k = 0; k < n; k++)
+		pods[k] = ni->pods[from + k];
 	for (int i = 0; i < n; i++) {
 		units[i] = (pk_victim_unit){ .pods = &pods[i], .npods = 1, .priority = pods[i]->priority,
 		                             .earliest_start = pods[i]->has_start_time ? pods[i]->start_time : s->now };
-		if (arithmetic)
-			sums_add(&left, pods[i], -1);
-		else
-			node_pod(s, ni, pods[i], false);
+		node_pod(s, ni, pods[i], false);
 	}
 	node_ctx ctx = { s, preemptor, ni, {0} };
-	bool fits_without_all;
-	if (arithmetic) {
-		ctx.last = fit_sums(preemptor, ni, &left);
-		fits_without_all = ctx.last.code == PK_CODE_SUCCESS;
-	} else {
-		fits_without_all = node_fits(&ctx);
-	}
-	if (!fits_without_all) {
+	if (!node_fits(&ctx)) {
 		st = ctx.last;
-		for (int i = 0; !arithmetic && i < n; i++)
+		for (int i = 0; i < n; i++)
 			node_pod(s, ni, pods[i], true);
 		if (big) {
 			free(units);
@@ -382,8 +491,7 @@ pk_status pk_select_victims_on_node(pk_snapshot *s, const pk_pod *preemptor, pk_
 	pk_units_sort(units, n, s->now);
 	pk_units_pdb_split(s, units, n);
 	int violations = 0;
-	int nv = arithmetic ? reprieve_sums(units, n, preemptor, ni, &left, picked, &violations)
-	                    : pk_units_reprieve(units, n, node_fits, node_apply, &ctx, picked, &violations);
+	int nv = pk_units_reprieve(units, n, node_fits, node_apply, &ctx, picked, &violations);
 
 	/* Victims: violating first, then the rest; re-sort when both exist so
 	 * that victims[0] is the most important one (node choice relies on it). */
@@ -401,8 +509,9 @@ pk_status pk_select_victims_on_node(pk_snapshot *s, const pk_pod *preemptor, pk_
 	}
 	out->nvictims = nv;
 	out->num_pdb_violations = violations;
+	pk_candidate_summarize(out);
 	lower_nominations(ni, preemptor, arena, out);
-	for (int i = 0; !arithmetic && i < nv; i++)
+	for (int i = 0; i < nv; i++)
 		node_pod(s, ni, vu[i].pods[0], true);
 	if (big) {
 		free(vu);
@@ -418,6 +527,12 @@ pk_status pk_select_victims_on_node(pk_snapshot *s, const pk_pod *preemptor, pk_
 	}
 	pk_status_set(&st, PK_CODE_SUCCESS, NULL, NULL);
 	return st;
+}
+
+pk_status pk_select_victims_on_node(pk_snapshot *s, const pk_pod *preemptor, pk_nodeinfo *ni,
+                                    pk_arena *arena, pk_candidate *out)
+{
+	return select_victims(s, preemptor, ni, arena, out, true);
 }
 
 /* ---- eligibility ----------------------------------------------------------- */
@@ -468,9 +583,13 @@ char *pk_fit_error_message(pk_arena *a, long nnodes, const pk_status *const *sta
 	for (long i = 0; i < n; i++) {
 		const pk_status *st = statuses[i];
 		for (int r = 0; st && r < st->nreasons; r++) {
+			/* reasons are constants or interned: pointers first */
 			int j = 0;
-			while (j < nr && strcmp(rc[j].reason, st->reasons[r]) != 0)
+			while (j < nr && rc[j].reason != st->reasons[r])
 				j++;
+			for (int k = 0; j == nr && k < nr; k++)
+				if (strcmp(rc[k].reason, st->reasons[r]) == 0)
+					j = k;
 			if (j == nr) {
 				if (nr == MAXR)
 					continue;
@@ -497,17 +616,29 @@ char *pk_fit_error_message(pk_arena *a, long nnodes, const pk_status *const *sta
 
 /* ---- node choice ----------------------------------------------------------- */
 
+void pk_candidate_summarize(pk_candidate *c)
+{
+	c->top_priority = c->nvictims ? c->victims[0].priority : INT32_MIN;
+	c->priority_sum = 0;
+	c->top_start = INT64_MAX;
+	c->top_unstarted = false;
+	for (int i = 0; i < c->nvictims; i++) {
+		const pk_victim_ref *v = &c->victims[i];
+		c->priority_sum += (int64_t)v->priority + INT32_MAX + 1;
+		if (v->priority != c->top_priority)
+			continue;
+		if (!v->has_start_time)
+			c->top_unstarted = true;
+		else if (v->start_time < c->top_start)
+			c->top_start = v->start_time;
+	}
+	c->summarized = true;
+}
+
+/* The earliest start among the highest-priority victims (unset = now). */
 static int64_t earliest_top_start(const pk_candidate *c, int64_t now)
 {
-	int64_t best = INT64_MAX;
-	for (int i = 0; i < c->nvictims; i++) {
-		if (c->victims[i].priority != c->victims[0].priority)
-			continue;
-		int64_t t = c->victims[i].has_start_time ? c->victims[i].start_time : now;
-		if (t < best)
-			best = t;
-	}
-	return best;
+	return c->top_unstarted && now < c->top_start ? now : c->top_start;
 }
 
 /* <0 if a is the better node. */
@@ -515,19 +646,12 @@ static int candidate_cmp(const pk_candidate *a, const pk_candidate *b, int64_t n
 {
 	if (a->num_pdb_violations != b->num_pdb_violations)
 		return a->num_pdb_violations < b->num_pdb_violations ? -1 : 1;
-	int32_t pa = a->nvictims ? a->victims[0].priority : INT32_MIN;
-	int32_t pb = b->nvictims ? b->victims[0].priority : INT32_MIN;
-	if (pa != pb)
-		return pa < pb ? -1 : 1;
+	if (a->top_priority != b->top_priority)
+		return a->top_priority < b->top_priority ? -1 : 1;
 	/* Sum of (priority + MaxInt32 + 1): every term positive. Fits in int64
 	 * for up to 2^31 victims. */
-	int64_t sa = 0, sb = 0;
-	for (int i = 0; i < a->nvictims; i++)
-		sa += (int64_t)a->victims[i].priority + INT32_MAX + 1;
-	for (int i = 0; i < b->nvictims; i++)
-		sb += (int64_t)b->victims[i].priority + INT32_MAX + 1;
-	if (sa != sb)
-		return sa < sb ? -1 : 1;
+	if (a->priority_sum != b->priority_sum)
+		return a->priority_sum < b->priority_sum ? -1 : 1;
 	if (a->nvictims != b->nvictims)
 		return a->nvictims < b->nvictims ? -1 : 1;
 	int64_t ta = earliest_top_start(a, now), tb = earliest_top_start(b, now);
@@ -536,13 +660,24 @@ static int candidate_cmp(const pk_candidate *a, const pk_candidate *b, int64_t n
 	return strcmp(a->node, b->node);
 }
 
+/* c itself, or a summarized copy in tmp when it was built by hand. */
+static const pk_candidate *summarized(const pk_candidate *c, pk_candidate *tmp)
+{
+	if (c->summarized)
+		return c;
+	*tmp = *c;
+	pk_candidate_summarize(tmp);
+	return tmp;
+}
+
 int pk_pick_one_node(const pk_candidate *c, int n, int64_t now)
 {
 	if (n <= 0)
 		return -1;
 	int best = 0;
+	pk_candidate ti, tb;
 	for (int i = 1; i < n; i++)
-		if (candidate_cmp(&c[i], &c[best], now) < 0)
+		if (candidate_cmp(summarized(&c[i], &ti), summarized(&c[best], &tb), now) < 0)
 			best = i;
 	return best;
 }
@@ -608,47 +743,195 @@ static const char *event_message(pk_evaluation *e, const char *preemption)
 	return out;
 }
 
+/* ---- memo across evaluations ------------------------------------------------- */
+
+typedef struct memo_entry {
+	uint64_t generation;      /* the node's when computed */
+	uint64_t shape;           /* the memo's shape id when computed; 0 = never */
+	pk_status filter;
+	bool dry_run;             /* dry and cand are known */
+	pk_status dry;
+	pk_candidate cand;        /* summary and counts only */
+} memo_entry;
+
+struct pk_eval_memo {
+	memo_entry *nodes;
+	long nnodes;
+	/* The last preemptor it served, as it was then: binding or nominating
+	 * it changes the pod afterwards. The arrays it points to do not change. */
+	pk_pod last;
+	bool has_last;
+	uint64_t shape, next_shape;
+};
+
+pk_eval_memo *pk_eval_memo_new(void)
+{
+	pk_eval_memo *m = calloc(1, sizeof *m);
+	if (!m)
+		abort();
+	return m;
+}
+
+void pk_eval_memo_free(pk_eval_memo *m)
+{
+	if (!m)
+		return;
+	free(m->nodes);
+	free(m);
+}
+
+static bool same_str(const char *a, const char *b)
+{
+	return a == b || strcmp(a, b) == 0;
+}
+
+static bool same_tolerations(const pk_pod *a, const pk_pod *b)
+{
+	if (a->ntolerations != b->ntolerations)
+		return false;
+	for (int i = 0; i < a->ntolerations; i++) {
+		const pk_toleration *x = &a->tolerations[i], *y = &b->tolerations[i];
+		if (x->op != y->op || x->effect != y->effect || !same_str(x->key, y->key) || !same_str(x->value, y->value))
+			return false;
+	}
+	return true;
+}
+
+static bool same_node_selection(const pk_pod *a, const pk_pod *b)
+{
+	if (!same_str(a->node_name, b->node_name) || a->has_node_selector != b->has_node_selector ||
+	    a->has_node_affinity != b->has_node_affinity || a->naffinity_terms != b->naffinity_terms)
+		return false;
+	if (a->has_node_selector && !pk_selector_equal(&a->node_selector, &b->node_selector))
+		return false;
+	for (int i = 0; i < a->naffinity_terms; i++) {
+		const pk_node_term *x = &a->affinity_terms[i], *y = &b->affinity_terms[i];
+		if (x->has_fields != y->has_fields || !pk_selector_equal(&x->labels, &y->labels) ||
+		    (x->has_fields && !pk_selector_equal(&x->fields, &y->fields)))
+			return false;
+	}
+	return true;
+}
+
+/* Everything the filter pass and the arithmetic SelectVictimsOnNode read
+ * of a preemptor, but its identity. */
+static bool same_shape(const pk_pod *a, const pk_pod *b)
+{
+	const pk_res *x = &a->requests, *y = &b->requests;
+	return a->priority == b->priority && x->cpu == y->cpu && x->memory == y->memory &&
+	       x->ephemeral == y->ephemeral && x->nscalar == 0 && y->nscalar == 0 && a->nports == 0 &&
+	       b->nports == 0 && same_tolerations(a, b) && same_node_selection(a, b);
+}
+
+/* The per-node entries valid for this preemptor's shape, or NULL when the
+ * memo does not apply to it. */
+static memo_entry *memo_begin(const pk_snapshot *s, const pk_pod *pod, const pk_eval_opts *o)
+{
+	pk_eval_memo *m = o->memo;
+	if (!m || !o->victims_of_best_only || !arithmetic_applies(s, pod) || *pod->nominated_node)
+		return NULL;
+	if (m->nnodes != s->nnodes) {
+		free(m->nodes);
+		m->nodes = calloc((size_t)s->nnodes + 1, sizeof *m->nodes);
+		if (!m->nodes)
+			abort();
+		m->nnodes = s->nnodes;
+		m->has_last = false;
+	}
+	if (!m->has_last || !same_shape(&m->last, pod))
+		m->shape = ++m->next_shape;
+	m->last = *pod;
+	m->has_last = true;
+	return m->nodes;
+}
+
+/* A pod nominated to the node with the preemptor's uid (a duplicate) is
+ * left out of the preemptor's view: such a node is not memoised. */
+static bool uid_nominated_on(const pk_nodeinfo *ni, const pk_pod *pod)
+{
+	for (int i = 0; i < ni->nnominated; i++)
+		if (*ni->nominated[i]->uid && ni->nominated[i]->uid == pod->uid)
+			return true;
+	return false;
+}
+
+static memo_entry *memo_valid(memo_entry *entries, const pk_eval_memo *m, const pk_nodeinfo *ni,
+                              const pk_pod *pod)
+{
+	if (!entries || (ni->nnominated && uid_nominated_on(ni, pod)))
+		return NULL;
+	memo_entry *me = &entries[ni->node->index];
+	return me->shape == m->shape && me->generation == ni->generation ? me : NULL;
+}
+
+static pk_status node_filter(pk_snapshot *s, const pk_pod *pod, pk_nodeinfo *ni, memo_entry *entries,
+                             const pk_eval_memo *m)
+{
+	memo_entry *me = memo_valid(entries, m, ni, pod);
+	if (me)
+		return me->filter;
+	pk_status st = pk_run_filters_with_nominated(s, pod, ni);
+	if (entries && !(ni->nnominated && uid_nominated_on(ni, pod))) {
+		me = &entries[ni->node->index];
+		*me = (memo_entry){ .generation = ni->generation, .shape = m->shape, .filter = st };
+	}
+	return st;
+}
+
+static pk_status node_dry_run(pk_snapshot *s, const pk_pod *pod, pk_nodeinfo *ni, const pk_eval_opts *o,
+                              memo_entry *entries, pk_arena *arena, pk_candidate *c)
+{
+	memo_entry *me = memo_valid(entries, o->memo, ni, pod);
+	if (me && me->dry_run) {
+		*c = me->cand;
+		return me->dry;
+	}
+	pk_status st = select_victims(s, pod, ni, arena, c, !o->victims_of_best_only);
+	if (me) {
+		me->dry_run = true;
+		me->dry = st;
+		me->cand = *c;
+	}
+	return st;
+}
+
 static void dry_run(pk_snapshot *s, const pk_preemptor *p, const pk_eval_opts *o, pk_evaluation *e,
-                    long *potential, long np)
+                    long *potential, long np, memo_entry *memo)
 {
 	e->num_candidates = o->sample ? pk_num_candidates(np, o->min_candidate_nodes_percentage,
 	                                                  o->min_candidate_nodes_absolute) : np;
 	e->offset = o->sample && np ? ((o->offset % np) + np) % np : 0;
-	pk_candidate *nonviol = pk_arena_alloc(&e->arena, sizeof *nonviol * (size_t)(np + 1));
-	pk_candidate *viol = pk_arena_alloc(&e->arena, sizeof *viol * (size_t)(np + 1));
-	long *nonviol_node = pk_arena_alloc(&e->arena, sizeof(long) * (size_t)(np + 1));
-	long *viol_node = pk_arena_alloc(&e->arena, sizeof(long) * (size_t)(np + 1));
-	long nn = 0, nvl = 0;
+	/* candidates in visiting order; the evaluation lists the
+	 * non-violating ones first, as upstream does */
+	typedef struct found { pk_candidate c; long node; } found;
+	found *f = malloc(sizeof *f * (size_t)(np + 1));
+	if (!f)
+		abort();
+	long nf = 0, nn = 0, nvl = 0;
 	for (long i = 0; i < np; i++) {
 		long idx = potential[(e->offset + i) % np];
 		pk_node_eval *ne = &e->nodes[idx];
-		pk_candidate c;
 		ne->dry_run = true;
-		ne->dry = pk_select_victims_on_node(s, p->pod, &s->infos[idx], &e->arena, &c);
+		ne->dry = node_dry_run(s, p->pod, &s->infos[idx], o, memo, &e->arena, &f[nf].c);
 		if (ne->dry.code != PK_CODE_SUCCESS)
 			continue;
-		if (c.num_pdb_violations == 0) {
-			if (nn < e->num_candidates) {
-				nonviol_node[nn] = idx;
-				nonviol[nn++] = c;
-			}
-		} else if (nvl < e->num_candidates) {
-			viol_node[nvl] = idx;
-			viol[nvl++] = c;
+		long *count = f[nf].c.num_pdb_violations == 0 ? &nn : &nvl;
+		if (*count < e->num_candidates) {
+			++*count;
+			f[nf++].node = idx;
 		}
 		if (nn >= 1 && nn + nvl >= e->num_candidates)
 			break;
 	}
 	e->ncandidates = (int)(nn + nvl);
 	e->candidates = pk_arena_alloc(&e->arena, sizeof *e->candidates * (size_t)(e->ncandidates + 1));
-	for (long i = 0; i < nn; i++) {
-		e->candidates[i] = nonviol[i];
-		e->nodes[nonviol_node[i]].candidate = (int)i;
+	long wn = 0, wv = nn;
+	for (long i = 0; i < nf; i++) {
+		long at = f[i].c.num_pdb_violations == 0 ? wn++ : wv++;
+		e->candidates[at] = f[i].c;
+		e->nodes[f[i].node].candidate = (int)at;
 	}
-	for (long i = 0; i < nvl; i++) {
-		e->candidates[nn + i] = viol[i];
-		e->nodes[viol_node[i]].candidate = (int)(nn + i);
-	}
+	free(f);
 }
 
 static void evaluate(pk_snapshot *s, const pk_preemptor *p, const pk_eval_opts *o, pk_evaluation *e);
@@ -699,11 +982,12 @@ static void evaluate(pk_snapshot *s, const pk_preemptor *p, const pk_eval_opts *
 	e->message = "";
 	e->nnodes = s->nnodes;
 	e->nodes = pk_arena_alloc(&e->arena, sizeof *e->nodes * (size_t)(s->nnodes + 1));
+	memo_entry *memo = memo_begin(s, p->pod, o);
 	for (long i = 0; i < s->nnodes; i++) {
 		pk_node_eval *ne = &e->nodes[i];
 		ne->ni = &s->infos[i];
 		ne->candidate = -1;
-		ne->filter = pk_run_filters_with_nominated(s, p->pod, &s->infos[i]);
+		ne->filter = node_filter(s, p->pod, &s->infos[i], memo, o->memo);
 		if (ne->filter.code == PK_CODE_SUCCESS)
 			e->nfit++;
 		else if (ne->filter.code == PK_CODE_UNSCHEDULABLE)
@@ -730,10 +1014,16 @@ static void evaluate(pk_snapshot *s, const pk_preemptor *p, const pk_eval_opts *
 		if (e->nodes[i].filter.code == PK_CODE_UNSCHEDULABLE)
 			potential[np++] = i;
 	if (np > 0)
-		dry_run(s, p, o, e, potential, np);
+		dry_run(s, p, o, e, potential, np, memo);
 	if (e->ncandidates > 0) {
 		e->status = PK_PRE_NEEDS_PREEMPTION;
 		e->best = pk_pick_one_node(e->candidates, e->ncandidates, s->now);
+		pk_candidate *best = &e->candidates[e->best];
+		if (o->victims_of_best_only && !best->victims) {
+			/* the same selection again, the state unchanged, listing them */
+			pk_nodeinfo *ni = pk_snapshot_node(s, best->node);
+			select_victims(s, p->pod, ni, &e->arena, best, true);
+		}
 		e->message = filter_message(e);
 		return;
 	}

@@ -128,6 +128,7 @@ bool pk_candidate_from_json(const cJSON *o, pk_strtab *strs, pk_arena *a, pk_can
 	int64_t v = 0;
 	pk_int64(o, "numPDBViolations", &v);
 	out->num_pdb_violations = (int)v;
+	pk_candidate_summarize(out);
 	return true;
 }
 

@@ -16,6 +16,7 @@ void pk_sim_opts_default(pk_sim_opts *o)
 {
 	memset(o, 0, sizeof *o);
 	pk_eval_opts_default(&o->eval);
+	o->eval.victims_of_best_only = true; /* a step reports the chosen node's only */
 	o->cascade = true;
 	o->max_recreations = 1000;
 }
@@ -77,6 +78,7 @@ void pk_sim_init(pk_sim *m, pk_snapshot *s, pk_pg_set *g, const pk_sim_opts *o)
 	m->s = s;
 	m->g = g;
 	m->opts = *o;
+	m->opts.eval.memo = pk_eval_memo_new(); /* successive decisions differ by a node or two */
 	pk_arena_init(&m->arena);
 	pk_pod **pending;
 	long np = pk_snapshot_pending(s, &pending);
@@ -137,6 +139,7 @@ void pk_sim_free(pk_sim *m)
 		pk_pod_release(m->owned[i]);
 	free(m->owned);
 	free(m->queue);
+	pk_eval_memo_free(m->opts.eval.memo);
 	pk_arena_free(&m->arena);
 	memset(m, 0, sizeof *m);
 }

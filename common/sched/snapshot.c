@@ -120,6 +120,7 @@ void pk_snapshot_free(pk_snapshot *s)
 	if (s->infos)
 		for (long i = 0; i < s->nnodes; i++) {
 			free(s->infos[i].pods);
+			free(s->infos[i].slots);
 			free(s->infos[i].nominated);
 			free(s->infos[i].requested.scalar);
 		}
@@ -354,6 +355,32 @@ static void push_pod(pk_pod ***arr, int *n, int *cap, pk_pod *p)
 	(*arr)[(*n)++] = p;
 }
 
+static pk_pod_slot slot_of(const pk_pod *p)
+{
+	pk_pod_slot sl = {
+		.cpu = p->requests.cpu, .memory = p->requests.memory, .ephemeral = p->requests.ephemeral,
+		.start = p->has_start_time ? p->start_time : INT64_MIN, .priority = p->priority,
+		.npdbs = p->npdbs,
+	};
+	memcpy(sl.pdbs, p->pdbs, sizeof sl.pdbs);
+	return sl;
+}
+
+/* Room for need pods (and their slots) on a node. */
+static void reserve_pods(pk_nodeinfo *ni, int need)
+{
+	if (need <= ni->cap)
+		return;
+	int cap = ni->cap ? ni->cap : 8;
+	while (cap < need)
+		cap *= 2;
+	ni->pods = realloc(ni->pods, sizeof *ni->pods * (size_t)cap);
+	ni->slots = realloc(ni->slots, sizeof *ni->slots * (size_t)cap);
+	if (!ni->pods || !ni->slots)
+		abort();
+	ni->cap = cap;
+}
+
 void pk_snapshot_finish(pk_snapshot *s)
 {
 	if (s->finished)
@@ -368,6 +395,7 @@ void pk_snapshot_finish(pk_snapshot *s)
 	for (long i = 0; i < s->nnodes; i++) {
 		s->nodes[i].index = i;
 		s->infos[i].node = &s->nodes[i];
+		s->infos[i].now = s->now;
 	}
 	index_build(s);
 	for (long i = 0; i < s->npods; i++) {
@@ -385,7 +413,8 @@ void pk_snapshot_finish(pk_snapshot *s)
 				s->unbound_node_pods++;
 				continue;
 			}
-			push_pod(&ni->pods, &ni->npods, &ni->cap, p);
+			reserve_pods(ni, ni->npods + 1);
+			ni->pods[ni->npods++] = p;
 			res_add(&ni->requested, &p->requests, 1);
 			if (p->nanti_affinity)
 				s->anti_affinity_pods++;
@@ -395,8 +424,12 @@ void pk_snapshot_finish(pk_snapshot *s)
 				push_pod(&ni->nominated, &ni->nnominated, &ni->nomcap, p);
 		}
 	}
-	for (long i = 0; i < s->nnodes; i++)
-		sort_pods(s->infos[i].pods, s->infos[i].npods, s->now);
+	for (long i = 0; i < s->nnodes; i++) {
+		pk_nodeinfo *ni = &s->infos[i];
+		sort_pods(ni->pods, ni->npods, s->now);
+		for (int k = 0; k < ni->npods; k++)
+			ni->slots[k] = slot_of(ni->pods[k]);
+	}
 	s->finished = true;
 }
 
@@ -408,7 +441,9 @@ void pk_nodeinfo_remove_pod(pk_nodeinfo *ni, const pk_pod *p)
 		if (ni->pods[i] != p)
 			continue;
 		memmove(&ni->pods[i], &ni->pods[i + 1], sizeof *ni->pods * (size_t)(ni->npods - i - 1));
+		memmove(&ni->slots[i], &ni->slots[i + 1], sizeof *ni->slots * (size_t)(ni->npods - i - 1));
 		ni->npods--;
+		ni->generation++;
 		res_add(&ni->requested, &p->requests, -1);
 		return;
 	}
@@ -416,20 +451,25 @@ void pk_nodeinfo_remove_pod(pk_nodeinfo *ni, const pk_pod *p)
 
 void pk_nodeinfo_add_pod(pk_nodeinfo *ni, pk_pod *p)
 {
-	push_pod(&ni->pods, &ni->npods, &ni->cap, p);
-	/* keep priority order (most important first); exact order among equal
-	 * priorities does not matter: victim selection sorts its own list. */
-	for (int i = ni->npods - 1; i > 0 && ni->pods[i]->priority > ni->pods[i - 1]->priority; i--) {
-		pk_pod *t = ni->pods[i];
-		ni->pods[i] = ni->pods[i - 1];
-		ni->pods[i - 1] = t;
-	}
+	/* keep importance order: victim selection takes the lower-priority
+	 * pods as a tail of the list, already in the order it needs */
+	reserve_pods(ni, ni->npods + 1);
+	int i = ni->npods;
+	while (i > 0 && pk_pod_importance_cmp(p, ni->pods[i - 1], ni->now) < 0)
+		i--;
+	memmove(&ni->pods[i + 1], &ni->pods[i], sizeof *ni->pods * (size_t)(ni->npods - i));
+	memmove(&ni->slots[i + 1], &ni->slots[i], sizeof *ni->slots * (size_t)(ni->npods - i));
+	ni->pods[i] = p;
+	ni->slots[i] = slot_of(p);
+	ni->npods++;
+	ni->generation++;
 	res_add(&ni->requested, &p->requests, 1);
 }
 
 void pk_nodeinfo_add_nominated(pk_nodeinfo *ni, pk_pod *p)
 {
 	push_pod(&ni->nominated, &ni->nnominated, &ni->nomcap, p);
+	ni->generation++;
 }
 
 void pk_nodeinfo_remove_nominated(pk_nodeinfo *ni, const pk_pod *p)
@@ -439,6 +479,7 @@ void pk_nodeinfo_remove_nominated(pk_nodeinfo *ni, const pk_pod *p)
 			memmove(&ni->nominated[i], &ni->nominated[i + 1],
 			        sizeof *ni->nominated * (size_t)(ni->nnominated - i - 1));
 			ni->nnominated--;
+			ni->generation++;
 			return;
 		}
 }

@@ -1,0 +1,201 @@
+/* The simulator reuses per-node results across decisions (pk_eval_memo)
+ * and lists victims for the chosen node only. Both are shortcuts: every
+ * step must come out as it does without them. Random clusters, replicas
+ * of a few workloads and pods of their own, compared step by step. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "t.h"
+#include "sched/simulate.h"
+
+typedef struct rng { unsigned long long s; } rng;
+
+static int roll(rng *r, int n)
+{
+	r->s ^= r->s << 13;
+	r->s ^= r->s >> 7;
+	r->s ^= r->s << 17;
+	return (int)(r->s % (unsigned long long)n);
+}
+
+static void add(pk_snapshot *s, const char *json)
+{
+	cJSON *o = cJSON_Parse(json);
+	bool take = false;
+	char err[256];
+	if (!o || pk_snapshot_add(s, o, 0, &take, err, sizeof err) != PK_ADD_USED) {
+		fprintf(stderr, "cannot add %s\n", json);
+		exit(2);
+	}
+	if (!take)
+		cJSON_Delete(o);
+}
+
+static void build(pk_snapshot *s, unsigned long long seed)
+{
+	rng r = { seed * 0x9E3779B97F4A7C15ull + 1 };
+	char b[2048];
+	pk_snapshot_init(s);
+	int nodes = 6 + roll(&r, 20);
+	for (int i = 0; i < nodes; i++) {
+		snprintf(b, sizeof b,
+		         "{\"kind\":\"Node\",\"metadata\":{\"name\":\"n%02d\",\"labels\":{\"zone\":\"z%d\"}},"
+		         "\"spec\":{%s},\"status\":{\"allocatable\":{\"cpu\":\"4\",\"memory\":\"8Gi\",\"pods\":\"%d\"}}}",
+		         i, i % 3, roll(&r, 6) ? "" : "\"taints\":[{\"key\":\"gpu\",\"effect\":\"NoSchedule\"}]",
+		         roll(&r, 8) ? 110 : 6);
+		add(s, b);
+		int pods = roll(&r, 8);
+		for (int k = 0; k < pods; k++) {
+			int app = roll(&r, 5);
+			snprintf(b, sizeof b,
+			         "{\"kind\":\"Pod\",\"metadata\":{\"name\":\"p%02d-%d\",\"namespace\":\"ns%d\",\"uid\":\"u%02d-%d\","
+			         "\"labels\":{\"app\":\"a%d\"},\"ownerReferences\":[{\"kind\":\"ReplicaSet\",\"name\":\"rs%d\","
+			         "\"uid\":\"rs%d\",\"controller\":true}]},"
+			         "\"spec\":{\"nodeName\":\"n%02d\",\"priority\":%d,\"containers\":[{\"name\":\"c\",\"resources\":"
+			         "{\"requests\":{\"cpu\":\"%dm\",\"memory\":\"%dMi\"}}}]},"
+			         "\"status\":{\"phase\":\"Running\"%s}}",
+			         i, k, app % 2, i, k, app, app, app, i, (int[]){ 0, 100, 100, 1000, 5000 }[roll(&r, 5)],
+			         100 * (1 + roll(&r, 12)), 256 * (1 + roll(&r, 8)),
+			         roll(&r, 4) ? ",\"startTime\":\"2026-11-20T10:00:00Z\"" : "");
+			add(s, b);
+		}
+	}
+	for (int app = 0; app < 5; app++) {
+		snprintf(b, sizeof b,
+		         "{\"kind\":\"PodDisruptionBudget\",\"metadata\":{\"name\":\"pdb%d\",\"namespace\":\"ns%d\"},"
+		         "\"spec\":{\"selector\":{\"matchLabels\":{\"app\":\"a%d\"}}},\"status\":{\"disruptionsAllowed\":%d}}",
+		         app, app % 2, app, roll(&r, 2));
+		add(s, b);
+	}
+	/* pending: replicas of three workloads, then pods of their own */
+	int w = 0;
+	for (int i = 0; i < 30; i++) {
+		bool replica = i < 24;
+		if (replica && i % 8 == 0)
+			w = roll(&r, 1000);
+		rng wr = { (unsigned long long)w * 7919 + 3 };
+		rng *x = replica ? &wr : &r;
+		int prio = (int[]){ 100, 1000, 2000, 6000 }[roll(x, 4)];
+		int cpu = 500 * (1 + roll(x, 6));
+		const char *extra = (const char *[]){ "", "", ",\"nodeSelector\":{\"zone\":\"z1\"}",
+		                                      ",\"tolerations\":[{\"key\":\"gpu\",\"operator\":\"Exists\"}]",
+		                                      ",\"preemptionPolicy\":\"Never\"" }[roll(x, 5)];
+		bool port = !replica && roll(&r, 4) == 0;
+		snprintf(b, sizeof b,
+		         "{\"kind\":\"Pod\",\"metadata\":{\"name\":\"q%02d\",\"namespace\":\"ns0\",\"uid\":\"q%02d\","
+		         "\"creationTimestamp\":\"2026-11-2%dT10:00:00Z\"},"
+		         "\"spec\":{\"priority\":%d%s,\"containers\":[{\"name\":\"c\",%s\"resources\":"
+		         "{\"requests\":{\"cpu\":\"%dm\",\"memory\":\"512Mi\"}}}]},\"status\":{\"phase\":\"Pending\"}}",
+		         i, i, replica ? i / 8 : 5, prio, extra, port ? "\"ports\":[{\"containerPort\":80,\"hostPort\":80}]," : "",
+		         cpu);
+		add(s, b);
+	}
+	pk_snapshot_finish(s);
+}
+
+typedef struct trace { char *text; size_t len, cap; } trace;
+
+static void put(trace *t, const char *s)
+{
+	size_t n = strlen(s);
+	if (t->len + n + 1 > t->cap) {
+		t->cap = (t->len + n + 1) * 2;
+		t->text = realloc(t->text, t->cap);
+		if (!t->text)
+			abort();
+	}
+	memcpy(t->text + t->len, s, n + 1);
+	t->len += n;
+}
+
+static void on_step(void *ctx, const pk_sim_step *st)
+{
+	trace *t = ctx;
+	char b[512];
+	const pk_evaluation *e = st->pod_eval;
+	snprintf(b, sizeof b, "%s outcome=%d status=%d candidates=%d msg=%s", st->unit->pods[0]->name, st->outcome,
+	         e ? (int)e->status : -1, e ? e->ncandidates : -1, e ? e->message : "");
+	put(t, b);
+	if (e && e->best >= 0) {
+		const pk_candidate *c = &e->candidates[e->best];
+		snprintf(b, sizeof b, " node=%s pdb=%d", c->node, c->num_pdb_violations);
+		put(t, b);
+		for (int i = 0; i < c->nvictims; i++) {
+			snprintf(b, sizeof b, " %s/%s", c->victims[i].namespace_, c->victims[i].name);
+			put(t, b);
+		}
+		for (int i = 0; i < c->nclear; i++) {
+			snprintf(b, sizeof b, " clear:%s", c->clear_nominations[i].name);
+			put(t, b);
+		}
+	}
+	if (st->node) {
+		snprintf(b, sizeof b, " bound=%s", st->node->node->name);
+		put(t, b);
+	}
+	put(t, "\n");
+}
+
+/* with_shortcuts=false: victims for every candidate and no memo */
+static char *run(unsigned long long seed, bool with_shortcuts)
+{
+	pk_snapshot s;
+	build(&s, seed);
+	pk_pg_set g;
+	pk_pg_set_init(&g);
+	pk_pg_set_finish(&g, &s);
+	pk_sim_opts o;
+	pk_sim_opts_default(&o);
+	o.eval.victims_of_best_only = with_shortcuts;
+	pk_sim m;
+	pk_sim_init(&m, &s, &g, &o);
+	if (!with_shortcuts) {
+		pk_eval_memo_free(m.opts.eval.memo);
+		m.opts.eval.memo = NULL;
+	}
+	trace t = { 0 };
+	put(&t, "");
+	pk_sim_run(&m, on_step, &t);
+	pk_sim_free(&m);
+	pk_pg_set_free(&g);
+	pk_snapshot_free(&s);
+	return t.text;
+}
+
+static void test_selector_equal(void)
+{
+	pk_selector a, b;
+	cJSON *x = cJSON_Parse("{\"matchLabels\":{\"app\":\"a\"}}"), *y = cJSON_Parse("{\"matchLabels\":{\"app\":\"b\"}}");
+	char err[64];
+	pk_selector_compile(x, &a, err, sizeof err);
+	pk_selector_compile(x, &b, err, sizeof err);
+	CHECK(pk_selector_equal(&a, &b), "a selector equals its twin");
+	pk_selector_free(&b);
+	pk_selector_compile(y, &b, err, sizeof err);
+	CHECK(!pk_selector_equal(&a, &b), "another value is another selector");
+	pk_selector_free(&a);
+	pk_selector_free(&b);
+	cJSON_Delete(x);
+	cJSON_Delete(y);
+}
+
+int main(void)
+{
+	test_selector_equal();
+	int same = 0, steps = 0;
+	for (unsigned long long seed = 1; seed <= 40; seed++) {
+		char *fast = run(seed, true), *full = run(seed, false);
+		if (strcmp(fast, full) == 0)
+			same++;
+		else
+			fprintf(stderr, "seed %llu differs:\n--- shortcuts\n%s--- full\n%s", seed, fast, full);
+		for (const char *p = full; *p; p++)
+			steps += *p == '\n';
+		free(fast);
+		free(full);
+	}
+	CHECK(same == 40, "40 random clusters: every step the same with and without the memo (%d of 40)", same);
+	CHECK(steps >= 40 * 30, "every pending pod was a step (%d)", steps);
+	return T_DONE();
+}
