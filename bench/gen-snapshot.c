@@ -1,8 +1,10 @@
 /* Generates a realistic cluster snapshot as `kubectl get
  * nodes,pods,pdb,priorityclasses -A -o json` prints it (a pretty kind: List,
  * 4-space indent, kubectl's key order) or as NDJSON (-n), deterministically.
- *   gen-snapshot [-b] [-n] [-N nodes] [-P pods-per-node] [-p pending] [-s seed]
+ *   gen-snapshot [-b] [-n] [-N nodes] [-P pods-per-node] [-p pending] [-s seed] [-w workloads]
  * -b makes the pending pods high-priority and large, so that they preempt.
+ * -w K (with -b) makes them the replicas of K workloads: one shape and one
+ *    creation time per workload, as a Deployment's or a Job's pods have.
  * Pods carry what real ones carry: labels, ownerReferences, managedFields,
  * containers with requests and limits, tolerations, status and conditions. */
 #include <getopt.h>
@@ -19,6 +21,8 @@ typedef struct gen {
 	uint64_t rng;
 	int first_item;
 	int big_pending;
+	int workloads;            /* -w: pending pods are replicas of this many workloads */
+	int pending;
 } gen;
 
 static uint64_t next(gen *g)
@@ -117,6 +121,17 @@ static void node(gen *g, int i)
 	end_item(g);
 }
 
+/* pending index i of workload w: its shape, drawn from its own generator */
+static void workload_shape(const gen *g, int i, int *cls, int *cpu, int *mem, int *day)
+{
+	int w = (int)((long)i * g->workloads / g->pending);
+	gen wg = { .rng = 0x2545F4914F6CDD1Dull * (uint64_t)(w + 1) };
+	*cls = 2 + pick(&wg, 2);
+	*cpu = 1000 * (4 + pick(&wg, 8));
+	*mem = 128 * (1 + pick(&wg, 8));
+	*day = 1 + w % 24;
+}
+
 static void pod(gen *g, int n, int node_i, int pending)
 {
 	char buf[16384];
@@ -129,6 +144,9 @@ static void pod(gen *g, int n, int node_i, int pending)
 		cpu = 1000 * (4 + pick(g, 8));        /* 4..11 cores */
 	}
 	int mem = 128 * (1 + pick(g, 8));             /* Mi */
+	int day = 1 + n % 24;
+	if (pending && g->big_pending && g->workloads)
+		workload_shape(g, pending - 1, &cls, &cpu, &mem, &day);
 	int rs = n / 3;
 	char nodefield[64] = "", status[4096];
 	if (!pending)
@@ -177,7 +195,7 @@ static void pod(gen *g, int n, int node_i, int pending)
 	  "\"volumes\":[{\"name\":\"kube-api-access\",\"projected\":{\"defaultMode\":420,\"sources\":[{\"serviceAccountToken\":{\"expirationSeconds\":3607,"
 	  "\"path\":\"token\"}},{\"configMap\":{\"items\":[{\"key\":\"ca.crt\",\"path\":\"ca.crt\"}],\"name\":\"kube-root-ca.crt\"}}]}}]},"
 	  "\"status\":%s}",
-	  1 + n % 24, teams[team], rs % 500, teams[team], rs % 500, teams[team], (unsigned)rs, team % 2 ? "backend" : "frontend",
+	  day, teams[team], rs % 500, teams[team], rs % 500, teams[team], (unsigned)rs, team % 2 ? "backend" : "frontend",
 	  (unsigned)rs, 1 + n % 24, teams[team], rs % 500, (unsigned)n, teams[team], teams[team], rs % 500, (unsigned)rs, (unsigned)rs,
 	  100000 + n, (unsigned)n, n,
 	  teams[team], teams[team], n % 40, cpu * 2, mem * 2, cpu, mem, nodefield, classes[cls].policy, classes[cls].value,
@@ -218,7 +236,7 @@ int main(int argc, char **argv)
 	gen g = { .out = stdout, .rng = 0x9E3779B97F4A7C15ull, .first_item = 1 };
 	int nodes = 5000, per_node = 30, pending = 20, c;
 
-	while ((c = getopt(argc, argv, "bnN:P:p:s:")) != -1) {
+	while ((c = getopt(argc, argv, "bnN:P:p:s:w:")) != -1) {
 		switch (c) {
 		case 'b': g.big_pending = 1; break;
 		case 'n': g.ndjson = 1; break;
@@ -226,8 +244,9 @@ int main(int argc, char **argv)
 		case 'P': per_node = atoi(optarg); break;
 		case 'p': pending = atoi(optarg); break;
 		case 's': g.rng ^= strtoull(optarg, NULL, 10) * 0x100000001B3ull; break;
+		case 'w': g.workloads = atoi(optarg); break;
 		default:
-			fprintf(stderr, "usage: gen-snapshot [-b] [-n] [-N nodes] [-P pods-per-node] [-p pending] [-s seed]\n");
+			fprintf(stderr, "usage: gen-snapshot [-b] [-n] [-N nodes] [-P pods-per-node] [-p pending] [-s seed] [-w workloads]\n");
 			return 2;
 		}
 	}
@@ -246,8 +265,9 @@ int main(int argc, char **argv)
 	for (int i = 0; i < nodes; i++)
 		for (int k = 0; k < per_node; k++)
 			pod(&g, n++, i, 0);
+	g.pending = pending;
 	for (int i = 0; i < pending; i++)
-		pod(&g, n++, 0, 1);
+		pod(&g, n++, 0, 1 + i);
 	for (int i = 0; i < 500; i++)
 		pdb(&g, i);
 	if (!g.ndjson)
