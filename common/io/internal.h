@@ -90,6 +90,10 @@ typedef struct pk_prune_set {
 	const char *last[64];     /* the member name the pattern ends with */
 	size_t last_len[64];
 	int n;
+	/* bit k of lengths[d]: some pattern ends with a name of length k at
+	 * depth d (names of 63 bytes or more share bit 63) - most members are
+	 * let through on this test alone */
+	unsigned long long lengths[8];
 } pk_prune_set;
 void pk_prune_compile(const char *const *drop, pk_prune_set *set);
 size_t pk_prune_members(const char *src, size_t len, char *dst, const pk_prune_set *drop);

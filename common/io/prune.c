@@ -99,15 +99,23 @@ static int pattern_depth(const char *pat)
 	return depth;
 }
 
+static unsigned long long length_bit(size_t len)
+{
+	return 1ull << (len < 63 ? len : 63);
+}
+
 void pk_prune_compile(const char *const *drop, pk_prune_set *set)
 {
 	set->n = 0;
+	memset(set->lengths, 0, sizeof set->lengths);
 	for (; drop && *drop && set->n < (int)(sizeof set->pat / sizeof set->pat[0]); drop++) {
 		const char *last = strrchr(*drop, '.');
 		set->pat[set->n] = *drop;
 		set->depth[set->n] = pattern_depth(*drop);
 		set->last[set->n] = last ? last + 1 : *drop;
 		set->last_len[set->n] = strlen(set->last[set->n]);
+		if (set->depth[set->n] < 8)
+			set->lengths[set->depth[set->n]] |= length_bit(set->last_len[set->n]);
 		set->n++;
 	}
 }
@@ -116,6 +124,8 @@ static int dropped(const pk_prune_set *set, const segment *path, int depth, cons
 {
 	/* most members stand at a depth no pattern names, or under another
 	 * top-level member: both are rejected without comparing strings */
+	if (depth >= 8 || !(set->lengths[depth] & length_bit(klen)))
+		return 0;
 	for (int i = 0; i < set->n; i++)
 		if (set->depth[i] == depth && set->last_len[i] == klen && set->last[i][0] == key[0] &&
 		    memcmp(set->last[i], key, klen) == 0 && pattern_matches(set->pat[i], path, depth, key, klen))
