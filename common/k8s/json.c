@@ -18,6 +18,24 @@ const cJSON *pk_get(const cJSON *obj, const char *key)
 	return found;
 }
 
+void pk_get_members(const cJSON *obj, const char *const *names, const cJSON **out)
+{
+	int n = 0;
+	while (names[n])
+		out[n++] = NULL;
+	if (!cJSON_IsObject(obj))
+		return;
+	for (const cJSON *c = obj->child; c; c = c->next) {
+		if (!c->string)
+			continue;
+		for (int i = 0; i < n; i++)
+			if (names[i][0] == c->string[0] && strcmp(names[i], c->string) == 0) {
+				out[i] = c;   /* a later duplicate replaces it, as in pk_get */
+				break;
+			}
+	}
+}
+
 const cJSON *pk_getp(const cJSON *obj, const char *path)
 {
 	char key[256];

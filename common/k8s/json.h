@@ -10,6 +10,10 @@
 /* Member of an object by exact (case-sensitive) name; NULL if absent or obj is
  * not an object. With duplicate keys the LAST one wins, as in Go's decoder. */
 const cJSON *pk_get(const cJSON *obj, const char *key);
+/* The members of obj named in names (NULL-terminated, at most 64) in one
+ * pass over its members: out[i] is what pk_get(obj, names[i]) returns. For
+ * decoders that read many members of one object. */
+void pk_get_members(const cJSON *obj, const char *const *names, const cJSON **out);
 /* Dotted path lookup: pk_getp(pod, "spec.priorityClassName"); no indices. */
 const cJSON *pk_getp(const cJSON *obj, const char *path);
 

@@ -79,9 +79,17 @@ static char *arena_strndup(pk_arena *a, const char *s, size_t n)
 
 /* ---- string interning (open addressing, FNV-1a) -------------------------- */
 
+/* A slot keeps the string's hash and length: probing compares those before
+ * touching the string, and growing needs neither strlen nor hashing. */
+typedef struct strslot {
+	const char *s;
+	uint64_t hash;
+	size_t len;
+} strslot;
+
 struct pk_strtab {
 	pk_arena chars;
-	const char **slots;
+	strslot *slots;
 	size_t cap, count;
 };
 
@@ -122,17 +130,16 @@ static uint64_t hash_bytes(const char *s, size_t n)
 static void strtab_grow(pk_strtab *t)
 {
 	size_t ncap = t->cap * 2;
-	const char **ns = calloc(ncap, sizeof *ns);
+	strslot *ns = calloc(ncap, sizeof *ns);
 	if (!ns)
 		abort();
 	for (size_t i = 0; i < t->cap; i++) {
-		const char *s = t->slots[i];
-		if (!s)
+		if (!t->slots[i].s)
 			continue;
-		size_t j = hash_bytes(s, strlen(s)) & (ncap - 1);
-		while (ns[j])
+		size_t j = t->slots[i].hash & (ncap - 1);
+		while (ns[j].s)
 			j = (j + 1) & (ncap - 1);
-		ns[j] = s;
+		ns[j] = t->slots[i];
 	}
 	free(t->slots);
 	t->slots = ns;
@@ -145,15 +152,16 @@ const char *pk_intern_n(pk_strtab *t, const char *s, size_t n)
 		return NULL;
 	if ((t->count + 1) * 2 > t->cap)
 		strtab_grow(t);
-	size_t j = hash_bytes(s, n) & (t->cap - 1);
-	while (t->slots[j]) {
-		const char *c = t->slots[j];
-		if (strncmp(c, s, n) == 0 && c[n] == '\0')
-			return c;
+	uint64_t h = hash_bytes(s, n);
+	size_t j = h & (t->cap - 1);
+	while (t->slots[j].s) {
+		const strslot *c = &t->slots[j];
+		if (c->hash == h && c->len == n && memcmp(c->s, s, n) == 0)
+			return c->s;
 		j = (j + 1) & (t->cap - 1);
 	}
 	const char *copy = arena_strndup(&t->chars, s, n);
-	t->slots[j] = copy;
+	t->slots[j] = (strslot){ copy, h, n };
 	t->count++;
 	return copy;
 }
@@ -315,11 +323,23 @@ static void acc_to_res(pk_decoder *d, const res_acc *a, pk_res *out)
 	}
 }
 
-int pk_pod_requests(pk_decoder *d, const cJSON *spec, pk_res *out, char *err, size_t errsize)
+/* The members of a PodSpec the decoder reads, found in one pass. */
+enum {
+	S_NODE_NAME, S_SCHEDULER, S_CLASS, S_PRIORITY, S_POLICY, S_CONTAINERS, S_INIT_CONTAINERS, S_RESOURCES,
+	S_OVERHEAD, S_TOLERATIONS, S_NODE_SELECTOR, S_AFFINITY, S_VOLUMES, S_CLAIMS, S_GATES, S_SPREAD, S_GROUP,
+	S_WORKLOAD, S_COUNT
+};
+static const char *const spec_members[S_COUNT + 1] = {
+	"nodeName", "schedulerName", "priorityClassName", "priority", "preemptionPolicy", "containers",
+	"initContainers", "resources", "overhead", "tolerations", "nodeSelector", "affinity", "volumes",
+	"resourceClaims", "schedulingGates", "topologySpreadConstraints", "schedulingGroup", "workloadRef", NULL,
+};
+
+static int requests_of(pk_decoder *d, const cJSON *const *spec, pk_res *out, char *err, size_t errsize)
 {
 	res_acc sum = {0}, c, sidecars = {0}, init_peak = {0};
 	const cJSON *it;
-	cJSON_ArrayForEach(it, pk_get(spec, "containers")) {
+	cJSON_ArrayForEach(it, spec[S_CONTAINERS]) {
 		if (container_requests(&c, d, it, "containers", err, errsize) < 0)
 			return -1;
 		acc_add(&sum, d, &c);
@@ -327,7 +347,7 @@ int pk_pod_requests(pk_decoder *d, const cJSON *spec, pk_res *out, char *err, si
 	/* Init containers run one at a time before the app containers; a
 	 * restartable one (a sidecar) keeps running, so it adds to everything
 	 * that starts after it and to the app containers' sum. */
-	cJSON_ArrayForEach(it, pk_get(spec, "initContainers")) {
+	cJSON_ArrayForEach(it, spec[S_INIT_CONTAINERS]) {
 		if (container_requests(&c, d, it, "initContainers", err, errsize) < 0)
 			return -1;
 		const char *rp = pk_str(it, "restartPolicy");
@@ -342,7 +362,7 @@ int pk_pod_requests(pk_decoder *d, const cJSON *spec, pk_res *out, char *err, si
 	}
 	acc_max(&sum, d, &init_peak);
 
-	const cJSON *pod_level = pk_getp(spec, "resources.requests");
+	const cJSON *pod_level = pk_get(spec[S_RESOURCES], "requests");
 	cJSON_ArrayForEach(it, pod_level) {
 		if (!it->string || !is_pod_level_resource(it->string))
 			continue;
@@ -356,10 +376,17 @@ int pk_pod_requests(pk_decoder *d, const cJSON *spec, pk_res *out, char *err, si
 		if (slot)
 			*slot = v;
 	}
-	if (acc_parse_list(&sum, d, pk_get(spec, "overhead"), "overhead", err, errsize) < 0)
+	if (acc_parse_list(&sum, d, spec[S_OVERHEAD], "overhead", err, errsize) < 0)
 		return -1;
 	acc_to_res(d, &sum, out);
 	return 0;
+}
+
+int pk_pod_requests(pk_decoder *d, const cJSON *spec, pk_res *out, char *err, size_t errsize)
+{
+	const cJSON *m[S_COUNT];
+	pk_get_members(spec, spec_members, m);
+	return requests_of(d, m, out, err, errsize);
 }
 
 /* ---- labels --------------------------------------------------------------- */
@@ -397,6 +424,12 @@ void pk_decoder_init(pk_decoder *d, pk_arena *arena, pk_strtab *strs)
 static const char *istr(pk_decoder *d, const cJSON *obj, const char *path, const char *fallback)
 {
 	return pk_intern(d->strs, pk_str_or(obj, path, fallback));
+}
+
+/* The interned string value v, or fallback when v is absent or no string. */
+static const char *istr_of(pk_decoder *d, const cJSON *v, const char *fallback)
+{
+	return pk_intern(d->strs, cJSON_IsString(v) ? v->valuestring : fallback);
 }
 
 static int parse_effect(const char *s)
@@ -538,16 +571,16 @@ static int count_host_ports(const cJSON *containers)
 	return n;
 }
 
-static int decode_node_affinity(pk_decoder *d, const cJSON *spec, pk_pod *out, char *err, size_t errsize)
+static int decode_node_affinity(pk_decoder *d, const cJSON *const *spec, pk_pod *out, char *err, size_t errsize)
 {
-	const cJSON *sel = pk_get(spec, "nodeSelector");
+	const cJSON *sel = spec[S_NODE_SELECTOR];
 	if (cJSON_IsObject(sel)) {
 		out->has_node_selector = true;
 		pk_selector_compile_map(sel, &out->node_selector);
 	} else {
 		out->node_selector.is_nil = true;
 	}
-	const cJSON *req = pk_getp(spec, "affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution");
+	const cJSON *req = pk_getp(spec[S_AFFINITY], "nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution");
 	if (!req)
 		return 0;
 	out->has_node_affinity = true;
@@ -577,17 +610,17 @@ static int decode_node_affinity(pk_decoder *d, const cJSON *spec, pk_pod *out, c
 	return 0;
 }
 
-static unsigned unmodelled_features(const cJSON *spec)
+static unsigned unmodelled_features(const cJSON *const *spec)
 {
 	unsigned m = 0;
 	const cJSON *c;
-	cJSON_ArrayForEach(c, pk_get(spec, "volumes")) {
+	cJSON_ArrayForEach(c, spec[S_VOLUMES]) {
 		if (pk_get(c, "persistentVolumeClaim") || pk_get(c, "ephemeral"))
 			m |= PK_UNMODELLED_VOLUMES;
 	}
-	if (cJSON_GetArraySize(pk_get(spec, "resourceClaims")) > 0)
+	if (cJSON_GetArraySize(spec[S_CLAIMS]) > 0)
 		m |= PK_UNMODELLED_RESOURCE_CLAIMS;
-	if (cJSON_GetArraySize(pk_get(spec, "schedulingGates")) > 0)
+	if (cJSON_GetArraySize(spec[S_GATES]) > 0)
 		m |= PK_UNMODELLED_SCHEDULING_GATES;
 	return m;
 }
@@ -636,10 +669,10 @@ static int decode_pod_terms(pk_decoder *d, const cJSON *terms, pk_pod *out, pk_p
 
 /* DoNotSchedule topologySpreadConstraints; matchLabelKeys become In
  * requirements on the pod's own label values, as the apiserver merges them. */
-static int decode_spread(pk_decoder *d, const cJSON *spec, const cJSON *labels, pk_pod *out,
+static int decode_spread(pk_decoder *d, const cJSON *list, const cJSON *labels, pk_pod *out,
                          char *err, size_t errsize)
 {
-	const cJSON *list = pk_get(spec, "topologySpreadConstraints"), *c;
+	const cJSON *c;
 	int n = 0;
 	cJSON_ArrayForEach(c, list)
 		if (strcmp(pk_str_or(c, "whenUnsatisfiable", "DoNotSchedule"), "DoNotSchedule") == 0)
@@ -701,10 +734,10 @@ bool pk_pod_term_matches(const pk_pod_term *t, const pk_pod *owner, const pk_pod
 
 /* Is the first DisruptionTarget condition True with reason
  * PreemptionByScheduler? (upstream's "terminating by preemption") */
-static bool disrupted_by_preemption(const cJSON *status)
+static bool disrupted_by_preemption(const cJSON *conditions)
 {
 	const cJSON *c;
-	cJSON_ArrayForEach(c, pk_get(status, "conditions")) {
+	cJSON_ArrayForEach(c, conditions) {
 		const char *type = pk_str(c, "type");
 		if (!type || strcmp(type, "DisruptionTarget") != 0)
 			continue;
@@ -715,33 +748,48 @@ static bool disrupted_by_preemption(const cJSON *status)
 	return false;
 }
 
-static bool parse_ts(const cJSON *obj, const char *path, int64_t *out)
+static bool parse_ts(const cJSON *v, int64_t *out)
 {
-	const char *s = pk_str(obj, path);
-	return s && pk_parse_time(s, out);
+	return cJSON_IsString(v) && pk_parse_time(v->valuestring, out);
 }
+
+enum { M_NAMESPACE, M_NAME, M_GENERATE_NAME, M_UID, M_LABELS, M_CREATED, M_DELETED, M_COUNT };
+static const char *const meta_members[M_COUNT + 1] = {
+	"namespace", "name", "generateName", "uid", "labels", "creationTimestamp", "deletionTimestamp", NULL,
+};
+enum { T_NOMINATED, T_PHASE, T_START, T_CONDITIONS, T_COUNT };
+static const char *const status_members[T_COUNT + 1] = {
+	"nominatedNodeName", "phase", "startTime", "conditions", NULL,
+};
 
 int pk_pod_decode_spec(pk_decoder *d, const cJSON *meta, const cJSON *spec, const cJSON *status,
                        pk_pod *out, char *err, size_t errsize)
 {
+	/* each object's members in one pass: a pod is read once, but a
+	 * snapshot has 150,000 of them */
+	const cJSON *m[M_COUNT], *sp[S_COUNT], *st[T_COUNT];
+	pk_get_members(meta, meta_members, m);
+	pk_get_members(spec, spec_members, sp);
+	pk_get_members(status, status_members, st);
+
 	memset(out, 0, sizeof *out);
 	out->npdbs = -1;   /* matching PDBs: worked out on first use */
-	out->namespace_ = istr(d, meta, "namespace", "default");
+	out->namespace_ = istr_of(d, m[M_NAMESPACE], "default");
 	if (!*out->namespace_)
 		out->namespace_ = pk_intern(d->strs, "default");
-	out->name = istr(d, meta, "name", "");
+	out->name = istr_of(d, m[M_NAME], "");
 	if (!*out->name)
-		out->name = istr(d, meta, "generateName", "");
-	out->uid = istr(d, meta, "uid", "");
-	out->labels = intern_labels(d, pk_get(meta, "labels"));
-	out->node_name = istr(d, spec, "nodeName", "");
-	out->nominated_node = istr(d, status, "nominatedNodeName", "");
-	out->scheduler_name = istr(d, spec, "schedulerName", "default-scheduler");
-	out->class_name = istr(d, spec, "priorityClassName", "");
-	out->phase = istr(d, status, "phase", "");
+		out->name = istr_of(d, m[M_GENERATE_NAME], "");
+	out->uid = istr_of(d, m[M_UID], "");
+	out->labels = intern_labels(d, m[M_LABELS]);
+	out->node_name = istr_of(d, sp[S_NODE_NAME], "");
+	out->nominated_node = istr_of(d, st[T_NOMINATED], "");
+	out->scheduler_name = istr_of(d, sp[S_SCHEDULER], "default-scheduler");
+	out->class_name = istr_of(d, sp[S_CLASS], "");
+	out->phase = istr_of(d, st[T_PHASE], "");
 
 	int64_t prio;
-	if (pk_int64(spec, "priority", &prio)) {
+	if (pk_num_int64(sp[S_PRIORITY], &prio)) {
 		if (prio < INT32_MIN || prio > INT32_MAX) {
 			snprintf(err, errsize, "spec.priority %lld is not an int32", (long long)prio);
 			return -1;
@@ -749,44 +797,43 @@ int pk_pod_decode_spec(pk_decoder *d, const cJSON *meta, const cJSON *spec, cons
 		out->has_priority = true;
 		out->priority = (int32_t)prio;
 	}
-	const char *pol = pk_str(spec, "preemptionPolicy");
-	if (pol) {
+	if (cJSON_IsString(sp[S_POLICY])) {
+		const char *pol = sp[S_POLICY]->valuestring;
 		if (!pk_parse_preemption_policy(pol, &out->policy)) {
 			snprintf(err, errsize, "spec.preemptionPolicy: unsupported value \"%s\"", pol);
 			return -1;
 		}
 		out->has_policy = true;
 	}
-	out->has_start_time = parse_ts(status, "startTime", &out->start_time);
-	parse_ts(meta, "creationTimestamp", &out->created);
-	out->terminating = pk_get(meta, "deletionTimestamp") != NULL &&
-	                   !cJSON_IsNull(pk_get(meta, "deletionTimestamp"));
-	out->preemption_target = disrupted_by_preemption(status);
+	out->has_start_time = parse_ts(st[T_START], &out->start_time);
+	parse_ts(m[M_CREATED], &out->created);
+	out->terminating = m[M_DELETED] && !cJSON_IsNull(m[M_DELETED]);
+	out->preemption_target = disrupted_by_preemption(st[T_CONDITIONS]);
 
-	if (pk_pod_requests(d, spec, &out->requests, err, errsize) < 0)
+	if (requests_of(d, sp, &out->requests, err, errsize) < 0)
 		return -1;
 
-	int nports = count_host_ports(pk_get(spec, "containers"));
+	int nports = count_host_ports(sp[S_CONTAINERS]);
 	if (nports) {
 		out->ports = pk_arena_alloc(d->arena, sizeof *out->ports * (size_t)nports);
-		add_ports(d, pk_get(spec, "containers"), out->ports, &out->nports, nports);
+		add_ports(d, sp[S_CONTAINERS], out->ports, &out->nports, nports);
 	}
-	if (decode_tolerations(d, pk_get(spec, "tolerations"), out, err, errsize) < 0)
+	if (decode_tolerations(d, sp[S_TOLERATIONS], out, err, errsize) < 0)
 		return -1;
-	if (decode_node_affinity(d, spec, out, err, errsize) < 0)
+	if (decode_node_affinity(d, sp, out, err, errsize) < 0)
 		return -1;
-	out->unmodelled = unmodelled_features(spec);
-	const cJSON *aff = pk_get(spec, "affinity");
+	out->unmodelled = unmodelled_features(sp);
+	const cJSON *aff = sp[S_AFFINITY];
 	if (decode_pod_terms(d, pk_getp(aff, "podAffinity.requiredDuringSchedulingIgnoredDuringExecution"), out,
 	                     &out->affinity, &out->naffinity, err, errsize) < 0 ||
 	    decode_pod_terms(d, pk_getp(aff, "podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution"), out,
 	                     &out->anti_affinity, &out->nanti_affinity, err, errsize) < 0)
 		return -1;
-	if (decode_spread(d, spec, pk_get(meta, "labels"), out, err, errsize) < 0)
+	if (decode_spread(d, sp[S_SPREAD], m[M_LABELS], out, err, errsize) < 0)
 		return -1;
-	out->pod_group = istr(d, spec, "schedulingGroup.podGroupName", "");
-	out->workload_name = istr(d, spec, "workloadRef.name", "");
-	out->workload_pod_group = istr(d, spec, "workloadRef.podGroup", "");
+	out->pod_group = istr(d, sp[S_GROUP], "podGroupName", "");
+	out->workload_name = istr(d, sp[S_WORKLOAD], "name", "");
+	out->workload_pod_group = istr(d, sp[S_WORKLOAD], "podGroup", "");
 	return 0;
 }
 
