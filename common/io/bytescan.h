@@ -30,8 +30,9 @@ static inline const char *pk_scan_structural(const char *p, const char *e, int w
 		if (s)
 			n &= (s & -s) - 1;          /* only the newlines before the hit */
 		if (n) {
-			*lines += __builtin_popcount(n);
 			*last_nl = p + (31 - __builtin_clz(n));
+			for (; n; n &= n - 1)   /* one or two: no popcount call (not in baseline x86-64) */
+				++*lines;
 		}
 		if (s)
 			return p + __builtin_ctz(s);

@@ -87,6 +87,7 @@ typedef struct batch {
 	item *items;
 	size_t n, icap;
 	int state;                 /* 0 filling, 1 queued, 2 parsing, 3 done */
+	unsigned long seq;         /* submission order, under the pool's lock */
 	char *scratch;             /* an item's text with pruned members left out */
 	size_t scratch_cap;
 	cJSON **dead;              /* delivered trees, freed by the worker that built them */
@@ -108,6 +109,7 @@ struct pool {
 	pthread_cond_t work, done;
 	batch ring[2 * MAX_THREADS];
 	int nring, head, tail;     /* head: oldest undelivered; tail: next to fill */
+	unsigned long submitted;   /* batches queued so far, under mu */
 	int nthreads, quit;
 	pthread_t tid[MAX_THREADS];
 	int node_positions;
@@ -202,9 +204,10 @@ static void *worker(void *arg)
 
 	pthread_mutex_lock(&p->mu);
 	for (;;) {
+		/* its oldest queued batch first: the scanner waits for the oldest */
 		batch *b = NULL;
-		for (int k = wa->id; k < p->nring && !b; k += p->nthreads)
-			if (p->ring[k].state == 1)
+		for (int k = wa->id; k < p->nring; k += p->nthreads)
+			if (p->ring[k].state == 1 && (!b || p->ring[k].seq < b->seq))
 				b = &p->ring[k];
 		if (!b) {
 			if (p->quit)
@@ -374,6 +377,7 @@ static void submit(jscan *j)
 	}
 	pthread_mutex_lock(&p->mu);
 	b->state = 1;
+	b->seq = p->submitted++;
 	pthread_cond_broadcast(&p->work);
 	pthread_mutex_unlock(&p->mu);
 	p->tail = (p->tail + 1) % p->nring;
