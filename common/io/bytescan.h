@@ -70,4 +70,56 @@ static inline const char *pk_scan_string(const char *p, const char *e)
 	return p;
 }
 
+/* 64 bytes at p classified at once, for skipping whole values: bit i of
+ * each mask stands for p[i]. Without SSE2 the caller does not use it. */
+typedef struct pk_block64 {
+	unsigned long long quote, backslash, newline, open, close; /* open: { [  close: } ] */
+} pk_block64;
+
+#if defined(__SSE2__)
+#define PK_HAVE_BLOCK64 1
+static inline unsigned long long pk_mask16(__m128i v, __m128i c)
+{
+	return (unsigned long long)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, c));
+}
+
+static inline void pk_classify64(const char *p, pk_block64 *b)
+{
+	const __m128i quote = _mm_set1_epi8('"'), bs = _mm_set1_epi8('\\'), nl = _mm_set1_epi8('\n');
+	const __m128i open = _mm_set1_epi8('{'), close = _mm_set1_epi8('}'), bit20 = _mm_set1_epi8(0x20);
+	*b = (pk_block64){0};
+	for (int k = 0; k < 4; k++) {
+		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)(p + 16 * k));
+		__m128i f = _mm_or_si128(v, bit20);   /* '[' | 0x20 == '{', ']' | 0x20 == '}' */
+		int sh = 16 * k;
+		b->quote |= pk_mask16(v, quote) << sh;
+		b->backslash |= pk_mask16(v, bs) << sh;
+		b->newline |= pk_mask16(v, nl) << sh;
+		b->open |= pk_mask16(f, open) << sh;
+		b->close |= pk_mask16(f, close) << sh;
+	}
+}
+#endif
+
+/* Bit i set when an odd number of bits at or below i are set in x. */
+static inline unsigned long long pk_prefix_xor(unsigned long long x)
+{
+	x ^= x << 1;
+	x ^= x << 2;
+	x ^= x << 4;
+	x ^= x << 8;
+	x ^= x << 16;
+	x ^= x << 32;
+	return x;
+}
+
+/* Population count without the POPCNT instruction (not in baseline x86-64). */
+static inline int pk_popcount64(unsigned long long x)
+{
+	x = x - ((x >> 1) & 0x5555555555555555ull);
+	x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
+	x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0Full;
+	return (int)((x * 0x0101010101010101ull) >> 56);
+}
+
 #endif

@@ -450,6 +450,69 @@ static void scan_error(jscan *j, int rc, size_t at, long line, long col, long in
 		              "%s", what);
 }
 
+/* skip_value's fast lane: whole 64-byte blocks classified with bit masks
+ * (strings found by the parity of their quotes), taken while a block holds
+ * no backslash. Only brackets outside strings are then looked at one by
+ * one. Returns 1 when the value ends (*pp just past it), -1 on a structural
+ * error (*pp at the byte, *why set), 0 when it leaves the rest to the byte
+ * loop: a block with a backslash, or fewer than 64 bytes left. Lines are
+ * counted as the byte loop counts them. */
+static int skip_blocks(jscan *j, const char *buf, const char **pp, const char *e, unsigned char *stack,
+                       int *depth, int max, int *in_str, const char **why)
+{
+#ifdef PK_HAVE_BLOCK64
+	const char *p = *pp;
+	while (e - p >= 64) {
+		pk_block64 b;
+		pk_classify64(p, &b);
+		if (b.backslash)
+			break;
+		unsigned long long inside = pk_prefix_xor(b.quote) ^ (*in_str ? ~0ull : 0);
+		unsigned long long bad_nl = b.newline & inside;   /* JSON strings hold no newline */
+		int first_bad = bad_nl ? __builtin_ctzll(bad_nl) : 64;
+		int stop = -1, rc = 0;
+		for (unsigned long long m = (b.open | b.close) & ~inside; m && stop < 0; m &= m - 1) {
+			int i = __builtin_ctzll(m);
+			if (i > first_bad)
+				break;
+			char c = p[i];
+			if (b.open >> i & 1) {
+				if (*depth >= max) {
+					*why = "nesting is too deep (--max-depth)";
+					stop = i, rc = -1;
+				} else {
+					stack[(*depth)++] = (unsigned char)c;
+				}
+			} else if (*depth == 0 || stack[*depth - 1] != (c == '}' ? '{' : '[')) {
+				*why = c == '}' ? "unexpected '}'" : "unexpected ']'";
+				stop = i, rc = -1;
+			} else if (--*depth == 0) {
+				stop = i, rc = 1;
+			}
+		}
+		if (stop < 0 && first_bad < 64) {
+			*why = "newline inside a string";
+			stop = first_bad, rc = -1;
+		}
+		unsigned long long nl = stop < 0 ? b.newline : b.newline & ((1ull << stop) - 1);
+		if (nl) {
+			j->line += pk_popcount64(nl);
+			j->line_start = j->in.base + (size_t)(p - buf) + (size_t)(63 - __builtin_clzll(nl)) + 1;
+		}
+		if (stop >= 0) {
+			*pp = p + stop + (rc > 0);
+			return rc;
+		}
+		*in_str = (int)(inside >> 63);
+		p += 64;
+	}
+	*pp = p;
+#else
+	(void)j, (void)buf, (void)pp, (void)e, (void)stack, (void)depth, (void)max, (void)in_str, (void)why;
+#endif
+	return 0;
+}
+
 /* Move past one JSON value starting at pos. Brackets must balance and
  * strings must close; everything else is left to cJSON. Returns 0, or a
  * src_need code, or 1 for a structural error (message in *why).
@@ -470,6 +533,7 @@ static int skip_value(jscan *j, const char **why)
 	}
 	if (max > PK_DEFAULT_MAX_DEPTH)
 		max = PK_DEFAULT_MAX_DEPTH;
+	size_t bytewise_until = 0;   /* a block with a backslash goes through the byte loop */
 	for (;;) {
 		int rc = src_need(&j->in, j->pos, j->keep);
 		if (rc)
@@ -477,6 +541,17 @@ static int skip_value(jscan *j, const char **why)
 		const char *buf = j->in.buf, *p = buf + (j->pos - j->in.base), *e = buf + j->in.len;
 		int done = 0;
 		while (p < e && !done) {
+			if (depth > 0 && !escape && e - p >= 64 && j->in.base + (size_t)(p - buf) >= bytewise_until &&
+			    !j->sink->opts->scan_bytewise) {
+				int r = skip_blocks(j, buf, &p, e, stack, &depth, max, &in_str, why);
+				if (r != 0) {
+					j->pos = j->in.base + (size_t)(p - buf);
+					return r < 0;
+				}
+				if (e - p >= 64)
+					bytewise_until = j->in.base + (size_t)(p - buf) + 64;
+				continue;
+			}
 			if (escape) {            /* the byte after a backslash */
 				escape = 0;
 				p++;

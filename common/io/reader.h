@@ -84,6 +84,9 @@ typedef struct pk_reader_opts {
 	                           objects before they are built: a tool that
 	                           never reads them parses much less. Ignored
 	                           with node_positions. */
+	int scan_bytewise;        /* find item boundaries a byte at a time only,
+	                           without the 64-byte fast lane: for tests that
+	                           compare the two */
 } pk_reader_opts;
 
 /* Read every path (NULL/0 paths = stdin). Returns 0 when all inputs were read
