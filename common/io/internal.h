@@ -84,11 +84,12 @@ int pk_yaml_stream(pk_sink *s, int fd, const char *prefix, size_t nprefix);
 /* Copy the object text src to dst (at least len bytes) without the members
  * named in drop ("metadata.managedFields": a member of a member of the
  * object); returns the new length. src must be bracket-balanced. */
+#define PK_PRUNE_MAX 96
 typedef struct pk_prune_set {
-	const char *pat[64];
-	int depth[64];
-	const char *last[64];     /* the member name the pattern ends with */
-	size_t last_len[64];
+	const char *pat[PK_PRUNE_MAX];
+	int depth[PK_PRUNE_MAX];
+	const char *last[PK_PRUNE_MAX]; /* the member name the pattern ends with */
+	size_t last_len[PK_PRUNE_MAX];
 	int n;
 	/* bit k of lengths[d]: some pattern ends with a name of length k at
 	 * depth d (names of 63 bytes or more share bit 63) - most members are

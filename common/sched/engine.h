@@ -153,6 +153,9 @@ typedef enum { PK_ADD_USED, PK_ADD_SKIPPED, PK_ADD_REJECTED } pk_add_result;
  * container statuses, node images, annotations, ...): pass as the reader's
  * prune list so that they are not even built. NULL-terminated. */
 extern const char *const pk_snapshot_unused_members[];
+/* The same and ownerReferences, for tools that evaluate without playing
+ * plans forward (victims): only the simulator recreates victims. */
+extern const char *const pk_snapshot_unused_members_one_pass[];
 
 void pk_snapshot_init(pk_snapshot *s);
 void pk_snapshot_free(pk_snapshot *s);
