@@ -216,11 +216,18 @@ static void warn_at(walkctx *w, const cJSON *node, pk_err_type et, const char *f
 }
 
 /* Duplicate keys: small objects pairwise, large ones through a sorted copy. */
+/* A member and its place among its siblings: equal names sort in document
+ * order (addresses say nothing about it once malloc reuses memory). */
+typedef struct member_at {
+	const cJSON *node;
+	int index;
+} member_at;
+
 static int cmp_names(const void *a, const void *b)
 {
-	const cJSON *x = *(const cJSON *const *)a, *y = *(const cJSON *const *)b;
-	int c = strcmp(x->string, y->string);
-	return c ? c : (x < y ? -1 : x > y);
+	const member_at *x = a, *y = b;
+	int c = strcmp(x->node->string, y->node->string);
+	return c ? c : (x->index > y->index) - (x->index < y->index);
 }
 
 static void check_duplicates(walkctx *w, const cJSON *obj)
@@ -257,18 +264,18 @@ static void check_duplicates(walkctx *w, const cJSON *obj)
 				}
 		return;
 	}
-	const cJSON *small[16];
-	const cJSON **v = n <= 16 ? small : malloc((size_t)n * sizeof *v);
+	member_at small[16];
+	member_at *v = n <= 16 ? small : malloc((size_t)n * sizeof *v);
 	if (!v)
 		return;
 	int i = 0;
-	for (const cJSON *c = obj->child; c; c = c->next)
-		v[i++] = c;
+	for (const cJSON *c = obj->child; c; c = c->next, i++)
+		v[i] = (member_at){ c, i };
 	qsort(v, (size_t)n, sizeof *v, cmp_names);
 	for (i = 1; i < n && !w->stop; i++)
-		if (strcmp(v[i]->string, v[i - 1]->string) == 0) {
+		if (strcmp(v[i].node->string, v[i - 1].node->string) == 0) {
 			/* report the later occurrence, in document order */
-			const cJSON *dup = v[i];
+			const cJSON *dup = v[i].node;
 			w->chain[w->depth++] = dup;
 			warn_at(w, dup, PK_ERR_DUPLICATE_FIELD, "duplicate field \"%s\"", dup->string);
 			w->depth--;

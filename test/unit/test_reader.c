@@ -1,8 +1,10 @@
 /* The reader: formats, List streaming, positions, YAML typing as kubectl
  * types it (go-yaml v2 / YAML 1.1), limits. */
 #include "t.h"
+#include <stdint.h>
 #include <stdlib.h>
 #include "io/reader.h"
+#include "io/internal.h"
 #include "k8s/json.h"
 
 static cJSON *yaml(const char *text)
@@ -131,6 +133,46 @@ static void test_block_scanner(void)
 	      runs, broken, same);
 }
 
+static int by_address_down(const void *a, const void *b)
+{
+	uintptr_t x = (uintptr_t)*(cJSON *const *)a, y = (uintptr_t)*(cJSON *const *)b;
+	return (x < y) - (x > y);
+}
+
+/* A duplicate key is reported where its later occurrence stands, whatever
+ * the order of the nodes in memory (the fuzzer found it depended on it):
+ * twelve members, "dup" three times, placed in descending address order. */
+static void test_duplicate_order(void)
+{
+	enum { N = 12 };
+	cJSON *nodes[N];
+	for (int i = 0; i < N; i++)
+		nodes[i] = cJSON_CreateNumber(i);
+	qsort(nodes, N, sizeof nodes[0], by_address_down);
+	cJSON *obj = cJSON_CreateObject();
+	pk_posmap *pos = pk_posmap_new();
+	for (int i = 0; i < N; i++) {
+		char name[8];
+		snprintf(name, sizeof name, "k%d", i);
+		cJSON_AddItemToObject(obj, i % 5 == 1 ? "dup" : name, nodes[i]);   /* members 1, 6, 11 */
+		pk_posmap_put(pos, nodes[i], 10 + i, 3);
+	}
+	pk_reader_opts o = { .report_duplicates = 1 };
+	pk_finding *f = pk_check_object(&o, obj, pos, 1, 1);
+	long lines[4] = {0};
+	int n = 0;
+	for (pk_finding *x = f, *next; x; x = next) {
+		next = x->next;
+		if (x->et == PK_ERR_DUPLICATE_FIELD && n < 4)
+			lines[n++] = x->line;
+		free(x);
+	}
+	CHECK(n == 2 && lines[0] == 16 && lines[1] == 21, "duplicates reported at their later occurrences (%d: %ld, %ld)",
+	      n, lines[0], lines[1]);
+	pk_posmap_free(pos);
+	cJSON_Delete(obj);
+}
+
 static collect read_text(const char *text, int threads)
 {
 	return read_text_opts(text, (pk_reader_opts){ .threads = threads, .report_duplicates = 1 });
@@ -227,5 +269,6 @@ int main(void)
 	c = read_text("[,]", 1);
 	CHECK(c.errors >= 1, "an empty list element is an error");
 	test_block_scanner();
+	test_duplicate_order();
 	return T_DONE();
 }
