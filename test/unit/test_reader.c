@@ -152,7 +152,7 @@ static void test_duplicate_order(void)
 	cJSON *obj = cJSON_CreateObject();
 	pk_posmap *pos = pk_posmap_new();
 	for (int i = 0; i < N; i++) {
-		char name[8];
+		char name[16];
 		snprintf(name, sizeof name, "k%d", i);
 		cJSON_AddItemToObject(obj, i % 5 == 1 ? "dup" : name, nodes[i]);   /* members 1, 6, 11 */
 		pk_posmap_put(pos, nodes[i], 10 + i, 3);
