@@ -349,9 +349,6 @@ static void slots_pdb_split(const pk_snapshot *s, pk_nodeinfo *ni, int from, boo
 	free(b.all);
 }
 
-/* SelectVictimsOnNode on the arithmetic path. The node's pods are in
- * importance order, so the lower-priority ones are its tail, already sorted
- * as the reprieve needs them; everything is read from the slots. */
 /* The node-choice summary from the victims' slots. */
 static void summarize_slots(pk_candidate *c, const pk_pod_slot *sl, const bool *victim, int n)
 {
@@ -375,6 +372,10 @@ static void summarize_slots(pk_candidate *c, const pk_pod_slot *sl, const bool *
 	c->summarized = true;
 }
 
+/* SelectVictimsOnNode on the arithmetic path, for the node's pods from
+ * index `from` on (those of lower priority). The node keeps its pods in
+ * importance order, so that tail is already sorted as the reprieve needs
+ * it; everything is read from the slots. */
 static pk_status select_victims_by_sums(pk_snapshot *s, const pk_pod *preemptor, pk_nodeinfo *ni, int from,
                                         pk_arena *arena, pk_candidate *out, bool fill)
 {
