@@ -37,22 +37,23 @@ static void append(char *buf, size_t size, const char *fmt, ...)
 }
 
 /* "PropagationPolicy default/name" or "ClusterPropagationPolicy name". */
+static const char *describe_policy(pp_policy_kind kind, const char *ns, const char *name, char *buf, size_t size)
+{
+	if (kind == PP_PROPAGATION_POLICY)
+		snprintf(buf, size, "PropagationPolicy %s/%s", ns, name);
+	else
+		snprintf(buf, size, "ClusterPropagationPolicy %s", name);
+	return buf;
+}
+
 static const char *describe(const pp_policy *p, char *buf, size_t size)
 {
-	if (p->kind == PP_PROPAGATION_POLICY)
-		snprintf(buf, size, "PropagationPolicy %s/%s", p->namespace, p->name);
-	else
-		snprintf(buf, size, "ClusterPropagationPolicy %s", p->name);
-	return buf;
+	return describe_policy(p->kind, p->namespace, p->name, buf, size);
 }
 
 static const char *describe_claim(const pp_claim *c, char *buf, size_t size)
 {
-	if (c->kind == PP_PROPAGATION_POLICY)
-		snprintf(buf, size, "PropagationPolicy %s/%s", c->namespace, c->name);
-	else
-		snprintf(buf, size, "ClusterPropagationPolicy %s", c->name);
-	return buf;
+	return describe_policy(c->kind, c->namespace, c->name, buf, size);
 }
 
 /* A PP can only claim templates of its own namespace; cluster-scoped

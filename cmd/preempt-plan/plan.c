@@ -113,51 +113,10 @@ int plan_read(plan_run *r, char **paths, int npaths)
 
 /* ---- actions --------------------------------------------------------------------- */
 
-static cJSON *action(const char *call, const char *uid, const char *ns, const char *name)
-{
-	cJSON *a = cJSON_CreateObject();
-	cJSON_AddStringToObject(a, "call", call);
-	cJSON_AddStringToObject(a, "uid", uid);
-	cJSON_AddStringToObject(a, "namespace", ns);
-	cJSON_AddStringToObject(a, "name", name);
-	return a;
-}
-
-/* What the executor does per victim: the DisruptionTarget condition, then a
- * plain DELETE (no eviction: PDBs are not enforced by the apiserver).
- * A victim that is already terminating is skipped. */
-static void victim_actions(cJSON *actions, const pk_victim_ref *v, const char *scheduler,
-                           const char *preemptor_uid, const char *node)
-{
-	if (v->terminating)
-		return;
-	cJSON *a = action("pod_status_patch", v->uid, v->namespace_, v->name);
-	cJSON *d = cJSON_AddObjectToObject(a, "details");
-	cJSON *cond = cJSON_AddObjectToObject(d, "condition");
-	char msg[300];
-	snprintf(msg, sizeof msg, "%s: preempting to accommodate a higher priority pod", scheduler);
-	cJSON_AddStringToObject(cond, "type", "DisruptionTarget");
-	cJSON_AddStringToObject(cond, "status", "True");
-	cJSON_AddStringToObject(cond, "reason", "PreemptionByScheduler");
-	cJSON_AddStringToObject(cond, "message", msg);
-	cJSON_AddItemToArray(actions, a);
-
-	a = action("pod_delete", v->uid, v->namespace_, v->name);
-	d = cJSON_AddObjectToObject(a, "details");
-	cJSON_AddStringToObject(d, "node", node);
-	cJSON *ev = cJSON_AddObjectToObject(d, "event");
-	snprintf(msg, sizeof msg, "Preempted by pod %s on node %s", preemptor_uid, node);
-	cJSON_AddStringToObject(ev, "type", "Normal");
-	cJSON_AddStringToObject(ev, "reason", "Preempted");
-	cJSON_AddStringToObject(ev, "action", "Preempting");
-	cJSON_AddStringToObject(ev, "message", msg);
-	cJSON_AddItemToArray(actions, a);
-}
-
 static void nomination_action(cJSON *actions, const char *uid, const char *ns, const char *name,
                               const char *node)
 {
-	cJSON *a = action("pod_status_patch", uid, ns, name);
+	cJSON *a = pk_action_json("pod_status_patch", uid, ns, name);
 	cJSON *d = cJSON_AddObjectToObject(a, "details");
 	if (node)
 		cJSON_AddStringToObject(d, "nominatedNodeName", node);
@@ -235,9 +194,11 @@ cJSON *plan_build(plan_run *r, const plan_entry *e, bool *placed)
 		*placed = true;
 		snprintf(reason, sizeof reason, "preempting %d pod(s) on node %s (%d of %d candidate node(s)); %s",
 		         c->nvictims, c->node, best + 1, e->ncandidates, message);
+		char by[300];
+		snprintf(by, sizeof by, "pod %s", uid);
 		for (int i = 0; i < c->nvictims; i++) {
 			cJSON_AddItemToArray(victims, pk_victim_ref_json(&c->victims[i]));
-			victim_actions(actions, &c->victims[i], scheduler, uid, c->node);
+			pk_victim_actions_json(actions, &c->victims[i], c->node, scheduler, "pod", by);
 		}
 		for (int i = 0; i < c->nclear; i++) {
 			const pk_victim_ref *q = &c->clear_nominations[i];

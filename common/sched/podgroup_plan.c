@@ -43,51 +43,18 @@ void pk_pg_apply(pk_snapshot *s, const pk_pg_evaluation *e)
 	}
 }
 
-static cJSON *action(const char *call, const pk_pod *v)
+static pk_victim_ref victim_ref(const pk_pod *p)
 {
-	cJSON *a = cJSON_CreateObject();
-	cJSON_AddStringToObject(a, "call", call);
-	cJSON_AddStringToObject(a, "uid", v->uid);
-	cJSON_AddStringToObject(a, "namespace", v->namespace_);
-	cJSON_AddStringToObject(a, "name", v->name);
-	return a;
-}
-
-/* The executor's two calls per victim, as for a pod preemptor, with the
- * messages naming the pod group. */
-static void victim_actions(cJSON *actions, const pk_pod *v, const pk_podgroup *pg, const char *scheduler)
-{
-	if (v->terminating)
-		return;
-	char msg[600];
-	cJSON *a = action("pod_status_patch", v);
-	cJSON *cond = cJSON_AddObjectToObject(cJSON_AddObjectToObject(a, "details"), "condition");
-	snprintf(msg, sizeof msg, "%s: preempting to accommodate a higher priority pod group", scheduler);
-	cJSON_AddStringToObject(cond, "type", "DisruptionTarget");
-	cJSON_AddStringToObject(cond, "status", "True");
-	cJSON_AddStringToObject(cond, "reason", "PreemptionByScheduler");
-	cJSON_AddStringToObject(cond, "message", msg);
-	cJSON_AddItemToArray(actions, a);
-
-	a = action("pod_delete", v);
-	cJSON *d = cJSON_AddObjectToObject(a, "details");
-	cJSON_AddStringToObject(d, "node", v->node_name);
-	cJSON *ev = cJSON_AddObjectToObject(d, "event");
-	snprintf(msg, sizeof msg, "Preempted by pod group %s/%s on node %s", pg->namespace_, pg->name, v->node_name);
-	cJSON_AddStringToObject(ev, "type", "Normal");
-	cJSON_AddStringToObject(ev, "reason", "Preempted");
-	cJSON_AddStringToObject(ev, "action", "Preempting");
-	cJSON_AddStringToObject(ev, "message", msg);
-	cJSON_AddItemToArray(actions, a);
-}
-
-static cJSON *victim_json(const pk_pod *p, const pk_pg_set *g)
-{
-	pk_victim_ref r = {
+	return (pk_victim_ref){
 		.namespace_ = p->namespace_, .name = p->name, .uid = p->uid, .node = p->node_name,
 		.priority = p->priority, .start_time = p->start_time, .has_start_time = p->has_start_time,
 		.terminating = p->terminating,
 	};
+}
+
+static cJSON *victim_json(const pk_pod *p, const pk_pg_set *g)
+{
+	pk_victim_ref r = victim_ref(p);
 	cJSON *o = pk_victim_ref_json(&r);
 	const pk_podgroup *pg = g ? pk_pg_of_pod(g, p) : NULL;
 	if (pg)
@@ -111,9 +78,12 @@ cJSON *pk_pg_plan_json(const pk_pg_evaluation *e, const char *scheduler)
 	bool preempt = e->result == PK_PG_PREEMPT;
 	cJSON *victims = cJSON_AddArrayToObject(o, "victims");
 	cJSON *actions = cJSON_CreateArray();
+	char by[600];
+	snprintf(by, sizeof by, "pod group %s/%s", pg->namespace_, pg->name);
 	for (int i = 0; preempt && i < e->nvictims; i++) {
 		cJSON_AddItemToArray(victims, victim_json(e->victims[i], NULL));
-		victim_actions(actions, e->victims[i], pg, scheduler);
+		pk_victim_ref r = victim_ref(e->victims[i]);
+		pk_victim_actions_json(actions, &r, r.node, scheduler, "pod group", by);
 	}
 	cJSON_AddNumberToObject(o, "numPDBViolations", preempt ? e->num_pdb_violations : 0);
 	cJSON_AddNumberToObject(o, "victimUnits", preempt ? e->nvictim_units : 0);

@@ -208,3 +208,40 @@ void pk_preemptor_key(const cJSON *ref, char *buf, size_t size)
 	else
 		snprintf(buf, size, "%s/%s", pk_str_or(ref, "namespace", ""), pk_str_or(ref, "name", ""));
 }
+
+cJSON *pk_action_json(const char *call, const char *uid, const char *ns, const char *name)
+{
+	cJSON *a = cJSON_CreateObject();
+	cJSON_AddStringToObject(a, "call", call);
+	cJSON_AddStringToObject(a, "uid", uid);
+	cJSON_AddStringToObject(a, "namespace", ns);
+	cJSON_AddStringToObject(a, "name", name);
+	return a;
+}
+
+void pk_victim_actions_json(cJSON *actions, const pk_victim_ref *v, const char *node, const char *scheduler,
+                            const char *what, const char *by)
+{
+	if (v->terminating)
+		return;
+	char msg[600];
+	cJSON *a = pk_action_json("pod_status_patch", v->uid, v->namespace_, v->name);
+	cJSON *cond = cJSON_AddObjectToObject(cJSON_AddObjectToObject(a, "details"), "condition");
+	snprintf(msg, sizeof msg, "%s: preempting to accommodate a higher priority %s", scheduler, what);
+	cJSON_AddStringToObject(cond, "type", "DisruptionTarget");
+	cJSON_AddStringToObject(cond, "status", "True");
+	cJSON_AddStringToObject(cond, "reason", "PreemptionByScheduler");
+	cJSON_AddStringToObject(cond, "message", msg);
+	cJSON_AddItemToArray(actions, a);
+
+	a = pk_action_json("pod_delete", v->uid, v->namespace_, v->name);
+	cJSON *d = cJSON_AddObjectToObject(a, "details");
+	cJSON_AddStringToObject(d, "node", node);
+	cJSON *ev = cJSON_AddObjectToObject(d, "event");
+	snprintf(msg, sizeof msg, "Preempted by %s on node %s", by, node);
+	cJSON_AddStringToObject(ev, "type", "Normal");
+	cJSON_AddStringToObject(ev, "reason", "Preempted");
+	cJSON_AddStringToObject(ev, "action", "Preempting");
+	cJSON_AddStringToObject(ev, "message", msg);
+	cJSON_AddItemToArray(actions, a);
+}

@@ -34,6 +34,18 @@ cJSON *pk_preemptor_json(const pk_evaluation *e, const pk_snapshot *s);
 /* NodeStatus records of --explain for node i of e (NULL if it is a candidate). */
 cJSON *pk_node_status_json(const pk_evaluation *e, long i);
 
+/* The API calls of a PreemptionPlan's "actions", as the executor makes them.
+ * pk_action_json: {"call","uid","namespace","name"}, details to be added.
+ * pk_victim_actions_json appends a victim's two calls: a status patch
+ * adding the DisruptionTarget condition, then a plain DELETE (no eviction:
+ * the apiserver does not enforce PDBs) with the Preempted event; none for
+ * a victim already terminating. node is the victim's node; by is what preempts, as the messages name
+ * it: "pod <uid>" or "pod group <namespace>/<name>"; what is "pod" or
+ * "pod group". */
+cJSON *pk_action_json(const char *call, const char *uid, const char *ns, const char *name);
+void pk_victim_actions_json(cJSON *actions, const pk_victim_ref *v, const char *node, const char *scheduler,
+                            const char *what, const char *by);
+
 /* Key identifying a preemptor in records: uid if set, else namespace/name. */
 void pk_preemptor_key(const cJSON *ref, char *buf, size_t size);
 
