@@ -77,6 +77,7 @@ static pk_format parse_format(const pk_cli *c, const char *arg)
 	static const struct { const char *name; pk_format f; } names[] = {
 		{"json", PK_FMT_JSON}, {"text", PK_FMT_TEXT}, {"table", PK_FMT_TABLE},
 		{"wide", PK_FMT_WIDE}, {"junit", PK_FMT_JUNIT}, {"sarif", PK_FMT_SARIF},
+		{"html", PK_FMT_HTML},
 	};
 	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
 		if (strcmp(arg, names[i].name) == 0 && format_allowed(c, arg))

@@ -17,7 +17,7 @@
 
 #define PK_VERSION "0.1.0"
 
-typedef enum { PK_FMT_JSON, PK_FMT_TEXT, PK_FMT_TABLE, PK_FMT_WIDE, PK_FMT_JUNIT, PK_FMT_SARIF } pk_format;
+typedef enum { PK_FMT_JSON, PK_FMT_TEXT, PK_FMT_TABLE, PK_FMT_WIDE, PK_FMT_JUNIT, PK_FMT_SARIF, PK_FMT_HTML } pk_format;
 typedef enum { PK_COLOR_AUTO, PK_COLOR_ALWAYS, PK_COLOR_NEVER } pk_color_mode;
 
 /* Long-option values for shared options start here; tools use values below 0x1000. */
