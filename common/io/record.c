@@ -158,6 +158,117 @@ void pk_posmap_from_json_text(pk_posmap *m, const cJSON *obj, const char *text, 
 	tp_walk(m, obj, &t, 0);
 }
 
+/* ---- member positions in JSON text (the error path) ---------------------- */
+
+/* Skip one JSON value of any kind; brackets are counted, strings skipped. */
+static void tp_skip_value(textpos *t)
+{
+	tp_skip_ws(t);
+	if (t->p >= t->end)
+		return;
+	if (*t->p == '"') {
+		tp_skip_string(t);
+		return;
+	}
+	if (*t->p != '{' && *t->p != '[') {
+		tp_skip_scalar(t);
+		return;
+	}
+	long depth = 0;
+	while (t->p < t->end) {
+		char c = *t->p;
+		if (c == '"') {
+			tp_skip_string(t);
+			continue;
+		}
+		tp_advance(t);
+		if (c == '{' || c == '[')
+			depth++;
+		else if ((c == '}' || c == ']') && --depth == 0)
+			return;
+	}
+}
+
+/* Inside an object at '{': move to the value of the last member named
+ * key[0..n) (the one a decoder keeps). False if there is none. */
+static bool tp_member(textpos *t, const char *key, size_t n)
+{
+	textpos found = {0};
+	bool have = false;
+	tp_advance(t);
+	for (;;) {
+		tp_skip_ws(t);
+		if (t->p >= t->end || *t->p != '"')
+			break;
+		const char *k = t->p + 1;
+		tp_skip_string(t);
+		bool match = (size_t)(t->p - 1 - k) == n && memcmp(k, key, n) == 0;
+		tp_skip_ws(t);
+		if (t->p < t->end && *t->p == ':')
+			tp_advance(t);
+		tp_skip_ws(t);
+		if (match) {
+			found = *t;
+			have = true;
+		}
+		tp_skip_value(t);
+		tp_skip_ws(t);
+		if (t->p >= t->end || *t->p != ',')
+			break;
+		tp_advance(t);
+	}
+	if (have)
+		*t = found;
+	return have;
+}
+
+/* Inside an array at '[': move to element idx. */
+static bool tp_element(textpos *t, long idx)
+{
+	tp_advance(t);
+	for (long i = 0;; i++) {
+		tp_skip_ws(t);
+		if (t->p >= t->end || *t->p == ']')
+			return false;
+		if (i == idx)
+			return true;
+		tp_skip_value(t);
+		tp_skip_ws(t);
+		if (t->p >= t->end || *t->p != ',')
+			return false;
+		tp_advance(t);
+	}
+}
+
+void pk_json_locate(const char *text, size_t len, long line, long col, const char *path, pk_origin *at)
+{
+	textpos t = { text, text + len, line, col };
+	while (t.p < t.end && (t.line < at->line || (t.line == at->line && t.col < at->col)))
+		tp_advance(&t);
+	tp_skip_ws(&t);
+	while (path && *path && t.p < t.end) {
+		size_t n = strcspn(path, ".[");
+		if (n) {
+			if (!(*t.p == '{' && tp_member(&t, path, n)))
+				return;
+			at->line = t.line;
+			at->col = t.col;
+		}
+		path += n;
+		while (*path == '[') {
+			char *close;
+			long idx = strtol(path + 1, &close, 10);
+			if (*close != ']' || !(t.p < t.end && *t.p == '[' && tp_element(&t, idx)))
+				return;
+			at->line = t.line;
+			at->col = t.col;
+			path = close + 1;
+		}
+		if (*path == '.')
+			path++;
+	}
+}
+
 /* ---- checks done on every object ---------------------------------------- */
 
 typedef struct walkctx {
@@ -328,6 +439,7 @@ void pk_sink_begin_list(pk_sink *s, const cJSON *env)
 	const cJSON *api = cJSON_GetObjectItemCaseSensitive(env, "apiVersion");
 
 	s->list_kind[0] = s->list_api[0] = '\0';
+	s->top_sequence = env == NULL;
 	if (cJSON_IsString(kind)) {
 		size_t n = strlen(kind->valuestring);
 		if (n > 4 && n < sizeof s->list_kind && strcmp(kind->valuestring + n - 4, "List") == 0) {
@@ -370,9 +482,11 @@ int pk_sink_object(pk_sink *s, cJSON *obj, pk_posmap *pos, long line, long col, 
 int pk_sink_checked_object(pk_sink *s, cJSON *obj, pk_posmap *pos, long line, long col, long item, long doc,
                            int in_list, pk_finding *found)
 {
+	int in_sequence = in_list && s->top_sequence;
 	pk_record rec = {
 		.type = PK_REC_OBJECT, .obj = obj, .pos = pos,
-		.origin = { s->file, line, col, item, doc }, .in_list = in_list,
+		.origin = { s->file, line, col, item, doc }, .in_list = in_list, .in_sequence = in_sequence,
+		.text = s->text, .text_len = s->text_len,
 	};
 
 	if (cJSON_IsNull(obj)) {           /* empty / null documents are skipped, as kubectl does */
@@ -381,11 +495,13 @@ int pk_sink_checked_object(pk_sink *s, cJSON *obj, pk_posmap *pos, long line, lo
 		return 0;
 	}
 	if (!cJSON_IsObject(obj)) {
-		int rc = pk_sink_error(s, PK_REC_ERROR, PK_ERR_PARSE, line, col, item, doc, NULL,
-		                       "document is %s, not a mapping (a Kubernetes object)", json_type_name(obj));
+		char msg[160];
+		snprintf(msg, sizeof msg, "document is %s, not a mapping (a Kubernetes object)", json_type_name(obj));
+		pk_record bad = { .type = PK_REC_ERROR, .origin = rec.origin, .err_type = PK_ERR_PARSE,
+		                  .message = msg, .in_list = in_list, .in_sequence = in_sequence };
 		cJSON_Delete(obj);
 		pk_posmap_free(pos);
-		return rc;
+		return s->stop = s->fn(s->ctx, &bad);
 	}
 	if (in_list)
 		fill_list_identity(s, obj);
@@ -479,6 +595,11 @@ pk_origin pk_record_path_origin(const pk_record *rec, const char *path)
 	const cJSON *node = rec->obj, *best = rec->obj;
 	long line, col;
 
+	if (!rec->pos && rec->text) {
+		pk_origin at = rec->origin;
+		pk_json_locate(rec->text, rec->text_len, at.line, at.col, path, &at);
+		return at;
+	}
 	while (node && path && *path) {
 		node = path_step(node, &path);
 		if (node && pk_posmap_get(rec->pos, node, &line, &col))
