@@ -56,7 +56,9 @@ typedef struct pk_posmap pk_posmap;  /* node -> source position (YAML inputs) */
 
 typedef struct pk_record {
 	pk_rec_type type;
-	cJSON *obj;              /* PK_REC_OBJECT: owned by the reader; set to NULL to take it */
+	cJSON *obj;              /* PK_REC_OBJECT: owned by the reader; set to NULL to take it.
+	                            PK_REC_ERROR: the value of a document that is not
+	                            a mapping, else NULL */
 	pk_origin origin;        /* where the object (or the problem) starts */
 	const pk_posmap *pos;    /* per-node positions, or NULL (JSON inputs: record only) */
 	pk_err_type err_type;    /* PK_REC_ERROR / PK_REC_WARNING */

@@ -116,20 +116,26 @@ static void tp_skip_scalar(textpos *t)
 		tp_advance(t);
 }
 
+/* Skip a string or another scalar; false (nothing skipped) at '{' or '['. */
+static bool tp_skip_leaf(textpos *t)
+{
+	if (*t->p == '"')
+		tp_skip_string(t);
+	else if (*t->p != '{' && *t->p != '[')
+		tp_skip_scalar(t);
+	else
+		return false;
+	return true;
+}
+
 static void tp_walk(pk_posmap *m, const cJSON *node, textpos *t, int depth)
 {
 	tp_skip_ws(t);
 	if (t->p >= t->end || depth > 2000)
 		return;
 	pk_posmap_put(m, node, t->line, t->col);
-	if (*t->p == '"') {
-		tp_skip_string(t);
+	if (tp_skip_leaf(t))
 		return;
-	}
-	if (*t->p != '{' && *t->p != '[') {
-		tp_skip_scalar(t);
-		return;
-	}
 	int is_obj = *t->p == '{';
 	tp_advance(t);
 	for (const cJSON *c = node->child; c; c = c->next) {
@@ -164,16 +170,8 @@ void pk_posmap_from_json_text(pk_posmap *m, const cJSON *obj, const char *text, 
 static void tp_skip_value(textpos *t)
 {
 	tp_skip_ws(t);
-	if (t->p >= t->end)
+	if (t->p >= t->end || tp_skip_leaf(t))
 		return;
-	if (*t->p == '"') {
-		tp_skip_string(t);
-		return;
-	}
-	if (*t->p != '{' && *t->p != '[') {
-		tp_skip_scalar(t);
-		return;
-	}
 	long depth = 0;
 	while (t->p < t->end) {
 		char c = *t->p;
@@ -497,11 +495,12 @@ int pk_sink_checked_object(pk_sink *s, cJSON *obj, pk_posmap *pos, long line, lo
 	if (!cJSON_IsObject(obj)) {
 		char msg[160];
 		snprintf(msg, sizeof msg, "document is %s, not a mapping (a Kubernetes object)", json_type_name(obj));
-		pk_record bad = { .type = PK_REC_ERROR, .origin = rec.origin, .err_type = PK_ERR_PARSE,
+		pk_record bad = { .type = PK_REC_ERROR, .obj = obj, .origin = rec.origin, .err_type = PK_ERR_PARSE,
 		                  .message = msg, .in_list = in_list, .in_sequence = in_sequence };
-		cJSON_Delete(obj);
+		s->stop = s->fn(s->ctx, &bad);
+		cJSON_Delete(bad.obj);
 		pk_posmap_free(pos);
-		return s->stop = s->fn(s->ctx, &bad);
+		return s->stop;
 	}
 	if (in_list)
 		fill_list_identity(s, obj);
