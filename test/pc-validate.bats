@@ -447,3 +447,68 @@ JSON
 	assert_line 'apps.yaml:5:13: CronJob/c: apiVersion: no matches for kind "CronJob" in version "batch/v1beta1"'
 	refute_output --partial "Job/v"
 }
+
+# ---- --against REV (issue 12, section 5) ----
+
+git_repo() { # a throw-away repository in $TMP/repo with a committed class
+	REPO="$TMP/repo"
+	mkdir -p "$REPO/deploy"
+	git -C "$REPO" init -q
+	git -C "$REPO" config user.email t@example.com
+	git -C "$REPO" config user.name test
+	printf 'apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata:\n  name: batch\nvalue: 100\npreemptionPolicy: Never\n' >"$REPO/deploy/classes.yaml"
+}
+
+@test "--against REV: a committed class whose value changes is the immutability error" {
+	git_repo
+	cd "$REPO"
+	# no commit yet: everything is new
+	run -0 --separate-stderr pc-validate --against HEAD deploy/classes.yaml
+	[[ $stderr == *"--against HEAD: the repository has no commit yet; every object is new"* ]] || fail "stderr: $stderr"
+	git add -A && git commit -qm classes
+	run -0 pc-validate --against HEAD deploy/classes.yaml
+	assert_output ""
+	sed -i 's/^value: 100/value: 200/; s/Never/PreemptLowerPriority/' deploy/classes.yaml
+	run -1 pc-validate --against HEAD deploy/classes.yaml
+	assert_line 'deploy/classes.yaml:5:8: PriorityClass/batch: value: Forbidden: may not be changed in an update.'
+	assert_line 'deploy/classes.yaml:6:19: PriorityClass/batch: preemptionPolicy: Invalid value: "PreemptLowerPriority": field is immutable'
+	run -1 pc-validate -o json --against HEAD deploy/classes.yaml
+	run jq -e -s '.[0].rule == "PriorityClass.value.immutable" and .[0].related == [{"file":"HEAD:deploy/classes.yaml","line":1,"column":1,"message":"existing object"}]' <<<"$output"
+	assert_success
+	# a directory operand compares every manifest under it; from a subdirectory too
+	run -1 pc-validate --against HEAD deploy/
+	assert_output --partial "deploy/classes.yaml:5:8: PriorityClass/batch: value: Forbidden"
+	cd deploy
+	run -1 pc-validate --against HEAD classes.yaml
+	assert_output --partial "classes.yaml:5:8: PriorityClass/batch: value: Forbidden"
+}
+
+@test "--against REV: a file that did not exist at REV is new; other revisions; errors are usage trouble" {
+	git_repo
+	cd "$REPO"
+	git add -A && git commit -qm classes
+	printf 'apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: batch}\nvalue: 300\n' >deploy/other.yaml
+	# a new file: nothing to compare with, even for a class another file defines (same paths only)
+	run -0 pc-validate --against HEAD deploy/other.yaml
+	sed -i 's/^value: 100/value: 200/' deploy/classes.yaml
+	git commit -qam "value 200"
+	run -0 pc-validate --against HEAD deploy/classes.yaml
+	run -1 pc-validate --against HEAD~1 deploy/classes.yaml
+	assert_output --partial "value: Forbidden: may not be changed in an update."
+	run -2 --separate-stderr pc-validate --against no-such-rev deploy/classes.yaml
+	[[ $stderr == *"--against no-such-rev: not a commit of this repository"* ]] || fail "stderr: $stderr"
+	cd "$TMP"
+	run -2 --separate-stderr pc-validate --against HEAD good.yaml
+	[[ $stderr == *"--against HEAD: not inside a git repository"* ]] || fail "stderr: $stderr"
+}
+
+@test "--against REV: an old version that no longer parses is warned about, not compared" {
+	git_repo
+	cd "$REPO"
+	printf 'kind: [\n' >deploy/classes.yaml
+	git add -A && git commit -qm broken
+	printf 'apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: batch}\nvalue: 1\n' >deploy/classes.yaml
+	run -0 --separate-stderr pc-validate --against HEAD deploy/classes.yaml
+	assert_output ""
+	[[ $stderr == *"HEAD:deploy/classes.yaml"*"--against: "*"(not compared)"* ]] || fail "stderr: $stderr"
+}
