@@ -109,8 +109,8 @@ EOF
 @test "a bad option or format is a usage error (exit 2)" {
 	run -2 pc-validate --no-such-option "$TMP/good.yaml"
 	run -2 pc-validate -o yaml "$TMP/good.yaml"
-	run -2 pc-validate --feature-gates NoSuchGate=true "$TMP/good.yaml"
-	assert_output --partial "unrecognized feature gate: NoSuchGate"
+	run -2 pc-validate --feature-gates CompositPodGroup=true "$TMP/good.yaml"
+	assert_output --partial "unrecognized feature gate: CompositPodGroup (did you mean CompositePodGroup?)"
 	run -2 pc-validate --feature-gates CompositePodGroup=maybe "$TMP/good.yaml"
 }
 
@@ -396,6 +396,10 @@ JSON
 	run -1 pc-validate -o table "$TMP/bad.yaml"
 	assert_line --index 0 --regexp '^FILE +KIND +NAME +FIELD +SEVERITY +REASON$'
 	assert_line --index 1 --regexp "^$TMP/bad.yaml:5:8 +PriorityClass +too-high +value +error +Forbidden: maximum allowed value"
+	assert_line "1 objects checked in 1 files: 1 errors, 0 warnings"
+	run -1 pc-validate -o=table --no-headers "$TMP/bad.yaml"
+	[ "${#lines[@]}" -eq 1 ] || fail "more than one line: $output"
+	assert_output --regexp "^$TMP/bad.yaml:5:8 +PriorityClass +too-high +value +error +Forbidden: "
 	run -1 pc-validate -o wide "$TMP/bad.yaml"
 	assert_line --index 0 --regexp '^FILE +KIND +NAMESPACE +NAME +FIELD +SEVERITY +TYPE +RULE +REASON$'
 	assert_line --index 1 --regexp ' <none> +too-high +value +error +Forbidden +PriorityClass.value.forbidden +Forbidden: '

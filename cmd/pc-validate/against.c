@@ -150,7 +150,7 @@ static int rev_missing(pcv_ctx *c, const char *rev)
 {
 	char *const git_dir[] = {"git", "rev-parse", "--git-dir", NULL};
 	char *const head[] = {"git", "symbolic-ref", "--quiet", "HEAD", NULL};
-	const char *prog = c->cli->spec->prog;
+	const char *prog = c->cli->prog;
 	if (git_asks(git_dir) != 0) {
 		fprintf(stderr, "%s: --against %s: not inside a git repository\n", prog, rev);
 		return -1;
@@ -202,14 +202,14 @@ static int load_listed(pcv_ctx *c, const char *rev, const char *list, size_t len
 	snprintf(tmppath, sizeof tmppath, "%s/pc-validate-against-XXXXXX", dir && *dir ? dir : "/tmp");
 	int tmp = mkstemp(tmppath);
 	if (tmp < 0) {
-		fprintf(stderr, "%s: --against: cannot create a temporary file: %s\n", c->cli->spec->prog, strerror(errno));
+		fprintf(stderr, "%s: --against: cannot create a temporary file: %s\n", c->cli->prog, strerror(errno));
 		return -1;
 	}
 	char *const cat_argv[] = {"git", "cat-file", "--batch", NULL};
 	git_proc cat;
 	int rc = 0;
 	if (git_start(&cat, cat_argv, true, false) < 0) {
-		fprintf(stderr, "%s: --against: cannot run git: %s\n", c->cli->spec->prog, strerror(errno));
+		fprintf(stderr, "%s: --against: cannot run git: %s\n", c->cli->prog, strerror(errno));
 		rc = -1;
 	}
 	char *tmparg[] = {tmppath};
@@ -225,7 +225,7 @@ static int load_listed(pcv_ctx *c, const char *rev, const char *list, size_t len
 	c->loading_cluster = c->against_soft = false;
 	c->loading_name = NULL;
 	if (cat.pid > 0 && git_finish(&cat) != 0 && rc == 0) {
-		fprintf(stderr, "%s: --against: git cat-file failed\n", c->cli->spec->prog);
+		fprintf(stderr, "%s: --against: git cat-file failed\n", c->cli->prog);
 		rc = -1;
 	}
 	close(tmp);
@@ -268,7 +268,7 @@ int pcv_against_load(pcv_ctx *c, const char *rev, char *const *paths, size_t npa
 	free(argv);
 	if (st != 0) {
 		free(list);
-		fprintf(stderr, "%s: --against %s: git ls-tree failed\n", c->cli->spec->prog, rev);
+		fprintf(stderr, "%s: --against %s: git ls-tree failed\n", c->cli->prog, rev);
 		return -1;
 	}
 	int rc = list ? load_listed(c, rev, list, len, paths, npaths) : 0;

@@ -122,8 +122,20 @@ static void output_json(const pcv_ctx *c, pk_out *out)
 	}
 }
 
+static void count_severities(const pcv_ctx *c, size_t *errors, size_t *warnings)
+{
+	*errors = *warnings = 0;
+	for (size_t i = 0; i < c->findings.n; i++) {
+		if (c->findings.v[i].sev == PK_SEV_ERROR)
+			++*errors;
+		else
+			++*warnings;
+	}
+}
+
 /* -o table: FILE KIND NAME FIELD SEVERITY REASON; -o wide adds NAMESPACE,
- * TYPE and RULE. Empty cells read <none>, as kubectl prints them. */
+ * TYPE and RULE. Empty cells read <none>, as kubectl prints them; the
+ * footer counts what was checked. Nothing at all when there is no finding. */
 static void output_table(const pcv_ctx *c, pk_out *out, bool wide)
 {
 	static const char *const narrow_cols[] = {"FILE", "KIND", "NAME", "FIELD", "SEVERITY", "REASON"};
@@ -132,8 +144,7 @@ static void output_table(const pcv_ctx *c, pk_out *out, bool wide)
 	pk_table t;
 	if (c->findings.n == 0)
 		return;
-	pk_table_init(&t, wide ? 9 : 6);
-	pk_table_row(&t, wide ? wide_cols : narrow_cols);
+	pk_cli_table_init(c->cli, &t, wide ? 9 : 6, wide ? wide_cols : narrow_cols);
 	for (size_t i = 0; i < c->findings.n; i++) {
 		const pcv_finding *d = &c->findings.v[i];
 		char where[1200], rule[RULE_MAX];
@@ -150,6 +161,11 @@ static void output_table(const pcv_ctx *c, pk_out *out, bool wide)
 			pk_table_row(&t, row);
 		}
 	}
+	size_t errors, warnings;
+	count_severities(c, &errors, &warnings);
+	pk_table_footer(&t, "%ld objects checked in %ld files: %zu errors, %zu warnings", c->objects_checked, c->files,
+	                errors, warnings);
+	pk_cli_table_warnings(c->cli, &t);
 	pk_table_flush(&t, out);
 }
 
@@ -366,19 +382,14 @@ static void output_sarif(const pcv_ctx *c, pk_out *out)
  * formats --summary and --stats carry the counts. */
 static void say_counts(const pcv_ctx *c)
 {
-	size_t errors = 0, warnings = 0;
-	for (size_t i = 0; i < c->findings.n; i++) {
-		if (c->findings.v[i].sev == PK_SEV_ERROR)
-			errors++;
-		else
-			warnings++;
-	}
+	size_t errors, warnings;
+	count_severities(c, &errors, &warnings);
 	if (c->summary)
-		fprintf(stderr, "%s: %ld objects checked in %ld files: %zu errors, %zu warnings\n", c->cli->spec->prog,
+		fprintf(stderr, "%s: %ld objects checked in %ld files: %zu errors, %zu warnings\n", c->cli->prog,
 		        c->objects_checked, c->files, errors, warnings);
 	else if (c->objects_checked == 0 && c->findings.n == 0 && !c->trouble &&
 	         (c->cli->format == PK_FMT_TEXT || c->cli->format == PK_FMT_TABLE || c->cli->format == PK_FMT_WIDE))
-		fprintf(stderr, "%s: 0 objects checked\n", c->cli->spec->prog);
+		fprintf(stderr, "%s: 0 objects checked\n", c->cli->prog);
 }
 
 int pcv_output(pcv_ctx *c, pk_out *out)
