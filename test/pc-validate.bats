@@ -262,28 +262,31 @@ hostile() { # file
 
 # ---- pre-commit ----
 
-@test ".pre-commit-hooks.yaml defines the pc-validate hook for yaml, yml and json files" {
+@test ".pre-commit-hooks.yaml defines the pc-validate hook: --against HEAD, manifests, no dot paths" {
 	hooks="$ROOT/.pre-commit-hooks.yaml"
 	run python3 -c '
 import re, sys, yaml
 hooks = yaml.safe_load(open(sys.argv[1]))
 h = [h for h in hooks if h["id"] == "pc-validate"][0]
-assert h["entry"] == "pc-validate", h
-rx = re.compile(h["files"])
+assert h["entry"] == "pc-validate --against HEAD", h
+rx, ex = re.compile(h["files"]), re.compile(h["exclude"])
 for ok in ["a.yaml", "dir/b.yml", "c.json"]:
-    assert rx.search(ok), ok
+    assert rx.search(ok) and not ex.search(ok), ok
 for no in ["README.md", "x.yaml.bak", "main.c"]:
     assert not rx.search(no), no
+for no in [".pre-commit-config.yaml", ".github/workflows/ci.yml", "deploy/.hidden.yaml"]:
+    assert ex.search(no), no
 print(h["entry"])
 ' "$hooks"
 	assert_success
-	assert_output "pc-validate"
+	assert_output "pc-validate --against HEAD"
 }
 
-@test "the hook entry runs the way pre-commit runs it: files as arguments" {
+@test "the hook entry runs the way pre-commit runs it: files as arguments, in the repository" {
 	entry=$(python3 -c 'import sys, yaml; print([h for h in yaml.safe_load(open(sys.argv[1])) if h["id"] == "pc-validate"][0]["entry"])' "$ROOT/.pre-commit-hooks.yaml")
 	cp "$PCFIX/AD-01-two-defaults-in-one-input-set/in.yaml" "$TMP/classes.yaml"
 	cd "$TMP"
+	git init -q
 	run -0 $entry good.yaml
 	run -1 $entry good.yaml bad.yaml classes.yaml
 	assert_output --partial "bad.yaml:5:8: PriorityClass/too-high"
@@ -291,9 +294,21 @@ print(h["entry"])
 	assert_output --partial "PriorityClass default1 is already marked as default. Only one default can exist"
 }
 
-@test "the example pre-commit config uses the hook id" {
+@test "the example pre-commit config uses the hook ids and names no committed file as --cluster" {
 	run grep -E '^\s*- id: pc-validate' "$ROOT/share/examples/pre-commit-config.yaml"
 	assert_success
+	run grep -E '^\s*- id: pp-match' "$ROOT/share/examples/pre-commit-config.yaml"
+	assert_success
+	run python3 -c '
+import sys, yaml
+cfg = yaml.safe_load(open(sys.argv[1]))
+for repo in cfg["repos"]:
+    for h in repo["hooks"]:
+        assert "--cluster" not in h.get("args", []), h
+        assert "--require-claim" not in h.get("args", []), h
+' "$ROOT/share/examples/pre-commit-config.yaml"
+	assert_success
+	grep -q -- '--require-claim' "$ROOT/share/examples/pre-commit-config.yaml"
 }
 
 # ---- diagnostics that point and name (issue 12, section 4) ----
