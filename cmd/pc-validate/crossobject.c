@@ -470,14 +470,18 @@ typedef struct file_text {
 	int file;
 	char *buf;
 	size_t len;
+	/* where the last object located starts: references come in input
+	 * order, so each file is scanned once, not once per reference */
+	size_t from;
+	long line, col;
 } file_text;
 
-static const file_text *file_text_of(pcv_ctx *c, file_text *ft, int file)
+static file_text *file_text_of(pcv_ctx *c, file_text *ft, int file)
 {
 	if (ft->buf && ft->file == file)
 		return ft;
 	free(ft->buf);
-	*ft = (file_text){ file, NULL, 0 };
+	*ft = (file_text){ file, NULL, 0, 0, 1, 1 };
 	const char *name = c->findings.files[file];
 	FILE *fp = strcmp(name, "-") == 0 ? NULL : fopen(name, "rb");
 	if (!fp)
@@ -513,10 +517,11 @@ static void ref_finding(pcv_ctx *c, file_text *ft, const pcv_ref *r, int sib, pk
 	} else {
 		pcv_path(path, "%s", r->field);
 	}
-	const file_text *t = r->locate ? file_text_of(c, ft, r->file) : NULL;
-	if (t) {
+	file_text *t = r->locate ? file_text_of(c, ft, r->file) : NULL;
+	if (t && (r->line > t->line || (r->line == t->line && r->col >= t->col))) {
 		pk_origin at = { .line = r->line, .col = r->col };
-		pk_json_locate(t->buf, t->len, 1, 1, path, &at);
+		t->from += pk_json_locate(t->buf + t->from, t->len - t->from, t->line, t->col, path, &at);
+		t->line = r->line, t->col = r->col;
 		line = at.line, col = at.col;
 	}
 	pcv_finding *d = pcv_add_finding(&c->findings, r->file, line, col, sev, &r->obj, field, type, msg);
@@ -619,7 +624,7 @@ static void check_preemption_ref(pcv_ctx *c, file_text *ft, const pcv_ref *r)
 
 void pcv_cross_finish(pcv_ctx *c)
 {
-	file_text ft = { -1, NULL, 0 };
+	file_text ft = { -1, NULL, 0, 0, 1, 1 };
 	for (size_t i = 0; i < c->nrefs; i++) {
 		const pcv_ref *r = &c->refs[i];
 		switch (r->kind) {

@@ -122,8 +122,10 @@ pk_origin pk_record_path_origin(const pk_record *rec, const char *path);
 /* Where the member at path (as above) of a JSON object starts, found by
  * scanning text, not by parsing it. text[0] stands at line:col; the object
  * starts at at->line:at->col (at or after text[0]), and at is moved to the
- * value of the deepest member found along the path (unchanged if none). */
-void pk_json_locate(const char *text, size_t len, long line, long col, const char *path, pk_origin *at);
+ * value of the deepest member found along the path (unchanged if none).
+ * Returns the offset of the object's start in text, so that a caller
+ * locating several objects of one file in order can go on from there. */
+size_t pk_json_locate(const char *text, size_t len, long line, long col, const char *path, pk_origin *at);
 
 /* Parse one JSON text (no streaming); for tests and small side inputs.
  * On failure returns NULL and describes the problem in err (may be NULL). */

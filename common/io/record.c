@@ -238,17 +238,18 @@ static bool tp_element(textpos *t, long idx)
 	}
 }
 
-void pk_json_locate(const char *text, size_t len, long line, long col, const char *path, pk_origin *at)
+size_t pk_json_locate(const char *text, size_t len, long line, long col, const char *path, pk_origin *at)
 {
 	textpos t = { text, text + len, line, col };
 	while (t.p < t.end && (t.line < at->line || (t.line == at->line && t.col < at->col)))
 		tp_advance(&t);
+	size_t start = (size_t)(t.p - text);
 	tp_skip_ws(&t);
 	while (path && *path && t.p < t.end) {
 		size_t n = strcspn(path, ".[");
 		if (n) {
 			if (!(*t.p == '{' && tp_member(&t, path, n)))
-				return;
+				return start;
 			at->line = t.line;
 			at->col = t.col;
 		}
@@ -257,7 +258,7 @@ void pk_json_locate(const char *text, size_t len, long line, long col, const cha
 			char *close;
 			long idx = strtol(path + 1, &close, 10);
 			if (*close != ']' || !(t.p < t.end && *t.p == '[' && tp_element(&t, idx)))
-				return;
+				return start;
 			at->line = t.line;
 			at->col = t.col;
 			path = close + 1;
@@ -265,6 +266,7 @@ void pk_json_locate(const char *text, size_t len, long line, long col, const cha
 		if (*path == '.')
 			path++;
 	}
+	return start;
 }
 
 /* ---- checks done on every object ---------------------------------------- */

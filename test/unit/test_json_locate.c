@@ -40,6 +40,16 @@ int main(void)
 	at(list, 1, 1, 3, 3, "spec.containers[1].image", 4, 66);
 	at(list, 1, 1, 3, 3, "spec.containers[2].name", 4, 27);
 
+	/* the offset of the object, to go on from there with the next one */
+	pk_origin third = { .line = 3, .col = 3 };
+	size_t off = pk_json_locate(list, strlen(list), 1, 1, "kind", &third);
+	CHECK(strncmp(list + off, "{\"kind\": \"Pod\",\n   \"spec\"", 25) == 0 && third.line == 3 && third.col == 12,
+	      "the second item starts at offset %zu, its kind at %ld:%ld", off, third.line, third.col);
+	pk_origin again = { .line = 5, .col = 13 };
+	pk_json_locate(list + off, strlen(list) - off, 3, 3, "", &again);
+	CHECK(again.line == 5 && again.col == 13, "from an item on, later positions are found (got %ld:%ld)", again.line,
+	      again.col);
+
 	/* the text of one item starts where the item does */
 	const char *item = "{\"a\": [[1, 2], {\"b\": true}], \"a\": {\"c\": null}}";
 	at(item, 7, 3, 7, 3, "a.c", 7, 43);   /* the later duplicate is the one kept */
