@@ -395,6 +395,10 @@ JSON
 JSON
 	run -1 pc-validate "$TMP/pods.json"
 	assert_output --regexp "^$TMP/pods.json:3:23: Pod/p: the integer value of priority \\(7\\) must not be provided"
+	# what the reader finds (a duplicate key) points at the later member too
+	printf '{\n  "apiVersion": "scheduling.k8s.io/v1",\n  "kind": "PriorityClass",\n  "metadata": {"name": "d"},\n  "value": 1,\n  "value": 2\n}\n' >"$TMP/dup.json"
+	run -1 pc-validate "$TMP/dup.json"
+	assert_output "$TMP/dup.json:6:12: PriorityClass/d: value: strict decoding error: duplicate field \"value\""
 }
 
 @test "no placeholders: a finding without an object or a field leaves them out (text) or null (JSON)" {

@@ -511,8 +511,11 @@ int pk_sink_checked_object(pk_sink *s, cJSON *obj, pk_posmap *pos, long line, lo
 	int stop = 0;
 	for (pk_finding *f = found, *next; f; f = next) {
 		next = f->next;
+		pk_origin at = { .line = f->line, .col = f->col };
+		if (!pos && s->text && f->field[0])   /* JSON: the member, not the object */
+			pk_json_locate(s->text, s->text_len, line, col, f->field, &at);
 		if (!stop)
-			stop = pk_sink_error(s, PK_REC_WARNING, f->et, f->line, f->col, item, doc, f->field, "%s", f->message);
+			stop = pk_sink_error(s, PK_REC_WARNING, f->et, at.line, at.col, item, doc, f->field, "%s", f->message);
 		free(f);
 	}
 	if (!stop && s->lim.max_records && s->records >= s->lim.max_records) {
