@@ -176,7 +176,7 @@ static void format_place(const pcv_place *p, char *buf, size_t size)
 static pcv_place input_place(const pcv_obj *o, const char *field)
 {
 	pk_origin at = field ? pk_record_path_origin(o->rec, field) : o->rec->origin;
-	return (pcv_place){ o->ctx->findings.files[o->file], at.line, at.col, NULL };
+	return (pcv_place){ o->ctx->findings.files.v[o->file], at.line, at.col, NULL };
 }
 
 /* Update rules apply against an existing object only (--cluster, --against):
@@ -384,7 +384,7 @@ void pcv_cross_definition(pcv_obj *o)
 		return;
 	const pcv_definition *first = pcv_strmap_get(&c->seen_inputs, key);
 	if (first) {
-		pcv_place was = { c->findings.files[first->file], first->line, first->col, NULL };
+		pcv_place was = { c->findings.files.v[first->file], first->line, first->col, NULL };
 		char where[1200];
 		format_place(&was, where, sizeof where);
 		pcv_finding *d = pcv_report(o, PK_SEV_ERROR, PCV_DUPLICATE_DEFINITION, NULL,
@@ -482,7 +482,7 @@ static file_text *file_text_of(pcv_ctx *c, file_text *ft, int file)
 		return ft;
 	free(ft->buf);
 	*ft = (file_text){ file, NULL, 0, 0, 1, 1 };
-	const char *name = c->findings.files[file];
+	const char *name = c->findings.files.v[file];
 	FILE *fp = strcmp(name, "-") == 0 ? NULL : fopen(name, "rb");
 	if (!fp)
 		return NULL;

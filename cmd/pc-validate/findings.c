@@ -9,26 +9,35 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const type_names[PCV_NTYPES] = {
-	[PCV_REQUIRED] = "Required",
-	[PCV_INVALID] = "Invalid",
-	[PCV_NOT_SUPPORTED] = "NotSupported",
-	[PCV_FORBIDDEN] = "Forbidden",
-	[PCV_DUPLICATE] = "Duplicate",
-	[PCV_TOO_LONG] = "TooLong",
-	[PCV_TOO_MANY] = "TooMany",
-	[PCV_PARSE_ERROR] = "ParseError",
-	[PCV_TYPE_ERROR] = "TypeError",
-	[PCV_UNKNOWN_FIELD] = "UnknownField",
-	[PCV_DUPLICATE_FIELD] = "DuplicateField",
-	[PCV_MISSING_KIND] = "MissingKind",
-	[PCV_UNKNOWN_KIND] = "UnknownKind",
-	[PCV_DUPLICATE_DEFINITION] = "DuplicateDefinition",
+/* Each type's name in records, and the last part of the rule ids of its
+ * findings (the apiserver's error types in camel case). */
+static const struct {
+	const char *name, *rule;
+} types[PCV_NTYPES] = {
+	[PCV_REQUIRED] = {"Required", "required"},
+	[PCV_INVALID] = {"Invalid", "invalid"},
+	[PCV_NOT_SUPPORTED] = {"NotSupported", "notSupported"},
+	[PCV_FORBIDDEN] = {"Forbidden", "forbidden"},
+	[PCV_DUPLICATE] = {"Duplicate", "duplicate"},
+	[PCV_TOO_LONG] = {"TooLong", "tooLong"},
+	[PCV_TOO_MANY] = {"TooMany", "tooMany"},
+	[PCV_PARSE_ERROR] = {"ParseError", "parse"},
+	[PCV_TYPE_ERROR] = {"TypeError", "type"},
+	[PCV_UNKNOWN_FIELD] = {"UnknownField", "unknownField"},
+	[PCV_DUPLICATE_FIELD] = {"DuplicateField", "duplicateField"},
+	[PCV_MISSING_KIND] = {"MissingKind", "missingKind"},
+	[PCV_UNKNOWN_KIND] = {"UnknownKind", "unknownKind"},
+	[PCV_DUPLICATE_DEFINITION] = {"DuplicateDefinition", "duplicateDefinition"},
 };
 
 const char *pcv_type_name(pcv_type t)
 {
-	return t < PCV_NTYPES ? type_names[t] : "Invalid";
+	return t < PCV_NTYPES ? types[t].name : "Invalid";
+}
+
+const char *pcv_rule_name(pcv_type t)
+{
+	return t < PCV_NTYPES ? types[t].rule : "invalid";
 }
 
 static char *dup_or_null(const char *s)
@@ -56,6 +65,7 @@ void pcv_ident_free(pcv_ident *id)
 void pcv_findings_init(pcv_findings *f)
 {
 	memset(f, 0, sizeof *f);
+	pcv_names_init(&f->files);
 }
 
 void pcv_findings_free(pcv_findings *f)
@@ -68,37 +78,14 @@ void pcv_findings_free(pcv_findings *f)
 		free(f->v[i].related.file);
 	}
 	free(f->v);
-	for (size_t i = 0; i < f->nfiles; i++)
-		free(f->files[i]);
-	free(f->files);
-	pcv_strmap_free(&f->file_index, NULL);
+	pcv_names_free(&f->files);
 	pcv_findings_init(f);
 }
 
-/* Records of one file arrive together: the last entry is checked first,
- * then the hash map, so interning stays linear for 10,000 files. */
 int pcv_intern_file(pcv_findings *f, const char *file)
 {
-	if (!file)
-		file = "-";
-	if (f->nfiles && strcmp(f->files[f->nfiles - 1], file) == 0)
-		return (int)f->nfiles - 1;
-	intptr_t known = (intptr_t)pcv_strmap_get(&f->file_index, file);
-	if (known)
-		return (int)known - 1;
-	if (f->nfiles == f->capfiles) {
-		size_t ncap = f->capfiles ? f->capfiles * 2 : 16;
-		char **nv = realloc(f->files, ncap * sizeof *nv);
-		if (!nv)
-			return 0;
-		f->files = nv;
-		f->capfiles = ncap;
-	}
-	f->files[f->nfiles] = strdup(file);
-	if (!f->files[f->nfiles])
-		return 0;
-	pcv_strmap_put(&f->file_index, file, (void *)(intptr_t)(f->nfiles + 1));
-	return (int)f->nfiles++;
+	long i = pcv_names_intern(&f->files, file ? file : "-");
+	return i < 0 ? 0 : (int)i;
 }
 
 pcv_finding *pcv_add_finding(pcv_findings *f, int file, long line, long col, pk_severity sev,
@@ -166,29 +153,6 @@ void pcv_set_related(pcv_finding *d, const char *file, long line, long col, cons
 		return;
 	free(d->related.file);
 	d->related = (pcv_place){ file ? strdup(file) : NULL, line, col, what };
-}
-
-/* A rule's name from the finding's type, as the apiserver's error types
- * read in camel case. */
-const char *pcv_rule_name(pcv_type t)
-{
-	static const char *const names[PCV_NTYPES] = {
-		[PCV_REQUIRED] = "required",
-		[PCV_INVALID] = "invalid",
-		[PCV_NOT_SUPPORTED] = "notSupported",
-		[PCV_FORBIDDEN] = "forbidden",
-		[PCV_DUPLICATE] = "duplicate",
-		[PCV_TOO_LONG] = "tooLong",
-		[PCV_TOO_MANY] = "tooMany",
-		[PCV_PARSE_ERROR] = "parse",
-		[PCV_TYPE_ERROR] = "type",
-		[PCV_UNKNOWN_FIELD] = "unknownField",
-		[PCV_DUPLICATE_FIELD] = "duplicateField",
-		[PCV_MISSING_KIND] = "missingKind",
-		[PCV_UNKNOWN_KIND] = "unknownKind",
-		[PCV_DUPLICATE_DEFINITION] = "duplicateDefinition",
-	};
-	return t < PCV_NTYPES ? names[t] : "invalid";
 }
 
 void pcv_rule_of(const pcv_finding *d, char *buf, size_t size)

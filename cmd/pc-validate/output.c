@@ -18,7 +18,7 @@ static const char *sev_name(pk_severity s)
 
 static const char *file_of(const pcv_ctx *c, const pcv_finding *d)
 {
-	return d->file >= 0 && (size_t)d->file < c->findings.nfiles ? c->findings.files[d->file] : "-";
+	return d->file >= 0 && (size_t)d->file < c->findings.files.n ? c->findings.files.v[d->file] : "-";
 }
 
 static void format_where(const pcv_ctx *c, const pcv_finding *d, char *buf, size_t size)
@@ -189,7 +189,7 @@ static void xml_escaped(pk_out *out, const char *s)
 /* One testcase per input file; each error finding is a failure in it. */
 static void output_junit(const pcv_ctx *c, pk_out *out)
 {
-	size_t nfiles = c->findings.nfiles, failures = 0;
+	size_t nfiles = c->findings.files.n, failures = 0;
 	size_t *per_file = calloc(nfiles ? nfiles : 1, sizeof *per_file);
 	for (size_t i = 0; i < c->findings.n; i++) {
 		const pcv_finding *d = &c->findings.v[i];
@@ -204,7 +204,7 @@ static void output_junit(const pcv_ctx *c, pk_out *out)
 	              failures);
 	for (size_t f = 0; f < nfiles; f++) {
 		pk_out_printf(out, "    <testcase classname=\"pc-validate\" name=\"");
-		xml_escaped(out, c->findings.files[f]);
+		xml_escaped(out, c->findings.files.v[f]);
 		pk_out_printf(out, "\"");
 		if (!per_file || !per_file[f]) {
 			pk_out_printf(out, "/>\n");
@@ -274,34 +274,12 @@ static const char *rule_help(const char *name)
 	return "A rule the apiserver applies.";
 }
 
-typedef struct rule_list {
-	char **ids;
-	size_t n, cap;
-} rule_list;
-
-static size_t rule_index(rule_list *l, const char *id)
-{
-	for (size_t i = 0; i < l->n; i++)
-		if (strcmp(l->ids[i], id) == 0)
-			return i;
-	if (l->n == l->cap) {
-		size_t ncap = l->cap ? l->cap * 2 : 16;
-		char **nv = realloc(l->ids, ncap * sizeof *nv);
-		if (!nv)
-			return 0;
-		l->ids = nv;
-		l->cap = ncap;
-	}
-	l->ids[l->n] = strdup(id);
-	return l->ids[l->n] ? l->n++ : 0;
-}
-
 /* One reportingDescriptor per rule that occurred: id, help text. */
-static cJSON *sarif_rules(const rule_list *l)
+static cJSON *sarif_rules(const pcv_names *l)
 {
 	cJSON *rules = cJSON_CreateArray();
 	for (size_t i = 0; i < l->n; i++) {
-		const char *id = l->ids[i], *last = strrchr(id, '.');
+		const char *id = l->v[i], *last = strrchr(id, '.');
 		const char *help = rule_help(last ? last + 1 : id);
 		cJSON *r = cJSON_CreateObject();
 		cJSON_AddStringToObject(r, "id", id);
@@ -328,13 +306,15 @@ static cJSON *sarif_location(const char *file, long line, long col)
 	return loc;
 }
 
-static cJSON *sarif_result(const pcv_ctx *c, const pcv_finding *d, rule_list *rules)
+static cJSON *sarif_result(const pcv_ctx *c, const pcv_finding *d, pcv_names *rules)
 {
 	char rule[RULE_MAX], subject[PCV_PATH_MAX + 600], text[5000];
 	pcv_rule_of(d, rule, sizeof rule);
 	cJSON *r = cJSON_CreateObject();
 	cJSON_AddStringToObject(r, "ruleId", rule);
-	cJSON_AddNumberToObject(r, "ruleIndex", (double)rule_index(rules, rule));
+	long index = pcv_names_intern(rules, rule);
+	if (index >= 0)
+		cJSON_AddNumberToObject(r, "ruleIndex", (double)index);
 	cJSON_AddStringToObject(r, "level", sev_name(d->sev));
 	format_subject(d, subject, sizeof subject);
 	snprintf(text, sizeof text, "%s%s", subject, d->message);
@@ -352,7 +332,8 @@ static cJSON *sarif_result(const pcv_ctx *c, const pcv_finding *d, rule_list *ru
 
 static void output_sarif(const pcv_ctx *c, pk_out *out)
 {
-	rule_list rules = {NULL, 0, 0};
+	pcv_names rules;
+	pcv_names_init(&rules);
 	cJSON *root = cJSON_CreateObject();
 	cJSON_AddStringToObject(root, "$schema", "https://json.schemastore.org/sarif-2.1.0.json");
 	cJSON_AddStringToObject(root, "version", "2.1.0");
@@ -372,9 +353,7 @@ static void output_sarif(const pcv_ctx *c, pk_out *out)
 		pk_out_printf(out, "%s\n", s);
 	free(s);
 	cJSON_Delete(root);
-	for (size_t i = 0; i < rules.n; i++)
-		free(rules.ids[i]);
-	free(rules.ids);
+	pcv_names_free(&rules);
 }
 
 /* A validator given nothing it checks says so, and exits 0 (kubeconform

@@ -66,9 +66,7 @@ typedef struct pcv_finding {
 typedef struct pcv_findings {
 	pcv_finding *v;
 	size_t n, cap;
-	char **files;      /* interned file names, in first-seen order */
-	size_t nfiles, capfiles;
-	pcv_strmap file_index;  /* name -> index + 1 */
+	pcv_names files;   /* interned file names, in first-seen order */
 	long seq;
 } pcv_findings;
 
