@@ -138,9 +138,13 @@ static bool is_input(const char *path, char *const *paths, size_t npaths)
 	for (size_t i = 0; i < npaths; i++)
 		if (strcmp(without_dot_slash(paths[i]), path) == 0)
 			return true;
-	const char *base = strrchr(path, '/');
-	base = base ? base + 1 : path;
-	return base[0] != '.' && has_manifest_suffix(path);
+	/* as the reader walks directories: no name that starts with "." */
+	for (const char *p = path; *p; p += strcspn(p, "/"), p += *p == '/') {
+		size_t n = strcspn(p, "/");
+		if (p[0] == '.' && !(n == 1 || (n == 2 && p[1] == '.')))
+			return false;
+	}
+	return has_manifest_suffix(path);
 }
 
 /* REV does not name a commit: an unborn HEAD (the first commit of a

@@ -89,7 +89,8 @@ static void parse_options(pk_cli *cli, pcv_ctx *c, options *opt, int argc, char 
  * held no document (empty, comments only) are read, not errors. */
 static void print_file_stats(const pcv_ctx *c, const char *prog)
 {
-	fprintf(stderr, "%s: stats: files %ld, without documents %ld\n", prog, c->files, c->empty_files);
+	fprintf(stderr, "%s: stats: files %ld, without documents %ld; %ld objects checked\n", prog, c->files,
+	        c->empty_files, c->objects_checked);
 }
 
 static void load_existing(pcv_ctx *c, const options *opt, int argc, char **argv)
