@@ -173,10 +173,10 @@ static void format_place(const pcv_place *p, char *buf, size_t size)
 		snprintf(buf, size, "%s", p->file ? p->file : "-");
 }
 
-static pcv_place input_place(const pcv_obj *o, const char *field)
+/* Where an input object starts (its fields would cost a scan of JSON text). */
+static pcv_place input_place(const pcv_obj *o)
 {
-	pk_origin at = field ? pk_record_path_origin(o->rec, field) : o->rec->origin;
-	return (pcv_place){ o->ctx->findings.files.v[o->file], at.line, at.col, NULL };
+	return (pcv_place){ o->ctx->findings.files.v[o->file], o->rec->origin.line, o->rec->origin.col, NULL };
 }
 
 /* Update rules apply against an existing object only (--cluster, --against):
@@ -241,7 +241,7 @@ void pcv_cross_priorityclass(pcv_obj *o)
 	bool default_ok = !pk_bool(o->root, "globalDefault") || check_one_default(o);
 	/* A rejected update does not change what exists. */
 	if (c->findings.n == before || !old) {
-		pcv_place at = input_place(o, NULL);
+		pcv_place at = input_place(o);
 		record_pclass(c, o->root, false, default_ok, &at);
 	}
 }
