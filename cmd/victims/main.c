@@ -102,8 +102,8 @@ int main(int argc, char **argv)
 	pk_out_init(&out, stdout);
 	int status = PK_EXIT_TROUBLE;
 	if (victims_load(&run, argv + optind, argc - optind) == 0) {
-		long candidates = victims_evaluate(&run, &out);
-		status = candidates > 0 ? PK_EXIT_OK : PK_EXIT_FINDING;
+		long negative = victims_evaluate(&run, &out);
+		status = negative > 0 ? PK_EXIT_FINDING : PK_EXIT_OK;
 	}
 	if (run.trouble)
 		status = PK_EXIT_TROUBLE;

@@ -157,11 +157,13 @@ cJSON *pk_preemptor_json(const pk_evaluation *e, const pk_snapshot *s)
 		snprintf(msg, sizeof msg, "not modelled, ignored when filtering: %s", names);
 		cJSON_AddItemToArray(w, cJSON_CreateString(msg));
 	}
-	if (p->class_missing) {
-		char msg[400];
-		snprintf(msg, sizeof msg, "priorityClassName \"%s\" not found in the input; priority %d assumed",
-		         p->pod->class_name, p->pod->priority);
-		cJSON_AddItemToArray(w, cJSON_CreateString(msg));
+	const cJSON *it;
+	cJSON_ArrayForEach(it, p->warnings)
+		cJSON_AddItemToArray(w, cJSON_Duplicate(it, 1));
+	if (p->gate_message && e->status == PK_PRE_NOT_ELIGIBLE) {
+		cJSON *g = cJSON_AddObjectToObject(o, "postFilter");
+		cJSON_AddStringToObject(g, "gate", p->gate);
+		cJSON_AddStringToObject(g, "status", p->gate_message);
 	}
 	(void)s;
 	if (p->object)
@@ -169,35 +171,52 @@ cJSON *pk_preemptor_json(const pk_evaluation *e, const pk_snapshot *s)
 	return o;
 }
 
-cJSON *pk_node_status_json(const pk_evaluation *e, long i)
+const pk_status *pk_node_status_of(const pk_evaluation *e, long i, const char **stage, const char **preemption)
 {
 	const pk_node_eval *ne = &e->nodes[i];
+	*stage = *preemption = NULL;
 	if (ne->candidate >= 0)
 		return NULL;
 	const pk_status *st = ne->dry_run ? &ne->dry : &ne->filter;
-	static const pk_status not_tried = {
-		.code = PK_CODE_UNSCHEDULABLE_UNRESOLVABLE, .plugin = "DefaultPreemption",
-		.nreasons = 1, .reasons = { "Preemption is not helpful for scheduling" },
-	};
-	const char *stage = ne->dry_run ? "DryRun" : "Filter";
+	*stage = ne->dry_run ? "DryRun" : "Filter";
+	/* A node that failed the filters in a way preemption cannot fix is
+	 * never dry-run: say so, as the FitError does. */
+	if (!ne->dry_run && st->code == PK_CODE_UNSCHEDULABLE_UNRESOLVABLE && e->status != PK_PRE_FITS)
+		*preemption = "Preemption is not helpful for scheduling";
+	else if (!ne->dry_run && st->code == PK_CODE_UNSCHEDULABLE && e->status == PK_PRE_NEEDS_PREEMPTION)
+		*preemption = "not evaluated (enough candidates found)";
+	return st;
+}
+
+cJSON *pk_node_status_json(const pk_evaluation *e, long i)
+{
+	const char *stage, *preemption;
+	const pk_status *st = pk_node_status_of(e, i, &stage, &preemption);
+	if (!st)
+		return NULL;
 	cJSON *o = cJSON_CreateObject();
 	cJSON_AddStringToObject(o, "kind", "NodeStatus");
 	cJSON_AddItemToObject(o, "preemptor", pk_pod_ref_json(e->preemptor->pod, false));
-	cJSON_AddStringToObject(o, "node", ne->ni->node->name);
+	cJSON_AddStringToObject(o, "node", e->nodes[i].ni->node->name);
 	cJSON_AddStringToObject(o, "stage", stage);
 	cJSON_AddStringToObject(o, "code", pk_code_name(st->code));
 	cJSON_AddStringToObject(o, "plugin", st->plugin ? st->plugin : "");
 	cJSON *r = cJSON_AddArrayToObject(o, "reasons");
 	for (int k = 0; k < st->nreasons; k++)
 		cJSON_AddItemToArray(r, cJSON_CreateString(st->reasons[k]));
-	/* A node that failed the filters in a way preemption cannot fix is
-	 * never dry-run: say so, as the FitError does. */
-	if (!ne->dry_run && st->code == PK_CODE_UNSCHEDULABLE_UNRESOLVABLE && e->status != PK_PRE_FITS) {
-		cJSON_AddStringToObject(o, "preemption", not_tried.reasons[0]);
-	} else if (!ne->dry_run && st->code == PK_CODE_UNSCHEDULABLE && e->status == PK_PRE_NEEDS_PREEMPTION) {
-		cJSON_AddStringToObject(o, "preemption", "not evaluated (enough candidates found)");
-	}
+	if (preemption)
+		cJSON_AddStringToObject(o, "preemption", preemption);
 	return o;
+}
+
+const char *pk_fits_text(const char *const *nodes, int nshown, long n, char *buf, size_t size)
+{
+	size_t w = (size_t)snprintf(buf, size, "fits without preemption on %ld node(s)", n);
+	for (int k = 0; k < nshown && w < size; k++)
+		w += (size_t)snprintf(buf + w, size - w, "%s%s", k ? ", " : ": ", nodes[k]);
+	if (n > nshown && w < size)
+		snprintf(buf + w, size - w, ", ...");
+	return buf;
 }
 
 void pk_preemptor_key(const cJSON *ref, char *buf, size_t size)

@@ -4,7 +4,8 @@
  *   {"kind":"Preemptor","preemptor":{namespace,name,uid,priority,
  *     preemptionPolicy,priorityClassName,schedulerName},"status":"NeedsPreemption",
  *     "message":"…","nodes":N,"fitsNodes":[…],"potentialNodes":N,
- *     "numCandidates":N,"offset":K,"warnings":[…],"pod":{…}}
+ *     "numCandidates":N,"offset":K,"warnings":[…],
+ *     "postFilter":{"gate","status"} (when a feature gate stopped it),"pod":{…}}
  *   {"kind":"Candidate","preemptor":{namespace,name,uid,priority},"node":"…",
  *     "victims":[{namespace,name,uid,node,priority,startTime}],
  *     "numPDBViolations":N,"nominatedPodsToClear":[…]}
@@ -33,6 +34,14 @@ bool pk_candidate_from_json(const cJSON *o, pk_strtab *strs, pk_arena *a, pk_can
 cJSON *pk_preemptor_json(const pk_evaluation *e, const pk_snapshot *s);
 /* NodeStatus records of --explain for node i of e (NULL if it is a candidate). */
 cJSON *pk_node_status_json(const pk_evaluation *e, long i);
+/* What such a record says: the status that ruled node i out, its stage
+ * ("Filter" or "DryRun") and a note on preemption (NULL if none); NULL
+ * for a candidate. */
+const pk_status *pk_node_status_of(const pk_evaluation *e, long i, const char **stage, const char **preemption);
+/* "fits without preemption on N node(s): a, b, ..." naming the first
+ * nshown of the n nodes (a pod that fits shows where). */
+#define PK_FITS_SHOWN 5
+const char *pk_fits_text(const char *const *nodes, int nshown, long n, char *buf, size_t size);
 
 /* The API calls of a PreemptionPlan's "actions", as the executor makes them.
  * pk_action_json: {"call","uid","namespace","name"}, details to be added.
