@@ -30,6 +30,7 @@ static const pk_cli_spec spec = {
 		"                             repeatable, evaluated in order\n"
 		"      --pending              every pending pod of the input, in scheduling-queue order\n"
 		"      --explain              add a NodeStatus record for every node that is no candidate\n"
+		"                             (in a table: NotCandidate rows by plugin and reason)\n"
 		"      --min-candidate-nodes-percentage P  sample candidates as upstream does (default: all)\n"
 		"      --min-candidate-nodes-absolute N    sample candidates as upstream does (default: all)\n"
 		"      --offset K             first potential node of the sample (upstream: random)\n",
