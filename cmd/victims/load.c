@@ -202,9 +202,10 @@ static const char *clear_placement(cJSON *pod, char *buf, size_t size)
 		snprintf(buf, size, "spec.nodeName %s%s", node, ran ? " and a status" : "");
 	else if (ran)
 		snprintf(buf, size, "the status of a pod that ran (phase %s)", *phase ? phase : "unknown");
-	if (*node)
+	bool bound = *node; /* node and phase point into what is deleted next */
+	if (bound)
 		cJSON_DeleteItemFromObjectCaseSensitive(spec, "nodeName");
-	if (*node || ran)
+	if (bound || ran)
 		cJSON_DeleteItemFromObjectCaseSensitive(pod, "status");
 	return buf;
 }
