@@ -37,6 +37,12 @@ plan() {
 	assert_line --index 1 --regexp '^shop/checkout-7c9d5b8f4-m2x6q +1000000 +Preempt +demo-worker4 +2 +preempting 2 pod\(s\) on node demo-worker4, chosen from 4 candidate node\(s\) by smallest priority sum$'
 }
 
+@test "victims --explain | preempt-plan -o table: the other nodes, grouped by plugin and reason" {
+	run -0 bash -c 'victims --explain --preemptor "$1" "$2" | preempt-plan -o table' _ "$PREEMPTOR" "$CLUSTER"
+	[ "${#lines[@]}" -eq 3 ]
+	assert_line --index 2 --regexp '^shop/checkout-7c9d5b8f4-m2x6q +1000000 +NotCandidate +demo-control-plane,demo-gpu1 +- +2 node\(s\): TaintToleration: node\(s\) had untolerated taint\(s\) \(Filter UnschedulableAndUnresolvable; Preemption is not helpful for scheduling\)$'
+}
+
 @test "the plan names the criterion of pickOneNodeForPreemption that decided" {
 	run -0 plan --preemptor "$PREEMPTOR" "$CLUSTER"
 	[ "$(printf '%s\n' "$output" | jq -r '.decidedBy')" = "smallest priority sum" ]

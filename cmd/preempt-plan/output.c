@@ -64,6 +64,34 @@ static void table_row(pk_table *t, const cJSON *plan, bool wide)
 	free(names);
 }
 
+/* The nodes victims --explain said are no candidate, grouped. */
+typedef struct group_ctx {
+	pk_table *t;
+	bool wide;
+	const char *who, *prio;
+} group_ctx;
+
+static void group_row(void *ctx, const pk_node_group *g, const char *nodes, const char *reason)
+{
+	group_ctx *x = ctx;
+	(void)g;
+	const char *narrow[] = { x->who, x->prio, "NotCandidate", nodes, "-", reason };
+	const char *wide_row[] = { x->who, x->prio, "NotCandidate", nodes, "-", "-", "-", reason };
+	pk_table_row(x->t, x->wide ? wide_row : narrow);
+}
+
+static void not_candidate_rows(pk_table *t, const cJSON *plan, pk_node_groups *gs, bool wide)
+{
+	const cJSON *ref = pk_get(plan, "preemptor");
+	char who[600], prio[24];
+	int64_t p = 0;
+	pk_int64(ref, "priority", &p);
+	snprintf(who, sizeof who, "%s/%s", pk_str_or(ref, "namespace", ""), pk_str_or(ref, "name", ""));
+	snprintf(prio, sizeof prio, "%lld", (long long)p);
+	group_ctx x = { t, wide, who, prio };
+	pk_node_groups_flush(gs, group_row, &x);
+}
+
 /* The plans' warnings under the table: each text once, with how many
  * preemptors it concerns. */
 typedef struct warning_count {
@@ -120,6 +148,7 @@ long plan_write(plan_run *r, pk_out *out)
 			unplaced++;
 		if (table) {
 			table_row(&t, plan, wide);
+			not_candidate_rows(&t, plan, &r->entries[i].not_candidates, wide);
 			count_warnings(plan, &warnings, &nwarnings);
 		} else
 			pk_out_json(out, plan);

@@ -27,6 +27,7 @@ void plan_free(plan_run *r)
 		cJSON_Delete(r->entries[i].preemptor);
 		cJSON_Delete(r->entries[i].ref_owned);
 		free(r->entries[i].candidates);
+		free(r->entries[i].not_candidates.g);
 	}
 	free(r->entries);
 	pk_strtab_free(r->strs);
@@ -69,6 +70,21 @@ static void add_candidate(plan_entry *e, const pk_candidate *c)
 	e->candidates[e->ncandidates++] = *c;
 }
 
+/* A NodeStatus record of victims --explain, grouped for the table. */
+static void add_node_status(plan_run *r, plan_entry *e, const cJSON *o)
+{
+	const char *reasons[PK_STATUS_MAX_REASONS];
+	int n = 0;
+	const cJSON *it;
+	cJSON_ArrayForEach(it, pk_get(o, "reasons"))
+		if (n < PK_STATUS_MAX_REASONS && cJSON_IsString(it))
+			reasons[n++] = it->valuestring;
+	e->not_candidates.all_names = r->cli->format == PK_FMT_WIDE;
+	pk_node_groups_add(&e->not_candidates, pk_str_or(o, "node", ""), pk_str_or(o, "stage", ""),
+	                   pk_str_or(o, "code", ""), pk_str(o, "plugin"), reasons, n, pk_str(o, "preemption"));
+	r->stats.used++;
+}
+
 static int on_record(void *ctx, pk_record *rec)
 {
 	plan_run *r = ctx;
@@ -77,8 +93,13 @@ static int on_record(void *ctx, pk_record *rec)
 	const char *kind = pk_kind(rec->obj);
 	const cJSON *ref = pk_get(rec->obj, "preemptor");
 	bool is_pre = strcmp(kind, "Preemptor") == 0, is_cand = strcmp(kind, "Candidate") == 0;
+	bool table = r->cli->format == PK_FMT_TABLE || r->cli->format == PK_FMT_WIDE;
+	if (table && strcmp(kind, "NodeStatus") == 0 && cJSON_IsObject(ref)) {
+		add_node_status(r, entry_for(r, ref), rec->obj);
+		return 0;
+	}
 	if (!is_pre && !is_cand) {
-		pk_stats_skip(&r->stats, kind); /* NodeStatus, Stats, other objects */
+		pk_stats_skip(&r->stats, kind); /* NodeStatus (for a table only), Stats, other objects */
 		return 0;
 	}
 	if (!cJSON_IsObject(ref)) {

@@ -140,58 +140,32 @@ static void fits_row(pk_table *t, const pk_evaluation *e, bool wide, const char 
 
 /* --explain: the nodes that are no candidate, one row per plugin and
  * reason, with the count and the nodes. */
-typedef struct node_group {
-	char key[700];
-	long count;
-	char nodes[400];
-	size_t nodes_len;
-	bool more;
-} node_group;
+typedef struct explain_ctx {
+	pk_table *t;
+	bool wide;
+	const char *who, *prio;
+} explain_ctx;
+
+static void explain_row(void *ctx, const pk_node_group *g, const char *nodes, const char *reason)
+{
+	explain_ctx *x = ctx;
+	(void)g;
+	const char *cells[9] = { x->who, x->prio, "NotCandidate", nodes, "-", "-", "-", "-", reason };
+	row(x->t, x->wide, cells);
+}
 
 static void explain_rows(pk_table *t, const pk_evaluation *e, bool wide, const char *who, const char *prio)
 {
-	node_group *g = NULL;
-	long ng = 0;
+	pk_node_groups gs = { .all_names = wide };
 	for (long i = 0; i < e->nnodes; i++) {
 		const char *stage, *preemption;
 		const pk_status *st = pk_node_status_of(e, i, &stage, &preemption);
-		if (!st || st->code == PK_CODE_SUCCESS)
-			continue;
-		char key[700];
-		size_t w = (size_t)snprintf(key, sizeof key, "%s: ", st->plugin && *st->plugin ? st->plugin : stage);
-		for (int k = 0; k < st->nreasons && w < sizeof key; k++)
-			w += (size_t)snprintf(key + w, sizeof key - w, "%s%s", k ? ", " : "", st->reasons[k]);
-		if (w < sizeof key)
-			snprintf(key + w, sizeof key - w, " (%s %s%s%s)", stage, pk_code_name(st->code),
-			         preemption ? "; " : "", preemption ? preemption : "");
-		long j = 0;
-		while (j < ng && strcmp(g[j].key, key) != 0)
-			j++;
-		if (j == ng) {
-			g = realloc(g, sizeof *g * (size_t)(ng + 1));
-			if (!g)
-				abort();
-			memset(&g[ng], 0, sizeof *g);
-			snprintf(g[ng].key, sizeof g[ng].key, "%s", key);
-			ng++;
-		}
-		node_group *x = &g[j];
-		const char *name = e->nodes[i].ni->node->name;
-		if ((wide || x->count < 3) && x->nodes_len + strlen(name) + 2 < sizeof x->nodes)
-			x->nodes_len += (size_t)snprintf(x->nodes + x->nodes_len, sizeof x->nodes - x->nodes_len, "%s%s",
-			                                 x->count ? "," : "", name);
-		else
-			x->more = true;
-		x->count++;
+		if (st && st->code != PK_CODE_SUCCESS)
+			pk_node_groups_add(&gs, e->nodes[i].ni->node->name, stage, pk_code_name(st->code), st->plugin,
+			                   st->reasons, st->nreasons, preemption);
 	}
-	for (long j = 0; j < ng; j++) {
-		char nodes[440], reason[800];
-		snprintf(nodes, sizeof nodes, "%s%s", g[j].nodes, g[j].more ? ",..." : "");
-		snprintf(reason, sizeof reason, "%ld node(s): %s", g[j].count, g[j].key);
-		const char *cells[9] = { who, prio, "NotCandidate", nodes, "-", "-", "-", "-", reason };
-		row(t, wide, cells);
-	}
-	free(g);
+	explain_ctx x = { t, wide, who, prio };
+	pk_node_groups_flush(&gs, explain_row, &x);
 }
 
 /* One row per candidate (the chosen one's RESULT marked with '*'), or one

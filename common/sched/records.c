@@ -2,6 +2,7 @@
 #include "records.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -207,6 +208,49 @@ cJSON *pk_node_status_json(const pk_evaluation *e, long i)
 	if (preemption)
 		cJSON_AddStringToObject(o, "preemption", preemption);
 	return o;
+}
+
+void pk_node_groups_add(pk_node_groups *gs, const char *node, const char *stage, const char *code,
+                        const char *plugin, const char *const *reasons, int nreasons, const char *preemption)
+{
+	char what[700];
+	size_t w = (size_t)snprintf(what, sizeof what, "%s: ", plugin && *plugin ? plugin : stage);
+	for (int k = 0; k < nreasons && w < sizeof what; k++)
+		w += (size_t)snprintf(what + w, sizeof what - w, "%s%s", k ? ", " : "", reasons[k]);
+	if (w < sizeof what)
+		snprintf(what + w, sizeof what - w, " (%s %s%s%s)", stage, code, preemption ? "; " : "",
+		         preemption ? preemption : "");
+	long j = 0;
+	while (j < gs->n && strcmp(gs->g[j].what, what) != 0)
+		j++;
+	if (j == gs->n) {
+		gs->g = realloc(gs->g, sizeof *gs->g * (size_t)(gs->n + 1));
+		if (!gs->g)
+			abort();
+		memset(&gs->g[j], 0, sizeof *gs->g);
+		snprintf(gs->g[j].what, sizeof gs->g[j].what, "%s", what);
+		gs->n++;
+	}
+	pk_node_group *x = &gs->g[j];
+	if ((gs->all_names || x->count < 3) && x->nodes_len + strlen(node) + 2 < sizeof x->nodes)
+		x->nodes_len += (size_t)snprintf(x->nodes + x->nodes_len, sizeof x->nodes - x->nodes_len, "%s%s",
+		                                 x->count ? "," : "", node);
+	else
+		x->more = true;
+	x->count++;
+}
+
+void pk_node_groups_flush(pk_node_groups *gs, pk_node_group_row_fn fn, void *ctx)
+{
+	for (long j = 0; j < gs->n; j++) {
+		char nodes[440], reason[800];
+		snprintf(nodes, sizeof nodes, "%s%s", gs->g[j].nodes, gs->g[j].more ? ",..." : "");
+		snprintf(reason, sizeof reason, "%ld node(s): %s", gs->g[j].count, gs->g[j].what);
+		fn(ctx, &gs->g[j], nodes, reason);
+	}
+	free(gs->g);
+	gs->g = NULL;
+	gs->n = 0;
 }
 
 const char *pk_fits_text(const char *const *nodes, int nshown, long n, char *buf, size_t size)

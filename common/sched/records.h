@@ -38,6 +38,31 @@ cJSON *pk_node_status_json(const pk_evaluation *e, long i);
  * ("Filter" or "DryRun") and a note on preemption (NULL if none); NULL
  * for a candidate. */
 const pk_status *pk_node_status_of(const pk_evaluation *e, long i, const char **stage, const char **preemption);
+/* The nodes that are no candidate, grouped for a table (victims --explain,
+ * and preempt-plan over its NodeStatus records): one group per plugin,
+ * reasons, stage and code, with the count and the first nodes (all of them
+ * when wide). */
+typedef struct pk_node_group {
+	char what[700];           /* "TaintToleration: node(s) had ... (Filter UnschedulableAndUnresolvable; ...)" */
+	long count;
+	char nodes[400];          /* "a,b,c" then ",..." when more were left out */
+	size_t nodes_len;
+	bool more;
+} pk_node_group;
+
+typedef struct pk_node_groups {
+	pk_node_group *g;
+	long n;
+	bool all_names;           /* list every node (up to the cell's room), not the first three */
+} pk_node_groups;
+
+void pk_node_groups_add(pk_node_groups *gs, const char *node, const char *stage, const char *code,
+                        const char *plugin, const char *const *reasons, int nreasons, const char *preemption);
+/* A table row per group: PREEMPTOR, PRIORITY, RESULT "NotCandidate", NODE,
+ * then the cells row_fn fills in (the tools' columns differ); frees. */
+typedef void (*pk_node_group_row_fn)(void *ctx, const pk_node_group *g, const char *nodes, const char *reason);
+void pk_node_groups_flush(pk_node_groups *gs, pk_node_group_row_fn fn, void *ctx);
+
 /* "fits without preemption on N node(s): a, b, ..." naming the first
  * nshown of the n nodes (a pod that fits shows where). */
 #define PK_FITS_SHOWN 5
