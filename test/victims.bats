@@ -304,18 +304,19 @@ setup() {
 
 @test "--pending plans gang members pod by pod: said, and the per-pod PostFilter gates them" {
 	run -1 --separate-stderr victims --pending "$SAMPLE/gang/cluster.json"
-	[ "$(printf '%s\n' "$stderr" | grep -c 'belongs to PodGroup')" = 1 ]
-	[[ $stderr == *"warning: pod ml/train-worker-0 belongs to PodGroup train: victims plans it pod by pod"*'`preempt-plan --simulate` plans the group'* ]]
+	[ "$(printf '%s\n' "$stderr" | grep -c 'belongs to pod group')" = 1 ]
+	[[ $stderr == *"warning: pod ml/train-worker-0 belongs to pod group train: victims plans it pod by pod"*"preempts for the group as a whole (WorkloadAwarePreemption)"*'`preempt-plan --simulate` plans the group'* ]]
 	[[ $stderr == *"victims: warning: 7 more: gang-member"* ]]
 	rec=$(printf '%s\n' "$output" | jq -c 'select(.kind == "Preemptor" and .preemptor.name == "train-worker-0") | [.status, .postFilter.gate, .postFilter.status]')
 	[ "$rec" = '["NotEligible","WorkloadAwarePreemption","preemption: not eligible due to workload aware preemption enabled"]' ]
 	run -1 victims -o table --pending "$SAMPLE/gang/cluster.json"
-	assert_output --regexp 'Warning: pod ml/train-worker-0 belongs to PodGroup train: .* \(8 times\)'
+	assert_output --regexp 'Warning: pod ml/train-worker-0 belongs to pod group train: .* \(8 times\)'
 }
 
 @test "--feature-gates: WorkloadAwarePreemption off lets a gang member preempt pod by pod" {
 	run -0 --separate-stderr victims --feature-gates WorkloadAwarePreemption=false --pending "$SAMPLE/gang/cluster.json"
 	[ "$(printf '%s\n' "$output" | jq -r 'select(.kind == "Preemptor" and .preemptor.name == "train-worker-0") | .status')" = NeedsPreemption ]
+	[[ $stderr == *"the scheduler places the group's pods together: \`preempt-plan --simulate\` plans the group"* ]]
 }
 
 @test "--feature-gates: TopologyAwareWorkloadScheduling stops a member of a PodGroup that is not in the input" {
@@ -323,7 +324,7 @@ setup() {
 	run -1 --separate-stderr victims --feature-gates TopologyAwareWorkloadScheduling=true --pending "$BATS_TEST_TMPDIR/nogroups.json"
 	rec=$(printf '%s\n' "$output" | jq -c 'select(.kind == "Preemptor" and .preemptor.name == "train-worker-0") | [.status, .postFilter.gate, .postFilter.status]')
 	[ "$rec" = '["NotEligible","TopologyAwareWorkloadScheduling","preemption: pod group for pod not found"]' ]
-	[[ $stderr == *"belongs to PodGroup train (not in the input)"* ]]
+	[[ $stderr == *"belongs to pod group train (not in the input)"* ]]
 }
 
 @test "topology spread constraints are honoured" {

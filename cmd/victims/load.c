@@ -375,25 +375,31 @@ static void gate_preemptor(victims_run *r, long i)
 {
 	pk_preemptor *p = &r->preemptors[i];
 	const pk_feature_gates *fg = &r->cli->gates;
-	if (!*p->pod->pod_group || !pk_gate_on(fg, PK_GATE_GENERIC_WORKLOAD))
+	const char *group = *p->pod->pod_group ? p->pod->pod_group : p->pod->workload_pod_group;
+	if (!*group || !pk_gate_on(fg, PK_GATE_GENERIC_WORKLOAD))
 		return;
-	const pk_podgroup *pg = pk_pg_find(&r->groups, p->pod->namespace_, p->pod->pod_group);
-	pk_group_gate_in in = {
-		.generic_workload = true,
-		.workload_aware_preemption = pk_gate_on(fg, PK_GATE_WORKLOAD_AWARE_PREEMPTION),
-		.topology_aware = pk_gate_on(fg, PK_GATE_TOPOLOGY_AWARE_WORKLOAD_SCHEDULING),
-		.has_group = true,
-		.group_found = pg != NULL,
-		.group_has_constraints = pg && pg->has_constraints,
-	};
-	pk_group_gate g = pk_postfilter_group_gate(&in);
-	p->gate_message = g.message;
-	p->gate = g.gate;
+	bool wap = pk_gate_on(fg, PK_GATE_WORKLOAD_AWARE_PREEMPTION);
+	const pk_podgroup *pg = NULL;
+	if (*p->pod->pod_group) { /* upstream's PostFilter reads spec.schedulingGroup only */
+		pg = pk_pg_find(&r->groups, p->pod->namespace_, p->pod->pod_group);
+		pk_group_gate_in in = {
+			.generic_workload = true,
+			.workload_aware_preemption = wap,
+			.topology_aware = pk_gate_on(fg, PK_GATE_TOPOLOGY_AWARE_WORKLOAD_SCHEDULING),
+			.has_group = true,
+			.group_found = pg != NULL,
+			.group_has_constraints = pg && pg->has_constraints,
+		};
+		pk_group_gate g = pk_postfilter_group_gate(&in);
+		p->gate_message = g.message;
+		p->gate = g.gate;
+	}
 	preemptor_warn(r, i, "gang-member",
-	               "pod %s/%s belongs to PodGroup %s%s: victims plans it pod by pod, as the per-pod PostFilter "
-	               "sees it; the scheduler places the group's pods together and preempts for the group as a "
-	               "whole (KEP-5710): `preempt-plan --simulate` plans the group",
-	               p->pod->namespace_, p->pod->name, p->pod->pod_group, pg ? "" : " (not in the input)");
+	               "pod %s/%s belongs to pod group %s%s: victims plans it pod by pod, as the per-pod PostFilter "
+	               "sees it; the scheduler places the group's pods together%s: `preempt-plan --simulate` plans "
+	               "the group",
+	               p->pod->namespace_, p->pod->name, group, pg || !*p->pod->pod_group ? "" : " (not in the input)",
+	               wap ? " and preempts for the group as a whole (WorkloadAwarePreemption)" : "");
 }
 
 static void warn_unmodelled(victims_run *r, long i)
