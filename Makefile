@@ -3,6 +3,7 @@
 #   make test       unit tests (C), fixtures and CLI tests (bats); ends "N passed, N failed"
 #   make test-san   the same suite built with AddressSanitizer + UndefinedBehaviorSanitizer
 #   make bench      benchmarks against jq on a generated 5,000-node snapshot
+#   make bench-scale  the same pipeline on a 65,000-node snapshot (NODES=... to change)
 #   make fuzz       run the fuzz harnesses for FUZZ_SECONDS each
 #   make install PREFIX=/usr/local DESTDIR=
 
@@ -80,6 +81,9 @@ demo: all
 bench: all
 	bench/run
 
+bench-scale: all
+	bench/scale
+
 FUZZ_SECONDS ?= 60
 fuzz:
 	test/fuzz/run $(FUZZ_SECONDS)
@@ -109,6 +113,6 @@ install-files:
 clean:
 	rm -rf build build-san bin bin-san
 
-.PHONY: all unit test test-san check demo bench fuzz install install-files clean lint-man
+.PHONY: all unit test test-san check demo bench bench-scale fuzz install install-files clean lint-man
 CMD_OBJ := $(patsubst %.c,$(O)/%.o,$(wildcard cmd/*/*.c))
 -include $(COMMON_OBJ:.o=.d) $(CMD_OBJ:.o=.d) $(UNIT_BIN:=.d)

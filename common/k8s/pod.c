@@ -24,11 +24,14 @@ void pk_arena_init(pk_arena *a)
 	a->used_bytes = 0;
 }
 
-void *pk_arena_alloc(pk_arena *a, size_t size)
+/* Bump-allocate size bytes at the given alignment (1 or 16). */
+static void *arena_alloc_aligned(pk_arena *a, size_t size, size_t align)
 {
-	size = (size + 15) & ~(size_t)15;
+	if (a->head)
+		a->head->used = (a->head->used + align - 1) & ~(align - 1);
 	if (!a->head || a->head->size - a->head->used < size) {
-		size_t cap = size > PK_ARENA_BLOCK / 4 ? size : PK_ARENA_BLOCK;
+		/* a multiple of 16, so that aligning `used` never passes the end */
+		size_t cap = size > PK_ARENA_BLOCK / 4 ? (size + 15) & ~(size_t)15 : PK_ARENA_BLOCK;
 		pk_arena_block *b = malloc(sizeof *b + cap);
 		if (!b) {
 			fputs("out of memory\n", stderr);
@@ -57,6 +60,11 @@ void *pk_arena_alloc(pk_arena *a, size_t size)
 	return p;
 }
 
+void *pk_arena_alloc(pk_arena *a, size_t size)
+{
+	return arena_alloc_aligned(a, (size + 15) & ~(size_t)15, 16);
+}
+
 void pk_arena_free(pk_arena *a)
 {
 	pk_arena_block *b = a->head;
@@ -69,9 +77,11 @@ void pk_arena_free(pk_arena *a)
 	a->used_bytes = 0;
 }
 
+/* Strings need no alignment: packed end to end, two million pod names and
+ * uids waste nothing on padding. */
 static char *arena_strndup(pk_arena *a, const char *s, size_t n)
 {
-	char *p = pk_arena_alloc(a, n + 1);
+	char *p = arena_alloc_aligned(a, n + 1, 1);
 	memcpy(p, s, n);
 	p[n] = '\0';
 	return p;
@@ -80,17 +90,27 @@ static char *arena_strndup(pk_arena *a, const char *s, size_t n)
 /* ---- string interning (open addressing, FNV-1a) -------------------------- */
 
 /* A slot keeps the string's hash and length: probing compares those before
- * touching the string, and growing needs neither strlen nor hashing. */
+ * touching the string, and growing needs neither strlen nor hashing. 16
+ * bytes: a 2-million-pod snapshot holds some 5 million strings. */
 typedef struct strslot {
 	const char *s;
-	uint64_t hash;
-	size_t len;
+	uint32_t hash;
+	uint32_t len;             /* UINT32_MAX: that long or longer (then strlen) */
 } strslot;
 
+/* A shared run of bytes (pk_intern_blob): its copy, size and hash. */
+typedef struct setslot {
+	const void *set;
+	size_t size;
+	uint64_t hash;
+} setslot;
+
 struct pk_strtab {
-	pk_arena chars;
+	pk_arena chars;           /* the strings and the label sets' cJSON items */
 	strslot *slots;
 	size_t cap, count;
+	setslot *sets;
+	size_t setcap, nsets;
 };
 
 pk_strtab *pk_strtab_new(void)
@@ -101,7 +121,9 @@ pk_strtab *pk_strtab_new(void)
 	pk_arena_init(&t->chars);
 	t->cap = 1024;
 	t->slots = calloc(t->cap, sizeof *t->slots);
-	if (!t->slots)
+	t->setcap = 64;
+	t->sets = calloc(t->setcap, sizeof *t->sets);
+	if (!t->slots || !t->sets)
 		abort();
 	return t;
 }
@@ -112,10 +134,12 @@ void pk_strtab_free(pk_strtab *t)
 		return;
 	pk_arena_free(&t->chars);
 	free(t->slots);
+	free(t->sets);
 	free(t);
 }
 
 size_t pk_strtab_count(const pk_strtab *t) { return t->count; }
+size_t pk_strtab_blobs(const pk_strtab *t) { return t->nsets; }
 
 static uint64_t hash_bytes(const char *s, size_t n)
 {
@@ -146,22 +170,31 @@ static void strtab_grow(pk_strtab *t)
 	t->cap = ncap;
 }
 
+static bool slot_holds(const strslot *c, uint32_t h, const char *s, size_t n)
+{
+	uint32_t len = n < UINT32_MAX ? (uint32_t)n : UINT32_MAX;
+	if (c->hash != h || c->len != len)
+		return false;
+	if (len == UINT32_MAX && strlen(c->s) != n)
+		return false;
+	return memcmp(c->s, s, n) == 0;
+}
+
 const char *pk_intern_n(pk_strtab *t, const char *s, size_t n)
 {
 	if (!s)
 		return NULL;
-	if ((t->count + 1) * 2 > t->cap)
+	if ((t->count + 1) * 4 > t->cap * 3) /* at most 3/4 full: slots are memory per pod */
 		strtab_grow(t);
-	uint64_t h = hash_bytes(s, n);
+	uint32_t h = (uint32_t)hash_bytes(s, n);
 	size_t j = h & (t->cap - 1);
 	while (t->slots[j].s) {
-		const strslot *c = &t->slots[j];
-		if (c->hash == h && c->len == n && memcmp(c->s, s, n) == 0)
-			return c->s;
+		if (slot_holds(&t->slots[j], h, s, n))
+			return t->slots[j].s;
 		j = (j + 1) & (t->cap - 1);
 	}
 	const char *copy = arena_strndup(&t->chars, s, n);
-	t->slots[j] = (strslot){ copy, h, n };
+	t->slots[j] = (strslot){ copy, h, n < UINT32_MAX ? (uint32_t)n : UINT32_MAX };
 	t->count++;
 	return copy;
 }
@@ -391,7 +424,8 @@ int pk_pod_requests(pk_decoder *d, const cJSON *spec, pk_res *out, char *err, si
 
 /* ---- labels --------------------------------------------------------------- */
 
-/* A label map as a cJSON object of references to interned strings. */
+/* A label map as a cJSON object of references to interned strings (nodes:
+ * the topology code walks them as objects). */
 static cJSON *intern_labels(pk_decoder *d, const cJSON *labels)
 {
 	if (!cJSON_IsObject(labels) || !labels->child)
@@ -409,6 +443,66 @@ static cJSON *intern_labels(pk_decoder *d, const cJSON *labels)
 		cJSON_AddItemToObjectCS(o, pk_intern(d->strs, it->string), v);
 	}
 	return o;
+}
+
+static void sets_grow(pk_strtab *t)
+{
+	size_t ncap = t->setcap * 2;
+	setslot *ns = calloc(ncap, sizeof *ns);
+	if (!ns)
+		abort();
+	for (size_t i = 0; i < t->setcap; i++) {
+		if (!t->sets[i].set)
+			continue;
+		size_t j = t->sets[i].hash & (ncap - 1);
+		while (ns[j].set)
+			j = (j + 1) & (ncap - 1);
+		ns[j] = t->sets[i];
+	}
+	free(t->sets);
+	t->sets = ns;
+	t->setcap = ncap;
+}
+
+const void *pk_intern_blob(pk_strtab *t, const void *data, size_t size)
+{
+	if ((t->nsets + 1) * 2 > t->setcap)
+		sets_grow(t);
+	uint64_t h = hash_bytes(data, size);
+	size_t j = h & (t->setcap - 1);
+	for (; t->sets[j].set; j = (j + 1) & (t->setcap - 1))
+		if (t->sets[j].hash == h && t->sets[j].size == size && memcmp(t->sets[j].set, data, size) == 0)
+			return t->sets[j].set;
+	void *copy = pk_arena_alloc(&t->chars, size);
+	memcpy(copy, data, size);
+	t->sets[j] = (setslot){ copy, size, h };
+	t->nsets++;
+	return copy;
+}
+
+const pk_labels *pk_intern_labels(pk_strtab *t, const cJSON *labels)
+{
+	if (!cJSON_IsObject(labels) || !labels->child)
+		return NULL;
+	int max = cJSON_GetArraySize(labels);
+	_Alignas(pk_labels) unsigned char local[sizeof(pk_labels) + sizeof(const char *) * 2 * 16];
+	size_t cap = sizeof(pk_labels) + sizeof(const char *) * 2 * (size_t)max;
+	pk_labels *p = max <= 16 ? (pk_labels *)local : malloc(cap);
+	if (!p)
+		abort();
+	memset(p, 0, sizeof *p); /* padding too: the blob is compared bytewise */
+	const cJSON *it;
+	cJSON_ArrayForEach(it, labels) {
+		if (!it->string || !cJSON_IsString(it))
+			continue;
+		p->kv[2 * p->n] = pk_intern(t, it->string);
+		p->kv[2 * p->n + 1] = pk_intern(t, it->valuestring);
+		p->n++;
+	}
+	const pk_labels *set = pk_intern_blob(t, p, sizeof *p + sizeof *p->kv * 2 * (size_t)p->n);
+	if (p != (pk_labels *)local)
+		free(p);
+	return set;
 }
 
 void pk_decoder_init(pk_decoder *d, pk_arena *arena, pk_strtab *strs)
@@ -506,15 +600,22 @@ const char *pk_unmodelled_names(unsigned mask, char *buf, size_t size)
 	return buf;
 }
 
+/* The pod's tolerations, shared with every pod that has the same list
+ * (pk_intern_blob): most pods carry just the two admission defaults. */
 static int decode_tolerations(pk_decoder *d, const cJSON *tols, pk_pod *out, char *err, size_t errsize)
 {
 	int n = cJSON_IsArray(tols) ? cJSON_GetArraySize(tols) : 0;
 	if (n == 0)
 		return 0;
-	out->tolerations = pk_arena_alloc(d->arena, sizeof *out->tolerations * (size_t)n);
+	pk_toleration local[8];
+	pk_toleration *list = n <= 8 ? local : malloc(sizeof *list * (size_t)n);
+	if (!list)
+		abort();
+	memset(list, 0, sizeof *list * (size_t)n);
+	int rc = 0;
 	const cJSON *t;
 	cJSON_ArrayForEach(t, tols) {
-		pk_toleration *x = &out->tolerations[out->ntolerations];
+		pk_toleration *x = &list[out->ntolerations];
 		x->key = istr(d, t, "key", "");
 		x->value = istr(d, t, "value", "");
 		const char *op = pk_str_or(t, "operator", "Equal");
@@ -524,17 +625,25 @@ static int decode_tolerations(pk_decoder *d, const cJSON *tols, pk_pod *out, cha
 			x->op = PK_TOL_EQUAL;
 		else {
 			snprintf(err, errsize, "spec.tolerations: unsupported operator \"%s\"", op);
-			return -1;
+			rc = -1;
+			break;
 		}
 		int eff = parse_effect(pk_str(t, "effect"));
 		if (eff == -2) {
 			snprintf(err, errsize, "spec.tolerations: unsupported effect \"%s\"", pk_str(t, "effect"));
-			return -1;
+			rc = -1;
+			break;
 		}
 		x->effect = eff;
 		out->ntolerations++;
 	}
-	return 0;
+	if (rc == 0)
+		out->tolerations = (pk_toleration *)pk_intern_blob(d->strs, list, sizeof *list * (size_t)n);
+	else
+		out->ntolerations = 0;
+	if (list != local)
+		free(list);
+	return rc;
 }
 
 static void add_ports(pk_decoder *d, const cJSON *containers, pk_host_port *ports, int *n, int max)
@@ -729,7 +838,7 @@ bool pk_pod_term_matches(const pk_pod_term *t, const pk_pod *owner, const pk_pod
 		ns = strcmp(target->namespace_, owner->namespace_) == 0;
 	for (int i = 0; !ns && i < t->nnamespaces; i++)
 		ns = strcmp(t->namespaces[i], target->namespace_) == 0;
-	return ns && pk_selector_matches(&t->selector, target->labels);
+	return ns && pk_selector_matches_labels(&t->selector, target->labels);
 }
 
 /* Is the first DisruptionTarget condition True with reason
@@ -781,7 +890,7 @@ int pk_pod_decode_spec(pk_decoder *d, const cJSON *meta, const cJSON *spec, cons
 	if (!*out->name)
 		out->name = istr_of(d, m[M_GENERATE_NAME], "");
 	out->uid = istr_of(d, m[M_UID], "");
-	out->labels = intern_labels(d, m[M_LABELS]);
+	out->labels = pk_intern_labels(d->strs, m[M_LABELS]);
 	out->node_name = istr_of(d, sp[S_NODE_NAME], "");
 	out->nominated_node = istr_of(d, st[T_NOMINATED], "");
 	out->scheduler_name = istr_of(d, sp[S_SCHEDULER], "default-scheduler");
@@ -862,8 +971,7 @@ void pk_pod_release(pk_pod *p)
 	for (int i = 0; i < p->nspread; i++)
 		pk_selector_free(&p->spread[i].selector);
 	p->nspread = 0;
-	cJSON_Delete(p->labels);
-	p->labels = NULL;
+	p->labels = NULL; /* shared (pk_intern_labels) */
 }
 
 /* ---- PDBs ----------------------------------------------------------------- */
@@ -910,11 +1018,11 @@ void pk_pdb_release(pk_pdb *p)
 
 /* ---- semantics ------------------------------------------------------------ */
 
-bool pk_labels_have_interned(const cJSON *labels, const char *key, const char *value)
+bool pk_labels_have_interned(const pk_labels *labels, const char *key, const char *value)
 {
-	for (const cJSON *it = labels ? labels->child : NULL; it; it = it->next)
-		if (it->string == key)
-			return it->valuestring == value;
+	for (int i = 0; labels && i < labels->n; i++)
+		if (labels->kv[2 * i] == key)
+			return labels->kv[2 * i + 1] == value;
 	return false;
 }
 

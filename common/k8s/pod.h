@@ -7,7 +7,9 @@
  * equal strings are equal pointers and repeated names cost nothing.
  * Label maps are kept as small cJSON objects whose keys and values are
  * references to interned strings, so that pk_selector_matches() (the one
- * selector matcher) can be used on them without copies.
+ * selector matcher) can be used on them without copies. A pod's labels are
+ * packed pairs instead, shared between equal maps (pk_intern_labels): a
+ * snapshot holds millions of pods and few nodes.
  *
  * Pod requests follow upstream's resource.PodRequests as NodeResourcesFit
  * uses it: max(sum of app containers + restartable init (sidecar)
@@ -45,6 +47,17 @@ void pk_strtab_free(pk_strtab *t);
 const char *pk_intern(pk_strtab *t, const char *s);
 const char *pk_intern_n(pk_strtab *t, const char *s, size_t len);
 size_t pk_strtab_count(const pk_strtab *t);
+/* A label map (metadata.labels) packed (selector.h), keys and values
+ * interned, and shared: equal maps (the replicas of a workload) are one
+ * copy. Members that are not strings are left out. NULL when labels is no
+ * object or empty. Lives as long as the table. */
+const pk_labels *pk_intern_labels(pk_strtab *t, const cJSON *labels);
+/* The table's one copy (16-byte aligned) of size bytes equal to data: what
+ * many pods repeat (label maps, toleration lists) is kept once. Compared
+ * bytewise: zero the padding of what you pass. Read-only; lives as long as
+ * the table. */
+const void *pk_intern_blob(pk_strtab *t, const void *data, size_t size);
+size_t pk_strtab_blobs(const pk_strtab *t);
 
 /* ---- resources ---------------------------------------------------------- */
 
@@ -155,45 +168,27 @@ enum {
 };
 
 typedef struct pk_pod {
+	/* Ordered by size (pointers, 64-bit, 32-bit, then bytes): a snapshot
+	 * holds millions of these, and padding is memory per pod. */
 	const char *namespace_, *name, *uid;
 	const char *node_name;        /* spec.nodeName ("" = not bound) */
 	const char *nominated_node;   /* status.nominatedNodeName ("" = none) */
 	const char *scheduler_name;   /* spec.schedulerName, default "default-scheduler" */
 	const char *class_name;       /* spec.priorityClassName ("" = none) */
 	const char *phase;            /* status.phase ("" if absent) */
-	cJSON *labels;                /* interned references, or NULL */
-
-	int32_t priority;             /* effective priority (resolved if !has_priority) */
-	bool has_priority;            /* spec.priority was present */
-	pk_preemption_policy policy;
-	bool has_policy;              /* spec.preemptionPolicy was present */
-	uint8_t admission;            /* PK_ADMISSION_*: what the Priority admission plugin
-	                               * would say about the pod, set when it is resolved */
-
-	int64_t start_time;           /* status.startTime, Unix ns */
-	bool has_start_time;
-	int64_t created;              /* metadata.creationTimestamp, Unix ns (0 if absent) */
-	bool terminating;             /* metadata.deletionTimestamp set */
-	bool preemption_target;       /* first DisruptionTarget condition is True/PreemptionByScheduler */
+	const pk_labels *labels;      /* shared (pk_intern_labels), or NULL */
 
 	pk_res requests;              /* as upstream's PodRequests computes them */
+	int64_t start_time;           /* status.startTime, Unix ns */
+	int64_t created;              /* metadata.creationTimestamp, Unix ns (0 if absent) */
 
 	pk_host_port *ports;          /* hostPort > 0 of all containers (incl. init) */
-	int nports;
-	pk_toleration *tolerations;
-	int ntolerations;
+	const pk_toleration *tolerations; /* shared (pk_intern_blob) */
 	pk_selector node_selector;    /* spec.nodeSelector (is_nil when absent) */
-	bool has_node_selector;
 	pk_node_term *affinity_terms; /* required nodeAffinity terms */
-	int naffinity_terms;
-	bool has_node_affinity;       /* requiredDuringScheduling... present */
-	unsigned unmodelled;          /* PK_UNMODELLED_* */
 	pk_pod_term *affinity;        /* required podAffinity terms */
-	int naffinity;
 	pk_pod_term *anti_affinity;   /* required podAntiAffinity terms */
-	int nanti_affinity;
 	pk_spread *spread;            /* DoNotSchedule topology spread constraints */
-	int nspread;
 
 	/* Gang membership, for PodGroup preemption (common/sched/podgroup*.c):
 	 * spec.schedulingGroup.podGroupName (scheduling/v1alpha2 PodGroup) and
@@ -201,15 +196,35 @@ typedef struct pk_pod {
 	const char *pod_group;
 	const char *workload_name, *workload_pod_group;
 
+	long index;                   /* position in the snapshot's pod array */
+	long record;                  /* input record number (0-based) */
+
+	int32_t priority;             /* effective priority (resolved if !has_priority) */
+	pk_preemption_policy policy;
+	int nports;
+	int ntolerations;
+	int naffinity_terms;
+	unsigned unmodelled;          /* PK_UNMODELLED_* */
+	int naffinity;
+	int nanti_affinity;
+	int nspread;
+
 	/* The PDBs (indices into the snapshot's pdbs) whose selector matches
 	 * this pod, worked out once on first use: victim selection asks for
 	 * every potential victim on every node, per preemptor. */
-	int8_t npdbs;                 /* -1: not yet known; PK_POD_MAX_PDBS+1: too many, scan */
 	int16_t pdbs[4];
+	int8_t npdbs;                 /* -1: not yet known; PK_POD_MAX_PDBS+1: too many, scan */
 
+	uint8_t admission;            /* PK_ADMISSION_*: what the Priority admission plugin
+	                               * would say about the pod, set when it is resolved */
+	bool has_priority;            /* spec.priority was present */
+	bool has_policy;              /* spec.preemptionPolicy was present */
+	bool has_start_time;
+	bool terminating;             /* metadata.deletionTimestamp set */
+	bool preemption_target;       /* first DisruptionTarget condition is True/PreemptionByScheduler */
+	bool has_node_selector;
+	bool has_node_affinity;       /* requiredDuringScheduling... present */
 	bool shadowed;                /* a later object of the same namespace/name replaced it */
-	long index;                   /* position in the snapshot's pod array */
-	long record;                  /* input record number (0-based) */
 } pk_pod;
 
 /* ---- PodDisruptionBudget ------------------------------------------------ */
@@ -256,9 +271,9 @@ int pk_pod_requests(pk_decoder *d, const cJSON *spec, pk_res *out, char *err, si
 void pk_pod_release(pk_pod *p);
 void pk_pdb_release(pk_pdb *p);
 
-/* Does a label map of interned references (pk_pod.labels) hold key=value,
- * both interned in the same table? Compares pointers only. */
-bool pk_labels_have_interned(const cJSON *labels, const char *key, const char *value);
+/* Does a pod's label map hold key=value, both interned in the same table?
+ * Compares pointers only. */
+bool pk_labels_have_interned(const pk_labels *labels, const char *key, const char *value);
 /* Toleration semantics (v1.Toleration.ToleratesTaint). */
 bool pk_toleration_tolerates(const pk_toleration *t, const pk_taint *taint);
 bool pk_pod_tolerates(const pk_pod *p, const pk_taint *taint);

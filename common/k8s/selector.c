@@ -184,9 +184,21 @@ static bool parse_long(const char *s, long long *out)
 	return *s && !*end && errno == 0;
 }
 
-static bool req_matches(const pk_sel_req *r, const cJSON *labels)
+/* The value under the key in a packed map, the last one if repeated (as
+ * label_value), or NULL. */
+static const char *packed_value(const pk_labels *labels, const char *key)
 {
-	const char *v = label_value(labels, r->key);
+	const char *v = NULL;
+	for (int i = 0; labels && i < labels->n; i++)
+		if (strcmp(labels->kv[2 * i], key) == 0)
+			v = labels->kv[2 * i + 1];
+	return v;
+}
+
+/* Does requirement r hold for a map where its key has value v (NULL:
+ * absent)? */
+static bool req_matches(const pk_sel_req *r, const char *v)
+{
 	long long have, want;
 
 	switch (r->op) {
@@ -208,7 +220,17 @@ bool pk_selector_matches(const pk_selector *s, const cJSON *labels)
 	if (s->is_nil)
 		return false;
 	for (int i = 0; i < s->nreqs; i++)
-		if (!req_matches(&s->reqs[i], labels))
+		if (!req_matches(&s->reqs[i], label_value(labels, s->reqs[i].key)))
+			return false;
+	return true;
+}
+
+bool pk_selector_matches_labels(const pk_selector *s, const pk_labels *labels)
+{
+	if (s->is_nil)
+		return false;
+	for (int i = 0; i < s->nreqs; i++)
+		if (!req_matches(&s->reqs[i], packed_value(labels, s->reqs[i].key)))
 			return false;
 	return true;
 }

@@ -34,6 +34,14 @@ int pk_selector_compile_map(const cJSON *map, pk_selector *out);
 /* Match against a labels object ({k: "v"}), which may be NULL (no labels).
  * An empty, non-nil selector matches everything. */
 bool pk_selector_matches(const pk_selector *s, const cJSON *labels);
+/* A label map packed as string pairs (what a decoded pod keeps: 16 bytes a
+ * label where a cJSON object costs 64): kv[2i] a key, kv[2i+1] its value. */
+typedef struct pk_labels {
+	int n;
+	const char *kv[];
+} pk_labels;
+/* The same matching over a packed map (NULL: no labels). */
+bool pk_selector_matches_labels(const pk_selector *s, const pk_labels *labels);
 void pk_selector_free(pk_selector *s);
 /* Same requirements in the same order (a cheap test, not set equality). */
 bool pk_selector_equal(const pk_selector *a, const pk_selector *b);

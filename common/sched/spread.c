@@ -55,7 +55,7 @@ static bool has_all_keys(const pk_pod *p, const pk_node *n)
 
 static bool counts_pod(const pk_spread_state *st, const pk_spread *c, const pk_pod *q)
 {
-	return strcmp(q->namespace_, st->pod->namespace_) == 0 && pk_selector_matches(&c->selector, q->labels);
+	return strcmp(q->namespace_, st->pod->namespace_) == 0 && pk_selector_matches_labels(&c->selector, q->labels);
 }
 
 static void hist_move(constraint_state *s, long from, long to)
@@ -168,7 +168,7 @@ bool pk_spread_check(const pk_spread_state *st, const pk_pod *pod, const pk_node
 			return false;
 		}
 		long match = pk_pair_map_get(&cs->counts, c->topology_key, v);
-		long self = pk_selector_matches(&c->selector, pod->labels) ? 1 : 0;
+		long self = pk_selector_matches_labels(&c->selector, pod->labels) ? 1 : 0;
 		long min = cs->ndomains < c->min_domains ? 0 : cs->min;
 		if (match + self - min > c->max_skew) {
 			pk_status_set(out, PK_CODE_UNSCHEDULABLE, "PodTopologySpread", R_SKEW);
