@@ -119,6 +119,24 @@ help_flags() {
 	[ "$(grep -c 'goroutines_duration_seconds_bucket{result="success"' "$m")" -eq 21 ]
 }
 
+@test "run --metrics writes bucket bounds and sums as Go's client does (le=\"0.04\")" {
+	m="$BATS_TEST_TMPDIR/m.prom"
+	run -0 apiq-sim run --pods 300 --preemptor-share 0.2 \
+		--feature-gates SchedulerAsyncPreemption=true,SchedulerAsyncAPICalls=true --metrics "$m"
+	# every le of ExponentialBuckets(0.01, 2, 20), written by hand as strconv 'g' -1 gives them
+	got=$(grep '^scheduler_preemption_goroutines_duration_seconds_bucket{result="success"' "$m" | sed 's/.*le="\([^"]*\)".*/\1/' | paste -sd' ' -)
+	[ "$got" = "0.01 0.02 0.04 0.08 0.16 0.32 0.64 1.28 2.56 5.12 10.24 20.48 40.96 81.92 163.84 327.68 655.36 1310.72 2621.44 5242.88 +Inf" ]
+	got=$(grep '^scheduler_async_api_call_execution_duration_seconds_bucket{call_type="pod_binding",result="success"' "$m" | sed 's/.*le="\([^"]*\)".*/\1/' | paste -sd' ' -)
+	[ "$got" = "0.001 0.002 0.004 0.008 0.016 0.032 0.064 0.128 0.256 0.512 1.024 2.048 4.096 8.192 16.384 +Inf" ]
+	grep -qx 'scheduler_preemption_victims_bucket{le="1"} [0-9]*' "$m"
+	grep -qx 'scheduler_preemption_victims_bucket{le="64"} [0-9]*' "$m"
+	grep -qx 'scheduler_preemption_goroutines_duration_seconds_sum{result="error"} 0' "$m"
+	# no float anywhere with the 17 digits of %.17g
+	! grep -E '[0-9]\.[0-9]{17}' "$m"
+	# every sample value parses as a Go float and reads back to itself in at most 17 digits
+	awk '!/^#/ { v = $NF; if (v !~ /^([-+]?[0-9.]+(e[-+][0-9]+)?|[+-]Inf|NaN)$/) { print "bad: " $0; exit 1 } }' "$m"
+}
+
 @test "run --metrics leaves out the dispatcher's metrics when its gate is off" {
 	m="$BATS_TEST_TMPDIR/m.prom"
 	run -0 apiq-sim run --pods 50 --feature-gates SchedulerAsyncAPICalls=false,SchedulerAsyncPreemption=false --metrics "$m"
