@@ -223,21 +223,19 @@ static _Noreturn void unknown_option(const pk_cli *c, const char *word, const st
 {
 	if (strncmp(word, "--", 2) != 0 || !word[2])
 		pk_cli_usage_error(c, "unknown option '%s'", word);
-	char name[128];
+	char name[128], near[128] = "";
 	snprintf(name, sizeof name, "%s", word + 2);
 	name[strcspn(name, "=")] = '\0';
+	const char *names[256];
 	size_t n = 0;
-	while (longopts[n].name)
+	while (longopts[n].name && n < sizeof names / sizeof names[0]) {
+		names[n] = longopts[n].name;
 		n++;
-	const char **names = calloc(n ? n : 1, sizeof *names);
-	if (!names)
-		abort();
-	for (size_t i = 0; i < n; i++)
-		names[i] = longopts[i].name;
-	const char *near = pk_nearest_word(name, names, n);
-	if (near)
-		pk_cli_usage_error(c, "unknown or ambiguous option '--%s' (did you mean --%s?)", name, near);
-	pk_cli_usage_error(c, "unknown or ambiguous option '--%s'", name);
+	}
+	const char *best = pk_nearest_word(name, names, n);
+	if (best)
+		snprintf(near, sizeof near, " (did you mean --%s?)", best);
+	pk_cli_usage_error(c, "unknown or ambiguous option '--%s'%s", name, near);
 }
 
 int pk_cli_getopt(pk_cli *c, int argc, char *const *argv, const char *shortopts, const struct option *longopts)
