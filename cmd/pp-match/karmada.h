@@ -99,6 +99,7 @@ typedef struct pp_template {
 	const cJSON *labels;
 	const cJSON *annotations;
 	char *skipped;               /* owned: why the detector skips it (--explain), else NULL */
+	bool namespace_defaulted;    /* no metadata.namespace: -n's namespace assumed */
 } pp_template;
 
 typedef struct pp_options {

@@ -105,6 +105,13 @@ cJSON *pp_decision_json(const pp_decision *d, const pp_options *o)
 	                                           : cJSON_CreateNull());
 	cJSON_AddStringToObject(rec, "action", pp_action_name(d->action));
 	cJSON_AddStringToObject(rec, "reason", d->reason);
+	if (d->tmpl->namespace_defaulted) {
+		char w[300];
+		snprintf(w, sizeof w, "no metadata.namespace: taken as in namespace \"%s\", where kubectl apply would create it",
+		         d->tmpl->namespace);
+		cJSON *warnings = cJSON_AddArrayToObject(rec, "warnings");
+		cJSON_AddItemToArray(warnings, cJSON_CreateString(w));
+	}
 	if (o->explain)
 		cJSON_AddItemToObject(rec, "candidates", candidates_json(d));
 	if (o->emit_metadata) {

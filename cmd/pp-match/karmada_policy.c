@@ -122,6 +122,7 @@ int pp_template_init(pp_template *t, cJSON *obj, const pk_origin *origin, const 
 	t->kind = pk_kind(obj);
 	t->name = pk_name(obj);
 	t->namespace = pp_effective_namespace(obj, default_ns);
+	t->namespace_defaulted = *t->namespace && !*pk_namespace(obj);
 	t->labels = pk_getp(obj, "metadata.labels");
 	t->annotations = pk_getp(obj, "metadata.annotations");
 	return 0;

@@ -21,6 +21,16 @@ static int grow(void **items, long *cap, long need, size_t size)
 	return 0;
 }
 
+/* A manifest without metadata.namespace is placed where kubectl apply would
+ * put it: an assumption, said once with a count. */
+static void warn_namespace_defaulted(pp_run *r, const char *kind, const char *name, const pk_origin *at)
+{
+	pk_diag_warn_once(&r->cli->diag, "no metadata.namespace", at,
+	                  "objects without metadata.namespace are taken as in namespace \"%s\", where kubectl "
+	                  "apply would create them (-n to choose); the first: %s/%s",
+	                  r->opts->default_namespace, kind, name);
+}
+
 static void add_policy(pp_run *r, pk_record *rec)
 {
 	pp_world *w = &r->world;
@@ -28,6 +38,8 @@ static void add_policy(pp_run *r, pk_record *rec)
 		r->out_of_memory = true;
 		return;
 	}
+	if (!*pk_namespace(rec->obj) && strcmp(pk_kind(rec->obj), "PropagationPolicy") == 0)
+		warn_namespace_defaulted(r, "PropagationPolicy", pk_name(rec->obj), &rec->origin);
 	pp_policy *p = &w->policies[w->npolicies];
 	if (pp_policy_init(p, rec->obj, &rec->origin, r->opts->default_namespace) != 0) {
 		pp_policy_free(p);
@@ -62,8 +74,11 @@ static void add_template(pp_run *r, pk_record *rec, const char *skipped)
 	}
 	w->ntemplates++;
 	rec->obj = NULL;
-	if (!skipped)
-		r->stats.used++;
+	if (skipped)
+		return;
+	r->stats.used++;
+	if (t->namespace_defaulted)
+		warn_namespace_defaulted(r, t->kind, t->name, &t->origin);
 }
 
 static void note_ignored(pp_run *r, pk_record *rec, const char *why)
