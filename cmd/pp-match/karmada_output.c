@@ -115,7 +115,8 @@ cJSON *pp_decision_json(const pp_decision *d, const pp_options *o)
 	if (o->explain)
 		cJSON_AddItemToObject(rec, "candidates", candidates_json(d));
 	if (o->emit_metadata) {
-		cJSON *patch = pp_claim_patch(d->tmpl, d->policy);
+		/* the detector does not touch a skipped object: nothing to patch */
+		cJSON *patch = d->action == PP_ACT_SKIPPED ? NULL : pp_claim_patch(d->tmpl, d->policy);
 		cJSON_AddItemToObject(rec, "metadata", patch ? patch : cJSON_CreateNull());
 	}
 	return rec;
