@@ -145,6 +145,9 @@ EOF"
 }
 
 @test "--explain tells skipped from missing" {
+	run --separate-stderr pp-match --explain "$EXAMPLES"
+	[ "$(printf '%s\n' "$output" | jq -r 'select(.action == "Skipped") | "\(.resource.namespace)/\(.resource.name)"')" = kube-system/coredns-custom ]
+	[ "$(printf '%s\n' "$output" | jq -r 'select(.action == "None") | .resource.name')" = shop-settings ]
 	in="$BATS_TEST_TMPDIR/in.yaml"
 	printf '%s\n' 'apiVersion: apps/v1' 'kind: Deployment' 'metadata: {name: dns, namespace: kube-system}' '---' \
 		'apiVersion: apps/v1' 'kind: Deployment' 'metadata: {name: web, namespace: shop}' >"$in"
@@ -180,7 +183,8 @@ EOF"
 
 @test "--stats accounts for every object" {
 	run --separate-stderr pp-match --stats "$EXAMPLES"
-	[[ "$stderr" == *"pp-match: stats: read 10, used 10, skipped 0, rejected 0, unreadable 0"* ]]
+	[[ "$stderr" == *"pp-match: stats: read 11, used 10, skipped 1, rejected 0, unreadable 0"* ]]
+	[[ "$stderr" == *"pp-match: stats: kind ConfigMap: skipped 1, rejected 0"* ]]   # kube-system/coredns-custom
 }
 
 @test "policy errors are Diagnostic records with -o json and text on stderr with -o table" {
