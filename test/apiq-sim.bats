@@ -231,6 +231,12 @@ JSON
 	assert_output --partial 'cannot write timeline'
 	run -2 apiq-sim step -o table < /dev/null
 	assert_output --partial 'step writes json (NDJSON) only'
+	printf '%s\n' '{"kind":"PreemptionPlan","preemptor":{"name":"a"},"result":"Maybe"}' >"$BATS_TEST_TMPDIR/bad.ndjson"
+	run -2 apiq-sim run "$BATS_TEST_TMPDIR/bad.ndjson"
+	assert_output --partial 'bad.ndjson:1:1: PreemptionPlan: result "Maybe" is not Preempt, NoPreemptionNeeded, NotEligible or Unschedulable'
+	printf '%s\n' '{"op":"frobnicate"}' >"$BATS_TEST_TMPDIR/bad-op.ndjson"
+	run -2 apiq-sim step "$BATS_TEST_TMPDIR/bad-op.ndjson"
+	assert_output --partial 'bad-op.ndjson:1:'
 	run -2 apiq-sim run -o junit --pods 10
 	run -2 bash -c 'apiq-sim run --pods 10 > /dev/full'
 	assert_output --partial 'write error'

@@ -999,6 +999,16 @@ static int on_plan(void *ctx, pk_record *rec)
 		return 0;
 	}
 	const char *result = pk_str_or(o, "result", "");
+	if (strcmp(result, "Preempt") && strcmp(result, "NoPreemptionNeeded") && strcmp(result, "NotEligible") &&
+	    strcmp(result, "Unschedulable")) {
+		/* a malformed plan: guessing what it meant would change the answer */
+		pk_diag_report(&pr->cli->diag, PK_SEV_ERROR, &rec->origin,
+		               "PreemptionPlan: result \"%s\" is not Preempt, NoPreemptionNeeded, NotEligible or "
+		               "Unschedulable", result);
+		pk_stats_reject(pr->stats, "PreemptionPlan");
+		pr->trouble = true;
+		return 0;
+	}
 	int victims = cJSON_GetArraySize(pk_get(o, "victims"));
 	int clears = cJSON_GetArraySize(pk_get(o, "clearedNominations"));
 	pod_kind kind = !strcmp(result, "Preempt") ? POD_PREEMPTOR
