@@ -155,6 +155,8 @@ static void format_claim(const pp_claim *c, char *buf, size_t size)
 static const char *const table_columns[] = {"RESOURCE", "RESULT", "POLICY", "PREVIOUS", "REASON"};
 static const char *const wide_columns[] = {"RESOURCE", "RESULT", "POLICY", "PRIORITY", "PREVIOUS", "CANDIDATES", "REASON"};
 
+#define NCOLS(a) ((int)(sizeof(a) / sizeof((a)[0])))
+
 static bool is_wide(const pk_cli *cli)
 {
 	return cli->format == PK_FMT_WIDE;
@@ -163,14 +165,14 @@ static bool is_wide(const pk_cli *cli)
 void pp_table_init(const pk_cli *cli, pk_table *t, const pp_options *o)
 {
 	if (is_wide(cli))
-		pk_cli_table_init(cli, t, 7, wide_columns);
-	else
-		pk_cli_table_init(cli, t, o->explain ? 5 : 4, table_columns);
+		pk_cli_table_init(cli, t, NCOLS(wide_columns), wide_columns);
+	else  /* REASON, the last column, only with --explain */
+		pk_cli_table_init(cli, t, NCOLS(table_columns) - !o->explain, table_columns);
 }
 
 void pp_table_add(pk_table *t, const pk_cli *cli, const pp_decision *d)
 {
-	char res[600], pol[600], prev[600], prio[16] = "<none>", cands[16] = "";
+	char res[600], pol[600], prev[600], prio[16] = "<none>", cands[16] = "<none>";
 
 	format_resource(d->tmpl, res, sizeof res);
 	format_policy(d->policy, pol, sizeof pol);
