@@ -1,5 +1,6 @@
 #include "k8s/priority.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "k8s/json.h"
@@ -196,4 +197,34 @@ pk_resolved_priority pk_resolve_priority(const pk_pclass_set *s, const cJSON *sp
 	if (pol && pk_parse_preemption_policy(pol, &p))
 		r.policy = p;
 	return r;
+}
+
+bool pk_priority_admit(const pk_pclass_set *s, const cJSON *spec, pk_resolved_priority *out, char *err,
+                       size_t errsize)
+{
+	*out = pk_resolve_priority(s, spec);
+	const char *cls = pk_str(spec, "priorityClassName");
+	if (out->class_missing) {
+		snprintf(err, errsize, "no PriorityClass with name %s was found", cls);
+		return false;
+	}
+	const pk_pclass *pc = cls && *cls ? pk_pclass_find(s, cls) : pk_pclass_default(s);
+	int32_t value = pc ? pc->value : 0;
+	pk_preemption_policy policy = pc ? pc->policy : PK_PREEMPT_LOWER;
+	if (out->from_spec && out->value != value) {
+		snprintf(err, errsize,
+		         "the integer value of priority (%d) must not be provided in pod spec; priority admission "
+		         "controller computed %d from the given PriorityClass name",
+		         (int)out->value, (int)value);
+		return false;
+	}
+	pk_preemption_policy asked;
+	if (pk_parse_preemption_policy(pk_str(spec, "preemptionPolicy"), &asked) && asked != policy) {
+		snprintf(err, errsize,
+		         "the string value of PreemptionPolicy (%s) must not be provided in pod spec; priority admission "
+		         "controller computed %s from the given PriorityClass name",
+		         pk_preemption_policy_name(asked), pk_preemption_policy_name(policy));
+		return false;
+	}
+	return true;
 }

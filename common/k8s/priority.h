@@ -60,4 +60,12 @@ typedef struct pk_resolved_priority {
 /* spec is a PodSpec (or a PodGroup spec with priorityClassName/priority/preemptionPolicy). */
 pk_resolved_priority pk_resolve_priority(const pk_pclass_set *s, const cJSON *spec);
 
+/* The Priority admission plugin on a pod created from spec: *out as
+ * pk_resolve_priority gives it; false, with upstream's message in err, when
+ * admission would reject the pod: its priorityClassName names no class, or
+ * it carries a spec.priority or spec.preemptionPolicy other than the one
+ * the class (or the default, or 0 and PreemptLowerPriority) gives. */
+bool pk_priority_admit(const pk_pclass_set *s, const cJSON *spec, pk_resolved_priority *out, char *err,
+                       size_t errsize);
+
 #endif
