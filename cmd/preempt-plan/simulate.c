@@ -109,6 +109,24 @@ typedef struct sim_run {
 
 /* ---- reading -------------------------------------------------------------------- */
 
+/* The kind to count an object under: Kind, or Kind.group for a kind of an
+ * API group the simulation does not read (a Volcano Job is not a Job). */
+static const char *stats_kind(const cJSON *obj, char *buf, size_t size)
+{
+	static const char *const groups[] = { "apps", "batch", "extensions", "scheduling.k8s.io", "policy" };
+	const char *kind = pk_kind(obj), *api = pk_api_version(obj);
+	const char *slash = strchr(api, '/');
+	if (!*kind)
+		return "(no kind)";
+	if (!slash)
+		return kind;
+	for (size_t i = 0; i < sizeof groups / sizeof groups[0]; i++)
+		if (strlen(groups[i]) == (size_t)(slash - api) && strncmp(api, groups[i], (size_t)(slash - api)) == 0)
+			return kind;
+	snprintf(buf, size, "%s.%.*s", kind, (int)(slash - api), api);
+	return buf;
+}
+
 static int on_record(void *ctx, pk_record *rec)
 {
 	sim_run *r = ctx;
@@ -134,9 +152,11 @@ static int on_record(void *ctx, pk_record *rec)
 		if (strcmp(kind, "Pod") == 0)
 			pk_pg_note_pod(&r->groups, &r->snap, rec->obj);
 		break;
-	case PK_ADD_SKIPPED:
-		pk_stats_skip(&r->stats, *kind ? kind : "(no kind)");
+	case PK_ADD_SKIPPED: {
+		char label[200];
+		pk_stats_skip(&r->stats, stats_kind(rec->obj, label, sizeof label));
 		break;
+	}
 	case PK_ADD_REJECTED:
 		pk_stats_reject(&r->stats, kind);
 		pk_diag_report(&r->cli.diag, PK_SEV_WARNING, &rec->origin, "%s %s: %s", kind, pk_name(rec->obj), err);
@@ -418,7 +438,8 @@ static void account_applied(sim_run *r, const pk_apply_verdict *verdict)
 		if (verdict[i] == PK_APPLY_USED) {
 			r->stats.used++;
 		} else if (verdict[i] == PK_APPLY_SKIPPED) {
-			pk_stats_skip(&r->stats, *kind ? kind : "(no kind)");
+			char label[200];
+			pk_stats_skip(&r->stats, stats_kind(r->applied[i], label, sizeof label));
 		} else {
 			pk_stats_reject(&r->stats, kind);
 			char msg[2048];

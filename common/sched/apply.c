@@ -83,6 +83,12 @@ static pk_applied *applied_new(pk_apply *a, const cJSON *obj, const char *where)
 	o->api_version = pk_intern(t, pk_api_version(obj));
 	o->kind = pk_intern(t, pk_kind(obj));
 	o->name = pk_intern(t, pk_name(obj));
+	const char *gen = pk_str(obj, "metadata.generateName");
+	if (!*o->name && gen && *gen) { /* to name it in the message that rejects it */
+		char buf[400];
+		snprintf(buf, sizeof buf, "%s (generateName)", gen);
+		o->name = pk_intern(t, buf);
+	}
 	const char *ns = pk_namespace(obj);
 	o->namespace_ = is_namespaced(o->kind) ? (*ns ? pk_intern(t, ns) : a->default_ns) : pk_intern(t, "");
 	snprintf(o->origin, sizeof o->origin, "%s", where ? where : "");
@@ -569,7 +575,7 @@ static void bind_by_name(pk_apply *a, pk_applied *o, pk_pod *p, const char *node
 
 static void apply_pod(pk_apply *a, pk_applied *o, const cJSON *obj)
 {
-	if (!*o->name) {
+	if (!*pk_name(obj)) {
 		pk_applied_reject(o, "metadata.name is required: kubectl apply cannot use metadata.generateName "
 		                     "(that is for kubectl create)");
 		return;
@@ -639,7 +645,7 @@ void pk_apply_run(pk_apply *a, cJSON *const *objs, const char *const *where, lon
 	for (long i = 0; i < n; i++) {
 		pk_applied *o = applied_new(a, objs[i], where[i]);
 		verdict[i] = PK_APPLY_USED;
-		if (!*o->name && strcmp(o->kind, "Pod") != 0) {
+		if (!*pk_name(objs[i]) && strcmp(o->kind, "Pod") != 0) {
 			pk_applied_reject(o, "metadata.name is required");
 			continue;
 		}

@@ -140,6 +140,18 @@ static int count_desc(const void *x, const void *y)
 	return strcmp(p->what, q->what);
 }
 
+/* The reasons, most pods first (malloc'd). */
+static pk_apply_count *sorted_reasons(const pk_applied *o)
+{
+	pk_apply_count *r = malloc(sizeof *r * (size_t)(o->nreasons + 1));
+	if (!r)
+		abort();
+	if (o->nreasons)
+		memcpy(r, o->reasons, sizeof *r * (size_t)o->nreasons);
+	qsort(r, (size_t)o->nreasons, sizeof *r, count_desc);
+	return r;
+}
+
 static size_t put(char *buf, size_t size, size_t w, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 static size_t put(char *buf, size_t size, size_t w, const char *fmt, ...)
 {
@@ -199,11 +211,7 @@ void pk_applied_message(const pk_applied *o, char *buf, size_t size)
 		}
 		if (o->unschedulable) {
 			w = put(buf, size, w, "%s%ld unschedulable", sep, o->unschedulable);
-			pk_apply_count *r = malloc(sizeof *r * (size_t)(o->nreasons + 1));
-			if (!r)
-				abort();
-			memcpy(r, o->reasons, sizeof *r * (size_t)o->nreasons);
-			qsort(r, (size_t)o->nreasons, sizeof *r, count_desc);
+			pk_apply_count *r = sorted_reasons(o);
 			for (int i = 0; i < o->nreasons; i++)
 				w = put(buf, size, w, "%s%s", i ? ", " : ": ", r[i].what);
 			free(r);
@@ -258,11 +266,7 @@ cJSON *pk_applied_json(const pk_applied *o)
 	cJSON_AddNumberToObject(j, "victims", (double)o->nvictims);
 	cJSON_AddNumberToObject(j, "unschedulable", (double)o->unschedulable);
 	cJSON_AddNumberToObject(j, "waiting", (double)o->waiting);
-	pk_apply_count *r = malloc(sizeof *r * (size_t)(o->nreasons + 1));
-	if (!r)
-		abort();
-	memcpy(r, o->reasons, sizeof *r * (size_t)o->nreasons);
-	qsort(r, (size_t)o->nreasons, sizeof *r, count_desc);
+	pk_apply_count *r = sorted_reasons(o);
 	cJSON *reasons = cJSON_AddArrayToObject(j, "reasons");
 	for (int i = 0; i < o->nreasons; i++) {
 		cJSON *x = cJSON_CreateObject();
