@@ -70,7 +70,7 @@ EOF
 	assert_line --index 0 --regexp '^PREEMPTOR +PRIORITY +RESULT +NODE +VICTIMS +REASON$'
 	assert_line --regexp '^shop/checkout-applied-1 +1000 +Preempt +node-1 +1 +preempting 1 pod'
 	assert_line 'Deployment shop/checkout: 3 pods — 2 placed by preempting 2 pods (batch/report-2, batch/report-1), 1 unschedulable: Insufficient cpu'
-	assert_line 'warning: 1 Service object(s) not used: --simulate does not model them'
+	assert_line 'Warning: 1 Service object(s) not used: --simulate does not model them'
 	assert_line '3 unit(s): 0 scheduled, 2 nominated, 1 unschedulable; 2 victim(s), 0 recreated, 0 cascading preemption(s)'
 	run -1 --separate-stderr sim -o wide "$CREATE/cluster.json" --apply "$CREATE/deploy.yaml"
 	assert_line --regexp '^shop/checkout-applied-2 +1000 +Preempt +node-1 +1 +batch/report-1 +preempting'
@@ -257,7 +257,7 @@ spec:
   containers: [{name: c, image: busybox}]
 EOF
 	run -0 --separate-stderr sim "$GANG" --apply "$T/p.yaml" --no-cascade
-	[[ "$stderr" == *'1 pending pod(s) in namespace ml: PodGroup ml/ghost (spec.schedulingGroup.podGroupName) is not in the input'* ]] || fail "stderr: $stderr"
+	[[ "$stderr" == *'warning: PodGroup ml/ghost (spec.schedulingGroup.podGroupName) is not in the input'* ]] || fail "stderr: $stderr"
 	run jq -se '.[] | select(.preemptor.name == "worker") | .warnings | any(test("PodGroup ml/ghost"))' <<<"$output"
 	assert_success
 }

@@ -30,7 +30,9 @@ static const pk_cli_spec spec = {
 		"controllers create or delete, and plays the scheduling queue forward: each\n"
 		"pending pod or PodGroup, in queue order, fits, preempts (victims removed,\n"
 		"preemptor nominated) or stays unschedulable. Writes one PreemptionPlan per\n"
-		"pending unit, one AppliedObject per applied object and a SimulationSummary.\n"
+		"pending unit, one AppliedObject per applied object and a SimulationSummary;\n"
+		"-o table a row per unit, a line per applied object and the summary, -o wide\n"
+		"the victims of each unit and the whole reason too.\n"
 		"\n"
 		"      --apply PATH ...       apply the manifests in these files or directories (every\n"
 		"                             path after it up to the next option; - for stdin):\n"
@@ -42,23 +44,18 @@ static const pk_cli_spec spec = {
 		"                             deploy/NAME, deployment.apps/NAME, KIND/NAMESPACE/NAME\n"
 		"      --replicas N           the --scale object's new count, as kubectl scale sets it\n"
 		"                             (a Job's parallelism)\n"
-		"      --feature-gates LIST   Name=true|false,... for GenericWorkload (default true),\n"
-		"                             WorkloadAwarePreemption (default true),\n"
-		"                             TopologyAwareWorkloadScheduling (default false)\n"
 		"      --pod-postfilter       evaluate every pending pod alone through the per-pod\n"
 		"                             PostFilter, without the pod-group cycle\n"
 		"      --no-cascade           do not re-queue victims their controller would recreate\n"
-		"      --max-recreations N    bound on re-queued victims in one run (default 1000)\n"
-		"\n"
-		"-o table shows a row per unit, a line per applied object and the summary; -o wide\n"
-		"adds the victims of each unit and the whole reason.\n",
+		"      --max-recreations N    bound on re-queued victims in one run (default 1000)\n",
 	.formats = "json,table,wide",
 	.default_format = PK_FMT_JSON,
+	.gates = PK_GATE_BIT(PK_GATE_GENERIC_WORKLOAD) | PK_GATE_BIT(PK_GATE_WORKLOAD_AWARE_PREEMPTION) |
+	         PK_GATE_BIT(PK_GATE_TOPOLOGY_AWARE_WORKLOAD_SCHEDULING),
 };
 
 enum {
 	OPT_SIMULATE = 1,
-	OPT_GATES,
 	OPT_POD_POSTFILTER,
 	OPT_SCALE,
 	OPT_REPLICAS,
@@ -70,7 +67,6 @@ enum {
 static const struct option long_options[] = {
 	PK_CLI_COMMON_OPTIONS,
 	{"simulate", no_argument, NULL, OPT_SIMULATE},
-	{"feature-gates", required_argument, NULL, OPT_GATES},
 	{"pod-postfilter", no_argument, NULL, OPT_POD_POSTFILTER},
 	{"scale", required_argument, NULL, OPT_SCALE},
 	{"replicas", required_argument, NULL, OPT_REPLICAS},
@@ -79,13 +75,6 @@ static const struct option long_options[] = {
 	{"namespace", required_argument, NULL, OPT_NAMESPACE},
 	{NULL, 0, NULL, 0},
 };
-
-/* What the pods of one missing PodGroup cause, said once with a count. */
-typedef struct missing_group {
-	char *message;
-	char ns[256];
-	long pods;
-} missing_group;
 
 typedef struct sim_run {
 	pk_cli cli;
@@ -96,9 +85,6 @@ typedef struct sim_run {
 	pk_out out;
 	pk_apply apply;
 	pk_table table;
-	cJSON *footer;           /* warnings shown under the table */
-	missing_group *missing;
-	int nmissing;
 	long trouble;
 	/* manifests given with --apply */
 	cJSON **applied;
@@ -200,25 +186,17 @@ static void add_warning(cJSON *plan, const char *msg)
 }
 
 /* The warning for a pod whose PodGroup is not in the input: in the plan,
- * and counted for stderr and the table's footer. */
+ * and once per group on stderr and under the table, with a count. */
 static void note_missing_group(sim_run *r, cJSON *plan, const pk_pod *p)
 {
 	char msg[1024];
 	if (!pk_pg_missing_group(&r->groups, &r->snap, p, msg, sizeof msg))
 		return;
 	add_warning(plan, msg);
-	for (int i = 0; i < r->nmissing; i++)
-		if (strcmp(r->missing[i].message, msg) == 0) {
-			r->missing[i].pods++;
-			return;
-		}
-	r->missing = realloc(r->missing, sizeof *r->missing * (size_t)(r->nmissing + 1));
-	if (!r->missing)
-		abort();
-	missing_group *m = &r->missing[r->nmissing++];
-	m->message = strdup(msg);
-	snprintf(m->ns, sizeof m->ns, "%s", p->namespace_);
-	m->pods = 1;
+	char key[600];
+	snprintf(key, sizeof key, "%s %s/%s not in the input", *p->pod_group ? "PodGroup" : "Workload", p->namespace_,
+	         *p->pod_group ? p->pod_group : p->workload_name);
+	pk_diag_warn_once(&r->cli.diag, key, NULL, "%s", msg);
 }
 
 static cJSON *pod_plan(sim_run *r, const pk_sim_step *st)
@@ -259,8 +237,7 @@ static void table_header(sim_run *r)
 	static const char *const wide[] = { "PREEMPTOR", "PRIORITY", "RESULT", "NODE", "VICTIMS", "VICTIM-PODS",
 	                                    "REASON" };
 	bool w = r->cli.format == PK_FMT_WIDE;
-	pk_table_init(&r->table, w ? 7 : 6);
-	pk_table_row(&r->table, w ? wide : narrow);
+	pk_cli_table_init(&r->cli, &r->table, w ? 7 : 6, w ? wide : narrow);
 }
 
 /* "ns/a,ns/b" or <none>. */
@@ -362,6 +339,11 @@ static cJSON *summary_json(const sim_run *r, const pk_sim *m)
 	cJSON_AddNumberToObject(o, "nodes", (double)m->s->nnodes);
 	if (r->apply.n)
 		cJSON_AddItemToObject(o, "applied", pk_apply_totals_json(&r->apply));
+	cJSON *w = pk_cli_warnings_json(&r->cli);
+	if (cJSON_GetArraySize(w))
+		cJSON_AddItemToObject(o, "warnings", w); /* what the whole run assumed or left out */
+	else
+		cJSON_Delete(w);
 	return o;
 }
 
@@ -375,7 +357,7 @@ static void write_applied(sim_run *r, bool table)
 			continue;
 		if (table) {
 			pk_applied_message(o, msg, sizeof msg);
-			pk_out_printf(&r->out, "%s\n", msg);
+			pk_table_footer(&r->table, "%s", msg);
 		} else {
 			cJSON *j = pk_applied_json(o);
 			pk_out_json(&r->out, j);
@@ -384,30 +366,20 @@ static void write_applied(sim_run *r, bool table)
 	}
 }
 
+/* Under the rows: the applied objects, the warnings, the summary. */
 static void write_table_end(sim_run *r, const pk_sim *m)
 {
-	pk_table_flush(&r->table, &r->out);
-	bool applied = false;
-	for (long i = 0; i < r->apply.n && !applied; i++)
-		applied = !r->apply.objs[i].skip;
-	if (applied) {
-		pk_out_printf(&r->out, "\n");
-		write_applied(r, true);
-	}
-	const cJSON *w;
-	bool first = true;
-	cJSON_ArrayForEach(w, r->footer) {
-		pk_out_printf(&r->out, "%swarning: %s\n", first ? "\n" : "", w->valuestring);
-		first = false;
-	}
+	write_applied(r, true);
+	pk_cli_table_warnings(&r->cli, &r->table);
 	const pk_sim_summary *s = &m->sum;
-	pk_out_printf(&r->out, "\n%ld unit(s): %ld scheduled, %ld nominated, %ld unschedulable; %ld victim(s), "
-	              "%ld recreated, %ld cascading preemption(s)\n",
-	              s->units, s->scheduled, s->nominated, s->unschedulable, s->victims, s->recreated,
-	              s->cascading_preemptions);
+	pk_table_footer(&r->table, "%ld unit(s): %ld scheduled, %ld nominated, %ld unschedulable; %ld victim(s), "
+	                "%ld recreated, %ld cascading preemption(s)",
+	                s->units, s->scheduled, s->nominated, s->unschedulable, s->victims, s->recreated,
+	                s->cascading_preemptions);
+	pk_table_flush(&r->table, &r->out);
 }
 
-/* A warning on stderr that also goes under the table. */
+/* A warning on stderr, once per message, that also goes under the table. */
 static void warn(sim_run *r, const pk_origin *at, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static void warn(sim_run *r, const pk_origin *at, const char *fmt, ...)
 {
@@ -416,8 +388,7 @@ static void warn(sim_run *r, const pk_origin *at, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
-	pk_diag_report(&r->cli.diag, PK_SEV_WARNING, at, "%s", msg);
-	cJSON_AddItemToArray(r->footer, cJSON_CreateString(msg));
+	pk_diag_warn_once(&r->cli.diag, msg, at, "%s", msg);
 }
 
 /* ---- accounting ------------------------------------------------------------------ */
@@ -487,9 +458,6 @@ static void warn_skipped(sim_run *r)
 
 static void warn_after_run(sim_run *r, const pk_sim *m)
 {
-	for (int i = 0; i < r->nmissing; i++)
-		warn(r, NULL, "%ld pending pod(s) in namespace %s: %s", r->missing[i].pods, r->missing[i].ns,
-		     r->missing[i].message);
 	if (m->sum.recreations_dropped)
 		warn(r, NULL, "%ld victim(s) their controllers would recreate were not re-queued: --max-recreations %ld "
 		              "was reached, so later cascading preemptions are missing (raise --max-recreations)",
@@ -545,15 +513,10 @@ static void split_apply(int argc, char **argv, sim_args *a)
 static void parse_options(sim_run *r, pk_sim_opts *so, sim_args *a, int argc, char **argv)
 {
 	int opt;
-	char err[512];
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, PK_CLI_COMMON_SHORT "n:", long_options, NULL)) != -1) {
+	while ((opt = pk_cli_getopt(&r->cli, argc, argv, "n:", long_options)) != -1) {
 		switch (opt) {
 		case OPT_SIMULATE:
-			break;
-		case OPT_GATES:
-			if (pk_pg_gates_parse(&r->groups.gates, optarg, err, sizeof err) < 0)
-				pk_cli_usage_error(&r->cli, "--feature-gates: %s", err);
 			break;
 		case OPT_POD_POSTFILTER:
 			so->pod_postfilter = true;
@@ -575,9 +538,6 @@ static void parse_options(sim_run *r, pk_sim_opts *so, sim_args *a, int argc, ch
 		case OPT_NAMESPACE:
 			a->ns = optarg;
 			break;
-		default:
-			if (!pk_cli_handle(&r->cli, opt, optarg))
-				pk_cli_usage_error(&r->cli, "unexpected option");
 		}
 	}
 	if (r->cli.format != PK_FMT_JSON && r->cli.format != PK_FMT_TABLE && r->cli.format != PK_FMT_WIDE)
@@ -666,10 +626,6 @@ static void free_run(sim_run *r)
 	}
 	free(r->applied);
 	free(r->where);
-	for (int i = 0; i < r->nmissing; i++)
-		free(r->missing[i].message);
-	free(r->missing);
-	cJSON_Delete(r->footer);
 	pk_apply_free(&r->apply);
 	plan_free(&r->plans);
 	pk_pg_set_free(&r->groups);
@@ -685,12 +641,12 @@ int pp_simulate_main(int argc, char **argv)
 	pk_cli_init(&r->cli, &spec);
 	pk_snapshot_init(&r->snap);
 	pk_pg_set_init(&r->groups);
-	r->footer = cJSON_CreateArray();
 	pk_sim_opts so;
 	pk_sim_opts_default(&so);
 	sim_args a = {0};
 	split_apply(argc, argv, &a);
 	parse_options(r, &so, &a, a.nrest, a.rest);
+	pk_pg_gates_from(&r->groups.gates, &r->cli.gates);
 	plan_init(&r->plans, &r->cli);
 	pk_out_init(&r->out, stdout);
 
@@ -706,7 +662,10 @@ int pp_simulate_main(int argc, char **argv)
 		pk_pg_set_finish(&r->groups, &r->snap);
 		pk_sim sim;
 		pk_sim_init(&sim, &r->snap, &r->groups, &so);
-		if (apply_all(r, &sim, &a)) {
+		if (r->snap.nnodes == 0)
+			pk_diag_report(&r->cli.diag, PK_SEV_ERROR, NULL, "no nodes in the snapshot: --simulate needs "
+			               "them (kubectl get nodes,pods,pdb,priorityclasses -A -o json)");
+		else if (apply_all(r, &sim, &a)) {
 			status = simulate(r, &sim, &secs);
 			units = sim.sum.units;
 		}
@@ -714,9 +673,10 @@ int pp_simulate_main(int argc, char **argv)
 	}
 	if (r->trouble || r->apply_trouble)
 		status = PK_EXIT_TROUBLE;
+	pk_cli_finish(&r->cli);
 	if (r->cli.stats) {
-		pk_stats_print(&r->stats, spec.prog, stderr);
-		fprintf(stderr, "%s: stats: simulated %ld unit(s) in %.3f s\n", spec.prog, units, secs);
+		pk_stats_print(&r->stats, r->cli.prog, stderr);
+		fprintf(stderr, "%s: stats: simulated %ld unit(s) in %.3f s\n", r->cli.prog, units, secs);
 	}
 	if (pk_out_finish(&r->out, &r->cli.diag) != PK_EXIT_OK)
 		status = PK_EXIT_TROUBLE;
