@@ -163,3 +163,17 @@ sim() {
 	assert_output --partial "podgroup/ml/train"
 	assert_output --partial '"kind":"SimulationSummary"'
 }
+
+@test "a snapshot without nodes: exit 2 with a message, as for every snapshot consumer" {
+	jq '.items |= map(select(.kind != "Node"))' "$GANG" >"$BATS_TEST_TMPDIR/c.json"
+	run -2 --separate-stderr sim "$BATS_TEST_TMPDIR/c.json"
+	[[ "$stderr" == *"preempt-plan: no nodes in the snapshot: --simulate needs them"* ]] || fail "stderr: $stderr"
+	[ -z "$output" ] || fail "no records: $output"
+}
+
+@test "--no-headers: only the rows of -o table, for scripts" {
+	run -1 --separate-stderr sim -o table --no-headers "$GANG"
+	refute_line --regexp '^PREEMPTOR'
+	refute_line --partial 'unit(s):'
+	assert_line --regexp '^podgroup/ml/train +5000 +Preempt '
+}
