@@ -274,3 +274,38 @@ EOF
 	assert_line "default/filler-5c8d-0"
 	assert_line "default/filler-5c8d-0-recreated: NoPreemptionNeeded node-03"
 }
+
+@test "classes, then Workloads, then PodGroups are applied before what names them, wherever they stand" {
+	cat >"$T/gang.yaml" <<EOF2
+apiVersion: scheduling.k8s.io/v1alpha2
+kind: PodGroup
+metadata: {name: g, namespace: ml}
+spec:
+  priorityClassName: late-class
+  podGroupTemplateRef: {workload: {workloadName: w, podGroupTemplateName: t}}
+  schedulingPolicy: {gang: {minCount: 1}}
+---
+apiVersion: scheduling.k8s.io/v1alpha2
+kind: Workload
+metadata: {name: w, namespace: ml}
+spec:
+  podGroupTemplates: [{name: t, schedulingPolicy: {gang: {minCount: 1}}}]
+---
+apiVersion: scheduling.k8s.io/v1
+kind: PriorityClass
+metadata: {name: late-class}
+value: 4000
+EOF2
+	run -0 --separate-stderr sim "$CREATE/cluster.json" --apply "$T/gang.yaml"
+	run jq -se '[.[] | select(.kind == "AppliedObject") | [.object.kind, .action]]
+		== [["PodGroup", "create"], ["Workload", "create"], ["PriorityClass", "create"]]' <<<"$output"
+	assert_success
+}
+
+@test "a paused Deployment scales but does not roll out" {
+	sed -e 's|web:1|web:2|' -e 's/^  selector:/  paused: true\n  selector:/' "$SCALE/web.yaml" >"$T/web.yaml"
+	run -0 --separate-stderr sim "$SCALE/cluster.json" --apply "$T/web.yaml"
+	run jq -se '.[] | select(.kind == "AppliedObject") | .pods == 2 and .deleted == 0
+		and .detail == "replicas 4 -> 6; template changed, but the Deployment is paused: no rollout until it is resumed"' <<<"$output"
+	assert_success
+}

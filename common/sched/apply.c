@@ -625,11 +625,15 @@ static bool kubernetes_api(const char *api, const char *group)
 	return strncmp(api, group, n) == 0 && api[n] == '/';
 }
 
-static bool first_pass(const char *kind, const char *api)
+/* PriorityClasses, then Workloads, then PodGroups, each before what names
+ * them; then the rest (3). */
+static int pass_of(const char *kind, const char *api)
 {
-	return (strcmp(kind, "PriorityClass") == 0 && kubernetes_api(api, "scheduling.k8s.io")) ||
-	       ((strcmp(kind, "PodGroup") == 0 || strcmp(kind, "Workload") == 0) &&
-	        kubernetes_api(api, "scheduling.k8s.io"));
+	static const char *const first[] = { "PriorityClass", "Workload", "PodGroup" };
+	for (int i = 0; i < 3; i++)
+		if (strcmp(kind, first[i]) == 0 && kubernetes_api(api, "scheduling.k8s.io"))
+			return i;
+	return 3;
 }
 
 static bool workload_api(const char *api)
@@ -645,21 +649,24 @@ void pk_apply_run(pk_apply *a, cJSON *const *objs, const char *const *where, lon
 	for (long i = 0; i < n; i++) {
 		pk_applied *o = applied_new(a, objs[i], where[i]);
 		verdict[i] = PK_APPLY_USED;
-		if (!*pk_name(objs[i]) && strcmp(o->kind, "Pod") != 0) {
+		bool modelled = pass_of(o->kind, o->api_version) < 3 || pk_pg_is_controller_kind(o->kind);
+		if (modelled && !*pk_name(objs[i]))
 			pk_applied_reject(o, "metadata.name is required");
-			continue;
-		}
-		if (!first_pass(o->kind, o->api_version))
-			continue;
-		if (strcmp(o->kind, "PriorityClass") == 0)
-			apply_priorityclass(a, o, objs[i]);
-		else
-			apply_group(a, o, objs[i], strcmp(o->kind, "Workload") == 0);
 	}
+	for (int pass = 0; pass < 3; pass++)
+		for (long i = 0; i < n; i++) {
+			pk_applied *o = &a->objs[base + i];
+			if (o->action == PK_APPLY_REJECTED || pass_of(o->kind, o->api_version) != pass)
+				continue;
+			if (pass == 0)
+				apply_priorityclass(a, o, objs[i]);
+			else
+				apply_group(a, o, objs[i], pass == 1);
+		}
 	pk_pg_set_finish(a->g, a->s); /* the new groups' priorities, with the new classes */
 	for (long i = 0; i < n; i++) {
 		pk_applied *o = &a->objs[base + i];
-		if (o->action == PK_APPLY_REJECTED || first_pass(o->kind, o->api_version))
+		if (o->action == PK_APPLY_REJECTED || pass_of(o->kind, o->api_version) < 3)
 			continue;
 		if (strcmp(o->kind, "Pod") == 0 && kubernetes_api(o->api_version, ""))
 			apply_pod(a, o, objs[i]);

@@ -17,7 +17,7 @@
  *                  RollingUpdate (maxSurge new pods, 25% rounded up by
  *                  default; old pods down to replicas - maxUnavailable, 25%
  *                  rounded down), or Recreate (all old pods go, all new
- *                  come).
+ *                  come); none while the Deployment is paused.
  *   StatefulSet    ordinals 0..replicas-1 not present yet; OrderedReady
  *                  (default) queues ordinal N+1 once N is scheduled or
  *                  nominated, Parallel all at once; scale-down deletes the
@@ -38,6 +38,8 @@
  *                  existing pods keep the priority they were admitted with.
  *   PodGroup,      gangs for the pods that name them, as --simulate plays
  *   Workload       the snapshot's.
+ * PriorityClasses, then Workloads, then PodGroups are applied first,
+ * wherever they stand in the input: before the objects that name them.
  * Every pod goes through the Priority admission plugin
  * (pk_priority_admit): an object whose pods it would reject is rejected.
  * New pods are created in input order after every pod of the snapshot.
@@ -115,7 +117,7 @@ void pk_apply_init(pk_apply *a, pk_sim *m, const char *default_ns);
 void pk_apply_free(pk_apply *a);
 
 /* Apply objs[0..n) (where[i]: "file:line" of each): PriorityClasses,
- * PodGroups and Workloads first, then the rest in input order. verdict[i]
+ * Workloads and PodGroups first, then the rest in input order. verdict[i]
  * says whether each was used, skipped (a kind not modelled) or rejected. */
 void pk_apply_run(pk_apply *a, cJSON *const *objs, const char *const *where, long n, pk_apply_verdict *verdict);
 

@@ -242,7 +242,9 @@ static void deployment(pk_apply *a, pk_applied *o, const cJSON *obj)
 		memmove(old, old + (n - want), sizeof *old * (size_t)want);
 		nold = want;
 	}
-	if (changed)
+	if (changed && pk_bool(spec, "paused"))
+		append_detail(o, "template changed, but the Deployment is paused: no rollout until it is resumed");
+	else if (changed)
 		rollout(a, o, spec, old, nold, want, t, new_rs);
 	free(old);
 	o->action = update_action(o, obj, live);
