@@ -36,6 +36,24 @@ $5
 EOF
 }
 
+# a StatefulSet db of n pods of cpu each, priority class shop, in namespace shop
+statefulset() { # replicas cpu
+	cat <<EOF
+apiVersion: apps/v1
+kind: StatefulSet
+metadata: {name: db, namespace: shop}
+spec:
+  replicas: $1
+  selector: {matchLabels: {app: db}}
+  template:
+    metadata: {labels: {app: db}}
+    spec:
+      priorityClassName: shop
+      containers:
+      - {name: db, image: registry.example.com/db:1, resources: {requests: {cpu: "$2"}}}
+EOF
+}
+
 @test "--apply takes every path up to the next option, files and directories alike" {
 	mkdir "$T/dir"
 	deployment a 1 100m shop >"$T/dir/a.yaml"
@@ -147,20 +165,7 @@ EOF
 }
 
 @test "OrderedReady: a pod that stays pending holds the ordinals above it back" {
-	cat >"$T/db.yaml" <<EOF
-apiVersion: apps/v1
-kind: StatefulSet
-metadata: {name: db, namespace: shop}
-spec:
-  replicas: 3
-  selector: {matchLabels: {app: db}}
-  template:
-    metadata: {labels: {app: db}}
-    spec:
-      priorityClassName: shop
-      containers:
-      - {name: db, image: registry.example.com/db:1, resources: {requests: {cpu: "3"}}}
-EOF
+	statefulset 3 3 >"$T/db.yaml"
 	run -1 --separate-stderr sim "$SCALE/cluster.json" --apply "$T/db.yaml"
 	run jq -se '([.[] | select(.appliedFrom) | [.preemptor.name, .result]] == [["db-0", "NoPreemptionNeeded"], ["db-1", "Unschedulable"]])
 		and (.[] | select(.kind == "AppliedObject") | .pods == 3 and .waiting == 1
@@ -174,19 +179,7 @@ EOF
 			ownerReferences: [{apiVersion: "apps/v1", kind: "StatefulSet", name: "db", uid: "u", controller: true}]},
 		spec: {nodeName: "node-2", priorityClassName: "shop", priority: 1000, containers: [{name: "db", image: "db"}]},
 		status: {phase: "Running", conditions: [{type: "Ready", status: "True"}]}}]' "$SCALE/cluster.json" >"$T/c.json"
-	cat >"$T/db.yaml" <<EOF
-apiVersion: apps/v1
-kind: StatefulSet
-metadata: {name: db, namespace: shop}
-spec:
-  replicas: 1
-  selector: {matchLabels: {app: db}}
-  template:
-    metadata: {labels: {app: db}}
-    spec:
-      priorityClassName: shop
-      containers: [{name: db, image: db}]
-EOF
+	statefulset 1 100m >"$T/db.yaml"
 	run -0 --separate-stderr sim "$T/c.json" --apply "$T/db.yaml"
 	run jq -se '.[] | select(.kind == "AppliedObject") | .action == "update" and ([.deletedPods[].name] == ["db-2", "db-1"])' <<<"$output"
 	assert_success
