@@ -207,9 +207,9 @@ pk_pod *pk_apply_template(pk_apply *a, pk_applied *o, const cJSON *tpl, const cJ
 		pk_applied_reject(o, "no pod template (spec.template.spec)");
 		return NULL;
 	}
-	pk_resolved_priority r;
+	pk_resolved_priority r = pk_resolve_priority(&a->s->classes, spec);
 	char err[600];
-	if (!pk_priority_admit(&a->s->classes, spec, &r, err, sizeof err)) {
+	if (pk_priority_admission_error(&r, err, sizeof err)) {
 		pk_applied_reject(o, "the Priority admission plugin would reject its pods: %s%s", err,
 		                  r.class_missing ? " (if the cluster has that class, add priorityclasses to the "
 		                                    "snapshot, or apply it too)" : "");

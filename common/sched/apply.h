@@ -41,7 +41,8 @@
  * PriorityClasses, then Workloads, then PodGroups are applied first,
  * wherever they stand in the input: before the objects that name them.
  * Every pod goes through the Priority admission plugin
- * (pk_priority_admit): an object whose pods it would reject is rejected.
+ * (pk_priority_admission_error): an object whose pods it would reject is
+ * rejected.
  * New pods are created in input order after every pod of the snapshot.
  * Other kinds are not modelled (the caller counts them as skipped).
  *
