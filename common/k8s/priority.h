@@ -84,4 +84,5 @@ const char *pk_priority_admission_error(const pk_resolved_priority *r, char *buf
 void pk_priority_conflict_message(int32_t given, int32_t computed, char *buf, size_t size);
 void pk_policy_conflict_message(pk_preemption_policy given, pk_preemption_policy computed, char *buf, size_t size);
 
+
 #endif
