@@ -79,5 +79,10 @@ pk_resolved_priority pk_resolve_priority_fields(const pk_pclass_set *s, const ch
  * integer value of priority (5) must not be provided in pod spec; ..."),
  * several joined with "; ", or NULL when admission accepts the pod. */
 const char *pk_priority_admission_error(const pk_resolved_priority *r, char *buf, size_t size);
+/* Admission's words for one field that contradicts what it computed from
+ * the class: the integer priority, or the preemption policy. */
+void pk_priority_conflict_message(int32_t given, int32_t computed, char *buf, size_t size);
+void pk_policy_conflict_message(pk_preemption_policy given, pk_preemption_policy computed, char *buf, size_t size);
+
 
 #endif
