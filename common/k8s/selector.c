@@ -184,9 +184,7 @@ static bool parse_long(const char *s, long long *out)
 	return *s && !*end && errno == 0;
 }
 
-/* The value under the key in a packed map, the last one if repeated (as
- * label_value), or NULL. */
-static const char *packed_value(const pk_labels *labels, const char *key)
+const char *pk_labels_value(const pk_labels *labels, const char *key)
 {
 	const char *v = NULL;
 	for (int i = 0; labels && i < labels->n; i++)
@@ -230,7 +228,7 @@ bool pk_selector_matches_labels(const pk_selector *s, const pk_labels *labels)
 	if (s->is_nil)
 		return false;
 	for (int i = 0; i < s->nreqs; i++)
-		if (!req_matches(&s->reqs[i], packed_value(labels, s->reqs[i].key)))
+		if (!req_matches(&s->reqs[i], pk_labels_value(labels, s->reqs[i].key)))
 			return false;
 	return true;
 }

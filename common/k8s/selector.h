@@ -40,6 +40,9 @@ typedef struct pk_labels {
 	int n;
 	const char *kv[];
 } pk_labels;
+/* The value of key in a packed map (NULL: no labels), the last one if the
+ * key is repeated (as the matchers read it), or NULL. */
+const char *pk_labels_value(const pk_labels *labels, const char *key);
 /* The same matching over a packed map (NULL: no labels). */
 bool pk_selector_matches_labels(const pk_selector *s, const pk_labels *labels);
 void pk_selector_free(pk_selector *s);

@@ -318,10 +318,10 @@ long pk_apply_owned_pods(pk_apply *a, const char *ns, const char *kind, const ch
 		const char *ok, *on;
 		bool owned = pk_pg_pod_owner(a->g, p, &ok, &on);
 		if (owned && strcasecmp(ok, kind) == 0 &&
-		    (name_prefix ? replicaset_of(on, name) && (!sel || pk_selector_matches(sel, p->labels))
+		    (name_prefix ? replicaset_of(on, name) && (!sel || pk_selector_matches_labels(sel, p->labels))
 		                 : strcmp(on, name) == 0))
 			v[n++] = p;
-		else if (!owned && !name_prefix && sel && pk_selector_matches(sel, p->labels))
+		else if (!owned && !name_prefix && sel && pk_selector_matches_labels(sel, p->labels))
 			v[n++] = p; /* an orphan the controller adopts */
 	}
 	*out = v;

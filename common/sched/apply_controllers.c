@@ -462,8 +462,8 @@ static void create_indexed(pk_apply *a, pk_applied *o, const pk_pod *t, pk_pod *
 	for (long idx = 0; count > 0; idx++) {
 		bool taken = false;
 		for (long i = 0; i < n && !taken; i++) {
-			const cJSON *l = pk_get(active[i]->labels, JOB_INDEX_LABEL);
-			taken = cJSON_IsString(l) && strtol(l->valuestring, NULL, 10) == idx;
+			const char *l = pk_labels_value(active[i]->labels, JOB_INDEX_LABEL);
+			taken = l && strtol(l, NULL, 10) == idx;
 		}
 		if (taken)
 			continue;
