@@ -101,8 +101,8 @@ typedef struct strslot {
 /* A shared run of bytes (pk_intern_blob): its copy, size and hash. */
 typedef struct setslot {
 	const void *set;
-	size_t size;
-	uint64_t hash;
+	uint32_t size;
+	uint32_t hash;
 } setslot;
 
 struct pk_strtab {
@@ -468,14 +468,18 @@ const void *pk_intern_blob(pk_strtab *t, const void *data, size_t size)
 {
 	if ((t->nsets + 1) * 2 > t->setcap)
 		sets_grow(t);
-	uint64_t h = hash_bytes(data, size);
+	if (size > UINT32_MAX) { /* beyond a slot's size field: kept unshared */
+		void *own = pk_arena_alloc(&t->chars, size);
+		return memcpy(own, data, size);
+	}
+	uint32_t h = (uint32_t)hash_bytes(data, size);
 	size_t j = h & (t->setcap - 1);
 	for (; t->sets[j].set; j = (j + 1) & (t->setcap - 1))
 		if (t->sets[j].hash == h && t->sets[j].size == size && memcmp(t->sets[j].set, data, size) == 0)
 			return t->sets[j].set;
 	void *copy = pk_arena_alloc(&t->chars, size);
 	memcpy(copy, data, size);
-	t->sets[j] = (setslot){ copy, size, h };
+	t->sets[j] = (setslot){ copy, (uint32_t)size, h };
 	t->nsets++;
 	return copy;
 }
@@ -680,7 +684,8 @@ static int count_host_ports(const cJSON *containers)
 	return n;
 }
 
-static int decode_node_affinity(pk_decoder *d, const cJSON *const *spec, pk_pod *out, char *err, size_t errsize)
+static int decode_node_affinity(pk_decoder *d, const cJSON *const *spec, pk_pod_constraints *out, char *err,
+                                size_t errsize)
 {
 	const cJSON *sel = spec[S_NODE_SELECTOR];
 	if (cJSON_IsObject(sel)) {
@@ -735,7 +740,7 @@ static unsigned unmodelled_features(const cJSON *const *spec)
 }
 
 /* Required pod (anti-)affinity terms at path of spec. */
-static int decode_pod_terms(pk_decoder *d, const cJSON *terms, pk_pod *out, pk_pod_term **res, int *n,
+static int decode_pod_terms(pk_decoder *d, const cJSON *terms, unsigned *unmodelled, pk_pod_term **res, int *n,
                             char *err, size_t errsize)
 {
 	int cnt = cJSON_IsArray(terms) ? cJSON_GetArraySize(terms) : 0;
@@ -770,7 +775,7 @@ static int decode_pod_terms(pk_decoder *d, const cJSON *terms, pk_pod *out, pk_p
 			                     cJSON_GetArraySize(pk_get(nsel, "matchExpressions")) == 0))
 				x->all_namespaces = true;
 			else
-				out->unmodelled |= PK_UNMODELLED_NAMESPACE_SELECTOR; /* Namespace labels are not read */
+				*unmodelled |= PK_UNMODELLED_NAMESPACE_SELECTOR; /* Namespace labels are not read */
 		}
 	}
 	return 0;
@@ -778,7 +783,7 @@ static int decode_pod_terms(pk_decoder *d, const cJSON *terms, pk_pod *out, pk_p
 
 /* DoNotSchedule topologySpreadConstraints; matchLabelKeys become In
  * requirements on the pod's own label values, as the apiserver merges them. */
-static int decode_spread(pk_decoder *d, const cJSON *list, const cJSON *labels, pk_pod *out,
+static int decode_spread(pk_decoder *d, const cJSON *list, const cJSON *labels, pk_pod_constraints *out,
                          char *err, size_t errsize)
 {
 	const cJSON *c;
@@ -871,6 +876,53 @@ static const char *const status_members[T_COUNT + 1] = {
 	"nominatedNodeName", "phase", "startTime", "conditions", NULL,
 };
 
+const pk_pod_constraints pk_pod_no_constraints = { .node_selector = { .is_nil = true } };
+
+/* Host ports, node selection, pod (anti-)affinity and spread, decoded into c
+ * (which starts as pk_pod_no_constraints). */
+static int decode_constraints(pk_decoder *d, const cJSON *const *sp, const cJSON *labels, pk_pod_constraints *c,
+                              unsigned *unmodelled, char *err, size_t errsize)
+{
+	int nports = count_host_ports(sp[S_CONTAINERS]);
+	if (nports) {
+		c->ports = pk_arena_alloc(d->arena, sizeof *c->ports * (size_t)nports);
+		add_ports(d, sp[S_CONTAINERS], c->ports, &c->nports, nports);
+	}
+	if (decode_node_affinity(d, sp, c, err, errsize) < 0)
+		return -1;
+	const cJSON *aff = sp[S_AFFINITY];
+	if (decode_pod_terms(d, pk_getp(aff, "podAffinity.requiredDuringSchedulingIgnoredDuringExecution"), unmodelled,
+	                     &c->affinity, &c->naffinity, err, errsize) < 0 ||
+	    decode_pod_terms(d, pk_getp(aff, "podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution"),
+	                     unmodelled, &c->anti_affinity, &c->nanti_affinity, err, errsize) < 0)
+		return -1;
+	return decode_spread(d, sp[S_SPREAD], labels, c, err, errsize);
+}
+
+/* The pod keeps c in the arena, or the shared empty one if c asks nothing. */
+static void attach_constraints(pk_decoder *d, pk_pod *out, const pk_pod_constraints *c)
+{
+	if (!c->nports && !c->has_node_selector && !c->has_node_affinity && !c->naffinity_terms && !c->naffinity &&
+	    !c->nanti_affinity && !c->nspread && !c->affinity && !c->anti_affinity && !c->spread &&
+	    !c->affinity_terms && c->node_selector.is_nil && !c->node_selector.nreqs)
+		return;
+	pk_pod_constraints *own = pk_arena_alloc(d->arena, sizeof *own);
+	*own = *c;
+	out->con = own;
+}
+
+/* metadata.uid, copied but not interned: every pod has its own, and a
+ * table slot for each of two million would only cost memory. */
+static const char *copy_uid(pk_decoder *d, const cJSON *v)
+{
+	if (!cJSON_IsString(v) || !*v->valuestring)
+		return pk_intern(d->strs, "");
+	size_t n = strlen(v->valuestring);
+	char *p = arena_alloc_aligned(d->arena, n + 1, 1);
+	memcpy(p, v->valuestring, n + 1);
+	return p;
+}
+
 int pk_pod_decode_spec(pk_decoder *d, const cJSON *meta, const cJSON *spec, const cJSON *status,
                        pk_pod *out, char *err, size_t errsize)
 {
@@ -882,6 +934,7 @@ int pk_pod_decode_spec(pk_decoder *d, const cJSON *meta, const cJSON *spec, cons
 	pk_get_members(status, status_members, st);
 
 	memset(out, 0, sizeof *out);
+	out->con = &pk_pod_no_constraints;
 	out->npdbs = -1;   /* matching PDBs: worked out on first use */
 	out->namespace_ = istr_of(d, m[M_NAMESPACE], "default");
 	if (!*out->namespace_)
@@ -889,7 +942,7 @@ int pk_pod_decode_spec(pk_decoder *d, const cJSON *meta, const cJSON *spec, cons
 	out->name = istr_of(d, m[M_NAME], "");
 	if (!*out->name)
 		out->name = istr_of(d, m[M_GENERATE_NAME], "");
-	out->uid = istr_of(d, m[M_UID], "");
+	out->uid = copy_uid(d, m[M_UID]);
 	out->labels = pk_intern_labels(d->strs, m[M_LABELS]);
 	out->node_name = istr_of(d, sp[S_NODE_NAME], "");
 	out->nominated_node = istr_of(d, st[T_NOMINATED], "");
@@ -922,23 +975,13 @@ int pk_pod_decode_spec(pk_decoder *d, const cJSON *meta, const cJSON *spec, cons
 	if (requests_of(d, sp, &out->requests, err, errsize) < 0)
 		return -1;
 
-	int nports = count_host_ports(sp[S_CONTAINERS]);
-	if (nports) {
-		out->ports = pk_arena_alloc(d->arena, sizeof *out->ports * (size_t)nports);
-		add_ports(d, sp[S_CONTAINERS], out->ports, &out->nports, nports);
-	}
 	if (decode_tolerations(d, sp[S_TOLERATIONS], out, err, errsize) < 0)
 		return -1;
-	if (decode_node_affinity(d, sp, out, err, errsize) < 0)
-		return -1;
 	out->unmodelled = unmodelled_features(sp);
-	const cJSON *aff = sp[S_AFFINITY];
-	if (decode_pod_terms(d, pk_getp(aff, "podAffinity.requiredDuringSchedulingIgnoredDuringExecution"), out,
-	                     &out->affinity, &out->naffinity, err, errsize) < 0 ||
-	    decode_pod_terms(d, pk_getp(aff, "podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution"), out,
-	                     &out->anti_affinity, &out->nanti_affinity, err, errsize) < 0)
-		return -1;
-	if (decode_spread(d, sp[S_SPREAD], m[M_LABELS], out, err, errsize) < 0)
+	pk_pod_constraints c = pk_pod_no_constraints;
+	int rc = decode_constraints(d, sp, m[M_LABELS], &c, &out->unmodelled, err, errsize);
+	attach_constraints(d, out, &c); /* also on failure: pk_pod_release frees its selectors */
+	if (rc < 0)
 		return -1;
 	out->pod_group = istr(d, sp[S_GROUP], "podGroupName", "");
 	out->workload_name = istr(d, sp[S_WORKLOAD], "name", "");
@@ -956,22 +999,26 @@ void pk_pod_release(pk_pod *p)
 {
 	if (!p)
 		return;
-	pk_selector_free(&p->node_selector);
-	for (int i = 0; i < p->naffinity_terms; i++) {
-		pk_selector_free(&p->affinity_terms[i].labels);
-		if (p->affinity_terms[i].has_fields)
-			pk_selector_free(&p->affinity_terms[i].fields);
-	}
-	p->naffinity_terms = 0;
-	for (int i = 0; i < p->naffinity; i++)
-		pk_selector_free(&p->affinity[i].selector);
-	for (int i = 0; i < p->nanti_affinity; i++)
-		pk_selector_free(&p->anti_affinity[i].selector);
-	p->naffinity = p->nanti_affinity = 0;
-	for (int i = 0; i < p->nspread; i++)
-		pk_selector_free(&p->spread[i].selector);
-	p->nspread = 0;
 	p->labels = NULL; /* shared (pk_intern_labels) */
+	if (!p->con || p->con == &pk_pod_no_constraints)
+		return;
+	/* the pod's own copy, in the decoder's arena */
+	pk_pod_constraints *c = (pk_pod_constraints *)p->con;
+	pk_selector_free(&c->node_selector);
+	for (int i = 0; i < c->naffinity_terms; i++) {
+		pk_selector_free(&c->affinity_terms[i].labels);
+		if (c->affinity_terms[i].has_fields)
+			pk_selector_free(&c->affinity_terms[i].fields);
+	}
+	c->naffinity_terms = 0;
+	for (int i = 0; i < c->naffinity; i++)
+		pk_selector_free(&c->affinity[i].selector);
+	for (int i = 0; i < c->nanti_affinity; i++)
+		pk_selector_free(&c->anti_affinity[i].selector);
+	c->naffinity = c->nanti_affinity = 0;
+	for (int i = 0; i < c->nspread; i++)
+		pk_selector_free(&c->spread[i].selector);
+	c->nspread = 0;
 }
 
 /* ---- PDBs ----------------------------------------------------------------- */

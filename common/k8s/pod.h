@@ -158,6 +158,28 @@ typedef struct pk_spread {
 	bool honor_taints;            /* nodeTaintsPolicy: Honor (default Ignore) */
 } pk_spread;
 
+/* What a pod asks of its node beyond resources and tolerations: few pods
+ * have any of it, so a pod points to these (shared, read-only) instead of
+ * carrying 90 bytes of empty members. */
+typedef struct pk_pod_constraints {
+	pk_host_port *ports;          /* hostPort > 0 of all containers (incl. init) */
+	int nports;
+	bool has_node_selector;
+	bool has_node_affinity;       /* requiredDuringScheduling... present */
+	pk_selector node_selector;    /* spec.nodeSelector (is_nil when absent) */
+	pk_node_term *affinity_terms; /* required nodeAffinity terms */
+	int naffinity_terms;
+	int naffinity;
+	pk_pod_term *affinity;        /* required podAffinity terms */
+	pk_pod_term *anti_affinity;   /* required podAntiAffinity terms */
+	int nanti_affinity;
+	int nspread;
+	pk_spread *spread;            /* DoNotSchedule topology spread constraints */
+} pk_pod_constraints;
+
+/* The constraints of a pod that has none (node_selector is nil). */
+extern const pk_pod_constraints pk_pod_no_constraints;
+
 #define PK_POD_MAX_PDBS 4
 
 /* The Priority admission plugin's objections to a pod (pk_pod.admission). */
@@ -170,7 +192,8 @@ enum {
 typedef struct pk_pod {
 	/* Ordered by size (pointers, 64-bit, 32-bit, then bytes): a snapshot
 	 * holds millions of these, and padding is memory per pod. */
-	const char *namespace_, *name, *uid;
+	const char *namespace_, *name;
+	const char *uid;              /* not interned (each pod has its own): compare with strcmp */
 	const char *node_name;        /* spec.nodeName ("" = not bound) */
 	const char *nominated_node;   /* status.nominatedNodeName ("" = none) */
 	const char *scheduler_name;   /* spec.schedulerName, default "default-scheduler" */
@@ -182,13 +205,8 @@ typedef struct pk_pod {
 	int64_t start_time;           /* status.startTime, Unix ns */
 	int64_t created;              /* metadata.creationTimestamp, Unix ns (0 if absent) */
 
-	pk_host_port *ports;          /* hostPort > 0 of all containers (incl. init) */
 	const pk_toleration *tolerations; /* shared (pk_intern_blob) */
-	pk_selector node_selector;    /* spec.nodeSelector (is_nil when absent) */
-	pk_node_term *affinity_terms; /* required nodeAffinity terms */
-	pk_pod_term *affinity;        /* required podAffinity terms */
-	pk_pod_term *anti_affinity;   /* required podAntiAffinity terms */
-	pk_spread *spread;            /* DoNotSchedule topology spread constraints */
+	const pk_pod_constraints *con; /* never NULL: pk_pod_no_constraints when it has none */
 
 	/* Gang membership, for PodGroup preemption (common/sched/podgroup*.c):
 	 * spec.schedulingGroup.podGroupName (scheduling/v1alpha2 PodGroup) and
@@ -201,13 +219,8 @@ typedef struct pk_pod {
 
 	int32_t priority;             /* effective priority (resolved if !has_priority) */
 	pk_preemption_policy policy;
-	int nports;
 	int ntolerations;
-	int naffinity_terms;
 	unsigned unmodelled;          /* PK_UNMODELLED_* */
-	int naffinity;
-	int nanti_affinity;
-	int nspread;
 
 	/* The PDBs (indices into the snapshot's pdbs) whose selector matches
 	 * this pod, worked out once on first use: victim selection asks for
@@ -222,8 +235,6 @@ typedef struct pk_pod {
 	bool has_start_time;
 	bool terminating;             /* metadata.deletionTimestamp set */
 	bool preemption_target;       /* first DisruptionTarget condition is True/PreemptionByScheduler */
-	bool has_node_selector;
-	bool has_node_affinity;       /* requiredDuringScheduling... present */
 	bool shadowed;                /* a later object of the same namespace/name replaced it */
 } pk_pod;
 

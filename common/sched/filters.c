@@ -88,12 +88,12 @@ static bool term_matches(const pk_node_term *t, const pk_node *n)
 
 static bool affinity_fails(const pk_pod *pod, const pk_node *n)
 {
-	if (pod->has_node_selector && !pk_selector_matches(&pod->node_selector, n->labels))
+	if (pod->con->has_node_selector && !pk_selector_matches(&pod->con->node_selector, n->labels))
 		return true;
-	if (!pod->has_node_affinity)
+	if (!pod->con->has_node_affinity)
 		return false;
-	for (int i = 0; i < pod->naffinity_terms; i++)
-		if (term_matches(&pod->affinity_terms[i], n))
+	for (int i = 0; i < pod->con->naffinity_terms; i++)
+		if (term_matches(&pod->con->affinity_terms[i], n))
 			return false;
 	return true;
 }
@@ -112,16 +112,16 @@ static bool port_conflict(const pk_host_port *a, const pk_host_port *b)
 
 static bool pods_conflict(const pk_pod *pod, const pk_pod *other)
 {
-	for (int i = 0; i < pod->nports; i++)
-		for (int j = 0; j < other->nports; j++)
-			if (port_conflict(&pod->ports[i], &other->ports[j]))
+	for (int i = 0; i < pod->con->nports; i++)
+		for (int j = 0; j < other->con->nports; j++)
+			if (port_conflict(&pod->con->ports[i], &other->con->ports[j]))
 				return true;
 	return false;
 }
 
 static bool ports_fail(const pk_pod *pod, const pk_nodeinfo *ni)
 {
-	if (pod->nports == 0)
+	if (pod->con->nports == 0)
 		return false;
 	for (int i = 0; i < ni->npods; i++)
 		if (pods_conflict(pod, ni->pods[i]))
@@ -325,7 +325,7 @@ static pk_status with_nominated(pk_snapshot *s, const pk_pod *pod, pk_nodeinfo *
 	int n = 0;
 	for (int i = 0; i < ni->nnominated && n < MAXN; i++) {
 		pk_pod *q = ni->nominated[i];
-		if (q == pod || (*q->uid && q->uid == pod->uid))
+		if (q == pod || (*q->uid && strcmp(q->uid, pod->uid) == 0))
 			continue;
 		if (q->priority >= pod->priority)
 			extra[n++] = q;

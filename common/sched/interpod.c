@@ -36,8 +36,8 @@ static const char *node_label(const pk_node *n, const char *key)
 
 static bool matches_all_affinity(const pk_pod *p, const pk_pod *q)
 {
-	for (int i = 0; i < p->naffinity; i++)
-		if (!pk_pod_term_matches(&p->affinity[i], p, q))
+	for (int i = 0; i < p->con->naffinity; i++)
+		if (!pk_pod_term_matches(&p->con->affinity[i], p, q))
 			return false;
 	return true;
 }
@@ -47,20 +47,20 @@ void pk_interpod_update(pk_interpod *st, const pk_pod *q, const pk_node *n, int 
 	if (!st || q == st->pod)
 		return;
 	const pk_pod *p = st->pod;
-	for (int i = 0; i < q->nanti_affinity; i++) {
-		const pk_pod_term *t = &q->anti_affinity[i];
+	for (int i = 0; i < q->con->nanti_affinity; i++) {
+		const pk_pod_term *t = &q->con->anti_affinity[i];
 		const char *v = node_label(n, t->topology_key);
 		if (v && pk_pod_term_matches(t, q, p))
 			pk_pair_map_add(&st->existing, t->topology_key, v, mult);
 	}
-	if (p->naffinity && matches_all_affinity(p, q))
-		for (int i = 0; i < p->naffinity; i++) {
-			const char *v = node_label(n, p->affinity[i].topology_key);
+	if (p->con->naffinity && matches_all_affinity(p, q))
+		for (int i = 0; i < p->con->naffinity; i++) {
+			const char *v = node_label(n, p->con->affinity[i].topology_key);
 			if (v)
-				pk_pair_map_add(&st->affinity, p->affinity[i].topology_key, v, mult);
+				pk_pair_map_add(&st->affinity, p->con->affinity[i].topology_key, v, mult);
 		}
-	for (int i = 0; i < p->nanti_affinity; i++) {
-		const pk_pod_term *t = &p->anti_affinity[i];
+	for (int i = 0; i < p->con->nanti_affinity; i++) {
+		const pk_pod_term *t = &p->con->anti_affinity[i];
 		const char *v = node_label(n, t->topology_key);
 		if (v && pk_pod_term_matches(t, p, q))
 			pk_pair_map_add(&st->anti, t->topology_key, v, mult);
@@ -69,7 +69,7 @@ void pk_interpod_update(pk_interpod *st, const pk_pod *q, const pk_node *n, int 
 
 pk_interpod *pk_interpod_new(const pk_snapshot *s, const pk_pod *p)
 {
-	if (p->naffinity == 0 && p->nanti_affinity == 0 && s->anti_affinity_pods == 0)
+	if (p->con->naffinity == 0 && p->con->nanti_affinity == 0 && s->anti_affinity_pods == 0)
 		return NULL; /* upstream's PreFilter returns Skip */
 	pk_interpod *st = calloc(1, sizeof *st);
 	if (!st)
@@ -99,14 +99,14 @@ void pk_interpod_free(pk_interpod *st)
 static bool affinity_ok(const pk_interpod *st, const pk_node *n)
 {
 	const pk_pod *p = st->pod;
-	if (p->naffinity == 0)
+	if (p->con->naffinity == 0)
 		return true;
 	bool exist = true;
-	for (int i = 0; i < p->naffinity; i++) {
-		const char *v = node_label(n, p->affinity[i].topology_key);
+	for (int i = 0; i < p->con->naffinity; i++) {
+		const char *v = node_label(n, p->con->affinity[i].topology_key);
 		if (!v)
 			return false; /* every topology label must exist, self-affinity too */
-		if (pk_pair_map_get(&st->affinity, p->affinity[i].topology_key, v) <= 0)
+		if (pk_pair_map_get(&st->affinity, p->con->affinity[i].topology_key, v) <= 0)
 			exist = false;
 	}
 	if (exist)
@@ -120,9 +120,9 @@ static bool anti_ok(const pk_interpod *st, const pk_node *n)
 	const pk_pod *p = st->pod;
 	if (st->anti.nonzero == 0)
 		return true;
-	for (int i = 0; i < p->nanti_affinity; i++) {
-		const char *v = node_label(n, p->anti_affinity[i].topology_key);
-		if (v && pk_pair_map_get(&st->anti, p->anti_affinity[i].topology_key, v) > 0)
+	for (int i = 0; i < p->con->nanti_affinity; i++) {
+		const char *v = node_label(n, p->con->anti_affinity[i].topology_key);
+		if (v && pk_pair_map_get(&st->anti, p->con->anti_affinity[i].topology_key, v) > 0)
 			return false;
 	}
 	return true;

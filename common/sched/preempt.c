@@ -266,7 +266,7 @@ typedef struct sums {
 
 static bool arithmetic_applies(const pk_snapshot *s, const pk_pod *preemptor)
 {
-	return preemptor->nports == 0 && preemptor->requests.nscalar == 0 && !s->interpod && !s->spread;
+	return preemptor->con->nports == 0 && preemptor->requests.nscalar == 0 && !s->interpod && !s->spread;
 }
 
 static void sums_add(sums *t, const pk_pod *p, int sign)
@@ -285,7 +285,7 @@ static sums node_sums(const pk_nodeinfo *ni, const pk_pod *preemptor)
 	sums t = { ni->npods, ni->requested.cpu, ni->requested.memory, ni->requested.ephemeral };
 	for (int i = 0; i < ni->nnominated; i++) {
 		const pk_pod *q = ni->nominated[i];
-		if (q == preemptor || (*q->uid && q->uid == preemptor->uid) || q->priority < preemptor->priority)
+		if (q == preemptor || (*q->uid && strcmp(q->uid, preemptor->uid) == 0) || q->priority < preemptor->priority)
 			continue;
 		sums_add(&t, q, 1);
 	}
@@ -863,13 +863,13 @@ static bool same_tolerations(const pk_pod *a, const pk_pod *b)
 
 static bool same_node_selection(const pk_pod *a, const pk_pod *b)
 {
-	if (!same_str(a->node_name, b->node_name) || a->has_node_selector != b->has_node_selector ||
-	    a->has_node_affinity != b->has_node_affinity || a->naffinity_terms != b->naffinity_terms)
+	if (!same_str(a->node_name, b->node_name) || a->con->has_node_selector != b->con->has_node_selector ||
+	    a->con->has_node_affinity != b->con->has_node_affinity || a->con->naffinity_terms != b->con->naffinity_terms)
 		return false;
-	if (a->has_node_selector && !pk_selector_equal(&a->node_selector, &b->node_selector))
+	if (a->con->has_node_selector && !pk_selector_equal(&a->con->node_selector, &b->con->node_selector))
 		return false;
-	for (int i = 0; i < a->naffinity_terms; i++) {
-		const pk_node_term *x = &a->affinity_terms[i], *y = &b->affinity_terms[i];
+	for (int i = 0; i < a->con->naffinity_terms; i++) {
+		const pk_node_term *x = &a->con->affinity_terms[i], *y = &b->con->affinity_terms[i];
 		if (x->has_fields != y->has_fields || !pk_selector_equal(&x->labels, &y->labels) ||
 		    (x->has_fields && !pk_selector_equal(&x->fields, &y->fields)))
 			return false;
@@ -883,8 +883,8 @@ static bool same_shape(const pk_pod *a, const pk_pod *b)
 {
 	const pk_res *x = &a->requests, *y = &b->requests;
 	return a->priority == b->priority && x->cpu == y->cpu && x->memory == y->memory &&
-	       x->ephemeral == y->ephemeral && x->nscalar == 0 && y->nscalar == 0 && a->nports == 0 &&
-	       b->nports == 0 && same_tolerations(a, b) && same_node_selection(a, b);
+	       x->ephemeral == y->ephemeral && x->nscalar == 0 && y->nscalar == 0 && a->con->nports == 0 &&
+	       b->con->nports == 0 && same_tolerations(a, b) && same_node_selection(a, b);
 }
 
 /* The per-node entries valid for this preemptor's shape, or NULL when the
@@ -914,7 +914,7 @@ static memo_entry *memo_begin(const pk_snapshot *s, const pk_pod *pod, const pk_
 static bool uid_nominated_on(const pk_nodeinfo *ni, const pk_pod *pod)
 {
 	for (int i = 0; i < ni->nnominated; i++)
-		if (*ni->nominated[i]->uid && ni->nominated[i]->uid == pod->uid)
+		if (*ni->nominated[i]->uid && strcmp(ni->nominated[i]->uid, pod->uid) == 0)
 			return true;
 	return false;
 }

@@ -433,7 +433,7 @@ void pk_snapshot_finish(pk_snapshot *s)
 			reserve_pods(ni, ni->npods + 1);
 			ni->pods[ni->npods++] = p;
 			res_add(&ni->requested, &p->requests, 1);
-			if (p->nanti_affinity)
+			if (p->con->nanti_affinity)
 				s->anti_affinity_pods++;
 		} else if (*p->nominated_node) {
 			pk_nodeinfo *ni = pk_snapshot_node(s, p->nominated_node);

@@ -47,8 +47,8 @@ static const char *node_label(const pk_node *n, const char *key)
 
 static bool has_all_keys(const pk_pod *p, const pk_node *n)
 {
-	for (int i = 0; i < p->nspread; i++)
-		if (!node_label(n, p->spread[i].topology_key))
+	for (int i = 0; i < p->con->nspread; i++)
+		if (!node_label(n, p->con->spread[i].topology_key))
 			return false;
 	return true;
 }
@@ -83,17 +83,17 @@ static void hist_move(constraint_state *s, long from, long to)
 
 pk_spread_state *pk_spread_new(const pk_snapshot *s, const pk_pod *p)
 {
-	if (p->nspread == 0)
+	if (p->con->nspread == 0)
 		return NULL;
 	pk_spread_state *st = calloc(1, sizeof *st);
-	constraint_state *cs = calloc((size_t)p->nspread, sizeof *cs);
+	constraint_state *cs = calloc((size_t)p->con->nspread, sizeof *cs);
 	if (!st || !cs)
 		abort();
 	st->pod = p;
 	st->cs = cs;
-	st->n = p->nspread;
+	st->n = p->con->nspread;
 	for (int i = 0; i < st->n; i++) {
-		cs[i].c = &p->spread[i];
+		cs[i].c = &p->con->spread[i];
 		pk_pair_map_init(&cs[i].counts);
 	}
 	for (long k = 0; k < s->nnodes; k++) {
