@@ -105,12 +105,19 @@ typedef struct setslot {
 	uint32_t hash;
 } setslot;
 
+/* Label pairs (pk_intern_labels): numbered in chunks of 2^16 that never
+ * move, and found again through an open-addressing table of numbers + 1. */
+enum { PAIR_CHUNK = 1u << PK_LABEL_CHUNK_BITS, PAIR_MAX_CHUNKS = 1u << (32 - PK_LABEL_CHUNK_BITS) };
+
 struct pk_strtab {
-	pk_arena chars;           /* the strings and the label sets' cJSON items */
+	pk_arena chars;           /* the strings, shared blobs, label pairs and maps */
 	strslot *slots;
 	size_t cap, count;
 	setslot *sets;
 	size_t setcap, nsets;
+	pk_label_pair **pair_chunks; /* PAIR_MAX_CHUNKS entries, allocated on first use */
+	uint32_t *pair_slots;
+	size_t pair_cap, npairs;
 };
 
 pk_strtab *pk_strtab_new(void)
@@ -135,6 +142,8 @@ void pk_strtab_free(pk_strtab *t)
 	pk_arena_free(&t->chars);
 	free(t->slots);
 	free(t->sets);
+	free(t->pair_chunks);
+	free(t->pair_slots);
 	free(t);
 }
 
@@ -484,29 +493,80 @@ const void *pk_intern_blob(pk_strtab *t, const void *data, size_t size)
 	return copy;
 }
 
+static uint64_t pair_hash(const char *k, const char *v)
+{
+	uint64_t h = ((uint64_t)(uintptr_t)k * 0x9e3779b97f4a7c15ull) ^ (uint64_t)(uintptr_t)v;
+	return h * 0xff51afd7ed558ccdull ^ (h >> 29);
+}
+
+static const pk_label_pair *pair_of(const pk_strtab *t, uint32_t id)
+{
+	return &t->pair_chunks[id >> PK_LABEL_CHUNK_BITS][id & (PAIR_CHUNK - 1)];
+}
+
+static void pairs_grow(pk_strtab *t)
+{
+	size_t ncap = t->pair_cap ? t->pair_cap * 2 : 1024;
+	uint32_t *ns = calloc(ncap, sizeof *ns);
+	if (!ns)
+		abort();
+	for (size_t i = 0; i < t->pair_cap; i++) {
+		if (!t->pair_slots[i])
+			continue;
+		const pk_label_pair *kv = pair_of(t, t->pair_slots[i] - 1);
+		size_t j = pair_hash(kv->key, kv->value) & (ncap - 1);
+		while (ns[j])
+			j = (j + 1) & (ncap - 1);
+		ns[j] = t->pair_slots[i];
+	}
+	free(t->pair_slots);
+	t->pair_slots = ns;
+	t->pair_cap = ncap;
+}
+
+/* The number of the pair (k, v), both interned. */
+static uint32_t intern_pair(pk_strtab *t, const char *k, const char *v)
+{
+	if ((t->npairs + 1) * 4 > t->pair_cap * 3)
+		pairs_grow(t);
+	size_t j = pair_hash(k, v) & (t->pair_cap - 1);
+	for (; t->pair_slots[j]; j = (j + 1) & (t->pair_cap - 1)) {
+		const pk_label_pair *kv = pair_of(t, t->pair_slots[j] - 1);
+		if (kv->key == k && kv->value == v)
+			return t->pair_slots[j] - 1;
+	}
+	if (t->npairs == (size_t)UINT32_MAX) {
+		fputs("out of memory: more than 2^32 - 1 distinct labels\n", stderr);
+		abort();
+	}
+	uint32_t id = (uint32_t)t->npairs++;
+	if (!t->pair_chunks && !(t->pair_chunks = calloc(PAIR_MAX_CHUNKS, sizeof *t->pair_chunks)))
+		abort();
+	pk_label_pair **chunk = &t->pair_chunks[id >> PK_LABEL_CHUNK_BITS];
+	if (!*chunk)
+		*chunk = pk_arena_alloc(&t->chars, sizeof **chunk * PAIR_CHUNK);
+	(*chunk)[id & (PAIR_CHUNK - 1)] = (pk_label_pair){ k, v };
+	t->pair_slots[j] = id + 1;
+	return id;
+}
+
 const pk_labels *pk_intern_labels(pk_strtab *t, const cJSON *labels)
 {
 	if (!cJSON_IsObject(labels) || !labels->child)
 		return NULL;
 	int max = cJSON_GetArraySize(labels);
-	_Alignas(pk_labels) unsigned char local[sizeof(pk_labels) + sizeof(const char *) * 2 * 16];
-	size_t cap = sizeof(pk_labels) + sizeof(const char *) * 2 * (size_t)max;
-	pk_labels *p = max <= 16 ? (pk_labels *)local : malloc(cap);
-	if (!p)
-		abort();
-	memset(p, 0, sizeof *p); /* padding too: the blob is compared bytewise */
+	pk_labels *p = pk_arena_alloc(&t->chars, sizeof *p + sizeof *p->ids * (size_t)max);
 	const cJSON *it;
 	cJSON_ArrayForEach(it, labels) {
-		if (!it->string || !cJSON_IsString(it))
-			continue;
-		p->kv[2 * p->n] = pk_intern(t, it->string);
-		p->kv[2 * p->n + 1] = pk_intern(t, it->valuestring);
-		p->n++;
+		if (it->string && cJSON_IsString(it))
+			p->ids[p->n++] = intern_pair(t, pk_intern(t, it->string), pk_intern(t, it->valuestring));
 	}
-	const pk_labels *set = pk_intern_blob(t, p, sizeof *p + sizeof *p->kv * 2 * (size_t)p->n);
-	if (p != (pk_labels *)local)
-		free(p);
-	return set;
+	if (!t->pair_chunks) /* no string member: an empty map still names the table */
+		t->pair_chunks = calloc(PAIR_MAX_CHUNKS, sizeof *t->pair_chunks);
+	if (!t->pair_chunks)
+		abort();
+	p->chunks = t->pair_chunks;
+	return p;
 }
 
 void pk_decoder_init(pk_decoder *d, pk_arena *arena, pk_strtab *strs)
@@ -1067,9 +1127,11 @@ void pk_pdb_release(pk_pdb *p)
 
 bool pk_labels_have_interned(const pk_labels *labels, const char *key, const char *value)
 {
-	for (int i = 0; labels && i < labels->n; i++)
-		if (labels->kv[2 * i] == key)
-			return labels->kv[2 * i + 1] == value;
+	for (uint32_t i = 0; labels && i < labels->n; i++) {
+		const pk_label_pair *kv = pk_labels_pair(labels, i);
+		if (kv->key == key)
+			return kv->value == value;
+	}
 	return false;
 }
 

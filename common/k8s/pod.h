@@ -8,8 +8,8 @@
  * Label maps are kept as small cJSON objects whose keys and values are
  * references to interned strings, so that pk_selector_matches() (the one
  * selector matcher) can be used on them without copies. A pod's labels are
- * packed pairs instead, shared between equal maps (pk_intern_labels): a
- * snapshot holds millions of pods and few nodes.
+ * packed instead (pk_intern_labels): a snapshot holds millions of pods and
+ * few nodes.
  *
  * Pod requests follow upstream's resource.PodRequests as NodeResourcesFit
  * uses it: max(sum of app containers + restartable init (sidecar)
@@ -47,13 +47,13 @@ void pk_strtab_free(pk_strtab *t);
 const char *pk_intern(pk_strtab *t, const char *s);
 const char *pk_intern_n(pk_strtab *t, const char *s, size_t len);
 size_t pk_strtab_count(const pk_strtab *t);
-/* A label map (metadata.labels) packed (selector.h), keys and values
- * interned, and shared: equal maps (the replicas of a workload) are one
- * copy. Members that are not strings are left out. NULL when labels is no
- * object or empty. Lives as long as the table. */
+/* A label map (metadata.labels) packed (selector.h): its pairs, keys and
+ * values interned, numbered by the table. Members that are not strings
+ * are left out. NULL when labels is no object or empty. Lives as long as
+ * the table. */
 const pk_labels *pk_intern_labels(pk_strtab *t, const cJSON *labels);
 /* The table's one copy (16-byte aligned) of size bytes equal to data: what
- * many pods repeat (label maps, toleration lists) is kept once. Compared
+ * many pods repeat (toleration lists) is kept once. Compared
  * bytewise: zero the padding of what you pass. Read-only; lives as long as
  * the table. */
 const void *pk_intern_blob(pk_strtab *t, const void *data, size_t size);
@@ -199,7 +199,7 @@ typedef struct pk_pod {
 	const char *scheduler_name;   /* spec.schedulerName, default "default-scheduler" */
 	const char *class_name;       /* spec.priorityClassName ("" = none) */
 	const char *phase;            /* status.phase ("" if absent) */
-	const pk_labels *labels;      /* shared (pk_intern_labels), or NULL */
+	const pk_labels *labels;      /* packed (pk_intern_labels), or NULL */
 
 	pk_res requests;              /* as upstream's PodRequests computes them */
 	int64_t start_time;           /* status.startTime, Unix ns */

@@ -187,9 +187,11 @@ static bool parse_long(const char *s, long long *out)
 const char *pk_labels_value(const pk_labels *labels, const char *key)
 {
 	const char *v = NULL;
-	for (int i = 0; labels && i < labels->n; i++)
-		if (strcmp(labels->kv[2 * i], key) == 0)
-			v = labels->kv[2 * i + 1];
+	for (uint32_t i = 0; labels && i < labels->n; i++) {
+		const pk_label_pair *kv = pk_labels_pair(labels, i);
+		if (strcmp(kv->key, key) == 0)
+			v = kv->value;
+	}
 	return v;
 }
 

@@ -4,6 +4,7 @@
 #define PK_SELECTOR_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <cjson/cJSON.h>
 
 typedef enum { PK_SEL_IN, PK_SEL_NOT_IN, PK_SEL_EXISTS, PK_SEL_DOES_NOT_EXIST,
@@ -34,12 +35,27 @@ int pk_selector_compile_map(const cJSON *map, pk_selector *out);
 /* Match against a labels object ({k: "v"}), which may be NULL (no labels).
  * An empty, non-nil selector matches everything. */
 bool pk_selector_matches(const pk_selector *s, const cJSON *labels);
-/* A label map packed as string pairs (what a decoded pod keeps: 16 bytes a
- * label where a cJSON object costs 64): kv[2i] a key, kv[2i+1] its value. */
+/* A label map packed for millions of pods: each (key, value) pair is kept
+ * once by the string table and numbered; a map is its count and the 32-bit
+ * numbers of its pairs, 4 bytes a label where a cJSON object costs 64.
+ * Pair number id is chunks[id >> PK_LABEL_CHUNK_BITS][id & (chunk - 1)]. */
+typedef struct pk_label_pair {
+	const char *key, *value;
+} pk_label_pair;
+
+enum { PK_LABEL_CHUNK_BITS = 16 };
+
 typedef struct pk_labels {
-	int n;
-	const char *kv[];
+	pk_label_pair *const *chunks; /* the table's pairs (stable while it lives) */
+	uint32_t n;
+	uint32_t ids[];
 } pk_labels;
+
+static inline const pk_label_pair *pk_labels_pair(const pk_labels *l, uint32_t i)
+{
+	uint32_t id = l->ids[i];
+	return &l->chunks[id >> PK_LABEL_CHUNK_BITS][id & ((1u << PK_LABEL_CHUNK_BITS) - 1)];
+}
 /* The value of key in a packed map (NULL: no labels), the last one if the
  * key is repeated (as the matchers read it), or NULL. */
 const char *pk_labels_value(const pk_labels *labels, const char *key);
