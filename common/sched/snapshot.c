@@ -7,7 +7,6 @@
 #include <time.h>
 
 #include "../k8s/json.h"
-#include "pairmap.h"
 
 /* Members of a snapshot's objects the engine never reads: left out before
  * they are parsed (pk_reader_opts.prune). */
@@ -295,18 +294,31 @@ static void drop_duplicate_nodes(pk_snapshot *s)
 /* Likewise for pods: the same namespace/name twice counts once. */
 static void shadow_duplicate_pods(pk_snapshot *s)
 {
-	pk_pair_map seen;
-	pk_pair_map_init(&seen);
+	/* An open-addressing table of pod numbers + 1, keyed by the interned
+	 * namespace and name pointers and sized once: 4 bytes a slot. (A pair
+	 * map, three words an entry, set the peak memory of a whole run.) A
+	 * snapshot of 2^32 pods would need a terabyte before this point. */
+	size_t cap = 16;
+	while (cap < (size_t)s->npods * 2)
+		cap *= 2;
+	uint32_t *seen = calloc(cap, sizeof *seen);
+	if (!seen)
+		abort();
 	for (long i = 0; i < s->npods; i++) {
-		pk_pod *p = s->pods[i];
-		long prev = pk_pair_map_get(&seen, p->namespace_, p->name);
-		if (prev) {
-			s->pods[prev - 1]->shadowed = true;
-			s->duplicates++;
+		const pk_pod *p = s->pods[i];
+		uint64_t h = ((uint64_t)(uintptr_t)p->namespace_ * 0x9e3779b97f4a7c15ull) ^ (uint64_t)(uintptr_t)p->name;
+		size_t j = (size_t)((h * 0xff51afd7ed558ccdull) >> 20) & (cap - 1);
+		for (; seen[j]; j = (j + 1) & (cap - 1)) {
+			pk_pod *q = s->pods[seen[j] - 1];
+			if (q->namespace_ == p->namespace_ && q->name == p->name) {
+				q->shadowed = true;
+				s->duplicates++;
+				break;
+			}
 		}
-		pk_pair_map_add(&seen, p->namespace_, p->name, i + 1 - prev);
+		seen[j] = (uint32_t)(i + 1);
 	}
-	pk_pair_map_free(&seen);
+	free(seen);
 }
 
 /* qsort has no context argument; the snapshot time is carried through a
