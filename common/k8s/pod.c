@@ -110,7 +110,8 @@ typedef struct setslot {
 enum { PAIR_CHUNK = 1u << PK_LABEL_CHUNK_BITS, PAIR_MAX_CHUNKS = 1u << (32 - PK_LABEL_CHUNK_BITS) };
 
 struct pk_strtab {
-	pk_arena chars;           /* the strings, shared blobs, label pairs and maps */
+	pk_arena chars;           /* the strings, packed end to end */
+	pk_arena maps;            /* shared blobs, label pairs and maps (aligned) */
 	strslot *slots;
 	size_t cap, count;
 	setslot *sets;
@@ -126,6 +127,7 @@ pk_strtab *pk_strtab_new(void)
 	if (!t)
 		abort();
 	pk_arena_init(&t->chars);
+	pk_arena_init(&t->maps);
 	t->cap = 1024;
 	t->slots = calloc(t->cap, sizeof *t->slots);
 	t->setcap = 64;
@@ -140,6 +142,7 @@ void pk_strtab_free(pk_strtab *t)
 	if (!t)
 		return;
 	pk_arena_free(&t->chars);
+	pk_arena_free(&t->maps);
 	free(t->slots);
 	free(t->sets);
 	free(t->pair_chunks);
@@ -206,6 +209,11 @@ const char *pk_intern_n(pk_strtab *t, const char *s, size_t n)
 	t->slots[j] = (strslot){ copy, h, n < UINT32_MAX ? (uint32_t)n : UINT32_MAX };
 	t->count++;
 	return copy;
+}
+
+const char *pk_strtab_keep(pk_strtab *t, const char *s, size_t n)
+{
+	return arena_strndup(&t->chars, s, n);
 }
 
 const char *pk_intern(pk_strtab *t, const char *s)
@@ -478,7 +486,7 @@ const void *pk_intern_blob(pk_strtab *t, const void *data, size_t size)
 	if ((t->nsets + 1) * 2 > t->setcap)
 		sets_grow(t);
 	if (size > UINT32_MAX) { /* beyond a slot's size field: kept unshared */
-		void *own = pk_arena_alloc(&t->chars, size);
+		void *own = pk_arena_alloc(&t->maps, size);
 		return memcpy(own, data, size);
 	}
 	uint32_t h = (uint32_t)hash_bytes(data, size);
@@ -486,7 +494,7 @@ const void *pk_intern_blob(pk_strtab *t, const void *data, size_t size)
 	for (; t->sets[j].set; j = (j + 1) & (t->setcap - 1))
 		if (t->sets[j].hash == h && t->sets[j].size == size && memcmp(t->sets[j].set, data, size) == 0)
 			return t->sets[j].set;
-	void *copy = pk_arena_alloc(&t->chars, size);
+	void *copy = pk_arena_alloc(&t->maps, size);
 	memcpy(copy, data, size);
 	t->sets[j] = (setslot){ copy, (uint32_t)size, h };
 	t->nsets++;
@@ -544,7 +552,7 @@ static uint32_t intern_pair(pk_strtab *t, const char *k, const char *v)
 		abort();
 	pk_label_pair **chunk = &t->pair_chunks[id >> PK_LABEL_CHUNK_BITS];
 	if (!*chunk)
-		*chunk = pk_arena_alloc(&t->chars, sizeof **chunk * PAIR_CHUNK);
+		*chunk = pk_arena_alloc(&t->maps, sizeof **chunk * PAIR_CHUNK);
 	(*chunk)[id & (PAIR_CHUNK - 1)] = (pk_label_pair){ k, v };
 	t->pair_slots[j] = id + 1;
 	return id;
@@ -555,7 +563,7 @@ const pk_labels *pk_intern_labels(pk_strtab *t, const cJSON *labels)
 	if (!cJSON_IsObject(labels) || !labels->child)
 		return NULL;
 	int max = cJSON_GetArraySize(labels);
-	pk_labels *p = pk_arena_alloc(&t->chars, sizeof *p + sizeof *p->ids * (size_t)max);
+	pk_labels *p = pk_arena_alloc(&t->maps, sizeof *p + sizeof *p->ids * (size_t)max);
 	const cJSON *it;
 	cJSON_ArrayForEach(it, labels) {
 		if (it->string && cJSON_IsString(it))
@@ -977,10 +985,7 @@ static const char *copy_uid(pk_decoder *d, const cJSON *v)
 {
 	if (!cJSON_IsString(v) || !*v->valuestring)
 		return pk_intern(d->strs, "");
-	size_t n = strlen(v->valuestring);
-	char *p = arena_alloc_aligned(d->arena, n + 1, 1);
-	memcpy(p, v->valuestring, n + 1);
-	return p;
+	return pk_strtab_keep(d->strs, v->valuestring, strlen(v->valuestring));
 }
 
 int pk_pod_decode_spec(pk_decoder *d, const cJSON *meta, const cJSON *spec, const cJSON *status,

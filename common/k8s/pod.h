@@ -47,6 +47,9 @@ void pk_strtab_free(pk_strtab *t);
 const char *pk_intern(pk_strtab *t, const char *s);
 const char *pk_intern_n(pk_strtab *t, const char *s, size_t len);
 size_t pk_strtab_count(const pk_strtab *t);
+/* A copy of s[0..n) kept with the table's strings but not interned (equal
+ * strings are not equal pointers): for what every object has its own of. */
+const char *pk_strtab_keep(pk_strtab *t, const char *s, size_t n);
 /* A label map (metadata.labels) packed (selector.h): its pairs, keys and
  * values interned, numbered by the table. Members that are not strings
  * are left out. NULL when labels is no object or empty. Lives as long as
