@@ -194,8 +194,8 @@ static void note_missing_group(sim_run *r, cJSON *plan, const pk_pod *p)
 		return;
 	add_warning(plan, msg);
 	char key[600];
-	snprintf(key, sizeof key, "%s %s/%s not in the input", *p->pod_group ? "PodGroup" : "Workload", p->namespace_,
-	         *p->pod_group ? p->pod_group : p->workload_name);
+	snprintf(key, sizeof key, "%s %s/%s not in the input", *p->con->pod_group ? "PodGroup" : "Workload", p->namespace_,
+	         *p->con->pod_group ? p->con->pod_group : p->con->workload_name);
 	pk_diag_warn_once(&r->cli.diag, key, NULL, "%s", msg);
 }
 

@@ -375,13 +375,13 @@ static void gate_preemptor(victims_run *r, long i)
 {
 	pk_preemptor *p = &r->preemptors[i];
 	const pk_feature_gates *fg = &r->cli->gates;
-	const char *group = *p->pod->pod_group ? p->pod->pod_group : p->pod->workload_pod_group;
+	const char *group = *p->pod->con->pod_group ? p->pod->con->pod_group : p->pod->con->workload_pod_group;
 	if (!*group || !pk_gate_on(fg, PK_GATE_GENERIC_WORKLOAD))
 		return;
 	bool wap = pk_gate_on(fg, PK_GATE_WORKLOAD_AWARE_PREEMPTION);
 	const pk_podgroup *pg = NULL;
-	if (*p->pod->pod_group) { /* upstream's PostFilter reads spec.schedulingGroup only */
-		pg = pk_pg_find(&r->groups, p->pod->namespace_, p->pod->pod_group);
+	if (*p->pod->con->pod_group) { /* upstream's PostFilter reads spec.schedulingGroup only */
+		pg = pk_pg_find(&r->groups, p->pod->namespace_, p->pod->con->pod_group);
 		pk_group_gate_in in = {
 			.generic_workload = true,
 			.workload_aware_preemption = wap,
@@ -398,7 +398,7 @@ static void gate_preemptor(victims_run *r, long i)
 	               "pod %s/%s belongs to pod group %s%s: victims plans it pod by pod, as the per-pod PostFilter "
 	               "sees it; the scheduler places the group's pods together%s: `preempt-plan --simulate` plans "
 	               "the group",
-	               p->pod->namespace_, p->pod->name, group, pg || !*p->pod->pod_group ? "" : " (not in the input)",
+	               p->pod->namespace_, p->pod->name, group, pg || !*p->pod->con->pod_group ? "" : " (not in the input)",
 	               wap ? " and preempts for the group as a whole (WorkloadAwarePreemption)" : "");
 }
 

@@ -944,7 +944,9 @@ static const char *const status_members[T_COUNT + 1] = {
 	"nominatedNodeName", "phase", "startTime", "conditions", NULL,
 };
 
-const pk_pod_constraints pk_pod_no_constraints = { .node_selector = { .is_nil = true } };
+const pk_pod_constraints pk_pod_no_constraints = {
+	.node_selector = { .is_nil = true }, .pod_group = "", .workload_name = "", .workload_pod_group = "",
+};
 
 /* Host ports, node selection, pod (anti-)affinity and spread, decoded into c
  * (which starts as pk_pod_no_constraints). */
@@ -964,7 +966,12 @@ static int decode_constraints(pk_decoder *d, const cJSON *const *sp, const cJSON
 	    decode_pod_terms(d, pk_getp(aff, "podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution"),
 	                     unmodelled, &c->anti_affinity, &c->nanti_affinity, err, errsize) < 0)
 		return -1;
-	return decode_spread(d, sp[S_SPREAD], labels, c, err, errsize);
+	if (decode_spread(d, sp[S_SPREAD], labels, c, err, errsize) < 0)
+		return -1;
+	c->pod_group = istr(d, sp[S_GROUP], "podGroupName", "");
+	c->workload_name = istr(d, sp[S_WORKLOAD], "name", "");
+	c->workload_pod_group = istr(d, sp[S_WORKLOAD], "podGroup", "");
+	return 0;
 }
 
 /* The pod keeps c in the arena, or the shared empty one if c asks nothing. */
@@ -972,7 +979,8 @@ static void attach_constraints(pk_decoder *d, pk_pod *out, const pk_pod_constrai
 {
 	if (!c->nports && !c->has_node_selector && !c->has_node_affinity && !c->naffinity_terms && !c->naffinity &&
 	    !c->nanti_affinity && !c->nspread && !c->affinity && !c->anti_affinity && !c->spread &&
-	    !c->affinity_terms && c->node_selector.is_nil && !c->node_selector.nreqs)
+	    !c->affinity_terms && c->node_selector.is_nil && !c->node_selector.nreqs && !*c->pod_group &&
+	    !*c->workload_name && !*c->workload_pod_group)
 		return;
 	pk_pod_constraints *own = pk_arena_alloc(d->arena, sizeof *own);
 	*own = *c;
@@ -1048,9 +1056,6 @@ int pk_pod_decode_spec(pk_decoder *d, const cJSON *meta, const cJSON *spec, cons
 	attach_constraints(d, out, &c); /* also on failure: pk_pod_release frees its selectors */
 	if (rc < 0)
 		return -1;
-	out->pod_group = istr(d, sp[S_GROUP], "podGroupName", "");
-	out->workload_name = istr(d, sp[S_WORKLOAD], "name", "");
-	out->workload_pod_group = istr(d, sp[S_WORKLOAD], "podGroup", "");
 	return 0;
 }
 

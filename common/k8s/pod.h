@@ -161,9 +161,9 @@ typedef struct pk_spread {
 	bool honor_taints;            /* nodeTaintsPolicy: Honor (default Ignore) */
 } pk_spread;
 
-/* What a pod asks of its node beyond resources and tolerations: few pods
- * have any of it, so a pod points to these (shared, read-only) instead of
- * carrying 90 bytes of empty members. */
+/* What a pod asks of its node beyond resources and tolerations, and its
+ * gang: few pods have any of it, so a pod points to these (shared,
+ * read-only) instead of carrying 110 bytes of empty members. */
 typedef struct pk_pod_constraints {
 	pk_host_port *ports;          /* hostPort > 0 of all containers (incl. init) */
 	int nports;
@@ -178,9 +178,15 @@ typedef struct pk_pod_constraints {
 	int nanti_affinity;
 	int nspread;
 	pk_spread *spread;            /* DoNotSchedule topology spread constraints */
+	/* Gang membership, for PodGroup preemption (common/sched/podgroup*.c):
+	 * spec.schedulingGroup.podGroupName (scheduling/v1alpha2 PodGroup) and
+	 * spec.workloadRef {name, podGroup} (v1alpha1 Workload); "" when absent. */
+	const char *pod_group;
+	const char *workload_name, *workload_pod_group;
 } pk_pod_constraints;
 
-/* The constraints of a pod that has none (node_selector is nil). */
+/* The constraints of a pod that has none (node_selector is nil, the gang
+ * names ""). */
 extern const pk_pod_constraints pk_pod_no_constraints;
 
 #define PK_POD_MAX_PDBS 4
@@ -211,14 +217,7 @@ typedef struct pk_pod {
 	const pk_toleration *tolerations; /* shared (pk_intern_blob) */
 	const pk_pod_constraints *con; /* never NULL: pk_pod_no_constraints when it has none */
 
-	/* Gang membership, for PodGroup preemption (common/sched/podgroup*.c):
-	 * spec.schedulingGroup.podGroupName (scheduling/v1alpha2 PodGroup) and
-	 * spec.workloadRef {name, podGroup} (v1alpha1 Workload); "" when absent. */
-	const char *pod_group;
-	const char *workload_name, *workload_pod_group;
-
 	long index;                   /* position in the snapshot's pod array */
-	long record;                  /* input record number (0-based) */
 
 	int32_t priority;             /* effective priority (resolved if !has_priority) */
 	pk_preemption_policy policy;

@@ -529,25 +529,25 @@ const char *pk_pg_missing_group(const pk_pg_set *g, pk_snapshot *s, const pk_pod
 {
 	if (!g->gates.generic_workload)
 		return NULL;
-	if (p->pod_group && *p->pod_group) {
-		if (pk_pg_find(g, p->namespace_, pk_intern(s->strs, p->pod_group)))
+	if (p->con->pod_group && *p->con->pod_group) {
+		if (pk_pg_find(g, p->namespace_, pk_intern(s->strs, p->con->pod_group)))
 			return NULL;
 		snprintf(buf, size,
 		         "PodGroup %s/%s (spec.schedulingGroup.podGroupName) is not in the input: planned as a pod on its "
 		         "own; upstream holds such a pod before the queue (GangScheduling PreEnqueue: \"waiting for pod's "
 		         "pod group \"%s\" to appear in scheduling queue\") until the PodGroup exists; kubectl get "
 		         "podgroups belongs in the snapshot",
-		         p->namespace_, p->pod_group, p->pod_group);
+		         p->namespace_, p->con->pod_group, p->con->pod_group);
 		return buf;
 	}
-	if (p->workload_name && *p->workload_name) {
-		if (find_workload(g, p->namespace_, p->workload_name))
+	if (p->con->workload_name && *p->con->workload_name) {
+		if (find_workload(g, p->namespace_, p->con->workload_name))
 			return NULL;
 		snprintf(buf, size,
 		         "Workload %s/%s (spec.workloadRef.name) is not in the input: its gang policy is unknown, so its "
 		         "pods are planned as a basic group; upstream waits for the Workload before it schedules them; "
 		         "kubectl get workloads belongs in the snapshot",
-		         p->namespace_, p->workload_name);
+		         p->namespace_, p->con->workload_name);
 		return buf;
 	}
 	return NULL;

@@ -158,7 +158,6 @@ static pk_pod *copy_pod(pk_sim *m, const pk_pod *src, const char *name, const ch
 	c->created = m->clock;
 	m->clock += 1000000; /* 1 ms apart: creation order is queue order */
 	c->index = -1;
-	c->record = -1;
 	return c;
 }
 

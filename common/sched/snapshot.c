@@ -169,7 +169,7 @@ static void *grow(void *p, long *cap, long need, size_t elem)
 	return q;
 }
 
-static pk_add_result add_pod(pk_snapshot *s, const cJSON *obj, long record, bool *take,
+static pk_add_result add_pod(pk_snapshot *s, const cJSON *obj, bool *take,
                              char *err, size_t errsize)
 {
 	pk_pod *p = pk_arena_alloc(&s->arena, sizeof *p);
@@ -190,7 +190,6 @@ static pk_add_result add_pod(pk_snapshot *s, const cJSON *obj, long record, bool
 	}
 	s->podcap = cap;
 	p->index = s->npods;
-	p->record = record;
 	s->pods[s->npods++] = p;
 	return PK_ADD_USED;
 }
@@ -202,7 +201,7 @@ pk_add_result pk_snapshot_add(pk_snapshot *s, const cJSON *obj, long record, boo
 	*take = false;
 	err[0] = '\0';
 	if (strcmp(kind, "Pod") == 0)
-		return add_pod(s, obj, record, take, err, errsize);
+		return add_pod(s, obj, take, err, errsize);
 	if (strcmp(kind, "Node") == 0) {
 		s->nodes = grow(s->nodes, &s->nodecap, s->nnodes + 1, sizeof *s->nodes);
 		if (pk_node_decode(&s->dec, obj, &s->nodes[s->nnodes], err, errsize) < 0) {
