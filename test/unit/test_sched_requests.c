@@ -220,6 +220,42 @@ static void test_sidecars(void)
 	pk_arena_free(&a);
 }
 
+/* What most pods repeat is kept once: the two admission-default
+ * tolerations, the empty constraints; what they do not is their own. */
+static void check_shared_members(void)
+{
+	pk_snapshot s;
+	pk_snapshot_init(&s);
+	const char *tols = "\"tolerations\":[{\"key\":\"node.kubernetes.io/not-ready\",\"operator\":\"Exists\","
+	                   "\"effect\":\"NoExecute\",\"tolerationSeconds\":300}]";
+	char buf[1024];
+	pk_pod p[3];
+	char err[256] = "";
+	for (int i = 0; i < 3; i++) {
+		snprintf(buf, sizeof buf,
+		         "{\"kind\":\"Pod\",\"metadata\":{\"name\":\"p%d\",\"uid\":\"u-%d\",\"labels\":{\"app\":\"a\"}},"
+		         "\"spec\":{%s%s}}", i, i, tols,
+		         i == 2 ? ",\"nodeSelector\":{\"disk\":\"ssd\"},\"schedulingGroup\":{\"podGroupName\":\"g\"}" : "");
+		cJSON *j = parse(buf);
+		CHECK(pk_pod_decode(&s.dec, j, &p[i], err, sizeof err) == 0, "pod %d decodes: %s", i, err);
+		cJSON_Delete(j);
+	}
+	CHECK(p[0].tolerations == p[1].tolerations && p[1].tolerations == p[2].tolerations && p[0].ntolerations == 1,
+	      "equal toleration lists are one shared copy");
+	CHECK(p[0].con == &pk_pod_no_constraints && p[1].con == &pk_pod_no_constraints,
+	      "pods without node selection, affinity, spread, ports or gang share the empty constraints");
+	CHECK(p[2].con != &pk_pod_no_constraints && p[2].con->has_node_selector && t_streq(p[2].con->pod_group, "g"),
+	      "a pod with a nodeSelector and a pod group has its own");
+	CHECK(t_streq(p[0].uid, "u-0") && t_streq(p[1].uid, "u-1"), "uids are kept, each its own");
+	CHECK(t_streq(pk_labels_value(p[0].labels, "app"), "a") && pk_labels_pair(p[0].labels, 0) == pk_labels_pair(p[1].labels, 0),
+	      "equal labels are one pair");
+	CHECK(sizeof(pk_pod) <= 192, "pk_pod stays within 192 bytes (memory per pod on 2-million-pod snapshots): %zu",
+	      sizeof(pk_pod));
+	for (int i = 0; i < 3; i++)
+		pk_pod_release(&p[i]);
+	pk_snapshot_free(&s);
+}
+
 int main(void)
 {
 	for (size_t i = 0; i < sizeof fit_cases / sizeof fit_cases[0]; i++) {
@@ -236,5 +272,6 @@ int main(void)
 		      st.nreasons ? ": " : "", st.nreasons ? st.reasons[0] : "");
 	}
 	test_sidecars();
+	check_shared_members();
 	return T_DONE();
 }

@@ -3,7 +3,21 @@
  * TestLabelSelectorAsSelector, plus the policy/v1 PDB rules (nil selector
  * matches nothing, empty selector matches everything). */
 #include "t.h"
+#include "k8s/pod.h"
 #include "k8s/selector.h"
+
+/* The matcher over a cJSON map, and -2 when the one over the same map
+ * packed as a pod keeps it (pk_intern_labels) disagrees. */
+static int both_matchers(const pk_selector *s, const cJSON *labels)
+{
+	int m = pk_selector_matches(s, labels);
+	pk_strtab *t = pk_strtab_new();
+	const pk_labels *packed = pk_intern_labels(t, labels);
+	if (pk_selector_matches_labels(s, packed) != m)
+		m = -2;
+	pk_strtab_free(t);
+	return m;
+}
 
 static int matches(const char *sel_json, const char *labels_json)
 {
@@ -11,7 +25,7 @@ static int matches(const char *sel_json, const char *labels_json)
 	pk_selector s;
 	char err[200];
 	int rc = pk_selector_compile(sel, &s, err, sizeof err);
-	int m = rc == 0 ? pk_selector_matches(&s, labels) : -1;
+	int m = rc == 0 ? both_matchers(&s, labels) : -1;
 	pk_selector_free(&s);
 	cJSON_Delete(sel);
 	cJSON_Delete(labels);
@@ -24,7 +38,7 @@ static int node_matches(const char *reqs_json, const char *labels_json)
 	pk_selector s;
 	char err[200];
 	int rc = pk_selector_compile_node_reqs(reqs, &s, err, sizeof err);
-	int m = rc == 0 ? pk_selector_matches(&s, labels) : -1;
+	int m = rc == 0 ? both_matchers(&s, labels) : -1;
 	pk_selector_free(&s);
 	cJSON_Delete(reqs);
 	cJSON_Delete(labels);
@@ -79,5 +93,23 @@ int main(void)
 	pk_selector_free(&s);
 	cJSON_Delete(map);
 	cJSON_Delete(l1);
+	/* A packed map reads as the cJSON one: values by key (the last of a
+	 * repeated key), pairs shared between maps, 4 bytes a label. */
+	{
+		pk_strtab *t = pk_strtab_new();
+		cJSON *a = cJSON_Parse("{\"app\":\"web\",\"tier\":\"db\",\"app\":\"api\",\"n\":7}");
+		cJSON *b = cJSON_Parse("{\"tier\":\"db\",\"app\":\"web\"}");
+		const pk_labels *pa = pk_intern_labels(t, a), *pb = pk_intern_labels(t, b);
+		CHECK(pa && pa->n == 3, "non-string members are left out of a packed map (got %u)", pa ? pa->n : 0);
+		CHECK_STR(pk_labels_value(pa, "app"), "api", "a repeated key reads as its last value, as label_value does");
+		CHECK(pk_labels_value(pa, "n") == NULL && pk_labels_value(NULL, "app") == NULL, "absent keys and maps read NULL");
+		CHECK(pk_labels_pair(pa, 1) == pk_labels_pair(pb, 0), "equal pairs of two maps are one pair");
+		CHECK(pk_labels_have_interned(pb, pk_intern(t, "app"), pk_intern(t, "web")),
+		      "pk_labels_have_interned compares interned pointers");
+		CHECK(pk_intern_labels(t, cJSON_GetObjectItem(a, "n")) == NULL, "a member that is no object packs to NULL");
+		cJSON_Delete(a);
+		cJSON_Delete(b);
+		pk_strtab_free(t);
+	}
 	return T_DONE();
 }
