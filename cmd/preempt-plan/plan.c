@@ -233,5 +233,9 @@ cJSON *plan_build(plan_run *r, const plan_entry *e, bool *placed)
 	cJSON_AddNumberToObject(o, "candidates", e->ncandidates);
 	cJSON_AddStringToObject(o, "reason", reason);
 	cJSON_AddItemToObject(o, "actions", actions);
+	cJSON *res = best >= 0 && e->candidates[best].node_resources ? cJSON_Parse(e->candidates[best].node_resources)
+	                                                              : NULL;
+	if (res)
+		cJSON_AddItemToArray(cJSON_AddArrayToObject(o, "nodeResources"), res);
 	return o;
 }

@@ -753,10 +753,39 @@ static bool parse_ts(const cJSON *v, int64_t *out)
 	return cJSON_IsString(v) && pk_parse_time(v->valuestring, out);
 }
 
-enum { M_NAMESPACE, M_NAME, M_GENERATE_NAME, M_UID, M_LABELS, M_CREATED, M_DELETED, M_COUNT };
+enum { M_NAMESPACE, M_NAME, M_GENERATE_NAME, M_UID, M_LABELS, M_CREATED, M_DELETED, M_OWNERS, M_COUNT };
 static const char *const meta_members[M_COUNT + 1] = {
-	"namespace", "name", "generateName", "uid", "labels", "creationTimestamp", "deletionTimestamp", NULL,
+	"namespace", "name", "generateName", "uid", "labels", "creationTimestamp", "deletionTimestamp",
+	"ownerReferences", NULL,
 };
+
+/* The controller ownerReference, and for a ReplicaSet of a Deployment the
+ * Deployment: the Deployment controller names its ReplicaSets
+ * <deployment>-<pod-template-hash> and labels their pods with the hash
+ * (pkg/controller/deployment/sync.go), so the name says who is one level up
+ * without the ReplicaSet object. */
+static void decode_owner(pk_decoder *d, const cJSON *owners, const cJSON *labels, pk_pod *out)
+{
+	const char *none = pk_intern(d->strs, "");
+	out->owner_kind = out->owner_name = none;
+	const cJSON *ref;
+	cJSON_ArrayForEach(ref, owners) {
+		if (!pk_bool(ref, "controller"))
+			continue;
+		const char *kind = pk_str_or(ref, "kind", ""), *name = pk_str_or(ref, "name", "");
+		const char *hash = pk_str(labels, "pod-template-hash");
+		size_t n = strlen(name), h = hash ? strlen(hash) : 0;
+		if (strcmp(kind, "ReplicaSet") == 0 && h && n > h + 1 && name[n - h - 1] == '-' &&
+		    strcmp(name + n - h, hash) == 0) {
+			out->owner_kind = pk_intern(d->strs, "Deployment");
+			out->owner_name = pk_intern_n(d->strs, name, n - h - 1);
+		} else {
+			out->owner_kind = pk_intern(d->strs, kind);
+			out->owner_name = pk_intern(d->strs, name);
+		}
+		return;
+	}
+}
 enum { T_NOMINATED, T_PHASE, T_START, T_CONDITIONS, T_COUNT };
 static const char *const status_members[T_COUNT + 1] = {
 	"nominatedNodeName", "phase", "startTime", "conditions", NULL,
@@ -834,6 +863,7 @@ int pk_pod_decode_spec(pk_decoder *d, const cJSON *meta, const cJSON *spec, cons
 	out->pod_group = istr(d, sp[S_GROUP], "podGroupName", "");
 	out->workload_name = istr(d, sp[S_WORKLOAD], "name", "");
 	out->workload_pod_group = istr(d, sp[S_WORKLOAD], "podGroup", "");
+	decode_owner(d, m[M_OWNERS], m[M_LABELS], out);
 	return 0;
 }
 

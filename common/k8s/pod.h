@@ -192,6 +192,13 @@ typedef struct pk_pod {
 	const char *pod_group;
 	const char *workload_name, *workload_pod_group;
 
+	/* The workload that owns the pod, for reports and for the simulator's
+	 * recreations: the controller ownerReference's kind and name ("" when
+	 * none), one level up for a ReplicaSet the Deployment controller made
+	 * (named <deployment>-<pod-template-hash>, its pods labelled with the
+	 * hash): then kind "Deployment" and the Deployment's name. */
+	const char *owner_kind, *owner_name;
+
 	/* The PDBs (indices into the snapshot's pdbs) whose selector matches
 	 * this pod, worked out once on first use: victim selection asks for
 	 * every potential victim on every node, per preemptor. */

@@ -296,15 +296,6 @@ static void grow_pod_arrays(pk_pg_set *g, long need)
 	g->podcap = cap;
 }
 
-static const char *controller_kind(pk_snapshot *s, const cJSON *pod)
-{
-	const cJSON *ref;
-	cJSON_ArrayForEach(ref, pk_getp(pod, "metadata.ownerReferences"))
-		if (pk_bool(ref, "controller"))
-			return pk_intern(s->strs, pk_str_or(ref, "kind", ""));
-	return NULL;
-}
-
 /* The group a pod names: spec.schedulingGroup.podGroupName, or for the older
  * v1alpha1 form spec.workloadRef{name, podGroup, podGroupReplicaKey} a group
  * synthesized from the Workload ("<workload>-<podGroup>[-<replicaKey>]"). */
@@ -346,7 +337,7 @@ void pk_pg_note_pod(pk_pg_set *g, pk_snapshot *s, const cJSON *pod)
 	g->pod_group_name[i] = g->gates.generic_workload ? pod_group_name(g, s, p, pk_get(pod, "spec"))
 	                                                 : pk_intern(s->strs, "");
 	g->pod_group[i] = -1;
-	g->pod_owner_kind[i] = controller_kind(s, pod);
+	g->pod_owner_kind[i] = p->owner_kind && *p->owner_kind ? p->owner_kind : NULL;
 	g->npods = i + 1;
 }
 
