@@ -63,6 +63,8 @@ static void table_row(pk_table *t, const cJSON *plan, bool wide)
 
 long plan_write(plan_run *r, pk_out *out)
 {
+	if (r->cli->format == PK_FMT_HTML)
+		return plan_write_html(r, out);
 	bool table = r->cli->format == PK_FMT_TABLE || r->cli->format == PK_FMT_WIDE;
 	bool wide = r->cli->format == PK_FMT_WIDE;
 	long unplaced = 0;

@@ -13,6 +13,7 @@
 #include "k8s/json.h"
 #include "plan.h"
 #include "sched/records.h"
+#include "sched/report.h"
 #include "sched/simulate.h"
 
 static const pk_cli_spec spec = {
@@ -36,7 +37,7 @@ static const pk_cli_spec spec = {
 		"      --no-cascade           do not re-queue victims their controller would recreate\n"
 		"      --max-recreations N    bound on re-queued victims in one run (default 1000)\n"
 		"\n",
-	.formats = "json,table",
+	.formats = "json,table,html",
 	.default_format = PK_FMT_JSON,
 };
 
@@ -69,6 +70,7 @@ typedef struct sim_run {
 	pk_pg_set groups;
 	plan_run plans;          /* preempt-plan's plan builder, reused for pod units */
 	pk_out out;
+	pk_report *report;       /* -o html: the records go to the report */
 	long trouble;
 } sim_run;
 
@@ -138,6 +140,9 @@ static cJSON *pod_plan(sim_run *r, const pk_sim_step *st)
 		cJSON_AddBoolToObject(plan, "recreated", 1);
 	if (st->unit->scaled)
 		cJSON_AddBoolToObject(plan, "scaled", 1);
+	cJSON *nodes = st->gate_message ? NULL : pk_pod_plan_nodes_json(&r->snap, e, st->node);
+	if (nodes)
+		cJSON_AddItemToObject(plan, "nodeResources", nodes);
 	cJSON_Delete(pe.preemptor);
 	return plan;
 }
@@ -177,13 +182,20 @@ static void on_step(void *ctx, const pk_sim_step *st)
 {
 	sim_run *r = ctx;
 	cJSON *plan;
-	if (st->group_eval)
+	if (st->group_eval) {
 		plan = pk_pg_plan_json(st->group_eval, st->unit->npods ? st->unit->pods[0]->scheduler_name
 		                                                       : "default-scheduler");
-	else
+		cJSON *nodes = pk_pg_plan_nodes_json(&r->snap, st->group_eval);
+		if (nodes)
+			cJSON_AddItemToObject(plan, "nodeResources", nodes);
+	} else
 		plan = pod_plan(r, st);
 	if (st->requeued)
 		cJSON_AddNumberToObject(plan, "requeuedVictims", st->requeued);
+	if (r->report) {
+		pk_report_take(r->report, plan);
+		return;
+	}
 	if (r->cli.format == PK_FMT_TABLE)
 		table_row(&r->out, plan);
 	else
@@ -218,6 +230,15 @@ static void table_summary(pk_out *out, const pk_sim *m)
 	              "%ld recreated, %ld cascading preemption(s)\n",
 	              s->units, s->scheduled, s->nominated, s->unschedulable, s->victims, s->recreated,
 	              s->cascading_preemptions);
+}
+
+static pk_report *sim_report_new(const sim_run *r)
+{
+	pk_report_opts o;
+	pk_report_opts_default(&o);
+	o.title = "preempt-plan --simulate";
+	o.nodes = r->snap.nnodes;
+	return pk_report_new(&o);
 }
 
 /* ---- main ----------------------------------------------------------------------- */
@@ -262,8 +283,8 @@ static void parse_options(sim_run *r, pk_sim_opts *so, sim_args *a, int argc, ch
 				pk_cli_usage_error(&r->cli, "unexpected option");
 		}
 	}
-	if (r->cli.format != PK_FMT_JSON && r->cli.format != PK_FMT_TABLE)
-		pk_cli_usage_error(&r->cli, "--simulate writes json or table");
+	if (r->cli.format != PK_FMT_JSON && r->cli.format != PK_FMT_TABLE && r->cli.format != PK_FMT_HTML)
+		pk_cli_usage_error(&r->cli, "--simulate writes json, table or html");
 	if (a->replicas_set != (a->scale != NULL))
 		pk_cli_usage_error(&r->cli, "--replicas and --scale go together");
 }
@@ -300,13 +321,17 @@ int pp_simulate_main(int argc, char **argv)
 				pk_diag_report(&r->cli.diag, PK_SEV_WARNING, NULL, "no pending pods in the input");
 			if (r->cli.format == PK_FMT_TABLE)
 				table_header(&r->out);
+			r->report = r->cli.format == PK_FMT_HTML ? sim_report_new(r) : NULL;
 			struct timespec t0, t1;
 			clock_gettime(CLOCK_MONOTONIC, &t0);
 			pk_sim_run(&sim, on_step, r);
 			clock_gettime(CLOCK_MONOTONIC, &t1);
 			secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
 			units = sim.sum.units;
-			if (r->cli.format == PK_FMT_TABLE) {
+			if (r->cli.format == PK_FMT_HTML) {
+				pk_report_take(r->report, summary_json(&sim));
+				pk_report_write(r->report, &r->out);
+			} else if (r->cli.format == PK_FMT_TABLE) {
 				table_summary(&r->out, &sim);
 			} else {
 				cJSON *sum = summary_json(&sim);
@@ -316,6 +341,7 @@ int pp_simulate_main(int argc, char **argv)
 			status = sim.sum.unschedulable ? PK_EXIT_FINDING : PK_EXIT_OK;
 		}
 		pk_sim_free(&sim);
+		pk_report_free(r->report);
 	}
 	if (r->trouble)
 		status = PK_EXIT_TROUBLE;

@@ -57,6 +57,15 @@ void pk_html_json(pk_html *h, const char *id, const cJSON *v);
  * for writing an array of records piece by piece. */
 void pk_html_json_value(pk_html *h, const cJSON *v);
 
+/* The frame of a self-contained page: doctype, head (charset, a Content-
+ * Security-Policy that allows no network and no other origin, the style
+ * sheet: CSS variables, dark mode through prefers-color-scheme, print
+ * styles) and <body>; at the end the script that makes every
+ * table.sortable sortable by its column headers and filterable by a search
+ * field. The page reads the same without it. */
+void pk_html_page_begin(pk_html *h, const char *title);
+void pk_html_page_end(pk_html *h);
+
 /* Escape s for text into a malloc'd string (tests, small labels). */
 char *pk_html_escape(const char *s);
 
