@@ -44,7 +44,7 @@ static const pk_cli_spec spec = {
 	.prog = "apiq-sim",
 	.synopsis = "apiq-sim step|run [options] [file ...]",
 	.help = help,
-	.formats = "json,table",
+	.formats = "json,table,html",
 	.default_format = PK_FMT_JSON,
 };
 
@@ -180,7 +180,7 @@ int main(int argc, char **argv)
 	size_t npaths = (size_t)(argc - optind);
 	if (strcmp(mode, "step") == 0) {
 		if (cli.format != PK_FMT_JSON)
-			pk_cli_usage_error(&cli, "step writes NDJSON only");
+			pk_cli_usage_error(&cli, "step writes NDJSON only (html is for run)");
 		return apiq_step_main(&cli, &types, &ro.gates, paths, npaths);
 	}
 	if (strcmp(mode, "run") == 0)
