@@ -288,7 +288,7 @@ static void page_style(pk_html *h)
 		"table{border-collapse:collapse;width:100%;margin:.5rem 0}th,td{border:1px solid var(--line);"
 		"padding:.25rem .5rem;text-align:left;vertical-align:top}thead th{background:var(--head);position:sticky;"
 		"top:0}td.n{text-align:right;font-variant-numeric:tabular-nums}tr.group th{background:var(--head);"
-		"text-align:left}td.reason{max-width:36rem;overflow-wrap:anywhere}\n"
+		"text-align:left}td.reason{max-width:36rem;overflow-wrap:anywhere}td.name{white-space:nowrap}\n"
 		"ul.pods{margin:0;padding-left:1.1rem}.tag{display:inline-block;border:1px solid var(--line);"
 		"border-radius:4px;padding:0 .3rem;font-size:.8rem;margin-left:.3rem}.tag.warn{border-color:var(--over)}\n"
 		".note{background:var(--note);border-radius:6px;padding:.4rem .8rem}\n"
@@ -313,7 +313,7 @@ static void page_style(pk_html *h)
 		"figure{margin:0}figcaption{font-weight:600;margin:.5rem 0 .2rem}\n"
 		"@media print{:root{--bg:#fff;--fg:#000;--muted:#444;--line:#999;--head:#eee;--link:#000;"
 		"--before:#888;--after:#000;--over:#000;--note:#eee}body{max-width:none;padding:0;font-size:9pt}"
-		"nav,input.filter{display:none}thead th{position:static}tr,svg.bars{break-inside:avoid}"
+		"nav,input.filter{display:none}button.sort::after{content:none}thead th{position:static}tr,svg.bars{break-inside:avoid}"
 		"h2{break-after:avoid}a{text-decoration:none}}\n"
 		"</style>\n");
 }

@@ -209,7 +209,8 @@ void rp_write_summary(pk_report *r, pk_html *h)
 	PK_HTML_LIT(h, "</ul>\n");
 	simulation_line(r, h);
 	static const char *const cols[] = { "Result", "Plans", "Pods", "Victims", NULL };
-	table_start(h, "results-table", cols);
+	PK_HTML_LIT(h, "<table id=\"results-table\">");
+	thead(h, cols);
 	PK_HTML_LIT(h, "<tbody>\n");
 	for (long i = 0; i < n; i++) {
 		PK_HTML_LIT(h, "<tr>");
@@ -814,7 +815,7 @@ static void node_row(pk_report *r, pk_html *h, const rp_node *n)
 	char id[600];
 	pk_html_id(id, sizeof id, "node-", n->name);
 	pk_html_open(h, "tr", "id", id, NULL);
-	td_text(h, n->name);
+	pk_html_elem(h, "td", n->name, "class", "name", NULL);
 	char sort[32];
 	snprintf(sort, sizeof sort, "%ld", n->victims);
 	pk_html_open(h, "td", "data-sort", sort, NULL);
@@ -847,8 +848,10 @@ void rp_write_nodes(pk_report *r, pk_html *h)
 	long shown = r->nnodes < r->o.max_nodes ? r->nnodes : r->o.max_nodes;
 	PK_HTML_LIT(h, "<p>");
 	pk_html_textf(h, "%ld node(s) lose or gain pods", r->nnodes);
-	if (r->o.nodes >= 0)
+	if (r->o.nodes > r->nnodes)
 		pk_html_textf(h, "; the other %ld node(s) of the cluster are untouched", r->o.nodes - r->nnodes);
+	else if (r->o.nodes >= 0)
+		pk_html_text(h, ", every node of the cluster");
 	pk_html_text(h, ". Each bar is what the pods on the node request against what it can allocate: solid "
 	                "before the plans, hatched after them (victims gone, preemptors placed or nominated); "
 	                "the figures beside each bar say the same.");

@@ -6,7 +6,7 @@ complete -c preempt-plan -l scale -x -d 'With --simulate: workload whose templat
 complete -c preempt-plan -l replicas -x -d 'With --simulate: pending copies of the --scale template'
 complete -c preempt-plan -l no-cascade -d 'With --simulate: do not re-queue recreated victims'
 complete -c preempt-plan -l max-recreations -x -d 'With --simulate: bound on re-queued victims'
-complete -c preempt-plan -s o -l output -x -a 'json table wide' -d 'Output format'
+complete -c preempt-plan -s o -l output -x -a 'json table wide html' -d 'Output format'
 complete -c preempt-plan -l color -x -a 'auto always never' -d 'Colour output'
 complete -c preempt-plan -l stats -d 'Print what was read, used, skipped and rejected'
 complete -c preempt-plan -l max-depth -x -d 'Reject documents nested deeper than N'
