@@ -7,7 +7,9 @@
 #include <unistd.h>
 
 const char pk_cli_common_help[] =
-	"  -o, --output FORMAT        output format (see above)\n"
+	"  -o, --output FORMAT        output format (see below)\n"
+	"      --no-headers           tables: leave out the header row and the footer\n"
+	"      --feature-gates LIST   Name=true|false,... (see below)\n"
 	"      --color WHEN           colour: auto, always, never (NO_COLOR is honoured)\n"
 	"      --stats                print what was read, used, skipped and rejected to stderr\n"
 	"      --max-depth N          reject documents nested deeper than N (default 1000)\n"
@@ -22,33 +24,77 @@ void pk_cli_init(pk_cli *c, const pk_cli_spec *spec)
 {
 	memset(c, 0, sizeof *c);
 	c->spec = spec;
+	snprintf(c->prog, sizeof c->prog, "%s", spec->prog);
 	c->format = spec->default_format;
+	pk_feature_gates_default(&c->gates);
 	c->color_mode = PK_COLOR_AUTO;
 	c->reader.report_duplicates = 1;
 	/* progress only for a person watching: stderr on a terminal */
 	c->reader.progress = isatty(STDERR_FILENO) ? spec->prog : NULL;
-	pk_diag_init(&c->diag, spec->prog);
+	pk_diag_init(&c->diag, c->prog);
+}
+
+static const char *format_name(pk_format f)
+{
+	switch (f) {
+	case PK_FMT_TEXT: return "text";
+	case PK_FMT_TABLE: return "table";
+	case PK_FMT_WIDE: return "wide";
+	case PK_FMT_JUNIT: return "junit";
+	case PK_FMT_SARIF: return "sarif";
+	case PK_FMT_HTML: return "html";
+	case PK_FMT_JSON: break;
+	}
+	return "json";
+}
+
+static void print_gates_help(const pk_cli *c)
+{
+	if (!c->spec->gates)
+		return;
+	printf("\nFeature gates this tool reads (--feature-gates; AllAlpha and AllBeta too):\n");
+	for (int i = 0; i < PK_NGATES; i++) {
+		if (!(c->spec->gates & PK_GATE_BIT(i)))
+			continue;
+		const pk_gate_info *g = pk_gate_info_of((pk_gate_id)i);
+		printf("  %-34s default %s", g->name, g->our_default ? "true" : "false");
+		if (g->our_default != g->upstream_default)
+			printf(" (upstream %s: see the man page)", g->upstream_default ? "true" : "false");
+		printf("\n");
+	}
+}
+
+/* The synopsis names the binary; as a kubectl plugin it is "kubectl NAME". */
+static void print_synopsis(const pk_cli *c)
+{
+	const char *rest = c->spec->synopsis;
+	size_t n = strlen(c->spec->prog);
+	if (strncmp(rest, c->spec->prog, n) == 0)
+		rest += n;
+	else
+		rest = "";
+	printf("Usage: %s%s\n\n", rest[0] || !c->spec->synopsis[0] ? c->prog : "", rest[0] ? rest : c->spec->synopsis);
 }
 
 static void print_help(const pk_cli *c)
 {
-	printf("Usage: %s\n\n%s%s", c->spec->synopsis, c->spec->help, pk_cli_common_help);
-	printf("\nOutput formats: %s (default %s).\n", c->spec->formats,
-	       c->spec->default_format == PK_FMT_TEXT ? "text" :
-	       c->spec->default_format == PK_FMT_TABLE ? "table" : "json");
-	printf("Exit status: 0 success, 1 negative finding, 2 usage, input or output trouble.\n");
-	printf("See %s(1).\n", c->spec->prog);
+	print_synopsis(c);
+	printf("%s%s", c->spec->help, pk_cli_common_help);
+	printf("\nOutput formats: %s (default %s).\n", c->spec->formats, format_name(c->spec->default_format));
+	print_gates_help(c);
+	printf("\nExit status: 0 the answer, nothing negative; 1 a negative finding; 2 usage, input or\n"
+	       "output trouble (the table in %s(1)).\n", c->spec->prog);
 }
 
 _Noreturn void pk_cli_usage_error(const pk_cli *c, const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "%s: ", c->spec->prog);
+	fprintf(stderr, "%s: ", c->prog);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "\nTry '%s --help' for more information.\n", c->spec->prog);
+	fprintf(stderr, "\nTry '%s --help' for more information.\n", c->prog);
 	exit(PK_EXIT_TROUBLE);
 }
 
@@ -85,6 +131,8 @@ static pk_format parse_format(const pk_cli *c, const char *arg)
 	pk_cli_usage_error(c, "unknown output format '%s' (choose from %s)", arg, c->spec->formats);
 }
 
+static void parse_gates(pk_cli *c, const char *arg);
+
 int pk_cli_handle(pk_cli *c, int opt, const char *arg)
 {
 	switch (opt) {
@@ -92,10 +140,17 @@ int pk_cli_handle(pk_cli *c, int opt, const char *arg)
 		print_help(c);
 		exit(fflush(stdout) == 0 ? PK_EXIT_OK : PK_EXIT_TROUBLE);
 	case 'V':
-		printf("%s %s\n", c->spec->prog, PK_VERSION);
+		printf("%s %s\n", c->prog, PK_VERSION);
 		exit(fflush(stdout) == 0 ? PK_EXIT_OK : PK_EXIT_TROUBLE);
 	case 'o':
-		c->format = parse_format(c, arg);
+		/* kubectl accepts -o=table */
+		c->format = parse_format(c, arg[0] == '=' ? arg + 1 : arg);
+		return 1;
+	case PK_OPT_NO_HEADERS:
+		c->no_headers = true;
+		return 1;
+	case PK_OPT_FEATURE_GATES:
+		parse_gates(c, arg);
 		return 1;
 	case PK_OPT_COLOR:
 		if (strcmp(arg, "auto") == 0)
@@ -125,11 +180,124 @@ int pk_cli_handle(pk_cli *c, int opt, const char *arg)
 	case PK_OPT_THREADS:
 		c->reader.threads = (int)pk_cli_number(c, "--threads", arg, 1, 64);
 		return 1;
-	case '?':
-		fprintf(stderr, "Try '%s --help' for more information.\n", c->spec->prog);
-		exit(PK_EXIT_TROUBLE);
 	}
 	return 0;
+}
+
+/* A gate given to a tool whose answer it does not change is said so, once. */
+static void parse_gates(pk_cli *c, const char *arg)
+{
+	pk_feature_gates before = c->gates;
+	char err[512];
+	if (pk_feature_gates_parse(&c->gates, arg, err, sizeof err) != 0)
+		pk_cli_usage_error(c, "--feature-gates: %s", err);
+	for (int i = 0; i < PK_NGATES; i++)
+		if (c->gates.explicit_value[i] >= 0 && before.explicit_value[i] < 0 &&
+		    !(c->spec->gates & PK_GATE_BIT(i)))
+			pk_diag_warn_once(&c->diag, pk_gate_info_of((pk_gate_id)i)->name, NULL,
+			                  "--feature-gates: %s does not change what %s computes",
+			                  pk_gate_info_of((pk_gate_id)i)->name, c->prog);
+	for (int i = before.nignored; i < c->gates.nignored; i++)
+		pk_diag_warn_once(&c->diag, c->gates.ignored[i], NULL,
+		                  "--feature-gates: %s does not change what %s computes (not a gate it models)",
+		                  c->gates.ignored[i], c->prog);
+}
+
+/* kubectl runs a plugin kubectl-pc_validate for "kubectl pc-validate". */
+static void take_name(pk_cli *c, const char *argv0)
+{
+	c->named = true;
+	if (!argv0)
+		return;
+	const char *base = strrchr(argv0, '/');
+	base = base ? base + 1 : argv0;
+	if (strncmp(base, "kubectl-", 8) != 0 || !base[8])
+		return;
+	snprintf(c->prog, sizeof c->prog, "kubectl %s", base + 8);
+	for (char *p = c->prog + 8; *p; p++)
+		if (*p == '_')
+			*p = '-';
+}
+
+static _Noreturn void unknown_option(const pk_cli *c, const char *word, const struct option *longopts)
+{
+	if (strncmp(word, "--", 2) != 0 || !word[2])
+		pk_cli_usage_error(c, "unknown option '%s'", word);
+	char name[128], near[128] = "";
+	snprintf(name, sizeof name, "%s", word + 2);
+	name[strcspn(name, "=")] = '\0';
+	const char *names[256];
+	size_t n = 0;
+	while (longopts[n].name && n < sizeof names / sizeof names[0]) {
+		names[n] = longopts[n].name;
+		n++;
+	}
+	const char *best = pk_nearest_word(name, names, n);
+	if (best)
+		snprintf(near, sizeof near, " (did you mean --%s?)", best);
+	pk_cli_usage_error(c, "unknown or ambiguous option '--%s'%s", name, near);
+}
+
+int pk_cli_getopt(pk_cli *c, int argc, char *const *argv, const char *shortopts, const struct option *longopts)
+{
+	char shorts[64];
+	snprintf(shorts, sizeof shorts, ":%s%s", PK_CLI_COMMON_SHORT, shortopts ? shortopts : "");
+	if (!c->named) {
+		take_name(c, argc > 0 ? argv[0] : NULL);
+		opterr = 0;  /* the messages below replace getopt's */
+	}
+	for (;;) {
+		int opt = getopt_long(argc, argv, shorts, longopts, NULL);
+		if (opt == '?') {
+			if (optopt)
+				pk_cli_usage_error(c, "unknown option '-%c'", optopt);
+			unknown_option(c, argv[optind - 1], longopts);
+		}
+		if (opt == ':')
+			pk_cli_usage_error(c, "option '%s' needs a value", argv[optind - 1]);
+		if (opt == -1 || !pk_cli_handle(c, opt, optarg))
+			return opt;
+	}
+}
+
+void pk_cli_table_init(const pk_cli *c, pk_table *t, int ncols, const char *const *header)
+{
+	pk_table_init(t, ncols);
+	t->no_headers = c->no_headers;
+	pk_table_header(t, header);
+}
+
+static void cause_text(const pk_diag_cause *cause, char *buf, size_t size)
+{
+	if (cause->count > 1)
+		snprintf(buf, size, "%s (%ld times)", cause->message, cause->count);
+	else
+		snprintf(buf, size, "%s", cause->message);
+}
+
+void pk_cli_table_warnings(const pk_cli *c, pk_table *t)
+{
+	char text[2200];
+	for (size_t i = 0; i < c->diag.ncauses; i++) {
+		cause_text(&c->diag.causes[i], text, sizeof text);
+		pk_table_footer(t, "Warning: %s", text);
+	}
+}
+
+cJSON *pk_cli_warnings_json(const pk_cli *c)
+{
+	cJSON *a = cJSON_CreateArray();
+	char text[2200];
+	for (size_t i = 0; i < c->diag.ncauses; i++) {
+		cause_text(&c->diag.causes[i], text, sizeof text);
+		cJSON_AddItemToArray(a, cJSON_CreateString(text));
+	}
+	return a;
+}
+
+void pk_cli_finish(pk_cli *c)
+{
+	pk_diag_finish(&c->diag);
 }
 
 bool pk_cli_use_color(const pk_cli *c, int fd)

@@ -1,10 +1,10 @@
 /* The option / usage / --help / --version / exit-status layer of all tools.
  *
  * Each tool declares a pk_cli_spec (name, synopsis, help text, long options)
- * and parses with getopt_long. The options every tool shares are handled
- * here:  -h/--help, -V/--version, -o/--output, --color, --stats,
- * --max-depth, --max-record-bytes, --max-alias-expansions, --max-records,
- * --threads.
+ * and parses with pk_cli_getopt. The options every tool shares are handled
+ * here:  -h/--help, -V/--version, -o/--output, --no-headers, --color,
+ * --stats, --feature-gates, --max-depth, --max-record-bytes,
+ * --max-alias-expansions, --max-records, --threads.
  */
 #ifndef PK_CLI_H
 #define PK_CLI_H
@@ -14,6 +14,8 @@
 #include <stdio.h>
 #include "diag.h"
 #include "io/reader.h"
+#include "io/table.h"
+#include "k8s/gates.h"
 
 #define PK_VERSION "0.1.0"
 
@@ -29,6 +31,8 @@ enum {
 	PK_OPT_MAX_ALIAS,
 	PK_OPT_MAX_RECORDS,
 	PK_OPT_THREADS,
+	PK_OPT_NO_HEADERS,
+	PK_OPT_FEATURE_GATES,
 };
 
 typedef struct pk_cli_spec {
@@ -37,12 +41,17 @@ typedef struct pk_cli_spec {
 	const char *help;         /* option descriptions, printed after the synopsis */
 	const char *formats;      /* allowed -o values, e.g. "text,json,junit,sarif" */
 	pk_format default_format;
+	unsigned gates;           /* PK_GATE_BIT()s of the gates the tool's answer depends on */
 } pk_cli_spec;
 
 /* Shared state the common options fill in. */
 typedef struct pk_cli {
 	const pk_cli_spec *spec;
+	char prog[64];            /* as the user called it: "victims" or "kubectl victims" */
+	bool named;               /* prog has been taken from argv[0] */
 	pk_format format;
+	bool no_headers;
+	pk_feature_gates gates;
 	pk_color_mode color_mode;
 	bool stats;
 	pk_reader_opts reader;
@@ -59,6 +68,8 @@ extern const char pk_cli_common_help[];
 	{"help", no_argument, NULL, 'h'}, \
 	{"version", no_argument, NULL, 'V'}, \
 	{"output", required_argument, NULL, 'o'}, \
+	{"no-headers", no_argument, NULL, PK_OPT_NO_HEADERS}, \
+	{"feature-gates", required_argument, NULL, PK_OPT_FEATURE_GATES}, \
 	{"color", required_argument, NULL, PK_OPT_COLOR}, \
 	{"stats", no_argument, NULL, PK_OPT_STATS}, \
 	{"max-depth", required_argument, NULL, PK_OPT_MAX_DEPTH}, \
@@ -72,6 +83,26 @@ void pk_cli_init(pk_cli *c, const pk_cli_spec *spec);
 /* Handle a shared option. Returns 1 if handled, 0 if not a shared option.
  * --help/--version print and exit(0); a bad value prints usage and exit(2). */
 int pk_cli_handle(pk_cli *c, int opt, const char *arg);
+
+/* getopt_long for a tool: returns the next option that is the tool's own
+ * (the shared ones are handled here), -1 at the end of the options. An
+ * unknown option or a missing argument is a usage error (exit 2) that
+ * suggests the nearest option ("did you mean --preemptor?"); -o=table is
+ * read as kubectl reads it. On the first call, a binary started as
+ * kubectl-NAME (a kubectl plugin) names itself "kubectl NAME" in messages.
+ * shortopts are the tool's own short options ("n:"), or "". */
+int pk_cli_getopt(pk_cli *c, int argc, char *const *argv, const char *shortopts,
+                  const struct option *longopts);
+
+/* A table with the shared --no-headers applied and its header row added. */
+void pk_cli_table_init(const pk_cli *c, pk_table *t, int ncols, const char *const *header);
+/* One footer line per warning cause of this run ("Warning: ... (N times)"). */
+void pk_cli_table_warnings(const pk_cli *c, pk_table *t);
+/* The messages of this run's warning causes, as a JSON array of strings
+ * (counts appended as " (N times)"), for a record's "warnings". */
+cJSON *pk_cli_warnings_json(const pk_cli *c);
+/* At the end of a run: the repeat counts of warnings to stderr. */
+void pk_cli_finish(pk_cli *c);
 
 /* Print "prog: message" + "Try 'prog --help'." to stderr and exit(2). */
 _Noreturn void pk_cli_usage_error(const pk_cli *c, const char *fmt, ...)

@@ -1,6 +1,8 @@
 #include "diag.h"
 
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 void pk_diag_init(pk_diag *d, const char *prog)
 {
@@ -9,6 +11,8 @@ void pk_diag_init(pk_diag *d, const char *prog)
 	d->quiet_warnings = 0;
 	d->errors = 0;
 	d->warnings = 0;
+	d->causes = NULL;
+	d->ncauses = d->causes_cap = 0;
 }
 
 const char *pk_origin_format(const pk_origin *at, char *buf, size_t size)
@@ -56,4 +60,98 @@ void pk_diag_report(pk_diag *d, pk_severity sev, const pk_origin *at, const char
 	va_start(ap, fmt);
 	pk_diag_vreport(d, sev, at, fmt, ap);
 	va_end(ap);
+}
+
+static pk_diag_cause *find_cause(pk_diag *d, const char *key)
+{
+	for (size_t i = 0; i < d->ncauses; i++)
+		if (strcmp(d->causes[i].key, key) == 0)
+			return &d->causes[i];
+	return NULL;
+}
+
+static char *xstrdup(const char *s)
+{
+	char *p = strdup(s);
+	if (!p)
+		abort();
+	return p;
+}
+
+long pk_diag_warn_once(pk_diag *d, const char *key, const pk_origin *at, const char *fmt, ...)
+{
+	pk_diag_cause *c = find_cause(d, key);
+	if (c) {
+		d->warnings++;
+		return ++c->count;
+	}
+	if (d->ncauses == d->causes_cap) {
+		d->causes_cap = d->causes_cap ? d->causes_cap * 2 : 8;
+		d->causes = realloc(d->causes, d->causes_cap * sizeof *d->causes);
+		if (!d->causes)
+			abort();
+	}
+	char message[2048];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(message, sizeof message, fmt, ap);
+	va_end(ap);
+	d->causes[d->ncauses++] = (pk_diag_cause){ xstrdup(key), xstrdup(message), 1 };
+	pk_diag_report(d, PK_SEV_WARNING, at, "%s", message);
+	return 1;
+}
+
+void pk_diag_finish(pk_diag *d)
+{
+	for (size_t i = 0; i < d->ncauses; i++) {
+		pk_diag_cause *c = &d->causes[i];
+		if (c->count > 1 && !d->quiet_warnings)
+			fprintf(d->out, "%s: warning: %ld more: %s\n", d->prog, c->count - 1, c->key);
+		free(c->key);
+		free(c->message);
+	}
+	free(d->causes);
+	d->causes = NULL;
+	d->ncauses = d->causes_cap = 0;
+}
+
+size_t pk_edit_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	size_t *row = malloc((lb + 1) * sizeof *row);
+	if (!row)
+		abort();
+	for (size_t j = 0; j <= lb; j++)
+		row[j] = j;
+	for (size_t i = 1; i <= la; i++) {
+		size_t diag = row[0];
+		row[0] = i;
+		for (size_t j = 1; j <= lb; j++) {
+			size_t up = row[j];
+			size_t best = diag + (a[i - 1] != b[j - 1]);
+			if (up + 1 < best)
+				best = up + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			row[j] = best;
+			diag = up;
+		}
+	}
+	size_t d = row[lb];
+	free(row);
+	return d;
+}
+
+const char *pk_nearest_word(const char *word, const char *const *candidates, size_t n)
+{
+	const char *best = NULL;
+	size_t best_d = (size_t)-1;
+	for (size_t i = 0; i < n; i++) {
+		size_t d = pk_edit_distance(word, candidates[i]);
+		if (d < best_d)
+			best = candidates[i], best_d = d;
+	}
+	/* a typo, not another word: at most a third of the word's letters */
+	size_t limit = strlen(word) / 3 + 1;
+	return best && best_d <= limit ? best : NULL;
 }

@@ -29,6 +29,13 @@ typedef struct pk_origin {
 
 typedef enum { PK_SEV_ERROR, PK_SEV_WARNING, PK_SEV_NOTE } pk_severity;
 
+/* A warning whose cause can repeat (one per pod, say): printed once, counted. */
+typedef struct pk_diag_cause {
+	char *key;          /* what makes two warnings the same cause */
+	char *message;      /* the first occurrence's text, without prog and origin */
+	long count;
+} pk_diag_cause;
+
 /* Per-run diagnostic context, owned by main. */
 typedef struct pk_diag {
 	const char *prog;
@@ -36,6 +43,8 @@ typedef struct pk_diag {
 	int quiet_warnings; /* suppress PK_SEV_WARNING text */
 	long errors;
 	long warnings;
+	pk_diag_cause *causes;
+	size_t ncauses, causes_cap;
 } pk_diag;
 
 void pk_diag_init(pk_diag *d, const char *prog);
@@ -44,6 +53,22 @@ void pk_diag_init(pk_diag *d, const char *prog);
 void pk_diag_report(pk_diag *d, pk_severity sev, const pk_origin *at, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 void pk_diag_vreport(pk_diag *d, pk_severity sev, const pk_origin *at, const char *fmt, va_list ap);
+
+/* An assumption or a repeated problem: the first warning with a given cause
+ * key is printed in full ("prog: file:line: warning: message"); later ones
+ * with the same key are only counted. pk_diag_finish prints the counts.
+ * Returns the number of times the cause has now been seen. */
+long pk_diag_warn_once(pk_diag *d, const char *key, const pk_origin *at, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+/* "prog: warning: N more: <key>" for each cause seen more than once; frees
+ * the causes. Call once, at the end of the run. */
+void pk_diag_finish(pk_diag *d);
+
+/* The smallest number of single-character edits that turn a into b. */
+size_t pk_edit_distance(const char *a, const char *b);
+/* The candidate nearest to word, or NULL when none is near enough to be a
+ * likely typo (for "did you mean ...?"). */
+const char *pk_nearest_word(const char *word, const char *const *candidates, size_t n);
 
 /* Format "file:line:col" (omitting unknown parts) into buf. */
 const char *pk_origin_format(const pk_origin *at, char *buf, size_t size);

@@ -109,8 +109,8 @@ EOF
 @test "a bad option or format is a usage error (exit 2)" {
 	run -2 pc-validate --no-such-option "$TMP/good.yaml"
 	run -2 pc-validate -o yaml "$TMP/good.yaml"
-	run -2 pc-validate --feature-gates NoSuchGate=true "$TMP/good.yaml"
-	assert_output --partial "unrecognized feature gate: NoSuchGate"
+	run -2 pc-validate --feature-gates CompositPodGroup=true "$TMP/good.yaml"
+	assert_output --partial "unrecognized feature gate: CompositPodGroup (did you mean CompositePodGroup?)"
 	run -2 pc-validate --feature-gates CompositePodGroup=maybe "$TMP/good.yaml"
 }
 

@@ -64,7 +64,7 @@ GATE="--feature-gates PropagationPolicyPreemption=true"
 @test "an unrelated feature gate is accepted with a warning" {
 	run pp-match --feature-gates Failover=true,PropagationPolicyPreemption=true "$EXAMPLES"
 	assert_failure 1   # the example has one unclaimed ConfigMap
-	assert_output --partial "warning: --feature-gates: Failover does not affect pp-match"
+	assert_output --partial "warning: --feature-gates: Failover does not change what pp-match computes"
 }
 
 @test "one PolicyClaim per template, in input order, on stdout" {

@@ -78,8 +78,8 @@ sim() {
 }
 
 @test "--feature-gates: unknown gate and bad value are usage errors" {
-	run -2 sim --feature-gates Foo=true "$GANG"
-	assert_output --partial 'unrecognized feature gate: Foo'
+	run -2 sim --feature-gates WorkloadAwarePremption=true "$GANG"
+	assert_output --partial 'unrecognized feature gate: WorkloadAwarePremption (did you mean WorkloadAwarePreemption?)'
 	run -2 sim --feature-gates WorkloadAwarePreemption=perhaps "$GANG"
 	assert_output --partial 'invalid value of WorkloadAwarePreemption=perhaps'
 }

@@ -12,8 +12,8 @@ typedef struct apiq_gates {
 	bool async_api_calls;    /* SchedulerAsyncAPICalls: off by default (#135903) */
 } apiq_gates;
 
-/* "Name=bool,..." onto g; -1 with a message in err on a bad list. */
-int apiq_parse_gates(apiq_gates *g, const char *spec, char *err, size_t errsize);
+/* The gates apiq-sim reads, from the shared --feature-gates. */
+void apiq_gates_from(apiq_gates *g, const pk_feature_gates *fg);
 
 /* step mode: replay operations; returns the exit status. */
 int apiq_step_main(pk_cli *cli, const apiq_types *types, const apiq_gates *gates,

@@ -1,13 +1,7 @@
 #include "apiq.h"
 
-#include <stddef.h>
-#include "k8s/gates.h"
-
-int apiq_parse_gates(apiq_gates *g, const char *spec, char *err, size_t errsize)
+void apiq_gates_from(apiq_gates *g, const pk_feature_gates *fg)
 {
-	static const pk_gate_field known[] = {
-		{ "SchedulerAsyncPreemption", offsetof(apiq_gates, async_preemption) },
-		{ "SchedulerAsyncAPICalls", offsetof(apiq_gates, async_api_calls) },
-	};
-	return pk_gates_parse_fields(spec, known, sizeof known / sizeof known[0], g, err, errsize);
+	g->async_preemption = pk_gate_on(fg, PK_GATE_SCHEDULER_ASYNC_PREEMPTION);
+	g->async_api_calls = pk_gate_on(fg, PK_GATE_SCHEDULER_ASYNC_API_CALLS);
 }

@@ -17,7 +17,6 @@ static const char help[] =
 	"\n"
 	"Options:\n"
 	"      --call-type NAME=REL   declare an out-of-tree call type with a relevance\n"
-	"      --feature-gates LIST   SchedulerAsyncPreemption=BOOL,SchedulerAsyncAPICalls=BOOL\n"
 	"      --seed N               random seed (run; default 1)\n"
 	"      --pods N               generate N measured pods (run)\n"
 	"      --preemptor-share F    fraction of generated pods that preempt (default 0.1)\n"
@@ -46,10 +45,11 @@ static const pk_cli_spec spec = {
 	.help = help,
 	.formats = "json,table,html",
 	.default_format = PK_FMT_JSON,
+	.gates = PK_GATE_BIT(PK_GATE_SCHEDULER_ASYNC_PREEMPTION) | PK_GATE_BIT(PK_GATE_SCHEDULER_ASYNC_API_CALLS),
 };
 
 enum {
-	OPT_CALL_TYPE = 0x100, OPT_GATES, OPT_SEED, OPT_PODS, OPT_PSHARE, OPT_VICTIMS, OPT_CHURN, OPT_ARRIVAL,
+	OPT_CALL_TYPE = 0x100, OPT_SEED, OPT_PODS, OPT_PSHARE, OPT_VICTIMS, OPT_CHURN, OPT_ARRIVAL,
 	OPT_CYCLE, OPT_PCOST, OPT_LATENCY, OPT_LATDIST, OPT_ERRRATE, OPT_QPS, OPT_BURST, OPT_DLIMIT,
 	OPT_INFORMER, OPT_BACKOFF, OPT_PCHANGE, OPT_UNTIL, OPT_TIMELINE, OPT_METRICS, OPT_COMPARE,
 };
@@ -57,7 +57,6 @@ enum {
 static const struct option longopts[] = {
 	PK_CLI_COMMON_OPTIONS,
 	{"call-type", required_argument, NULL, OPT_CALL_TYPE},
-	{"feature-gates", required_argument, NULL, OPT_GATES},
 	{"seed", required_argument, NULL, OPT_SEED},
 	{"pods", required_argument, NULL, OPT_PODS},
 	{"preemptor-share", required_argument, NULL, OPT_PSHARE},
@@ -123,13 +122,8 @@ static void declare_type(pk_cli *c, apiq_types *types, const char *arg)
 
 static void parse_option(pk_cli *c, int opt, const char *arg, apiq_types *types, apiq_run_opts *ro)
 {
-	char err[256];
 	switch (opt) {
 	case OPT_CALL_TYPE: declare_type(c, types, arg); break;
-	case OPT_GATES:
-		if (apiq_parse_gates(&ro->gates, arg, err, sizeof(err)) < 0)
-			pk_cli_usage_error(c, "--feature-gates: %s", err);
-		break;
 	case OPT_SEED: ro->seed = (uint64_t)pk_cli_number(c, "--seed", arg, 0, 1LL << 62); break;
 	case OPT_PODS: ro->pods = pk_cli_number(c, "--pods", arg, 0, 1LL << 40); break;
 	case OPT_PSHARE: ro->preemptor_share = fraction(c, "--preemptor-share", arg); break;
@@ -157,8 +151,7 @@ static void parse_option(pk_cli *c, int opt, const char *arg, apiq_types *types,
 	case OPT_METRICS: ro->metrics_path = arg; break;
 	case OPT_COMPARE: ro->compare = true; break;
 	default:
-		if (!pk_cli_handle(c, opt, arg))
-			pk_cli_usage_error(c, "unknown option");
+		pk_cli_usage_error(c, "unknown option");
 	}
 }
 
@@ -171,19 +164,24 @@ int main(int argc, char **argv)
 	apiq_types_init(&types);
 	apiq_run_opts_default(&ro);
 	int opt;
-	while ((opt = getopt_long(argc, argv, PK_CLI_COMMON_SHORT, longopts, NULL)) != -1)
+	while ((opt = pk_cli_getopt(&cli, argc, argv, "", longopts)) != -1)
 		parse_option(&cli, opt, optarg, &types, &ro);
+	apiq_gates_from(&ro.gates, &cli.gates);
 	if (optind >= argc)
 		pk_cli_usage_error(&cli, "missing mode: step or run");
 	const char *mode = argv[optind++];
 	char *const *paths = argv + optind;
 	size_t npaths = (size_t)(argc - optind);
+	int status;
 	if (strcmp(mode, "step") == 0) {
 		if (cli.format != PK_FMT_JSON)
 			pk_cli_usage_error(&cli, "step writes NDJSON only (html is for run)");
-		return apiq_step_main(&cli, &types, &ro.gates, paths, npaths);
+		status = apiq_step_main(&cli, &types, &ro.gates, paths, npaths);
+	} else if (strcmp(mode, "run") == 0) {
+		status = apiq_run_main(&cli, &types, &ro, paths, npaths);
+	} else {
+		pk_cli_usage_error(&cli, "unknown mode '%s' (want step or run)", mode);
 	}
-	if (strcmp(mode, "run") == 0)
-		return apiq_run_main(&cli, &types, &ro, paths, npaths);
-	pk_cli_usage_error(&cli, "unknown mode '%s' (want step or run)", mode);
+	pk_cli_finish(&cli);
+	return status;
 }

@@ -838,7 +838,7 @@ int apiq_step_main(pk_cli *cli, const apiq_types *types, const apiq_gates *gates
 	if (rc < 0)
 		s.trouble = true;
 	if (cli->stats)
-		pk_stats_print(&s.stats, cli->spec->prog, stderr);
+		pk_stats_print(&s.stats, cli->prog, stderr);
 	int st = pk_out_finish(&s.out, &cli->diag);
 	/* popped calls never finalized: drop the executor's references */
 	for (size_t i = 0; i < s.nby_label; i++)

@@ -1328,7 +1328,7 @@ int apiq_run_main(pk_cli *cli, const apiq_types *types, const apiq_run_opts *o,
 			pk_diag_report(&cli->diag, PK_SEV_ERROR, NULL, "no PreemptionPlan records and no --pods: nothing to simulate");
 			free(holder.plans);
 			if (cli->stats)
-				pk_stats_print(&stats, cli->spec->prog, stderr);
+				pk_stats_print(&stats, cli->prog, stderr);
 			return PK_EXIT_TROUBLE;
 		}
 	}
@@ -1376,7 +1376,7 @@ int apiq_run_main(pk_cli *cli, const apiq_types *types, const apiq_run_opts *o,
 		cJSON_Delete(sums[i]);
 	free(holder.plans);
 	if (cli->stats)
-		pk_stats_print(&stats, cli->spec->prog, stderr);
+		pk_stats_print(&stats, cli->prog, stderr);
 	int st = pk_out_finish(&out, &cli->diag);
 	return st != PK_EXIT_OK ? st : status;
 }
@@ -1384,8 +1384,6 @@ int apiq_run_main(pk_cli *cli, const apiq_types *types, const apiq_run_opts *o,
 void apiq_run_opts_default(apiq_run_opts *o)
 {
 	memset(o, 0, sizeof(*o));
-	o->gates.async_preemption = true;   /* Beta, on by default since 1.33 */
-	o->gates.async_api_calls = false;   /* off again since #135903 */
 	o->preemptor_share = 0.1;
 	o->victims = 3;
 	o->cycle_cost = 0.001;

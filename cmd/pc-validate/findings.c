@@ -265,23 +265,12 @@ const cJSON *pcv_gated(pcv_obj *o, const cJSON *parent, const char *key, const c
 
 /* ---- feature gates ---- */
 
-void pcv_gates_default(pcv_gates *g)
+void pcv_gates_from(pcv_gates *g, const pk_feature_gates *fg)
 {
-	memset(g, 0, sizeof *g);
-	/* Upstream default is false (alpha/beta-off); pc-validate assumes the
-	 * Workload API is served when asked to validate Workload objects. */
-	g->generic_workload = true;
-}
-
-int pcv_gates_parse(pcv_gates *g, const char *spec, char *err, size_t errsize)
-{
-	static const pk_gate_field gates[] = {
-		{"GenericWorkload", offsetof(pcv_gates, generic_workload)},
-		{"TopologyAwareWorkloadScheduling", offsetof(pcv_gates, topology)},
-		{"DRAWorkloadResourceClaims", offsetof(pcv_gates, dra_claims)},
-		{"WorkloadAwarePreemption", offsetof(pcv_gates, workload_preemption)},
-		{"PodGroupPreemptionPolicy", offsetof(pcv_gates, pg_preemption_policy)},
-		{"CompositePodGroup", offsetof(pcv_gates, composite)},
-	};
-	return pk_gates_parse_fields(spec, gates, sizeof gates / sizeof gates[0], g, err, errsize);
+	g->generic_workload = pk_gate_on(fg, PK_GATE_GENERIC_WORKLOAD);
+	g->topology = pk_gate_on(fg, PK_GATE_TOPOLOGY_AWARE_WORKLOAD_SCHEDULING);
+	g->dra_claims = pk_gate_on(fg, PK_GATE_DRA_WORKLOAD_RESOURCE_CLAIMS);
+	g->workload_preemption = pk_gate_on(fg, PK_GATE_WORKLOAD_AWARE_PREEMPTION);
+	g->pg_preemption_policy = pk_gate_on(fg, PK_GATE_POD_GROUP_PREEMPTION_POLICY);
+	g->composite = pk_gate_on(fg, PK_GATE_COMPOSITE_POD_GROUP);
 }

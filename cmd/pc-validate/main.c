@@ -7,7 +7,6 @@
 
 enum {
 	OPT_CLUSTER = 0x100,
-	OPT_FEATURE_GATES,
 	OPT_STRICT,
 	OPT_SUMMARY,
 	OPT_KEP5710,
@@ -25,16 +24,17 @@ static const pk_cli_spec spec = {
 		"Options:\n"
 		"      --cluster FILE         existing objects, e.g. from kubectl get priorityclasses,workloads\n"
 		"                             -A -o json; an input with the same identity is an update\n"
-		"      --feature-gates K=V,...  set feature gates: GenericWorkload (default true here),\n"
-		"                             TopologyAwareWorkloadScheduling, DRAWorkloadResourceClaims,\n"
-		"                             WorkloadAwarePreemption, PodGroupPreemptionPolicy,\n"
-		"                             CompositePodGroup (default false, as upstream)\n"
+
 		"      --strict               fail on warnings too; require value and metadata.namespace\n"
 		"      --summary              print counts of objects and findings to stderr\n"
 		"      --kep5710-preemption-priority  accept the KEP-5710 proposal's\n"
 		"                             preemptionPriorityClassName (not below the scheduling priority)\n",
 	.formats = "text,json,junit,sarif",
 	.default_format = PK_FMT_TEXT,
+	.gates = PK_GATE_BIT(PK_GATE_GENERIC_WORKLOAD) | PK_GATE_BIT(PK_GATE_WORKLOAD_AWARE_PREEMPTION) |
+	         PK_GATE_BIT(PK_GATE_TOPOLOGY_AWARE_WORKLOAD_SCHEDULING) |
+	         PK_GATE_BIT(PK_GATE_DRA_WORKLOAD_RESOURCE_CLAIMS) |
+	         PK_GATE_BIT(PK_GATE_POD_GROUP_PREEMPTION_POLICY) | PK_GATE_BIT(PK_GATE_COMPOSITE_POD_GROUP),
 };
 
 typedef struct options {
@@ -47,16 +47,13 @@ static void parse_options(pk_cli *cli, pcv_ctx *c, options *opt, int argc, char 
 	static const struct option longopts[] = {
 		PK_CLI_COMMON_OPTIONS,
 		{"cluster", required_argument, NULL, OPT_CLUSTER},
-		{"feature-gates", required_argument, NULL, OPT_FEATURE_GATES},
 		{"strict", no_argument, NULL, OPT_STRICT},
 		{"summary", no_argument, NULL, OPT_SUMMARY},
 		{"kep5710-preemption-priority", no_argument, NULL, OPT_KEP5710},
 		{NULL, 0, NULL, 0},
 	};
 	int ch;
-	while ((ch = getopt_long(argc, argv, PK_CLI_COMMON_SHORT, longopts, NULL)) != -1) {
-		if (pk_cli_handle(cli, ch, optarg))
-			continue;
+	while ((ch = pk_cli_getopt(cli, argc, argv, "", longopts)) != -1) {
 		switch (ch) {
 		case OPT_CLUSTER:
 			opt->cluster = realloc(opt->cluster, (opt->ncluster + 1) * sizeof *opt->cluster);
@@ -64,12 +61,6 @@ static void parse_options(pk_cli *cli, pcv_ctx *c, options *opt, int argc, char 
 				pk_cli_usage_error(cli, "out of memory");
 			opt->cluster[opt->ncluster++] = optarg;
 			break;
-		case OPT_FEATURE_GATES: {
-			char err[256];
-			if (pcv_gates_parse(&c->gates, optarg, err, sizeof err) != 0)
-				pk_cli_usage_error(cli, "--feature-gates: %s", err);
-			break;
-		}
 		case OPT_STRICT:
 			c->strict = true;
 			break;
@@ -102,11 +93,11 @@ int main(int argc, char **argv)
 	memset(&c, 0, sizeof c);
 	pk_cli_init(&cli, &spec);
 	c.cli = &cli;
-	pcv_gates_default(&c.gates);
 	pcv_findings_init(&c.findings);
 	pcv_cross_init(&c);
 	cli.reader.report_duplicates = 1;
 	parse_options(&cli, &c, &opt, argc, argv);
+	pcv_gates_from(&c.gates, &cli.gates);
 
 	if (opt.ncluster) {
 		c.loading_cluster = true;
@@ -126,8 +117,9 @@ int main(int argc, char **argv)
 	pk_out out;
 	pk_out_init(&out, stdout);
 	pcv_output(&c, &out);
+	pk_cli_finish(&cli);
 	if (cli.stats)
-		pk_stats_print(&c.stats, spec.prog, stderr);
+		pk_stats_print(&c.stats, cli.prog, stderr);
 	int status = pk_out_finish(&out, &cli.diag);
 	size_t errors = pcv_count_errors(&c.findings, c.strict);
 

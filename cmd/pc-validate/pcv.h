@@ -71,9 +71,8 @@ typedef struct pcv_gates {
 	bool composite;              /* CompositePodGroup */
 } pcv_gates;
 
-void pcv_gates_default(pcv_gates *g);
-/* Parse "K=V,K=V". Returns 0, or -1 with a message in err. */
-int pcv_gates_parse(pcv_gates *g, const char *spec, char *err, size_t errsize);
+/* The gates pc-validate reads, from the shared --feature-gates. */
+void pcv_gates_from(pcv_gates *g, const pk_feature_gates *fg);
 
 /* A reference to check once every object has been read. */
 typedef enum { REF_PCLASS, REF_WORKLOAD, REF_PREEMPTION_PCLASS } pcv_ref_kind;

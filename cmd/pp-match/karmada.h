@@ -102,7 +102,7 @@ typedef struct pp_template {
 
 typedef struct pp_options {
 	bool preemption_gate;        /* --feature-gates PropagationPolicyPreemption=true */
-	bool preemption_gate_set;    /* given by name (AllAlpha no longer applies) */
+
 	bool explain;
 	bool emit_metadata;
 	const char *default_namespace;

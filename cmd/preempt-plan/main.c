@@ -44,9 +44,8 @@ int main(int argc, char **argv)
 	pk_cli cli;
 	pk_cli_init(&cli, &spec);
 	int opt;
-	while ((opt = getopt_long(argc, argv, PK_CLI_COMMON_SHORT, long_options, NULL)) != -1)
-		if (!pk_cli_handle(&cli, opt, optarg))
-			pk_cli_usage_error(&cli, "unexpected option");
+	while ((opt = pk_cli_getopt(&cli, argc, argv, "", long_options)) != -1)
+		pk_cli_usage_error(&cli, "unexpected option");
 
 	plan_run run;
 	plan_init(&run, &cli);
@@ -61,8 +60,9 @@ int main(int argc, char **argv)
 	}
 	if (run.trouble)
 		status = PK_EXIT_TROUBLE;
+	pk_cli_finish(&cli);
 	if (cli.stats)
-		pk_stats_print(&run.stats, spec.prog, stderr);
+		pk_stats_print(&run.stats, cli.prog, stderr);
 	if (pk_out_finish(&out, &cli.diag) != PK_EXIT_OK)
 		status = PK_EXIT_TROUBLE;
 	plan_free(&run);

@@ -8,13 +8,12 @@
 #include "k8s/json.h"
 #include "io/table.h"
 
-static void table_header(pk_table *t, bool wide)
+static void table_header(const pk_cli *cli, pk_table *t, bool wide)
 {
 	static const char *const narrow[] = { "PREEMPTOR", "PRIORITY", "RESULT", "NOMINATED-NODE", "VICTIMS", "REASON" };
 	static const char *const wide_cols[] = { "PREEMPTOR", "PRIORITY", "RESULT", "NOMINATED-NODE", "VICTIMS",
 	                                         "PDB-VIOLATIONS", "VICTIM-PODS", "REASON" };
-	pk_table_init(t, wide ? 8 : 6);
-	pk_table_row(t, wide ? wide_cols : narrow);
+	pk_cli_table_init(cli, t, wide ? 8 : 6, wide ? wide_cols : narrow);
 }
 
 static void table_row(pk_table *t, const cJSON *plan, bool wide)
@@ -70,7 +69,7 @@ long plan_write(plan_run *r, pk_out *out)
 	long unplaced = 0;
 	pk_table t;
 	if (table)
-		table_header(&t, wide);
+		table_header(r->cli, &t, wide);
 	for (long i = 0; i < r->nentries; i++) {
 		bool placed;
 		cJSON *plan = plan_build(r, &r->entries[i], &placed);
@@ -82,7 +81,9 @@ long plan_write(plan_run *r, pk_out *out)
 			pk_out_json(out, plan);
 		cJSON_Delete(plan);
 	}
-	if (table)
+	if (table) {
+		pk_cli_table_warnings(r->cli, &t);
 		pk_table_flush(&t, out);
+	}
 	return unplaced;
 }

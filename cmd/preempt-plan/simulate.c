@@ -26,9 +26,7 @@ static const pk_cli_spec spec = {
 		"preemptor nominated) or stays unschedulable. Writes one PreemptionPlan per\n"
 		"pending unit and a SimulationSummary record.\n"
 		"\n"
-		"      --feature-gates LIST   Name=true|false,... for GenericWorkload (default true),\n"
-		"                             WorkloadAwarePreemption (default true),\n"
-		"                             TopologyAwareWorkloadScheduling (default false)\n"
+
 		"      --pod-postfilter       evaluate every pending pod alone through the per-pod\n"
 		"                             PostFilter, without the pod-group cycle\n"
 		"      --scale KIND/NAMESPACE/NAME\n"
@@ -39,11 +37,12 @@ static const pk_cli_spec spec = {
 		"\n",
 	.formats = "json,table,html",
 	.default_format = PK_FMT_JSON,
+	.gates = PK_GATE_BIT(PK_GATE_GENERIC_WORKLOAD) | PK_GATE_BIT(PK_GATE_WORKLOAD_AWARE_PREEMPTION) |
+	         PK_GATE_BIT(PK_GATE_TOPOLOGY_AWARE_WORKLOAD_SCHEDULING),
 };
 
 enum {
 	OPT_SIMULATE = 1,
-	OPT_GATES,
 	OPT_POD_POSTFILTER,
 	OPT_SCALE,
 	OPT_REPLICAS,
@@ -54,7 +53,6 @@ enum {
 static const struct option long_options[] = {
 	PK_CLI_COMMON_OPTIONS,
 	{"simulate", no_argument, NULL, OPT_SIMULATE},
-	{"feature-gates", required_argument, NULL, OPT_GATES},
 	{"pod-postfilter", no_argument, NULL, OPT_POD_POSTFILTER},
 	{"scale", required_argument, NULL, OPT_SCALE},
 	{"replicas", required_argument, NULL, OPT_REPLICAS},
@@ -252,15 +250,10 @@ typedef struct sim_args {
 static void parse_options(sim_run *r, pk_sim_opts *so, sim_args *a, int argc, char **argv)
 {
 	int opt;
-	char err[512];
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, PK_CLI_COMMON_SHORT, long_options, NULL)) != -1) {
+	while ((opt = pk_cli_getopt(&r->cli, argc, argv, "", long_options)) != -1) {
 		switch (opt) {
 		case OPT_SIMULATE:
-			break;
-		case OPT_GATES:
-			if (pk_pg_gates_parse(&r->groups.gates, optarg, err, sizeof err) < 0)
-				pk_cli_usage_error(&r->cli, "--feature-gates: %s", err);
 			break;
 		case OPT_POD_POSTFILTER:
 			so->pod_postfilter = true;
@@ -278,9 +271,6 @@ static void parse_options(sim_run *r, pk_sim_opts *so, sim_args *a, int argc, ch
 		case OPT_MAX_RECREATIONS:
 			so->max_recreations = (long)pk_cli_number(&r->cli, "--max-recreations", optarg, 0, 100000000);
 			break;
-		default:
-			if (!pk_cli_handle(&r->cli, opt, optarg))
-				pk_cli_usage_error(&r->cli, "unexpected option");
 		}
 	}
 	if (r->cli.format != PK_FMT_JSON && r->cli.format != PK_FMT_TABLE && r->cli.format != PK_FMT_HTML)
@@ -301,6 +291,7 @@ int pp_simulate_main(int argc, char **argv)
 	pk_sim_opts_default(&so);
 	sim_args a = {0};
 	parse_options(r, &so, &a, argc, argv);
+	pk_pg_gates_from(&r->groups.gates, &r->cli.gates);
 	plan_init(&r->plans, &r->cli);
 	pk_out_init(&r->out, stdout);
 
@@ -345,9 +336,10 @@ int pp_simulate_main(int argc, char **argv)
 	}
 	if (r->trouble)
 		status = PK_EXIT_TROUBLE;
+	pk_cli_finish(&r->cli);
 	if (r->cli.stats) {
-		pk_stats_print(&r->stats, spec.prog, stderr);
-		fprintf(stderr, "%s: stats: simulated %ld unit(s) in %.3f s\n", spec.prog, units, secs);
+		pk_stats_print(&r->stats, r->cli.prog, stderr);
+		fprintf(stderr, "%s: stats: simulated %ld unit(s) in %.3f s\n", r->cli.prog, units, secs);
 	}
 	if (pk_out_finish(&r->out, &r->cli.diag) != PK_EXIT_OK)
 		status = PK_EXIT_TROUBLE;

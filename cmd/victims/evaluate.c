@@ -46,7 +46,7 @@ long victims_evaluate(victims_run *r, pk_out *out)
 	bool wide = r->cli->format == PK_FMT_WIDE;
 	pk_table t;
 	if (table)
-		victims_table_header(&t, wide);
+		victims_table_header(r->cli, &t, wide);
 	for (long i = 0; i < r->npreemptors; i++) {
 		pk_preemptor *p = &r->preemptors[i];
 		warn_unmodelled(r, p);
@@ -62,21 +62,22 @@ long victims_evaluate(victims_run *r, pk_out *out)
 		pk_snapshot_apply(&r->snap, &e);
 		pk_evaluation_free(&e);
 	}
-	if (table)
+	if (table) {
+		pk_cli_table_warnings(r->cli, &t);
 		pk_table_flush(&t, out);
+	}
 	return candidates;
 }
 
 /* ---- table ------------------------------------------------------------------ */
 
-void victims_table_header(pk_table *t, bool wide)
+void victims_table_header(const pk_cli *cli, pk_table *t, bool wide)
 {
 	static const char *const narrow[] = { "PREEMPTOR", "PRIORITY", "STATUS", "NODE", "VICTIMS",
 	                                      "PDB-VIOLATIONS", "TOP-PRIORITY", "MESSAGE" };
 	static const char *const wide_cols[] = { "PREEMPTOR", "PRIORITY", "STATUS", "NODE", "VICTIMS",
 	                                         "PDB-VIOLATIONS", "TOP-PRIORITY", "VICTIM-PODS", "MESSAGE" };
-	pk_table_init(t, wide ? 9 : 8);
-	pk_table_row(t, wide ? wide_cols : narrow);
+	pk_cli_table_init(cli, t, wide ? 9 : 8, wide ? wide_cols : narrow);
 }
 
 /* One row per candidate (the chosen one's status marked with '*'), or one

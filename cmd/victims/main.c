@@ -35,6 +35,8 @@ static const pk_cli_spec spec = {
 		"      --offset K             first potential node of the sample (upstream: random)\n",
 	.formats = "json,table,wide",
 	.default_format = PK_FMT_JSON,
+	.gates = PK_GATE_BIT(PK_GATE_GENERIC_WORKLOAD) | PK_GATE_BIT(PK_GATE_WORKLOAD_AWARE_PREEMPTION) |
+	         PK_GATE_BIT(PK_GATE_TOPOLOGY_AWARE_WORKLOAD_SCHEDULING),
 };
 
 static const struct option long_options[] = {
@@ -55,7 +57,7 @@ static void parse_options(int argc, char **argv, pk_cli *cli, victims_opts *o)
 	o->preemptor_files = calloc((size_t)argc + 1, sizeof *o->preemptor_files);
 	if (!o->preemptor_files)
 		abort();
-	while ((opt = getopt_long(argc, argv, PK_CLI_COMMON_SHORT, long_options, NULL)) != -1) {
+	while ((opt = pk_cli_getopt(cli, argc, argv, "", long_options)) != -1) {
 		switch (opt) {
 		case OPT_PREEMPTOR:
 			o->preemptor_files[o->npreemptor_files++] = optarg;
@@ -81,8 +83,7 @@ static void parse_options(int argc, char **argv, pk_cli *cli, victims_opts *o)
 			o->eval.offset = (long)pk_cli_number(cli, "--offset", optarg, 0, 1L << 40);
 			break;
 		default:
-			if (!pk_cli_handle(cli, opt, optarg))
-				pk_cli_usage_error(cli, "unexpected option");
+			pk_cli_usage_error(cli, "unexpected option");
 		}
 	}
 	if (o->npreemptor_files == 0 && !o->pending)
@@ -106,8 +107,9 @@ int main(int argc, char **argv)
 	}
 	if (run.trouble)
 		status = PK_EXIT_TROUBLE;
+	pk_cli_finish(&cli);
 	if (cli.stats)
-		pk_stats_print(&run.stats, spec.prog, stderr);
+		pk_stats_print(&run.stats, cli.prog, stderr);
 	if (pk_out_finish(&out, &cli.diag) != PK_EXIT_OK)
 		status = PK_EXIT_TROUBLE;
 	victims_free(&run);

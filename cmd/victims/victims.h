@@ -36,7 +36,7 @@ long victims_evaluate(victims_run *r, pk_out *out);
 void victims_free(victims_run *r);
 
 /* -o table / -o wide rows. */
-void victims_table_header(pk_table *t, bool wide);
+void victims_table_header(const pk_cli *cli, pk_table *t, bool wide);
 void victims_table_rows(pk_table *t, const pk_evaluation *e, bool wide);
 
 #endif

@@ -1,5 +1,7 @@
 #include "k8s/gates.h"
 
+#include "diag.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,27 +51,109 @@ int pk_gates_each(const char *spec, pk_gate_fn fn, void *ctx, char *err, size_t 
 	return rc;
 }
 
-typedef struct fields_ctx {
-	const pk_gate_field *fields;
-	size_t n;
-	void *gates;
-} fields_ctx;
+/* Upstream stages and defaults: ../shared/reference/validation.md 1.5 and 1.6,
+ * preemption.md, apiq.md 1, karmada.md R32. */
+static const pk_gate_info registry[PK_NGATES] = {
+	[PK_GATE_GENERIC_WORKLOAD] = {
+		"GenericWorkload", "kube-apiserver, kube-scheduler", PK_GATE_ALPHA, false, true,
+		"pc-validate, victims, preempt-plan",
+		"an input that holds Workload or PodGroup objects comes from a cluster that serves the API"},
+	[PK_GATE_WORKLOAD_AWARE_PREEMPTION] = {
+		"WorkloadAwarePreemption", "kube-apiserver, kube-scheduler", PK_GATE_ALPHA, false, true,
+		"pc-validate, victims, preempt-plan",
+		"PodGroups with a disruptionMode are what KEP-5710 (beta, on, in 1.37) preempts as a whole"},
+	[PK_GATE_TOPOLOGY_AWARE_WORKLOAD_SCHEDULING] = {
+		"TopologyAwareWorkloadScheduling", "kube-apiserver, kube-scheduler", PK_GATE_ALPHA, false, false,
+		"pc-validate, victims, preempt-plan", NULL},
+	[PK_GATE_DRA_WORKLOAD_RESOURCE_CLAIMS] = {
+		"DRAWorkloadResourceClaims", "kube-apiserver", PK_GATE_ALPHA, false, false, "pc-validate", NULL},
+	[PK_GATE_POD_GROUP_PREEMPTION_POLICY] = {
+		"PodGroupPreemptionPolicy", "kube-apiserver", PK_GATE_ALPHA, false, false, "pc-validate", NULL},
+	[PK_GATE_COMPOSITE_POD_GROUP] = {
+		"CompositePodGroup", "kube-apiserver", PK_GATE_ALPHA, false, false, "pc-validate", NULL},
+	[PK_GATE_SCHEDULER_ASYNC_PREEMPTION] = {
+		"SchedulerAsyncPreemption", "kube-scheduler", PK_GATE_BETA, true, true, "apiq-sim", NULL},
+	[PK_GATE_SCHEDULER_ASYNC_API_CALLS] = {
+		"SchedulerAsyncAPICalls", "kube-scheduler", PK_GATE_BETA, false, false, "apiq-sim", NULL},
+	[PK_GATE_PROPAGATION_POLICY_PREEMPTION] = {
+		"PropagationPolicyPreemption", "karmada-controller-manager", PK_GATE_ALPHA, false, false, "pp-match",
+		NULL},
+};
 
-static int set_field(void *ctx, const char *name, bool value, char *err, size_t errsize)
+const pk_gate_info *pk_gate_info_of(pk_gate_id id)
 {
-	fields_ctx *f = ctx;
-	for (size_t i = 0; i < f->n; i++)
-		if (strcmp(f->fields[i].name, name) == 0) {
-			*(bool *)((char *)f->gates + f->fields[i].offset) = value;
-			return 0;
-		}
-	snprintf(err, errsize, "unrecognized feature gate: %s", name);
-	return -1;
+	return &registry[id];
 }
 
-int pk_gates_parse_fields(const char *spec, const pk_gate_field *fields, size_t nfields, void *gates, char *err,
-                          size_t errsize)
+pk_gate_id pk_gate_lookup(const char *name)
 {
-	fields_ctx f = { fields, nfields, gates };
-	return pk_gates_each(spec, set_field, &f, err, errsize);
+	for (int i = 0; i < PK_NGATES; i++)
+		if (strcmp(registry[i].name, name) == 0)
+			return (pk_gate_id)i;
+	return PK_NGATES;
+}
+
+/* Explicit value, else AllAlpha/AllBeta for a gate of that stage, else ours. */
+static void resolve(pk_feature_gates *g)
+{
+	for (int i = 0; i < PK_NGATES; i++) {
+		signed char all = registry[i].stage == PK_GATE_ALPHA ? g->all_alpha :
+		                  registry[i].stage == PK_GATE_BETA  ? g->all_beta : -1;
+		if (g->explicit_value[i] >= 0)
+			g->on[i] = g->explicit_value[i];
+		else if (all >= 0)
+			g->on[i] = all;
+		else
+			g->on[i] = registry[i].our_default;
+	}
+}
+
+void pk_feature_gates_default(pk_feature_gates *g)
+{
+	memset(g, 0, sizeof *g);
+	memset(g->explicit_value, -1, sizeof g->explicit_value);
+	g->all_alpha = g->all_beta = -1;
+	resolve(g);
+}
+
+static int set_gate(void *ctx, const char *name, bool value, char *err, size_t errsize)
+{
+	pk_feature_gates *g = ctx;
+	if (strcmp(name, "AllAlpha") == 0) {
+		g->all_alpha = value;
+		return 0;
+	}
+	if (strcmp(name, "AllBeta") == 0) {
+		g->all_beta = value;
+		return 0;
+	}
+	pk_gate_id id = pk_gate_lookup(name);
+	if (id != PK_NGATES) {
+		g->explicit_value[id] = value;
+		return 0;
+	}
+	const char *names[PK_NGATES];
+	for (int i = 0; i < PK_NGATES; i++)
+		names[i] = registry[i].name;
+	const char *near = pk_nearest_word(name, names, PK_NGATES);
+	if (near) {
+		snprintf(err, errsize, "unrecognized feature gate: %s (did you mean %s?)", name, near);
+		return -1;
+	}
+	for (int i = 0; i < g->nignored; i++)
+		if (strcmp(g->ignored[i], name) == 0)
+			return 0;
+	if (g->nignored == PK_GATES_MAX_IGNORED || strlen(name) >= sizeof g->ignored[0]) {
+		snprintf(err, errsize, "unrecognized feature gate: %s", name);
+		return -1;
+	}
+	snprintf(g->ignored[g->nignored++], sizeof g->ignored[0], "%s", name);
+	return 0;
+}
+
+int pk_feature_gates_parse(pk_feature_gates *g, const char *spec, char *err, size_t errsize)
+{
+	int rc = pk_gates_each(spec, set_gate, g, err, errsize);
+	resolve(g);
+	return rc;
 }

@@ -1,25 +1,78 @@
-/* --feature-gates "A=true,B=false" as Kubernetes' component-base parses it:
- * comma-separated Name=value pairs, values as Go's strconv.ParseBool, the
- * same error texts. One parser for every tool; each knows its own gates. */
+/* Feature gates: one registry for every tool, one default per gate, and
+ * the --feature-gates "A=true,B=false" syntax as Kubernetes' component-base
+ * parses it (comma-separated Name=value pairs, values as Go's
+ * strconv.ParseBool, the same error texts, AllAlpha/AllBeta with an
+ * explicitly named gate winning over them whatever the order). */
 #ifndef PK_GATES_H
 #define PK_GATES_H
 
 #include <stdbool.h>
 #include <stddef.h>
 
-/* Called once per pair; return non-zero (with a message in err) to reject. */
-typedef int (*pk_gate_fn)(void *ctx, const char *name, bool value, char *err, size_t errsize);
-/* Returns 0, or -1 with a message in err. */
-int pk_gates_each(const char *spec, pk_gate_fn fn, void *ctx, char *err, size_t errsize);
+typedef enum {
+	PK_GATE_GENERIC_WORKLOAD,
+	PK_GATE_WORKLOAD_AWARE_PREEMPTION,
+	PK_GATE_TOPOLOGY_AWARE_WORKLOAD_SCHEDULING,
+	PK_GATE_DRA_WORKLOAD_RESOURCE_CLAIMS,
+	PK_GATE_POD_GROUP_PREEMPTION_POLICY,
+	PK_GATE_COMPOSITE_POD_GROUP,
+	PK_GATE_SCHEDULER_ASYNC_PREEMPTION,
+	PK_GATE_SCHEDULER_ASYNC_API_CALLS,
+	PK_GATE_PROPAGATION_POLICY_PREEMPTION,
+	PK_NGATES
+} pk_gate_id;
 
-/* The common case: gates are bool fields of a struct, named in a table;
- * an unknown gate is "unrecognized feature gate: Name". */
-typedef struct pk_gate_field {
+typedef enum { PK_GATE_ALPHA, PK_GATE_BETA, PK_GATE_GA } pk_gate_stage;
+
+/* What the README's and the man pages' gate tables say about one gate. */
+typedef struct pk_gate_info {
 	const char *name;
-	size_t offset;            /* offsetof(the struct, its bool field) */
-} pk_gate_field;
-int pk_gates_parse_fields(const char *spec, const pk_gate_field *fields, size_t nfields, void *gates, char *err,
-                          size_t errsize);
+	const char *component;    /* "kube-apiserver, kube-scheduler", "karmada" */
+	pk_gate_stage stage;
+	bool upstream_default;    /* at the release the reference notes pin */
+	bool our_default;
+	const char *tools;        /* the tools whose answer it changes */
+	const char *why;          /* why our default differs; NULL where it does not */
+} pk_gate_info;
+
+/* The registry, indexed by pk_gate_id (constant data). */
+const pk_gate_info *pk_gate_info_of(pk_gate_id id);
+/* PK_NGATES when name is not a gate. */
+pk_gate_id pk_gate_lookup(const char *name);
+
+/* A bit per gate, for the set of gates a tool reads. */
+#define PK_GATE_BIT(id) (1u << (id))
+
+#define PK_GATES_MAX_IGNORED 16
+
+typedef struct pk_feature_gates {
+	bool on[PK_NGATES];
+	signed char explicit_value[PK_NGATES];  /* -1 unset, else 0/1 as given */
+	signed char all_alpha, all_beta;        /* -1 unset */
+	/* Gates of the cluster that no tool here models (Failover, say): they
+	 * cannot change an answer, so they are accepted and listed, to be said. */
+	char ignored[PK_GATES_MAX_IGNORED][64];
+	int nignored;
+} pk_feature_gates;
+
+/* Every gate at our default. */
+void pk_feature_gates_default(pk_feature_gates *g);
+/* One --feature-gates value on top of what g holds (the flag repeats and
+ * accumulates). Returns 0, or -1 with upstream's message in err. A name
+ * that is not in the registry is a typo when it is near one that is (an
+ * error that suggests it); otherwise a gate we do not model, accepted
+ * and listed in g->ignored (upstream's component would know it). */
+int pk_feature_gates_parse(pk_feature_gates *g, const char *spec, char *err, size_t errsize);
+
+static inline bool pk_gate_on(const pk_feature_gates *g, pk_gate_id id)
+{
+	return g->on[id];
+}
+
+/* The lower layer: called once per Name=value pair; return non-zero (with
+ * a message in err) to reject. Returns 0, or -1 with a message in err. */
+typedef int (*pk_gate_fn)(void *ctx, const char *name, bool value, char *err, size_t errsize);
+int pk_gates_each(const char *spec, pk_gate_fn fn, void *ctx, char *err, size_t errsize);
 
 /* strconv.ParseBool: 1 t T TRUE true True / 0 f F FALSE false False. */
 bool pk_parse_go_bool(const char *s, bool *out);

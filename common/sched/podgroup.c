@@ -12,21 +12,11 @@
 
 /* ---- feature gates -------------------------------------------------------- */
 
-void pk_pg_gates_default(pk_pg_gates *g)
+void pk_pg_gates_from(pk_pg_gates *g, const pk_feature_gates *fg)
 {
-	g->generic_workload = true;
-	g->workload_aware_preemption = true;
-	g->topology_aware = false;
-}
-
-int pk_pg_gates_parse(pk_pg_gates *g, const char *spec, char *err, size_t errsize)
-{
-	static const pk_gate_field known[] = {
-		{ "GenericWorkload", offsetof(pk_pg_gates, generic_workload) },
-		{ "WorkloadAwarePreemption", offsetof(pk_pg_gates, workload_aware_preemption) },
-		{ "TopologyAwareWorkloadScheduling", offsetof(pk_pg_gates, topology_aware) },
-	};
-	return pk_gates_parse_fields(spec, known, sizeof known / sizeof known[0], g, err, errsize);
+	g->generic_workload = pk_gate_on(fg, PK_GATE_GENERIC_WORKLOAD);
+	g->workload_aware_preemption = pk_gate_on(fg, PK_GATE_WORKLOAD_AWARE_PREEMPTION);
+	g->topology_aware = pk_gate_on(fg, PK_GATE_TOPOLOGY_AWARE_WORKLOAD_SCHEDULING);
 }
 
 /* ---- the set and its (namespace, name) index -------------------------------- */
@@ -75,7 +65,9 @@ void pk_pg_set_init(pk_pg_set *g)
 	g->templates = cJSON_CreateArray();
 	if (!g->index || !g->workloads || !g->templates)
 		abort();
-	pk_pg_gates_default(&g->gates);
+	pk_feature_gates defaults;
+	pk_feature_gates_default(&defaults);
+	pk_pg_gates_from(&g->gates, &defaults);
 	index_rebuild(g);
 }
 

@@ -23,6 +23,7 @@
 #include <stdint.h>
 #include <cjson/cJSON.h>
 #include "engine.h"
+#include "k8s/gates.h"
 
 /* ---- feature gates -------------------------------------------------------- */
 
@@ -32,11 +33,9 @@ typedef struct pk_pg_gates {
 	bool topology_aware;            /* TopologyAwareWorkloadScheduling */
 } pk_pg_gates;
 
-/* Defaults of this tool: GenericWorkload and WorkloadAwarePreemption on (the
- * input carries PodGroups, so the API is served), TopologyAware... off. */
-void pk_pg_gates_default(pk_pg_gates *g);
-/* Parse "Name=bool,Name=bool". Unknown names are an error (message in err). */
-int pk_pg_gates_parse(pk_pg_gates *g, const char *spec, char *err, size_t errsize);
+/* The gates the engine reads, from the shared --feature-gates (defaults in
+ * common/k8s/gates.c). */
+void pk_pg_gates_from(pk_pg_gates *g, const pk_feature_gates *fg);
 
 /* ---- PodGroups ------------------------------------------------------------ */
 

@@ -7,6 +7,7 @@ complete -c pc-validate -l kep5710-preemption-priority -d 'Accept the KEP-5710 p
 complete -c pc-validate -s o -l output -x -a 'text json junit sarif' -d 'Output format'
 complete -c pc-validate -l color -x -a 'auto always never' -d 'Colour output'
 complete -c pc-validate -l stats -d 'Print what was read, used, skipped and rejected'
+complete -c pc-validate -l no-headers -d 'Tables: no header row and no footer'
 complete -c pc-validate -l max-depth -x -d 'Reject documents nested deeper than N'
 complete -c pc-validate -l max-record-bytes -x -d 'Reject objects larger than N bytes'
 complete -c pc-validate -l max-alias-expansions -x -d 'Reject YAML expanding more than N aliased nodes'

@@ -6,6 +6,7 @@ complete -c pp-match -l emit-metadata -d 'Add the claim labels/annotations to se
 complete -c pp-match -s o -l output -x -a 'json table' -d 'Output format'
 complete -c pp-match -l color -x -a 'auto always never' -d 'Colour output'
 complete -c pp-match -l stats -d 'Print what was read, used, skipped and rejected'
+complete -c pp-match -l no-headers -d 'Tables: no header row and no footer'
 complete -c pp-match -l max-depth -x -d 'Reject documents nested deeper than N'
 complete -c pp-match -l max-record-bytes -x -d 'Reject objects larger than N bytes'
 complete -c pp-match -l max-alias-expansions -x -d 'Reject YAML expanding more than N aliased nodes'

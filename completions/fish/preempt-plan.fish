@@ -9,6 +9,7 @@ complete -c preempt-plan -l max-recreations -x -d 'With --simulate: bound on re-
 complete -c preempt-plan -s o -l output -x -a 'json table wide html' -d 'Output format'
 complete -c preempt-plan -l color -x -a 'auto always never' -d 'Colour output'
 complete -c preempt-plan -l stats -d 'Print what was read, used, skipped and rejected'
+complete -c preempt-plan -l no-headers -d 'Tables: no header row and no footer'
 complete -c preempt-plan -l max-depth -x -d 'Reject documents nested deeper than N'
 complete -c preempt-plan -l max-record-bytes -x -d 'Reject objects larger than N bytes'
 complete -c preempt-plan -l max-alias-expansions -x -d 'Reject YAML expanding more than N aliased nodes'

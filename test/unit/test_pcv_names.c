@@ -59,14 +59,15 @@ int main(void)
 	CHECK(pcv_path_segment_error("Deployment") == NULL, "a plain kind");
 
 	pcv_gates g;
+	pk_feature_gates fg;
 	char err[200];
-	pcv_gates_default(&g);
+	pk_feature_gates_default(&fg);
+	pcv_gates_from(&g, &fg);
 	CHECK(g.generic_workload && !g.topology && !g.composite, "defaults: GenericWorkload on, field gates off");
-	CHECK(pcv_gates_parse(&g, "CompositePodGroup=true, TopologyAwareWorkloadScheduling=True", err, sizeof err) == 0 &&
-	          g.composite && g.topology, "gates parse, case-insensitive values");
-	CHECK(pcv_gates_parse(&g, "Nope=true", err, sizeof err) != 0 && strcmp(err, "unrecognized feature gate: Nope") == 0,
-	      "unknown gate");
-	CHECK(pcv_gates_parse(&g, "CompositePodGroup", err, sizeof err) != 0, "a gate without a value");
+	CHECK(pk_feature_gates_parse(&fg, "CompositePodGroup=true, TopologyAwareWorkloadScheduling=True", err,
+	                             sizeof err) == 0, "gates parse");
+	pcv_gates_from(&g, &fg);
+	CHECK(g.composite && g.topology, "pc-validate reads the shared gates");
 
 	pcv_strmap m;
 	pcv_strmap_init(&m);

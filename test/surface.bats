@@ -1,0 +1,117 @@
+#!/usr/bin/env bats
+# One surface for the five tools: the shared options behave alike, the
+# gates have one registry that --help, the man pages and the README agree
+# on, and the exit-status table is the same everywhere.
+
+bats_require_minimum_version 1.5.0
+load test_helper/common
+
+tools="pc-validate pp-match victims preempt-plan apiq-sim"
+
+setup() {
+	TMP="$(mktemp -d)"
+}
+
+teardown() {
+	rm -rf "$TMP"
+}
+
+@test "a misspelt option names the nearest one, in every tool" {
+	run -2 victims --preemptr x "$SAMPLE/cluster.json"
+	assert_output --partial "victims: unknown or ambiguous option '--preemptr' (did you mean --preemptor?)"
+	run -2 pc-validate --clustr x
+	assert_output --partial "(did you mean --cluster?)"
+	run -2 pp-match --explian
+	assert_output --partial "(did you mean --explain?)"
+	run -2 preempt-plan --simulate --max-recreatons 3
+	assert_output --partial "(did you mean --max-recreations?)"
+	run -2 apiq-sim --latncy 5ms run
+	assert_output --partial "(did you mean --latency?)"
+	run -2 victims --zzzzzzzz
+	refute_output --partial "did you mean"
+	assert_output --partial "Try 'victims --help'"
+}
+
+@test "an option without its value says so" {
+	run -2 victims --preemptor
+	assert_output --partial "victims: option '--preemptor' needs a value"
+}
+
+@test "-o=table is read as kubectl reads it" {
+	run -0 victims -o=table --preemptor "$SAMPLE/preemptor.yaml" "$SAMPLE/cluster.json"
+	assert_line --index 0 --regexp '^PREEMPTOR +PRIORITY'
+	run -0 victims -otable --preemptor "$SAMPLE/preemptor.yaml" "$SAMPLE/cluster.json"
+	assert_line --index 0 --regexp '^PREEMPTOR +PRIORITY'
+}
+
+@test "--no-headers leaves out the header row, in every table" {
+	run -0 victims -o table --no-headers --preemptor "$SAMPLE/preemptor.yaml" "$SAMPLE/cluster.json"
+	refute_output --partial PREEMPTOR
+	assert_line --index 0 --partial "shop/checkout-7c9d5b8f4-m2x6q"
+	victims --preemptor "$SAMPLE/preemptor.yaml" "$SAMPLE/cluster.json" > "$TMP/c.ndjson"
+	run -0 preempt-plan -o wide --no-headers "$TMP/c.ndjson"
+	assert_equal "${#lines[@]}" 1
+	assert_line --index 0 --partial "demo-worker4"
+}
+
+@test "run as a kubectl plugin, messages name 'kubectl NAME'" {
+	for t in $tools; do
+		ln -s "$(command -v "$t")" "$TMP/kubectl-$(echo "$t" | tr - _)"
+	done
+	run -2 "$TMP/kubectl-victims" --bogus
+	assert_output --partial "kubectl victims: unknown or ambiguous option '--bogus'"
+	assert_output --partial "Try 'kubectl victims --help'"
+	run -0 "$TMP/kubectl-pc_validate" --help
+	assert_line --index 0 --partial "Usage: kubectl pc-validate "
+	run -0 "$TMP/kubectl-preempt_plan" --version
+	assert_output "kubectl preempt-plan 0.1.0"
+}
+
+@test "--feature-gates: a misspelt gate is an error that names the gate it resembles, in every tool" {
+	run -2 victims --feature-gates WorkloadAwarePremption=false --preemptor "$SAMPLE/preemptor.yaml" "$SAMPLE/cluster.json"
+	assert_output --partial "unrecognized feature gate: WorkloadAwarePremption (did you mean WorkloadAwarePreemption?)"
+	run -2 pp-match --feature-gates PropagationPolicyPreemptio=true "$ROOT/share/examples/karmada"
+	assert_output --partial "(did you mean PropagationPolicyPreemption?)"
+	run -2 apiq-sim --feature-gates SchedulerAsyncApiCalls=true run --pods 1
+	assert_output --partial "(did you mean SchedulerAsyncAPICalls?)"
+	run -2 pc-validate --feature-gates GenericWorkload=maybe "$SAMPLE/preemptor.yaml"
+	assert_output --partial "invalid value of GenericWorkload=maybe, err: invalid syntax"
+}
+
+@test "--feature-gates: a gate that cannot change the answer is accepted and said" {
+	run --separate-stderr pp-match --feature-gates SchedulerAsyncAPICalls=true,Failover=true "$ROOT/share/examples/karmada"
+	[ "$status" -ne 2 ]
+	[[ "$stderr" == *"--feature-gates: SchedulerAsyncAPICalls does not change what pp-match computes"* ]]
+	[[ "$stderr" == *"--feature-gates: Failover does not change what pp-match computes (not a gate it models)"* ]]
+}
+
+@test "every tool's --help lists the gates it reads with the registry's defaults, as its man page and the README do" {
+	for t in $tools; do
+		"$t" --help > "$TMP/help"
+		grep -q -- "output format (see below)" "$TMP/help" || { echo "$t: formats not 'see below'"; return 1; }
+		while read -r gate _ def rest; do
+			grep -qE "^\.It Cm $gate\$" "$ROOT/share/man/man1/$t.1" || { echo "$t(1) lacks $gate"; return 1; }
+			grep -A1 -E "^\.It Cm $gate\$" "$ROOT/share/man/man1/$t.1" | grep -q "default $def" ||
+				{ echo "$t(1): $gate default differs from --help ($def)"; return 1; }
+			grep -qE "^\| $gate \|.*\| (\*\*)?$def(\*\*)? \|" "$ROOT/README.md" ||
+				{ echo "README: $gate default differs from --help ($def)"; return 1; }
+			grep -E "^\| $gate \|" "$ROOT/README.md" | grep -q "$t" ||
+				{ echo "README does not list $t as reading $gate"; return 1; }
+		done < <(sed -n '/^Feature gates this tool reads/,/^$/p' "$TMP/help" | grep -E '^  [A-Z]')
+	done
+	run -0 victims --help
+	assert_output --partial "WorkloadAwarePreemption            default true (upstream false: see the man page)"
+}
+
+@test "every man page's EXIT STATUS has the shared three rows and points to the one table" {
+	for t in $tools; do
+		sec=$(sed -n '/^\.Sh EXIT STATUS/,/^\.Sh /p' "$ROOT/share/man/man1/$t.1")
+		for n in 0 1 2; do
+			grep -qx ".It $n" <<<"$sec" || { echo "$t(1): no row $n"; return 1; }
+		done
+		grep -q "The five tools share this table" <<<"$sec" || { echo "$t(1): no pointer to the shared table"; return 1; }
+	done
+	grep -q '^| 0 | the answer, nothing negative |' "$ROOT/README.md"
+	grep -q '^| 1 | a negative finding |' "$ROOT/README.md"
+	grep -q '^| 2 | usage, input or output trouble |' "$ROOT/README.md"
+}
