@@ -170,6 +170,8 @@ count() { grep -o -- "$2" <<<"$1" | wc -l; }
 	run -2 apiq-sim step -o html /dev/null
 	assert_output --partial 'html is for run'
 	run -2 victims -o html "$SAMPLE/cluster.json"
+	run -2 apiq-sim run --pods 10 -o html --timeline -
+	assert_output --partial 'would both write to standard output'
 	for t in preempt-plan apiq-sim; do
 		formats=$($t --help | sed -n 's/^Output formats: \([a-z,]*\) .*/\1/p' | tr , ' ')
 		[[ " $formats " == *" html "* ]] || fail "$t --help lacks html ($formats)"

@@ -178,6 +178,8 @@ int main(int argc, char **argv)
 			pk_cli_usage_error(&cli, "step writes NDJSON only (html is for run)");
 		status = apiq_step_main(&cli, &types, &ro.gates, paths, npaths);
 	} else if (strcmp(mode, "run") == 0) {
+		if (cli.format == PK_FMT_HTML && ro.timeline_path && strcmp(ro.timeline_path, "-") == 0)
+			pk_cli_usage_error(&cli, "--timeline - and -o html would both write to standard output");
 		status = apiq_run_main(&cli, &types, &ro, paths, npaths);
 	} else {
 		pk_cli_usage_error(&cli, "unknown mode '%s' (want step or run)", mode);

@@ -113,6 +113,17 @@ static const char *criterion_text(const cJSON *plan, char *buf, size_t size)
 	return *buf ? buf : NULL;
 }
 
+static void string_list(pk_html *h, const cJSON *arr, long max);
+
+/* What a record says it assumed: its warnings array, after the rest. */
+static void warnings(pk_html *h, const cJSON *w)
+{
+	if (!cJSON_GetArraySize(w))
+		return;
+	PK_HTML_LIT(h, "<br><strong>Warnings:</strong> ");
+	string_list(h, w, 10);
+}
+
 /* ---- 1. summary ---------------------------------------------------------------------- */
 
 static void count_box(pk_html *h, const char *id, const char *label, long v)
@@ -180,6 +191,11 @@ static void simulation_line(pk_report *r, pk_html *h)
 	if (num(s, "scaled"))
 		pk_html_textf(h, " %ld of them added by --scale.", num(s, "scaled"));
 	PK_HTML_LIT(h, "</p>\n");
+	if (cJSON_GetArraySize(pk_get(s, "warnings"))) {
+		PK_HTML_LIT(h, "<p class=\"note\"><strong>Warnings:</strong> ");
+		string_list(h, pk_get(s, "warnings"), 20);
+		PK_HTML_LIT(h, "</p>\n");
+	}
 	if (num(s, "recreationsDropped")) {
 		PK_HTML_LIT(h, "<p class=\"note\">");
 		pk_html_textf(h, "%ld victim(s) would be recreated beyond the bound on recreations "
@@ -288,10 +304,7 @@ static void applied_row(pk_html *h, const cJSON *a)
 	pods_cell(h, pk_get(a, "victimPods"), 20);
 	PK_HTML_LIT(h, "<td>");
 	pk_html_text(h, pk_str(a, "message"));
-	if (cJSON_GetArraySize(pk_get(a, "warnings"))) {
-		PK_HTML_LIT(h, "<br><strong>Warnings:</strong> ");
-		string_list(h, pk_get(a, "warnings"), 10);
-	}
+	warnings(h, pk_get(a, "warnings"));
 	PK_HTML_LIT(h, "</td></tr>\n");
 }
 
@@ -953,8 +966,10 @@ static void unit_row(pk_report *r, pk_html *h, long i)
 	const char *crit = criterion_text(u->plan, buf, sizeof buf);
 	td_text(h, crit ? crit : "-");
 	calls_cell(h, u);
-	pk_html_elem(h, "td", pk_str_or(u->plan, "reason", ""), "class", "reason", NULL);
-	PK_HTML_LIT(h, "</tr>\n");
+	PK_HTML_LIT(h, "<td class=\"reason\">");
+	pk_html_text(h, pk_str_or(u->plan, "reason", ""));
+	warnings(h, pk_get(u->plan, "warnings"));
+	PK_HTML_LIT(h, "</td></tr>\n");
 }
 
 void rp_write_units(pk_report *r, pk_html *h)

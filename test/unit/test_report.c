@@ -41,7 +41,8 @@ static const char *const records[] = {
 
 	"{\"kind\":\"PreemptionPlan\",\"preemptor\":{\"kind\":\"Pod\",\"namespace\":\"shop\",\"name\":\"<script>x</script>\","
 	"\"uid\":\"u3\",\"priority\":5},\"result\":\"NotEligible\",\"nominatedNodeName\":null,\"victims\":[],"
-	"\"numPDBViolations\":0,\"reason\":\"not eligible: <b>&\\u2028\",\"actions\":[]}",
+	"\"numPDBViolations\":0,\"reason\":\"not eligible: <b>&\\u2028\",\"actions\":[],"
+	"\"warnings\":[\"priorityClassName \\\"gone\\\" not found; priority 5 assumed\"]}",
 
 	"{\"kind\":\"SimulationSummary\",\"scheduled\":0,\"nominated\":1,\"unschedulable\":2,\"victims\":2,"
 	"\"cascadingPreemptions\":0,\"units\":3,\"pods\":3,\"podGroups\":0,\"recreated\":0,\"recreationsDropped\":0,"
@@ -88,9 +89,45 @@ static int count(const char *hay, const char *needle)
 	return n;
 }
 
+/* The page of the records above with opts o into *page. */
+static void page_of(const pk_report_opts *o, char **page, size_t *size)
+{
+	pk_report *r = pk_report_new(o);
+	for (size_t i = 0; i < sizeof records / sizeof records[0]; i++)
+		pk_report_take(r, cJSON_Parse(records[i]));
+	FILE *fp = open_memstream(page, size);
+	pk_out out;
+	pk_out_init(&out, fp);
+	pk_report_write(r, &out);
+	fclose(fp);
+	pk_report_free(r);
+}
+
+/* Beyond its bounds the page says what it left out. */
+static void test_bounds(void)
+{
+	pk_report_opts o;
+	pk_report_opts_default(&o);
+	o.max_nodes = 0;
+	o.max_units = 1;
+	o.max_bytes = 100;
+	size_t size;
+	char *page = NULL;
+	page_of(&o, &page, &size);
+	CHECK(strstr(page, "id=\"nodes-left-out\">Dropped 1 of 1 touched node(s)") != NULL, "nodes left out, counted");
+	CHECK(strstr(page, "<svg class=\"bars\"") == NULL, "and not drawn");
+	CHECK(strstr(page, "id=\"units-left-out\">The last 2 of 3 plans") != NULL, "plans left out of the table");
+	CHECK(strstr(page, "id=\"data-left-out\">") && strstr(page, "2 of 3 plans (the last ones)"),
+	      "plans left out of the embedded data, and said so");
+	CHECK(strstr(page, "\"kind\":\"SimulationSummary\"") && strstr(page, "\"kind\":\"AppliedObject\""),
+	      "the summary and applied objects are always in the data");
+	free(page);
+}
+
 int main(int argc, char **argv)
 {
 	test_fit_error();
+	test_bounds();
 
 	pk_report_opts o;
 	pk_report_opts_default(&o);
@@ -135,6 +172,8 @@ int main(int argc, char **argv)
 	CHECK(strstr(page, "\\u003cscript\\u003ex\\u003c/script\\u003e") != NULL && strstr(page, "\\u2028") != NULL,
 	      "and in the embedded JSON");
 	CHECK(count(page, "<script") == 2, "two script elements: the data and the page's own");
+	CHECK(strstr(page, "<br><strong>Warnings:</strong> priorityClassName &quot;gone&quot; not found; priority 5 "
+	                   "assumed</td>") != NULL, "a plan's warnings are in its row");
 	if (argc > 1) {
 		FILE *f = fopen(argv[1], "w");
 		CHECK(f && fwrite(page, 1, size, f) == size && fclose(f) == 0, "page written to %s", argv[1]);
