@@ -95,6 +95,12 @@ static void *grow(void *arr, long *cap, long need, size_t elem)
 	return p;
 }
 
+void rp_sort(void *base, long n, size_t size, int (*cmp)(const void *, const void *))
+{
+	if (n > 1) /* an empty array may have no memory at all */
+		qsort(base, (size_t)n, size, cmp);
+}
+
 void rp_list_add(rp_list *l, long unit)
 {
 	if (l->n && l->v[l->n - 1] == unit)
@@ -202,7 +208,8 @@ void pk_report_candidates(pk_report *r, const cJSON *preemptor, const pk_candida
 	pk_candidate *left = malloc(sizeof *left * (size_t)(n ? n : 1));
 	if (!left)
 		abort();
-	memcpy(left, c, sizeof *left * (size_t)n);
+	if (n)
+		memcpy(left, c, sizeof *left * (size_t)n);
 	for (int i = 0; i < n; i++)
 		if (!left[i].summarized)
 			pk_candidate_summarize(&left[i]);
@@ -486,9 +493,9 @@ static void gather(pk_report *r)
 		note_reasons(r, i, u);
 	}
 	/* the lookups are done: order the arrays for the page */
-	qsort(r->nodes, (size_t)r->nnodes, sizeof *r->nodes, cmp_node);
-	qsort(r->pdbs, (size_t)r->npdbs, sizeof *r->pdbs, cmp_pdb);
-	qsort(r->reasons, (size_t)r->nreasons, sizeof *r->reasons, cmp_reason);
+	rp_sort(r->nodes, r->nnodes, sizeof *r->nodes, cmp_node);
+	rp_sort(r->pdbs, r->npdbs, sizeof *r->pdbs, cmp_pdb);
+	rp_sort(r->reasons, r->nreasons, sizeof *r->reasons, cmp_reason);
 }
 
 /* ---- the page ------------------------------------------------------------------------ */

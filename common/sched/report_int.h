@@ -85,6 +85,8 @@ struct pk_report {
 const char *rp_str(pk_report *r, const char *s);
 
 void rp_list_add(rp_list *l, long unit);
+/* qsort for arrays that may be empty (and NULL). */
+void rp_sort(void *base, long n, size_t size, int (*cmp)(const void *, const void *));
 
 /* Sections (report_page.c), in page order. */
 void rp_write_summary(pk_report *r, pk_html *h);

@@ -175,7 +175,7 @@ static long count_results(pk_report *r, result_row *rows, long max)
 		rows[k].pods += strcmp(u->kind, "PodGroup") == 0 ? num(u->plan, "members") : 1;
 		rows[k].victims += u->victims;
 	}
-	qsort(rows, (size_t)n, sizeof *rows, cmp_result);
+	rp_sort(rows, n, sizeof *rows, cmp_result);
 	return n;
 }
 
@@ -485,8 +485,8 @@ void rp_write_owners(pk_report *r, pk_html *h)
 	for (long i = 0; i < r->nowners; i++)
 		rows[i] = &r->owners[i];
 	long shown = r->nowners < MAX_OWNER_ROWS ? r->nowners : MAX_OWNER_ROWS;
-	qsort(rows, (size_t)r->nowners, sizeof *rows, cmp_owner_pods);
-	qsort(rows, (size_t)shown, sizeof *rows, cmp_owner_ns);
+	rp_sort(rows, r->nowners, sizeof *rows, cmp_owner_pods);
+	rp_sort(rows, shown, sizeof *rows, cmp_owner_ns);
 	for (long i = 0; i < shown; i++) {
 		if (i == 0 || rows[i]->ns != rows[i - 1]->ns) {
 			if (i)
