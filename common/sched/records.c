@@ -140,12 +140,25 @@ static void res_pods(pk_res *r, const pk_pod *const *pods, int n, int sign)
 	}
 }
 
+static bool among(const pk_pod *p, const pk_pod *const *pods, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (pods[i] == p)
+			return true;
+	return false;
+}
+
 cJSON *pk_node_resources_json(const pk_nodeinfo *ni, const pk_pod *const *gone, int ngone,
                               const pk_pod *const *added, int nadded)
 {
+	/* the pods bound there, and those nominated there: the scheduler
+	 * holds room for them (a plan's own preemptor counts once, after) */
 	pk_res before = {0}, after = {0};
 	pk_res_add(&before, &ni->requested, 1);
 	before.pods = (int64_t)ni->npods * 1000;
+	for (int i = 0; i < ni->nnominated; i++)
+		if (!among(ni->nominated[i], added, nadded))
+			res_pods(&before, (const pk_pod *const *)&ni->nominated[i], 1, 1);
 	pk_res_add(&after, &before, 1);
 	after.pods = before.pods;
 	res_pods(&after, gone, ngone, -1);

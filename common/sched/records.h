@@ -17,8 +17,8 @@
  *   {"node":"…","allocatable":{cpu,memory,pods,…},"requested":{…},
  *    "requestedAfter":{…}}
  * quantities as resource.Quantity strings (bytes as plain integers); what
- * the node's pods request now (pods: how many) and after the plan's victims
- * are gone and its pods placed or nominated there.
+ * the pods bound or nominated to the node request now (pods: how many) and
+ * after the plan's victims are gone and its pods placed or nominated there.
  *   {"kind":"NodeStatus","preemptor":{…},"node":"…","stage":"Filter"|"DryRun",
  *     "code":"…","plugin":"…","reasons":[…]}            (victims --explain)
  */

@@ -865,8 +865,8 @@ void rp_write_nodes(pk_report *r, pk_html *h)
 		pk_html_textf(h, "; the other %ld node(s) of the cluster are untouched", r->o.nodes - r->nnodes);
 	else if (r->o.nodes >= 0)
 		pk_html_text(h, ", every node of the cluster");
-	pk_html_text(h, ". Each bar is what the pods on the node request against what it can allocate: solid "
-	                "before the plans, hatched after them (victims gone, preemptors placed or nominated); "
+	pk_html_text(h, ". Each bar is what the pods bound or nominated to the node request against what it can "
+	                "allocate: solid before the plans, hatched after them (victims gone, preemptors placed or nominated); "
 	                "the figures beside each bar say the same.");
 	PK_HTML_LIT(h, "</p>\n");
 	static const char *const cols[] = { "Node", "Victims", "Placed or nominated", "Requests: before, after",
