@@ -92,6 +92,9 @@ count() { grep -o -- "$2" <<<"$1" | wc -l; }
 			fail "grouped reason"
 		[[ $dom == *'<a href="#podgroup-ml.train">podgroup ml/train</a>'* ]] || fail "a link to the gang's plan"
 		[[ $dom == *'<tr id="podgroup-ml.train">'* ]] || fail "the gang's anchor"
+		# the gang preempts the whole etl group
+		[[ $dom == *'<tr><td>default/etl</td><td class="n">4</td><td><a href="#podgroup-ml.train">'* ]] ||
+			fail "the pod group that loses pods"
 	done
 }
 

@@ -293,9 +293,10 @@ typedef struct pk_victim_ref {
 	bool violating;           /* counted as a PDB violation */
 	bool terminating;         /* already being deleted: the executor skips it */
 	/* For reports (NULL when a record did not carry them): the pod's
-	 * priorityClassName, its owner workload (pk_pod.owner_*), and when
-	 * violating, a PodDisruptionBudget that selects it. */
-	const char *class_name, *owner_kind, *owner_name, *pdb;
+	 * priorityClassName, its owner workload (pk_pod.owner_*), the PodGroup
+	 * it names (spec.schedulingGroup.podGroupName), and when violating, a
+	 * PodDisruptionBudget that selects it. */
+	const char *class_name, *owner_kind, *owner_name, *pod_group, *pdb;
 } pk_victim_ref;
 
 typedef struct pk_candidate {

@@ -51,16 +51,6 @@ static pk_victim_ref victim_ref(const pk_pod *p)
 	return r;
 }
 
-static cJSON *victim_json(const pk_pod *p, const pk_pg_set *g)
-{
-	pk_victim_ref r = victim_ref(p);
-	cJSON *o = pk_victim_ref_json(&r);
-	const pk_podgroup *pg = g ? pk_pg_of_pod(g, p) : NULL;
-	if (pg)
-		cJSON_AddStringToObject(o, "podGroup", pg->name);
-	return o;
-}
-
 cJSON *pk_pg_plan_json(const pk_pg_evaluation *e, const char *scheduler)
 {
 	const pk_podgroup *pg = e->group;
@@ -80,8 +70,8 @@ cJSON *pk_pg_plan_json(const pk_pg_evaluation *e, const char *scheduler)
 	char by[600];
 	snprintf(by, sizeof by, "pod group %s/%s", pg->namespace_, pg->name);
 	for (int i = 0; preempt && i < e->nvictims; i++) {
-		cJSON_AddItemToArray(victims, victim_json(e->victims[i], NULL));
 		pk_victim_ref r = victim_ref(e->victims[i]);
+		cJSON_AddItemToArray(victims, pk_victim_ref_json(&r));
 		pk_victim_actions_json(actions, &r, r.node, scheduler, "pod group", by);
 	}
 	cJSON_AddNumberToObject(o, "numPDBViolations", preempt ? e->num_pdb_violations : 0);

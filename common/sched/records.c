@@ -75,6 +75,8 @@ cJSON *pk_victim_ref_json(const pk_victim_ref *v)
 		cJSON_AddStringToObject(owner, "kind", v->owner_kind);
 		cJSON_AddStringToObject(owner, "name", v->owner_name ? v->owner_name : "");
 	}
+	if (v->pod_group && *v->pod_group)
+		cJSON_AddStringToObject(o, "podGroup", v->pod_group);
 	if (v->pdb && *v->pdb)
 		cJSON_AddStringToObject(o, "pdb", v->pdb);
 	return o;
@@ -104,6 +106,7 @@ bool pk_victim_ref_from_json(const cJSON *o, pk_strtab *strs, pk_victim_ref *out
 	out->class_name = intern_or_null(strs, pk_str(o, "priorityClassName"));
 	out->owner_kind = intern_or_null(strs, pk_str(o, "owner.kind"));
 	out->owner_name = intern_or_null(strs, pk_str(o, "owner.name"));
+	out->pod_group = intern_or_null(strs, pk_str(o, "podGroup"));
 	out->pdb = intern_or_null(strs, pk_str(o, "pdb"));
 	return true;
 }

@@ -7,12 +7,12 @@
  *     "numCandidates":N,"offset":K,"warnings":[…],"pod":{…}}
  *   {"kind":"Candidate","preemptor":{namespace,name,uid,priority},"node":"…",
  *     "victims":[{namespace,name,uid,node,priority,startTime,priorityClassName,
- *       owner:{kind,name},pdb}],
+ *       owner:{kind,name},podGroup,pdb}],
  *     "numPDBViolations":N,"nominatedPodsToClear":[…],"nodeResources":{…}}
  *
- * A victim's priorityClassName, owner (the owner workload, pk_pod.owner_*)
- * and pdb (a budget that selects a violating victim) are left out when
- * empty. nodeResources, of a Candidate and (an array, one per node the plan
+ * A victim's priorityClassName, owner (the owner workload, pk_pod.owner_*),
+ * podGroup (spec.schedulingGroup.podGroupName) and pdb (a budget that
+ * selects a violating victim) are left out when empty. nodeResources, of a Candidate and (an array, one per node the plan
  * touches) of a PreemptionPlan:
  *   {"node":"…","allocatable":{cpu,memory,pods,…},"requested":{…},
  *    "requestedAfter":{…}}

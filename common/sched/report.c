@@ -44,6 +44,13 @@ static void free_list(rp_list *l)
 	free(l->v);
 }
 
+static void free_nameds(rp_nameds *a)
+{
+	for (long i = 0; i < a->n; i++)
+		free_list(&a->v[i].units);
+	free(a->v);
+}
+
 void pk_report_free(pk_report *r)
 {
 	if (!r)
@@ -59,9 +66,8 @@ void pk_report_free(pk_report *r)
 		free_list(&r->nodes[i].placed_units);
 	}
 	free(r->nodes);
-	for (long i = 0; i < r->npdbs; i++)
-		free_list(&r->pdbs[i].units);
-	free(r->pdbs);
+	free_nameds(&r->pdbs);
+	free_nameds(&r->groups);
 	for (long i = 0; i < r->nreasons; i++)
 		free_list(&r->reasons[i].examples);
 	free(r->reasons);
@@ -281,12 +287,12 @@ int pk_fit_error_reasons(const char *msg, pk_reason_fn fn, void *ctx)
 
 /* ---- gathering ----------------------------------------------------------------------- */
 
-enum { TAG_OWNER = 1, TAG_NODE, TAG_PDB, TAG_REASON };
+enum { TAG_OWNER = 1, TAG_NODE, TAG_PDB, TAG_REASON, TAG_GROUP };
 
 /* Index of key in an array of the report, creating the entry at *n. */
 static long lookup(pk_report *r, int tag, const char *key, long *n, bool *created)
 {
-	static const char tags[5][2] = { "", "o", "n", "p", "r" };
+	static const char tags[6][2] = { "", "o", "n", "p", "r", "g" };
 	long i = pk_pair_map_get(&r->index, tags[tag], key) - 1;
 	*created = i < 0;
 	if (i < 0) {
@@ -346,22 +352,23 @@ static rp_node *node_of(pk_report *r, const char *name)
 	return &r->nodes[i];
 }
 
-static void note_pdb(pk_report *r, long unit, const cJSON *v)
+/* A victim of a budget or a group: ns and the name in member of v. */
+static void note_named(pk_report *r, rp_nameds *a, int tag, long unit, const cJSON *v, const char *member)
 {
-	const char *ns = pk_str_or(v, "namespace", ""), *name = pk_str_or(v, "pdb", "");
+	const char *ns = pk_str_or(v, "namespace", ""), *name = pk_str_or(v, member, "");
 	char key[600];
 	snprintf(key, sizeof key, "%s/%s", ns, name);
-	long k = r->npdbs;
+	long k = a->n;
 	bool created;
-	long i = lookup(r, TAG_PDB, rp_str(r, key), &k, &created);
-	r->pdbs = grow(r->pdbs, &r->cappdbs, k, sizeof *r->pdbs);
-	r->npdbs = k;
+	long i = lookup(r, tag, rp_str(r, key), &k, &created);
+	a->v = grow(a->v, &a->cap, k, sizeof *a->v);
+	a->n = k;
 	if (created) {
-		r->pdbs[i].ns = rp_str(r, ns);
-		r->pdbs[i].name = rp_str(r, name);
+		a->v[i].ns = rp_str(r, ns);
+		a->v[i].name = rp_str(r, name);
 	}
-	r->pdbs[i].victims++;
-	rp_list_add(&r->pdbs[i].units, unit);
+	a->v[i].victims++;
+	rp_list_add(&a->v[i].units, unit);
 }
 
 static void note_victims(pk_report *r, long unit, const cJSON *plan)
@@ -377,7 +384,9 @@ static void note_victims(pk_report *r, long unit, const cJSON *plan)
 			rp_list_add(&n->victim_units, unit);
 		}
 		if (pk_bool(v, "pdbViolation"))
-			note_pdb(r, unit, v);
+			note_named(r, &r->pdbs, TAG_PDB, unit, v, "pdb");
+		if (pk_str(v, "podGroup"))
+			note_named(r, &r->groups, TAG_GROUP, unit, v, "podGroup");
 		pk_pair_map_add(&r->evicted_by, rp_str(r, pk_str_or(v, "namespace", "")),
 		                rp_str(r, pk_str_or(v, "name", "")), unit + 1);
 	}
@@ -458,9 +467,9 @@ static int cmp_node(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
-static int cmp_pdb(const void *a, const void *b)
+static int cmp_named(const void *a, const void *b)
 {
-	const rp_pdb *x = a, *y = b;
+	const rp_named *x = a, *y = b;
 	if (x->victims != y->victims)
 		return x->victims > y->victims ? -1 : 1;
 	int c = strcmp(x->ns, y->ns);
@@ -494,7 +503,8 @@ static void gather(pk_report *r)
 	}
 	/* the lookups are done: order the arrays for the page */
 	rp_sort(r->nodes, r->nnodes, sizeof *r->nodes, cmp_node);
-	rp_sort(r->pdbs, r->npdbs, sizeof *r->pdbs, cmp_pdb);
+	rp_sort(r->pdbs.v, r->pdbs.n, sizeof *r->pdbs.v, cmp_named);
+	rp_sort(r->groups.v, r->groups.n, sizeof *r->groups.v, cmp_named);
 	rp_sort(r->reasons, r->nreasons, sizeof *r->reasons, cmp_reason);
 }
 

@@ -44,11 +44,17 @@ typedef struct rp_node {
 	rp_list victim_units, placed_units;
 } rp_node;
 
-typedef struct rp_pdb {
+/* A PodDisruptionBudget or a PodGroup that loses pods. */
+typedef struct rp_named {
 	const char *ns, *name;
 	long victims;
 	rp_list units;
-} rp_pdb;
+} rp_named;
+
+typedef struct rp_nameds {
+	rp_named *v;
+	long n, cap;
+} rp_nameds;
 
 typedef struct rp_reason {
 	const char *stage, *text;
@@ -72,8 +78,7 @@ struct pk_report {
 	long nowners, capowners;
 	rp_node *nodes;
 	long nnodes, capnodes;
-	rp_pdb *pdbs;
-	long npdbs, cappdbs;
+	rp_nameds pdbs, groups;
 	rp_reason *reasons;
 	long nreasons, capreasons;
 	pk_pair_map index;        /* (tag, key) -> index + 1 for the arrays above */

@@ -510,7 +510,7 @@ void rp_write_owners(pk_report *r, pk_html *h)
 void rp_write_pdbs(pk_report *r, pk_html *h)
 {
 	rp_section_start(h, "pdb", "PDB violations");
-	if (!r->pdb_violations && !r->npdbs) {
+	if (!r->pdb_violations && !r->pdbs.n) {
 		rp_none(h, "No plan evicts a pod beyond its PodDisruptionBudget.");
 		section_end(h);
 		return;
@@ -524,8 +524,8 @@ void rp_write_pdbs(pk_report *r, pk_html *h)
 	static const char *const cols[] = { "Budget", "Pods beyond it", "Preemptors", NULL };
 	table_start(h, "pdb-table", cols);
 	PK_HTML_LIT(h, "<tbody>\n");
-	for (long i = 0; i < r->npdbs; i++) {
-		const rp_pdb *p = &r->pdbs[i];
+	for (long i = 0; i < r->pdbs.n; i++) {
+		const rp_named *p = &r->pdbs.v[i];
 		PK_HTML_LIT(h, "<tr><td>");
 		if (*p->name)
 			pk_html_textf(h, "%s/%s", p->ns, p->name);
@@ -573,17 +573,36 @@ void rp_write_gangs(pk_report *r, pk_html *h)
 		placed += strcmp(r->units[i].result, "Preempt") == 0 ||
 		          strcmp(r->units[i].result, "NoPreemptionNeeded") == 0;
 	}
-	if (!gangs && !disrupted) {
+	if (!gangs && !disrupted && !r->groups.n) {
 		rp_none(h, "No PodGroup is planned or preempted.");
 		section_end(h);
 		return;
 	}
 	PK_HTML_LIT(h, "<p>");
 	pk_html_textf(h, "%ld pod group(s) planned: %ld placed (with or without preemption), %ld could not be "
-	              "placed. %ld pod group(s) lose pods as victims, whole groups where their disruptionMode "
-	              "is PodGroup.", gangs, placed, gangs - placed, disrupted);
+	              "placed. Victims include the pods of %ld pod group(s), whole groups where their "
+	              "disruptionMode is PodGroup (%ld such disruption(s)).", gangs, placed, gangs - placed,
+	              r->groups.n, disrupted);
 	PK_HTML_LIT(h, "</p>\n");
+	if (r->groups.n) {
+		pk_html_elem(h, "h3", "Pod groups that lose pods", NULL);
+		static const char *const cols[] = { "PodGroup", "Pods evicted", "Evicted by", NULL };
+		table_start(h, "victim-groups-table", cols);
+		PK_HTML_LIT(h, "<tbody>\n");
+		for (long i = 0; i < r->groups.n; i++) {
+			const rp_named *g = &r->groups.v[i];
+			PK_HTML_LIT(h, "<tr><td>");
+			pk_html_textf(h, "%s/%s", g->ns, g->name);
+			PK_HTML_LIT(h, "</td>");
+			rp_td_num(h, g->victims);
+			PK_HTML_LIT(h, "<td>");
+			rp_unit_links(r, h, &g->units, 20);
+			PK_HTML_LIT(h, "</td></tr>\n");
+		}
+		PK_HTML_LIT(h, "</tbody></table>\n");
+	}
 	if (gangs) {
+		pk_html_elem(h, "h3", "Pod groups planned", NULL);
 		static const char *const cols[] = { "PodGroup", "Result", "Members", "minCount", "Placed", "Victims",
 			                            "Victim units", "PodGroups disrupted", "Disruption mode",
 			                            "Reason", NULL };
