@@ -507,6 +507,27 @@ void rp_write_owners(pk_report *r, pk_html *h)
 
 /* ---- 3. PDB violations --------------------------------------------------------------- */
 
+/* Budgets or groups: name, the victims they lose, the plans that evict them. */
+static void named_table(pk_report *r, pk_html *h, const char *id, const char *const *cols, const rp_nameds *a)
+{
+	table_start(h, id, cols);
+	PK_HTML_LIT(h, "<tbody>\n");
+	for (long i = 0; i < a->n; i++) {
+		const rp_named *p = &a->v[i];
+		PK_HTML_LIT(h, "<tr><td>");
+		if (*p->name)
+			pk_html_textf(h, "%s/%s", p->ns, p->name);
+		else
+			pk_html_textf(h, "one in %s (the records do not name it)", p->ns);
+		PK_HTML_LIT(h, "</td>");
+		rp_td_num(h, p->victims);
+		PK_HTML_LIT(h, "<td>");
+		rp_unit_links(r, h, &p->units, 20);
+		PK_HTML_LIT(h, "</td></tr>\n");
+	}
+	PK_HTML_LIT(h, "</tbody></table>\n");
+}
+
 void rp_write_pdbs(pk_report *r, pk_html *h)
 {
 	rp_section_start(h, "pdb", "PDB violations");
@@ -522,22 +543,7 @@ void rp_write_pdbs(pk_report *r, pk_html *h)
 	              r->pdb_violations);
 	PK_HTML_LIT(h, "</p>\n");
 	static const char *const cols[] = { "Budget", "Pods beyond it", "Preemptors", NULL };
-	table_start(h, "pdb-table", cols);
-	PK_HTML_LIT(h, "<tbody>\n");
-	for (long i = 0; i < r->pdbs.n; i++) {
-		const rp_named *p = &r->pdbs.v[i];
-		PK_HTML_LIT(h, "<tr><td>");
-		if (*p->name)
-			pk_html_textf(h, "%s/%s", p->ns, p->name);
-		else
-			pk_html_textf(h, "a budget in %s (the records do not name it)", p->ns);
-		PK_HTML_LIT(h, "</td>");
-		rp_td_num(h, p->victims);
-		PK_HTML_LIT(h, "<td>");
-		rp_unit_links(r, h, &p->units, 20);
-		PK_HTML_LIT(h, "</td></tr>\n");
-	}
-	PK_HTML_LIT(h, "</tbody></table>\n");
+	named_table(r, h, "pdb-table", cols, &r->pdbs);
 	section_end(h);
 }
 
@@ -587,19 +593,7 @@ void rp_write_gangs(pk_report *r, pk_html *h)
 	if (r->groups.n) {
 		pk_html_elem(h, "h3", "Pod groups that lose pods", NULL);
 		static const char *const cols[] = { "PodGroup", "Pods evicted", "Evicted by", NULL };
-		table_start(h, "victim-groups-table", cols);
-		PK_HTML_LIT(h, "<tbody>\n");
-		for (long i = 0; i < r->groups.n; i++) {
-			const rp_named *g = &r->groups.v[i];
-			PK_HTML_LIT(h, "<tr><td>");
-			pk_html_textf(h, "%s/%s", g->ns, g->name);
-			PK_HTML_LIT(h, "</td>");
-			rp_td_num(h, g->victims);
-			PK_HTML_LIT(h, "<td>");
-			rp_unit_links(r, h, &g->units, 20);
-			PK_HTML_LIT(h, "</td></tr>\n");
-		}
-		PK_HTML_LIT(h, "</tbody></table>\n");
+		named_table(r, h, "victim-groups-table", cols, &r->groups);
 	}
 	if (gangs) {
 		pk_html_elem(h, "h3", "Pod groups planned", NULL);
