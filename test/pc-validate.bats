@@ -29,7 +29,7 @@ EOF
 	run pc-validate --help
 	assert_success
 	assert_output --partial "Usage: pc-validate"
-	for flag in --output --cluster --feature-gates --strict --summary --kep5710-preemption-priority --stats; do
+	for flag in --output --cluster --against --feature-gates --strict --summary --kep5710-preemption-priority --stats; do
 		assert_output --partial -- "$flag"
 	done
 	assert_output --partial "Exit status"
@@ -86,7 +86,7 @@ EOF
 @test "-o json writes one Diagnostic per line with the contract's keys" {
 	run -1 pc-validate -o json "$TMP/bad.yaml"
 	[ "${#lines[@]}" -eq 1 ]
-	run jq -e -c 'keys_unsorted == ["file","line","column","severity","object","field","type","message"] and (.object | keys_unsorted) == ["apiVersion","kind","namespace","name"] and .type == "Forbidden" and .line == 5' <<<"$output"
+	run jq -e -c 'keys_unsorted == ["kind","file","line","column","severity","object","field","type","rule","message"] and .kind == "Diagnostic" and (.object | keys_unsorted) == ["apiVersion","kind","namespace","name"] and .object.namespace == null and .type == "Forbidden" and .rule == "PriorityClass.value.forbidden" and .line == 5' <<<"$output"
 	assert_success
 }
 
@@ -95,7 +95,7 @@ EOF
 	run jq -e '.version == "2.1.0" and (.runs[0].results | type == "array" and length == 0) and .runs[0].tool.driver.name == "pc-validate"' <<<"$output"
 	assert_success
 	run -1 pc-validate -o sarif "$TMP/bad.yaml"
-	run jq -e '.runs[0].results[0] | .ruleId == "Forbidden" and .level == "error" and .locations[0].physicalLocation.region.startLine == 5' <<<"$output"
+	run jq -e '.runs[0] as $run | $run.results[0] | .ruleId == "PriorityClass.value.forbidden" and .level == "error" and .locations[0].physicalLocation.region.startLine == 5 and $run.tool.driver.rules[.ruleIndex].id == .ruleId and ($run.tool.driver.rules[.ruleIndex].help.text | length > 10)' <<<"$output"
 	assert_success
 }
 
@@ -123,10 +123,39 @@ EOF
 	run -2 pc-validate --cluster "$TMP/nope.json" "$TMP/good.yaml"
 }
 
-@test "zero objects read is a finding, not a silent pass" {
+@test "no objects at all is not a finding: exit 0 and '0 objects checked' on stderr" {
 	: >"$TMP/empty.yaml"
-	run -1 pc-validate "$TMP/empty.yaml"
-	assert_output --partial "no objects found in the input"
+	printf '# only a comment\n---\n# and another\n' >"$TMP/comments.yaml"
+	for f in empty.yaml comments.yaml; do
+		run -0 --separate-stderr pc-validate "$TMP/$f"
+		assert_output ""
+		[ "$stderr" = "pc-validate: 0 objects checked" ] || fail "$f: stderr: $stderr"
+	done
+	# the machine formats stay clean; --summary says it there
+	run -0 --separate-stderr pc-validate -o json "$TMP/empty.yaml"
+	assert_output ""
+	[ -z "$stderr" ] || fail "stderr: $stderr"
+	run -0 --separate-stderr pc-validate -o json --summary "$TMP/empty.yaml"
+	[[ $stderr == *"0 objects checked in 1 files: 0 errors, 0 warnings"* ]] || fail "summary: $stderr"
+}
+
+@test "only kinds it does not check (Kueue WorkloadPriorityClass): exit 0, '0 objects checked'" {
+	command -v jq >/dev/null
+	[ -d "$SHARED" ] || skip "no shared data"
+	run -0 --separate-stderr pc-validate "$SHARED/priorityclasses/NVIDIA__knavigator__charts__overrides__kueue__priority.yaml"
+	assert_output ""
+	[ "$stderr" = "pc-validate: 0 objects checked" ] || fail "stderr: $stderr"
+}
+
+@test "--stats counts the files without documents" {
+	: >"$TMP/empty.yaml"
+	printf '# comment\n' >"$TMP/comments.yaml"
+	run -0 --separate-stderr pc-validate --stats "$TMP/empty.yaml" "$TMP/comments.yaml" "$TMP/good.yaml"
+	[[ $stderr == *"pc-validate: stats: files 3, without documents 2; 1 objects checked"* ]] || fail "stats: $stderr"
+	[[ $stderr == *"read 1, used 1"* ]] || fail "stats: $stderr"
+	run -0 --separate-stderr pc-validate -o json --stats "$TMP/empty.yaml"
+	assert_output ""
+	[[ $stderr == *"pc-validate: stats: files 1, without documents 1; 0 objects checked"* ]] || fail "stats: $stderr"
 }
 
 @test "other kinds are skipped and counted by --stats, not findings" {
@@ -154,7 +183,7 @@ spec:
     schedulingConstraints: {topology: [{key: topology.kubernetes.io/zone}]}
 EOF
 	run -0 pc-validate "$TMP/wl.yaml"
-	assert_output --partial "warning: Forbidden: feature gate TopologyAwareWorkloadScheduling is disabled"
+	assert_output --partial "spec.podGroupTemplates[0].schedulingConstraints: warning: feature gate TopologyAwareWorkloadScheduling is disabled: the apiserver drops this field on create"
 	run -1 pc-validate --strict "$TMP/wl.yaml"
 	run -0 pc-validate --feature-gates TopologyAwareWorkloadScheduling=true "$TMP/wl.yaml"
 	assert_output ""
@@ -176,7 +205,8 @@ hostile() { # file
 	printf 'apiVersion: v1\nkind: [\n  - : :\n' >"$TMP/syntax.yaml"
 	hostile "$TMP/syntax.yaml"
 	run -1 pc-validate "$TMP/syntax.yaml"
-	assert_output --regexp 'syntax.yaml:[0-9]+:[0-9]+: -/-: -: YAML'
+	assert_output --regexp 'syntax.yaml:[0-9]+:[0-9]+: YAML: '
+	refute_output --partial -- '-/-'
 }
 
 @test "hostile: truncated JSON" {
@@ -235,28 +265,31 @@ hostile() { # file
 
 # ---- pre-commit ----
 
-@test ".pre-commit-hooks.yaml defines the pc-validate hook for yaml, yml and json files" {
+@test ".pre-commit-hooks.yaml defines the pc-validate hook: --against HEAD, manifests, no dot paths" {
 	hooks="$ROOT/.pre-commit-hooks.yaml"
 	run python3 -c '
 import re, sys, yaml
 hooks = yaml.safe_load(open(sys.argv[1]))
 h = [h for h in hooks if h["id"] == "pc-validate"][0]
-assert h["entry"] == "pc-validate", h
-rx = re.compile(h["files"])
+assert h["entry"] == "pc-validate --against HEAD", h
+rx, ex = re.compile(h["files"]), re.compile(h["exclude"])
 for ok in ["a.yaml", "dir/b.yml", "c.json"]:
-    assert rx.search(ok), ok
+    assert rx.search(ok) and not ex.search(ok), ok
 for no in ["README.md", "x.yaml.bak", "main.c"]:
     assert not rx.search(no), no
+for no in [".pre-commit-config.yaml", ".github/workflows/ci.yml", "deploy/.hidden.yaml"]:
+    assert ex.search(no), no
 print(h["entry"])
 ' "$hooks"
 	assert_success
-	assert_output "pc-validate"
+	assert_output "pc-validate --against HEAD"
 }
 
-@test "the hook entry runs the way pre-commit runs it: files as arguments" {
+@test "the hook entry runs the way pre-commit runs it: files as arguments, in the repository" {
 	entry=$(python3 -c 'import sys, yaml; print([h for h in yaml.safe_load(open(sys.argv[1])) if h["id"] == "pc-validate"][0]["entry"])' "$ROOT/.pre-commit-hooks.yaml")
 	cp "$PCFIX/AD-01-two-defaults-in-one-input-set/in.yaml" "$TMP/classes.yaml"
 	cd "$TMP"
+	git init -q
 	run -0 $entry good.yaml
 	run -1 $entry good.yaml bad.yaml classes.yaml
 	assert_output --partial "bad.yaml:5:8: PriorityClass/too-high"
@@ -264,7 +297,244 @@ print(h["entry"])
 	assert_output --partial "PriorityClass default1 is already marked as default. Only one default can exist"
 }
 
-@test "the example pre-commit config uses the hook id" {
+@test "the example pre-commit config uses the hook ids and names no committed file as --cluster" {
 	run grep -E '^\s*- id: pc-validate' "$ROOT/share/examples/pre-commit-config.yaml"
 	assert_success
+	run grep -E '^\s*- id: pp-match' "$ROOT/share/examples/pre-commit-config.yaml"
+	assert_success
+	run python3 -c '
+import sys, yaml
+cfg = yaml.safe_load(open(sys.argv[1]))
+for repo in cfg["repos"]:
+    for h in repo["hooks"]:
+        assert "--cluster" not in h.get("args", []), h
+        assert "--require-claim" not in h.get("args", []), h
+' "$ROOT/share/examples/pre-commit-config.yaml"
+	assert_success
+	grep -q -- '--require-claim' "$ROOT/share/examples/pre-commit-config.yaml"
+}
+
+# ---- diagnostics that point and name (issue 12, section 4) ----
+
+@test "an object defined twice in the input set is a duplicate definition naming both places" {
+	cp "$TMP/good.yaml" "$TMP/a.yaml"
+	printf -- '---\napiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata:\n  name: batch-low\nvalue: 200\n' >"$TMP/b.yaml"
+	cd "$TMP"
+	run -1 pc-validate a.yaml b.yaml
+	assert_output 'b.yaml:2:1: PriorityClass/batch-low: PriorityClass "batch-low" is defined more than once in the input set: also defined at a.yaml:1:1'
+	# not an update of the first: no immutability finding
+	refute_output --partial "may not be changed"
+	run -1 pc-validate -o json a.yaml b.yaml
+	run jq -e -s 'length == 1 and .[0].type == "DuplicateDefinition" and .[0].rule == "PriorityClass.duplicateDefinition" and .[0].related == [{"file":"a.yaml","line":1,"column":1,"message":"first definition"}]' <<<"$output"
+	assert_success
+}
+
+@test "namespaced objects without a namespace are not duplicates (they may be for two namespaces)" {
+	for f in a b; do
+		printf 'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n  template:\n    spec: {priorityClassName: system-cluster-critical}\n' >"$TMP/$f.yaml"
+	done
+	run -0 pc-validate "$TMP/a.yaml" "$TMP/b.yaml"
+	assert_output ""
+	sed -i 's/{name: web}/{name: web, namespace: shop}/' "$TMP/a.yaml" "$TMP/b.yaml"
+	run -1 pc-validate "$TMP/a.yaml" "$TMP/b.yaml"
+	assert_output --partial 'Deployment "web" is defined more than once in the input set: also defined at'
+}
+
+@test "update rules apply only against existing objects (--cluster)" {
+	printf '{"apiVersion":"scheduling.k8s.io/v1","kind":"PriorityClass","metadata":{"name":"batch-low"},"value":50}\n' >"$TMP/cluster.json"
+	run -1 pc-validate --cluster "$TMP/cluster.json" "$TMP/good.yaml"
+	assert_output "$TMP/good.yaml:5:8: PriorityClass/batch-low: value: Forbidden: may not be changed in an update."
+	run -1 pc-validate -o json --cluster "$TMP/cluster.json" "$TMP/good.yaml"
+	run jq -e '.rule == "PriorityClass.value.immutable"' <<<"$output"
+	assert_success
+}
+
+@test "the one-default conflict names the other default and where it is" {
+	printf 'apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: first}\nvalue: 1\nglobalDefault: true\n' >"$TMP/first.yaml"
+	printf 'apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: second}\nvalue: 2\nglobalDefault: true\n' >"$TMP/second.yaml"
+	cd "$TMP"
+	run -1 pc-validate first.yaml second.yaml
+	assert_output "second.yaml:5:16: PriorityClass/second: PriorityClass first is already marked as default. Only one default can exist (first is defined at first.yaml:1:1)"
+	printf '{"apiVersion":"scheduling.k8s.io/v1","kind":"PriorityClass","metadata":{"name":"first"},"value":1,"globalDefault":true}\n' >cluster.json
+	run -1 pc-validate --cluster cluster.json second.yaml
+	assert_output --partial "(first exists at cluster.json:1:1)"
+}
+
+@test "no doubled slash in file names under a directory operand" {
+	mkdir "$TMP/deploy"
+	cp "$TMP/bad.yaml" "$TMP/deploy/"
+	run -1 pc-validate "$TMP/deploy/"
+	assert_output --partial "$TMP/deploy/bad.yaml:5:8:"
+	refute_output --partial "//"
+}
+
+@test "findings in JSON inputs point at the member, in pretty-printed objects and Lists" {
+	cat >"$TMP/pc.json" <<'JSON'
+{
+    "apiVersion": "scheduling.k8s.io/v1",
+    "kind": "PriorityClass",
+    "metadata": {"name": "too-high"},
+    "value": 1000000001,
+    "preemptionPolicy": "Sometimes"
+}
+JSON
+	run -1 pc-validate "$TMP/pc.json"
+	assert_line "$TMP/pc.json:5:14: PriorityClass/too-high: value: Forbidden: maximum allowed value of a user defined priority is 1000000000"
+	assert_line "$TMP/pc.json:6:25: PriorityClass/too-high: preemptionPolicy: Unsupported value: \"Sometimes\": supported values: \"PreemptLowerPriority\", \"Never\""
+	# the same through standard input
+	run -1 sh -c "pc-validate < '$TMP/pc.json'"
+	assert_line --partial -- "-:5:14: PriorityClass/too-high: value: Forbidden"
+	# an item of a pretty-printed List (kubectl get -o json), a reference checked at the end
+	jq '{apiVersion: "v1", kind: "List", items: [{apiVersion: "v1", kind: "Pod", metadata: {name: "ok", namespace: "a"}, spec: {containers: []}}, {apiVersion: "v1", kind: "Pod", metadata: {name: "bad", namespace: "a"}, spec: {containers: [{name: "c"}], priorityClassName: "no-such-class", priority: 5}}]}' -n >"$TMP/list.json"
+	line=$(grep -n '"priorityClassName"' "$TMP/list.json" | cut -d: -f1)
+	col=$(awk -v l="$line" 'NR == l { print index($0, "\"no-such-class\"") }' "$TMP/list.json")
+	[ "$line" -gt 10 ] && [ "$col" -gt 20 ]
+	run -1 pc-validate "$TMP/list.json"
+	assert_output "$TMP/list.json:$line:$col: Pod/bad: no PriorityClass with name no-such-class was found"
+	cat >"$TMP/pods.json" <<'JSON'
+{"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p", "namespace": "a"},
+ "spec": {"priorityClassName": "system-cluster-critical",
+          "priority": 7}}
+JSON
+	run -1 pc-validate "$TMP/pods.json"
+	assert_output --regexp "^$TMP/pods.json:3:23: Pod/p: the integer value of priority \\(7\\) must not be provided"
+	# what the reader finds (a duplicate key) points at the later member too
+	printf '{\n  "apiVersion": "scheduling.k8s.io/v1",\n  "kind": "PriorityClass",\n  "metadata": {"name": "d"},\n  "value": 1,\n  "value": 2\n}\n' >"$TMP/dup.json"
+	run -1 pc-validate "$TMP/dup.json"
+	assert_output "$TMP/dup.json:6:12: PriorityClass/d: value: strict decoding error: duplicate field \"value\""
+}
+
+@test "no placeholders: a finding without an object or a field leaves them out (text) or null (JSON)" {
+	printf 'apiVersion: v1\nkind: [\n' >"$TMP/broken.yaml"
+	run -1 pc-validate "$TMP/broken.yaml" "$TMP/bad.yaml"
+	refute_output --partial -- '-/-'
+	refute_output --partial -- ': -:'
+	run -1 pc-validate -o json "$TMP/broken.yaml" "$TMP/bad.yaml"
+	run jq -e -s 'all(.[]; .kind == "Diagnostic") and (.[0] | .object == null and .field == null and .type == "ParseError" and .rule == "manifest.parse") and (.[1].field == "value")' <<<"$output"
+	assert_success
+}
+
+@test "-o table and -o wide: one row per finding, shared column names, nothing when all is valid" {
+	run -1 pc-validate -o table "$TMP/bad.yaml"
+	assert_line --index 0 --regexp '^FILE +KIND +NAME +FIELD +SEVERITY +REASON$'
+	assert_line --index 1 --regexp "^$TMP/bad.yaml:5:8 +PriorityClass +too-high +value +error +Forbidden: maximum allowed value"
+	assert_line "1 objects checked in 1 files: 1 errors, 0 warnings"
+	run -1 pc-validate -o=table --no-headers "$TMP/bad.yaml"
+	[ "${#lines[@]}" -eq 1 ] || fail "more than one line: $output"
+	assert_output --regexp "^$TMP/bad.yaml:5:8 +PriorityClass +too-high +value +error +Forbidden: "
+	run -1 pc-validate -o wide "$TMP/bad.yaml"
+	assert_line --index 0 --regexp '^FILE +KIND +NAMESPACE +NAME +FIELD +SEVERITY +TYPE +RULE +REASON$'
+	assert_line --index 1 --regexp ' <none> +too-high +value +error +Forbidden +PriorityClass.value.forbidden +Forbidden: '
+	run -0 pc-validate -o table "$TMP/good.yaml"
+	assert_output ""
+}
+
+# ---- exit statuses (issue 15) ----
+
+@test "a YAML or JSON parse error is a finding: exit 1" {
+	printf 'apiVersion: v1\nkind: [\n' >"$TMP/broken.yaml"
+	printf '{"apiVersion": "v1", "kind": ' >"$TMP/broken.json"
+	run -1 pc-validate "$TMP/broken.yaml"
+	assert_output --regexp '^.*broken.yaml:[0-9]+:[0-9]+: YAML'
+	run -1 pc-validate "$TMP/broken.json"
+	assert_output --regexp '^.*broken.json:1:[0-9]+: [a-z]'
+}
+
+@test "a top-level sequence is kubectl's decode error, once per document, at its position" {
+	printf -- '- apiVersion: scheduling.k8s.io/v1\n  kind: PriorityClass\n  metadata: {name: a}\n  value: 1\n- apiVersion: v1\n  kind: Pod\n' >"$TMP/seq.yaml"
+	cd "$TMP"
+	run -1 pc-validate seq.yaml
+	assert_output 'seq.yaml:1:3: unable to decode "seq.yaml": json: cannot unmarshal array into Go value of type unstructured.detector'
+	printf '[{"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p"}}]\n' >seq.json
+	run -1 pc-validate seq.json
+	assert_output 'seq.json:1:2: unable to decode "seq.json": json: cannot unmarshal array into Go value of type unstructured.detector'
+	printf 'just a string\n---\n42\n' >scalars.yaml
+	run -1 pc-validate scalars.yaml
+	assert_line --index 0 'scalars.yaml:1:1: unable to decode "scalars.yaml": json: cannot unmarshal string into Go value of type unstructured.detector'
+	assert_line --index 1 'scalars.yaml:3:1: unable to decode "scalars.yaml": json: cannot unmarshal number into Go value of type unstructured.detector'
+}
+
+@test "a List's items are objects, not a sequence; existing objects may still come as an array" {
+	printf 'apiVersion: v1\nkind: List\nitems:\n- apiVersion: scheduling.k8s.io/v1\n  kind: PriorityClass\n  metadata: {name: a}\n  value: 1\n' >"$TMP/list.yaml"
+	run -0 pc-validate "$TMP/list.yaml"
+	assert_output ""
+	printf '[{"apiVersion":"scheduling.k8s.io/v1","kind":"PriorityClass","metadata":{"name":"a"},"value":5}]\n' >"$TMP/cluster.json"
+	run -1 pc-validate --cluster "$TMP/cluster.json" "$TMP/list.yaml"
+	assert_output --partial "value: Forbidden: may not be changed in an update."
+}
+
+@test "removed or unknown apiVersions of known kinds are reported at apiVersion" {
+	printf 'apiVersion: scheduling.k8s.io/v1beta1\nkind: PriorityClass\nmetadata: {name: old}\nvalue: 1\n' >"$TMP/pc.yaml"
+	printf 'apiVersion: apps/v1beta2\nkind: Deployment\nmetadata: {name: d}\n---\napiVersion: batch/v1beta1\nkind: CronJob\nmetadata: {name: c}\n---\napiVersion: batch.volcano.sh/v1alpha1\nkind: Job\nmetadata: {name: v}\n' >"$TMP/apps.yaml"
+	cd "$TMP"
+	run -1 pc-validate pc.yaml apps.yaml
+	assert_line 'pc.yaml:1:13: PriorityClass/old: apiVersion: no matches for kind "PriorityClass" in version "scheduling.k8s.io/v1beta1"'
+	assert_line 'apps.yaml:1:13: Deployment/d: apiVersion: no matches for kind "Deployment" in version "apps/v1beta2"'
+	assert_line 'apps.yaml:5:13: CronJob/c: apiVersion: no matches for kind "CronJob" in version "batch/v1beta1"'
+	refute_output --partial "Job/v"
+}
+
+# ---- --against REV (issue 12, section 5) ----
+
+git_repo() { # a throw-away repository in $TMP/repo with a committed class
+	REPO="$TMP/repo"
+	mkdir -p "$REPO/deploy"
+	git -C "$REPO" init -q
+	git -C "$REPO" config user.email t@example.com
+	git -C "$REPO" config user.name test
+	printf 'apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata:\n  name: batch\nvalue: 100\npreemptionPolicy: Never\n' >"$REPO/deploy/classes.yaml"
+}
+
+@test "--against REV: a committed class whose value changes is the immutability error" {
+	git_repo
+	cd "$REPO"
+	# no commit yet: everything is new
+	run -0 --separate-stderr pc-validate --against HEAD deploy/classes.yaml
+	[[ $stderr == *"--against HEAD: the repository has no commit yet; every object is new"* ]] || fail "stderr: $stderr"
+	git add -A && git commit -qm classes
+	run -0 pc-validate --against HEAD deploy/classes.yaml
+	assert_output ""
+	sed -i 's/^value: 100/value: 200/; s/Never/PreemptLowerPriority/' deploy/classes.yaml
+	run -1 pc-validate --against HEAD deploy/classes.yaml
+	assert_line 'deploy/classes.yaml:5:8: PriorityClass/batch: value: Forbidden: may not be changed in an update.'
+	assert_line 'deploy/classes.yaml:6:19: PriorityClass/batch: preemptionPolicy: Invalid value: "PreemptLowerPriority": field is immutable'
+	run -1 pc-validate -o json --against HEAD deploy/classes.yaml
+	run jq -e -s '.[0].rule == "PriorityClass.value.immutable" and .[0].related == [{"file":"HEAD:deploy/classes.yaml","line":1,"column":1,"message":"existing object"}]' <<<"$output"
+	assert_success
+	# a directory operand compares every manifest under it; from a subdirectory too
+	run -1 pc-validate --against HEAD deploy/
+	assert_output --partial "deploy/classes.yaml:5:8: PriorityClass/batch: value: Forbidden"
+	cd deploy
+	run -1 pc-validate --against HEAD classes.yaml
+	assert_output --partial "classes.yaml:5:8: PriorityClass/batch: value: Forbidden"
+}
+
+@test "--against REV: a file that did not exist at REV is new; other revisions; errors are usage trouble" {
+	git_repo
+	cd "$REPO"
+	git add -A && git commit -qm classes
+	printf 'apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: batch}\nvalue: 300\n' >deploy/other.yaml
+	# a new file: nothing to compare with, even for a class another file defines (same paths only)
+	run -0 pc-validate --against HEAD deploy/other.yaml
+	sed -i 's/^value: 100/value: 200/' deploy/classes.yaml
+	git commit -qam "value 200"
+	run -0 pc-validate --against HEAD deploy/classes.yaml
+	run -1 pc-validate --against HEAD~1 deploy/classes.yaml
+	assert_output --partial "value: Forbidden: may not be changed in an update."
+	run -2 --separate-stderr pc-validate --against no-such-rev deploy/classes.yaml
+	[[ $stderr == *"--against no-such-rev: not a commit of this repository"* ]] || fail "stderr: $stderr"
+	cd "$TMP"
+	run -2 --separate-stderr pc-validate --against HEAD good.yaml
+	[[ $stderr == *"--against HEAD: not inside a git repository"* ]] || fail "stderr: $stderr"
+}
+
+@test "--against REV: an old version that no longer parses is warned about, not compared" {
+	git_repo
+	cd "$REPO"
+	printf 'kind: [\n' >deploy/classes.yaml
+	git add -A && git commit -qm broken
+	printf 'apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: batch}\nvalue: 1\n' >deploy/classes.yaml
+	run -0 --separate-stderr pc-validate --against HEAD deploy/classes.yaml
+	assert_output ""
+	[[ $stderr == *"HEAD:deploy/classes.yaml"*"--against: "*"(not compared)"* ]] || fail "stderr: $stderr"
 }

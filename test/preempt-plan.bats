@@ -33,8 +33,36 @@ plan() {
 @test "the README demo: the sample preemptor preempts on demo-worker4" {
 	run bash -c 'victims --preemptor "$1" "$2" | preempt-plan -o table' _ "$PREEMPTOR" "$CLUSTER"
 	assert_success
-	assert_line --index 0 --regexp '^PREEMPTOR +PRIORITY +RESULT +NOMINATED-NODE +VICTIMS +REASON'
-	assert_line --index 1 --regexp '^shop/checkout-7c9d5b8f4-m2x6q +1000000 +Preempt +demo-worker4 +2 '
+	assert_line --index 0 --regexp '^PREEMPTOR +PRIORITY +RESULT +NODE +VICTIMS +REASON$'
+	assert_line --index 1 --regexp '^shop/checkout-7c9d5b8f4-m2x6q +1000000 +Preempt +demo-worker4 +2 +preempting 2 pod\(s\) on node demo-worker4, chosen from 4 candidate node\(s\) by smallest priority sum$'
+}
+
+@test "victims --explain | preempt-plan -o table: the other nodes, grouped by plugin and reason" {
+	run -0 bash -c 'victims --explain --preemptor "$1" "$2" | preempt-plan -o table' _ "$PREEMPTOR" "$CLUSTER"
+	[ "${#lines[@]}" -eq 3 ]
+	assert_line --index 2 --regexp '^shop/checkout-7c9d5b8f4-m2x6q +1000000 +NotCandidate +demo-control-plane,demo-gpu1 +- +2 node\(s\): TaintToleration: node\(s\) had untolerated taint\(s\) \(Filter UnschedulableAndUnresolvable; Preemption is not helpful for scheduling\)$'
+}
+
+@test "the plan names the criterion of pickOneNodeForPreemption that decided" {
+	run -0 plan --preemptor "$PREEMPTOR" "$CLUSTER"
+	[ "$(printf '%s\n' "$output" | jq -r '.decidedBy')" = "smallest priority sum" ]
+	[[ "$(printf '%s\n' "$output" | jq -r '.reason')" == "preempting 2 pod(s) on node demo-worker4, chosen from 4 candidate node(s) by smallest priority sum; "* ]]
+}
+
+@test "what victims assumed is carried into the plan and under the table" {
+	printf 'kind: Pod\nmetadata: {name: x, namespace: shop}\nspec:\n  priorityClassName: no-such-class\n  containers: [{name: c, resources: {requests: {cpu: "3"}}}]\n' > "$BATS_TEST_TMPDIR/x.yaml"
+	victims --preemptor "$BATS_TEST_TMPDIR/x.yaml" "$CLUSTER" 2>/dev/null > "$BATS_TEST_TMPDIR/x.ndjson" || true
+	run -1 preempt-plan "$BATS_TEST_TMPDIR/x.ndjson"
+	printf '%s\n' "$output" | jq -e '.warnings | length == 1 and (.[0] | contains("priorityClassName \"no-such-class\" not found in the input; admission would have rejected the pod"))'
+	run -1 preempt-plan -o table "$BATS_TEST_TMPDIR/x.ndjson"
+	assert_output --partial 'Warning: pod shop/x: priorityClassName "no-such-class" not found in the input'
+	run -1 preempt-plan -o table --no-headers "$BATS_TEST_TMPDIR/x.ndjson"
+	refute_output --partial 'Warning:'
+}
+
+@test "the PostFilter gate that stopped a gang member is carried into its plan" {
+	run -1 bash -c 'victims --pending "$1" 2>/dev/null | preempt-plan' _ "$SAMPLE/gang/cluster.json"
+	[ "$(printf '%s\n' "$output" | jq -r 'select(.preemptor.name == "train-worker-0") | "\(.result) \(.postFilter.gate)"')" = "NotEligible WorkloadAwarePreemption" ]
 }
 
 @test "the plan lists victims and the API calls in the executor's order" {
@@ -58,6 +86,9 @@ plan() {
 	assert_success
 	[ "$(printf '%s\n' "$output" | jq -r '.result')" = NoPreemptionNeeded ]
 	[ "$(printf '%s\n' "$output" | jq -c '.actions')" = "[]" ]
+	[ "$(printf '%s\n' "$output" | jq -c '.fits')" = '{"count":4,"nodes":["demo-worker1","demo-worker2","demo-worker3","demo-worker4"]}' ]
+	run -0 bash -c 'victims --preemptor "$1" "$2" | preempt-plan -o table' _ "$BATS_TEST_TMPDIR/small.yaml" "$CLUSTER"
+	assert_line --index 1 --regexp '^default/small +[0-9]+ +NoPreemptionNeeded +demo-worker1 +0 +fits without preemption on 4 node\(s\): demo-worker1, demo-worker2, demo-worker3, demo-worker4$'
 }
 
 @test "an unplaceable preemptor exits 1 with the scheduler's message" {
@@ -75,10 +106,17 @@ plan() {
 	[ "$nodes" = "Preempt demo-worker4 Preempt demo-worker2 " ]
 }
 
-@test "empty input is a negative finding with a warning" {
-	run preempt-plan < /dev/null
-	assert_failure 1
-	assert_output --partial "no Preemptor or Candidate records"
+@test "empty input is an answer (0): 0 preemptors planned" {
+	run -0 --separate-stderr preempt-plan < /dev/null
+	[ -z "$output" ]
+	[ "$stderr" = "preempt-plan: note: the input is empty: 0 preemptors planned" ]
+}
+
+@test "objects but no Preemptor/Candidate records are trouble (2); a snapshot suggests --simulate" {
+	run -2 preempt-plan "$CLUSTER"
+	assert_output --partial "preempt-plan: no Preemptor or Candidate records in the input (58 object(s) of other kinds); it looks like a cluster snapshot: \`preempt-plan --simulate\` plays its pending pods"
+	run -2 bash -c 'printf "{\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"c\"}}\n" | preempt-plan'
+	assert_output "preempt-plan: no Preemptor or Candidate records in the input (1 object(s) of other kinds)"
 }
 
 @test "--simulate hands over to the what-if mode" {

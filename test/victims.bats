@@ -76,9 +76,31 @@ setup() {
 @test "-o table shows one row per candidate and marks the chosen node" {
 	run victims -o table --preemptor "$PREEMPTOR" "$CLUSTER"
 	assert_success
-	assert_line --index 0 --regexp '^PREEMPTOR +PRIORITY +STATUS +NODE +VICTIMS'
-	assert_output --regexp 'NeedsPreemption\* +demo-worker4'
-	[ "${#lines[@]}" -eq 5 ]
+	assert_line --index 0 --regexp '^PREEMPTOR +PRIORITY +RESULT +NODE +VICTIMS +PDB-VIOLATIONS +TOP-PRIORITY +REASON$'
+	assert_output --regexp 'NeedsPreemption\* +demo-worker4 .*chosen from 4 candidate node\(s\) by smallest priority sum'
+	# four candidates, a blank line, the footer that explains the mark
+	[ "${#lines[@]}" -eq 6 ]
+	assert_line --index 5 --partial '* the node pickOneNodeForPreemption chooses: fewest PDB violations, then lowest highest-victim priority'
+}
+
+@test "-o table --no-headers leaves out the header and the footer" {
+	run -0 victims -o table --no-headers --preemptor "$PREEMPTOR" "$CLUSTER"
+	[ "${#lines[@]}" -eq 4 ]
+	refute_output --partial PREEMPTOR
+	refute_output --partial 'pickOneNodeForPreemption'
+}
+
+@test "--explain -o wide lists the nodes that are no candidate, grouped by plugin and reason" {
+	run -0 victims --explain -o wide --preemptor "$PREEMPTOR" "$CLUSTER"
+	assert_output --regexp 'NotCandidate +demo-control-plane,demo-gpu1 .* 2 node\(s\): TaintToleration: node\(s\) had untolerated taint\(s\) \(Filter UnschedulableAndUnresolvable; Preemption is not helpful for scheduling\)'
+}
+
+@test "a pod that fits shows where, and exits 0" {
+	printf 'kind: Pod\nmetadata: {name: small, namespace: shop}\nspec:\n  containers: [{name: c, resources: {requests: {cpu: 10m}}}]\n' > "$BATS_TEST_TMPDIR/small.yaml"
+	run -0 victims -o table --preemptor "$BATS_TEST_TMPDIR/small.yaml" "$CLUSTER"
+	assert_line --index 1 --regexp '^shop/small +[0-9]+ +FitsWithoutPreemption +demo-worker1 +0 .* fits without preemption on 4 node\(s\): demo-worker1, demo-worker2, demo-worker3, demo-worker4$'
+	run -0 victims --preemptor "$BATS_TEST_TMPDIR/small.yaml" "$CLUSTER"
+	[ "$(printf '%s\n' "$output" | jq -r .status)" = FitsWithoutPreemption ]
 }
 
 @test "-o wide adds the victim pods" {
@@ -92,6 +114,27 @@ setup() {
 	assert_success
 	line=$(printf '%s\n' "$output" | jq -c 'select(.kind == "NodeStatus" and .node == "demo-gpu1") | [.stage, .code, .reasons[0]]')
 	[ "$line" = '["Filter","UnschedulableAndUnresolvable","node(s) had untolerated taint(s)"]' ]
+}
+
+@test "--pending with no pending pods is an answer (0) with a note" {
+	jq '.items |= map(select(.kind != "Pod" or .spec.nodeName))' "$CLUSTER" > "$BATS_TEST_TMPDIR/none.json"
+	run -0 --separate-stderr victims --pending "$BATS_TEST_TMPDIR/none.json"
+	[ -z "$output" ]
+	[[ $stderr == *"victims: note: --pending: no pending pods in the input; 0 preemptors evaluated"* ]]
+}
+
+@test "a snapshot without nodes is trouble (2) with a message" {
+	jq '.items |= map(select(.kind != "Node"))' "$CLUSTER" > "$BATS_TEST_TMPDIR/nonodes.json"
+	run -2 victims --preemptor "$PREEMPTOR" "$BATS_TEST_TMPDIR/nonodes.json"
+	assert_output --partial "victims: no Node objects in the input: a cluster snapshot needs its nodes: kubectl get nodes,pods,pdb,priorityclasses -A -o json"
+	run -2 victims --preemptor "$PREEMPTOR" < /dev/null
+	assert_output --partial "victims: no objects in the input: a cluster snapshot needs its nodes"
+}
+
+@test "a preemptor that may not preempt (preemptionPolicy Never) exits 1" {
+	printf 'kind: Pod\nmetadata: {name: polite, namespace: shop}\nspec:\n  priority: 5\n  preemptionPolicy: Never\n  containers: [{name: c, resources: {requests: {cpu: "3"}}}]\n' > "$BATS_TEST_TMPDIR/never.yaml"
+	run -1 --separate-stderr victims --preemptor "$BATS_TEST_TMPDIR/never.yaml" "$CLUSTER"
+	[ "$(printf '%s\n' "$output" | jq -r .status)" = NotEligible ]
 }
 
 @test "--pending evaluates the pending pod of the sample" {
@@ -115,9 +158,68 @@ setup() {
 	      - name: c
 	        resources: {requests: {cpu: "2", memory: 4Gi}}
 	EOF
-	run victims --preemptor "$BATS_TEST_TMPDIR/deploy.yaml" "$CLUSTER"
+	run --separate-stderr victims --preemptor "$BATS_TEST_TMPDIR/deploy.yaml" "$CLUSTER"
 	assert_success
 	[ "$(printf '%s\n' "$output" | head -1 | jq -r '[.source, .preemptor.name, .preemptor.priority] | join(" ")')" = "Deployment checkout 1000000" ]
+}
+
+@test "a controller as preemptor: the replica count is said, and that one pod is planned" {
+	cat > "$BATS_TEST_TMPDIR/controllers.yaml" <<-'EOF'
+	apiVersion: apps/v1
+	kind: Deployment
+	metadata: {name: checkout, namespace: shop}
+	spec:
+	  replicas: 3
+	  template:
+	    spec:
+	      priorityClassName: critical-service
+	      containers: [{name: c, resources: {requests: {cpu: "2"}}}]
+	---
+	apiVersion: batch/v1
+	kind: Job
+	metadata: {name: crunch, namespace: batch}
+	spec:
+	  parallelism: 4
+	  template:
+	    spec:
+	      priorityClassName: critical-service
+	      containers: [{name: c, resources: {requests: {cpu: "2"}}}]
+	---
+	apiVersion: apps/v1
+	kind: DaemonSet
+	metadata: {name: agent, namespace: kube-system}
+	spec:
+	  template:
+	    spec:
+	      containers: [{name: c, resources: {requests: {cpu: 10m}}}]
+	EOF
+	run -0 --separate-stderr victims --preemptor "$BATS_TEST_TMPDIR/controllers.yaml" "$CLUSTER"
+	[[ $stderr == *"controllers.yaml:1: warning: Deployment shop/checkout (replicas 3): one pod of its template is planned"*'preempt-plan --simulate --apply'* ]]
+	[[ $stderr == *"warning: Job batch/crunch (parallelism 4): one pod of its template is planned"* ]]
+	[[ $stderr == *"warning: DaemonSet kube-system/agent (one pod per node it selects): one pod"* ]]
+	[ "$(printf '%s\n' "$output" | jq -r 'select(.kind == "Preemptor") | .warnings[0]' | grep -c 'one pod of its template is planned')" = 3 ]
+	run -0 victims -o table --preemptor "$BATS_TEST_TMPDIR/controllers.yaml" "$CLUSTER"
+	assert_output --partial "Warning: Job batch/crunch (parallelism 4): one pod of its template is planned"
+}
+
+@test "a pod copied from a cluster is planned as a new pod of the same spec" {
+	cat > "$BATS_TEST_TMPDIR/copied.yaml" <<-'EOF'
+	apiVersion: v1
+	kind: Pod
+	metadata: {name: checkout-old, namespace: shop}
+	spec:
+	  nodeName: demo-worker1
+	  priorityClassName: critical-service
+	  containers: [{name: c, resources: {requests: {cpu: "2", memory: 4Gi}}}]
+	status:
+	  phase: Running
+	  nominatedNodeName: demo-worker2
+	  startTime: "2026-11-20T10:00:00Z"
+	EOF
+	run -0 --separate-stderr victims --preemptor "$BATS_TEST_TMPDIR/copied.yaml" "$CLUSTER"
+	[[ $stderr == *"copied.yaml:1: warning: pod shop/checkout-old carries spec.nodeName demo-worker1 and a status"*"planned as a new pod of the same spec (nodeName, nominatedNodeName and status cleared)"* ]]
+	pre=$(printf '%s\n' "$output" | jq -c 'select(.kind == "Preemptor") | [.status, (.message | contains("node name")), (.warnings | length), (.pod | has("status")), (.pod.spec | has("nodeName"))]')
+	[ "$pre" = '["NeedsPreemption",false,1,false,false]' ]
 }
 
 @test "a preemptor of a kind without a pod template is trouble" {
@@ -147,6 +249,42 @@ setup() {
 	assert_output --partial 'priorityClassName \"nosuch\" not found'
 }
 
+@test "a class missing from the input: stderr, the record and the table say admission would have rejected it" {
+	printf 'kind: Pod\nmetadata: {name: x, namespace: shop}\nspec:\n  priorityClassName: no-such-class\n  containers: [{name: c, resources: {requests: {cpu: "3"}}}]\n' > "$BATS_TEST_TMPDIR/x.yaml"
+	run -1 --separate-stderr victims --preemptor "$BATS_TEST_TMPDIR/x.yaml" "$CLUSTER"
+	want='pod shop/x: priorityClassName "no-such-class" not found in the input; admission would have rejected the pod (no PriorityClass with name no-such-class was found); priority 0 assumed (as for a pod without a class); `kubectl get priorityclasses` belongs in the input'
+	[[ $stderr == *"victims: $BATS_TEST_TMPDIR/x.yaml:1: warning: $want"* ]]
+	[ "$(printf '%s\n' "$output" | jq -r 'select(.kind == "Preemptor") | .warnings[0]')" = "$want" ]
+	run -1 victims -o table --preemptor "$BATS_TEST_TMPDIR/x.yaml" "$CLUSTER"
+	assert_output --partial "Warning: $want"
+}
+
+@test "a snapshot without PriorityClass objects gets one warning for all its pods" {
+	jq '.items |= map(select(.kind != "PriorityClass"))' "$CLUSTER" > "$BATS_TEST_TMPDIR/noclasses.json"
+	run -1 --separate-stderr victims --pending "$BATS_TEST_TMPDIR/noclasses.json"
+	[ "$(printf '%s\n' "$stderr" | grep -c 'PriorityClass')" = 1 ]
+	[[ $stderr == *"warning: the input holds no PriorityClass objects, and "*" pod(s) name a class (first: "*"their spec.priority is used"*"kubectl get nodes,pods,pdb,priorityclasses -A -o json"* ]]
+	printf '%s\n' "$output" | jq -e 'select(.kind == "Preemptor") | .warnings | any(startswith("the input holds no PriorityClass objects"))'
+	printf '%s\n' "$output" | jq -e 'select(.kind == "Preemptor") | .warnings | any(contains("admission would have rejected the pod (no PriorityClass with name"))'
+}
+
+@test "a preemptionPolicy that contradicts the class is what admission would reject" {
+	printf 'kind: Pod\nmetadata: {name: never, namespace: shop}\nspec:\n  priorityClassName: critical-service\n  preemptionPolicy: Never\n  containers: [{name: c, resources: {requests: {cpu: "2"}}}]\n' > "$BATS_TEST_TMPDIR/never.yaml"
+	run -1 --separate-stderr victims --preemptor "$BATS_TEST_TMPDIR/never.yaml" "$CLUSTER"
+	[[ $stderr == *"warning: pod shop/never: admission would have rejected the pod (the string value of PreemptionPolicy (Never) must not be provided in pod spec; priority admission controller computed PreemptLowerPriority from the given PriorityClass name); planned as written, with priority 1000000 and preemptionPolicy Never"* ]]
+	printf '%s\n' "$output" | jq -e 'select(.kind == "Preemptor") | .status == "NotEligible" and (.warnings[0] | contains("must not be provided in pod spec"))'
+	printf 'kind: Pod\nmetadata: {name: odd, namespace: shop}\nspec:\n  priorityClassName: critical-service\n  priority: 7\n  containers: [{name: c}]\n' > "$BATS_TEST_TMPDIR/odd.yaml"
+	run -0 --separate-stderr victims --preemptor "$BATS_TEST_TMPDIR/odd.yaml" "$CLUSTER"
+	[[ $stderr == *"the integer value of priority (7) must not be provided in pod spec; priority admission controller computed 1000000 from the given PriorityClass name"* ]]
+}
+
+@test "bound pods whose priority contradicts their class are said once, counted" {
+	jq '(.items[] | select(.kind == "Pod" and .spec.nodeName) | .spec.priority) |= . + 1' "$CLUSTER" > "$BATS_TEST_TMPDIR/odd.json"
+	run -0 --separate-stderr victims --preemptor "$PREEMPTOR" "$BATS_TEST_TMPDIR/odd.json"
+	[ "$(printf '%s\n' "$stderr" | grep -c 'contradicts')" = 1 ]
+	[[ $stderr == *"pod(s) carry a priority or preemptionPolicy that contradicts their PriorityClass, which admission would have rejected (first: "* ]]
+}
+
 @test "features that are not modelled are warned about" {
 	cat > "$BATS_TEST_TMPDIR/pvc.yaml" <<-'EOF'
 	kind: Pod
@@ -160,6 +298,33 @@ setup() {
 	assert_success
 	[[ $stderr == *"persistentVolumeClaims"*"not model"* ]]
 	[[ $output == *'"warnings":["not modelled, ignored when filtering: persistentVolumeClaims"]'* ]]
+	run -0 victims -o table --preemptor "$BATS_TEST_TMPDIR/pvc.yaml" "$CLUSTER"
+	assert_output --partial "Warning: preemptor shop/db asks for persistentVolumeClaims, which victims does not model (ignored when filtering)"
+}
+
+@test "--pending plans gang members pod by pod: said, and the per-pod PostFilter gates them" {
+	run -1 --separate-stderr victims --pending "$SAMPLE/gang/cluster.json"
+	[ "$(printf '%s\n' "$stderr" | grep -c 'belongs to pod group')" = 1 ]
+	[[ $stderr == *"warning: pod ml/train-worker-0 belongs to pod group train: victims plans it pod by pod"*"preempts for the group as a whole (WorkloadAwarePreemption)"*'`preempt-plan --simulate` plans the group'* ]]
+	[[ $stderr == *"victims: warning: 7 more: gang-member"* ]]
+	rec=$(printf '%s\n' "$output" | jq -c 'select(.kind == "Preemptor" and .preemptor.name == "train-worker-0") | [.status, .postFilter.gate, .postFilter.status]')
+	[ "$rec" = '["NotEligible","WorkloadAwarePreemption","preemption: not eligible due to workload aware preemption enabled"]' ]
+	run -1 victims -o table --pending "$SAMPLE/gang/cluster.json"
+	assert_output --regexp 'Warning: pod ml/train-worker-0 belongs to pod group train: .* \(8 times\)'
+}
+
+@test "--feature-gates: WorkloadAwarePreemption off lets a gang member preempt pod by pod" {
+	run -0 --separate-stderr victims --feature-gates WorkloadAwarePreemption=false --pending "$SAMPLE/gang/cluster.json"
+	[ "$(printf '%s\n' "$output" | jq -r 'select(.kind == "Preemptor" and .preemptor.name == "train-worker-0") | .status')" = NeedsPreemption ]
+	[[ $stderr == *"the scheduler places the group's pods together: \`preempt-plan --simulate\` plans the group"* ]]
+}
+
+@test "--feature-gates: TopologyAwareWorkloadScheduling stops a member of a PodGroup that is not in the input" {
+	jq '.items |= map(select(.kind != "PodGroup"))' "$SAMPLE/gang/cluster.json" > "$BATS_TEST_TMPDIR/nogroups.json"
+	run -1 --separate-stderr victims --feature-gates TopologyAwareWorkloadScheduling=true --pending "$BATS_TEST_TMPDIR/nogroups.json"
+	rec=$(printf '%s\n' "$output" | jq -c 'select(.kind == "Preemptor" and .preemptor.name == "train-worker-0") | [.status, .postFilter.gate, .postFilter.status]')
+	[ "$rec" = '["NotEligible","TopologyAwareWorkloadScheduling","preemption: pod group for pod not found"]' ]
+	[[ $stderr == *"belongs to pod group train (not in the input)"* ]]
 }
 
 @test "topology spread constraints are honoured" {

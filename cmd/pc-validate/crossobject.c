@@ -25,13 +25,20 @@ void pcv_cross_init(pcv_ctx *c)
 	c->nrefs = c->caprefs = 0;
 }
 
+static void free_pcfact(void *p)
+{
+	pcv_pcfact *f = p;
+	free(f->at.file);
+	free(f);
+}
+
 void pcv_cross_free(pcv_ctx *c)
 {
 	pk_pclass_set_free(&c->classes);
-	pcv_strmap_free(&c->pcfacts, free);
+	pcv_strmap_free(&c->pcfacts, free_pcfact);
 	pcv_strmap_free(&c->workloads, free);
 	pcv_strmap_free(&c->cluster_objs, free_json);
-	pcv_strmap_free(&c->seen_inputs, NULL);
+	pcv_strmap_free(&c->seen_inputs, free);
 	for (size_t i = 0; i < c->ndefaults; i++)
 		free(c->defaults[i]);
 	free(c->defaults);
@@ -130,7 +137,7 @@ static void set_default(pcv_ctx *c, const char *name, bool on)
 		c->ndefaults++;
 }
 
-static void record_pclass(pcv_ctx *c, const cJSON *pc, bool from_cluster, bool allow_default)
+static void record_pclass(pcv_ctx *c, const cJSON *pc, bool existing, bool allow_default, const pcv_place *at)
 {
 	const char *name = pk_name(pc);
 	if (!*name)
@@ -148,9 +155,75 @@ static void record_pclass(pcv_ctx *c, const cJSON *pc, bool from_cluster, bool a
 	f->value = value_of(pc);
 	f->global_default = allow_default && pk_bool(pc, "globalDefault");
 	f->policy = policy_of(pc);
-	f->from_cluster = from_cluster;
+	f->existing = existing;
+	free(f->at.file);
+	f->at = (pcv_place){ at->file ? strdup(at->file) : NULL, at->line, at->col, NULL };
 	set_default(c, name, f->global_default);
 	pk_pclass_set_add(&c->classes, pc);
+}
+
+/* "in.yaml:3:1", or "HEAD:deploy/classes.yaml:3:1" for --against */
+static void format_place(const pcv_place *p, char *buf, size_t size)
+{
+	if (p->line > 0 && p->col > 0)
+		snprintf(buf, size, "%s:%ld:%ld", p->file ? p->file : "-", p->line, p->col);
+	else if (p->line > 0)
+		snprintf(buf, size, "%s:%ld", p->file ? p->file : "-", p->line);
+	else
+		snprintf(buf, size, "%s", p->file ? p->file : "-");
+}
+
+/* Where an input object starts (its fields would cost a scan of JSON text). */
+static pcv_place input_place(const pcv_obj *o)
+{
+	return (pcv_place){ o->ctx->findings.files.v[o->file], o->rec->origin.line, o->rec->origin.col, NULL };
+}
+
+/* Update rules apply against an existing object only (--cluster, --against):
+ * a second definition among the inputs is reported by pcv_cross_definition. */
+static void priorityclass_update(pcv_obj *o, const pcv_pcfact *old)
+{
+	pcv_finding *d;
+	if (value_of(o->root) != old->value) {
+		d = pcv_forbidden(o, "value", "may not be changed in an update.");
+		pcv_set_rule(d, "value", "immutable");
+		pcv_set_related(d, old->at.file, old->at.line, old->at.col, "existing object");
+	}
+	pk_preemption_policy np = policy_of(o->root);
+	if (np != old->policy) {
+		d = pcv_invalid_str(o, "preemptionPolicy", pk_preemption_policy_name(np), "field is immutable");
+		pcv_set_rule(d, "preemptionPolicy", "immutable");
+		pcv_set_related(d, old->at.file, old->at.line, old->at.col, "existing object");
+	}
+}
+
+/* AD-01: the message is admission's; where the other default is defined
+ * goes after it, and into the finding's related place. */
+static bool check_one_default(pcv_obj *o)
+{
+	pcv_ctx *c = o->ctx;
+	const char *other = other_default(c, o->name);
+	if (!other)
+		return true;
+	const pcv_pcfact *f = pcv_strmap_get(&c->pcfacts, other);
+	char where[1200] = "", msg[1600];
+	if (f && f->at.file)
+		format_place(&f->at, where, sizeof where);
+	if (*where)
+		snprintf(msg, sizeof msg,
+		         "PriorityClass %s is already marked as default. Only one default can exist (%s %s at %s)", other,
+		         other, f->existing ? "exists" : "is defined", where);
+	else
+		snprintf(msg, sizeof msg, "PriorityClass %s is already marked as default. Only one default can exist",
+		         other);
+	pk_origin at = pk_record_path_origin(o->rec, "globalDefault");
+	pcv_ident id = {(char *)o->api_version, (char *)o->kind, NULL, (char *)o->name};
+	pcv_finding *d = pcv_add_finding(&c->findings, o->file, at.line, at.col, PK_SEV_ERROR, &id, NULL, PCV_FORBIDDEN,
+	                                 msg);
+	pcv_set_rule(d, "globalDefault", "onlyOneDefault");
+	if (f)
+		pcv_set_related(d, f->at.file, f->at.line, f->at.col, "the default");
+	return false;
 }
 
 void pcv_cross_priorityclass(pcv_obj *o)
@@ -161,30 +234,16 @@ void pcv_cross_priorityclass(pcv_obj *o)
 		return;  /* generateName: a new object, no identity to compare */
 	size_t before = c->findings.n;
 	const pcv_pcfact *old = pcv_strmap_get(&c->pcfacts, name);
-	if (old) {
-		/* An update (of the cluster's object, or of an earlier input). */
-		if (value_of(o->root) != old->value)
-			pcv_forbidden(o, "value", "may not be changed in an update.");
-		pk_preemption_policy np = policy_of(o->root);
-		if (np != old->policy)
-			pcv_invalid_str(o, "preemptionPolicy", pk_preemption_policy_name(np), "field is immutable");
+	if (old && !old->existing)
+		old = NULL;
+	if (old)
+		priorityclass_update(o, old);
+	bool default_ok = !pk_bool(o->root, "globalDefault") || check_one_default(o);
+	/* A rejected update does not change what exists. */
+	if (c->findings.n == before || !old) {
+		pcv_place at = input_place(o);
+		record_pclass(c, o->root, false, default_ok, &at);
 	}
-	bool default_ok = true;
-	if (pk_bool(o->root, "globalDefault")) {
-		const char *other = other_default(c, name);
-		if (other) {
-			default_ok = false;
-			pk_origin at = pk_record_path_origin(o->rec, "globalDefault");
-			pcv_ident id = {(char *)o->api_version, (char *)o->kind, NULL, (char *)name};
-			char msg[600];
-			snprintf(msg, sizeof msg, "PriorityClass %s is already marked as default. Only one default can exist",
-			         other);
-			pcv_add_finding(&c->findings, o->file, at.line, at.col, PK_SEV_ERROR, &id, "-", PCV_FORBIDDEN, msg);
-		}
-	}
-	/* A rejected object does not change what exists. */
-	if (c->findings.n == before || !old)
-		record_pclass(c, o->root, false, default_ok);
 }
 
 /* ---- Workloads ---- */
@@ -250,11 +309,13 @@ static void collect_names(const cJSON *list, char **buf, size_t *len, size_t *ca
 	}
 }
 
-void pcv_cross_add_cluster(pcv_ctx *c, cJSON *obj)
+void pcv_cross_add_cluster(pcv_ctx *c, cJSON *obj, const pk_origin *at)
 {
 	const char *kind = pk_kind(obj);
-	if (strcmp(kind, "PriorityClass") == 0)
-		record_pclass(c, obj, true, true);
+	if (strcmp(kind, "PriorityClass") == 0) {
+		pcv_place where = { (char *)(c->loading_name ? c->loading_name : at->file), at->line, at->col, NULL };
+		record_pclass(c, obj, true, true, &where);
+	}
 	if (strcmp(kind, "Workload") == 0) {
 		char *buf = NULL;
 		size_t len = 0, cap = 0;
@@ -301,13 +362,54 @@ void pcv_cross_lookup(pcv_obj *o)
 	if (!key)
 		return;
 	o->old = pcv_strmap_get(&o->ctx->cluster_objs, key);
-	o->update = o->old != NULL || pcv_strmap_get(&o->ctx->seen_inputs, key) != NULL;
-	if (o->name && *o->name)
-		pcv_strmap_put(&o->ctx->seen_inputs, key, (void *)1);
+	o->update = o->old != NULL;
+	free(key);
+}
+
+/* An identity is certain for cluster-scoped kinds and for objects that name
+ * their namespace; without one, two files may well be meant for two
+ * namespaces (kubectl apply -n). */
+static bool identity_is_certain(const pcv_obj *o)
+{
+	return o->name && *o->name && (!namespaced_kind(o->kind) || (o->ns && *o->ns));
+}
+
+void pcv_cross_definition(pcv_obj *o)
+{
+	if (!identity_is_certain(o))
+		return;
+	pcv_ctx *c = o->ctx;
+	char *key = obj_key(o->root);
+	if (!key)
+		return;
+	const pcv_definition *first = pcv_strmap_get(&c->seen_inputs, key);
+	if (first) {
+		pcv_place was = { c->findings.files.v[first->file], first->line, first->col, NULL };
+		char where[1200];
+		format_place(&was, where, sizeof where);
+		pcv_finding *d = pcv_report(o, PK_SEV_ERROR, PCV_DUPLICATE_DEFINITION, NULL,
+		                            "%s \"%s\" is defined more than once in the input set: also defined at %s", o->kind,
+		                            o->name, where);
+		pcv_set_related(d, was.file, was.line, was.col, "first definition");
+	} else {
+		pcv_definition *def = malloc(sizeof *def);
+		if (def) {
+			*def = (pcv_definition){ o->file, o->rec->origin.line, o->rec->origin.col };
+			if (pcv_strmap_put(&c->seen_inputs, key, def) == def)
+				free(def);
+		}
+	}
 	free(key);
 }
 
 /* ---- references ---- */
+
+/* "spec.template.spec.priorityClassName" -> "spec.template.spec.<name>" */
+static void sibling_path(const char *field, const char *name, char *buf)
+{
+	const char *dot = strrchr(field, '.');
+	pcv_path(buf, "%.*s%s", dot ? (int)(dot - field + 1) : 0, field, name);
+}
 
 void pcv_add_ref(pcv_obj *o, pcv_ref_kind kind, const char *field, const char *target,
                  const char *target2, const char *ns)
@@ -325,16 +427,30 @@ void pcv_add_ref(pcv_obj *o, pcv_ref_kind kind, const char *field, const char *t
 	memset(r, 0, sizeof *r);
 	r->kind = kind;
 	r->file = o->file;
-	pk_origin at = pk_record_path_origin(o->rec, field);
-	r->line = at.line;
-	r->col = at.col;
-	/* the sibling ".priority" field, for the admission value check */
-	char prio[PCV_PATH_MAX];
-	const char *dot = strrchr(field, '.');
-	pcv_path(prio, "%.*spriority", dot ? (int)(dot - field + 1) : 0, field);
-	at = pk_record_path_origin(o->rec, prio);
-	r->pline = at.line;
-	r->pcol = at.col;
+	if (kind == REF_PCLASS) {
+		r->sib[0] = "priority";
+		r->sib[1] = "preemptionPolicy";
+	} else if (kind == REF_WORKLOAD) {
+		r->sib[0] = strstr(field, "podGroupTemplateRef") ? "podGroupTemplateName" : "templateName";
+	}
+	pk_origin at = o->rec->origin;
+	if (o->rec->pos) {
+		/* YAML: node positions are at hand */
+		char sib[PCV_PATH_MAX];
+		at = pk_record_path_origin(o->rec, field);
+		for (int i = 0; i < 2 && r->sib[i]; i++) {
+			sibling_path(field, r->sib[i], sib);
+			pk_origin s = pk_record_path_origin(o->rec, sib);
+			r->sline[i] = s.line, r->scol[i] = s.col;
+		}
+	} else {
+		/* JSON: most references resolve; a failing one is looked up
+		 * in the file then (ref_finding) */
+		for (int i = 0; i < 2; i++)
+			r->sline[i] = at.line, r->scol[i] = at.col;
+		r->locate = o->rec->text != NULL;
+	}
+	r->line = at.line, r->col = at.col;
 	pcv_ident_set(&r->obj, o->api_version, o->kind, o->ns, o->name);
 	r->field = strdup(field);
 	r->target = strdup(target ? target : "");
@@ -347,14 +463,72 @@ pcv_ref *pcv_last_ref(pcv_ctx *c)
 	return c->nrefs ? &c->refs[c->nrefs - 1] : NULL;
 }
 
-static void ref_finding(pcv_ctx *c, const pcv_ref *r, bool at_priority, const char *field, pcv_type type,
-                        const char *msg)
+/* The text of the file a failing reference came from, read again: the
+ * reader's copy is gone by the time every object is known. Standard input
+ * cannot be read twice; its findings keep the object's position. */
+typedef struct file_text {
+	int file;
+	char *buf;
+	size_t len;
+	/* where the last object located starts: references come in input
+	 * order, so each file is scanned once, not once per reference */
+	size_t from;
+	long line, col;
+} file_text;
+
+static file_text *file_text_of(pcv_ctx *c, file_text *ft, int file)
 {
-	long line = at_priority ? r->pline : r->line, col = at_priority ? r->pcol : r->col;
-	pcv_add_finding(&c->findings, r->file, line, col, PK_SEV_ERROR, &r->obj, field, type, msg);
+	if (ft->buf && ft->file == file)
+		return ft;
+	free(ft->buf);
+	*ft = (file_text){ file, NULL, 0, 0, 1, 1 };
+	const char *name = c->findings.files.v[file];
+	FILE *fp = strcmp(name, "-") == 0 ? NULL : fopen(name, "rb");
+	if (!fp)
+		return NULL;
+	size_t cap = 0;
+	for (;;) {
+		if (ft->len + 65536 > cap) {
+			char *nb = realloc(ft->buf, cap = (cap ? cap * 2 : 1 << 16) + 65536);
+			if (!nb)
+				break;
+			ft->buf = nb;
+		}
+		size_t n = fread(ft->buf + ft->len, 1, cap - ft->len, fp);
+		ft->len += n;
+		if (n == 0)
+			break;
+	}
+	fclose(fp);
+	return ft->buf ? ft : NULL;
 }
 
-static void check_pclass_ref(pcv_ctx *c, const pcv_ref *r)
+/* A failing reference, reported at the reference field or at sibling
+ * sib (0 or 1) of it; field is the finding's field path (admission gives
+ * none). */
+static void ref_finding(pcv_ctx *c, file_text *ft, const pcv_ref *r, int sib, pk_severity sev, pcv_type type,
+                        const char *field, const char *rule, const char *msg)
+{
+	long line = r->line, col = r->col;
+	char path[PCV_PATH_MAX];
+	if (sib >= 0 && r->sib[sib]) {
+		line = r->sline[sib], col = r->scol[sib];
+		sibling_path(r->field, r->sib[sib], path);
+	} else {
+		pcv_path(path, "%s", r->field);
+	}
+	file_text *t = r->locate ? file_text_of(c, ft, r->file) : NULL;
+	if (t && (r->line > t->line || (r->line == t->line && r->col >= t->col))) {
+		pk_origin at = { .line = r->line, .col = r->col };
+		t->from += pk_json_locate(t->buf + t->from, t->len - t->from, t->line, t->col, path, &at);
+		t->line = r->line, t->col = r->col;
+		line = at.line, col = at.col;
+	}
+	pcv_finding *d = pcv_add_finding(&c->findings, r->file, line, col, sev, &r->obj, field, type, msg);
+	pcv_set_rule(d, path, rule);
+}
+
+static void check_pclass_ref(pcv_ctx *c, file_text *ft, const pcv_ref *r)
 {
 	char msg[700];
 	const char *suffix = r->admission ? "" : " (pods created from this template would be rejected)";
@@ -362,9 +536,18 @@ static void check_pclass_ref(pcv_ctx *c, const pcv_ref *r)
 	pk_preemption_policy policy = PK_PREEMPT_LOWER;
 	if (*r->target) {
 		const pk_pclass *cls = pk_pclass_find(&c->classes, r->target);
+		if (!cls && !r->admission && !c->cluster_given) {
+			/* The apiserver takes the controller as it is; its pods
+			 * fail later unless the cluster has the class, and only
+			 * --cluster says what the cluster has. */
+			snprintf(msg, sizeof msg, "no PriorityClass with name %s was found (pods created from this template would "
+			         "be rejected unless the cluster has it: give its classes with --cluster)", r->target);
+			ref_finding(c, ft, r, -1, PK_SEV_WARNING, PCV_FORBIDDEN, NULL, "exists", msg);
+			return;
+		}
 		if (!cls) {
 			snprintf(msg, sizeof msg, "no PriorityClass with name %s was found%s", r->target, suffix);
-			ref_finding(c, r, false, "-", PCV_FORBIDDEN, msg);
+			ref_finding(c, ft, r, -1, PK_SEV_ERROR, PCV_FORBIDDEN, NULL, "exists", msg);
 			return;
 		}
 		value = cls->value;
@@ -381,14 +564,14 @@ static void check_pclass_ref(pcv_ctx *c, const pcv_ref *r)
 		         "the integer value of priority (%d) must not be provided in pod spec; priority admission "
 		         "controller computed %d from the given PriorityClass name%s",
 		         (int)r->priority, (int)value, suffix);
-		ref_finding(c, r, true, "-", PCV_FORBIDDEN, msg);
+		ref_finding(c, ft, r, 0, PK_SEV_ERROR, PCV_FORBIDDEN, NULL, "computedByAdmission", msg);
 	}
 	if (r->has_policy && r->policy != policy) {
 		snprintf(msg, sizeof msg,
 		         "the string value of PreemptionPolicy (%s) must not be provided in pod spec; priority admission "
 		         "controller computed %s from the given PriorityClass name%s",
 		         pk_preemption_policy_name(r->policy), pk_preemption_policy_name(policy), suffix);
-		ref_finding(c, r, false, "-", PCV_FORBIDDEN, msg);
+		ref_finding(c, ft, r, 1, PK_SEV_ERROR, PCV_FORBIDDEN, NULL, "computedByAdmission", msg);
 	}
 }
 
@@ -400,7 +583,7 @@ static bool has_name(const char *names, const char *want)
 	return false;
 }
 
-static void check_workload_ref(pcv_ctx *c, const pcv_ref *r)
+static void check_workload_ref(pcv_ctx *c, file_text *ft, const pcv_ref *r)
 {
 	char msg[700];
 	char *key = workload_key(r->ns ? r->ns : "default", r->target);
@@ -408,24 +591,24 @@ static void check_workload_ref(pcv_ctx *c, const pcv_ref *r)
 	free(key);
 	if (!names) {
 		snprintf(msg, sizeof msg, "PodGroup rejected: Workload \"%s\" not found", r->target);
-		ref_finding(c, r, false, "-", PCV_FORBIDDEN, msg);
+		ref_finding(c, ft, r, -1, PK_SEV_ERROR, PCV_FORBIDDEN, NULL, "exists", msg);
 	} else if (names[0] == 'T') {
 		snprintf(msg, sizeof msg, "PodGroup rejected: Workload \"%s\" is being deleted", r->target);
-		ref_finding(c, r, false, "-", PCV_FORBIDDEN, msg);
+		ref_finding(c, ft, r, -1, PK_SEV_ERROR, PCV_FORBIDDEN, NULL, "notBeingDeleted", msg);
 	} else if (r->target2 && !has_name(names + 1, r->target2)) {
 		snprintf(msg, sizeof msg, "PodGroup rejected: PodGroupTemplate \"%s\" not found in Workload \"%s\"",
 		         r->target2, r->target);
-		ref_finding(c, r, false, "-", PCV_FORBIDDEN, msg);
+		ref_finding(c, ft, r, 0, PK_SEV_ERROR, PCV_FORBIDDEN, NULL, "exists", msg);
 	}
 }
 
-static void check_preemption_ref(pcv_ctx *c, const pcv_ref *r)
+static void check_preemption_ref(pcv_ctx *c, file_text *ft, const pcv_ref *r)
 {
 	char msg[700];
 	const pk_pclass *pcls = pk_pclass_find(&c->classes, r->target);
 	if (!pcls) {
 		snprintf(msg, sizeof msg, "no PriorityClass with name %s was found", r->target);
-		ref_finding(c, r, false, "-", PCV_FORBIDDEN, msg);
+		ref_finding(c, ft, r, -1, PK_SEV_ERROR, PCV_FORBIDDEN, NULL, "exists", msg);
 		return;
 	}
 	const pk_pclass *scls = r->target2 && *r->target2 ? pk_pclass_find(&c->classes, r->target2)
@@ -435,26 +618,28 @@ static void check_preemption_ref(pcv_ctx *c, const pcv_ref *r)
 		snprintf(msg, sizeof msg,
 		         "Invalid value: \"%s\": preemption priority (%d) must not be below scheduling priority (%d)",
 		         r->target, (int)pcls->value, (int)sched);
-		ref_finding(c, r, false, r->field, PCV_INVALID, msg);
+		ref_finding(c, ft, r, -1, PK_SEV_ERROR, PCV_INVALID, r->field, "notBelowSchedulingPriority", msg);
 	}
 }
 
 void pcv_cross_finish(pcv_ctx *c)
 {
+	file_text ft = { -1, NULL, 0, 0, 1, 1 };
 	for (size_t i = 0; i < c->nrefs; i++) {
 		const pcv_ref *r = &c->refs[i];
 		switch (r->kind) {
 		case REF_PCLASS:
-			check_pclass_ref(c, r);
+			check_pclass_ref(c, &ft, r);
 			break;
 		case REF_WORKLOAD:
-			check_workload_ref(c, r);
+			check_workload_ref(c, &ft, r);
 			break;
 		case REF_PREEMPTION_PCLASS:
-			check_preemption_ref(c, r);
+			check_preemption_ref(c, &ft, r);
 			break;
 		}
 	}
+	free(ft.buf);
 }
 
 /* ---- update rules against a --cluster object ---- */
@@ -475,7 +660,7 @@ static void immutable(pcv_obj *o, const cJSON *nw, const cJSON *old, const char 
 	if (!nv || cJSON_IsNull(nv))
 		return;
 	if (!same(nv, pk_get(old, key)))
-		pcv_invalid(o, path, nv, "field is immutable");
+		pcv_set_rule(pcv_invalid(o, path, nv, "field is immutable"), path, "immutable");
 }
 
 static const cJSON *find_by_name(const cJSON *list, const char *name)
@@ -498,21 +683,21 @@ static void update_templates(pcv_obj *o, const cJSON *nlist, const cJSON *olist,
 		pcv_path(p, "%s[%d]", path, i);
 		const cJSON *ot = find_by_name(olist, pk_str_or(t, "name", ""));
 		if (!ot) {
-			pcv_forbidden(o, p, "items may not be added to this list");
+			pcv_set_rule(pcv_forbidden(o, p, "items may not be added to this list"), p, "noAddItem");
 			continue;
 		}
 		const cJSON *np = pk_get(t, "schedulingPolicy"), *op = pk_get(ot, "schedulingPolicy");
 		if (np && !cJSON_IsNull(np)) {
 			pcv_path(f, "%s.schedulingPolicy.basic", p);
 			if (!same(pk_get(np, "basic"), pk_get(op, "basic")))
-				pcv_invalid(o, f, pk_get(np, "basic"), "field is immutable");
+				pcv_set_rule(pcv_invalid(o, f, pk_get(np, "basic"), "field is immutable"), f, "immutable");
 			bool ng = pk_get(np, "gang") && !cJSON_IsNull(pk_get(np, "gang"));
 			bool og = pk_get(op, "gang") && !cJSON_IsNull(pk_get(op, "gang"));
 			pcv_path(f, "%s.schedulingPolicy.gang", p);
 			if (ng && !og)
-				pcv_invalid(o, f, pk_get(np, "gang"), "field cannot be set once created");
+				pcv_set_rule(pcv_invalid(o, f, pk_get(np, "gang"), "field cannot be set once created"), f, "noSet");
 			else if (!ng && og)
-				pcv_invalid(o, f, NULL, "field cannot be cleared once set");
+				pcv_set_rule(pcv_invalid(o, f, NULL, "field cannot be cleared once set"), f, "noUnset");
 		}
 		for (size_t k = 0; k < sizeof frozen / sizeof frozen[0]; k++) {
 			pcv_path(f, "%s.%s", p, frozen[k]);
@@ -521,7 +706,7 @@ static void update_templates(pcv_obj *o, const cJSON *nlist, const cJSON *olist,
 	}
 	for (const cJSON *ot = cJSON_IsArray(olist) ? olist->child : NULL; ot; ot = ot->next)
 		if (!find_by_name(nlist, pk_str_or(ot, "name", ""))) {
-			pcv_forbidden(o, path, "items may not be removed from this list");
+			pcv_set_rule(pcv_forbidden(o, path, "items may not be removed from this list"), path, "noRemoveItem");
 			break;
 		}
 }
@@ -557,10 +742,12 @@ void pcv_update_rules(pcv_obj *o)
 				continue;
 			char f[PCV_PATH_MAX];
 			pcv_path(f, "spec.%s", frozen[k]);
-			pcv_forbidden(o, f, "pod updates may not change fields other than `spec.containers[*].image`, "
-			              "`spec.initContainers[*].image`, `spec.activeDeadlineSeconds`, `spec.tolerations` "
-			              "(only additions to existing tolerations), `spec.terminationGracePeriodSeconds` "
-			              "(allow it to be set to 1 if it was previously negative)");
+			pcv_finding *d = pcv_forbidden(
+				o, f, "pod updates may not change fields other than `spec.containers[*].image`, "
+				      "`spec.initContainers[*].image`, `spec.activeDeadlineSeconds`, `spec.tolerations` "
+				      "(only additions to existing tolerations), `spec.terminationGracePeriodSeconds` "
+				      "(allow it to be set to 1 if it was previously negative)");
+			pcv_set_rule(d, f, "immutable");
 		}
 	} else if (strcmp(o->kind, "PodGroup") == 0) {
 		static const char *const frozen[] = {"podGroupTemplateRef", "workloadRef", "parentCompositePodGroupName",

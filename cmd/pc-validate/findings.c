@@ -9,25 +9,35 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const type_names[PCV_NTYPES] = {
-	[PCV_REQUIRED] = "Required",
-	[PCV_INVALID] = "Invalid",
-	[PCV_NOT_SUPPORTED] = "NotSupported",
-	[PCV_FORBIDDEN] = "Forbidden",
-	[PCV_DUPLICATE] = "Duplicate",
-	[PCV_TOO_LONG] = "TooLong",
-	[PCV_TOO_MANY] = "TooMany",
-	[PCV_PARSE_ERROR] = "ParseError",
-	[PCV_TYPE_ERROR] = "TypeError",
-	[PCV_UNKNOWN_FIELD] = "UnknownField",
-	[PCV_DUPLICATE_FIELD] = "DuplicateField",
-	[PCV_MISSING_KIND] = "MissingKind",
-	[PCV_UNKNOWN_KIND] = "UnknownKind",
+/* Each type's name in records, and the last part of the rule ids of its
+ * findings (the apiserver's error types in camel case). */
+static const struct {
+	const char *name, *rule;
+} types[PCV_NTYPES] = {
+	[PCV_REQUIRED] = {"Required", "required"},
+	[PCV_INVALID] = {"Invalid", "invalid"},
+	[PCV_NOT_SUPPORTED] = {"NotSupported", "notSupported"},
+	[PCV_FORBIDDEN] = {"Forbidden", "forbidden"},
+	[PCV_DUPLICATE] = {"Duplicate", "duplicate"},
+	[PCV_TOO_LONG] = {"TooLong", "tooLong"},
+	[PCV_TOO_MANY] = {"TooMany", "tooMany"},
+	[PCV_PARSE_ERROR] = {"ParseError", "parse"},
+	[PCV_TYPE_ERROR] = {"TypeError", "type"},
+	[PCV_UNKNOWN_FIELD] = {"UnknownField", "unknownField"},
+	[PCV_DUPLICATE_FIELD] = {"DuplicateField", "duplicateField"},
+	[PCV_MISSING_KIND] = {"MissingKind", "missingKind"},
+	[PCV_UNKNOWN_KIND] = {"UnknownKind", "unknownKind"},
+	[PCV_DUPLICATE_DEFINITION] = {"DuplicateDefinition", "duplicateDefinition"},
 };
 
 const char *pcv_type_name(pcv_type t)
 {
-	return t < PCV_NTYPES ? type_names[t] : "Invalid";
+	return t < PCV_NTYPES ? types[t].name : "Invalid";
+}
+
+const char *pcv_rule_name(pcv_type t)
+{
+	return t < PCV_NTYPES ? types[t].rule : "invalid";
 }
 
 static char *dup_or_null(const char *s)
@@ -55,6 +65,7 @@ void pcv_ident_free(pcv_ident *id)
 void pcv_findings_init(pcv_findings *f)
 {
 	memset(f, 0, sizeof *f);
+	pcv_names_init(&f->files);
 }
 
 void pcv_findings_free(pcv_findings *f)
@@ -62,40 +73,19 @@ void pcv_findings_free(pcv_findings *f)
 	for (size_t i = 0; i < f->n; i++) {
 		pcv_ident_free(&f->v[i].obj);
 		free(f->v[i].field);
+		free(f->v[i].rule);
 		free(f->v[i].message);
+		free(f->v[i].related.file);
 	}
 	free(f->v);
-	for (size_t i = 0; i < f->nfiles; i++)
-		free(f->files[i]);
-	free(f->files);
-	pcv_strmap_free(&f->file_index, NULL);
+	pcv_names_free(&f->files);
 	pcv_findings_init(f);
 }
 
-/* Records of one file arrive together: the last entry is checked first,
- * then the hash map, so interning stays linear for 10,000 files. */
 int pcv_intern_file(pcv_findings *f, const char *file)
 {
-	if (!file)
-		file = "-";
-	if (f->nfiles && strcmp(f->files[f->nfiles - 1], file) == 0)
-		return (int)f->nfiles - 1;
-	intptr_t known = (intptr_t)pcv_strmap_get(&f->file_index, file);
-	if (known)
-		return (int)known - 1;
-	if (f->nfiles == f->capfiles) {
-		size_t ncap = f->capfiles ? f->capfiles * 2 : 16;
-		char **nv = realloc(f->files, ncap * sizeof *nv);
-		if (!nv)
-			return 0;
-		f->files = nv;
-		f->capfiles = ncap;
-	}
-	f->files[f->nfiles] = strdup(file);
-	if (!f->files[f->nfiles])
-		return 0;
-	pcv_strmap_put(&f->file_index, file, (void *)(intptr_t)(f->nfiles + 1));
-	return (int)f->nfiles++;
+	long i = pcv_names_intern(&f->files, file ? file : "-");
+	return i < 0 ? 0 : (int)i;
 }
 
 pcv_finding *pcv_add_finding(pcv_findings *f, int file, long line, long col, pk_severity sev,
@@ -118,10 +108,59 @@ pcv_finding *pcv_add_finding(pcv_findings *f, int file, long line, long col, pk_
 	d->sev = sev;
 	if (obj)
 		pcv_ident_set(&d->obj, obj->api_version, obj->kind, obj->ns, obj->name);
-	d->field = strdup(field && *field ? field : "-");
+	d->field = field && *field ? strdup(field) : NULL;
 	d->type = type;
 	d->message = strdup(message ? message : "");
 	return d;
+}
+
+void pcv_strip_indices(const char *in, char *out, size_t size)
+{
+	size_t j = 0;
+	for (size_t i = 0; in[i] && j + 1 < size; i++) {
+		if (in[i] == '[') {
+			i += strcspn(in + i, "]");
+			if (!in[i])
+				break;
+			continue;
+		}
+		out[j++] = in[i];
+	}
+	out[j] = '\0';
+}
+
+/* "<Kind>.<field without indices>.<name>"; "manifest" when the kind is unknown. */
+static void compose_rule(const char *kind, const char *field, const char *name, char *buf, size_t size)
+{
+	char path[PCV_PATH_MAX];
+	pcv_strip_indices(field ? field : "", path, sizeof path);
+	snprintf(buf, size, "%s%s%s.%s", kind ? kind : "manifest", *path ? "." : "", path, name);
+}
+
+void pcv_set_rule(pcv_finding *d, const char *field, const char *name)
+{
+	if (!d)
+		return;
+	char id[PCV_PATH_MAX + 160];
+	compose_rule(d->obj.kind, field, name, id, sizeof id);
+	free(d->rule);
+	d->rule = strdup(id);
+}
+
+void pcv_set_related(pcv_finding *d, const char *file, long line, long col, const char *what)
+{
+	if (!d)
+		return;
+	free(d->related.file);
+	d->related = (pcv_place){ file ? strdup(file) : NULL, line, col, what };
+}
+
+void pcv_rule_of(const pcv_finding *d, char *buf, size_t size)
+{
+	if (d->rule)
+		snprintf(buf, size, "%s", d->rule);
+	else
+		compose_rule(d->obj.kind, d->field, pcv_rule_name(d->type), buf, size);
 }
 
 static int cmp_finding(const void *a, const void *b)
@@ -159,7 +198,7 @@ void pcv_path(char *buf, const char *fmt, ...)
 	va_end(ap);
 }
 
-void pcv_report(pcv_obj *o, pk_severity sev, pcv_type type, const char *field, const char *fmt, ...)
+pcv_finding *pcv_report(pcv_obj *o, pk_severity sev, pcv_type type, const char *field, const char *fmt, ...)
 {
 	char msg[4096];
 	va_list ap;
@@ -168,12 +207,12 @@ void pcv_report(pcv_obj *o, pk_severity sev, pcv_type type, const char *field, c
 	va_end(ap);
 
 	pk_origin at = o->rec->origin;
-	if (field && strcmp(field, "-") != 0 && o->rec->obj)
+	if (field && o->rec->obj)
 		at = pk_record_path_origin(o->rec, field);
 	pcv_ident id = {
 		(char *)o->api_version, (char *)o->kind, (char *)o->ns, (char *)o->name,
 	};
-	pcv_add_finding(&o->ctx->findings, o->file, at.line, at.col, sev, &id, field, type, msg);
+	return pcv_add_finding(&o->ctx->findings, o->file, at.line, at.col, sev, &id, field, type, msg);
 }
 
 void pcv_format_value(const cJSON *v, char *buf, size_t size)
@@ -199,37 +238,35 @@ void pcv_format_value(const cJSON *v, char *buf, size_t size)
 	}
 }
 
-void pcv_required(pcv_obj *o, const char *field, const char *detail)
+pcv_finding *pcv_required(pcv_obj *o, const char *field, const char *detail)
 {
 	if (detail && *detail)
-		pcv_report(o, PK_SEV_ERROR, PCV_REQUIRED, field, "Required value: %s", detail);
-	else
-		pcv_report(o, PK_SEV_ERROR, PCV_REQUIRED, field, "Required value");
+		return pcv_report(o, PK_SEV_ERROR, PCV_REQUIRED, field, "Required value: %s", detail);
+	return pcv_report(o, PK_SEV_ERROR, PCV_REQUIRED, field, "Required value");
 }
 
-void pcv_invalid(pcv_obj *o, const char *field, const cJSON *value, const char *detail)
+pcv_finding *pcv_invalid(pcv_obj *o, const char *field, const cJSON *value, const char *detail)
 {
 	char v[1100];
 	pcv_format_value(value, v, sizeof v);
 	if (detail && *detail)
-		pcv_report(o, PK_SEV_ERROR, PCV_INVALID, field, "Invalid value: %s: %s", v, detail);
-	else
-		pcv_report(o, PK_SEV_ERROR, PCV_INVALID, field, "Invalid value: %s", v);
+		return pcv_report(o, PK_SEV_ERROR, PCV_INVALID, field, "Invalid value: %s: %s", v, detail);
+	return pcv_report(o, PK_SEV_ERROR, PCV_INVALID, field, "Invalid value: %s", v);
 }
 
-void pcv_invalid_str(pcv_obj *o, const char *field, const char *value, const char *detail)
+pcv_finding *pcv_invalid_str(pcv_obj *o, const char *field, const char *value, const char *detail)
 {
 	cJSON *s = cJSON_CreateString(value ? value : "");
-	pcv_invalid(o, field, s, detail);
+	pcv_finding *d = pcv_invalid(o, field, s, detail);
 	cJSON_Delete(s);
+	return d;
 }
 
-void pcv_forbidden(pcv_obj *o, const char *field, const char *detail)
+pcv_finding *pcv_forbidden(pcv_obj *o, const char *field, const char *detail)
 {
 	if (detail && *detail)
-		pcv_report(o, PK_SEV_ERROR, PCV_FORBIDDEN, field, "Forbidden: %s", detail);
-	else
-		pcv_report(o, PK_SEV_ERROR, PCV_FORBIDDEN, field, "Forbidden");
+		return pcv_report(o, PK_SEV_ERROR, PCV_FORBIDDEN, field, "Forbidden: %s", detail);
+	return pcv_report(o, PK_SEV_ERROR, PCV_FORBIDDEN, field, "Forbidden");
 }
 
 void pcv_not_supported(pcv_obj *o, const char *field, const char *value, const char *supported)
@@ -250,16 +287,23 @@ void pcv_too_many(pcv_obj *o, const char *field, int n, int max)
 	pcv_report(o, PK_SEV_ERROR, PCV_TOO_MANY, field, "Too many: %d: must have at most %d items", n, max);
 }
 
-const cJSON *pcv_gated(pcv_obj *o, const cJSON *parent, const char *key, const char *path,
-                       bool enabled, const char *gate)
+const cJSON *pcv_gated(pcv_obj *o, const cJSON *parent, const char *key, const char *path, bool enabled,
+                       const char *gate, pcv_gate_verdict verdict)
 {
 	const cJSON *v = pk_get(parent, key);
 	if (!v || cJSON_IsNull(v) || enabled)
 		return v;
-	/* Validation says Forbidden; the strategy drops the field on create
-	 * before validating, so a live apply succeeds without it. */
-	pcv_report(o, PK_SEV_WARNING, PCV_FORBIDDEN, path,
-	           "Forbidden: feature gate %s is disabled: the apiserver drops this field", gate);
+	pcv_finding *d;
+	if (verdict == PCV_GATE_FORBIDDEN) {
+		/* declarative validation: +k8s:ifDisabled(gate)=+k8s:forbidden */
+		d = pcv_report(o, PK_SEV_ERROR, PCV_FORBIDDEN, path, "Forbidden (feature gate %s is disabled)", gate);
+	} else {
+		/* the strategy drops the field before validation runs: a live
+		 * create succeeds without it */
+		d = pcv_report(o, PK_SEV_WARNING, PCV_FORBIDDEN, path,
+		               "feature gate %s is disabled: the apiserver drops this field on create", gate);
+		pcv_set_rule(d, path, "droppedOnCreate");
+	}
 	return NULL;
 }
 

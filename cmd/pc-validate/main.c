@@ -7,6 +7,7 @@
 
 enum {
 	OPT_CLUSTER = 0x100,
+	OPT_AGAINST,
 	OPT_STRICT,
 	OPT_SUMMARY,
 	OPT_KEP5710,
@@ -14,8 +15,8 @@ enum {
 
 static const pk_cli_spec spec = {
 	.prog = "pc-validate",
-	.synopsis = "pc-validate [-o text|json|junit|sarif] [--cluster FILE]... [--feature-gates K=V,...] "
-	            "[--strict] [--summary] [--kep5710-preemption-priority] [path ...]",
+	.synopsis = "pc-validate [-o text|json|junit|sarif|table|wide] [--cluster FILE]... [--against REV] "
+	            "[--feature-gates K=V,...] [--strict] [--summary] [--kep5710-preemption-priority] [path ...]",
 	.help =
 		"Validate PriorityClass, Workload and PodGroup objects and the priority fields of Pods\n"
 		"and pod templates with the rules the Kubernetes apiserver applies. All inputs form one\n"
@@ -24,12 +25,13 @@ static const pk_cli_spec spec = {
 		"Options:\n"
 		"      --cluster FILE         existing objects, e.g. from kubectl get priorityclasses,workloads\n"
 		"                             -A -o json; an input with the same identity is an update\n"
-
+		"      --against REV          the objects of the same paths at git revision REV are the\n"
+		"                             existing objects (git show REV:path), e.g. --against HEAD\n"
 		"      --strict               fail on warnings too; require value and metadata.namespace\n"
 		"      --summary              print counts of objects and findings to stderr\n"
 		"      --kep5710-preemption-priority  accept the KEP-5710 proposal's\n"
 		"                             preemptionPriorityClassName (not below the scheduling priority)\n",
-	.formats = "text,json,junit,sarif",
+	.formats = "text,json,junit,sarif,table,wide",
 	.default_format = PK_FMT_TEXT,
 	.gates = PK_GATE_BIT(PK_GATE_GENERIC_WORKLOAD) | PK_GATE_BIT(PK_GATE_WORKLOAD_AWARE_PREEMPTION) |
 	         PK_GATE_BIT(PK_GATE_TOPOLOGY_AWARE_WORKLOAD_SCHEDULING) |
@@ -40,6 +42,7 @@ static const pk_cli_spec spec = {
 typedef struct options {
 	char **cluster;
 	size_t ncluster;
+	const char *against;
 } options;
 
 static void parse_options(pk_cli *cli, pcv_ctx *c, options *opt, int argc, char **argv)
@@ -47,6 +50,7 @@ static void parse_options(pk_cli *cli, pcv_ctx *c, options *opt, int argc, char 
 	static const struct option longopts[] = {
 		PK_CLI_COMMON_OPTIONS,
 		{"cluster", required_argument, NULL, OPT_CLUSTER},
+		{"against", required_argument, NULL, OPT_AGAINST},
 		{"strict", no_argument, NULL, OPT_STRICT},
 		{"summary", no_argument, NULL, OPT_SUMMARY},
 		{"kep5710-preemption-priority", no_argument, NULL, OPT_KEP5710},
@@ -60,6 +64,11 @@ static void parse_options(pk_cli *cli, pcv_ctx *c, options *opt, int argc, char 
 			if (!opt->cluster)
 				pk_cli_usage_error(cli, "out of memory");
 			opt->cluster[opt->ncluster++] = optarg;
+			break;
+		case OPT_AGAINST:
+			if (!*optarg)
+				pk_cli_usage_error(cli, "--against: a git revision is required");
+			opt->against = optarg;
 			break;
 		case OPT_STRICT:
 			c->strict = true;
@@ -76,50 +85,62 @@ static void parse_options(pk_cli *cli, pcv_ctx *c, options *opt, int argc, char 
 	}
 }
 
-/* Nothing read at all is a finding, not a silent pass. */
-static void report_no_objects(pcv_ctx *c, int argc, char **argv)
+/* What a run accounts for beyond the shared --stats lines: inputs that
+ * held no document (empty, comments only) are read, not errors. */
+static void print_file_stats(const pcv_ctx *c, const char *prog)
 {
-	const char *where = optind < argc ? argv[optind] : "-";
-	int file = pcv_intern_file(&c->findings, where);
-	pcv_add_finding(&c->findings, file, 0, 0, PK_SEV_ERROR, NULL, "-", PCV_PARSE_ERROR,
-	                "no objects found in the input");
+	fprintf(stderr, "%s: stats: files %ld, without documents %ld; %ld objects checked\n", prog, c->files,
+	        c->empty_files, c->objects_checked);
+}
+
+static void load_existing(pcv_ctx *c, const options *opt, int argc, char **argv)
+{
+	if (opt->ncluster) {
+		c->cluster_given = true;
+		c->loading_cluster = true;
+		if (pk_read_paths(&c->cli->reader, opt->cluster, opt->ncluster, pcv_on_record, c) < 0)
+			c->trouble = true;
+		c->loading_cluster = false;
+	}
+	if (opt->against && !c->trouble) {
+		size_t npaths = optind < argc ? (size_t)(argc - optind) : 0;
+		if (pcv_against_load(c, opt->against, argv + optind, npaths) < 0)
+			c->trouble = true;
+	}
 }
 
 int main(int argc, char **argv)
 {
 	pk_cli cli;
 	pcv_ctx c;
-	options opt = {NULL, 0};
+	options opt = {NULL, 0, NULL};
 	memset(&c, 0, sizeof c);
 	pk_cli_init(&cli, &spec);
 	c.cli = &cli;
+	c.seq_file = -1;
 	pcv_findings_init(&c.findings);
 	pcv_cross_init(&c);
 	cli.reader.report_duplicates = 1;
+	cli.reader.file_done = pcv_on_file_done;
 	parse_options(&cli, &c, &opt, argc, argv);
 	pcv_gates_from(&c.gates, &cli.gates);
 
-	if (opt.ncluster) {
-		c.loading_cluster = true;
-		if (pk_read_paths(&cli.reader, opt.cluster, opt.ncluster, pcv_on_record, &c) < 0)
-			c.trouble = true;
-		c.loading_cluster = false;
-	}
+	load_existing(&c, &opt, argc, argv);
 	size_t npaths = optind < argc ? (size_t)(argc - optind) : 0;
-	if (pk_read_paths(&cli.reader, npaths ? argv + optind : NULL, npaths, pcv_on_record, &c) < 0)
+	if (!c.trouble && pk_read_paths(&cli.reader, npaths ? argv + optind : NULL, npaths, pcv_on_record, &c) < 0)
 		c.trouble = true;
 
 	pcv_cross_finish(&c);
-	if (c.documents == 0 && !c.trouble)
-		report_no_objects(&c, argc, argv);
 	pcv_findings_sort(&c.findings);
 
 	pk_out out;
 	pk_out_init(&out, stdout);
 	pcv_output(&c, &out);
 	pk_cli_finish(&cli);
-	if (cli.stats)
+	if (cli.stats) {
 		pk_stats_print(&c.stats, cli.prog, stderr);
+		print_file_stats(&c, cli.prog);
+	}
 	int status = pk_out_finish(&out, &cli.diag);
 	size_t errors = pcv_count_errors(&c.findings, c.strict);
 

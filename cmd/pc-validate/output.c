@@ -1,26 +1,24 @@
 /* Output formats: text (file:line:col: kind/name: field: message), NDJSON
- * Diagnostic records, JUnit XML and SARIF 2.1.0. */
+ * Diagnostic records, a kubectl-like table, JUnit XML and SARIF 2.1.0.
+ * What does not apply is left out (text) or null (JSON), never a dash. */
 #include "pcv.h"
+#include "io/table.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define TOOL_URI "https://github.com/preemptkit/preemptkit"
+#define RULE_MAX (PCV_PATH_MAX + 160)
 
 static const char *sev_name(pk_severity s)
 {
 	return s == PK_SEV_ERROR ? "error" : s == PK_SEV_WARNING ? "warning" : "note";
 }
 
-static const char *or_dash(const char *s)
-{
-	return s && *s ? s : "-";
-}
-
 static const char *file_of(const pcv_ctx *c, const pcv_finding *d)
 {
-	return d->file >= 0 && (size_t)d->file < c->findings.nfiles ? c->findings.files[d->file] : "-";
+	return d->file >= 0 && (size_t)d->file < c->findings.files.n ? c->findings.files.v[d->file] : "-";
 }
 
 static void format_where(const pcv_ctx *c, const pcv_finding *d, char *buf, size_t size)
@@ -33,6 +31,20 @@ static void format_where(const pcv_ctx *c, const pcv_finding *d, char *buf, size
 		snprintf(buf, size, "%s", file_of(c, d));
 }
 
+/* "Kind/name: field: " with the parts that apply; "" when none does. */
+static void format_subject(const pcv_finding *d, char *buf, size_t size)
+{
+	const char *kind = d->obj.kind, *name = d->obj.name;
+	size_t n = 0;
+	buf[0] = '\0';
+	if (kind && name)
+		n = (size_t)snprintf(buf, size, "%s/%s: ", kind, name);
+	else if (kind || name)
+		n = (size_t)snprintf(buf, size, "%s: ", kind ? kind : name);
+	if (d->field && n < size)
+		snprintf(buf + n, size - n, "%s: ", d->field);
+}
+
 /* SGR sequences for --color: location bold, errors red, warnings yellow. */
 static void output_text(const pcv_ctx *c, pk_out *out)
 {
@@ -40,30 +52,64 @@ static void output_text(const pcv_ctx *c, pk_out *out)
 	const char *bold = color ? "\033[1m" : "", *reset = color ? "\033[0m" : "";
 	for (size_t i = 0; i < c->findings.n; i++) {
 		const pcv_finding *d = &c->findings.v[i];
-		char where[1200];
+		char where[1200], subject[PCV_PATH_MAX + 600];
 		format_where(c, d, where, sizeof where);
+		format_subject(d, subject, sizeof subject);
 		const char *tint = !color ? "" : d->sev == PK_SEV_WARNING ? "\033[33m" : "\033[31m";
-		pk_out_printf(out, "%s%s%s: %s/%s: %s: %s%s%s%s\n", bold, where, reset, or_dash(d->obj.kind),
-		              or_dash(d->obj.name), d->field, tint, d->sev == PK_SEV_WARNING ? "warning: " : "",
-		              d->message, reset);
+		pk_out_printf(out, "%s%s%s: %s%s%s%s%s\n", bold, where, reset, subject, tint,
+		              d->sev == PK_SEV_WARNING ? "warning: " : "", d->message, reset);
 	}
+}
+
+static void add_string_or_null(cJSON *o, const char *key, const char *s)
+{
+	if (s)
+		cJSON_AddStringToObject(o, key, s);
+	else
+		cJSON_AddNullToObject(o, key);
+}
+
+static void add_position(cJSON *o, long line, long col)
+{
+	if (line > 0)
+		cJSON_AddNumberToObject(o, "line", (double)line);
+	else
+		cJSON_AddNullToObject(o, "line");
+	if (col > 0)
+		cJSON_AddNumberToObject(o, "column", (double)col);
+	else
+		cJSON_AddNullToObject(o, "column");
 }
 
 static cJSON *diagnostic_json(const pcv_ctx *c, const pcv_finding *d)
 {
+	char rule[RULE_MAX];
 	cJSON *j = cJSON_CreateObject();
+	cJSON_AddStringToObject(j, "kind", "Diagnostic");
 	cJSON_AddStringToObject(j, "file", file_of(c, d));
-	cJSON_AddNumberToObject(j, "line", (double)d->line);
-	cJSON_AddNumberToObject(j, "column", (double)d->col);
+	add_position(j, d->line, d->col);
 	cJSON_AddStringToObject(j, "severity", sev_name(d->sev));
-	cJSON *obj = cJSON_AddObjectToObject(j, "object");
-	cJSON_AddStringToObject(obj, "apiVersion", d->obj.api_version ? d->obj.api_version : "");
-	cJSON_AddStringToObject(obj, "kind", d->obj.kind ? d->obj.kind : "");
-	cJSON_AddStringToObject(obj, "namespace", d->obj.ns ? d->obj.ns : "");
-	cJSON_AddStringToObject(obj, "name", d->obj.name ? d->obj.name : "");
-	cJSON_AddStringToObject(j, "field", d->field);
+	if (d->obj.kind || d->obj.name) {
+		cJSON *obj = cJSON_AddObjectToObject(j, "object");
+		add_string_or_null(obj, "apiVersion", d->obj.api_version);
+		add_string_or_null(obj, "kind", d->obj.kind);
+		add_string_or_null(obj, "namespace", d->obj.ns);
+		add_string_or_null(obj, "name", d->obj.name);
+	} else {
+		cJSON_AddNullToObject(j, "object");
+	}
+	add_string_or_null(j, "field", d->field);
 	cJSON_AddStringToObject(j, "type", pcv_type_name(d->type));
+	pcv_rule_of(d, rule, sizeof rule);
+	cJSON_AddStringToObject(j, "rule", rule);
 	cJSON_AddStringToObject(j, "message", d->message);
+	if (d->related.file) {
+		cJSON *rel = cJSON_CreateObject();
+		cJSON_AddStringToObject(rel, "file", d->related.file);
+		add_position(rel, d->related.line, d->related.col);
+		cJSON_AddStringToObject(rel, "message", d->related.what ? d->related.what : "");
+		cJSON_AddItemToArray(cJSON_AddArrayToObject(j, "related"), rel);
+	}
 	return j;
 }
 
@@ -74,6 +120,53 @@ static void output_json(const pcv_ctx *c, pk_out *out)
 		pk_out_json(out, j);
 		cJSON_Delete(j);
 	}
+}
+
+static void count_severities(const pcv_ctx *c, size_t *errors, size_t *warnings)
+{
+	*errors = *warnings = 0;
+	for (size_t i = 0; i < c->findings.n; i++) {
+		if (c->findings.v[i].sev == PK_SEV_ERROR)
+			++*errors;
+		else
+			++*warnings;
+	}
+}
+
+/* -o table: FILE KIND NAME FIELD SEVERITY REASON; -o wide adds NAMESPACE,
+ * TYPE and RULE. Empty cells read <none>, as kubectl prints them; the
+ * footer counts what was checked. Nothing at all when there is no finding. */
+static void output_table(const pcv_ctx *c, pk_out *out, bool wide)
+{
+	static const char *const narrow_cols[] = {"FILE", "KIND", "NAME", "FIELD", "SEVERITY", "REASON"};
+	static const char *const wide_cols[] = {"FILE", "KIND", "NAMESPACE", "NAME", "FIELD", "SEVERITY", "TYPE",
+	                                        "RULE", "REASON"};
+	pk_table t;
+	if (c->findings.n == 0)
+		return;
+	pk_cli_table_init(c->cli, &t, wide ? 9 : 6, wide ? wide_cols : narrow_cols);
+	for (size_t i = 0; i < c->findings.n; i++) {
+		const pcv_finding *d = &c->findings.v[i];
+		char where[1200], rule[RULE_MAX];
+		format_where(c, d, where, sizeof where);
+		pcv_rule_of(d, rule, sizeof rule);
+		const char *kind = d->obj.kind ? d->obj.kind : "<none>", *name = d->obj.name ? d->obj.name : "<none>";
+		const char *field = d->field ? d->field : "<none>";
+		if (wide) {
+			const char *row[] = {where, kind, d->obj.ns ? d->obj.ns : "<none>", name, field, sev_name(d->sev),
+			                     pcv_type_name(d->type), rule, d->message};
+			pk_table_row(&t, row);
+		} else {
+			const char *row[] = {where, kind, name, field, sev_name(d->sev), d->message};
+			pk_table_row(&t, row);
+		}
+	}
+	size_t errors, warnings;
+	count_severities(c, &errors, &warnings);
+	pk_table_footer(&t, "%ld objects checked in %ld files: %zu errors, %zu warnings", c->objects_checked, c->files,
+	                errors, warnings);
+	pk_cli_table_warnings(c->cli, &t);
+	pk_table_flush(&t, out);
 }
 
 static void xml_escaped(pk_out *out, const char *s)
@@ -96,7 +189,7 @@ static void xml_escaped(pk_out *out, const char *s)
 /* One testcase per input file; each error finding is a failure in it. */
 static void output_junit(const pcv_ctx *c, pk_out *out)
 {
-	size_t nfiles = c->findings.nfiles, failures = 0;
+	size_t nfiles = c->findings.files.n, failures = 0;
 	size_t *per_file = calloc(nfiles ? nfiles : 1, sizeof *per_file);
 	for (size_t i = 0; i < c->findings.n; i++) {
 		const pcv_finding *d = &c->findings.v[i];
@@ -111,7 +204,7 @@ static void output_junit(const pcv_ctx *c, pk_out *out)
 	              failures);
 	for (size_t f = 0; f < nfiles; f++) {
 		pk_out_printf(out, "    <testcase classname=\"pc-validate\" name=\"");
-		xml_escaped(out, c->findings.files[f]);
+		xml_escaped(out, c->findings.files.v[f]);
 		pk_out_printf(out, "\"");
 		if (!per_file || !per_file[f]) {
 			pk_out_printf(out, "/>\n");
@@ -122,15 +215,15 @@ static void output_junit(const pcv_ctx *c, pk_out *out)
 			const pcv_finding *d = &c->findings.v[i];
 			if ((size_t)d->file != f || (d->sev != PK_SEV_ERROR && !c->strict))
 				continue;
-			char where[1200];
+			char where[1200], subject[PCV_PATH_MAX + 600];
 			format_where(c, d, where, sizeof where);
+			format_subject(d, subject, sizeof subject);
 			pk_out_printf(out, "      <failure type=\"%s\" message=\"", pcv_type_name(d->type));
 			xml_escaped(out, d->message);
 			pk_out_printf(out, "\">");
 			xml_escaped(out, where);
-			pk_out_printf(out, ": %s/%s: ", or_dash(d->obj.kind), or_dash(d->obj.name));
-			xml_escaped(out, d->field);
 			pk_out_printf(out, ": ");
+			xml_escaped(out, subject);
 			xml_escaped(out, d->message);
 			pk_out_printf(out, "</failure>\n");
 		}
@@ -140,62 +233,107 @@ static void output_junit(const pcv_ctx *c, pk_out *out)
 	free(per_file);
 }
 
-static cJSON *sarif_rules(void)
+/* What a rule checks, by the last part of its id. */
+static const char *rule_help(const char *name)
 {
-	static const char *const help[PCV_NTYPES] = {
-		[PCV_REQUIRED] = "A required field is missing.",
-		[PCV_INVALID] = "A field has an invalid value.",
-		[PCV_NOT_SUPPORTED] = "A field has a value outside its enumeration.",
-		[PCV_FORBIDDEN] = "The apiserver forbids this field or value (validation or admission).",
-		[PCV_DUPLICATE] = "A list item or name is repeated.",
-		[PCV_TOO_LONG] = "A value is too long.",
-		[PCV_TOO_MANY] = "A list has too many items.",
-		[PCV_PARSE_ERROR] = "The document cannot be parsed.",
-		[PCV_TYPE_ERROR] = "A field has the wrong JSON type or is out of range.",
-		[PCV_UNKNOWN_FIELD] = "A field the API does not define (strict field validation).",
-		[PCV_DUPLICATE_FIELD] = "A key appears twice in one mapping (strict field validation).",
-		[PCV_MISSING_KIND] = "The object has no kind or apiVersion.",
-		[PCV_UNKNOWN_KIND] = "The kind is not served in that apiVersion.",
+	static const struct {
+		const char *name, *help;
+	} help[] = {
+		{"required", "The apiserver requires this field."},
+		{"invalid", "The apiserver rejects this value of the field."},
+		{"notSupported", "The value is not one of the values the field supports."},
+		{"forbidden", "The apiserver forbids this field or value."},
+		{"duplicate", "A list item or name is repeated where it must be unique."},
+		{"tooLong", "The value is longer than the apiserver allows."},
+		{"tooMany", "The list has more items than the apiserver allows."},
+		{"parse", "The document cannot be parsed as YAML or JSON."},
+		{"notAnObject", "The document is a sequence or a scalar; kubectl decodes every document as one object."},
+		{"type", "The field has the wrong JSON type or is out of range for its Go type (strict decoding)."},
+		{"unknownField", "The API does not define this field (strict field validation)."},
+		{"duplicateField", "A key appears twice in one mapping (strict field validation)."},
+		{"missingKind", "The object has no kind or apiVersion."},
+		{"unknownKind", "The kind is not served in this apiVersion (removed, or its API is disabled)."},
+		{"duplicateDefinition", "The input set defines the same object twice; applying both keeps only the last."},
+		{"immutable", "The field may not change once the object exists (update validation)."},
+		{"noAddItem", "Items may not be added to this list once the object exists."},
+		{"noRemoveItem", "Items may not be removed from this list once the object exists."},
+		{"noSet", "The field cannot be set once the object exists."},
+		{"noUnset", "The field cannot be cleared once set."},
+		{"onlyOneDefault", "At most one PriorityClass may be marked globalDefault (Priority admission)."},
+		{"exists", "The referenced object must exist when this object is created (admission)."},
+		{"notBeingDeleted", "The referenced Workload must not be terminating (PodGroupWorkloadExists admission)."},
+		{"computedByAdmission",
+		 "Priority admission computes this field from the PriorityClass; a different given value is rejected."},
+		{"droppedOnCreate", "Its feature gate is off: the apiserver drops the field on create, without an error."},
+		{"notBelowSchedulingPriority", "KEP-5710 proposal: the preemption priority may not be below the scheduling "
+		                               "priority."},
 	};
+	for (size_t i = 0; i < sizeof help / sizeof help[0]; i++)
+		if (strcmp(help[i].name, name) == 0)
+			return help[i].help;
+	return "A rule the apiserver applies.";
+}
+
+/* One reportingDescriptor per rule that occurred: id, help text. */
+static cJSON *sarif_rules(const pcv_names *l)
+{
 	cJSON *rules = cJSON_CreateArray();
-	for (int t = 0; t < PCV_NTYPES; t++) {
+	for (size_t i = 0; i < l->n; i++) {
+		const char *id = l->v[i], *last = strrchr(id, '.');
+		const char *help = rule_help(last ? last + 1 : id);
 		cJSON *r = cJSON_CreateObject();
-		cJSON_AddStringToObject(r, "id", pcv_type_name((pcv_type)t));
-		cJSON_AddStringToObject(r, "name", pcv_type_name((pcv_type)t));
-		cJSON *sd = cJSON_AddObjectToObject(r, "shortDescription");
-		cJSON_AddStringToObject(sd, "text", help[t]);
+		cJSON_AddStringToObject(r, "id", id);
+		cJSON_AddStringToObject(r, "name", id);
+		cJSON_AddStringToObject(cJSON_AddObjectToObject(r, "shortDescription"), "text", help);
+		cJSON_AddStringToObject(cJSON_AddObjectToObject(r, "help"), "text", help);
+		cJSON_AddStringToObject(r, "helpUri", TOOL_URI "/blob/main/share/man/man1/pc-validate.1");
 		cJSON_AddItemToArray(rules, r);
 	}
 	return rules;
 }
 
-static cJSON *sarif_result(const pcv_ctx *c, const pcv_finding *d)
+static cJSON *sarif_location(const char *file, long line, long col)
 {
-	cJSON *r = cJSON_CreateObject();
-	cJSON_AddStringToObject(r, "ruleId", pcv_type_name(d->type));
-	cJSON_AddNumberToObject(r, "ruleIndex", (double)d->type);
-	cJSON_AddStringToObject(r, "level", sev_name(d->sev));
-	char text[3000];
-	snprintf(text, sizeof text, "%s/%s: %s: %s", or_dash(d->obj.kind), or_dash(d->obj.name), d->field, d->message);
-	cJSON *msg = cJSON_AddObjectToObject(r, "message");
-	cJSON_AddStringToObject(msg, "text", text);
-	cJSON *locs = cJSON_AddArrayToObject(r, "locations");
 	cJSON *loc = cJSON_CreateObject();
 	cJSON *phys = cJSON_AddObjectToObject(loc, "physicalLocation");
 	cJSON *art = cJSON_AddObjectToObject(phys, "artifactLocation");
-	const char *file = file_of(c, d);
 	cJSON_AddStringToObject(art, "uri", strncmp(file, "./", 2) == 0 ? file + 2 : file);
 	cJSON *region = cJSON_AddObjectToObject(phys, "region");
 	/* code scanning requires a start line */
-	cJSON_AddNumberToObject(region, "startLine", d->line > 0 ? (double)d->line : 1);
-	if (d->col > 0)
-		cJSON_AddNumberToObject(region, "startColumn", (double)d->col);
-	cJSON_AddItemToArray(locs, loc);
+	cJSON_AddNumberToObject(region, "startLine", line > 0 ? (double)line : 1);
+	if (col > 0)
+		cJSON_AddNumberToObject(region, "startColumn", (double)col);
+	return loc;
+}
+
+static cJSON *sarif_result(const pcv_ctx *c, const pcv_finding *d, pcv_names *rules)
+{
+	char rule[RULE_MAX], subject[PCV_PATH_MAX + 600], text[5000];
+	pcv_rule_of(d, rule, sizeof rule);
+	cJSON *r = cJSON_CreateObject();
+	cJSON_AddStringToObject(r, "ruleId", rule);
+	long index = pcv_names_intern(rules, rule);
+	if (index >= 0)
+		cJSON_AddNumberToObject(r, "ruleIndex", (double)index);
+	cJSON_AddStringToObject(r, "level", sev_name(d->sev));
+	format_subject(d, subject, sizeof subject);
+	snprintf(text, sizeof text, "%s%s", subject, d->message);
+	cJSON_AddStringToObject(cJSON_AddObjectToObject(r, "message"), "text", text);
+	cJSON_AddItemToArray(cJSON_AddArrayToObject(r, "locations"), sarif_location(file_of(c, d), d->line, d->col));
+	if (d->related.file) {
+		cJSON *rel = sarif_location(d->related.file, d->related.line, d->related.col);
+		cJSON_AddNumberToObject(rel, "id", 1);
+		cJSON_AddStringToObject(cJSON_AddObjectToObject(rel, "message"), "text",
+		                        d->related.what ? d->related.what : "");
+		cJSON_AddItemToArray(cJSON_AddArrayToObject(r, "relatedLocations"), rel);
+	}
 	return r;
 }
 
 static void output_sarif(const pcv_ctx *c, pk_out *out)
 {
+	pcv_names rules;
+	pcv_names_init(&rules);
 	cJSON *root = cJSON_CreateObject();
 	cJSON_AddStringToObject(root, "$schema", "https://json.schemastore.org/sarif-2.1.0.json");
 	cJSON_AddStringToObject(root, "version", "2.1.0");
@@ -205,16 +343,32 @@ static void output_sarif(const pcv_ctx *c, pk_out *out)
 	cJSON_AddStringToObject(driver, "name", "pc-validate");
 	cJSON_AddStringToObject(driver, "version", PK_VERSION);
 	cJSON_AddStringToObject(driver, "informationUri", TOOL_URI);
-	cJSON_AddItemToObject(driver, "rules", sarif_rules());
 	cJSON *results = cJSON_AddArrayToObject(run, "results");
 	for (size_t i = 0; i < c->findings.n; i++)
-		cJSON_AddItemToArray(results, sarif_result(c, &c->findings.v[i]));
+		cJSON_AddItemToArray(results, sarif_result(c, &c->findings.v[i], &rules));
+	cJSON_AddItemToObject(driver, "rules", sarif_rules(&rules));
 	cJSON_AddItemToArray(runs, run);
 	char *s = cJSON_Print(root);
 	if (s)
 		pk_out_printf(out, "%s\n", s);
 	free(s);
 	cJSON_Delete(root);
+	pcv_names_free(&rules);
+}
+
+/* A validator given nothing it checks says so, and exits 0 (kubeconform
+ * reports 0 resources): on stderr in the text formats; for the machine
+ * formats --summary and --stats carry the counts. */
+static void say_counts(const pcv_ctx *c)
+{
+	size_t errors, warnings;
+	count_severities(c, &errors, &warnings);
+	if (c->summary)
+		fprintf(stderr, "%s: %ld objects checked in %ld files: %zu errors, %zu warnings\n", c->cli->prog,
+		        c->objects_checked, c->files, errors, warnings);
+	else if (c->objects_checked == 0 && c->findings.n == 0 && !c->trouble &&
+	         (c->cli->format == PK_FMT_TEXT || c->cli->format == PK_FMT_TABLE || c->cli->format == PK_FMT_WIDE))
+		fprintf(stderr, "%s: 0 objects checked\n", c->cli->prog);
 }
 
 int pcv_output(pcv_ctx *c, pk_out *out)
@@ -229,20 +383,14 @@ int pcv_output(pcv_ctx *c, pk_out *out)
 	case PK_FMT_SARIF:
 		output_sarif(c, out);
 		break;
+	case PK_FMT_TABLE:
+	case PK_FMT_WIDE:
+		output_table(c, out, c->cli->format == PK_FMT_WIDE);
+		break;
 	default:
 		output_text(c, out);
 		break;
 	}
-	if (c->summary) {
-		size_t errors = 0, warnings = 0;
-		for (size_t i = 0; i < c->findings.n; i++) {
-			if (c->findings.v[i].sev == PK_SEV_ERROR)
-				errors++;
-			else
-				warnings++;
-		}
-		fprintf(stderr, "pc-validate: %ld objects checked in %zu files: %zu errors, %zu warnings\n",
-		        c->objects_checked, c->findings.nfiles, errors, warnings);
-	}
+	say_counts(c);
 	return 0;
 }

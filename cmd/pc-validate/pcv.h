@@ -31,6 +31,7 @@ typedef enum {
 	PCV_DUPLICATE_FIELD,
 	PCV_MISSING_KIND,
 	PCV_UNKNOWN_KIND,
+	PCV_DUPLICATE_DEFINITION,  /* one identity defined twice in the input set */
 	PCV_NTYPES
 } pcv_type;
 
@@ -41,23 +42,31 @@ typedef struct pcv_ident {
 	char *api_version, *kind, *ns, *name;
 } pcv_ident;
 
+/* Another place a finding is about: the first definition of a duplicate,
+ * the class already marked as default. */
+typedef struct pcv_place {
+	char *file;        /* display name: a file, or "HEAD:path" for --against */
+	long line, col;
+	const char *what;  /* e.g. "first definition" */
+} pcv_place;
+
 typedef struct pcv_finding {
 	int file;          /* index into pcv_findings.files */
-	long line, col;
+	long line, col;    /* 0 when unknown */
 	long seq;          /* order of creation, breaks ties when sorting */
 	pk_severity sev;
 	pcv_ident obj;
-	char *field;       /* apiserver path, "-" when none */
+	char *field;       /* apiserver path, NULL when it gives none */
 	pcv_type type;
+	char *rule;        /* rule id, e.g. "PriorityClass.value.immutable"; NULL: from kind, field and type */
 	char *message;     /* e.g. "Invalid value: 0: must be greater than or equal to 1" */
+	pcv_place related; /* related.file NULL when none */
 } pcv_finding;
 
 typedef struct pcv_findings {
 	pcv_finding *v;
 	size_t n, cap;
-	char **files;      /* interned file names, in first-seen order */
-	size_t nfiles, capfiles;
-	pcv_strmap file_index;  /* name -> index + 1 */
+	pcv_names files;   /* interned file names, in first-seen order */
 	long seq;
 } pcv_findings;
 
@@ -81,7 +90,11 @@ typedef struct pcv_ref {
 	pcv_ref_kind kind;
 	int file;
 	long line, col;     /* the reference field (or the object) */
-	long pline, pcol;   /* the sibling priority field, if present */
+	const char *sib[2]; /* sibling fields a finding may point at: priority and
+	                       preemptionPolicy, or the template name of a Workload */
+	long sline[2], scol[2];
+	bool locate;        /* JSON input: line/col are the object's; the fields
+	                       are looked up in the file if a check fails */
 	pcv_ident obj;
 	char *field;        /* where to point: e.g. "spec.priorityClassName" */
 	char *target;       /* class name / workload name */
@@ -94,13 +107,21 @@ typedef struct pcv_ref {
 	bool admission;     /* Pod/PodGroup admission applies (vs a template: pods created later) */
 } pcv_ref;
 
-/* Facts about one PriorityClass seen in the inputs or the cluster. */
+/* Facts about one PriorityClass seen in the inputs or among the existing
+ * objects (--cluster, --against). */
 typedef struct pcv_pcfact {
 	int32_t value;
 	bool global_default;
 	pk_preemption_policy policy;
-	bool from_cluster;
+	bool existing;
+	pcv_place at;          /* where it is defined */
 } pcv_pcfact;
+
+/* Where an input object with an identity was first defined. */
+typedef struct pcv_definition {
+	int file;
+	long line, col;
+} pcv_definition;
 
 typedef struct pcv_ctx {
 	pk_cli *cli;
@@ -108,12 +129,18 @@ typedef struct pcv_ctx {
 	bool strict;
 	bool kep5710;
 	bool summary;
-	bool loading_cluster;  /* reading --cluster files */
+	bool cluster_given;    /* --cluster: the cluster's objects are known */
+	bool loading_cluster;  /* reading existing objects (--cluster, --against) */
+	const char *loading_name; /* their display name when not the file's (REV:path) */
+	bool against_soft;     /* an unreadable old version is a warning, not trouble */
 	bool trouble;          /* I/O or usage trouble: exit 2 */
 	pcv_findings findings;
 	pk_stats stats;
 	long objects_checked;  /* objects of kinds we validate, from the inputs */
-	long documents;        /* every record from the inputs, including errors */
+	long files, empty_files; /* inputs read; those without a document */
+	long records_in_file;  /* records of the input being read */
+	int seq_file;          /* the top-level sequence last reported (file, doc) */
+	long seq_doc;
 
 	pk_pclass_set classes; /* inputs + cluster; for priority resolution */
 	pcv_strmap pcfacts;    /* PriorityClass name -> pcv_pcfact* */
@@ -121,7 +148,7 @@ typedef struct pcv_ctx {
 	size_t ndefaults, capdefaults;
 	pcv_strmap workloads;  /* "ns/name" -> char* list of template names ("\0"-separated, "\0\0" end) */
 	pcv_strmap cluster_objs; /* "group/Kind/ns/name" -> cJSON* (from --cluster) */
-	pcv_strmap seen_inputs;  /* same key -> (void*)1 for inputs (duplicates) */
+	pcv_strmap seen_inputs;  /* same key -> pcv_definition* for inputs (duplicates) */
 
 	pcv_ref *refs;
 	size_t nrefs, caprefs;
@@ -156,13 +183,21 @@ size_t pcv_count_errors(const pcv_findings *f, bool strict);
 void pcv_ident_set(pcv_ident *id, const char *api_version, const char *kind, const char *ns, const char *name);
 void pcv_ident_free(pcv_ident *id);
 
-/* Report against the object: position from the field path. */
-void pcv_report(pcv_obj *o, pk_severity sev, pcv_type type, const char *field, const char *fmt, ...)
+/* Name the rule of a finding: "<Kind>.<field without indices>.<name>". */
+void pcv_set_rule(pcv_finding *d, const char *field, const char *name);
+/* The rule id of a finding (set, or from kind, field and type). */
+void pcv_rule_of(const pcv_finding *d, char *buf, size_t size);
+const char *pcv_rule_name(pcv_type t);
+void pcv_set_related(pcv_finding *d, const char *file, long line, long col, const char *what);
+
+/* Report against the object: position from the field path (NULL: none).
+ * The finding is valid until the next one is added. */
+pcv_finding *pcv_report(pcv_obj *o, pk_severity sev, pcv_type type, const char *field, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
-void pcv_required(pcv_obj *o, const char *field, const char *detail);
-void pcv_invalid(pcv_obj *o, const char *field, const cJSON *value, const char *detail);
-void pcv_invalid_str(pcv_obj *o, const char *field, const char *value, const char *detail);
-void pcv_forbidden(pcv_obj *o, const char *field, const char *detail);
+pcv_finding *pcv_required(pcv_obj *o, const char *field, const char *detail);
+pcv_finding *pcv_invalid(pcv_obj *o, const char *field, const cJSON *value, const char *detail);
+pcv_finding *pcv_invalid_str(pcv_obj *o, const char *field, const char *value, const char *detail);
+pcv_finding *pcv_forbidden(pcv_obj *o, const char *field, const char *detail);
 void pcv_not_supported(pcv_obj *o, const char *field, const char *value, const char *supported);
 void pcv_duplicate(pcv_obj *o, const char *field, const cJSON *value);
 void pcv_too_many(pcv_obj *o, const char *field, int n, int max);
@@ -173,6 +208,9 @@ void pcv_format_value(const cJSON *v, char *buf, size_t size);
 /* snprintf into a fresh buffer of PCV_PATH_MAX. */
 #define PCV_PATH_MAX 512
 void pcv_path(char *buf, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* "spec.podGroups[0].policy" -> "spec.podGroups.policy" (Go's struct-field
+ * wording, rule ids). */
+void pcv_strip_indices(const char *in, char *out, size_t size);
 
 /* ---- decode checks (schema.c) ---- */
 /* Type and unknown-field checks for the kinds pc-validate owns. */
@@ -200,18 +238,26 @@ void pcv_rules_podgroup(pcv_obj *o);       /* v1alpha2 and v1alpha3 */
 /* Pod or a controller's pod template; spec_path e.g. "spec.template.spec". */
 void pcv_rules_podspec(pcv_obj *o, const char *spec_path, bool is_pod);
 
-/* Gated field: returns the child, or NULL (after a warning) when the gate is off. */
-const cJSON *pcv_gated(pcv_obj *o, const cJSON *parent, const char *key, const char *path,
-                       bool enabled, const char *gate);
+/* What the apiserver does with a field whose feature gate is off
+ * (share/doc/gated-fields.md): its registry strategy drops the field on
+ * create, or declarative validation forbids it. */
+typedef enum { PCV_GATE_DROPPED, PCV_GATE_FORBIDDEN } pcv_gate_verdict;
+/* Gated field: returns the child, or NULL when the gate is off (after a
+ * warning for a dropped field, an error for a forbidden one). */
+const cJSON *pcv_gated(pcv_obj *o, const cJSON *parent, const char *key, const char *path, bool enabled,
+                       const char *gate, pcv_gate_verdict verdict);
 
 /* ---- cross-object (crossobject.c) ---- */
 void pcv_cross_init(pcv_ctx *c);
 void pcv_cross_free(pcv_ctx *c);
 char *pcv_identity_key(const char *group, const char *kind, const char *ns, const char *name);
-/* A cluster object (--cluster): remembered, the tree is kept. Takes ownership. */
-void pcv_cross_add_cluster(pcv_ctx *c, cJSON *obj);
+/* An existing object (--cluster, --against): remembered, the tree is
+ * kept. Takes ownership. at is where it was read. */
+void pcv_cross_add_cluster(pcv_ctx *c, cJSON *obj, const pk_origin *at);
 /* Look up the existing object for o and set o->update / o->old. */
 void pcv_cross_lookup(pcv_obj *o);
+/* A second definition of an input identity is a finding naming the first. */
+void pcv_cross_definition(pcv_obj *o);
 /* PriorityClass from the inputs: globalDefault rule, facts, update rules. */
 void pcv_cross_priorityclass(pcv_obj *o);
 /* Template names of a Workload from the inputs. */
@@ -226,6 +272,13 @@ void pcv_update_rules(pcv_obj *o);
 
 /* ---- the record callback (validate.c) ---- */
 int pcv_on_record(void *ctx, pk_record *rec);
+/* The reader's per-file callback: counts inputs without documents. */
+void pcv_on_file_done(void *ctx, const char *file);
+
+/* ---- --against REV (against.c) ---- */
+/* Load the objects of the input paths at git revision rev as existing
+ * objects. Returns 0, or -1 after a message (usage trouble). */
+int pcv_against_load(pcv_ctx *c, const char *rev, char *const *paths, size_t npaths);
 
 /* ---- output (output.c) ---- */
 int pcv_output(pcv_ctx *c, pk_out *out);

@@ -179,7 +179,7 @@ static void check_group_preemption_policy(pcv_obj *o, const cJSON *parent, const
 	char p[PCV_PATH_MAX];
 	pcv_path(p, "%s.preemptionPolicy", path);
 	const cJSON *pp = pcv_gated(o, parent, "preemptionPolicy", p, o->ctx->gates.pg_preemption_policy,
-	                            "PodGroupPreemptionPolicy");
+	                            "PodGroupPreemptionPolicy", PCV_GATE_FORBIDDEN);
 	if (!cJSON_IsString(pp))
 		return;
 	pk_preemption_policy pol;
@@ -212,12 +212,14 @@ static void check_group_fields(pcv_obj *o, const cJSON *t, const char *path, boo
 	check_scheduling_policy(o, pk_get(t, "schedulingPolicy"), p, false);
 
 	pcv_path(p, "%s.schedulingConstraints", path);
-	const cJSON *cons = pcv_gated(o, t, "schedulingConstraints", p, g->topology, "TopologyAwareWorkloadScheduling");
+	const cJSON *cons = pcv_gated(o, t, "schedulingConstraints", p, g->topology, "TopologyAwareWorkloadScheduling",
+	                              PCV_GATE_DROPPED);
 	if (present(cons))
 		check_topology(o, cons, p);
 
 	pcv_path(p, "%s.resourceClaims", path);
-	const cJSON *claims = pcv_gated(o, t, "resourceClaims", p, g->dra_claims, "DRAWorkloadResourceClaims");
+	const cJSON *claims = pcv_gated(o, t, "resourceClaims", p, g->dra_claims, "DRAWorkloadResourceClaims",
+	                                PCV_GATE_DROPPED);
 	if (present(claims))
 		check_claims(o, claims, p);
 
@@ -225,11 +227,13 @@ static void check_group_fields(pcv_obj *o, const cJSON *t, const char *path, boo
 	 * v1alpha3 carries no gate tag on them. */
 	bool prio_on = v2 ? g->workload_preemption : true;
 	pcv_path(p, "%s.disruptionMode", path);
-	check_disruption_mode(o, pcv_gated(o, t, "disruptionMode", p, prio_on, "WorkloadAwarePreemption"), p);
+	check_disruption_mode(o, pcv_gated(o, t, "disruptionMode", p, prio_on, "WorkloadAwarePreemption", PCV_GATE_DROPPED),
+	                      p);
 	pcv_path(p, "%s.priorityClassName", path);
-	const cJSON *cls = pcv_gated(o, t, "priorityClassName", p, prio_on, "WorkloadAwarePreemption");
+	const cJSON *cls = pcv_gated(o, t, "priorityClassName", p, prio_on, "WorkloadAwarePreemption",
+	                              PCV_GATE_DROPPED);
 	pcv_path(p, "%s.priority", path);
-	const cJSON *prio = pcv_gated(o, t, "priority", p, prio_on, "WorkloadAwarePreemption");
+	const cJSON *prio = pcv_gated(o, t, "priority", p, prio_on, "WorkloadAwarePreemption", PCV_GATE_DROPPED);
 	if (present(cls) || present(prio))
 		check_priority_fields(o, t, path);
 	if (!v2)
@@ -406,7 +410,7 @@ static bool is_workload_api_served(pcv_obj *o)
 {
 	if (o->ctx->gates.generic_workload)
 		return true;
-	pcv_report(o, PK_SEV_ERROR, PCV_UNKNOWN_KIND, "kind",
+	pcv_report(o, PK_SEV_ERROR, PCV_UNKNOWN_KIND, "apiVersion",
 	           "no matches for kind \"%s\" in version \"%s\" (feature gate GenericWorkload is disabled)",
 	           o->kind, o->api_version);
 	return false;
@@ -425,7 +429,7 @@ void pcv_rules_workload(pcv_obj *o)
 	pcv_strmap_init(&st.names);
 	const cJSON *pgts = pk_get(spec, "podGroupTemplates");
 	const cJSON *cpgts = pcv_gated(o, spec, "compositePodGroupTemplates", "spec.compositePodGroupTemplates",
-	                               o->ctx->gates.composite, "CompositePodGroup");
+	                               o->ctx->gates.composite, "CompositePodGroup", PCV_GATE_FORBIDDEN);
 	st.composite = array_len(cpgts) > 0;
 
 	static const char *const members[] = {"podGroupTemplates", "compositePodGroupTemplates"};
@@ -509,9 +513,9 @@ void pcv_rules_workload_v1alpha1(pcv_obj *o)
 	}
 	/* Intermediate revision: Workload-level priority (gate WorkloadAwarePreemption). */
 	const cJSON *cls = pcv_gated(o, spec, "priorityClassName", "spec.priorityClassName",
-	                             o->ctx->gates.workload_preemption, "WorkloadAwarePreemption");
+	                             o->ctx->gates.workload_preemption, "WorkloadAwarePreemption", PCV_GATE_DROPPED);
 	const cJSON *prio = pcv_gated(o, spec, "priority", "spec.priority", o->ctx->gates.workload_preemption,
-	                              "WorkloadAwarePreemption");
+	                              "WorkloadAwarePreemption", PCV_GATE_DROPPED);
 	if (present(cls) || present(prio))
 		check_priority_fields(o, spec, "spec");
 	if (cJSON_IsString(cls) && *cls->valuestring) {
@@ -579,7 +583,7 @@ void pcv_rules_podgroup(pcv_obj *o)
 	check_template_ref(o, spec);
 	if (!is_v1alpha2(o)) {
 		const cJSON *parent = pcv_gated(o, spec, "parentCompositePodGroupName", "spec.parentCompositePodGroupName",
-		                                o->ctx->gates.composite, "CompositePodGroup");
+		                                o->ctx->gates.composite, "CompositePodGroup", PCV_GATE_FORBIDDEN);
 		if (cJSON_IsString(parent) && *parent->valuestring) {
 			pcv_check_subdomain(o, "spec.parentCompositePodGroupName", parent->valuestring);
 			if (!present(pk_get(spec, "workloadRef")) && !present(pk_get(spec, "podGroupTemplateRef")))

@@ -162,27 +162,10 @@ static const char *json_type_name(const cJSON *v)
 	return "object";
 }
 
-/* "spec.podGroups[0].policy" -> "spec.podGroups.policy" for Go's struct-field wording. */
-static void strip_indices(const char *in, char *out, size_t size)
-{
-	size_t j = 0;
-	for (size_t i = 0; in[i] && j + 1 < size; i++) {
-		if (in[i] == '[') {
-			while (in[i] && in[i] != ']')
-				i++;
-			if (!in[i])
-				break;
-			continue;
-		}
-		out[j++] = in[i];
-	}
-	out[j] = '\0';
-}
-
 static void type_error(pcv_obj *o, const s_node *n, const cJSON *v, const char *path, const char *detail)
 {
 	char gopath[PCV_PATH_MAX];
-	strip_indices(path, gopath, sizeof gopath);
+	pcv_strip_indices(path, gopath, sizeof gopath);
 	o->type_errors++;
 	char what[128];
 	if (detail)

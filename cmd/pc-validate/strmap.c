@@ -82,3 +82,44 @@ void *pcv_strmap_put(pcv_strmap *m, const char *key, void *value)
 	m->len++;
 	return NULL;
 }
+
+void pcv_names_init(pcv_names *s)
+{
+	s->v = NULL;
+	s->n = s->cap = 0;
+	pcv_strmap_init(&s->index);
+}
+
+void pcv_names_free(pcv_names *s)
+{
+	for (size_t i = 0; i < s->n; i++)
+		free(s->v[i]);
+	free(s->v);
+	pcv_strmap_free(&s->index, NULL);
+	pcv_names_init(s);
+}
+
+long pcv_names_intern(pcv_names *s, const char *name)
+{
+	if (s->n && strcmp(s->v[s->n - 1], name) == 0)
+		return (long)s->n - 1;
+	intptr_t known = (intptr_t)pcv_strmap_get(&s->index, name);
+	if (known)
+		return (long)known - 1;
+	if (s->n == s->cap) {
+		size_t ncap = s->cap ? s->cap * 2 : 16;
+		char **nv = realloc(s->v, ncap * sizeof *nv);
+		if (!nv)
+			return -1;
+		s->v = nv;
+		s->cap = ncap;
+	}
+	s->v[s->n] = strdup(name);
+	if (!s->v[s->n])
+		return -1;
+	if (pcv_strmap_put(&s->index, name, (void *)(intptr_t)(s->n + 1)) != NULL) {
+		free(s->v[s->n]);  /* a new name: anything returned means no memory */
+		return -1;
+	}
+	return (long)s->n++;
+}

@@ -23,4 +23,19 @@ void *pcv_strmap_get(const pcv_strmap *m, const char *key);
  * itself if memory ran out (nothing stored). */
 void *pcv_strmap_put(pcv_strmap *m, const char *key, void *value);
 
+/* Interned strings in first-seen order, each with its index (file names,
+ * rule ids). */
+typedef struct pcv_names {
+	char **v;
+	size_t n, cap;
+	pcv_strmap index;  /* name -> index + 1 */
+} pcv_names;
+
+void pcv_names_init(pcv_names *s);
+void pcv_names_free(pcv_names *s);
+/* The index of name, added if new; -1 if memory ran out. The last name is
+ * checked first: names come in runs (the records of one file), so
+ * interning stays linear for 10,000 files. */
+long pcv_names_intern(pcv_names *s, const char *name);
+
 #endif

@@ -55,6 +55,57 @@ static void adopt_pending(pcv_ctx *c, const pk_record *rec, const pcv_obj *o)
 	c->pending_from = c->findings.n;
 }
 
+/* Go's name for a JSON value in "cannot unmarshal <type> into ...". */
+static const char *go_json_type(const cJSON *v)
+{
+	return cJSON_IsArray(v) ? "array" : cJSON_IsString(v) ? "string" : cJSON_IsNumber(v) ? "number"
+	       : cJSON_IsBool(v) ? "bool" : "object";
+}
+
+/* kubectl decodes every document into an object before anything else
+ * (cli-runtime's mapper, apimachinery's unstructured decoder): a document
+ * that is a sequence or a scalar fails there with this error. The reader
+ * hands out a sequence's elements one by one; it is one finding per
+ * document, at its first element. */
+static void not_an_object(pcv_ctx *c, const pk_record *rec, int file, const char *go_type)
+{
+	if (rec->in_sequence) {
+		go_type = "array";
+		pk_stats_reject(&c->stats, "(top-level sequence)");
+		if (file == c->seq_file && rec->origin.doc == c->seq_doc)
+			return;
+		c->seq_file = file;
+		c->seq_doc = rec->origin.doc;
+	} else {
+		pk_stats_reject(&c->stats, "(not a mapping)");
+	}
+	char msg[1300];
+	snprintf(msg, sizeof msg, "unable to decode \"%s\": json: cannot unmarshal %s into Go value of type "
+	         "unstructured.detector", c->findings.files.v[file], go_type);
+	pcv_finding *d = pcv_add_finding(&c->findings, file, rec->origin.line, rec->origin.col, PK_SEV_ERROR, NULL,
+	                                 NULL, PCV_PARSE_ERROR, msg);
+	pcv_set_rule(d, NULL, "notAnObject");
+}
+
+/* Existing objects (--cluster, --against) are a side input: unreadable
+ * --cluster input is trouble; an old version that does not parse any more
+ * is only said (it cannot be compared). */
+static void existing_problem(pcv_ctx *c, const pk_record *rec)
+{
+	pk_origin at = rec->origin;
+	if (c->loading_name)
+		at.file = c->loading_name;
+	const char *what = rec->message ? rec->message : "cannot parse";
+	if (c->against_soft) {
+		if (rec->type == PK_REC_ERROR)
+			pk_diag_report(&c->cli->diag, PK_SEV_WARNING, &at, "--against: %s (not compared)", what);
+		return;
+	}
+	pk_diag_report(&c->cli->diag, PK_SEV_ERROR, &at, "--cluster: %s", what);
+	if (rec->type == PK_REC_ERROR)
+		c->trouble = true;
+}
+
 static void reader_problem(pcv_ctx *c, pk_record *rec, int file)
 {
 	if (rec->err_type == PK_ERR_IO) {
@@ -63,15 +114,16 @@ static void reader_problem(pcv_ctx *c, pk_record *rec, int file)
 		return;
 	}
 	if (c->loading_cluster) {
-		/* the cluster state is a side input: unreadable means trouble */
-		pk_diag_report(&c->cli->diag, PK_SEV_ERROR, &rec->origin, "--cluster: %s",
-		               rec->message ? rec->message : "cannot parse");
-		if (rec->type == PK_REC_ERROR)
-			c->trouble = true;
+		existing_problem(c, rec);
 		return;
 	}
 	if (rec->type == PK_REC_WARNING && rec->err_type != PK_ERR_DUPLICATE_FIELD) {
 		pk_diag_report(&c->cli->diag, PK_SEV_WARNING, &rec->origin, "%s", rec->message ? rec->message : "");
+		return;
+	}
+	if (rec->type == PK_REC_ERROR && rec->obj) {
+		c->stats.read++;
+		not_an_object(c, rec, file, go_json_type(rec->obj));
 		return;
 	}
 	pcv_type t = rec->err_type == PK_ERR_DUPLICATE_FIELD ? PCV_DUPLICATE_FIELD
@@ -88,7 +140,7 @@ static void reader_problem(pcv_ctx *c, pk_record *rec, int file)
 		c->pending_doc = rec->origin.doc;
 	}
 	pcv_add_finding(&c->findings, file, rec->origin.line, rec->origin.col, PK_SEV_ERROR, NULL,
-	                t == PCV_DUPLICATE_FIELD ? rec->field : "-", t, msg);
+	                t == PCV_DUPLICATE_FIELD ? rec->field : NULL, t, msg);
 	if (rec->type == PK_REC_ERROR)
 		c->stats.errors++;
 }
@@ -118,10 +170,12 @@ static bool check_type_meta(pcv_obj *o)
 	return ok;
 }
 
-static void unknown_kind(pcv_obj *o)
+/* A known kind in a version the apiserver does not serve (removed, or not
+ * yet): kubectl's "no matches for kind", and the field to fix is apiVersion. */
+static void unknown_version(pcv_obj *o)
 {
-	pcv_report(o, PK_SEV_ERROR, PCV_UNKNOWN_KIND, "kind", "no matches for kind \"%s\" in version \"%s\"", o->kind,
-	           o->api_version);
+	pcv_report(o, PK_SEV_ERROR, PCV_UNKNOWN_KIND, "apiVersion", "no matches for kind \"%s\" in version \"%s\"",
+	           o->kind, o->api_version);
 }
 
 static bool dispatch_scheduling(pcv_obj *o)
@@ -130,7 +184,7 @@ static bool dispatch_scheduling(pcv_obj *o)
 	if (eq(k, "PriorityClass")) {
 		if (!eq(v, "v1")) {
 			/* v1alpha1 / v1beta1 were removed from serving in 1.22 */
-			unknown_kind(o);
+			unknown_version(o);
 			return true;
 		}
 		/* a value that cannot be decoded stops the request before validation */
@@ -158,10 +212,26 @@ static bool dispatch_scheduling(pcv_obj *o)
 		return true;
 	}
 	if (eq(k, "Workload") || eq(k, "PodGroup")) {
-		unknown_kind(o);
+		unknown_version(o);
 		return true;
 	}
 	return false;  /* e.g. CompositePodGroup: not ours */
+}
+
+/* A pod kind in its own group (or, for the apps kinds, in extensions, which
+ * served them until 1.16) but another version: apps/v1beta2 Deployment,
+ * batch/v1beta1 CronJob (removed in 1.25). A kind of that name in another
+ * group (batch.volcano.sh Job) is someone else's. */
+static bool removed_pod_kind_version(const pcv_obj *o, const char *api_version)
+{
+	size_t glen = strcspn(api_version, "/");
+	const char *own = api_version[glen] ? api_version : "";
+	if (!api_version[glen])
+		glen = 0;
+	if (strlen(o->group) == glen && strncmp(o->group, own, glen) == 0)
+		return true;
+	return eq(o->group, "extensions") &&
+	       (eq(o->kind, "Deployment") || eq(o->kind, "DaemonSet") || eq(o->kind, "ReplicaSet"));
 }
 
 static bool dispatch(pcv_obj *o)
@@ -169,39 +239,31 @@ static bool dispatch(pcv_obj *o)
 	if (eq(o->group, "scheduling.k8s.io"))
 		return dispatch_scheduling(o);
 	for (size_t i = 0; i < sizeof pod_kinds / sizeof pod_kinds[0]; i++) {
-		if (eq(o->kind, pod_kinds[i].kind) && eq(o->api_version, pod_kinds[i].api_version)) {
+		if (!eq(o->kind, pod_kinds[i].kind))
+			continue;
+		if (eq(o->api_version, pod_kinds[i].api_version)) {
 			pcv_rules_podspec(o, pod_kinds[i].spec_path, eq(o->kind, "Pod"));
 			if (eq(o->kind, "Pod") && !o->type_errors)
 				pcv_update_rules(o);
+			return true;
+		}
+		if (removed_pod_kind_version(o, pod_kinds[i].api_version)) {
+			unknown_version(o);
 			return true;
 		}
 	}
 	return false;
 }
 
-static const char *json_kind_name(const cJSON *v)
-{
-	return cJSON_IsArray(v) ? "a sequence" : cJSON_IsString(v) ? "a string" : cJSON_IsNumber(v) ? "a number"
-	       : cJSON_IsBool(v) ? "a boolean" : "a scalar";
-}
-
 static void check_object(pcv_ctx *c, pk_record *rec, int file)
 {
 	const cJSON *obj = rec->obj;
 	c->stats.read++;
-	if (cJSON_IsNull(obj)) {
-		pk_stats_skip(&c->stats, "(empty document)");
+	if (rec->in_sequence || !cJSON_IsObject(obj)) {
+		not_an_object(c, rec, file, go_json_type(obj));
 		return;
 	}
 	pcv_obj o = {.ctx = c, .rec = rec, .root = obj, .file = file};
-	if (!cJSON_IsObject(obj)) {
-		o.api_version = o.kind = o.ns = o.name = "";
-		pcv_report(&o, PK_SEV_ERROR, PCV_PARSE_ERROR, "-",
-		           "expected a Kubernetes object (a mapping), got %s", json_kind_name(obj));
-		pk_stats_reject(&c->stats, "(not an object)");
-		c->objects_checked++;
-		return;
-	}
 	o.api_version = pk_api_version(obj);
 	o.kind = pk_kind(obj);
 	o.ns = pk_namespace(obj);
@@ -220,6 +282,7 @@ static void check_object(pcv_ctx *c, pk_record *rec, int file)
 	if (dispatch(&o)) {
 		c->objects_checked++;
 		c->stats.used++;
+		pcv_cross_definition(&o);
 	} else {
 		pk_stats_skip(&c->stats, o.kind);
 	}
@@ -234,16 +297,28 @@ int pcv_on_record(void *ctx, pk_record *rec)
 			return 0;
 		}
 		if (cJSON_IsObject(rec->obj)) {
-			pcv_cross_add_cluster(c, rec->obj);
+			pcv_cross_add_cluster(c, rec->obj, &rec->origin);
 			rec->obj = NULL;  /* taken */
 		}
 		return 0;
 	}
 	int file = pcv_intern_file(&c->findings, rec->origin.file);
-	c->documents++;
+	c->records_in_file++;
 	if (rec->type != PK_REC_OBJECT)
 		reader_problem(c, rec, file);
 	else
 		check_object(c, rec, file);
 	return 0;
+}
+
+void pcv_on_file_done(void *ctx, const char *file)
+{
+	pcv_ctx *c = ctx;
+	(void)file;
+	if (c->loading_cluster)
+		return;
+	c->files++;
+	if (c->records_in_file == 0)
+		c->empty_files++;
+	c->records_in_file = 0;
 }

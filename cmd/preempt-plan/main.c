@@ -28,6 +28,19 @@ static const struct option long_options[] = {
 	{NULL, 0, NULL, 0},
 };
 
+/* Objects, but none of victims' records: the wrong input. A snapshot is
+ * what --simulate reads (or what victims turns into records). */
+static void no_records(pk_cli *cli, const pk_stats *st)
+{
+	bool snapshot = false;
+	for (int i = 0; i < st->nkinds; i++)
+		snapshot |= strcmp(st->by_kind[i].kind, "Node") == 0 || strcmp(st->by_kind[i].kind, "Pod") == 0;
+	pk_diag_report(&cli->diag, PK_SEV_ERROR, NULL, "no Preemptor or Candidate records in the input (%ld object(s) "
+	               "of other kinds)%s", st->read,
+	               snapshot ? "; it looks like a cluster snapshot: `preempt-plan --simulate` plays its pending "
+	                          "pods, or `victims --preemptor pod.yaml` turns it into records" : "");
+}
+
 /* --simulate selects another mode with its own options (simulate.c). */
 static bool wants_simulate(int argc, char **argv)
 {
@@ -54,9 +67,13 @@ int main(int argc, char **argv)
 	int status = PK_EXIT_TROUBLE;
 	if (plan_read(&run, argv + optind, argc - optind) >= 0) {
 		long unplaced = plan_write(&run, &out);
-		status = unplaced || run.nentries == 0 ? PK_EXIT_FINDING : PK_EXIT_OK;
-		if (run.nentries == 0)
-			pk_diag_report(&cli.diag, PK_SEV_WARNING, NULL, "no Preemptor or Candidate records in the input");
+		status = unplaced ? PK_EXIT_FINDING : PK_EXIT_OK;
+		if (run.nentries == 0 && run.stats.read > 0) {
+			no_records(&cli, &run.stats);
+			status = PK_EXIT_TROUBLE;
+		} else if (run.nentries == 0) {
+			pk_diag_report(&cli.diag, PK_SEV_NOTE, NULL, "the input is empty: 0 preemptors planned");
+		}
 	}
 	if (run.trouble)
 		status = PK_EXIT_TROUBLE;

@@ -10,8 +10,9 @@
 
 static void table_header(const pk_cli *cli, pk_table *t, bool wide)
 {
-	static const char *const narrow[] = { "PREEMPTOR", "PRIORITY", "RESULT", "NOMINATED-NODE", "VICTIMS", "REASON" };
-	static const char *const wide_cols[] = { "PREEMPTOR", "PRIORITY", "RESULT", "NOMINATED-NODE", "VICTIMS",
+	/* NODE: the node nominated (Preempt), or where the pod fits */
+	static const char *const narrow[] = { "PREEMPTOR", "PRIORITY", "RESULT", "NODE", "VICTIMS", "REASON" };
+	static const char *const wide_cols[] = { "PREEMPTOR", "PRIORITY", "RESULT", "NODE", "VICTIMS",
 	                                         "PDB-VIOLATIONS", "VICTIM-PODS", "REASON" };
 	pk_cli_table_init(cli, t, wide ? 8 : 6, wide ? wide_cols : narrow);
 }
@@ -52,7 +53,10 @@ static void table_row(pk_table *t, const cJSON *plan, bool wide)
 	char *cut = wide ? NULL : strchr(shortr, ';');
 	if (cut)
 		*cut = '\0';
-	const char *node = pk_str_or(plan, "nominatedNodeName", "<none>");
+	const char *node = pk_str_or(plan, "nominatedNodeName", NULL);
+	if (!node) /* a pod that fits: the first node it fits on */
+		node = cJSON_IsString(cJSON_GetArrayItem(pk_getp(plan, "fits.nodes"), 0))
+		       ? cJSON_GetArrayItem(pk_getp(plan, "fits.nodes"), 0)->valuestring : "<none>";
 	const char *narrow[] = { who, prio, pk_str_or(plan, "result", ""), node, nv, shortr };
 	const char *wide_row[] = { who, prio, pk_str_or(plan, "result", ""), node, nv, viol, names, shortr };
 	pk_table_row(t, wide ? wide_row : narrow);
@@ -60,10 +64,79 @@ static void table_row(pk_table *t, const cJSON *plan, bool wide)
 	free(names);
 }
 
+/* The nodes victims --explain said are no candidate, grouped. */
+typedef struct group_ctx {
+	pk_table *t;
+	bool wide;
+	const char *who, *prio;
+} group_ctx;
+
+static void group_row(void *ctx, const pk_node_group *g, const char *nodes, const char *reason)
+{
+	group_ctx *x = ctx;
+	(void)g;
+	const char *narrow[] = { x->who, x->prio, "NotCandidate", nodes, "-", reason };
+	const char *wide_row[] = { x->who, x->prio, "NotCandidate", nodes, "-", "-", "-", reason };
+	pk_table_row(x->t, x->wide ? wide_row : narrow);
+}
+
+static void not_candidate_rows(pk_table *t, const cJSON *plan, pk_node_groups *gs, bool wide)
+{
+	const cJSON *ref = pk_get(plan, "preemptor");
+	char who[600], prio[24];
+	int64_t p = 0;
+	pk_int64(ref, "priority", &p);
+	snprintf(who, sizeof who, "%s/%s", pk_str_or(ref, "namespace", ""), pk_str_or(ref, "name", ""));
+	snprintf(prio, sizeof prio, "%lld", (long long)p);
+	group_ctx x = { t, wide, who, prio };
+	pk_node_groups_flush(gs, group_row, &x);
+}
+
+/* The plans' warnings under the table: each text once, with how many
+ * preemptors it concerns. */
+typedef struct warning_count {
+	char *text;
+	long n;
+} warning_count;
+
+static void count_warnings(const cJSON *plan, warning_count **w, long *nw)
+{
+	const cJSON *it;
+	cJSON_ArrayForEach(it, pk_get(plan, "warnings")) {
+		if (!cJSON_IsString(it))
+			continue;
+		long j = 0;
+		while (j < *nw && strcmp((*w)[j].text, it->valuestring) != 0)
+			j++;
+		if (j == *nw) {
+			*w = realloc(*w, sizeof **w * (size_t)(*nw + 1));
+			if (!*w || !((*w)[j].text = strdup(it->valuestring)))
+				abort();
+			(*w)[j].n = 0;
+			++*nw;
+		}
+		(*w)[j].n++;
+	}
+}
+
+static void warning_footer(pk_table *t, warning_count *w, long nw)
+{
+	for (long j = 0; j < nw; j++) {
+		if (w[j].n > 1)
+			pk_table_footer(t, "Warning: %s (%ld preemptors)", w[j].text, w[j].n);
+		else
+			pk_table_footer(t, "Warning: %s", w[j].text);
+		free(w[j].text);
+	}
+	free(w);
+}
+
 long plan_write(plan_run *r, pk_out *out)
 {
 	if (r->cli->format == PK_FMT_HTML)
 		return plan_write_html(r, out);
+	warning_count *warnings = NULL;
+	long nwarnings = 0;
 	bool table = r->cli->format == PK_FMT_TABLE || r->cli->format == PK_FMT_WIDE;
 	bool wide = r->cli->format == PK_FMT_WIDE;
 	long unplaced = 0;
@@ -75,13 +148,16 @@ long plan_write(plan_run *r, pk_out *out)
 		cJSON *plan = plan_build(r, &r->entries[i], &placed);
 		if (!placed)
 			unplaced++;
-		if (table)
+		if (table) {
 			table_row(&t, plan, wide);
-		else
+			not_candidate_rows(&t, plan, &r->entries[i].not_candidates, wide);
+			count_warnings(plan, &warnings, &nwarnings);
+		} else
 			pk_out_json(out, plan);
 		cJSON_Delete(plan);
 	}
 	if (table) {
+		warning_footer(&t, warnings, nwarnings);
 		pk_cli_table_warnings(r->cli, &t);
 		pk_table_flush(&t, out);
 	}

@@ -27,6 +27,7 @@ void plan_free(plan_run *r)
 		cJSON_Delete(r->entries[i].preemptor);
 		cJSON_Delete(r->entries[i].ref_owned);
 		free(r->entries[i].candidates);
+		free(r->entries[i].not_candidates.g);
 	}
 	free(r->entries);
 	pk_strtab_free(r->strs);
@@ -69,6 +70,21 @@ static void add_candidate(plan_entry *e, const pk_candidate *c)
 	e->candidates[e->ncandidates++] = *c;
 }
 
+/* A NodeStatus record of victims --explain, grouped for the table. */
+static void add_node_status(plan_run *r, plan_entry *e, const cJSON *o)
+{
+	const char *reasons[PK_STATUS_MAX_REASONS];
+	int n = 0;
+	const cJSON *it;
+	cJSON_ArrayForEach(it, pk_get(o, "reasons"))
+		if (n < PK_STATUS_MAX_REASONS && cJSON_IsString(it))
+			reasons[n++] = it->valuestring;
+	e->not_candidates.all_names = r->cli->format == PK_FMT_WIDE;
+	pk_node_groups_add(&e->not_candidates, pk_str_or(o, "node", ""), pk_str_or(o, "stage", ""),
+	                   pk_str_or(o, "code", ""), pk_str(o, "plugin"), reasons, n, pk_str(o, "preemption"));
+	r->stats.used++;
+}
+
 static int on_record(void *ctx, pk_record *rec)
 {
 	plan_run *r = ctx;
@@ -77,8 +93,13 @@ static int on_record(void *ctx, pk_record *rec)
 	const char *kind = pk_kind(rec->obj);
 	const cJSON *ref = pk_get(rec->obj, "preemptor");
 	bool is_pre = strcmp(kind, "Preemptor") == 0, is_cand = strcmp(kind, "Candidate") == 0;
+	bool table = r->cli->format == PK_FMT_TABLE || r->cli->format == PK_FMT_WIDE;
+	if (table && strcmp(kind, "NodeStatus") == 0 && cJSON_IsObject(ref)) {
+		add_node_status(r, entry_for(r, ref), rec->obj);
+		return 0;
+	}
 	if (!is_pre && !is_cand) {
-		pk_stats_skip(&r->stats, kind); /* NodeStatus, Stats, other objects */
+		pk_stats_skip(&r->stats, kind); /* NodeStatus (for a table only), Stats, other objects */
 		return 0;
 	}
 	if (!cJSON_IsObject(ref)) {
@@ -146,22 +167,31 @@ static cJSON *ref_json(const cJSON *ref)
 	return o;
 }
 
-static const char *fits_reason(const plan_entry *e, char *buf, size_t size)
+/* Where a pod that fits fits: the reason, and {"count":N,"nodes":[the
+ * first few]} in the plan. */
+static const char *fits_reason(const plan_entry *e, cJSON *plan, char *buf, size_t size)
 {
-	const cJSON *fits = pk_get(e->preemptor, "fitsNodes");
-	int n = cJSON_GetArraySize(fits);
-	size_t w = (size_t)snprintf(buf, size, "fits without preemption on %d node(s)", n);
-	const cJSON *it;
-	int k = 0;
-	cJSON_ArrayForEach(it, fits) {
-		if (k == 5 || w >= size)
-			break;
-		w += (size_t)snprintf(buf + w, size - w, "%s%s", k ? ", " : ": ", it->valuestring);
-		k++;
-	}
-	if (n > k && w < size)
-		snprintf(buf + w, size - w, ", ...");
-	return buf;
+	const cJSON *fits = pk_get(e->preemptor, "fitsNodes"), *it;
+	const char *names[PK_FITS_SHOWN];
+	int shown = 0;
+	cJSON_ArrayForEach(it, fits)
+		if (shown < PK_FITS_SHOWN && cJSON_IsString(it))
+			names[shown++] = it->valuestring;
+	cJSON *f = cJSON_AddObjectToObject(plan, "fits");
+	cJSON_AddNumberToObject(f, "count", cJSON_GetArraySize(fits));
+	cJSON_AddItemToObject(f, "nodes", cJSON_CreateStringArray(names, shown));
+	return pk_fits_text(names, shown, cJSON_GetArraySize(fits), buf, size);
+}
+
+/* What the Preemptor record says the answer assumed, and the PostFilter
+ * gate that stopped it, carried into the plan. */
+static void carry_assumptions(cJSON *plan, const plan_entry *e)
+{
+	const cJSON *w = e->preemptor ? pk_get(e->preemptor, "warnings") : NULL;
+	cJSON_AddItemToObject(plan, "warnings", cJSON_IsArray(w) ? cJSON_Duplicate(w, 1) : cJSON_CreateArray());
+	const cJSON *gate = e->preemptor ? pk_get(e->preemptor, "postFilter") : NULL;
+	if (cJSON_IsObject(gate))
+		cJSON_AddItemToObject(plan, "postFilter", cJSON_Duplicate(gate, 1));
 }
 
 cJSON *plan_build(plan_run *r, const plan_entry *e, bool *placed)
@@ -178,6 +208,7 @@ cJSON *plan_build(plan_run *r, const plan_entry *e, bool *placed)
 	cJSON_AddStringToObject(o, "kind", "PreemptionPlan");
 	cJSON_AddItemToObject(o, "preemptor", ref_json(ref));
 	cJSON *actions = cJSON_CreateArray();
+	cJSON *fits = cJSON_CreateObject(); /* filled for a pod that fits */
 	cJSON *victims = cJSON_CreateArray();
 	cJSON *cleared = cJSON_CreateArray();
 	const char *result, *node = NULL;
@@ -185,15 +216,17 @@ cJSON *plan_build(plan_run *r, const plan_entry *e, bool *placed)
 	int violations = 0;
 	*placed = false;
 
-	int best = strcmp(status, "NeedsPreemption") == 0 ? pk_pick_one_node(e->candidates, e->ncandidates, r->now) : -1;
+	const char *decided_by = NULL;
+	int best = strcmp(status, "NeedsPreemption") == 0
+	           ? pk_pick_one_node_why(e->candidates, e->ncandidates, r->now, &decided_by) : -1;
 	if (best >= 0) {
 		const pk_candidate *c = &e->candidates[best];
 		result = "Preempt";
 		node = c->node;
 		violations = c->num_pdb_violations;
 		*placed = true;
-		snprintf(reason, sizeof reason, "preempting %d pod(s) on node %s (%d of %d candidate node(s)); %s",
-		         c->nvictims, c->node, best + 1, e->ncandidates, message);
+		snprintf(reason, sizeof reason, "preempting %d pod(s) on node %s, chosen from %d candidate node(s) by %s; %s",
+		         c->nvictims, c->node, e->ncandidates, decided_by, message);
 		char by[300];
 		snprintf(by, sizeof by, "pod %s", uid);
 		for (int i = 0; i < c->nvictims; i++) {
@@ -209,7 +242,7 @@ cJSON *plan_build(plan_run *r, const plan_entry *e, bool *placed)
 	} else if (strcmp(status, "FitsWithoutPreemption") == 0) {
 		result = "NoPreemptionNeeded";
 		*placed = true;
-		fits_reason(e, reason, sizeof reason);
+		fits_reason(e, fits, reason, sizeof reason);
 	} else if (strcmp(status, "NotEligible") == 0) {
 		/* Upstream returns a nil result: an existing nomination stays. */
 		result = "NotEligible";
@@ -231,7 +264,13 @@ cJSON *plan_build(plan_run *r, const plan_entry *e, bool *placed)
 	cJSON_AddNumberToObject(o, "numPDBViolations", violations);
 	cJSON_AddItemToObject(o, "clearedNominations", cleared);
 	cJSON_AddNumberToObject(o, "candidates", e->ncandidates);
+	if (cJSON_GetArraySize(fits))
+		cJSON_AddItemToObject(o, "fits", cJSON_DetachItemFromObject(fits, "fits"));
+	cJSON_Delete(fits);
+	if (decided_by && best >= 0)
+		cJSON_AddStringToObject(o, "decidedBy", decided_by);
 	cJSON_AddStringToObject(o, "reason", reason);
+	carry_assumptions(o, e);
 	cJSON_AddItemToObject(o, "actions", actions);
 	cJSON *res = best >= 0 && e->candidates[best].node_resources ? cJSON_Parse(e->candidates[best].node_resources)
 	                                                              : NULL;

@@ -6,6 +6,7 @@
 #include "cli.h"
 #include "io/writer.h"
 #include "sched/engine.h"
+#include "sched/records.h"
 
 /* Everything victims said about one preemptor. */
 typedef struct plan_entry {
@@ -15,6 +16,7 @@ typedef struct plan_entry {
 	cJSON *ref_owned;         /* a copy when no Preemptor record was seen */
 	pk_candidate *candidates;
 	int ncandidates, cap;
+	pk_node_groups not_candidates; /* its NodeStatus records (victims --explain), for tables */
 } plan_entry;
 
 typedef struct plan_run {

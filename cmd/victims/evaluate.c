@@ -7,17 +7,6 @@
 
 #include "sched/records.h"
 
-static void warn_unmodelled(victims_run *r, const pk_preemptor *p)
-{
-	if (!p->pod->unmodelled)
-		return;
-	char names[256];
-	pk_unmodelled_names(p->pod->unmodelled, names, sizeof names);
-	pk_diag_report(&r->cli->diag, PK_SEV_WARNING, NULL,
-	               "preemptor %s/%s asks for %s, which victims does not model (ignored when filtering)",
-	               p->pod->namespace_, p->pod->name, names);
-}
-
 static void write_records(pk_out *out, const pk_evaluation *e, const pk_snapshot *s, bool explain)
 {
 	cJSON *rec = pk_preemptor_json(e, s);
@@ -41,20 +30,21 @@ static void write_records(pk_out *out, const pk_evaluation *e, const pk_snapshot
 
 long victims_evaluate(victims_run *r, pk_out *out)
 {
-	long candidates = 0;
+	long negative = 0;
 	bool table = r->cli->format == PK_FMT_TABLE || r->cli->format == PK_FMT_WIDE;
-	bool wide = r->cli->format == PK_FMT_WIDE;
+	bool wide = r->cli->format == PK_FMT_WIDE, chosen = false;
 	pk_table t;
 	if (table)
 		victims_table_header(r->cli, &t, wide);
 	for (long i = 0; i < r->npreemptors; i++) {
 		pk_preemptor *p = &r->preemptors[i];
-		warn_unmodelled(r, p);
 		pk_evaluation e;
 		pk_evaluate(&r->snap, p, &r->opts->eval, &e);
-		candidates += e.ncandidates;
+		if (e.status == PK_PRE_NOT_ELIGIBLE || e.status == PK_PRE_UNSCHEDULABLE)
+			negative++;
+		chosen |= e.best >= 0;
 		if (table)
-			victims_table_rows(&t, &e, wide);
+			victims_table_rows(&t, &e, wide, r->opts->explain);
 		else
 			write_records(out, &e, &r->snap, r->opts->explain);
 		/* Later preemptors see this one's plan carried out: victims gone,
@@ -63,62 +53,138 @@ long victims_evaluate(victims_run *r, pk_out *out)
 		pk_evaluation_free(&e);
 	}
 	if (table) {
+		if (chosen)
+			pk_table_footer(&t, "* the node pickOneNodeForPreemption chooses: fewest PDB violations, then lowest "
+			                    "highest-victim priority, smallest priority sum, fewest victims, latest start of "
+			                    "the highest-priority victims, node name; REASON names the criterion that decided");
 		pk_cli_table_warnings(r->cli, &t);
 		pk_table_flush(&t, out);
 	}
-	return candidates;
+	return negative;
 }
 
 /* ---- table ------------------------------------------------------------------ */
 
 void victims_table_header(const pk_cli *cli, pk_table *t, bool wide)
 {
-	static const char *const narrow[] = { "PREEMPTOR", "PRIORITY", "STATUS", "NODE", "VICTIMS",
-	                                      "PDB-VIOLATIONS", "TOP-PRIORITY", "MESSAGE" };
-	static const char *const wide_cols[] = { "PREEMPTOR", "PRIORITY", "STATUS", "NODE", "VICTIMS",
-	                                         "PDB-VIOLATIONS", "TOP-PRIORITY", "VICTIM-PODS", "MESSAGE" };
+	static const char *const narrow[] = { "PREEMPTOR", "PRIORITY", "RESULT", "NODE", "VICTIMS",
+	                                      "PDB-VIOLATIONS", "TOP-PRIORITY", "REASON" };
+	static const char *const wide_cols[] = { "PREEMPTOR", "PRIORITY", "RESULT", "NODE", "VICTIMS",
+	                                         "PDB-VIOLATIONS", "TOP-PRIORITY", "VICTIM-PODS", "REASON" };
 	pk_cli_table_init(cli, t, wide ? 9 : 8, wide ? wide_cols : narrow);
 }
 
-/* One row per candidate (the chosen one's status marked with '*'), or one
- * row with the reason when there is none. */
-void victims_table_rows(pk_table *t, const pk_evaluation *e, bool wide)
+/* A row of the narrow or the wide table: cells in wide order, the
+ * VICTIM-PODS cell dropped when narrow. */
+static void row(pk_table *t, bool wide, const char *const cells[9])
+{
+	if (wide) {
+		pk_table_row(t, cells);
+		return;
+	}
+	const char *narrow[8] = { cells[0], cells[1], cells[2], cells[3], cells[4], cells[5], cells[6], cells[8] };
+	pk_table_row(t, narrow);
+}
+
+static char *victim_names(const pk_candidate *c)
+{
+	size_t len = 8;
+	for (int k = 0; k < c->nvictims; k++)
+		len += strlen(c->victims[k].namespace_) + strlen(c->victims[k].name) + 2;
+	char *names = malloc(len);
+	if (!names)
+		abort();
+	size_t w = 0;
+	for (int k = 0; k < c->nvictims; k++)
+		w += (size_t)snprintf(names + w, len - w, "%s%s/%s", k ? "," : "", c->victims[k].namespace_,
+		                      c->victims[k].name);
+	if (!c->nvictims)
+		snprintf(names, len, "<none>");
+	return names;
+}
+
+static void candidate_rows(pk_table *t, const pk_evaluation *e, bool wide, const char *who, const char *prio)
+{
+	for (int i = 0; i < e->ncandidates; i++) {
+		const pk_candidate *c = &e->candidates[i];
+		char nv[16], viol[16], top[16], result[64], reason[300];
+		snprintf(nv, sizeof nv, "%d", c->nvictims);
+		snprintf(viol, sizeof viol, "%d", c->num_pdb_violations);
+		snprintf(top, sizeof top, "%d", c->nvictims ? c->victims[0].priority : 0);
+		snprintf(result, sizeof result, "NeedsPreemption%s", i == e->best ? "*" : "");
+		if (i == e->best)
+			snprintf(reason, sizeof reason, "chosen from %d candidate node(s) by %s", e->ncandidates, e->decided_by);
+		else
+			snprintf(reason, sizeof reason, "a candidate");
+		char *names = victim_names(c);
+		const char *cells[9] = { who, prio, result, c->node, nv, viol, top, names, reason };
+		row(t, wide, cells);
+		free(names);
+	}
+}
+
+/* A pod that fits: where (the first nodes and how many). */
+static void fits_row(pk_table *t, const pk_evaluation *e, bool wide, const char *who, const char *prio)
+{
+	const char *names[PK_FITS_SHOWN];
+	int shown = 0;
+	for (long i = 0; i < e->nnodes && shown < PK_FITS_SHOWN; i++)
+		if (e->nodes[i].filter.code == PK_CODE_SUCCESS)
+			names[shown++] = e->nodes[i].ni->node->name;
+	char reason[600];
+	pk_fits_text(names, shown, e->nfit, reason, sizeof reason);
+	const char *cells[9] = { who, prio, pk_pre_status_name(e->status), shown ? names[0] : "<none>", "0", "-", "-",
+	                         "<none>", reason };
+	row(t, wide, cells);
+}
+
+/* --explain: the nodes that are no candidate, one row per plugin and
+ * reason, with the count and the nodes. */
+typedef struct explain_ctx {
+	pk_table *t;
+	bool wide;
+	const char *who, *prio;
+} explain_ctx;
+
+static void explain_row(void *ctx, const pk_node_group *g, const char *nodes, const char *reason)
+{
+	explain_ctx *x = ctx;
+	(void)g;
+	const char *cells[9] = { x->who, x->prio, "NotCandidate", nodes, "-", "-", "-", "-", reason };
+	row(x->t, x->wide, cells);
+}
+
+static void explain_rows(pk_table *t, const pk_evaluation *e, bool wide, const char *who, const char *prio)
+{
+	pk_node_groups gs = { .all_names = wide };
+	for (long i = 0; i < e->nnodes; i++) {
+		const char *stage, *preemption;
+		const pk_status *st = pk_node_status_of(e, i, &stage, &preemption);
+		if (st && st->code != PK_CODE_SUCCESS)
+			pk_node_groups_add(&gs, e->nodes[i].ni->node->name, stage, pk_code_name(st->code), st->plugin,
+			                   st->reasons, st->nreasons, preemption);
+	}
+	explain_ctx x = { t, wide, who, prio };
+	pk_node_groups_flush(&gs, explain_row, &x);
+}
+
+/* One row per candidate (the chosen one's RESULT marked with '*'), or one
+ * row with the reason when there is none; --explain adds the others. */
+void victims_table_rows(pk_table *t, const pk_evaluation *e, bool wide, bool explain)
 {
 	const pk_pod *p = e->preemptor->pod;
 	char who[600], prio[16];
 	snprintf(who, sizeof who, "%s/%s", p->namespace_, p->name);
 	snprintf(prio, sizeof prio, "%d", p->priority);
-	const char *status = pk_pre_status_name(e->status);
-	if (e->ncandidates == 0) {
-		const char *row[] = { who, prio, status, "<none>", "-", "-", "-", e->message, e->message };
-		if (wide)
-			row[7] = "<none>";
-		pk_table_row(t, row);
-		return;
+	if (e->ncandidates > 0) {
+		candidate_rows(t, e, wide, who, prio);
+	} else if (e->status == PK_PRE_FITS) {
+		fits_row(t, e, wide, who, prio);
+	} else {
+		const char *cells[9] = { who, prio, pk_pre_status_name(e->status), "<none>", "-", "-", "-", "<none>",
+		                         e->message };
+		row(t, wide, cells);
 	}
-	for (int i = 0; i < e->ncandidates; i++) {
-		const pk_candidate *c = &e->candidates[i];
-		char nv[16], viol[16], top[16], st[64];
-		snprintf(nv, sizeof nv, "%d", c->nvictims);
-		snprintf(viol, sizeof viol, "%d", c->num_pdb_violations);
-		snprintf(top, sizeof top, "%d", c->nvictims ? c->victims[0].priority : 0);
-		snprintf(st, sizeof st, "%s%s", status, i == e->best ? "*" : "");
-		size_t len = 1;
-		for (int k = 0; k < c->nvictims; k++)
-			len += strlen(c->victims[k].namespace_) + strlen(c->victims[k].name) + 2;
-		char *names = malloc(len);
-		if (!names)
-			abort();
-		names[0] = '\0';
-		for (int k = 0; k < c->nvictims; k++) {
-			if (k)
-				strcat(names, ",");
-			strcat(names, c->victims[k].namespace_);
-			strcat(names, "/");
-			strcat(names, c->victims[k].name);
-		}
-		const char *row[] = { who, prio, st, c->node, nv, viol, top, wide ? names : "", "" };
-		pk_table_row(t, row);
-		free(names);
-	}
+	if (explain)
+		explain_rows(t, e, wide, who, prio);
 }

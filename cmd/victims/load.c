@@ -1,6 +1,7 @@
 /* victims: reading the cluster snapshot and the preemptors. */
 #include "victims.h"
 
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,15 +9,63 @@
 
 #include "k8s/json.h"
 
-static void push_preemptor(victims_run *r, const pk_preemptor *p)
+static void push_preemptor(victims_run *r, const pk_preemptor *p, long line)
 {
 	if (r->npreemptors == r->cap) {
 		r->cap = r->cap ? r->cap * 2 : 8;
 		r->preemptors = realloc(r->preemptors, sizeof *r->preemptors * (size_t)r->cap);
-		if (!r->preemptors)
+		r->lines = realloc(r->lines, sizeof *r->lines * (size_t)r->cap);
+		if (!r->preemptors || !r->lines)
 			abort();
 	}
+	r->lines[r->npreemptors] = line;
 	r->preemptors[r->npreemptors++] = *p;
+}
+
+/* A warning into a record's list (made on first use) and, with a key, on
+ * standard error once per cause, the repeats counted. */
+static void vwarn(victims_run *r, cJSON **list, const char *key, const pk_origin *at, const char *fmt, va_list ap)
+{
+	char msg[1600];
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	if (!*list)
+		*list = cJSON_CreateArray();
+	cJSON_AddItemToArray(*list, cJSON_CreateString(msg));
+	if (key)
+		pk_diag_warn_once(&r->cli->diag, key, at, "%s", msg);
+}
+
+/* An assumption the answer for preemptor i rests on: in its record, and on
+ * standard error (key NULL: said there already, for the whole input). A
+ * --preemptor's warning names the pod (a controller's, its count): its own
+ * cause. Pending pods' repeat: one cause, counted. */
+static void preemptor_warn(victims_run *r, long i, const char *key, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static void preemptor_warn(victims_run *r, long i, const char *key, const char *fmt, ...)
+{
+	pk_preemptor *p = &r->preemptors[i];
+	pk_origin at = { .file = p->file, .line = r->lines[i], .item = -1 };
+	char own_key[700];
+	if (key && p->pod->index < 0) {
+		snprintf(own_key, sizeof own_key, "%s:%s/%s", key, p->pod->namespace_, p->pod->name);
+		key = own_key;
+	}
+	va_list ap;
+	va_start(ap, fmt);
+	vwarn(r, &p->warnings, key, p->file ? &at : NULL, fmt, ap);
+	va_end(ap);
+}
+
+/* An assumption about the whole input: said once, and in every Preemptor
+ * record. */
+static void input_warn(victims_run *r, const char *key, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void input_warn(victims_run *r, const char *key, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vwarn(r, &r->input_warnings, key, NULL, fmt, ap);
+	va_end(ap);
 }
 
 /* ---- cluster input ---------------------------------------------------------- */
@@ -29,6 +78,19 @@ static int on_cluster_record(void *ctx, pk_record *rec)
 	char err[512];
 	bool take = false;
 	const char *kind = pk_kind(rec->obj);
+	if (strcmp(kind, "PodGroup") == 0) { /* PostFilter's gating looks them up */
+		bool rejected;
+		if (pk_pg_set_add(&r->groups, &r->snap, rec->obj, &rejected, err, sizeof err)) {
+			if (rejected) {
+				pk_stats_reject(&r->stats, kind);
+				pk_diag_report(&r->cli->diag, PK_SEV_WARNING, &rec->origin, "%s %s/%s rejected: %s", kind,
+				               pk_namespace(rec->obj), pk_name(rec->obj), err);
+			} else {
+				r->stats.used++;
+			}
+			return 0;
+		}
+	}
 	switch (pk_snapshot_add(&r->snap, rec->obj, r->stats.read - 1, &take, err, sizeof err)) {
 	case PK_ADD_USED:
 		r->stats.used++;
@@ -105,6 +167,49 @@ static const char *made_up_uid(victims_run *r, const pk_pod *p)
 	return pk_intern(r->snap.strs, uid);
 }
 
+/* How many pods the controller would create, as its spec says it. */
+static void controller_count(const cJSON *obj, const char *kind, char *buf, size_t size)
+{
+	int64_t n = 1;
+	if (strcmp(kind, "DaemonSet") == 0) {
+		snprintf(buf, size, "one pod per node it selects");
+	} else if (strcmp(kind, "Job") == 0) {
+		pk_int64(obj, "spec.parallelism", &n);
+		snprintf(buf, size, "parallelism %lld", (long long)n);
+	} else if (strcmp(kind, "CronJob") == 0) {
+		pk_int64(obj, "spec.jobTemplate.spec.parallelism", &n);
+		snprintf(buf, size, "parallelism %lld per run", (long long)n);
+	} else {
+		pk_int64(obj, "spec.replicas", &n);
+		snprintf(buf, size, "replicas %lld", (long long)n);
+	}
+}
+
+/* A pod copied from a cluster (kubectl get pod -o yaml) that was bound or
+ * ran is planned as a new pod of the same spec: spec.nodeName and the
+ * status (nominatedNodeName with it) are what the scheduler and the
+ * kubelet wrote, and are cleared. A pending pod keeps its status: a
+ * nominatedNodeName is what the scheduler sees when the pod is retried.
+ * Returns what was cleared ("" if nothing). */
+static const char *clear_placement(cJSON *pod, char *buf, size_t size)
+{
+	cJSON *spec = cJSON_GetObjectItemCaseSensitive(pod, "spec");
+	const char *node = pk_str_or(spec, "nodeName", "");
+	const char *phase = pk_str_or(pod, "status.phase", "");
+	bool ran = (*phase && strcmp(phase, "Pending") != 0) || pk_getp(pod, "status.startTime");
+	buf[0] = '\0';
+	if (*node)
+		snprintf(buf, size, "spec.nodeName %s%s", node, ran ? " and a status" : "");
+	else if (ran)
+		snprintf(buf, size, "the status of a pod that ran (phase %s)", *phase ? phase : "unknown");
+	bool bound = *node; /* node and phase point into what is deleted next */
+	if (bound)
+		cJSON_DeleteItemFromObjectCaseSensitive(spec, "nodeName");
+	if (bound || ran)
+		cJSON_DeleteItemFromObjectCaseSensitive(pod, "status");
+	return buf;
+}
+
 static int on_preemptor_record(void *ctx, pk_record *rec)
 {
 	preemptor_ctx *pc = ctx;
@@ -117,9 +222,11 @@ static int on_preemptor_record(void *ctx, pk_record *rec)
 		return 0;
 	const char *kind = pk_kind(rec->obj);
 	cJSON *pod;
+	char cleared[300] = "", count[64] = "";
 	if (strcmp(kind, "Pod") == 0) {
 		pod = rec->obj;
 		rec->obj = NULL;
+		clear_placement(pod, cleared, sizeof cleared);
 	} else {
 		const cJSON *tmpl = pod_template(rec->obj, kind);
 		if (!tmpl) {
@@ -130,6 +237,7 @@ static int on_preemptor_record(void *ctx, pk_record *rec)
 			return 0;
 		}
 		pod = pod_from_template(rec->obj, tmpl);
+		controller_count(rec->obj, kind, count, sizeof count);
 	}
 	pk_preemptor p = { .object = pod, .source = pk_intern(r->snap.strs, *kind ? kind : "Pod"),
 	                   .file = pc->file };
@@ -145,20 +253,60 @@ static int on_preemptor_record(void *ctx, pk_record *rec)
 	p.pod->index = -1;
 	if (!*p.pod->uid)
 		p.pod->uid = made_up_uid(r, p.pod);
-	push_preemptor(r, &p);
+	push_preemptor(r, &p, rec->origin.line);
+	long i = r->npreemptors - 1;
+	if (*cleared)
+		preemptor_warn(r, i, "preemptor-copied",
+		               "pod %s/%s carries %s, as a pod copied from a cluster does: planned as a new pod of the "
+		               "same spec (nodeName, nominatedNodeName and status cleared)",
+		               p.pod->namespace_, p.pod->name, cleared);
+	if (*count)
+		preemptor_warn(r, i, "preemptor-controller",
+		               "%s %s/%s (%s): one pod of its template is planned, as if it were the only one; the "
+		               "whole workload, each pod seeing the ones before it, is planned by "
+		               "`preempt-plan --simulate --apply`",
+		               kind, p.pod->namespace_, p.pod->name, count);
 	return 0;
 }
 
-/* Priority and preemptionPolicy as admission sets them, now that every
- * PriorityClass of the input is known. */
-static void resolve_preemptor(victims_run *r, pk_preemptor *p)
+/* The Priority admission plugin's verdict on a preemptor, said. */
+static void warn_admission(victims_run *r, long i, const pk_resolved_priority *rp)
 {
-	pk_resolved_priority rp = pk_resolve_priority(&r->snap.classes, pk_get(p->object, "spec"));
-	p->pod->priority = rp.value;
-	p->pod->policy = rp.policy;
-	p->class_missing = rp.class_missing && !rp.from_spec;
-	if (!*p->pod->class_name && *rp.class_name)
-		p->pod->class_name = pk_intern(r->snap.strs, rp.class_name);
+	pk_pod *pod = r->preemptors[i].pod;
+	char why[900];
+	if (!pk_priority_admission_error(rp, why, sizeof why))
+		return;
+	bool pending = pod->index >= 0; /* input_admission_warnings said it on stderr */
+	if (rp->class_missing)
+		preemptor_warn(r, i, pending ? NULL : "preemptor-class-missing",
+		               "pod %s/%s: priorityClassName \"%s\" not found in the input; admission would have "
+		               "rejected the pod (%s); priority %d assumed (%s); `kubectl get priorityclasses` belongs "
+		               "in the input",
+		               pod->namespace_, pod->name, pod->class_name, why, pod->priority,
+		               rp->from_spec ? "its spec.priority" : "as for a pod without a class");
+	else
+		preemptor_warn(r, i, pending ? NULL : "preemptor-class-conflict",
+		               "pod %s/%s: admission would have rejected the pod (%s); planned as written, with "
+		               "priority %d and preemptionPolicy %s",
+		               pod->namespace_, pod->name, why, pod->priority, pk_preemption_policy_name(pod->policy));
+}
+
+/* Priority and preemptionPolicy as admission sets them, now that every
+ * PriorityClass of the input is known; pending pods were resolved with
+ * the snapshot. */
+static void resolve_preemptor(victims_run *r, long i)
+{
+	pk_pod *pod = r->preemptors[i].pod;
+	pk_resolved_priority rp = pk_resolve_priority_fields(&r->snap.classes, pod->class_name,
+	                                                     pod->has_priority ? &pod->priority : NULL,
+	                                                     pod->has_policy ? &pod->policy : NULL);
+	if (pod->index < 0) {
+		pod->priority = rp.value;
+		pod->policy = rp.policy;
+		if (!*pod->class_name && *rp.class_name)
+			pod->class_name = pk_intern(r->snap.strs, rp.class_name);
+	}
+	warn_admission(r, i, &rp);
 }
 
 static void add_pending(victims_run *r)
@@ -169,14 +317,128 @@ static void add_pending(victims_run *r)
 		pk_preemptor p = { .pod = pending[i], .source = "Pod", .file = NULL };
 		if (r->snap.pending_objects)
 			p.object = r->snap.pending_objects[pending[i]->index];
-		push_preemptor(r, &p);
+		push_preemptor(r, &p, 0);
 	}
 	free(pending);
+}
+
+/* Pods of the input that admission would have objected to: one warning
+ * per cause for the whole input, with a count and the first pod. */
+static void input_admission_warnings(victims_run *r)
+{
+	const pk_snapshot *s = &r->snap;
+	long missing = 0, missing_without_priority = 0, conflicts = 0;
+	const pk_pod *first_missing = NULL, *first_conflict = NULL;
+	for (long i = 0; i < s->npods; i++) {
+		const pk_pod *p = s->pods[i];
+		if (p->shadowed || pk_pod_is_terminal(p) || !p->admission)
+			continue;
+		if (p->admission & PK_ADMISSION_CLASS_MISSING) {
+			missing++;
+			missing_without_priority += !p->has_priority;
+			first_missing = first_missing ? first_missing : p;
+		} else {
+			conflicts++;
+			first_conflict = first_conflict ? first_conflict : p;
+		}
+	}
+	if (missing && s->priority_classes == 0)
+		input_warn(r, "input-no-priorityclasses",
+		           "the input holds no PriorityClass objects, and %ld pod(s) name a class (first: %s/%s, \"%s\"): "
+		           "their spec.priority is used, 0 where a pod has none (%ld) as for a pod without a class; take "
+		           "the snapshot with `kubectl get nodes,pods,pdb,priorityclasses -A -o json`",
+		           missing, first_missing->namespace_, first_missing->name, first_missing->class_name,
+		           missing_without_priority);
+	else if (missing)
+		input_warn(r, "input-class-missing",
+		           "%ld pod(s) name a PriorityClass that is not in the input (first: %s/%s, \"%s\"); admission "
+		           "rejects a new pod whose class does not exist; their spec.priority is used, 0 where a pod has "
+		           "none (%ld); `kubectl get priorityclasses` belongs in the snapshot",
+		           missing, first_missing->namespace_, first_missing->name, first_missing->class_name,
+		           missing_without_priority);
+	if (conflicts) {
+		char why[900];
+		pk_resolved_priority rp = pk_resolve_priority_fields(
+			&s->classes, first_conflict->class_name, first_conflict->has_priority ? &first_conflict->priority : NULL,
+			first_conflict->has_policy ? &first_conflict->policy : NULL);
+		input_warn(r, "input-class-conflict",
+		           "%ld pod(s) carry a priority or preemptionPolicy that contradicts their PriorityClass, which "
+		           "admission would have rejected (first: %s/%s: %s); their fields are used as written",
+		           conflicts, first_conflict->namespace_, first_conflict->name,
+		           pk_priority_admission_error(&rp, why, sizeof why));
+	}
+}
+
+/* DefaultPreemption.PostFilter's gating of a pod of a pod group, and the
+ * pod-by-pod planning of a gang member said. */
+static void gate_preemptor(victims_run *r, long i)
+{
+	pk_preemptor *p = &r->preemptors[i];
+	const pk_feature_gates *fg = &r->cli->gates;
+	const char *group = *p->pod->pod_group ? p->pod->pod_group : p->pod->workload_pod_group;
+	if (!*group || !pk_gate_on(fg, PK_GATE_GENERIC_WORKLOAD))
+		return;
+	bool wap = pk_gate_on(fg, PK_GATE_WORKLOAD_AWARE_PREEMPTION);
+	const pk_podgroup *pg = NULL;
+	if (*p->pod->pod_group) { /* upstream's PostFilter reads spec.schedulingGroup only */
+		pg = pk_pg_find(&r->groups, p->pod->namespace_, p->pod->pod_group);
+		pk_group_gate_in in = {
+			.generic_workload = true,
+			.workload_aware_preemption = wap,
+			.topology_aware = pk_gate_on(fg, PK_GATE_TOPOLOGY_AWARE_WORKLOAD_SCHEDULING),
+			.has_group = true,
+			.group_found = pg != NULL,
+			.group_has_constraints = pg && pg->has_constraints,
+		};
+		pk_group_gate g = pk_postfilter_group_gate(&in);
+		p->gate_message = g.message;
+		p->gate = g.gate;
+	}
+	preemptor_warn(r, i, "gang-member",
+	               "pod %s/%s belongs to pod group %s%s: victims plans it pod by pod, as the per-pod PostFilter "
+	               "sees it; the scheduler places the group's pods together%s: `preempt-plan --simulate` plans "
+	               "the group",
+	               p->pod->namespace_, p->pod->name, group, pg || !*p->pod->pod_group ? "" : " (not in the input)",
+	               wap ? " and preempts for the group as a whole (WorkloadAwarePreemption)" : "");
+}
+
+static void warn_unmodelled(victims_run *r, long i)
+{
+	const pk_pod *pod = r->preemptors[i].pod;
+	if (!pod->unmodelled)
+		return;
+	char names[256], key[300];
+	pk_unmodelled_names(pod->unmodelled, names, sizeof names);
+	snprintf(key, sizeof key, "unmodelled:%s", names);
+	pk_origin at = { .file = r->preemptors[i].file, .line = r->lines[i], .item = -1 };
+	/* the record says it already (pk_preemptor_json) */
+	pk_diag_warn_once(&r->cli->diag, key, at.file ? &at : NULL,
+	                  "preemptor %s/%s asks for %s, which victims does not model (ignored when filtering)",
+	                  pod->namespace_, pod->name, names);
+}
+
+/* Everything the answers will rest on, said before the first answer. */
+static void preemptor_assumptions(victims_run *r)
+{
+	input_admission_warnings(r);
+	for (long i = 0; i < r->npreemptors; i++) {
+		resolve_preemptor(r, i);
+		gate_preemptor(r, i);
+		warn_unmodelled(r, i);
+		pk_preemptor *p = &r->preemptors[i];
+		const cJSON *it;
+		cJSON_ArrayForEach(it, r->input_warnings) {
+			if (!p->warnings)
+				p->warnings = cJSON_CreateArray();
+			cJSON_AddItemToArray(p->warnings, cJSON_Duplicate(it, 1));
+		}
+	}
 }
 
 int victims_load(victims_run *r, char **paths, int npaths)
 {
 	pk_snapshot_init(&r->snap);
+	pk_pg_set_init(&r->groups);
 	r->snap.keep_pending_objects = r->opts->pending;
 	for (int i = 0; i < r->opts->npreemptor_files; i++) {
 		preemptor_ctx pc = { r, r->opts->preemptor_files[i] };
@@ -195,22 +457,25 @@ int victims_load(victims_run *r, char **paths, int npaths)
 	if (pk_read_paths(&cluster_reader, paths, (size_t)npaths, on_cluster_record, r) < 0)
 		return -1;
 	pk_snapshot_finish(&r->snap);
-	for (long i = 0; i < r->npreemptors; i++)
-		resolve_preemptor(r, &r->preemptors[i]);
 	if (r->snap.duplicates)
 		pk_diag_report(&r->cli->diag, PK_SEV_WARNING, NULL,
 		               "%ld Node/Pod objects were read more than once; the last one read of each is used",
 		               r->snap.duplicates);
-	if (r->stats.read == 0)
-		pk_diag_report(&r->cli->diag, PK_SEV_WARNING, NULL, "no objects in the input");
-	else if (r->snap.nnodes == 0)
-		pk_diag_report(&r->cli->diag, PK_SEV_WARNING, NULL, "no Node objects in the input");
+	if (r->snap.nnodes == 0) {
+		/* a snapshot consumer without nodes has nothing to answer from */
+		pk_diag_report(&r->cli->diag, PK_SEV_ERROR, NULL,
+		               "%s: a cluster snapshot needs its nodes: kubectl get nodes,pods,pdb,priorityclasses -A -o json",
+		               r->stats.read == 0 ? "no objects in the input" : "no Node objects in the input");
+		return -1;
+	}
 	if (r->opts->pending) {
 		long before = r->npreemptors;
 		add_pending(r);
 		if (r->npreemptors == before)
-			pk_diag_report(&r->cli->diag, PK_SEV_WARNING, NULL, "--pending: no pending pods in the input");
+			pk_diag_report(&r->cli->diag, PK_SEV_NOTE, NULL,
+			               "--pending: no pending pods in the input; 0 preemptors evaluated");
 	}
+	preemptor_assumptions(r);
 	return 0;
 }
 
@@ -222,7 +487,11 @@ void victims_free(victims_run *r)
 			pk_pod_release(p->pod);
 			cJSON_Delete(p->object);
 		}
+		cJSON_Delete(p->warnings);
 	}
 	free(r->preemptors);
+	free(r->lines);
+	cJSON_Delete(r->input_warnings);
+	pk_pg_set_free(&r->groups);
 	pk_snapshot_free(&r->snap);
 }

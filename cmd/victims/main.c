@@ -30,6 +30,7 @@ static const pk_cli_spec spec = {
 		"                             repeatable, evaluated in order\n"
 		"      --pending              every pending pod of the input, in scheduling-queue order\n"
 		"      --explain              add a NodeStatus record for every node that is no candidate\n"
+		"                             (in a table: NotCandidate rows by plugin and reason)\n"
 		"      --min-candidate-nodes-percentage P  sample candidates as upstream does (default: all)\n"
 		"      --min-candidate-nodes-absolute N    sample candidates as upstream does (default: all)\n"
 		"      --offset K             first potential node of the sample (upstream: random)\n",
@@ -102,8 +103,8 @@ int main(int argc, char **argv)
 	pk_out_init(&out, stdout);
 	int status = PK_EXIT_TROUBLE;
 	if (victims_load(&run, argv + optind, argc - optind) == 0) {
-		long candidates = victims_evaluate(&run, &out);
-		status = candidates > 0 ? PK_EXIT_OK : PK_EXIT_FINDING;
+		long negative = victims_evaluate(&run, &out);
+		status = negative > 0 ? PK_EXIT_FINDING : PK_EXIT_OK;
 	}
 	if (run.trouble)
 		status = PK_EXIT_TROUBLE;

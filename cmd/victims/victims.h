@@ -7,6 +7,7 @@
 #include "io/writer.h"
 #include "sched/engine.h"
 #include "io/table.h"
+#include "sched/podgroup.h"
 
 typedef struct victims_opts {
 	char **preemptor_files;   /* --preemptor, in order */
@@ -23,7 +24,10 @@ typedef struct victims_run {
 	pk_snapshot snap;
 	pk_stats stats;
 	pk_preemptor *preemptors;
+	long *lines;              /* parallel: line of each --preemptor object (0: pending pod) */
 	long npreemptors, cap;
+	pk_pg_set groups;         /* the input's PodGroups, for PostFilter's gating */
+	cJSON *input_warnings;    /* what the snapshot made us assume: every Preemptor record's */
 	long trouble;             /* reader errors and unusable preemptors */
 } victims_run;
 
@@ -31,12 +35,14 @@ typedef struct victims_run {
  * Returns 0, or -1 when the run cannot go on (reported already). */
 int victims_load(victims_run *r, char **paths, int npaths);
 /* Evaluate every preemptor in order, writing records (or a table) to out.
- * Returns the number of candidates written. */
+ * Returns the number of preemptors that cannot be placed or may not
+ * preempt (a negative finding: exit 1). */
 long victims_evaluate(victims_run *r, pk_out *out);
 void victims_free(victims_run *r);
 
-/* -o table / -o wide rows. */
+/* -o table / -o wide rows; explain adds the nodes that are no candidate,
+ * grouped by what failed. */
 void victims_table_header(const pk_cli *cli, pk_table *t, bool wide);
-void victims_table_rows(pk_table *t, const pk_evaluation *e, bool wide);
+void victims_table_rows(pk_table *t, const pk_evaluation *e, bool wide, bool explain);
 
 #endif

@@ -40,10 +40,13 @@ typedef struct pk_sink {
 	void *dispose_ctx;
 	char list_kind[128];      /* item kind implied by a typed List ("Node" for a NodeList) */
 	char list_api[128];
+	int top_sequence;         /* the items being streamed are a top-level array/sequence's */
+	const char *text;         /* JSON: the text of the object being delivered */
+	size_t text_len;
 } pk_sink;
 
 /* A List is about to stream its items; env holds the members seen before
- * "items". API servers omit kind/apiVersion on the items of typed lists
+ * "items" (NULL: the elements of a top-level array or YAML sequence). API servers omit kind/apiVersion on the items of typed lists
  * (NodeList, PodList): they are filled in from the List. */
 void pk_sink_begin_list(pk_sink *s, const cJSON *env);
 

@@ -334,9 +334,14 @@ static void deliver_batch(jscan *j, batch *b)
 		if (it->err)
 			pk_sink_error(j->sink, PK_REC_ERROR, PK_ERR_PARSE, it->err_line, it->err_col, it->index,
 			              j->doc, NULL, "%s", it->err);
-		else
+		else {
+			/* the text stays in the arena until the batch is reused */
+			j->sink->text = b->arena + it->off;
+			j->sink->text_len = it->len;
 			pk_sink_checked_object(j->sink, it->obj, it->pos, it->line, it->col, it->index, j->doc,
 			                       it->in_list, it->found);
+			j->sink->text = NULL;
+		}
 		it->obj = NULL;
 		it->pos = NULL;
 		it->found = NULL;

@@ -96,7 +96,8 @@ static int read_dir(pk_sink *s, const char *path, int depth)
 		size_t len = strlen(path) + strlen(e->d_name) + 2;
 		if (!(names[n] = malloc(len)))
 			break;
-		snprintf(names[n], len, "%s/%s", path, e->d_name);
+		/* "deploy/" names "deploy/a.yaml", not "deploy//a.yaml" */
+		snprintf(names[n], len, "%s%s%s", path, path[0] && path[strlen(path) - 1] == '/' ? "" : "/", e->d_name);
 		n++;
 	}
 	closedir(d);
@@ -119,8 +120,12 @@ static int read_path(pk_sink *s, const char *path, int depth)
 	int rc;
 
 	s->file = path;
-	if (strcmp(path, "-") == 0)
-		return read_fd(s, STDIN_FILENO);
+	if (strcmp(path, "-") == 0) {
+		rc = read_fd(s, STDIN_FILENO);
+		if (s->opts->file_done)
+			s->opts->file_done(s->ctx, path);
+		return rc;
+	}
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return pk_sink_error(s, PK_REC_ERROR, PK_ERR_IO, 0, 0, -1, 0, NULL, "%s", strerror(errno));
@@ -132,6 +137,8 @@ static int read_path(pk_sink *s, const char *path, int depth)
 	}
 	rc = read_fd(s, fd);
 	close(fd);
+	if (s->opts->file_done)
+		s->opts->file_done(s->ctx, path);
 	return rc;
 }
 

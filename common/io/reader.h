@@ -56,14 +56,27 @@ typedef struct pk_posmap pk_posmap;  /* node -> source position (YAML inputs) */
 
 typedef struct pk_record {
 	pk_rec_type type;
-	cJSON *obj;              /* PK_REC_OBJECT: owned by the reader; set to NULL to take it */
+	cJSON *obj;              /* PK_REC_OBJECT: owned by the reader; set to NULL to take it.
+	                            PK_REC_ERROR: the value of a document that is not
+	                            a mapping, else NULL */
 	pk_origin origin;        /* where the object (or the problem) starts */
 	const pk_posmap *pos;    /* per-node positions, or NULL (JSON inputs: record only) */
 	pk_err_type err_type;    /* PK_REC_ERROR / PK_REC_WARNING */
 	const char *message;     /* PK_REC_ERROR / PK_REC_WARNING text */
 	const char *field;       /* dotted path of the offending key (duplicates), or NULL */
 	int in_list;             /* 1 if the object was an item of a List / array */
+	int in_sequence;         /* 1 if it was an element of a top-level array or
+	                            YAML sequence, not of a List's items (kubectl
+	                            rejects such documents; a pipeline reads them) */
+	const char *text;        /* JSON inputs: the object's source text from
+	                            origin on, valid during the callback (else NULL);
+	                            see pk_json_locate */
+	size_t text_len;
 } pk_record;
+
+/* Called after each input (file or stdin) has been read, also one that held
+ * no document, with the callback's ctx: for tools that account for files. */
+typedef void (*pk_file_fn)(void *ctx, const char *file);
 
 /* Return 0 to go on, non-zero to stop reading (pk_read_paths returns it). */
 typedef int (*pk_record_fn)(void *ctx, pk_record *rec);
@@ -87,6 +100,7 @@ typedef struct pk_reader_opts {
 	int scan_bytewise;        /* find item boundaries a byte at a time only,
 	                           without the 64-byte fast lane: for tests that
 	                           compare the two */
+	pk_file_fn file_done;     /* optional; see pk_file_fn */
 } pk_reader_opts;
 
 /* Read every path (NULL/0 paths = stdin). Returns 0 when all inputs were read
@@ -100,8 +114,18 @@ int pk_read_paths(const pk_reader_opts *opts, char *const *paths, size_t npaths,
 pk_origin pk_record_node_origin(const pk_record *rec, const cJSON *node);
 
 /* Position for a field path like "spec.podGroups[0].policy.gang.minCount":
- * the deepest node along the path that has a known position. */
+ * the deepest node along the path that has a known position. For JSON
+ * inputs without node positions the object's text is scanned for the path
+ * (pk_json_locate): call it where a finding is reported, not per object. */
 pk_origin pk_record_path_origin(const pk_record *rec, const char *path);
+
+/* Where the member at path (as above) of a JSON object starts, found by
+ * scanning text, not by parsing it. text[0] stands at line:col; the object
+ * starts at at->line:at->col (at or after text[0]), and at is moved to the
+ * value of the deepest member found along the path (unchanged if none).
+ * Returns the offset of the object's start in text, so that a caller
+ * locating several objects of one file in order can go on from there. */
+size_t pk_json_locate(const char *text, size_t len, long line, long col, const char *path, pk_origin *at);
 
 /* Parse one JSON text (no streaming); for tests and small side inputs.
  * On failure returns NULL and describes the problem in err (may be NULL). */

@@ -116,20 +116,26 @@ static void tp_skip_scalar(textpos *t)
 		tp_advance(t);
 }
 
+/* Skip a string or another scalar; false (nothing skipped) at '{' or '['. */
+static bool tp_skip_leaf(textpos *t)
+{
+	if (*t->p == '"')
+		tp_skip_string(t);
+	else if (*t->p != '{' && *t->p != '[')
+		tp_skip_scalar(t);
+	else
+		return false;
+	return true;
+}
+
 static void tp_walk(pk_posmap *m, const cJSON *node, textpos *t, int depth)
 {
 	tp_skip_ws(t);
 	if (t->p >= t->end || depth > 2000)
 		return;
 	pk_posmap_put(m, node, t->line, t->col);
-	if (*t->p == '"') {
-		tp_skip_string(t);
+	if (tp_skip_leaf(t))
 		return;
-	}
-	if (*t->p != '{' && *t->p != '[') {
-		tp_skip_scalar(t);
-		return;
-	}
 	int is_obj = *t->p == '{';
 	tp_advance(t);
 	for (const cJSON *c = node->child; c; c = c->next) {
@@ -156,6 +162,111 @@ void pk_posmap_from_json_text(pk_posmap *m, const cJSON *obj, const char *text, 
 {
 	textpos t = { text, text + len, line0, col0 };
 	tp_walk(m, obj, &t, 0);
+}
+
+/* ---- member positions in JSON text (the error path) ---------------------- */
+
+/* Skip one JSON value of any kind; brackets are counted, strings skipped. */
+static void tp_skip_value(textpos *t)
+{
+	tp_skip_ws(t);
+	if (t->p >= t->end || tp_skip_leaf(t))
+		return;
+	long depth = 0;
+	while (t->p < t->end) {
+		char c = *t->p;
+		if (c == '"') {
+			tp_skip_string(t);
+			continue;
+		}
+		tp_advance(t);
+		if (c == '{' || c == '[')
+			depth++;
+		else if ((c == '}' || c == ']') && --depth == 0)
+			return;
+	}
+}
+
+/* Inside an object at '{': move to the value of the last member named
+ * key[0..n) (the one a decoder keeps). False if there is none. */
+static bool tp_member(textpos *t, const char *key, size_t n)
+{
+	textpos found = {0};
+	bool have = false;
+	tp_advance(t);
+	for (;;) {
+		tp_skip_ws(t);
+		if (t->p >= t->end || *t->p != '"')
+			break;
+		const char *k = t->p + 1;
+		tp_skip_string(t);
+		bool match = (size_t)(t->p - 1 - k) == n && memcmp(k, key, n) == 0;
+		tp_skip_ws(t);
+		if (t->p < t->end && *t->p == ':')
+			tp_advance(t);
+		tp_skip_ws(t);
+		if (match) {
+			found = *t;
+			have = true;
+		}
+		tp_skip_value(t);
+		tp_skip_ws(t);
+		if (t->p >= t->end || *t->p != ',')
+			break;
+		tp_advance(t);
+	}
+	if (have)
+		*t = found;
+	return have;
+}
+
+/* Inside an array at '[': move to element idx. */
+static bool tp_element(textpos *t, long idx)
+{
+	tp_advance(t);
+	for (long i = 0;; i++) {
+		tp_skip_ws(t);
+		if (t->p >= t->end || *t->p == ']')
+			return false;
+		if (i == idx)
+			return true;
+		tp_skip_value(t);
+		tp_skip_ws(t);
+		if (t->p >= t->end || *t->p != ',')
+			return false;
+		tp_advance(t);
+	}
+}
+
+size_t pk_json_locate(const char *text, size_t len, long line, long col, const char *path, pk_origin *at)
+{
+	textpos t = { text, text + len, line, col };
+	while (t.p < t.end && (t.line < at->line || (t.line == at->line && t.col < at->col)))
+		tp_advance(&t);
+	size_t start = (size_t)(t.p - text);
+	tp_skip_ws(&t);
+	while (path && *path && t.p < t.end) {
+		size_t n = strcspn(path, ".[");
+		if (n) {
+			if (!(*t.p == '{' && tp_member(&t, path, n)))
+				return start;
+			at->line = t.line;
+			at->col = t.col;
+		}
+		path += n;
+		while (*path == '[') {
+			char *close;
+			long idx = strtol(path + 1, &close, 10);
+			if (*close != ']' || !(t.p < t.end && *t.p == '[' && tp_element(&t, idx)))
+				return start;
+			at->line = t.line;
+			at->col = t.col;
+			path = close + 1;
+		}
+		if (*path == '.')
+			path++;
+	}
+	return start;
 }
 
 /* ---- checks done on every object ---------------------------------------- */
@@ -328,6 +439,7 @@ void pk_sink_begin_list(pk_sink *s, const cJSON *env)
 	const cJSON *api = cJSON_GetObjectItemCaseSensitive(env, "apiVersion");
 
 	s->list_kind[0] = s->list_api[0] = '\0';
+	s->top_sequence = env == NULL;
 	if (cJSON_IsString(kind)) {
 		size_t n = strlen(kind->valuestring);
 		if (n > 4 && n < sizeof s->list_kind && strcmp(kind->valuestring + n - 4, "List") == 0) {
@@ -370,9 +482,11 @@ int pk_sink_object(pk_sink *s, cJSON *obj, pk_posmap *pos, long line, long col, 
 int pk_sink_checked_object(pk_sink *s, cJSON *obj, pk_posmap *pos, long line, long col, long item, long doc,
                            int in_list, pk_finding *found)
 {
+	int in_sequence = in_list && s->top_sequence;
 	pk_record rec = {
 		.type = PK_REC_OBJECT, .obj = obj, .pos = pos,
-		.origin = { s->file, line, col, item, doc }, .in_list = in_list,
+		.origin = { s->file, line, col, item, doc }, .in_list = in_list, .in_sequence = in_sequence,
+		.text = s->text, .text_len = s->text_len,
 	};
 
 	if (cJSON_IsNull(obj)) {           /* empty / null documents are skipped, as kubectl does */
@@ -381,11 +495,14 @@ int pk_sink_checked_object(pk_sink *s, cJSON *obj, pk_posmap *pos, long line, lo
 		return 0;
 	}
 	if (!cJSON_IsObject(obj)) {
-		int rc = pk_sink_error(s, PK_REC_ERROR, PK_ERR_PARSE, line, col, item, doc, NULL,
-		                       "document is %s, not a mapping (a Kubernetes object)", json_type_name(obj));
-		cJSON_Delete(obj);
+		char msg[160];
+		snprintf(msg, sizeof msg, "document is %s, not a mapping (a Kubernetes object)", json_type_name(obj));
+		pk_record bad = { .type = PK_REC_ERROR, .obj = obj, .origin = rec.origin, .err_type = PK_ERR_PARSE,
+		                  .message = msg, .in_list = in_list, .in_sequence = in_sequence };
+		s->stop = s->fn(s->ctx, &bad);
+		cJSON_Delete(bad.obj);
 		pk_posmap_free(pos);
-		return rc;
+		return s->stop;
 	}
 	if (in_list)
 		fill_list_identity(s, obj);
@@ -394,8 +511,11 @@ int pk_sink_checked_object(pk_sink *s, cJSON *obj, pk_posmap *pos, long line, lo
 	int stop = 0;
 	for (pk_finding *f = found, *next; f; f = next) {
 		next = f->next;
+		pk_origin at = { .line = f->line, .col = f->col };
+		if (!pos && s->text && f->field[0])   /* JSON: the member, not the object */
+			pk_json_locate(s->text, s->text_len, line, col, f->field, &at);
 		if (!stop)
-			stop = pk_sink_error(s, PK_REC_WARNING, f->et, f->line, f->col, item, doc, f->field, "%s", f->message);
+			stop = pk_sink_error(s, PK_REC_WARNING, f->et, at.line, at.col, item, doc, f->field, "%s", f->message);
 		free(f);
 	}
 	if (!stop && s->lim.max_records && s->records >= s->lim.max_records) {
@@ -479,6 +599,11 @@ pk_origin pk_record_path_origin(const pk_record *rec, const char *path)
 	const cJSON *node = rec->obj, *best = rec->obj;
 	long line, col;
 
+	if (!rec->pos && rec->text) {
+		pk_origin at = rec->origin;
+		pk_json_locate(rec->text, rec->text_len, at.line, at.col, path, &at);
+		return at;
+	}
 	while (node && path && *path) {
 		node = path_step(node, &path);
 		if (node && pk_posmap_get(rec->pos, node, &line, &col))

@@ -147,6 +147,13 @@ typedef struct pk_spread {
 
 #define PK_POD_MAX_PDBS 4
 
+/* The Priority admission plugin's objections to a pod (pk_pod.admission). */
+enum {
+	PK_ADMISSION_CLASS_MISSING = 1u << 0,     /* priorityClassName not in the input */
+	PK_ADMISSION_PRIORITY_CONFLICT = 1u << 1, /* spec.priority differs from its class's value */
+	PK_ADMISSION_POLICY_CONFLICT = 1u << 2,   /* spec.preemptionPolicy differs from its class's */
+};
+
 typedef struct pk_pod {
 	const char *namespace_, *name, *uid;
 	const char *node_name;        /* spec.nodeName ("" = not bound) */
@@ -160,6 +167,8 @@ typedef struct pk_pod {
 	bool has_priority;            /* spec.priority was present */
 	pk_preemption_policy policy;
 	bool has_policy;              /* spec.preemptionPolicy was present */
+	uint8_t admission;            /* PK_ADMISSION_*: what the Priority admission plugin
+	                               * would say about the pod, set when it is resolved */
 
 	int64_t start_time;           /* status.startTime, Unix ns */
 	bool has_start_time;

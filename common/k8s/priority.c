@@ -1,5 +1,6 @@
 #include "k8s/priority.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "k8s/json.h"
@@ -169,31 +170,70 @@ const pk_pclass *pk_pclass_default(const pk_pclass_set *s)
 	return best;
 }
 
-pk_resolved_priority pk_resolve_priority(const pk_pclass_set *s, const cJSON *spec)
+pk_resolved_priority pk_resolve_priority_fields(const pk_pclass_set *s, const char *class_name,
+                                                const int32_t *priority, const pk_preemption_policy *policy)
 {
-	pk_resolved_priority r = { .value = 0, .policy = PK_PREEMPT_LOWER, .class_name = "" };
-	const char *cls = pk_str(spec, "priorityClassName");
+	pk_resolved_priority r = { .value = 0, .policy = PK_PREEMPT_LOWER, .class_name = "",
+	                           .class_policy = PK_PREEMPT_LOWER };
 	const pk_pclass *pc = NULL;
-	int64_t v;
 
-	if (cls && *cls) {
-		r.class_name = cls;
-		pc = pk_pclass_find(s, cls);
+	if (class_name && *class_name) {
+		r.class_name = class_name;
+		pc = pk_pclass_find(s, class_name);
 		r.class_missing = pc == NULL;
 	} else if ((pc = pk_pclass_default(s)) != NULL) {
 		r.class_name = pc->name;
 	}
 	if (pc) {
-		r.value = pc->value;
-		r.policy = pc->policy;
+		r.has_class = true;
+		r.class_value = pc->value;
+		r.class_policy = pc->policy;
 	}
-	if (pk_int64(spec, "priority", &v) && v >= INT32_MIN && v <= INT32_MAX) {
-		r.value = (int32_t)v;
+	r.value = r.class_value;
+	r.policy = r.class_policy;
+	if (priority) {
+		r.value = *priority;
 		r.from_spec = true;
+		r.priority_conflict = pc && *priority != pc->value;
 	}
-	const char *pol = pk_str(spec, "preemptionPolicy");
-	pk_preemption_policy p;
-	if (pol && pk_parse_preemption_policy(pol, &p))
-		r.policy = p;
+	if (policy) {
+		r.policy = *policy;
+		r.policy_conflict = pc && *policy != pc->policy;
+	}
 	return r;
+}
+
+pk_resolved_priority pk_resolve_priority(const pk_pclass_set *s, const cJSON *spec)
+{
+	int64_t v;
+	int32_t prio;
+	pk_preemption_policy pol;
+	bool has_prio = pk_int64(spec, "priority", &v) && v >= INT32_MIN && v <= INT32_MAX;
+	if (has_prio)
+		prio = (int32_t)v;
+	bool has_pol = pk_parse_preemption_policy(pk_str(spec, "preemptionPolicy"), &pol);
+	pk_resolved_priority r = pk_resolve_priority_fields(s, pk_str(spec, "priorityClassName"),
+	                                                    has_prio ? &prio : NULL, has_pol ? &pol : NULL);
+	return r;
+}
+
+const char *pk_priority_admission_error(const pk_resolved_priority *r, char *buf, size_t size)
+{
+	if (r->class_missing) {
+		snprintf(buf, size, "no PriorityClass with name %s was found", r->class_name);
+		return buf;
+	}
+	size_t w = 0;
+	buf[0] = '\0';
+	if (r->priority_conflict)
+		w += (size_t)snprintf(buf, size,
+		                      "the integer value of priority (%d) must not be provided in pod spec; priority "
+		                      "admission controller computed %d from the given PriorityClass name",
+		                      (int)r->value, (int)r->class_value);
+	if (r->policy_conflict && w < size)
+		snprintf(buf + w, size - w,
+		         "%sthe string value of PreemptionPolicy (%s) must not be provided in pod spec; priority "
+		         "admission controller computed %s from the given PriorityClass name",
+		         w ? "; " : "", pk_preemption_policy_name(r->policy), pk_preemption_policy_name(r->class_policy));
+	return buf[0] ? buf : NULL;
 }

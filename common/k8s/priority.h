@@ -48,16 +48,36 @@ bool pk_parse_preemption_policy(const char *s, pk_preemption_policy *out);
 const char *pk_preemption_policy_name(pk_preemption_policy p);
 
 /* Priority of a pod as the scheduler sees it, resolving like admission when
- * the pod does not carry spec.priority. */
+ * the pod does not carry spec.priority, and what the Priority admission
+ * plugin would have said about the fields the pod does carry. */
 typedef struct pk_resolved_priority {
-	int32_t value;
-	pk_preemption_policy policy;
+	int32_t value;            /* spec.priority if given, else what admission computes */
+	pk_preemption_policy policy; /* the same for preemptionPolicy */
 	const char *class_name;   /* resolved class ("" if none) */
 	bool from_spec;           /* spec.priority was present */
 	bool class_missing;       /* priorityClassName names no known class */
+	/* What admission computes from the class (or the global default; 0 and
+	 * PreemptLowerPriority without either), and whether the pod's own
+	 * fields contradict it (admission rejects such a pod). Only checked
+	 * against a class the pod names or the global default: a pod with
+	 * spec.priority and neither is taken as written. */
+	int32_t class_value;
+	pk_preemption_policy class_policy;
+	bool has_class;           /* a class (named or default) was found */
+	bool priority_conflict;
+	bool policy_conflict;
 } pk_resolved_priority;
 
 /* spec is a PodSpec (or a PodGroup spec with priorityClassName/priority/preemptionPolicy). */
 pk_resolved_priority pk_resolve_priority(const pk_pclass_set *s, const cJSON *spec);
+/* The same from decoded fields: class_name "" for none; priority and
+ * policy NULL when the pod does not carry them. */
+pk_resolved_priority pk_resolve_priority_fields(const pk_pclass_set *s, const char *class_name,
+                                                const int32_t *priority, const pk_preemption_policy *policy);
+/* The Priority admission plugin's rejection of a pod with these fields, as
+ * the apiserver words it ("no PriorityClass with name x was found", "the
+ * integer value of priority (5) must not be provided in pod spec; ..."),
+ * several joined with "; ", or NULL when admission accepts the pod. */
+const char *pk_priority_admission_error(const pk_resolved_priority *r, char *buf, size_t size);
 
 #endif

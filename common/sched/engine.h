@@ -141,6 +141,7 @@ typedef struct pk_snapshot {
 	long unbound_node_pods;   /* bound to a node that is not in the input */
 	long duplicates;          /* Nodes/Pods read twice: the last one read is used */
 	long terminal_pods;       /* Succeeded/Failed: not in the scheduler cache */
+	long priority_classes;    /* PriorityClass objects read (the built-in two not counted) */
 	bool finished;
 	int64_t now;              /* "now" for pods without a start time (Unix ns) */
 
@@ -282,8 +283,42 @@ typedef struct pk_preemptor {
 	cJSON *object;            /* the pod object to echo in output (owned), may be NULL */
 	const char *source;       /* "Pod", "Deployment", ... */
 	const char *file;         /* input file, for messages */
-	bool class_missing;       /* priorityClassName names no known class */
+	/* What the answer for this preemptor assumes, one sentence each: a
+	 * cJSON array of strings owned by the caller, or NULL. The Preemptor
+	 * record's "warnings" list them after the unmodelled features. */
+	cJSON *warnings;
+	/* DefaultPreemption.PostFilter's stop for a pod of a pod group
+	 * (pk_postfilter_group_gate), decided by the caller: the pod is then
+	 * NotEligible with this status message. NULL: the evaluator runs. */
+	const char *gate_message; /* "preemption: not eligible due to ..." */
+	const char *gate;         /* the feature gate that decided */
 } pk_preemptor;
+
+/* The pod-group gating at the start of DefaultPreemption.PostFilter
+ * (default_preemption.go at the commit preemption.md pins), for a pod
+ * that no node fits:
+ *   TopologyAwareWorkloadScheduling on and the pod names a PodGroup: a
+ *     PodGroup missing from the input stops it ("pod group for pod not
+ *     found"), one with spec.schedulingConstraints too (the
+ *     "placement-based pod group scheduling limitation");
+ *   then WorkloadAwarePreemption on and the pod names a PodGroup: stopped
+ *     ("workload aware preemption enabled"), the group being preempted
+ *     for as a whole by PodGroupPostFilter instead.
+ * GenericWorkload off: the apiserver drops spec.schedulingGroup, so no pod
+ * names a group. One implementation for victims and the simulator. */
+typedef struct pk_group_gate_in {
+	bool generic_workload, workload_aware_preemption, topology_aware; /* the gates */
+	bool has_group;             /* spec.schedulingGroup names a PodGroup */
+	bool group_found;           /* that PodGroup is in the input */
+	bool group_has_constraints; /* it has spec.schedulingConstraints */
+} pk_group_gate_in;
+
+typedef struct pk_group_gate {
+	const char *message;      /* upstream's status message, or NULL: the evaluator runs */
+	const char *gate;         /* the gate that decided (NULL with message) */
+} pk_group_gate;
+
+pk_group_gate pk_postfilter_group_gate(const pk_group_gate_in *in);
 
 typedef struct pk_victim_ref {
 	const char *namespace_, *name, *uid, *node;
@@ -397,6 +432,7 @@ typedef struct pk_evaluation {
 	pk_candidate *candidates; /* non-violating then violating, as upstream */
 	int ncandidates;
 	int best;                 /* pk_pick_one_node result, or -1 */
+	const char *decided_by;   /* the criterion that chose it (pk_pick_one_node_why) */
 	pk_arena arena;           /* owns everything above */
 } pk_evaluation;
 
@@ -438,6 +474,13 @@ char *pk_fit_error_message(pk_arena *a, long nnodes, const pk_status *const *sta
  * latest earliest-start among highest-priority victims (unset = now),
  * then smallest node name. Returns the index, -1 if n == 0. */
 int pk_pick_one_node(const pk_candidate *c, int n, int64_t now);
+/* The same, and the criterion that decided, as upstream applies them: each
+ * keeps the best-scoring nodes and the choice is made at the criterion
+ * where the last other candidate drops out. *decided_by is one of "the
+ * only candidate", "fewest PDB violations", "lowest highest-victim
+ * priority", "smallest priority sum", "fewest victims", "latest start of
+ * the highest-priority victims", "node name (upstream: map order)". */
+int pk_pick_one_node_why(const pk_candidate *c, int n, int64_t now, const char **decided_by);
 
 /* GetOffsetAndNumCandidates with a given offset (taken modulo n). */
 long pk_num_candidates(long n, int pct, int abs);

@@ -649,22 +649,40 @@ static int64_t earliest_top_start(const pk_candidate *c, int64_t now)
 	return c->top_unstarted && now < c->top_start ? now : c->top_start;
 }
 
-/* <0 if a is the better node. */
-static int candidate_cmp(const pk_candidate *a, const pk_candidate *b, int64_t now)
+/* The criteria of pickOneNodeForPreemption, in upstream's order. */
+static const char *const pick_criteria[] = {
+	"the only candidate",
+	"fewest PDB violations",
+	"lowest highest-victim priority",
+	"smallest priority sum",
+	"fewest victims",
+	"latest start of the highest-priority victims",
+	"node name (upstream: map order)",
+};
+
+/* <0 if a is the better node; *criterion is the index in pick_criteria of
+ * the first criterion that tells them apart. */
+static int candidate_cmp(const pk_candidate *a, const pk_candidate *b, int64_t now, int *criterion)
 {
+	*criterion = 1;
 	if (a->num_pdb_violations != b->num_pdb_violations)
 		return a->num_pdb_violations < b->num_pdb_violations ? -1 : 1;
+	*criterion = 2;
 	if (a->top_priority != b->top_priority)
 		return a->top_priority < b->top_priority ? -1 : 1;
 	/* Sum of (priority + MaxInt32 + 1): every term positive. Fits in int64
 	 * for up to 2^31 victims. */
+	*criterion = 3;
 	if (a->priority_sum != b->priority_sum)
 		return a->priority_sum < b->priority_sum ? -1 : 1;
+	*criterion = 4;
 	if (a->nvictims != b->nvictims)
 		return a->nvictims < b->nvictims ? -1 : 1;
+	*criterion = 5;
 	int64_t ta = earliest_top_start(a, now), tb = earliest_top_start(b, now);
 	if (ta != tb)
 		return ta > tb ? -1 : 1;
+	*criterion = 6;
 	return strcmp(a->node, b->node);
 }
 
@@ -678,16 +696,52 @@ static const pk_candidate *summarized(const pk_candidate *c, pk_candidate *tmp)
 	return tmp;
 }
 
-int pk_pick_one_node(const pk_candidate *c, int n, int64_t now)
+int pk_pick_one_node_why(const pk_candidate *c, int n, int64_t now, const char **decided_by)
 {
+	*decided_by = NULL;
 	if (n <= 0)
 		return -1;
-	int best = 0;
+	int best = 0, criterion;
 	pk_candidate ti, tb;
 	for (int i = 1; i < n; i++)
-		if (candidate_cmp(summarized(&c[i], &ti), summarized(&c[best], &tb), now) < 0)
+		if (candidate_cmp(summarized(&c[i], &ti), summarized(&c[best], &tb), now, &criterion) < 0)
 			best = i;
+	/* Upstream narrows the set criterion by criterion; the last other
+	 * candidate drops out at the latest criterion that separates it. */
+	int decided = 0;
+	for (int i = 0; i < n; i++) {
+		if (i == best)
+			continue;
+		candidate_cmp(summarized(&c[best], &tb), summarized(&c[i], &ti), now, &criterion);
+		if (criterion > decided)
+			decided = criterion;
+	}
+	*decided_by = pick_criteria[decided];
 	return best;
+}
+
+int pk_pick_one_node(const pk_candidate *c, int n, int64_t now)
+{
+	const char *why;
+	return pk_pick_one_node_why(c, n, now, &why);
+}
+
+pk_group_gate pk_postfilter_group_gate(const pk_group_gate_in *in)
+{
+	pk_group_gate g = { NULL, NULL };
+	if (!in->generic_workload || !in->has_group)
+		return g;
+	if (in->topology_aware && !in->group_found) {
+		g.message = "preemption: pod group for pod not found";
+		g.gate = "TopologyAwareWorkloadScheduling";
+	} else if (in->topology_aware && in->group_has_constraints) {
+		g.message = "preemption: not eligible due to placement-based pod group scheduling limitation";
+		g.gate = "TopologyAwareWorkloadScheduling";
+	} else if (in->workload_aware_preemption) {
+		g.message = "preemption: not eligible due to workload aware preemption enabled";
+		g.gate = "WorkloadAwarePreemption";
+	}
+	return g;
 }
 
 long pk_num_candidates(long n, int pct, int abs)
@@ -1016,6 +1070,13 @@ static void evaluate(pk_snapshot *s, const pk_preemptor *p, const pk_eval_opts *
 		e->status = PK_PRE_FITS;
 		return;
 	}
+	if (p->gate_message) { /* PostFilter stops before the evaluator */
+		static const char prefix[] = "preemption: ";
+		const char *m = p->gate_message;
+		e->status = PK_PRE_NOT_ELIGIBLE;
+		e->message = event_message(e, strncmp(m, prefix, sizeof prefix - 1) == 0 ? m + sizeof prefix - 1 : m);
+		return;
+	}
 	const char *why;
 	if (!pk_pod_eligible_to_preempt(s, p->pod, &why)) {
 		e->status = PK_PRE_NOT_ELIGIBLE;
@@ -1036,7 +1097,7 @@ static void evaluate(pk_snapshot *s, const pk_preemptor *p, const pk_eval_opts *
 		dry_run(s, p, o, e, potential, np, memo);
 	if (e->ncandidates > 0) {
 		e->status = PK_PRE_NEEDS_PREEMPTION;
-		e->best = pk_pick_one_node(e->candidates, e->ncandidates, s->now);
+		e->best = pk_pick_one_node_why(e->candidates, e->ncandidates, s->now, &e->decided_by);
 		pk_candidate *best = &e->candidates[e->best];
 		if (o->victims_of_best_only && !best->victims) {
 			/* the same selection again, the state unchanged, listing them */

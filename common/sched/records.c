@@ -347,11 +347,13 @@ cJSON *pk_preemptor_json(const pk_evaluation *e, const pk_snapshot *s)
 		snprintf(msg, sizeof msg, "not modelled, ignored when filtering: %s", names);
 		cJSON_AddItemToArray(w, cJSON_CreateString(msg));
 	}
-	if (p->class_missing) {
-		char msg[400];
-		snprintf(msg, sizeof msg, "priorityClassName \"%s\" not found in the input; priority %d assumed",
-		         p->pod->class_name, p->pod->priority);
-		cJSON_AddItemToArray(w, cJSON_CreateString(msg));
+	const cJSON *it;
+	cJSON_ArrayForEach(it, p->warnings)
+		cJSON_AddItemToArray(w, cJSON_Duplicate(it, 1));
+	if (p->gate_message && e->status == PK_PRE_NOT_ELIGIBLE) {
+		cJSON *g = cJSON_AddObjectToObject(o, "postFilter");
+		cJSON_AddStringToObject(g, "gate", p->gate);
+		cJSON_AddStringToObject(g, "status", p->gate_message);
 	}
 	(void)s;
 	if (p->object)
@@ -359,35 +361,95 @@ cJSON *pk_preemptor_json(const pk_evaluation *e, const pk_snapshot *s)
 	return o;
 }
 
-cJSON *pk_node_status_json(const pk_evaluation *e, long i)
+const pk_status *pk_node_status_of(const pk_evaluation *e, long i, const char **stage, const char **preemption)
 {
 	const pk_node_eval *ne = &e->nodes[i];
+	*stage = *preemption = NULL;
 	if (ne->candidate >= 0)
 		return NULL;
 	const pk_status *st = ne->dry_run ? &ne->dry : &ne->filter;
-	static const pk_status not_tried = {
-		.code = PK_CODE_UNSCHEDULABLE_UNRESOLVABLE, .plugin = "DefaultPreemption",
-		.nreasons = 1, .reasons = { "Preemption is not helpful for scheduling" },
-	};
-	const char *stage = ne->dry_run ? "DryRun" : "Filter";
+	*stage = ne->dry_run ? "DryRun" : "Filter";
+	/* A node that failed the filters in a way preemption cannot fix is
+	 * never dry-run: say so, as the FitError does. */
+	if (!ne->dry_run && st->code == PK_CODE_UNSCHEDULABLE_UNRESOLVABLE && e->status != PK_PRE_FITS)
+		*preemption = "Preemption is not helpful for scheduling";
+	else if (!ne->dry_run && st->code == PK_CODE_UNSCHEDULABLE && e->status == PK_PRE_NEEDS_PREEMPTION)
+		*preemption = "not evaluated (enough candidates found)";
+	return st;
+}
+
+cJSON *pk_node_status_json(const pk_evaluation *e, long i)
+{
+	const char *stage, *preemption;
+	const pk_status *st = pk_node_status_of(e, i, &stage, &preemption);
+	if (!st)
+		return NULL;
 	cJSON *o = cJSON_CreateObject();
 	cJSON_AddStringToObject(o, "kind", "NodeStatus");
 	cJSON_AddItemToObject(o, "preemptor", pk_pod_ref_json(e->preemptor->pod, false));
-	cJSON_AddStringToObject(o, "node", ne->ni->node->name);
+	cJSON_AddStringToObject(o, "node", e->nodes[i].ni->node->name);
 	cJSON_AddStringToObject(o, "stage", stage);
 	cJSON_AddStringToObject(o, "code", pk_code_name(st->code));
 	cJSON_AddStringToObject(o, "plugin", st->plugin ? st->plugin : "");
 	cJSON *r = cJSON_AddArrayToObject(o, "reasons");
 	for (int k = 0; k < st->nreasons; k++)
 		cJSON_AddItemToArray(r, cJSON_CreateString(st->reasons[k]));
-	/* A node that failed the filters in a way preemption cannot fix is
-	 * never dry-run: say so, as the FitError does. */
-	if (!ne->dry_run && st->code == PK_CODE_UNSCHEDULABLE_UNRESOLVABLE && e->status != PK_PRE_FITS) {
-		cJSON_AddStringToObject(o, "preemption", not_tried.reasons[0]);
-	} else if (!ne->dry_run && st->code == PK_CODE_UNSCHEDULABLE && e->status == PK_PRE_NEEDS_PREEMPTION) {
-		cJSON_AddStringToObject(o, "preemption", "not evaluated (enough candidates found)");
-	}
+	if (preemption)
+		cJSON_AddStringToObject(o, "preemption", preemption);
 	return o;
+}
+
+void pk_node_groups_add(pk_node_groups *gs, const char *node, const char *stage, const char *code,
+                        const char *plugin, const char *const *reasons, int nreasons, const char *preemption)
+{
+	char what[700];
+	size_t w = (size_t)snprintf(what, sizeof what, "%s: ", plugin && *plugin ? plugin : stage);
+	for (int k = 0; k < nreasons && w < sizeof what; k++)
+		w += (size_t)snprintf(what + w, sizeof what - w, "%s%s", k ? ", " : "", reasons[k]);
+	if (w < sizeof what)
+		snprintf(what + w, sizeof what - w, " (%s %s%s%s)", stage, code, preemption ? "; " : "",
+		         preemption ? preemption : "");
+	long j = 0;
+	while (j < gs->n && strcmp(gs->g[j].what, what) != 0)
+		j++;
+	if (j == gs->n) {
+		gs->g = realloc(gs->g, sizeof *gs->g * (size_t)(gs->n + 1));
+		if (!gs->g)
+			abort();
+		memset(&gs->g[j], 0, sizeof *gs->g);
+		snprintf(gs->g[j].what, sizeof gs->g[j].what, "%s", what);
+		gs->n++;
+	}
+	pk_node_group *x = &gs->g[j];
+	if ((gs->all_names || x->count < 3) && x->nodes_len + strlen(node) + 2 < sizeof x->nodes)
+		x->nodes_len += (size_t)snprintf(x->nodes + x->nodes_len, sizeof x->nodes - x->nodes_len, "%s%s",
+		                                 x->count ? "," : "", node);
+	else
+		x->more = true;
+	x->count++;
+}
+
+void pk_node_groups_flush(pk_node_groups *gs, pk_node_group_row_fn fn, void *ctx)
+{
+	for (long j = 0; j < gs->n; j++) {
+		char nodes[440], reason[800];
+		snprintf(nodes, sizeof nodes, "%s%s", gs->g[j].nodes, gs->g[j].more ? ",..." : "");
+		snprintf(reason, sizeof reason, "%ld node(s): %s", gs->g[j].count, gs->g[j].what);
+		fn(ctx, &gs->g[j], nodes, reason);
+	}
+	free(gs->g);
+	gs->g = NULL;
+	gs->n = 0;
+}
+
+const char *pk_fits_text(const char *const *nodes, int nshown, long n, char *buf, size_t size)
+{
+	size_t w = (size_t)snprintf(buf, size, "fits without preemption on %ld node(s)", n);
+	for (int k = 0; k < nshown && w < size; k++)
+		w += (size_t)snprintf(buf + w, size - w, "%s%s", k ? ", " : ": ", nodes[k]);
+	if (n > nshown && w < size)
+		snprintf(buf + w, size - w, ", ...");
+	return buf;
 }
 
 void pk_preemptor_key(const cJSON *ref, char *buf, size_t size)

@@ -4,7 +4,8 @@
  *   {"kind":"Preemptor","preemptor":{namespace,name,uid,priority,
  *     preemptionPolicy,priorityClassName,schedulerName},"status":"NeedsPreemption",
  *     "message":"…","nodes":N,"fitsNodes":[…],"potentialNodes":N,
- *     "numCandidates":N,"offset":K,"warnings":[…],"pod":{…}}
+ *     "numCandidates":N,"offset":K,"warnings":[…],
+ *     "postFilter":{"gate","status"} (when a feature gate stopped it),"pod":{…}}
  *   {"kind":"Candidate","preemptor":{namespace,name,uid,priority},"node":"…",
  *     "victims":[{namespace,name,uid,node,priority,startTime,priorityClassName,
  *       owner:{kind,name},podGroup,pdb}],
@@ -61,6 +62,39 @@ cJSON *pk_pod_plan_nodes_json(const pk_snapshot *s, const pk_evaluation *e, cons
 cJSON *pk_preemptor_json(const pk_evaluation *e, const pk_snapshot *s);
 /* NodeStatus records of --explain for node i of e (NULL if it is a candidate). */
 cJSON *pk_node_status_json(const pk_evaluation *e, long i);
+/* What such a record says: the status that ruled node i out, its stage
+ * ("Filter" or "DryRun") and a note on preemption (NULL if none); NULL
+ * for a candidate. */
+const pk_status *pk_node_status_of(const pk_evaluation *e, long i, const char **stage, const char **preemption);
+/* The nodes that are no candidate, grouped for a table (victims --explain,
+ * and preempt-plan over its NodeStatus records): one group per plugin,
+ * reasons, stage and code, with the count and the first nodes (all of them
+ * when wide). */
+typedef struct pk_node_group {
+	char what[700];           /* "TaintToleration: node(s) had ... (Filter UnschedulableAndUnresolvable; ...)" */
+	long count;
+	char nodes[400];          /* "a,b,c" then ",..." when more were left out */
+	size_t nodes_len;
+	bool more;
+} pk_node_group;
+
+typedef struct pk_node_groups {
+	pk_node_group *g;
+	long n;
+	bool all_names;           /* list every node (up to the cell's room), not the first three */
+} pk_node_groups;
+
+void pk_node_groups_add(pk_node_groups *gs, const char *node, const char *stage, const char *code,
+                        const char *plugin, const char *const *reasons, int nreasons, const char *preemption);
+/* A table row per group: PREEMPTOR, PRIORITY, RESULT "NotCandidate", NODE,
+ * then the cells row_fn fills in (the tools' columns differ); frees. */
+typedef void (*pk_node_group_row_fn)(void *ctx, const pk_node_group *g, const char *nodes, const char *reason);
+void pk_node_groups_flush(pk_node_groups *gs, pk_node_group_row_fn fn, void *ctx);
+
+/* "fits without preemption on N node(s): a, b, ..." naming the first
+ * nshown of the n nodes (a pod that fits shows where). */
+#define PK_FITS_SHOWN 5
+const char *pk_fits_text(const char *const *nodes, int nshown, long n, char *buf, size_t size);
 
 /* The API calls of a PreemptionPlan's "actions", as the executor makes them.
  * pk_action_json: {"call","uid","namespace","name"}, details to be added.

@@ -8,9 +8,6 @@
 
 #include "../k8s/json.h"
 
-#define GATE_PG_NOT_FOUND "preemption: pod group for pod not found"
-#define GATE_TAS "preemption: not eligible due to placement-based pod group scheduling limitation"
-#define GATE_WAP "preemption: not eligible due to workload aware preemption enabled"
 
 void pk_sim_opts_default(pk_sim_opts *o)
 {
@@ -266,22 +263,21 @@ int pk_sim_add_replicas(pk_sim *m, const char *ref, long n, char *err, size_t er
 
 /* ---- one step ------------------------------------------------------------------------ */
 
-/* The per-pod PostFilter's gates for a pod that names a scheduling group. */
+/* The per-pod PostFilter's gates for a pod that names a scheduling group
+ * (one predicate, in the engine, for victims and the simulator). */
 static const char *postfilter_gate(const pk_sim *m, const pk_pod *p)
 {
 	const pk_pg_set *g = m->g;
-	if (!g->gates.generic_workload || !pk_pg_pod_has_group(g, p))
-		return NULL;
-	if (g->gates.topology_aware) {
-		const pk_podgroup *pg = pk_pg_of_pod(g, p);
-		if (!pg)
-			return GATE_PG_NOT_FOUND;
-		if (pg->has_constraints)
-			return GATE_TAS;
-	}
-	if (g->gates.workload_aware_preemption)
-		return GATE_WAP;
-	return NULL;
+	const pk_podgroup *pg = pk_pg_of_pod(g, p);
+	pk_group_gate_in in = {
+		.generic_workload = g->gates.generic_workload,
+		.workload_aware_preemption = g->gates.workload_aware_preemption,
+		.topology_aware = g->gates.topology_aware,
+		.has_group = pk_pg_pod_has_group(g, p),
+		.group_found = pg != NULL,
+		.group_has_constraints = pg && pg->has_constraints,
+	};
+	return pk_postfilter_group_gate(&in).message;
 }
 
 static void bind_pod(pk_snapshot *s, pk_pod *p, pk_nodeinfo *ni)

@@ -227,28 +227,26 @@ pk_add_result pk_snapshot_add(pk_snapshot *s, const cJSON *obj, long record, boo
 			snprintf(err, errsize, "PriorityClass %s: value is not an int32", pk_name(obj));
 			return PK_ADD_REJECTED;
 		}
+		s->priority_classes++;
 		return PK_ADD_USED;
 	}
 	return PK_ADD_SKIPPED;
 }
 
 /* Fill in what admission would have set: priority and preemptionPolicy from
- * the class (or the global default) when the pod does not carry them. */
+ * the class (or the global default) when the pod does not carry them; note
+ * what admission would have objected to (a class not in the input, fields
+ * that contradict the class) so that tools can say so. */
 static void resolve_pod_priority(pk_snapshot *s, pk_pod *p)
 {
-	if (p->has_priority && p->has_policy)
-		return;
-	cJSON *spec = cJSON_CreateObject();
-	if (!spec)
-		abort();
-	if (*p->class_name)
-		cJSON_AddStringToObject(spec, "priorityClassName", p->class_name);
-	pk_resolved_priority r = pk_resolve_priority(&s->classes, spec);
-	cJSON_Delete(spec);
-	if (!p->has_priority)
-		p->priority = r.value;
-	if (!p->has_policy)
-		p->policy = r.policy;
+	pk_resolved_priority r = pk_resolve_priority_fields(&s->classes, p->class_name,
+	                                                    p->has_priority ? &p->priority : NULL,
+	                                                    p->has_policy ? &p->policy : NULL);
+	p->priority = r.value;
+	p->policy = r.policy;
+	p->admission = (uint8_t)((r.class_missing ? PK_ADMISSION_CLASS_MISSING : 0) |
+	                         (r.priority_conflict ? PK_ADMISSION_PRIORITY_CONFLICT : 0) |
+	                         (r.policy_conflict ? PK_ADMISSION_POLICY_CONFLICT : 0));
 }
 
 static int64_t start_or_now(const pk_pod *p, int64_t now)

@@ -1,10 +1,11 @@
 # fish completion for pc-validate(1)
 complete -c pc-validate -l cluster -r -F -d 'Existing objects (kubectl get ... -o json)'
+complete -c pc-validate -l against -x -a 'HEAD HEAD~1 (git for-each-ref "--format=%(refname:short)" refs/heads refs/tags 2>/dev/null)' -d 'The same paths at this git revision are the existing objects'
 complete -c pc-validate -l feature-gates -x -a 'GenericWorkload=true GenericWorkload=false TopologyAwareWorkloadScheduling=true DRAWorkloadResourceClaims=true WorkloadAwarePreemption=true PodGroupPreemptionPolicy=true CompositePodGroup=true' -d 'Feature gates'
 complete -c pc-validate -l strict -d 'Fail on warnings; require value and namespace'
 complete -c pc-validate -l summary -d 'Print counts to stderr'
 complete -c pc-validate -l kep5710-preemption-priority -d 'Accept the KEP-5710 preemptionPriorityClassName'
-complete -c pc-validate -s o -l output -x -a 'text json junit sarif' -d 'Output format'
+complete -c pc-validate -s o -l output -x -a 'text json junit sarif table wide' -d 'Output format'
 complete -c pc-validate -l color -x -a 'auto always never' -d 'Colour output'
 complete -c pc-validate -l stats -d 'Print what was read, used, skipped and rejected'
 complete -c pc-validate -l no-headers -d 'Tables: no header row and no footer'

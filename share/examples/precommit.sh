@@ -1,10 +1,16 @@
 #!/usr/bin/env bash
 # Workflow 2: validate priority manifests before they land, as the pre-commit
-# hook in .pre-commit-hooks.yaml does (pre-commit passes the changed files as
-# arguments). A repository with a good and a bad change:
+# hook in .pre-commit-hooks.yaml does: pre-commit passes the staged files as
+# arguments, and the hook runs `pc-validate --against HEAD`, so the committed
+# version of each file is what already exists. A repository with a good
+# change, a bad one and a change to a committed class:
 set -euo pipefail
 repo=$(mktemp -d); trap 'rm -rf "$repo"' EXIT
-cat >"$repo/classes.yaml" <<'YAML'
+cd "$repo"
+git init -q
+git config user.email example@example.com
+git config user.name example
+cat >classes.yaml <<'YAML'
 apiVersion: scheduling.k8s.io/v1
 kind: PriorityClass
 metadata:
@@ -19,7 +25,7 @@ metadata:
 value: 1000
 globalDefault: true
 YAML
-cat >"$repo/oops.yaml" <<'YAML'
+cat >oops.yaml <<'YAML'
 apiVersion: scheduling.k8s.io/v1
 kind: PriorityClass
 metadata:
@@ -28,14 +34,23 @@ value: 2000000000
 globalDefault: true          # and a second default
 YAML
 
-echo "good change:"
-pc-validate "$repo/classes.yaml" && echo "  ok"
+echo "good change (the first commit: everything is new):"
+pc-validate --against HEAD classes.yaml 2>/dev/null && echo "  ok"
+git add classes.yaml && git commit -qm "priority classes"
 
 echo "bad change (exit 1, one line per finding, file:line:col):"
-if pc-validate "$repo/classes.yaml" "$repo/oops.yaml"; then
+if pc-validate --against HEAD classes.yaml oops.yaml; then
 	echo "expected findings" >&2; exit 1
 fi
+
+echo "a committed class's value changed (exit 1, as the apiserver rejects the update):"
+sed -i 's/^value: 100$/value: 150/' classes.yaml
+if pc-validate --against HEAD classes.yaml; then
+	echo "expected the immutability error" >&2; exit 1
+fi
+git checkout -q classes.yaml
+
 # The same findings for code scanning:
-sarif=$(pc-validate -o sarif "$repo/classes.yaml" "$repo/oops.yaml" || true)
+sarif=$(pc-validate -o sarif classes.yaml oops.yaml || true)
 jq -e '.runs[0].results | length >= 2' <<<"$sarif" >/dev/null
-echo "  SARIF: $(jq '.runs[0].results | length' <<<"$sarif") results"
+echo "  SARIF: $(jq '.runs[0].results | length' <<<"$sarif") results, rules: $(jq -r '[.runs[0].tool.driver.rules[].id] | join(", ")' <<<"$sarif")"

@@ -47,6 +47,36 @@ int main(void)
 	CHECK(r.value == 2000 && r.policy == PK_PREEMPT_NEVER, "preemptionPolicy comes from the class");
 	r = resolve(&s, "{\"priorityClassName\":\"nonpreempting\",\"priority\":7}");
 	CHECK(r.value == 7 && r.from_spec, "spec.priority, when present, is what the scheduler uses");
+
+	/* What admission says about fields that contradict the class
+	 * (TestPodAdmission's "pod with priority set that differs from the
+	 * class" and the preemptionPolicy cases). */
+	char why[600];
+	CHECK(r.priority_conflict && r.class_value == 2000, "spec.priority 7 contradicts the class's 2000");
+	CHECK(t_streq(pk_priority_admission_error(&r, why, sizeof why),
+	              "the integer value of priority (7) must not be provided in pod spec; priority admission "
+	              "controller computed 2000 from the given PriorityClass name"),
+	      "upstream's message for the priority: %s", why);
+	r = resolve(&s, "{\"priorityClassName\":\"nonpreempting\",\"priority\":2000,\"preemptionPolicy\":\"PreemptLowerPriority\"}");
+	CHECK(!r.priority_conflict && r.policy_conflict && r.policy == PK_PREEMPT_LOWER, "policy contradicts the class");
+	CHECK(t_streq(pk_priority_admission_error(&r, why, sizeof why),
+	              "the string value of PreemptionPolicy (PreemptLowerPriority) must not be provided in pod spec; "
+	              "priority admission controller computed Never from the given PriorityClass name"),
+	      "upstream's message for the policy: %s", why);
+	r = resolve(&s, "{\"priorityClassName\":\"nonpreempting\",\"priority\":2000,\"preemptionPolicy\":\"Never\"}");
+	CHECK(!pk_priority_admission_error(&r, why, sizeof why), "fields that agree with the class are admitted");
+	r = resolve(&s, "{\"priorityClassName\":\"nope\",\"priority\":5}");
+	CHECK(r.class_missing && r.value == 5 && !r.priority_conflict, "a missing class: spec.priority used");
+	CHECK(t_streq(pk_priority_admission_error(&r, why, sizeof why), "no PriorityClass with name nope was found"),
+	      "upstream's message for a missing class");
+	r = resolve(&s, "{\"priority\":3}");
+	CHECK(r.priority_conflict && r.class_value == 500, "no class named: checked against the global default");
+	pk_pclass_set empty;
+	pk_pclass_set_init(&empty);
+	r = resolve(&empty, "{\"priority\":3}");
+	CHECK(!r.priority_conflict && r.value == 3, "no class and no default: taken as written");
+	pk_pclass_set_free(&empty);
+
 	cJSON *bad = cJSON_Parse("{\"metadata\":{\"name\":\"big\"},\"value\":3000000000}");
 	CHECK(pk_pclass_set_add(&s, bad) == -1, "values outside int32 are refused");
 	cJSON_Delete(bad);
