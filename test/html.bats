@@ -46,7 +46,7 @@ count() { grep -o -- "$2" <<<"$1" | wc -l; }
 
 @test "victims | preempt-plan -o html: the sample plan, readable with JavaScript off and on" {
 	page="$BATS_TEST_TMPDIR/plan.html"
-	victims --preemptor "$SAMPLE/preemptor.yaml" "$SAMPLE/cluster.json" | preempt-plan -o html >"$page"
+	victims --explain --preemptor "$SAMPLE/preemptor.yaml" "$SAMPLE/cluster.json" | preempt-plan -o html >"$page"
 	valid "$page"
 	render "$page" pipeline
 	for dom in "$NOJS" "$JS"; do
@@ -57,6 +57,9 @@ count() { grep -o -- "$2" <<<"$1" | wc -l; }
 		# the chosen node first, beside the other candidates
 		[[ $dom == *'<td class="n">1<span class="tag">chosen</span></td><td>demo-worker4</td>'* ]] || fail "choice"
 		[ "$(count "$dom" '<tr><td class="n">[234]</td><td>demo-worker')" -eq 3 ] || fail "other candidates"
+		# and why the other nodes are none (victims --explain)
+		[[ $dom == *'<tr><td class="n">2</td><td class="reason">TaintToleration: node(s) had untolerated taint(s)'* ]] ||
+			fail "the nodes that are no candidate"
 		# one SVG per touched node: the plan touches demo-worker4 only
 		[ "$(count "$dom" '<svg class="bars"')" -eq 1 ] || fail "bars"
 		[[ $dom == *'id="node-demo-worker4"'* ]] || fail "the touched node"

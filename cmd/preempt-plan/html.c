@@ -22,10 +22,11 @@ long plan_write_html(plan_run *r, pk_out *out)
 		pk_report_take(rep, plan_build(r, &r->entries[i], &placed));
 		unplaced += !placed;
 	}
-	/* one preemptor: the candidates it chose from, beside its plan */
-	if (r->nentries == 1 && r->entries[0].ncandidates)
-		pk_report_candidates(rep, r->entries[0].ref, r->entries[0].candidates, r->entries[0].ncandidates,
-		                     r->now);
+	/* one preemptor: the candidates it chose from beside its plan, and
+	 * why the other nodes are none (victims --explain) */
+	plan_entry *e = &r->entries[0];
+	if (r->nentries == 1 && (e->ncandidates || e->not_candidates.n))
+		pk_report_candidates(rep, e->ref, e->candidates, e->ncandidates, &e->not_candidates, r->now);
 	pk_report_write(rep, out);
 	pk_report_free(rep);
 	return unplaced;

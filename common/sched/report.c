@@ -209,7 +209,19 @@ static cJSON *ranked_json(const pk_candidate *c, int rank)
 	return o;
 }
 
-void pk_report_candidates(pk_report *r, const cJSON *preemptor, const pk_candidate *c, int n, int64_t now)
+/* {"nodes":N,"reason":"Plugin: reasons (stage code)","names":"a,b,..."} */
+static void other_nodes_json(void *ctx, const pk_node_group *g, const char *nodes, const char *reason)
+{
+	cJSON *o = cJSON_CreateObject();
+	cJSON_AddNumberToObject(o, "nodes", (double)g->count);
+	cJSON_AddStringToObject(o, "reason", g->what);
+	cJSON_AddStringToObject(o, "names", nodes);
+	cJSON_AddItemToArray(ctx, o);
+	(void)reason;
+}
+
+void pk_report_candidates(pk_report *r, const cJSON *preemptor, const pk_candidate *c, int n,
+                          pk_node_groups *others, int64_t now)
 {
 	pk_candidate *left = malloc(sizeof *left * (size_t)(n ? n : 1));
 	if (!left)
@@ -232,6 +244,8 @@ void pk_report_candidates(pk_report *r, const cJSON *preemptor, const pk_candida
 		left[best] = left[--m];
 	}
 	free(left);
+	if (others)
+		pk_node_groups_flush(others, other_nodes_json, cJSON_AddArrayToObject(o, "otherNodes"));
 	cJSON_AddItemToArray(r->extra, o);
 	r->choice = o;
 }

@@ -25,6 +25,7 @@
 #include <cjson/cJSON.h>
 #include "../io/writer.h"
 #include "engine.h"
+#include "records.h"
 
 typedef struct pk_report_opts {
 	const char *title;        /* what made it, e.g. "preempt-plan --simulate" */
@@ -50,9 +51,11 @@ void pk_report_take(pk_report *r, cJSON *rec);
 
 /* The candidates a single plan chose from (victims' Candidate records, as
  * decoded), ranked as node choice ranks them (pk_pick_one_node at now):
- * the first max_candidates are shown beside the chosen node. preemptor is
- * the plan's preemptor reference. */
-void pk_report_candidates(pk_report *r, const cJSON *preemptor, const pk_candidate *c, int n, int64_t now);
+ * the first max_candidates are shown beside the chosen node; and the
+ * nodes that are no candidate, grouped by why (victims --explain; others
+ * may be NULL, it is emptied). preemptor is the plan's preemptor reference. */
+void pk_report_candidates(pk_report *r, const cJSON *preemptor, const pk_candidate *c, int n,
+                          pk_node_groups *others, int64_t now);
 
 /* Write the page. Returns 0, or -1 when a write failed (out remembers it). */
 int pk_report_write(pk_report *r, pk_out *out);

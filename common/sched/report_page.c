@@ -358,6 +358,26 @@ static void choice_row(pk_html *h, const cJSON *c)
 	PK_HTML_LIT(h, "</tr>\n");
 }
 
+/* The nodes that are no candidate, grouped by why (victims --explain). */
+static void other_nodes(pk_html *h, const cJSON *groups)
+{
+	if (!cJSON_GetArraySize(groups))
+		return;
+	pk_html_elem(h, "h3", "The other nodes", NULL);
+	static const char *const cols[] = { "Nodes", "Why not a candidate", "Which", NULL };
+	table_start(h, "other-nodes-table", cols);
+	PK_HTML_LIT(h, "<tbody>\n");
+	const cJSON *g;
+	cJSON_ArrayForEach(g, groups) {
+		PK_HTML_LIT(h, "<tr>");
+		rp_td_num(h, num(g, "nodes"));
+		pk_html_elem(h, "td", pk_str_or(g, "reason", ""), "class", "reason", NULL);
+		td_text(h, pk_str_or(g, "names", ""));
+		PK_HTML_LIT(h, "</tr>\n");
+	}
+	PK_HTML_LIT(h, "</tbody></table>\n");
+}
+
 void rp_write_choice(pk_report *r, pk_html *h)
 {
 	const cJSON *ch = r->choice;
@@ -398,6 +418,7 @@ void rp_write_choice(pk_report *r, pk_html *h)
 		              num(ch, "candidates") - cJSON_GetArraySize(ranked));
 		PK_HTML_LIT(h, "</p>\n");
 	}
+	other_nodes(h, pk_get(ch, "otherNodes"));
 	section_end(h);
 }
 
