@@ -119,6 +119,24 @@ help_flags() {
 	[ "$(grep -c 'goroutines_duration_seconds_bucket{result="success"' "$m")" -eq 21 ]
 }
 
+@test "run --metrics writes bucket bounds and sums as Go's client does (le=\"0.04\")" {
+	m="$BATS_TEST_TMPDIR/m.prom"
+	run -0 apiq-sim run --pods 300 --preemptor-share 0.2 \
+		--feature-gates SchedulerAsyncPreemption=true,SchedulerAsyncAPICalls=true --metrics "$m"
+	# every le of ExponentialBuckets(0.01, 2, 20), written by hand as strconv 'g' -1 gives them
+	got=$(grep '^scheduler_preemption_goroutines_duration_seconds_bucket{result="success"' "$m" | sed 's/.*le="\([^"]*\)".*/\1/' | paste -sd' ' -)
+	[ "$got" = "0.01 0.02 0.04 0.08 0.16 0.32 0.64 1.28 2.56 5.12 10.24 20.48 40.96 81.92 163.84 327.68 655.36 1310.72 2621.44 5242.88 +Inf" ]
+	got=$(grep '^scheduler_async_api_call_execution_duration_seconds_bucket{call_type="pod_binding",result="success"' "$m" | sed 's/.*le="\([^"]*\)".*/\1/' | paste -sd' ' -)
+	[ "$got" = "0.001 0.002 0.004 0.008 0.016 0.032 0.064 0.128 0.256 0.512 1.024 2.048 4.096 8.192 16.384 +Inf" ]
+	grep -qx 'scheduler_preemption_victims_bucket{le="1"} [0-9]*' "$m"
+	grep -qx 'scheduler_preemption_victims_bucket{le="64"} [0-9]*' "$m"
+	grep -qx 'scheduler_preemption_goroutines_duration_seconds_sum{result="error"} 0' "$m"
+	# no float anywhere with the 17 digits of %.17g
+	! grep -E '[0-9]\.[0-9]{17}' "$m"
+	# every sample value parses as a Go float and reads back to itself in at most 17 digits
+	awk '!/^#/ { v = $NF; if (v !~ /^([-+]?[0-9.]+(e[-+][0-9]+)?|[+-]Inf|NaN)$/) { print "bad: " $0; exit 1 } }' "$m"
+}
+
 @test "run --metrics leaves out the dispatcher's metrics when its gate is off" {
 	m="$BATS_TEST_TMPDIR/m.prom"
 	run -0 apiq-sim run --pods 50 --feature-gates SchedulerAsyncAPICalls=false,SchedulerAsyncPreemption=false --metrics "$m"
@@ -159,9 +177,87 @@ JSON
 }
 
 @test "run --compare -o table prints one row per gate setting" {
-	run -0 apiq-sim run --pods 200 --compare -o table
-	assert_line --index 0 --partial 'PODS/S'
-	[ "${#lines[@]}" -eq 5 ]
+	run --separate-stderr -0 apiq-sim run --pods 200 --compare -o table
+	assert_line --index 0 --regexp '^ASYNC-PREEMPTION +ASYNC-API-CALLS +THROUGHPUT\(pods/s\) +BIND-P99\(ms\) +PREEMPTOR-BIND-P99\(ms\) +NOMINATION-P99\(ms\) +API-REQUESTS +THROTTLE-WAIT\(s\) +THROUGHPUT-RATIO$'
+	assert_line --index 1 --regexp '^false +false +[0-9]+\.[0-9] +[0-9]+ +[0-9]+ +[0-9]+ +[0-9]+ +[0-9]+\.[0-9] +1\.00$'
+	assert_line --index 4 --regexp '^true +true '
+	# the four rows, a blank line, the footer
+	[ "$(printf '%s\n' "$output" | sed -n 6p)" = "" ]
+	[[ "$(printf '%s\n' "$output" | sed -n 7p)" == Percentiles* ]]
+	assert_line --partial 'THROUGHPUT-RATIO: throughput over the first row'
+}
+
+@test "run tables: no private abbreviations, units in the headers, a tenth at most" {
+	run --separate-stderr -0 apiq-sim run --pods 200 -o table
+	refute_output --partial 'APRE'
+	refute_output --partial 'PODS/S'
+	refute_output --partial 'PREBIND99'
+	[ "${#lines[@]}" -ge 2 ]
+	# no number with more than a tenth in the rows; no times for pods that do not exist
+	! printf '%s\n' "${lines[1]}" | grep -E '[0-9]\.[0-9]{2}'
+	run --separate-stderr -0 apiq-sim run --pods 100 --preemptor-share 0 -o table
+	assert_line --index 1 --regexp '^true +false +[0-9.]+ +[0-9.]+ +<none> +<none> '
+	run --separate-stderr -0 apiq-sim run --pods 200 -o wide
+	assert_line --index 0 --regexp 'THROTTLE-WAIT\(s\) +BOUND +SIMULATED\(s\) +BIND-P50\(ms\) +BIND-MAX\(ms\) +CALLS-MERGED +CALLS-SKIPPED +PEAK-PENDING-CALLS +API-ERRORS$'
+	assert_line --index 1 --regexp ' 200/200 '
+	run --separate-stderr -0 apiq-sim run --pods 200 -o=table --no-headers
+	[ "${#lines[@]}" -eq 1 ]
+	[[ "${lines[0]}" == true* ]]
+}
+
+@test "run: skipped records are warned once per kind, on stderr, in the table and in the Summary" {
+	cat > "$BATS_TEST_TMPDIR/mixed.ndjson" <<'JSON'
+{"kind":"PreemptionPlan","preemptor":{"name":"a","uid":"a"},"result":"Preempt","victims":[{"name":"v1"}],"actions":[]}
+{"kind":"Pod","metadata":{"name":"x"}}
+{"kind":"Pod","metadata":{"name":"y"}}
+JSON
+	run --separate-stderr -0 apiq-sim run --qps 0 "$BATS_TEST_TMPDIR/mixed.ndjson"
+	[ "$(printf '%s\n' "$stderr" | grep -c 'warning: a Pod record is not a PreemptionPlan')" -eq 1 ]
+	[[ "$stderr" == *"mixed.ndjson:2:1: warning: a Pod record"* ]]
+	[[ "$stderr" == *"warning: 1 more: skipped kind Pod"* ]]
+	echo "$output" | jq -e '.warnings == ["a Pod record is not a PreemptionPlan; run simulates plans only, skipped (2 times)"]'
+	run --separate-stderr -0 apiq-sim run --qps 0 -o table "$BATS_TEST_TMPDIR/mixed.ndjson"
+	assert_line 'Warning: a Pod record is not a PreemptionPlan; run simulates plans only, skipped (2 times)'
+}
+
+@test "exit statuses: 0 when the run or the steps complete, 2 for trouble" {
+	run -0 apiq-sim step < /dev/null
+	assert_output ""
+	run -0 apiq-sim run --pods 100 --until 0.5s    # cut short by --until: still an answer
+	echo "$output" | jq -e '.pods.bound < .pods.measured'
+	run -2 apiq-sim run --pods 10 --metrics "$BATS_TEST_TMPDIR/no/such/dir/m.prom"
+	assert_output --partial 'cannot write metrics'
+	run -2 apiq-sim run --pods 10 --timeline "$BATS_TEST_TMPDIR/no/such/dir/t.ndjson"
+	assert_output --partial 'cannot write timeline'
+	run -2 apiq-sim step -o table < /dev/null
+	assert_output --partial 'step writes json (NDJSON) only'
+	printf '%s\n' '{"kind":"PreemptionPlan","preemptor":{"name":"a"},"result":"Maybe"}' >"$BATS_TEST_TMPDIR/bad.ndjson"
+	run -2 apiq-sim run "$BATS_TEST_TMPDIR/bad.ndjson"
+	assert_output --partial 'bad.ndjson:1:1: PreemptionPlan: result "Maybe" is not Preempt, NoPreemptionNeeded, NotEligible or Unschedulable'
+	printf '%s\n' '{"op":"frobnicate"}' >"$BATS_TEST_TMPDIR/bad-op.ndjson"
+	run -2 apiq-sim step "$BATS_TEST_TMPDIR/bad-op.ndjson"
+	assert_output --partial 'bad-op.ndjson:1:'
+	run -2 apiq-sim run -o junit --pods 10
+	run -2 bash -c 'apiq-sim run --pods 10 > /dev/full'
+	assert_output --partial 'write error'
+}
+
+@test "--help says which formats each mode writes" {
+	run -0 apiq-sim --help
+	assert_output --partial 'step writes json (one NDJSON result per operation) only'
+	assert_output --partial 'table (one row per gate setting) or wide (more columns)'
+	assert_output --partial 'Output formats: json,table,wide (default json).'
+}
+
+@test "run --compare varies the two scheduler gates whatever --feature-gates says" {
+	for g in SchedulerAsyncAPICalls=true SchedulerAsyncPreemption=false AllBeta=false; do
+		run --separate-stderr -0 apiq-sim run --pods 50 --compare --feature-gates "$g"
+		[ "$(printf '%s\n' "$output" | jq -c 'select(.kind == "Summary") | .featureGates | [.SchedulerAsyncPreemption, .SchedulerAsyncAPICalls]' | paste -sd' ' -)" = \
+			"[false,false] [true,false] [false,true] [true,true]" ]
+	done
+	# without --compare the gates decide the one run
+	run --separate-stderr -0 apiq-sim run --pods 50 --feature-gates AllBeta=true,SchedulerAsyncPreemption=false
+	echo "$output" | jq -e '.featureGates == {"SchedulerAsyncPreemption": false, "SchedulerAsyncAPICalls": true}'
 }
 
 @test "example: asynchronous API calls starve bindings behind status patches" {

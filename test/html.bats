@@ -174,7 +174,7 @@ count() { grep -o -- "$2" <<<"$1" | wc -l; }
 
 @test "html is a format of preempt-plan and apiq-sim run only, and the man pages and completions say so" {
 	run -2 apiq-sim step -o html /dev/null
-	assert_output --partial 'html is for run'
+	assert_output --partial 'html are for run'
 	run -2 victims -o html "$SAMPLE/cluster.json"
 	run -2 apiq-sim run --pods 10 -o html --timeline -
 	assert_output --partial 'would both write to standard output'

@@ -15,6 +15,10 @@ static const char help[] =
 	"  run                        simulate the scheduling loop and the dispatcher over\n"
 	"                             time (PreemptionPlan input or a generated workload)\n"
 	"\n"
+	"Output (-o): step writes json (one NDJSON result per operation) only; run\n"
+	"writes json (one Summary per gate setting, and a Comparison with --compare),\n"
+	"table (one row per gate setting) or wide (more columns).\n"
+	"\n"
 	"Options:\n"
 	"      --call-type NAME=REL   declare an out-of-tree call type with a relevance\n"
 	"      --seed N               random seed (run; default 1)\n"
@@ -43,7 +47,7 @@ static const pk_cli_spec spec = {
 	.prog = "apiq-sim",
 	.synopsis = "apiq-sim step|run [options] [file ...]",
 	.help = help,
-	.formats = "json,table,html",
+	.formats = "json,table,wide,html",
 	.default_format = PK_FMT_JSON,
 	.gates = PK_GATE_BIT(PK_GATE_SCHEDULER_ASYNC_PREEMPTION) | PK_GATE_BIT(PK_GATE_SCHEDULER_ASYNC_API_CALLS),
 };
@@ -175,7 +179,7 @@ int main(int argc, char **argv)
 	int status;
 	if (strcmp(mode, "step") == 0) {
 		if (cli.format != PK_FMT_JSON)
-			pk_cli_usage_error(&cli, "step writes NDJSON only (html is for run)");
+			pk_cli_usage_error(&cli, "step writes json (NDJSON) only; -o table, wide and html are for run");
 		status = apiq_step_main(&cli, &types, &ro.gates, paths, npaths);
 	} else if (strcmp(mode, "run") == 0) {
 		if (cli.format == PK_FMT_HTML && ro.timeline_path && strcmp(ro.timeline_path, "-") == 0)

@@ -4,6 +4,7 @@
 #ifndef APIQ_METRICS_H
 #define APIQ_METRICS_H
 
+#include <stddef.h>
 #include <stdio.h>
 
 #define APIQ_HIST_MAX 24
@@ -15,6 +16,10 @@ typedef struct apiq_hist {
 	double sum;
 	long count;
 } apiq_hist;
+
+/* A float as Prometheus' Go client writes it (strconv 'g', -1): "0.04",
+ * "1e+06", "+Inf". Returns buf. */
+const char *apiq_format_float(double v, char *buf, size_t size);
 
 /* prometheus.ExponentialBuckets(start, factor, count). */
 void apiq_hist_init_exp(apiq_hist *h, double start, double factor, int count);

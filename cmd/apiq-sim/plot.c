@@ -403,6 +403,10 @@ void apiq_plot_write(pk_out *out, cJSON *const *sums, int n)
 	              "is in each run's series.window, seconds).", n);
 	PK_HTML_LIT(&h, "</p></header>\n<main>\n<section id=\"runs\"><h2>Runs</h2>\n");
 	summary_table(&h, sums, n);
+	const cJSON *w;
+	cJSON_ArrayForEach(w, pk_get(sums[0], "warnings")) /* the run's, the same in every record */
+		if (cJSON_IsString(w))
+			pk_html_elem(&h, "p", w->valuestring, "class", "note", NULL);
 	PK_HTML_LIT(&h, "</section>\n<section id=\"timeline\"><h2>Timeline</h2>\n"
 	               "<p>Per window of simulated time: pods bound per second, the most calls waiting in the "
 	               "dispatcher's queue and in flight, the time to bind of the pods bound in it (from creation; percentiles "

@@ -1001,10 +1001,25 @@ static int on_plan(void *ctx, pk_record *rec)
 	pr->stats->read++;
 	const cJSON *o = rec->obj;
 	if (strcmp(pk_kind(o), "PreemptionPlan") != 0) {
-		pk_stats_skip(pr->stats, *pk_kind(o) ? pk_kind(o) : "(no kind)");
+		const char *kind = *pk_kind(o) ? pk_kind(o) : "(no kind)";
+		char key[128];
+		snprintf(key, sizeof key, "skipped kind %s", kind);
+		pk_stats_skip(pr->stats, kind);
+		pk_diag_warn_once(&pr->cli->diag, key, &rec->origin,
+		                  "a %s record is not a PreemptionPlan; run simulates plans only, skipped", kind);
 		return 0;
 	}
 	const char *result = pk_str_or(o, "result", "");
+	if (strcmp(result, "Preempt") && strcmp(result, "NoPreemptionNeeded") && strcmp(result, "NotEligible") &&
+	    strcmp(result, "Unschedulable")) {
+		/* a malformed plan: guessing what it meant would change the answer */
+		pk_diag_report(&pr->cli->diag, PK_SEV_ERROR, &rec->origin,
+		               "PreemptionPlan: result \"%s\" is not Preempt, NoPreemptionNeeded, NotEligible or "
+		               "Unschedulable", result);
+		pk_stats_reject(pr->stats, "PreemptionPlan");
+		pr->trouble = true;
+		return 0;
+	}
 	int victims = cJSON_GetArraySize(pk_get(o, "victims"));
 	int clears = cJSON_GetArraySize(pk_get(o, "clearedNominations"));
 	pod_kind kind = !strcmp(result, "Preempt") ? POD_PREEMPTOR
@@ -1230,28 +1245,6 @@ static int write_metrics_file(pk_cli *cli, const char *path, const sim *s)
 	return 0;
 }
 
-static void table_row(pk_out *out, const cJSON *sum)
-{
-	const cJSON *g = pk_get(sum, "featureGates");
-	pk_out_printf(out, "%-5s %-5s %12.1f %10.3f %10.3f %10.3f %9.0f %9.0f %10.0f %11.3f\n",
-	              pk_bool(g, "SchedulerAsyncPreemption") ? "on" : "off",
-	              pk_bool(g, "SchedulerAsyncAPICalls") ? "on" : "off",
-	              pk_getp(sum, "throughput")->valuedouble,
-	              pk_getp(sum, "timeToBind.p99")->valuedouble,
-	              pk_getp(sum, "preemptorTimeToBind.p99")->valuedouble,
-	              pk_getp(sum, "timeToNomination.p99")->valuedouble,
-	              pk_getp(sum, "calls.skipped")->valuedouble,
-	              pk_getp(sum, "calls.merged")->valuedouble,
-	              pk_getp(sum, "apiRequests.total")->valuedouble,
-	              pk_getp(sum, "apiRequests.throttledSeconds")->valuedouble);
-}
-
-static void table_header(pk_out *out)
-{
-	pk_out_printf(out, "%-5s %-5s %12s %10s %10s %10s %9s %9s %10s %11s\n", "APRE", "ACALL", "PODS/S",
-	              "BIND-P99", "PREBIND99", "NOMIN-P99", "SKIPPED", "MERGED", "REQUESTS", "THROTTLED-S");
-}
-
 /* Runs one gate setting; returns its summary (caller owns). */
 static cJSON *run_one(pk_cli *cli, const apiq_types *types, const apiq_run_opts *o,
                       const struct plan *plans, size_t nplans, bool write_extras, int *status)
@@ -1358,14 +1351,18 @@ int apiq_run_main(pk_cli *cli, const apiq_types *types, const apiq_run_opts *o,
 		sums[i] = run_one(cli, types, &variants[i], holder.plans, holder.nplans, mine, &status);
 	}
 	if (cli->format == PK_FMT_HTML) {
+		if (cli->diag.ncauses)
+			for (int i = 0; i < n; i++)
+				cJSON_AddItemToObject(sums[i], "warnings", pk_cli_warnings_json(cli));
 		apiq_plot_write(&out, sums, n);
-	} else if (cli->format == PK_FMT_TABLE) {
-		table_header(&out);
-		for (int i = 0; i < n; i++)
-			table_row(&out, sums[i]);
+	} else if (cli->format == PK_FMT_TABLE || cli->format == PK_FMT_WIDE) {
+		apiq_run_table(cli, &out, sums, n, o->compare);
 	} else {
-		for (int i = 0; i < n; i++)
+		for (int i = 0; i < n; i++) {
+			if (cli->diag.ncauses)
+				cJSON_AddItemToObject(sums[i], "warnings", pk_cli_warnings_json(cli));
 			pk_out_json(&out, sums[i]);
+		}
 		if (o->compare) {
 			cJSON *cmp = comparison_json(sums, n);
 			pk_out_json(&out, cmp);

@@ -38,6 +38,9 @@ void apiq_run_opts_default(apiq_run_opts *o);
 /* "5ms", "1.5s", "200us", "2m" or plain seconds; -1 if malformed. */
 double apiq_parse_duration(const char *s);
 
+/* The -o table / -o wide of run: a row per Summary (report.c). */
+void apiq_run_table(const pk_cli *cli, pk_out *out, cJSON *const *sums, int n, bool compare);
+
 int apiq_run_main(pk_cli *cli, const apiq_types *types, const apiq_run_opts *o,
                   char *const *paths, size_t npaths);
 

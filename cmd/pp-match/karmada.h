@@ -98,13 +98,16 @@ typedef struct pp_template {
 	const char *namespace;       /* effective: "" for cluster-scoped kinds */
 	const cJSON *labels;
 	const cJSON *annotations;
+	char *skipped;               /* owned: why the detector skips it (--explain), else NULL */
+	bool namespace_defaulted;    /* no metadata.namespace: -n's namespace assumed */
 } pp_template;
 
 typedef struct pp_options {
 	bool preemption_gate;        /* --feature-gates PropagationPolicyPreemption=true */
 
-	bool explain;
+	bool explain;                /* also: a record per template the detector skips */
 	bool emit_metadata;
+	bool require_claim;          /* an unclaimed template is a finding (exit 1) */
 	const char *default_namespace;
 } pp_options;
 
@@ -116,7 +119,7 @@ typedef struct pp_candidate {
 	char why_buf[200];
 } pp_candidate;
 
-typedef enum { PP_ACT_NONE, PP_ACT_CLAIM, PP_ACT_KEEP, PP_ACT_PREEMPT } pp_action;
+typedef enum { PP_ACT_NONE, PP_ACT_CLAIM, PP_ACT_KEEP, PP_ACT_PREEMPT, PP_ACT_SKIPPED } pp_action;
 
 typedef struct pp_decision {
 	const pp_template *tmpl;
@@ -140,22 +143,27 @@ typedef struct pp_world {
 
 /* ---- karmada_scope.c ---- */
 typedef enum { PP_OBJ_POLICY, PP_OBJ_TEMPLATE, PP_OBJ_IGNORED, PP_OBJ_UNUSABLE } pp_obj_class;
-/* Classify an object; for PP_OBJ_IGNORED/UNUSABLE *why says why (static text). */
-pp_obj_class pp_classify(const cJSON *obj, const char *default_ns, const char **why);
+/* Classify an object; for PP_OBJ_IGNORED/UNUSABLE why says why: for an
+ * ignored object the detector's rule, in words. */
+pp_obj_class pp_classify(const cJSON *obj, const char *default_ns, char *why, size_t size);
 /* metadata.namespace, else "" for cluster-scoped kinds, else default_ns. */
 const char *pp_effective_namespace(const cJSON *obj, const char *default_ns);
 /* Kinds known to be cluster-scoped (no namespace). */
 bool pp_kind_is_cluster_scoped(const char *api_version, const char *kind);
-/* Namespaces the detector never propagates from (karmada-system, kube-*, ...). */
-bool pp_namespace_is_skipped(const char *ns);
+/* Why the detector never propagates from a namespace (EventFilter:
+ * karmada-system, kube-*, ...), or NULL. */
+const char *pp_namespace_skip_reason(const char *ns);
 
 /* ---- karmada_policy.c ---- */
 /* Build a policy from obj (takes ownership). Returns 0, or -1 on allocation failure. */
 int pp_policy_init(pp_policy *p, cJSON *obj, const pk_origin *origin, const char *default_ns);
 void pp_policy_free(pp_policy *p);
 const char *pp_policy_kind_name(pp_policy_kind k);
-/* Build a template (takes ownership, trims the object). */
-int pp_template_init(pp_template *t, cJSON *obj, const pk_origin *origin, const char *default_ns);
+/* Build a template (takes ownership, trims the object); skipped: the
+ * detector's reason for ignoring it, or NULL. Returns 0, or -1 on
+ * allocation failure. */
+int pp_template_init(pp_template *t, cJSON *obj, const pk_origin *origin, const char *default_ns,
+                     const char *skipped);
 void pp_template_free(pp_template *t);
 
 /* ---- karmada_validate.c ---- */
@@ -209,8 +217,9 @@ void pp_report_problem(pp_report *r, pk_severity sev, const pp_policy *p, const 
                        const char *field, const char *type, const char *fmt, ...)
 	__attribute__((format(printf, 7, 8)));
 cJSON *pp_decision_json(const pp_decision *d, const pp_options *o);
-void pp_table_header(pk_out *out, const pp_options *o);
-void pp_table_row(pk_out *out, const pp_decision *d, const pp_options *o);
+/* The table of -o table / -o wide, with the shared --no-headers. */
+void pp_table_init(const pk_cli *cli, pk_table *t, const pp_options *o);
+void pp_table_add(pk_table *t, const pk_cli *cli, const pp_decision *d);
 
 /* ---- karmada_run.c ---- */
 typedef struct pp_run {
@@ -221,11 +230,12 @@ typedef struct pp_run {
 	pk_stats stats;
 	bool trouble;            /* unreadable input: exit 2 */
 	bool out_of_memory;
+	long claimed, unclaimed, skipped;  /* templates, as written */
 } pp_run;
 /* Read every input into r->world; policies are validated on the way. */
 void pp_run_read(pp_run *r, char *const *paths, size_t npaths);
-/* Decide and print every template in input order; returns how many are unclaimed. */
-long pp_run_write(pp_run *r, pk_out *out);
+/* Decide and print every template in input order (counts in r). */
+void pp_run_write(pp_run *r, pk_out *out);
 void pp_run_free(pp_run *r);
 
 #endif

@@ -19,6 +19,7 @@ const char *pp_action_name(pp_action a)
 	case PP_ACT_CLAIM: return "Claim";
 	case PP_ACT_KEEP: return "Keep";
 	case PP_ACT_PREEMPT: return "Preempt";
+	case PP_ACT_SKIPPED: return "Skipped";
 	default: return "None";
 	}
 }
@@ -138,8 +139,9 @@ static void fresh_match(const pp_template *t, pp_decision *d)
 	}
 	if (!best) {
 		d->action = PP_ACT_NONE;
-		append(d->reason, sizeof d->reason, "no %spolicy matches",
-		       *t->namespace ? "" : "ClusterPropagation");
+		append(d->reason, sizeof d->reason, "%s",
+		       *t->namespace ? "no policy matches"
+		                     : "no ClusterPropagationPolicy matches (only those claim a cluster-scoped template)");
 		return;
 	}
 	d->policy = best->policy;
@@ -203,10 +205,19 @@ void pp_decide(const pp_world *w, const pp_template *t, const pp_options *o, pp_
 
 	memset(d, 0, sizeof *d);
 	d->tmpl = t;
+	if (t->skipped) {
+		d->action = PP_ACT_SKIPPED;
+		append(d->reason, sizeof d->reason, "%s", t->skipped);
+		return;
+	}
 	d->previous = pp_claim_read(t);
 	d->previous_policy = pp_claim_find(w, &d->previous);
 	if (collect_candidates(w, t, d) != 0) {
 		append(d->reason, sizeof d->reason, "out of memory");
+		return;
+	}
+	if (w->npolicies == 0) {
+		append(d->reason, sizeof d->reason, "no PropagationPolicy or ClusterPropagationPolicy in the input");
 		return;
 	}
 	if (d->previous.form == PP_CLAIM_NONE) {

@@ -105,18 +105,21 @@ cJSON *pp_decision_json(const pp_decision *d, const pp_options *o)
 	                                           : cJSON_CreateNull());
 	cJSON_AddStringToObject(rec, "action", pp_action_name(d->action));
 	cJSON_AddStringToObject(rec, "reason", d->reason);
+	if (d->tmpl->namespace_defaulted) {
+		char w[300];
+		snprintf(w, sizeof w, "no metadata.namespace: taken as in namespace \"%s\", where kubectl apply would create it",
+		         d->tmpl->namespace);
+		cJSON *warnings = cJSON_AddArrayToObject(rec, "warnings");
+		cJSON_AddItemToArray(warnings, cJSON_CreateString(w));
+	}
 	if (o->explain)
 		cJSON_AddItemToObject(rec, "candidates", candidates_json(d));
 	if (o->emit_metadata) {
-		cJSON *patch = pp_claim_patch(d->tmpl, d->policy);
+		/* the detector does not touch a skipped object: nothing to patch */
+		cJSON *patch = d->action == PP_ACT_SKIPPED ? NULL : pp_claim_patch(d->tmpl, d->policy);
 		cJSON_AddItemToObject(rec, "metadata", patch ? patch : cJSON_CreateNull());
 	}
 	return rec;
-}
-
-void pp_table_header(pk_out *out, const pp_options *o)
-{
-	pk_out_printf(out, "%-40s %-8s %-40s %s\n", "RESOURCE", "ACTION", "POLICY", o->explain ? "REASON" : "PREVIOUS");
 }
 
 static void format_resource(const pp_template *t, char *buf, size_t size)
@@ -147,12 +150,43 @@ static void format_claim(const pp_claim *c, char *buf, size_t size)
 		snprintf(buf, size, "CPP/%s", c->name);
 }
 
-void pp_table_row(pk_out *out, const pp_decision *d, const pp_options *o)
+/* Columns: the vocabulary all five tools share (RESULT, REASON); -o wide
+ * adds the winner's priority, how many policies matched, and the reason. */
+static const char *const table_columns[] = {"RESOURCE", "RESULT", "POLICY", "PREVIOUS", "REASON"};
+static const char *const wide_columns[] = {"RESOURCE", "RESULT", "POLICY", "PRIORITY", "PREVIOUS", "CANDIDATES", "REASON"};
+
+#define NCOLS(a) ((int)(sizeof(a) / sizeof((a)[0])))
+
+static bool is_wide(const pk_cli *cli)
 {
-	char res[600], pol[600], prev[600];
+	return cli->format == PK_FMT_WIDE;
+}
+
+void pp_table_init(const pk_cli *cli, pk_table *t, const pp_options *o)
+{
+	if (is_wide(cli))
+		pk_cli_table_init(cli, t, NCOLS(wide_columns), wide_columns);
+	else  /* REASON, the last column, only with --explain */
+		pk_cli_table_init(cli, t, NCOLS(table_columns) - !o->explain, table_columns);
+}
+
+void pp_table_add(pk_table *t, const pk_cli *cli, const pp_decision *d)
+{
+	char res[600], pol[600], prev[600], prio[16] = "<none>", cands[16] = "<none>";
 
 	format_resource(d->tmpl, res, sizeof res);
 	format_policy(d->policy, pol, sizeof pol);
 	format_claim(&d->previous, prev, sizeof prev);
-	pk_out_printf(out, "%-40s %-8s %-40s %s\n", res, pp_action_name(d->action), pol, o->explain ? d->reason : prev);
+	const char *result = pp_action_name(d->action);
+	if (!is_wide(cli)) {
+		const char *row[] = {res, result, pol, prev, d->reason};
+		pk_table_row(t, row);
+		return;
+	}
+	if (d->policy)
+		snprintf(prio, sizeof prio, "%d", (int)d->policy->priority);
+	if (d->action != PP_ACT_SKIPPED)
+		snprintf(cands, sizeof cands, "%d", d->ncands);
+	const char *row[] = {res, result, pol, prio, prev, cands, d->reason};
+	pk_table_row(t, row);
 }

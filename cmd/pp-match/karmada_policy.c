@@ -109,9 +109,12 @@ static void trim_template(cJSON *obj)
 	}
 }
 
-int pp_template_init(pp_template *t, cJSON *obj, const pk_origin *origin, const char *default_ns)
+int pp_template_init(pp_template *t, cJSON *obj, const pk_origin *origin, const char *default_ns,
+                     const char *skipped)
 {
 	memset(t, 0, sizeof *t);
+	if (skipped && !(t->skipped = strdup(skipped)))
+		return -1;
 	trim_template(obj);
 	t->obj = obj;
 	t->origin = *origin;
@@ -119,6 +122,7 @@ int pp_template_init(pp_template *t, cJSON *obj, const pk_origin *origin, const 
 	t->kind = pk_kind(obj);
 	t->name = pk_name(obj);
 	t->namespace = pp_effective_namespace(obj, default_ns);
+	t->namespace_defaulted = *t->namespace && !*pk_namespace(obj);
 	t->labels = pk_getp(obj, "metadata.labels");
 	t->annotations = pk_getp(obj, "metadata.annotations");
 	return 0;
@@ -127,5 +131,6 @@ int pp_template_init(pp_template *t, cJSON *obj, const pk_origin *origin, const 
 void pp_template_free(pp_template *t)
 {
 	cJSON_Delete(t->obj);
+	free(t->skipped);
 	memset(t, 0, sizeof *t);
 }

@@ -2,6 +2,7 @@
  * between option parsing (main.c) and the matching logic. */
 #include "karmada.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,6 +21,16 @@ static int grow(void **items, long *cap, long need, size_t size)
 	return 0;
 }
 
+/* A manifest without metadata.namespace is placed where kubectl apply would
+ * put it: an assumption, said once with a count. */
+static void warn_namespace_defaulted(pp_run *r, const char *kind, const char *name, const pk_origin *at)
+{
+	pk_diag_warn_once(&r->cli->diag, "no metadata.namespace", at,
+	                  "objects without metadata.namespace are taken as in namespace \"%s\", where kubectl "
+	                  "apply would create them (-n to choose); the first: %s/%s",
+	                  r->opts->default_namespace, kind, name);
+}
+
 static void add_policy(pp_run *r, pk_record *rec)
 {
 	pp_world *w = &r->world;
@@ -27,6 +38,8 @@ static void add_policy(pp_run *r, pk_record *rec)
 		r->out_of_memory = true;
 		return;
 	}
+	if (!*pk_namespace(rec->obj) && strcmp(pk_kind(rec->obj), "PropagationPolicy") == 0)
+		warn_namespace_defaulted(r, "PropagationPolicy", pk_name(rec->obj), &rec->origin);
 	pp_policy *p = &w->policies[w->npolicies];
 	if (pp_policy_init(p, rec->obj, &rec->origin, r->opts->default_namespace) != 0) {
 		pp_policy_free(p);
@@ -45,7 +58,8 @@ static void add_policy(pp_run *r, pk_record *rec)
 	rec->obj = NULL;
 }
 
-static void add_template(pp_run *r, pk_record *rec)
+/* A template, or with --explain one the detector skips (skipped: why). */
+static void add_template(pp_run *r, pk_record *rec, const char *skipped)
 {
 	pp_world *w = &r->world;
 
@@ -53,28 +67,38 @@ static void add_template(pp_run *r, pk_record *rec)
 		r->out_of_memory = true;
 		return;
 	}
-	pp_template_init(&w->templates[w->ntemplates++], rec->obj, &rec->origin, r->opts->default_namespace);
+	pp_template *t = &w->templates[w->ntemplates];
+	if (pp_template_init(t, rec->obj, &rec->origin, r->opts->default_namespace, skipped) != 0) {
+		r->out_of_memory = true;
+		return;
+	}
+	w->ntemplates++;
 	rec->obj = NULL;
+	if (skipped)
+		return;
 	r->stats.used++;
+	if (t->namespace_defaulted)
+		warn_namespace_defaulted(r, t->kind, t->name, &t->origin);
 }
 
-static void note_ignored(pp_run *r, pk_record *rec)
+static void note_ignored(pp_run *r, pk_record *rec, const char *why)
 {
 	const char *kind = pk_kind(rec->obj);
 
 	pk_stats_skip(&r->stats, kind);
-	/* Old pre-release schemas (propagationstrategy.karmada.io) look like
-	 * policies but are not: say so rather than skip in silence. */
+	/* Old pre-release schemas look like policies but are not: say so
+	 * rather than skip in silence. */
 	if (strcmp(kind, "PropagationPolicy") == 0 || strcmp(kind, "ClusterPropagationPolicy") == 0)
-		pk_diag_report(&r->cli->diag, PK_SEV_WARNING, &rec->origin,
-		               "%s/%s: apiVersion %s is not %s; ignored", kind, pk_name(rec->obj),
-		               pk_api_version(rec->obj), PP_POLICY_GROUP_VERSION);
+		pk_diag_warn_once(&r->cli->diag, "pre-release policy schema", &rec->origin, "%s/%s: %s; ignored",
+		                  kind, pk_name(rec->obj), why);
+	if (r->opts->explain)
+		add_template(r, rec, why);
 }
 
 static int on_record(void *ctx, pk_record *rec)
 {
 	pp_run *r = ctx;
-	const char *why;
+	char why[512];
 
 	if (rec->type != PK_REC_OBJECT) {
 		if (pk_cli_report_record_problem(r->cli, rec)) {
@@ -84,38 +108,73 @@ static int on_record(void *ctx, pk_record *rec)
 		return 0;
 	}
 	r->stats.read++;
-	switch (pp_classify(rec->obj, r->opts->default_namespace, &why)) {
+	switch (pp_classify(rec->obj, r->opts->default_namespace, why, sizeof why)) {
 	case PP_OBJ_POLICY:
 		add_policy(r, rec);
 		break;
 	case PP_OBJ_TEMPLATE:
-		add_template(r, rec);
+		add_template(r, rec, NULL);
 		break;
 	case PP_OBJ_IGNORED:
-		note_ignored(r, rec);
+		note_ignored(r, rec, why);
 		break;
 	case PP_OBJ_UNUSABLE:
 		pk_stats_reject(&r->stats, pk_kind(rec->obj));
-		pk_diag_report(&r->cli->diag, PK_SEV_WARNING, &rec->origin, "object with %s; ignored", why);
+		pk_diag_warn_once(&r->cli->diag, why, &rec->origin, "object with %s; ignored", why);
 		break;
 	}
 	return r->out_of_memory ? 1 : 0;
 }
 
-long pp_run_write(pp_run *r, pk_out *out)
+static void count(pp_run *r, const pp_decision *d)
 {
-	long unclaimed = 0;
-	bool table = r->cli->format == PK_FMT_TABLE;
+	if (d->action == PP_ACT_SKIPPED)
+		r->skipped++;
+	else if (d->policy)
+		r->claimed++;
+	else
+		r->unclaimed++;
+}
 
+/* "6 templates: 5 claimed, 1 unclaimed; 5 policies" under the table. */
+static void summary_footer(const pp_run *r, pk_table *t)
+{
+	char skipped[64] = "";
+	if (r->skipped)
+		snprintf(skipped, sizeof skipped, ", %ld skipped by the detector", r->skipped);
+	pk_table_footer(t, "%ld template(s): %ld claimed, %ld unclaimed%s; %ld polic%s", r->claimed + r->unclaimed,
+	                r->claimed, r->unclaimed, skipped, r->world.npolicies, r->world.npolicies == 1 ? "y" : "ies");
+}
+
+/* Templates without a policy in sight: an input with no policies at all
+ * (a repository that does not use Karmada, or a commit that touches no
+ * policy) is said once, not taken for a finding. */
+static void warn_no_policies(pp_run *r)
+{
+	long templates = 0;
+	for (long i = 0; i < r->world.ntemplates; i++)
+		templates += !r->world.templates[i].skipped;
+	if (r->world.npolicies == 0 && templates > 0)
+		pk_diag_warn_once(&r->cli->diag, "0 policies", NULL,
+		                  "0 policies in the input (no PropagationPolicy or ClusterPropagationPolicy): "
+		                  "%ld template(s) left unclaimed%s",
+		                  templates, r->opts->require_claim ? "" : ", which is not a finding without --require-claim");
+}
+
+void pp_run_write(pp_run *r, pk_out *out)
+{
+	bool table = r->cli->format == PK_FMT_TABLE || r->cli->format == PK_FMT_WIDE;
+	pk_table t;
+
+	warn_no_policies(r);
 	if (table)
-		pp_table_header(out, r->opts);
+		pp_table_init(r->cli, &t, r->opts);
 	for (long i = 0; i < r->world.ntemplates; i++) {
 		pp_decision d;
 		pp_decide(&r->world, &r->world.templates[i], r->opts, &d);
-		if (!d.policy)
-			unclaimed++;
+		count(r, &d);
 		if (table) {
-			pp_table_row(out, &d, r->opts);
+			pp_table_add(&t, r->cli, &d);
 		} else {
 			cJSON *rec = pp_decision_json(&d, r->opts);
 			pk_out_json(out, rec);
@@ -123,7 +182,11 @@ long pp_run_write(pp_run *r, pk_out *out)
 		}
 		pp_decision_free(&d);
 	}
-	return unclaimed;
+	if (table) {
+		summary_footer(r, &t);
+		pk_cli_table_warnings(r->cli, &t);
+		pk_table_flush(&t, out);
+	}
 }
 
 void pp_run_free(pp_run *r)
@@ -163,9 +226,13 @@ static void warn_duplicates(pp_run *r, ident *ids, long n)
 		long j = i + 1;
 		while (j < n && ident_compare(&ids[i], &ids[j]) == 0)
 			j++;
-		if (j - i > 1)
-			pk_diag_report(&r->cli->diag, PK_SEV_WARNING, NULL, "%s %s%s%s appears %ld times; each copy is taken as is",
-			               ids[i].kind, ids[i].namespace, *ids[i].namespace ? "/" : "", ids[i].name, j - i);
+		if (j - i > 1) {
+			char what[1024];
+			snprintf(what, sizeof what, "%s %s%s%s", ids[i].kind, ids[i].namespace, *ids[i].namespace ? "/" : "",
+			         ids[i].name);
+			pk_diag_warn_once(&r->cli->diag, what, NULL, "%s appears %ld times; each copy is taken as is", what,
+			                  j - i);
+		}
 		i = j;
 	}
 }
@@ -178,11 +245,13 @@ static void check_duplicates(pp_run *r)
 
 	if (!ids)
 		return;
+	long n_templates = 0;
 	for (long i = 0; i < w->ntemplates; i++) {
 		const pp_template *t = &w->templates[i];
-		ids[i] = (ident){t->api_version, t->kind, t->namespace, t->name};
+		if (!t->skipped)
+			ids[n_templates++] = (ident){t->api_version, t->kind, t->namespace, t->name};
 	}
-	warn_duplicates(r, ids, w->ntemplates);
+	warn_duplicates(r, ids, n_templates);
 	for (long i = 0; i < w->npolicies; i++) {
 		const pp_policy *p = &w->policies[i];
 		ids[i] = (ident){PP_POLICY_GROUP_VERSION, pp_policy_kind_name(p->kind), p->namespace, p->name};

@@ -3,15 +3,10 @@
  * pkg/detector EventFilter; karmada.md sections B and I). */
 #include "karmada.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "k8s/json.h"
-
-static bool has_suffix(const char *s, const char *suffix)
-{
-	size_t n = strlen(s), m = strlen(suffix);
-	return n >= m && strcmp(s + n - m, suffix) == 0;
-}
 
 static bool has_prefix(const char *s, const char *prefix)
 {
@@ -29,27 +24,43 @@ static void api_group(const char *api_version, char *group, size_t size)
 	group[n] = '\0';
 }
 
-bool pp_namespace_is_skipped(const char *ns)
+const char *pp_namespace_skip_reason(const char *ns)
 {
-	/* --skipped-propagating-namespaces defaults to kube-.* (anchored) */
-	return strcmp(ns, "karmada-system") == 0 || strcmp(ns, "karmada-cluster") == 0 ||
-	       has_prefix(ns, "karmada-es-") || has_prefix(ns, "kube-");
+	/* names.IsReservedNamespace; kube-* is also --skipped-propagating-namespaces'
+	 * default (kube-.*, anchored) */
+	if (strcmp(ns, "karmada-system") == 0 || strcmp(ns, "karmada-cluster") == 0 || has_prefix(ns, "karmada-es-"))
+		return "reserved for Karmada (karmada-system, karmada-cluster, karmada-es-*)";
+	if (has_prefix(ns, "kube-"))
+		return "reserved for Kubernetes (kube-*, also the default of --skipped-propagating-namespaces)";
+	return NULL;
 }
 
-/* Resource kinds the detector never watches (NewSkippedResourceConfig). */
-static const char *skipped_api(const char *api_version, const char *kind)
+/* The API groups NewSkippedResourceConfig disables by default: Karmada's own. */
+static const char *const karmada_groups[] = {
+	"cluster.karmada.io", "policy.karmada.io", "work.karmada.io",
+	"config.karmada.io", "networking.karmada.io", "autoscaling.karmada.io",
+};
+
+/* Why the detector never watches this resource (gvrDisabled with the default
+ * --skipped-propagating-apis), or NULL. */
+static const char *skipped_api(const char *api_version, const char *kind, char *buf, size_t size)
 {
 	char group[256];
 
 	api_group(api_version, group, sizeof group);
-	if (strcmp(group, "karmada.io") == 0 || has_suffix(group, ".karmada.io"))
-		return "Karmada API group";
-	if (strcmp(group, "events.k8s.io") == 0)
-		return "events.k8s.io API group";
-	if (strcmp(api_version, "v1") == 0 && strcmp(kind, "Event") == 0)
-		return "core v1 Event";
-	if (strcmp(api_version, "coordination.k8s.io/v1") == 0)
-		return "coordination.k8s.io/v1 (Lease)";
+	for (size_t i = 0; i < sizeof karmada_groups / sizeof karmada_groups[0]; i++)
+		if (strcmp(group, karmada_groups[i]) == 0) {
+			snprintf(buf, size, "API group %s is Karmada's own; the detector does not watch it", group);
+			return buf;
+		}
+	if (strcmp(group, "events.k8s.io") == 0 || (strcmp(api_version, "v1") == 0 && strcmp(kind, "Event") == 0)) {
+		snprintf(buf, size, "the detector does not watch Events (v1, events.k8s.io)");
+		return buf;
+	}
+	if (strcmp(api_version, "coordination.k8s.io/v1") == 0) {
+		snprintf(buf, size, "the detector does not watch coordination.k8s.io/v1 (Leases)");
+		return buf;
+	}
 	return NULL;
 }
 
@@ -61,36 +72,49 @@ const char *pp_effective_namespace(const cJSON *obj, const char *default_ns)
 	return pp_kind_is_cluster_scoped(pk_api_version(obj), pk_kind(obj)) ? "" : default_ns;
 }
 
-pp_obj_class pp_classify(const cJSON *obj, const char *default_ns, const char **why)
+static bool is_policy_kind(const char *kind)
+{
+	return strcmp(kind, "PropagationPolicy") == 0 || strcmp(kind, "ClusterPropagationPolicy") == 0;
+}
+
+pp_obj_class pp_classify(const cJSON *obj, const char *default_ns, char *why, size_t size)
 {
 	const char *api_version = pk_api_version(obj), *kind = pk_kind(obj);
 
-	*why = NULL;
+	why[0] = '\0';
 	if (!cJSON_IsObject(obj)) {
-		*why = "not an object";
+		snprintf(why, size, "not an object");
 		return PP_OBJ_UNUSABLE;
 	}
 	if (!*api_version || !*kind) {
-		*why = "no apiVersion or kind";
+		snprintf(why, size, "no apiVersion or kind");
 		return PP_OBJ_UNUSABLE;
 	}
-	if (strcmp(api_version, PP_POLICY_GROUP_VERSION) == 0 &&
-	    (strcmp(kind, "PropagationPolicy") == 0 || strcmp(kind, "ClusterPropagationPolicy") == 0))
-		return PP_OBJ_POLICY;
-	if ((*why = skipped_api(api_version, kind)) != NULL)
+	if (is_policy_kind(kind)) {
+		if (strcmp(api_version, PP_POLICY_GROUP_VERSION) == 0)
+			return PP_OBJ_POLICY;
+		/* Pre-release schemas (propagationstrategy.karmada.io) look like
+		 * policies but are not: no Karmada serves them. */
+		snprintf(why, size, "apiVersion %s is not %s: no Karmada release serves it", api_version,
+		         PP_POLICY_GROUP_VERSION);
+		return PP_OBJ_IGNORED;
+	}
+	if (skipped_api(api_version, kind, why, size))
 		return PP_OBJ_IGNORED;
 	if (!*pk_name(obj)) {
-		*why = "no metadata.name";
+		snprintf(why, size, "no metadata.name");
 		return PP_OBJ_UNUSABLE;
 	}
 	const char *claimed_by = pp_meta_string(pk_getp(obj, "metadata.labels"), PP_CLAIMED_BY_LABEL);
 	if (claimed_by && *claimed_by) {
-		*why = "labelled " PP_CLAIMED_BY_LABEL;
+		snprintf(why, size, "labelled %s=%s: another controller owns it; the detector applies no policy",
+		         PP_CLAIMED_BY_LABEL, claimed_by);
 		return PP_OBJ_IGNORED;
 	}
 	const char *ns = pp_effective_namespace(obj, default_ns);
-	if (*ns && pp_namespace_is_skipped(ns)) {
-		*why = "namespace skipped by the detector";
+	const char *reserved = *ns ? pp_namespace_skip_reason(ns) : NULL;
+	if (reserved) {
+		snprintf(why, size, "namespace %s is %s; the detector ignores its objects", ns, reserved);
 		return PP_OBJ_IGNORED;
 	}
 	return PP_OBJ_TEMPLATE;
@@ -123,6 +147,7 @@ static const struct { const char *group, *kind; } cluster_scoped[] = {
 	{"flowcontrol.apiserver.k8s.io", "FlowSchema"},
 	{"flowcontrol.apiserver.k8s.io", "PriorityLevelConfiguration"},
 	{"resource.k8s.io", "DeviceClass"}, {"resource.k8s.io", "ResourceSlice"},
+	{"apps.karmada.io", "WorkloadRebalancer"},
 	{"policy.karmada.io", "ClusterPropagationPolicy"},
 	{"policy.karmada.io", "ClusterOverridePolicy"},
 };

@@ -11,26 +11,29 @@
 
 static const pk_cli_spec spec = {
 	.prog = "pp-match",
-	.synopsis = "pp-match [--feature-gates GATES] [-n NAMESPACE] [--explain] [--emit-metadata] [options] [path ...]",
+	.synopsis = "pp-match [--feature-gates GATES] [-n NAMESPACE] [--explain] [--emit-metadata] [--require-claim] [options] [path ...]",
 	.help =
 		"Read Karmada PropagationPolicies, ClusterPropagationPolicies and resource\n"
 		"templates; write one PolicyClaim record per template saying which policy\n"
 		"claims it (Claim, Keep, Preempt or None) and why.\n\n"
 
 		"  -n, --namespace NS         namespace of objects without one (default \"default\")\n"
-		"      --explain              list every matching policy and why it lost\n"
-		"      --emit-metadata        add the claim labels/annotations to set, as a merge patch\n",
-	.formats = "json,table",
+		"      --explain              list every matching policy and why it lost, and every\n"
+		"                             object the detector skips (Skipped) with its rule\n"
+		"      --emit-metadata        add the claim labels/annotations to set, as a merge patch\n"
+		"      --require-claim        an unclaimed template is a finding (exit 1)\n",
+	.formats = "json,table,wide",
 	.default_format = PK_FMT_JSON,
 	.gates = PK_GATE_BIT(PK_GATE_PROPAGATION_POLICY_PREEMPTION),
 };
 
-enum { OPT_EXPLAIN = 1, OPT_EMIT_METADATA };
+enum { OPT_EXPLAIN = 1, OPT_EMIT_METADATA, OPT_REQUIRE_CLAIM };
 
 static const struct option long_options[] = {
 	{"namespace", required_argument, NULL, 'n'},
 	{"explain", no_argument, NULL, OPT_EXPLAIN},
 	{"emit-metadata", no_argument, NULL, OPT_EMIT_METADATA},
+	{"require-claim", no_argument, NULL, OPT_REQUIRE_CLAIM},
 	PK_CLI_COMMON_OPTIONS,
 	{NULL, 0, NULL, 0},
 };
@@ -56,6 +59,9 @@ int main(int argc, char **argv)
 		case OPT_EMIT_METADATA:
 			opts.emit_metadata = true;
 			break;
+		case OPT_REQUIRE_CLAIM:
+			opts.require_claim = true;
+			break;
 		default:
 			pk_cli_usage_error(&cli, "unexpected option");
 		}
@@ -66,7 +72,10 @@ int main(int argc, char **argv)
 	pp_run r = {.cli = &cli, .opts = &opts};
 	r.report = (pp_report){.out = &out, .diag = &cli.diag, .json = cli.format == PK_FMT_JSON};
 	pp_run_read(&r, argv + optind, (size_t)(argc - optind));
-	long unclaimed = r.out_of_memory ? 0 : pp_run_write(&r, &out);
+	if (!r.out_of_memory)
+		pp_run_write(&r, &out);
+	if (opts.require_claim && r.unclaimed > 0)
+		pk_diag_report(&cli.diag, PK_SEV_ERROR, NULL, "%ld template(s) unclaimed (--require-claim)", r.unclaimed);
 	pk_cli_finish(&cli);
 	if (cli.stats)
 		pk_stats_print(&r.stats, cli.prog, stderr);
@@ -75,5 +84,7 @@ int main(int argc, char **argv)
 	int status = pk_out_finish(&out, &cli.diag);
 	if (status != PK_EXIT_OK || r.trouble)
 		return PK_EXIT_TROUBLE;
-	return unclaimed > 0 || r.report.errors > 0 ? PK_EXIT_FINDING : PK_EXIT_OK;
+	/* Unclaimed templates are an answer, not a finding, unless asked for. */
+	bool finding = r.report.errors > 0 || (opts.require_claim && r.unclaimed > 0);
+	return finding ? PK_EXIT_FINDING : PK_EXIT_OK;
 }

@@ -1,9 +1,10 @@
 # fish completion for pp-match(1)
 complete -c pp-match -l feature-gates -x -a 'PropagationPolicyPreemption=true PropagationPolicyPreemption=false AllAlpha=true' -d 'Karmada feature gates'
 complete -c pp-match -s n -l namespace -x -d 'Namespace of objects without one'
-complete -c pp-match -l explain -d 'List every matching policy and why it lost'
+complete -c pp-match -l explain -d 'List every matching policy and why it lost, and every skipped object'
 complete -c pp-match -l emit-metadata -d 'Add the claim labels/annotations to set'
-complete -c pp-match -s o -l output -x -a 'json table' -d 'Output format'
+complete -c pp-match -l require-claim -d 'An unclaimed template is a finding (exit 1)'
+complete -c pp-match -s o -l output -x -a 'json table wide' -d 'Output format'
 complete -c pp-match -l color -x -a 'auto always never' -d 'Colour output'
 complete -c pp-match -l stats -d 'Print what was read, used, skipped and rejected'
 complete -c pp-match -l no-headers -d 'Tables: no header row and no footer'

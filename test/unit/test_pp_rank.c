@@ -42,7 +42,7 @@ static pp_template template_from(const char *json)
 {
 	pp_template t;
 	pk_origin at = {0};
-	pp_template_init(&t, cJSON_Parse(json), &at, "default");
+	pp_template_init(&t, cJSON_Parse(json), &at, "default", NULL);
 	return t;
 }
 
