@@ -82,8 +82,12 @@ static void print_help(const pk_cli *c)
 	printf("%s%s", c->spec->help, pk_cli_common_help);
 	printf("\nOutput formats: %s (default %s).\n", c->spec->formats, format_name(c->spec->default_format));
 	print_gates_help(c);
-	printf("\nExit status: 0 the answer, nothing negative; 1 a negative finding; 2 usage, input or\n"
-	       "output trouble (the table in %s(1)).\n", c->spec->prog);
+	printf("\nExit status: 0 the answer, nothing negative; ");
+	if (c->spec->finding)
+		printf("1 %s", c->spec->finding);
+	else
+		printf("1 is not used");
+	printf(";\n2 usage, input or output trouble (the table in %s(1)).\n", c->spec->prog);
 }
 
 _Noreturn void pk_cli_usage_error(const pk_cli *c, const char *fmt, ...)

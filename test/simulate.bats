@@ -15,9 +15,9 @@ sim() {
 @test "--simulate --help documents every option, and preempt-plan(1) covers each" {
 	run sim --help
 	assert_success
-	assert_output --partial "Usage: preempt-plan --simulate [options] [path ...]"
+	assert_output --partial "Usage: preempt-plan --simulate [options] [SNAPSHOT ...] [--apply PATH ...]"
 	flags=$(sim --help | grep -oE -- '--[a-z][a-z-]+' | sort -u)
-	for f in --feature-gates --pod-postfilter --scale --replicas --no-cascade --max-recreations; do
+	for f in --apply --namespace --feature-gates --pod-postfilter --scale --replicas --no-cascade --max-recreations; do
 		echo "$flags" | grep -qx -- "$f" || fail "--help lacks $f"
 	done
 	man=$(mandoc -Tascii "$ROOT/share/man/man1/preempt-plan.1" | col -b)
@@ -27,7 +27,7 @@ sim() {
 }
 
 @test "a gang of 8 on a busy cluster: one PodGroup plan, delayed preemption of the cheapest units, summary" {
-	run -1 sim "$GANG"
+	run -1 --separate-stderr sim "$GANG"
 	plan=$(head -n 1 <<<"$output")
 	summary=$(tail -n 1 <<<"$output")
 	run jq -e '.preemptor.kind == "PodGroup" and .preemptor.name == "train" and .result == "Preempt"
@@ -41,13 +41,13 @@ sim() {
 }
 
 @test "the etl gang (disruptionMode PodGroup) goes as a whole, every member's pod on its own node" {
-	run -1 sim "$GANG"
+	run -1 --separate-stderr sim "$GANG"
 	run jq -se 'map(select(.preemptor.kind == "PodGroup")) | .[0] | [.victims[] | select(.name | startswith("etl-")) | .node] | sort == ["node-09","node-10","node-11","node-12"]' <<<"$output"
 	assert_success
 }
 
 @test "-o table shows one row per unit and the summary line" {
-	run -1 sim -o table "$GANG"
+	run -1 --separate-stderr sim -o table "$GANG"
 	assert_line --index 0 --regexp '^PREEMPTOR +PRIORITY +RESULT +NODE +VICTIMS +REASON$'
 	assert_line --regexp '^podgroup/ml/train +5000 +Preempt +8 placed +8 '
 	assert_line --regexp '^default/api-canary +1000 +NoPreemptionNeeded +node-01 '
@@ -55,16 +55,32 @@ sim() {
 }
 
 @test "exit 0 when every pending unit is placed or nominated" {
-	run -0 sim --no-cascade "$GANG"
+	run -0 --separate-stderr sim --no-cascade "$GANG"
 	run jq -se '.[-1] | .kind == "SimulationSummary" and .unschedulable == 0 and .nominated == 1 and .scheduled == 2' <<<"$output"
 	assert_success
 }
 
-@test "--scale with --replicas adds pending copies of a pod template" {
-	run -1 sim --scale Job/default/batch-nightly --replicas 4 "$GANG"
+@test "--scale with --replicas sets the count as kubectl scale does: 8 running, 12 wanted, 4 new pods" {
+	run -1 --separate-stderr sim --scale Job/default/batch-nightly --replicas 12 "$GANG"
 	run jq -se '([.[] | select(.scaled == true)] | length) == 4 and .[-1].scaled == 4
-		and ([.[] | select(.scaled == true) | .preemptor.name] == ["batch-nightly-scaled-1","batch-nightly-scaled-2","batch-nightly-scaled-3","batch-nightly-scaled-4"])' <<<"$output"
+		and ([.[] | select(.scaled == true) | .preemptor.name] == ["batch-nightly-scaled-1","batch-nightly-scaled-2","batch-nightly-scaled-3","batch-nightly-scaled-4"])
+		and (.[] | select(.kind == "AppliedObject") | .action == "scale" and .detail == "parallelism 8 -> 12" and .pods == 4)' <<<"$output"
 	assert_success
+}
+
+@test "--scale to fewer replicas deletes pods as the ReplicaSet controller does, kubectl's deploy/NAME with -n" {
+	run -1 --separate-stderr sim --scale deploy/web -n default --replicas 6 "$GANG"
+	run jq -se '.[] | select(.kind == "AppliedObject") | .action == "scale" and .detail == "replicas 8 -> 6"
+		and .pods == 0 and .deleted == 2 and (.deletedPods | map(.name) | all(startswith("web-7d9f6-")))' <<<"$output"
+	assert_success
+	run -1 --separate-stderr sim --scale deployment.apps/web --replicas 6 "$GANG"
+	run jq -se '[.[] | select(.kind == "AppliedObject")] | length == 1 and .[0].deleted == 2' <<<"$output"
+	assert_success
+}
+
+@test "--scale a kind kubectl cannot scale: exit 2" {
+	run -2 sim --scale daemonset/node-exporter -n monitoring --replicas 3 "$GANG"
+	assert_output --partial "cannot scale a daemonset"
 }
 
 @test "--scale names an object the input does not have: exit 2 with a message" {
@@ -85,7 +101,7 @@ sim() {
 }
 
 @test "WorkloadAwarePreemption off: the gang's members preempt one by one" {
-	run sim --feature-gates WorkloadAwarePreemption=false "$GANG"
+	run --separate-stderr sim --feature-gates WorkloadAwarePreemption=false "$GANG"
 	run jq -se '([.[] | select(.kind == "PreemptionPlan" and .preemptor.kind == "PodGroup")] | length) == 0
 		and ([.[] | select(.kind == "PreemptionPlan" and (.preemptor.name | startswith("train-worker")))] | length) == 8' <<<"$output"
 	assert_success
@@ -97,15 +113,48 @@ sim() {
 	assert_output --regexp "^preempt-plan: .*bad.json:[0-9]+:[0-9]+: "
 }
 
-@test "quiet when piped into head" {
+@test "quiet when piped into head: no write error, only the warnings about what the input holds" {
 	run bash -c "preempt-plan --simulate '$GANG' | head -n 1 >/dev/null"
 	assert_success
-	assert_output ""
+	refute_output --partial "rror"
+	refute_output --partial "Broken pipe"
 }
 
-@test "--stats accounts for every object read" {
+@test "--stats accounts for every object read: the Job and the Deployment nobody scales are skipped, and said" {
 	run -1 --separate-stderr sim --stats "$GANG"
-	[[ "$stderr" == *"preempt-plan: stats: read 80, used 80, skipped 0, rejected 0"* ]] || fail "stats: $stderr"
+	[[ "$stderr" == *"preempt-plan: stats: read 80, used 78, skipped 2, rejected 0"* ]] || fail "stats: $stderr"
+	[[ "$stderr" == *"preempt-plan: stats: kind Job: skipped 1, rejected 0"* ]] || fail "stats: $stderr"
+	[[ "$stderr" == *"warning: 1 Deployment object(s) not used: --simulate plays the pods the snapshot has; to apply a manifest give it with --apply"* ]] || fail "warning: $stderr"
+	run -1 --separate-stderr sim --stats --scale Job/default/batch-nightly --replicas 9 "$GANG"
+	[[ "$stderr" == *"preempt-plan: stats: read 80, used 79, skipped 1, rejected 0"* ]] || fail "stats: $stderr"
+}
+
+@test "recreationsDropped > 0 is said on stderr and under the table, naming --max-recreations" {
+	run -0 --separate-stderr sim --max-recreations 2 -o table "$GANG"
+	[[ "$stderr" == *"warning: 8 victim(s) their controllers would recreate were not re-queued: --max-recreations 2 was reached"* ]] || fail "stderr: $stderr"
+	assert_line --partial "Warning: 8 victim(s) their controllers would recreate were not re-queued"
+	run -1 --separate-stderr sim "$GANG"
+	[[ "$stderr" != *"re-queued"* ]] || fail "no warning without drops: $stderr"
+}
+
+@test "a pending pod naming a PodGroup that is not in the input: warned once with a count, in the plan and under the table" {
+	jq '.items |= map(select(.kind != "PodGroup" or .metadata.name != "train"))' "$GANG" >"$BATS_TEST_TMPDIR/c.json"
+	run -1 --separate-stderr sim "$BATS_TEST_TMPDIR/c.json"
+	[[ "$stderr" == *'warning: PodGroup ml/train (spec.schedulingGroup.podGroupName) is not in the input: planned as a pod on its own; upstream holds'* ]] || fail "stderr: $stderr"
+	[[ "$stderr" == *'warning: 7 more: PodGroup ml/train not in the input'* ]] || fail "the count: $stderr"
+	[ "$(grep -c 'PodGroup ml/train' <<<"$stderr")" = 2 ] || fail "said once, then counted: $stderr"
+	run jq -se '[.[] | select(.kind == "PreemptionPlan" and (.preemptor.name | startswith("train-worker")))]
+		| length == 8 and all(.warnings | any(test("PodGroup ml/train .* is not in the input.*waiting for pod.s pod group")))' <<<"$output"
+	assert_success
+	run -1 --separate-stderr sim -o table "$BATS_TEST_TMPDIR/c.json"
+	assert_line --regexp '^Warning: PodGroup ml/train .*is not in the input.*\(8 times\)$'
+}
+
+@test "-o wide lists each unit's victims and the whole reason" {
+	run -1 --separate-stderr sim -o wide "$GANG"
+	assert_line --index 0 --regexp '^PREEMPTOR +PRIORITY +RESULT +NODE +VICTIMS +VICTIM-PODS +REASON$'
+	assert_line --regexp '^podgroup/ml/train +5000 +Preempt +8 placed +8 +default/batch-nightly-0[5-8],.*default/etl-0'
+	assert_line --regexp '^default/api-canary .*<none> +fits without preemption'
 }
 
 @test "share/examples/what-if.sh runs on the bundled sample" {
@@ -113,4 +162,18 @@ sim() {
 	assert_success
 	assert_output --partial "podgroup/ml/train"
 	assert_output --partial '"kind":"SimulationSummary"'
+}
+
+@test "a snapshot without nodes: exit 2 with a message, as for every snapshot consumer" {
+	jq '.items |= map(select(.kind != "Node"))' "$GANG" >"$BATS_TEST_TMPDIR/c.json"
+	run -2 --separate-stderr sim "$BATS_TEST_TMPDIR/c.json"
+	[[ "$stderr" == *"preempt-plan: no nodes in the snapshot: --simulate needs them"* ]] || fail "stderr: $stderr"
+	[ -z "$output" ] || fail "no records: $output"
+}
+
+@test "--no-headers: only the rows of -o table, for scripts" {
+	run -1 --separate-stderr sim -o table --no-headers "$GANG"
+	refute_line --regexp '^PREEMPTOR'
+	refute_line --partial 'unit(s):'
+	assert_line --regexp '^podgroup/ml/train +5000 +Preempt '
 }

@@ -115,3 +115,16 @@ teardown() {
 	grep -q '^| 1 | a negative finding |' "$ROOT/README.md"
 	grep -q '^| 2 | usage, input or output trouble |' "$ROOT/README.md"
 }
+
+@test "--help says what exit status 1 means for each tool, as the README's table does" {
+	run -0 apiq-sim --help
+	assert_output --partial "1 is not used"
+	run -0 victims --help
+	assert_output --partial "1 a preemptor that cannot be placed or may not preempt"
+	run -0 pp-match --help
+	assert_output --partial "1 an unclaimed template with --require-claim"
+	run -0 pc-validate --help
+	assert_output --partial "1 an invalid or unparseable manifest"
+	run -0 preempt-plan --help
+	assert_output --partial "1 a preemptor that is Unschedulable or NotEligible"
+}

@@ -559,18 +559,15 @@ static void check_pclass_ref(pcv_ctx *c, file_text *ft, const pcv_ref *r)
 			policy = def->policy;
 		}
 	}
+	char words[400];
 	if (r->has_priority && r->priority != value) {
-		snprintf(msg, sizeof msg,
-		         "the integer value of priority (%d) must not be provided in pod spec; priority admission "
-		         "controller computed %d from the given PriorityClass name%s",
-		         (int)r->priority, (int)value, suffix);
+		pk_priority_conflict_message(r->priority, value, words, sizeof words);
+		snprintf(msg, sizeof msg, "%s%s", words, suffix);
 		ref_finding(c, ft, r, 0, PK_SEV_ERROR, PCV_FORBIDDEN, NULL, "computedByAdmission", msg);
 	}
 	if (r->has_policy && r->policy != policy) {
-		snprintf(msg, sizeof msg,
-		         "the string value of PreemptionPolicy (%s) must not be provided in pod spec; priority admission "
-		         "controller computed %s from the given PriorityClass name%s",
-		         pk_preemption_policy_name(r->policy), pk_preemption_policy_name(policy), suffix);
+		pk_policy_conflict_message(r->policy, policy, words, sizeof words);
+		snprintf(msg, sizeof msg, "%s%s", words, suffix);
 		ref_finding(c, ft, r, 1, PK_SEV_ERROR, PCV_FORBIDDEN, NULL, "computedByAdmission", msg);
 	}
 }

@@ -1,41 +1,55 @@
 /* preempt-plan --simulate: read a cluster snapshot with pending pods and
- * PodGroups, play the scheduling queue forward (common/sched/simulate.h)
- * and write one PreemptionPlan per pending unit plus a SimulationSummary. */
+ * PodGroups, apply manifests on top of it (--apply, --scale: common/sched/
+ * apply.h), play the scheduling queue forward (common/sched/simulate.h) and
+ * write one PreemptionPlan per pending unit, one AppliedObject per applied
+ * object, and a SimulationSummary. */
 #include "simulate.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "cli.h"
+#include "io/table.h"
 #include "io/writer.h"
 #include "k8s/json.h"
 #include "plan.h"
+#include "sched/apply.h"
 #include "sched/records.h"
 #include "sched/report.h"
 #include "sched/simulate.h"
 
 static const pk_cli_spec spec = {
 	.prog = "preempt-plan",
-	.synopsis = "preempt-plan --simulate [options] [path ...]",
+	.synopsis = "preempt-plan --simulate [options] [SNAPSHOT ...] [--apply PATH ...]",
 	.help =
 		"Reads a cluster snapshot (nodes, bound and pending pods, PodGroups, Workloads,\n"
-		"PodDisruptionBudgets, PriorityClasses) and plays the scheduling queue forward:\n"
-		"each pending pod or PodGroup, in queue order, fits, preempts (victims removed,\n"
+		"PodDisruptionBudgets, PriorityClasses; stdin when no path is given), applies the\n"
+		"manifests given with --apply as kubectl apply would, with the pods their\n"
+		"controllers create or delete, and plays the scheduling queue forward: each\n"
+		"pending pod or PodGroup, in queue order, fits, preempts (victims removed,\n"
 		"preemptor nominated) or stays unschedulable. Writes one PreemptionPlan per\n"
-		"pending unit and a SimulationSummary record.\n"
+		"pending unit, one AppliedObject per applied object and a SimulationSummary;\n"
+		"-o table a row per unit, a line per applied object and the summary, -o wide\n"
+		"the victims of each unit and the whole reason too.\n"
 		"\n"
-
+		"      --apply PATH ...       apply the manifests in these files or directories (every\n"
+		"                             path after it up to the next option; - for stdin):\n"
+		"                             Pod, Deployment, ReplicaSet, StatefulSet, Job, CronJob,\n"
+		"                             DaemonSet, PriorityClass, PodGroup, Workload\n"
+		"  -n, --namespace NS         namespace of applied objects that name none and of\n"
+		"                             --scale KIND/NAME (default: default)\n"
+		"      --scale KIND/NAME      the Deployment, ReplicaSet, StatefulSet or Job to scale:\n"
+		"                             deploy/NAME, deployment.apps/NAME, KIND/NAMESPACE/NAME\n"
+		"      --replicas N           the --scale object's new count, as kubectl scale sets it\n"
+		"                             (a Job's parallelism)\n"
 		"      --pod-postfilter       evaluate every pending pod alone through the per-pod\n"
 		"                             PostFilter, without the pod-group cycle\n"
-		"      --scale KIND/NAMESPACE/NAME\n"
-		"                             the Deployment, Job, ... whose pod template --replicas copies\n"
-		"      --replicas N           add N pending copies of the --scale object's pod template\n"
 		"      --no-cascade           do not re-queue victims their controller would recreate\n"
-		"      --max-recreations N    bound on re-queued victims in one run (default 1000)\n"
-		"\n",
-	.formats = "json,table,html",
+		"      --max-recreations N    bound on re-queued victims in one run (default 1000)\n",
+	.formats = "json,table,wide,html",
 	.default_format = PK_FMT_JSON,
 	.gates = PK_GATE_BIT(PK_GATE_GENERIC_WORKLOAD) | PK_GATE_BIT(PK_GATE_WORKLOAD_AWARE_PREEMPTION) |
 	         PK_GATE_BIT(PK_GATE_TOPOLOGY_AWARE_WORKLOAD_SCHEDULING),
@@ -48,6 +62,7 @@ enum {
 	OPT_REPLICAS,
 	OPT_NO_CASCADE,
 	OPT_MAX_RECREATIONS,
+	OPT_NAMESPACE,
 };
 
 static const struct option long_options[] = {
@@ -58,6 +73,7 @@ static const struct option long_options[] = {
 	{"replicas", required_argument, NULL, OPT_REPLICAS},
 	{"no-cascade", no_argument, NULL, OPT_NO_CASCADE},
 	{"max-recreations", required_argument, NULL, OPT_MAX_RECREATIONS},
+	{"namespace", required_argument, NULL, OPT_NAMESPACE},
 	{NULL, 0, NULL, 0},
 };
 
@@ -68,11 +84,36 @@ typedef struct sim_run {
 	pk_pg_set groups;
 	plan_run plans;          /* preempt-plan's plan builder, reused for pod units */
 	pk_out out;
+	pk_apply apply;
+	pk_table table;
 	pk_report *report;       /* -o html: the records go to the report */
 	long trouble;
+	/* manifests given with --apply */
+	cJSON **applied;
+	char **where;
+	long napplied, appliedcap;
+	long apply_trouble;      /* unreadable documents among them */
 } sim_run;
 
 /* ---- reading -------------------------------------------------------------------- */
+
+/* The kind to count an object under: Kind, or Kind.group for a kind of an
+ * API group the simulation does not read (a Volcano Job is not a Job). */
+static const char *stats_kind(const cJSON *obj, char *buf, size_t size)
+{
+	static const char *const groups[] = { "apps", "batch", "extensions", "scheduling.k8s.io", "policy" };
+	const char *kind = pk_kind(obj), *api = pk_api_version(obj);
+	const char *slash = strchr(api, '/');
+	if (!*kind)
+		return "(no kind)";
+	if (!slash)
+		return kind;
+	for (size_t i = 0; i < sizeof groups / sizeof groups[0]; i++)
+		if (strlen(groups[i]) == (size_t)(slash - api) && strncmp(api, groups[i], (size_t)(slash - api)) == 0)
+			return kind;
+	snprintf(buf, size, "%s.%.*s", kind, (int)(slash - api), api);
+	return buf;
+}
 
 static int on_record(void *ctx, pk_record *rec)
 {
@@ -86,9 +127,9 @@ static int on_record(void *ctx, pk_record *rec)
 		if (rejected) {
 			pk_stats_reject(&r->stats, kind);
 			pk_diag_report(&r->cli.diag, PK_SEV_WARNING, &rec->origin, "%s", err);
-		} else {
+		} else if (!pk_pg_is_controller_kind(kind)) {
 			r->stats.used++;
-		}
+		} /* a controller object counts once we know whether an apply read it */
 		return 0;
 	}
 	bool take = false;
@@ -99,9 +140,11 @@ static int on_record(void *ctx, pk_record *rec)
 		if (strcmp(kind, "Pod") == 0)
 			pk_pg_note_pod(&r->groups, &r->snap, rec->obj);
 		break;
-	case PK_ADD_SKIPPED:
-		pk_stats_skip(&r->stats, *kind ? kind : "(no kind)");
+	case PK_ADD_SKIPPED: {
+		char label[200];
+		pk_stats_skip(&r->stats, stats_kind(rec->obj, label, sizeof label));
 		break;
+	}
 	case PK_ADD_REJECTED:
 		pk_stats_reject(&r->stats, kind);
 		pk_diag_report(&r->cli.diag, PK_SEV_WARNING, &rec->origin, "%s %s: %s", kind, pk_name(rec->obj), err);
@@ -112,7 +155,51 @@ static int on_record(void *ctx, pk_record *rec)
 	return 0;
 }
 
+/* A manifest to apply: kept with where it came from, applied once the
+ * snapshot is complete. */
+static int on_applied(void *ctx, pk_record *rec)
+{
+	sim_run *r = ctx;
+	if (!pk_cli_accept_record(&r->cli, &r->stats, rec, &r->apply_trouble))
+		return 0;
+	if (r->napplied == r->appliedcap) {
+		r->appliedcap = r->appliedcap ? r->appliedcap * 2 : 16;
+		r->applied = realloc(r->applied, sizeof *r->applied * (size_t)r->appliedcap);
+		r->where = realloc(r->where, sizeof *r->where * (size_t)r->appliedcap);
+		if (!r->applied || !r->where)
+			abort();
+	}
+	char at[300];
+	snprintf(at, sizeof at, "%s:%ld", rec->origin.file ? rec->origin.file : "-", rec->origin.line);
+	r->where[r->napplied] = strdup(at);
+	r->applied[r->napplied++] = rec->obj;
+	rec->obj = NULL;
+	return 0;
+}
+
 /* ---- output --------------------------------------------------------------------- */
+
+static void add_warning(cJSON *plan, const char *msg)
+{
+	cJSON *w = cJSON_GetObjectItemCaseSensitive(plan, "warnings");
+	if (!w)
+		w = cJSON_AddArrayToObject(plan, "warnings");
+	cJSON_AddItemToArray(w, cJSON_CreateString(msg));
+}
+
+/* The warning for a pod whose PodGroup is not in the input: in the plan,
+ * and once per group on stderr and under the table, with a count. */
+static void note_missing_group(sim_run *r, cJSON *plan, const pk_pod *p)
+{
+	char msg[1024];
+	if (!pk_pg_missing_group(&r->groups, &r->snap, p, msg, sizeof msg))
+		return;
+	add_warning(plan, msg);
+	char key[600];
+	snprintf(key, sizeof key, "%s %s/%s not in the input", *p->pod_group ? "PodGroup" : "Workload", p->namespace_,
+	         *p->pod_group ? p->pod_group : p->workload_name);
+	pk_diag_warn_once(&r->cli.diag, key, NULL, "%s", msg);
+}
 
 static cJSON *pod_plan(sim_run *r, const pk_sim_step *st)
 {
@@ -141,67 +228,112 @@ static cJSON *pod_plan(sim_run *r, const pk_sim_step *st)
 	cJSON *nodes = st->gate_message ? NULL : pk_pod_plan_nodes_json(&r->snap, e, st->node);
 	if (nodes)
 		cJSON_AddItemToObject(plan, "nodeResources", nodes);
+	const cJSON *w;
+	cJSON_ArrayForEach(w, pk_get(pe.preemptor, "warnings"))
+		add_warning(plan, w->valuestring);
+	note_missing_group(r, plan, st->unit->pods[0]);
 	cJSON_Delete(pe.preemptor);
 	return plan;
 }
 
-static void table_header(pk_out *out)
+static void table_header(sim_run *r)
 {
-	pk_out_printf(out, "%-48s %-11s %-18s %-20s %7s  %s\n", "PREEMPTOR", "PRIORITY", "RESULT", "NODE", "VICTIMS",
-	              "REASON");
+	static const char *const narrow[] = { "PREEMPTOR", "PRIORITY", "RESULT", "NODE", "VICTIMS", "REASON" };
+	static const char *const wide[] = { "PREEMPTOR", "PRIORITY", "RESULT", "NODE", "VICTIMS", "VICTIM-PODS",
+	                                    "REASON" };
+	bool w = r->cli.format == PK_FMT_WIDE;
+	pk_cli_table_init(&r->cli, &r->table, w ? 7 : 6, w ? wide : narrow);
 }
 
-static void table_row(pk_out *out, const cJSON *plan)
+/* "ns/a,ns/b" or <none>. */
+static char *victim_names(const cJSON *victims)
+{
+	size_t len = 8;
+	const cJSON *it;
+	cJSON_ArrayForEach(it, victims)
+		len += strlen(pk_str_or(it, "namespace", "")) + strlen(pk_str_or(it, "name", "")) + 2;
+	char *s = malloc(len);
+	if (!s)
+		abort();
+	size_t w = 0;
+	cJSON_ArrayForEach(it, victims)
+		w += (size_t)snprintf(s + w, len - w, "%s%s/%s", w ? "," : "", pk_str_or(it, "namespace", ""),
+		                      pk_str_or(it, "name", ""));
+	if (!w)
+		snprintf(s, len, "<none>");
+	return s;
+}
+
+static void table_row(sim_run *r, const cJSON *plan)
 {
 	const cJSON *ref = pk_get(plan, "preemptor");
-	char who[400];
+	char who[600], prio[24], nv[16], nodes[64];
 	const char *kind = pk_str_or(ref, "kind", "Pod");
 	snprintf(who, sizeof who, "%s%s/%s", strcmp(kind, "PodGroup") == 0 ? "podgroup/" : "",
 	         pk_str_or(ref, "namespace", ""), pk_str_or(ref, "name", ""));
-	int64_t prio = 0;
-	pk_int64(ref, "priority", &prio);
+	int64_t p = 0;
+	pk_int64(ref, "priority", &p);
+	snprintf(prio, sizeof prio, "%lld", (long long)p);
 	const char *node = pk_str(plan, "nominatedNodeName");
 	if (!node)
 		node = pk_str(plan, "node");
-	char nodes[64];
 	int np = cJSON_GetArraySize(pk_get(plan, "placements"));
 	if (!node && np > 0) {
 		snprintf(nodes, sizeof nodes, "%d placed", np);
 		node = nodes;
 	}
-	const char *reason = pk_str_or(plan, "reason", "");
-	const char *cut = strchr(reason, ';');
-	pk_out_printf(out, "%-48s %-11lld %-18s %-20s %7d  %.*s\n", who, (long long)prio, pk_str_or(plan, "result", ""),
-	              node ? node : "<none>", cJSON_GetArraySize(pk_get(plan, "victims")),
-	              cut ? (int)(cut - reason) : (int)strlen(reason), reason);
+	snprintf(nv, sizeof nv, "%d", cJSON_GetArraySize(pk_get(plan, "victims")));
+	bool wide = r->cli.format == PK_FMT_WIDE;
+	char *reason = strdup(pk_str_or(plan, "reason", ""));
+	if (!reason)
+		abort();
+	char *cut = wide ? NULL : strchr(reason, ';');
+	if (cut)
+		*cut = '\0';
+	char *names = victim_names(pk_get(plan, "victims"));
+	const char *result = pk_str_or(plan, "result", "");
+	const char *narrow_row[] = { who, prio, result, node ? node : "<none>", nv, reason };
+	const char *wide_row[] = { who, prio, result, node ? node : "<none>", nv, names, reason };
+	pk_table_row(&r->table, wide ? wide_row : narrow_row);
+	free(names);
+	free(reason);
 }
 
 static void on_step(void *ctx, const pk_sim_step *st)
 {
 	sim_run *r = ctx;
 	cJSON *plan;
+	pk_apply_observe(&r->apply, st);
 	if (st->group_eval) {
 		plan = pk_pg_plan_json(st->group_eval, st->unit->npods ? st->unit->pods[0]->scheduler_name
 		                                                       : "default-scheduler");
 		cJSON *nodes = pk_pg_plan_nodes_json(&r->snap, st->group_eval);
 		if (nodes)
 			cJSON_AddItemToObject(plan, "nodeResources", nodes);
-	} else
+	} else {
 		plan = pod_plan(r, st);
+	}
 	if (st->requeued)
 		cJSON_AddNumberToObject(plan, "requeuedVictims", st->requeued);
+	const pk_applied *from = st->unit->npods ? pk_apply_owner(&r->apply, st->unit->pods[0]) : NULL;
+	if (from) {
+		cJSON *o = cJSON_AddObjectToObject(plan, "appliedFrom");
+		cJSON_AddStringToObject(o, "kind", from->kind);
+		cJSON_AddStringToObject(o, "namespace", from->namespace_);
+		cJSON_AddStringToObject(o, "name", from->name);
+	}
 	if (r->report) {
 		pk_report_take(r->report, plan);
 		return;
 	}
-	if (r->cli.format == PK_FMT_TABLE)
-		table_row(&r->out, plan);
+	if (r->cli.format == PK_FMT_TABLE || r->cli.format == PK_FMT_WIDE)
+		table_row(r, plan);
 	else
 		pk_out_json(&r->out, plan);
 	cJSON_Delete(plan);
 }
 
-static cJSON *summary_json(const pk_sim *m)
+static cJSON *summary_json(const sim_run *r, const pk_sim *m)
 {
 	const pk_sim_summary *s = &m->sum;
 	cJSON *o = cJSON_CreateObject();
@@ -218,40 +350,186 @@ static cJSON *summary_json(const pk_sim *m)
 	cJSON_AddNumberToObject(o, "recreationsDropped", (double)s->recreations_dropped);
 	cJSON_AddNumberToObject(o, "scaled", (double)s->scaled);
 	cJSON_AddNumberToObject(o, "nodes", (double)m->s->nnodes);
+	if (r->apply.n)
+		cJSON_AddItemToObject(o, "applied", pk_apply_totals_json(&r->apply));
+	cJSON *w = pk_cli_warnings_json(&r->cli);
+	if (cJSON_GetArraySize(w))
+		cJSON_AddItemToObject(o, "warnings", w); /* what the whole run assumed or left out */
+	else
+		cJSON_Delete(w);
 	return o;
 }
 
-static void table_summary(pk_out *out, const pk_sim *m)
+/* The applied objects: a record each (json), a line each under the table. */
+static void write_applied(sim_run *r, bool table)
 {
+	char msg[2048];
+	for (long i = 0; i < r->apply.n; i++) {
+		const pk_applied *o = &r->apply.objs[i];
+		if (o->skip)
+			continue;
+		if (table) {
+			pk_applied_message(o, msg, sizeof msg);
+			pk_table_footer(&r->table, "%s", msg);
+		} else if (r->report) {
+			pk_report_take(r->report, pk_applied_json(o));
+		} else {
+			cJSON *j = pk_applied_json(o);
+			pk_out_json(&r->out, j);
+			cJSON_Delete(j);
+		}
+	}
+}
+
+/* Under the rows: the applied objects, the warnings, the summary. */
+static void write_table_end(sim_run *r, const pk_sim *m)
+{
+	write_applied(r, true);
+	pk_cli_table_warnings(&r->cli, &r->table);
 	const pk_sim_summary *s = &m->sum;
-	pk_out_printf(out, "\n%ld unit(s): %ld scheduled, %ld nominated, %ld unschedulable; %ld victim(s), "
-	              "%ld recreated, %ld cascading preemption(s)\n",
-	              s->units, s->scheduled, s->nominated, s->unschedulable, s->victims, s->recreated,
-	              s->cascading_preemptions);
+	pk_table_footer(&r->table, "%ld unit(s): %ld scheduled, %ld nominated, %ld unschedulable; %ld victim(s), "
+	                "%ld recreated, %ld cascading preemption(s)",
+	                s->units, s->scheduled, s->nominated, s->unschedulable, s->victims, s->recreated,
+	                s->cascading_preemptions);
+	pk_table_flush(&r->table, &r->out);
 }
 
-static pk_report *sim_report_new(const sim_run *r)
+/* A warning on stderr, once per message, that also goes under the table. */
+static void warn(sim_run *r, const pk_origin *at, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void warn(sim_run *r, const pk_origin *at, const char *fmt, ...)
 {
-	pk_report_opts o;
-	pk_report_opts_default(&o);
-	o.title = "preempt-plan --simulate";
-	o.nodes = r->snap.nnodes;
-	return pk_report_new(&o);
+	char msg[2048];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	pk_diag_warn_once(&r->cli.diag, msg, at, "%s", msg);
 }
 
-/* ---- main ----------------------------------------------------------------------- */
+/* ---- accounting ------------------------------------------------------------------ */
+
+/* Stats and messages for the applied manifests: rejections are errors at
+ * their file:line, assumptions warnings. */
+static void account_applied(sim_run *r, const pk_apply_verdict *verdict)
+{
+	for (long i = 0; i < r->napplied; i++) {
+		const char *kind = pk_kind(r->applied[i]);
+		const pk_applied *o = &r->apply.objs[i];
+		pk_origin at = { .file = r->where[i] };
+		char *colon = strrchr(r->where[i], ':');
+		if (colon) {
+			at.line = strtol(colon + 1, NULL, 10);
+			*colon = '\0';
+		}
+		if (verdict[i] == PK_APPLY_USED) {
+			r->stats.used++;
+		} else if (verdict[i] == PK_APPLY_SKIPPED) {
+			char label[200];
+			pk_stats_skip(&r->stats, stats_kind(r->applied[i], label, sizeof label));
+		} else {
+			pk_stats_reject(&r->stats, kind);
+			char msg[2048];
+			pk_applied_message(o, msg, sizeof msg);
+			pk_diag_report(&r->cli.diag, PK_SEV_ERROR, &at, "%s", msg);
+		}
+		const cJSON *w;
+		cJSON_ArrayForEach(w, o->warnings)
+			warn(r, &at, "%s %s/%s: %s", o->kind, o->namespace_, o->name, w->valuestring);
+		if (colon)
+			*colon = ':';
+	}
+}
+
+/* The snapshot's controller objects: used when an apply or --scale read
+ * them, else skipped (the pods they have are in the snapshot already). */
+static void account_live(sim_run *r)
+{
+	const cJSON *o;
+	long i = 0;
+	cJSON_ArrayForEach(o, r->groups.templates) {
+		if (r->apply.live_used && r->apply.live_used[i])
+			r->stats.used++;
+		else
+			pk_stats_skip(&r->stats, pk_kind(o));
+		i++;
+	}
+}
+
+/* Every kind not used, once with its count. */
+static void warn_skipped(sim_run *r)
+{
+	for (int i = 0; i < r->stats.nkinds; i++) {
+		const char *kind = r->stats.by_kind[i].kind;
+		long n = r->stats.by_kind[i].skipped;
+		if (!n)
+			continue;
+		if (pk_pg_is_controller_kind(kind))
+			warn(r, NULL, "%ld %s object(s) not used: --simulate plays the pods the snapshot has; to apply "
+			              "a manifest give it with --apply, to scale a live object name it with --scale", n, kind);
+		else
+			warn(r, NULL, "%ld %s object(s) not used: --simulate does not model them", n, kind);
+	}
+}
+
+static void warn_after_run(sim_run *r, const pk_sim *m)
+{
+	if (m->sum.recreations_dropped)
+		warn(r, NULL, "%ld victim(s) their controllers would recreate were not re-queued: --max-recreations %ld "
+		              "was reached, so later cascading preemptions are missing (raise --max-recreations)",
+		     m->sum.recreations_dropped, m->opts.max_recreations);
+}
+
+/* ---- options ---------------------------------------------------------------------- */
 
 typedef struct sim_args {
 	const char *scale;
 	long replicas;
 	bool replicas_set;
+	const char *ns;
+	char **apply_paths;       /* argv entries after --apply */
+	int napply;
+	char **rest;              /* argv without them */
+	int nrest;
 } sim_args;
+
+static bool is_path_arg(const char *s)
+{
+	return s[0] != '-' || strcmp(s, "-") == 0;
+}
+
+/* --apply takes every path after it up to the next option (or "--"), which
+ * getopt cannot express: take them out of argv first. */
+static void split_apply(int argc, char **argv, sim_args *a)
+{
+	a->apply_paths = malloc(sizeof *a->apply_paths * (size_t)(argc + 1));
+	a->rest = malloc(sizeof *a->rest * (size_t)(argc + 1));
+	if (!a->apply_paths || !a->rest)
+		abort();
+	bool dashdash = false;
+	for (int i = 0; i < argc; i++) {
+		if (!dashdash && strcmp(argv[i], "--") == 0)
+			dashdash = true;
+		if (!dashdash && i > 0 && strncmp(argv[i], "--apply=", 8) == 0) {
+			a->apply_paths[a->napply++] = argv[i] + 8;
+			continue;
+		}
+		if (!dashdash && i > 0 && strcmp(argv[i], "--apply") == 0) {
+			while (i + 1 < argc && is_path_arg(argv[i + 1]))
+				a->apply_paths[a->napply++] = argv[++i];
+			if (!a->napply)
+				a->apply_paths[a->napply++] = NULL; /* reported after getopt */
+			continue;
+		}
+		a->rest[a->nrest++] = argv[i];
+	}
+	a->rest[a->nrest] = NULL;
+}
 
 static void parse_options(sim_run *r, pk_sim_opts *so, sim_args *a, int argc, char **argv)
 {
 	int opt;
 	optind = 1;
-	while ((opt = pk_cli_getopt(&r->cli, argc, argv, "", long_options)) != -1) {
+	while ((opt = pk_cli_getopt(&r->cli, argc, argv, "n:", long_options)) != -1) {
 		switch (opt) {
 		case OPT_SIMULATE:
 			break;
@@ -271,12 +549,121 @@ static void parse_options(sim_run *r, pk_sim_opts *so, sim_args *a, int argc, ch
 		case OPT_MAX_RECREATIONS:
 			so->max_recreations = (long)pk_cli_number(&r->cli, "--max-recreations", optarg, 0, 100000000);
 			break;
+		case 'n':
+		case OPT_NAMESPACE:
+			a->ns = optarg;
+			break;
 		}
 	}
-	if (r->cli.format != PK_FMT_JSON && r->cli.format != PK_FMT_TABLE && r->cli.format != PK_FMT_HTML)
-		pk_cli_usage_error(&r->cli, "--simulate writes json, table or html");
+	if (r->cli.format != PK_FMT_JSON && r->cli.format != PK_FMT_TABLE && r->cli.format != PK_FMT_WIDE &&
+	    r->cli.format != PK_FMT_HTML)
+		pk_cli_usage_error(&r->cli, "--simulate writes json, table, wide or html");
 	if (a->replicas_set != (a->scale != NULL))
 		pk_cli_usage_error(&r->cli, "--replicas and --scale go together");
+	for (int i = 0; i < a->napply; i++)
+		if (!a->apply_paths[i])
+			pk_cli_usage_error(&r->cli, "--apply needs at least one path (- for stdin)");
+	bool snapshot_stdin = optind >= argc;
+	for (int i = optind; i < argc; i++)
+		snapshot_stdin |= strcmp(argv[i], "-") == 0;
+	for (int i = 0; i < a->napply; i++)
+		if (strcmp(a->apply_paths[i], "-") == 0 && snapshot_stdin)
+			pk_cli_usage_error(&r->cli, "standard input can be read once: give the snapshot or the manifests "
+			                            "to --apply as files");
+}
+
+/* ---- main ----------------------------------------------------------------------- */
+
+/* Apply the manifests and --scale; false on a --scale error (trouble). */
+static bool apply_all(sim_run *r, pk_sim *sim, const sim_args *a)
+{
+	pk_apply_init(&r->apply, sim, a->ns);
+	pk_apply_verdict *verdict = calloc((size_t)r->napplied + 1, sizeof *verdict);
+	if (!verdict)
+		abort();
+	pk_apply_run(&r->apply, r->applied, (const char *const *)r->where, r->napplied, verdict);
+	account_applied(r, verdict);
+	free(verdict);
+	char err[512];
+	if (a->scale && pk_apply_scale(&r->apply, a->scale, a->ns, a->replicas, err, sizeof err) < 0) {
+		pk_diag_report(&r->cli.diag, PK_SEV_ERROR, NULL, "%s", err);
+		return false;
+	}
+	if (a->scale) {
+		const pk_applied *o = &r->apply.objs[r->apply.n - 1];
+		const cJSON *w;
+		cJSON_ArrayForEach(w, o->warnings)
+			warn(r, NULL, "--scale %s: %s", a->scale, w->valuestring);
+		if (o->action == PK_APPLY_REJECTED) {
+			char msg[2048];
+			pk_applied_message(o, msg, sizeof msg);
+			pk_diag_report(&r->cli.diag, PK_SEV_ERROR, NULL, "--scale: %s", msg);
+		}
+	}
+	account_live(r);
+	return true;
+}
+
+static pk_report *sim_report_new(const sim_run *r)
+{
+	pk_report_opts o;
+	pk_report_opts_default(&o);
+	o.title = "preempt-plan --simulate";
+	o.nodes = r->snap.nnodes;
+	return pk_report_new(&o);
+}
+
+/* Run the queue and write everything; the exit status. */
+static int simulate(sim_run *r, pk_sim *sim, double *secs)
+{
+	bool table = r->cli.format == PK_FMT_TABLE || r->cli.format == PK_FMT_WIDE;
+	warn_skipped(r);
+	if (sim->n == 0)
+		pk_diag_report(&r->cli.diag, PK_SEV_WARNING, NULL, "%s",
+		               r->apply.n ? "nothing to schedule: no pending pods, and the applied objects create none"
+		                          : "no pending pods in the input");
+	if (table)
+		table_header(r);
+	if (r->cli.format == PK_FMT_HTML)
+		r->report = sim_report_new(r);
+	struct timespec t0, t1;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	pk_sim_run(sim, on_step, r);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	*secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+	pk_apply_finish(&r->apply);
+	warn_after_run(r, sim);
+	if (table) {
+		write_table_end(r, sim);
+	} else {
+		write_applied(r, false);
+		cJSON *sum = summary_json(r, sim);
+		if (r->report) {
+			pk_report_take(r->report, sum);
+			pk_report_write(r->report, &r->out);
+		} else {
+			pk_out_json(&r->out, sum);
+			cJSON_Delete(sum);
+		}
+	}
+	bool negative = sim->sum.unschedulable || pk_apply_rejected(&r->apply) || pk_apply_unplaced(&r->apply);
+	return negative ? PK_EXIT_FINDING : PK_EXIT_OK;
+}
+
+static void free_run(sim_run *r)
+{
+	for (long i = 0; i < r->napplied; i++) {
+		cJSON_Delete(r->applied[i]);
+		free(r->where[i]);
+	}
+	free(r->applied);
+	free(r->where);
+	pk_apply_free(&r->apply);
+	pk_report_free(r->report);
+	plan_free(&r->plans);
+	pk_pg_set_free(&r->groups);
+	pk_snapshot_free(&r->snap);
+	free(r);
 }
 
 int pp_simulate_main(int argc, char **argv)
@@ -290,7 +677,8 @@ int pp_simulate_main(int argc, char **argv)
 	pk_sim_opts so;
 	pk_sim_opts_default(&so);
 	sim_args a = {0};
-	parse_options(r, &so, &a, argc, argv);
+	split_apply(argc, argv, &a);
+	parse_options(r, &so, &a, a.nrest, a.rest);
 	pk_pg_gates_from(&r->groups.gates, &r->cli.gates);
 	plan_init(&r->plans, &r->cli);
 	pk_out_init(&r->out, stdout);
@@ -298,43 +686,25 @@ int pp_simulate_main(int argc, char **argv)
 	int status = PK_EXIT_TROUBLE;
 	double secs = 0;
 	long units = 0;
+	pk_reader_opts apply_reader = r->cli.reader; /* manifests are read whole */
 	r->cli.reader.prune = pk_snapshot_unused_members;
-	if (pk_read_paths(&r->cli.reader, argv + optind, (size_t)(argc - optind), on_record, r) >= 0 && !r->trouble) {
+	if (pk_read_paths(&r->cli.reader, a.rest + optind, (size_t)(a.nrest - optind), on_record, r) >= 0 &&
+	    !r->trouble &&
+	    (a.napply == 0 || pk_read_paths(&apply_reader, a.apply_paths, (size_t)a.napply, on_applied, r) >= 0)) {
 		pk_snapshot_finish(&r->snap);
 		pk_pg_set_finish(&r->groups, &r->snap);
 		pk_sim sim;
 		pk_sim_init(&sim, &r->snap, &r->groups, &so);
-		char err[512];
-		if (a.scale && pk_sim_add_replicas(&sim, a.scale, a.replicas, err, sizeof err) < 0) {
-			pk_diag_report(&r->cli.diag, PK_SEV_ERROR, NULL, "%s", err);
-		} else {
-			if (sim.n == 0)
-				pk_diag_report(&r->cli.diag, PK_SEV_WARNING, NULL, "no pending pods in the input");
-			if (r->cli.format == PK_FMT_TABLE)
-				table_header(&r->out);
-			r->report = r->cli.format == PK_FMT_HTML ? sim_report_new(r) : NULL;
-			struct timespec t0, t1;
-			clock_gettime(CLOCK_MONOTONIC, &t0);
-			pk_sim_run(&sim, on_step, r);
-			clock_gettime(CLOCK_MONOTONIC, &t1);
-			secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+		if (r->snap.nnodes == 0)
+			pk_diag_report(&r->cli.diag, PK_SEV_ERROR, NULL, "no nodes in the snapshot: --simulate needs "
+			               "them (kubectl get nodes,pods,pdb,priorityclasses -A -o json)");
+		else if (apply_all(r, &sim, &a)) {
+			status = simulate(r, &sim, &secs);
 			units = sim.sum.units;
-			if (r->cli.format == PK_FMT_HTML) {
-				pk_report_take(r->report, summary_json(&sim));
-				pk_report_write(r->report, &r->out);
-			} else if (r->cli.format == PK_FMT_TABLE) {
-				table_summary(&r->out, &sim);
-			} else {
-				cJSON *sum = summary_json(&sim);
-				pk_out_json(&r->out, sum);
-				cJSON_Delete(sum);
-			}
-			status = sim.sum.unschedulable ? PK_EXIT_FINDING : PK_EXIT_OK;
 		}
 		pk_sim_free(&sim);
-		pk_report_free(r->report);
 	}
-	if (r->trouble)
+	if (r->trouble || r->apply_trouble)
 		status = PK_EXIT_TROUBLE;
 	pk_cli_finish(&r->cli);
 	if (r->cli.stats) {
@@ -343,9 +713,8 @@ int pp_simulate_main(int argc, char **argv)
 	}
 	if (pk_out_finish(&r->out, &r->cli.diag) != PK_EXIT_OK)
 		status = PK_EXIT_TROUBLE;
-	plan_free(&r->plans);
-	pk_pg_set_free(&r->groups);
-	pk_snapshot_free(&r->snap);
-	free(r);
+	free(a.apply_paths);
+	free(a.rest);
+	free_run(r);
 	return status;
 }

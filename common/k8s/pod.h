@@ -201,11 +201,12 @@ typedef struct pk_pod {
 	const char *pod_group;
 	const char *workload_name, *workload_pod_group;
 
-	/* The workload that owns the pod, for reports and for the simulator's
-	 * recreations: the controller ownerReference's kind and name ("" when
-	 * none), one level up for a ReplicaSet the Deployment controller made
-	 * (named <deployment>-<pod-template-hash>, its pods labelled with the
-	 * hash): then kind "Deployment" and the Deployment's name. */
+	/* The controller ownerReference's kind and name ("" when none), and
+	 * the workload that owns the pod, for reports: the same, but one level
+	 * up for a ReplicaSet the Deployment controller made (named
+	 * <deployment>-<pod-template-hash>, its pods labelled with the hash):
+	 * kind "Deployment" and the Deployment's name. */
+	const char *controller_kind, *controller_name;
 	const char *owner_kind, *owner_name;
 
 	/* The PDBs (indices into the snapshot's pdbs) whose selector matches

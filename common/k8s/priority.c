@@ -191,14 +191,20 @@ pk_resolved_priority pk_resolve_priority_fields(const pk_pclass_set *s, const ch
 	}
 	r.value = r.class_value;
 	r.policy = r.class_policy;
+	/* Without a class to name and no global default, admission computes 0
+	 * and PreemptLowerPriority; that there is no default is known only
+	 * when the input carried PriorityClass objects (beyond the two system
+	 * classes every set starts with), so only then is a pod's own value
+	 * judged against it. */
+	bool judged = pc || (!r.class_missing && s->n > 2);
 	if (priority) {
 		r.value = *priority;
 		r.from_spec = true;
-		r.priority_conflict = pc && *priority != pc->value;
+		r.priority_conflict = judged && *priority != r.class_value;
 	}
 	if (policy) {
 		r.policy = *policy;
-		r.policy_conflict = pc && *policy != pc->policy;
+		r.policy_conflict = judged && *policy != r.class_policy;
 	}
 	return r;
 }
@@ -217,23 +223,33 @@ pk_resolved_priority pk_resolve_priority(const pk_pclass_set *s, const cJSON *sp
 	return r;
 }
 
+void pk_priority_conflict_message(int32_t given, int32_t computed, char *buf, size_t size)
+{
+	snprintf(buf, size,
+	         "the integer value of priority (%d) must not be provided in pod spec; priority admission "
+	         "controller computed %d from the given PriorityClass name",
+	         (int)given, (int)computed);
+}
+
+void pk_policy_conflict_message(pk_preemption_policy given, pk_preemption_policy computed, char *buf, size_t size)
+{
+	snprintf(buf, size,
+	         "the string value of PreemptionPolicy (%s) must not be provided in pod spec; priority admission "
+	         "controller computed %s from the given PriorityClass name",
+	         pk_preemption_policy_name(given), pk_preemption_policy_name(computed));
+}
+
 const char *pk_priority_admission_error(const pk_resolved_priority *r, char *buf, size_t size)
 {
 	if (r->class_missing) {
 		snprintf(buf, size, "no PriorityClass with name %s was found", r->class_name);
 		return buf;
 	}
-	size_t w = 0;
-	buf[0] = '\0';
+	char priority[300] = "", policy[300] = "";
 	if (r->priority_conflict)
-		w += (size_t)snprintf(buf, size,
-		                      "the integer value of priority (%d) must not be provided in pod spec; priority "
-		                      "admission controller computed %d from the given PriorityClass name",
-		                      (int)r->value, (int)r->class_value);
-	if (r->policy_conflict && w < size)
-		snprintf(buf + w, size - w,
-		         "%sthe string value of PreemptionPolicy (%s) must not be provided in pod spec; priority "
-		         "admission controller computed %s from the given PriorityClass name",
-		         w ? "; " : "", pk_preemption_policy_name(r->policy), pk_preemption_policy_name(r->class_policy));
+		pk_priority_conflict_message(r->value, r->class_value, priority, sizeof priority);
+	if (r->policy_conflict)
+		pk_policy_conflict_message(r->policy, r->class_policy, policy, sizeof policy);
+	snprintf(buf, size, "%s%s%s", priority, priority[0] && policy[0] ? "; " : "", policy);
 	return buf[0] ? buf : NULL;
 }

@@ -58,9 +58,10 @@ typedef struct pk_resolved_priority {
 	bool class_missing;       /* priorityClassName names no known class */
 	/* What admission computes from the class (or the global default; 0 and
 	 * PreemptLowerPriority without either), and whether the pod's own
-	 * fields contradict it (admission rejects such a pod). Only checked
-	 * against a class the pod names or the global default: a pod with
-	 * spec.priority and neither is taken as written. */
+	 * fields contradict it (admission rejects such a pod). With neither a
+	 * class nor a default, that is judged only when the set holds classes
+	 * of the input (so that there is no default is known); a set of the two
+	 * system classes alone takes a pod's spec.priority as written. */
 	int32_t class_value;
 	pk_preemption_policy class_policy;
 	bool has_class;           /* a class (named or default) was found */
@@ -79,5 +80,10 @@ pk_resolved_priority pk_resolve_priority_fields(const pk_pclass_set *s, const ch
  * integer value of priority (5) must not be provided in pod spec; ..."),
  * several joined with "; ", or NULL when admission accepts the pod. */
 const char *pk_priority_admission_error(const pk_resolved_priority *r, char *buf, size_t size);
+/* Admission's words for one field that contradicts what it computed from
+ * the class: the integer priority, or the preemption policy. */
+void pk_priority_conflict_message(int32_t given, int32_t computed, char *buf, size_t size);
+void pk_policy_conflict_message(pk_preemption_policy given, pk_preemption_policy computed, char *buf, size_t size);
+
 
 #endif

@@ -79,6 +79,8 @@ void pk_pg_set_free(pk_pg_set *g)
 	free(g->pod_group_name);
 	free(g->pod_group);
 	free(g->pod_owner_kind);
+	free(g->pod_owner_name);
+	free(g->pod_ready);
 	cJSON_Delete(g->workloads);
 	cJSON_Delete(g->templates);
 	if (g->index)
@@ -235,7 +237,7 @@ static bool add_podgroup(pk_pg_set *g, pk_snapshot *s, const cJSON *obj, char *e
 	return true;
 }
 
-static bool is_controller_kind(const char *kind)
+bool pk_pg_is_controller_kind(const char *kind)
 {
 	static const char *const kinds[] = { "Deployment", "ReplicaSet", "StatefulSet", "Job", "DaemonSet",
 	                                     "ReplicationController", "CronJob" };
@@ -261,7 +263,7 @@ bool pk_pg_set_add(pk_pg_set *g, pk_snapshot *s, const cJSON *obj, bool *rejecte
 		return true;
 	}
 	bool workload_api = !*api || strcmp(api, "v1") == 0 || strncmp(api, "apps/", 5) == 0 || strncmp(api, "batch/", 6) == 0;
-	if (is_controller_kind(kind) && workload_api) {
+	if (pk_pg_is_controller_kind(kind) && workload_api) {
 		if (!cJSON_IsObject(pk_getp(obj, "spec.template")) && !cJSON_IsObject(pk_getp(obj, "spec.jobTemplate.spec.template"))) {
 			snprintf(err, errsize, "%s %s has no pod template", kind, pk_name(obj));
 			*rejected = true;
@@ -283,9 +285,33 @@ static void grow_pod_arrays(pk_pg_set *g, long need)
 	g->pod_group_name = realloc(g->pod_group_name, sizeof *g->pod_group_name * (size_t)cap);
 	g->pod_group = realloc(g->pod_group, sizeof *g->pod_group * (size_t)cap);
 	g->pod_owner_kind = realloc(g->pod_owner_kind, sizeof *g->pod_owner_kind * (size_t)cap);
-	if (!g->pod_group_name || !g->pod_group || !g->pod_owner_kind)
+	g->pod_owner_name = realloc(g->pod_owner_name, sizeof *g->pod_owner_name * (size_t)cap);
+	g->pod_ready = realloc(g->pod_ready, sizeof *g->pod_ready * (size_t)cap);
+	if (!g->pod_group_name || !g->pod_group || !g->pod_owner_kind || !g->pod_owner_name || !g->pod_ready)
 		abort();
 	g->podcap = cap;
+}
+
+/* Entries [from, to) for pods that name no group and have no controller. */
+static void clear_pod_entries(pk_pg_set *g, pk_snapshot *s, long from, long to)
+{
+	for (long k = from; k < to; k++) {
+		g->pod_group_name[k] = pk_intern(s->strs, "");
+		g->pod_group[k] = -1;
+		g->pod_owner_kind[k] = NULL;
+		g->pod_owner_name[k] = NULL;
+		g->pod_ready[k] = 0;
+	}
+}
+
+/* The Ready condition (podutil.IsPodReady when 1); -1 when there is none. */
+static signed char pod_is_ready(const cJSON *pod)
+{
+	const cJSON *c;
+	cJSON_ArrayForEach(c, pk_getp(pod, "status.conditions"))
+		if (strcmp(pk_str_or(c, "type", ""), "Ready") == 0)
+			return strcmp(pk_str_or(c, "status", ""), "True") == 0;
+	return -1;
 }
 
 /* The group a pod names: spec.schedulingGroup.podGroupName, or for the older
@@ -320,17 +346,52 @@ void pk_pg_note_pod(pk_pg_set *g, pk_snapshot *s, const cJSON *pod)
 		return;
 	long i = s->npods - 1;
 	grow_pod_arrays(g, i + 1);
-	for (long k = g->npods; k < i; k++) { /* pods added without a note */
-		g->pod_group_name[k] = pk_intern(s->strs, "");
-		g->pod_group[k] = -1;
-		g->pod_owner_kind[k] = NULL;
-	}
+	clear_pod_entries(g, s, g->npods, i); /* pods added without a note */
 	const pk_pod *p = s->pods[i];
 	g->pod_group_name[i] = g->gates.generic_workload ? pod_group_name(g, s, p, pk_get(pod, "spec"))
 	                                                 : pk_intern(s->strs, "");
 	g->pod_group[i] = -1;
-	g->pod_owner_kind[i] = p->owner_kind && *p->owner_kind ? p->owner_kind : NULL;
+	/* the controller ownerReference, as the pod's decoding found it */
+	bool owned = p->controller_kind && *p->controller_kind;
+	g->pod_owner_kind[i] = owned ? p->controller_kind : NULL;
+	g->pod_owner_name[i] = owned ? p->controller_name : NULL;
+	g->pod_ready[i] = pod_is_ready(pod);
 	g->npods = i + 1;
+}
+
+void pk_pg_add_pod(pk_pg_set *g, pk_snapshot *s, pk_pod *p, const char *group, const char *owner_kind,
+                   const char *owner_name)
+{
+	long i = g->npods;
+	grow_pod_arrays(g, i + 1);
+	clear_pod_entries(g, s, i, i + 1);
+	if (g->gates.generic_workload && group && *group) {
+		g->pod_group_name[i] = pk_intern(s->strs, group);
+		pk_podgroup *pg = pk_pg_find(g, p->namespace_, g->pod_group_name[i]);
+		g->pod_group[i] = pg ? pg - g->groups : -1;
+	}
+	g->pod_owner_kind[i] = owner_kind ? pk_intern(s->strs, owner_kind) : NULL;
+	g->pod_owner_name[i] = owner_name ? pk_intern(s->strs, owner_name) : NULL;
+	if (owner_kind) { /* a report names the object that made the pod */
+		p->controller_kind = p->owner_kind = g->pod_owner_kind[i];
+		p->controller_name = p->owner_name = g->pod_owner_name[i] ? g->pod_owner_name[i] : "";
+	}
+	p->index = i;
+	g->npods = i + 1;
+}
+
+bool pk_pg_pod_owner(const pk_pg_set *g, const pk_pod *p, const char **kind, const char **name)
+{
+	if (p->index < 0 || p->index >= g->npods || !g->pod_owner_kind[p->index])
+		return false;
+	*kind = g->pod_owner_kind[p->index];
+	*name = g->pod_owner_name[p->index] ? g->pod_owner_name[p->index] : "";
+	return true;
+}
+
+int pk_pg_pod_ready(const pk_pg_set *g, const pk_pod *p)
+{
+	return p->index >= 0 && p->index < g->npods ? g->pod_ready[p->index] : 0;
 }
 
 /* ---- finishing ------------------------------------------------------------------ */
@@ -387,33 +448,41 @@ void pk_pg_add_bound(pk_podgroup *pg, pk_pod *p)
 	pg->bound[pg->nbound++] = p;
 }
 
+/* PodGroupPriority as admission sets it when the object does not carry it. */
+static void resolve_group_priority(pk_snapshot *s, pk_podgroup *pg)
+{
+	cJSON *spec = cJSON_CreateObject();
+	if (*pg->class_name)
+		cJSON_AddStringToObject(spec, "priorityClassName", pg->class_name);
+	pk_resolved_priority r = pk_resolve_priority(&s->classes, spec);
+	cJSON_Delete(spec);
+	pg->priority = r.value;
+	if (!pg->has_policy_field)
+		pg->policy_never = r.policy == PK_PREEMPT_NEVER;
+}
+
 void pk_pg_set_finish(pk_pg_set *g, pk_snapshot *s)
 {
 	grow_pod_arrays(g, s->npods + 1);
-	for (long k = g->npods; k < s->npods; k++) {
-		g->pod_group_name[k] = pk_intern(s->strs, "");
-		g->pod_group[k] = -1;
-		g->pod_owner_kind[k] = NULL;
+	if (g->npods < s->npods) {
+		clear_pod_entries(g, s, g->npods, s->npods);
+		g->npods = s->npods;
 	}
-	g->npods = s->npods;
-	for (long i = 0; i < g->n; i++) {
+	for (long i = g->nresolved; i < g->n; i++) {
 		pk_podgroup *pg = &g->groups[i];
 		apply_template(g, s, pg);
-		if (!pg->has_priority && !pg->synthesized) {
-			cJSON *spec = cJSON_CreateObject();
-			if (*pg->class_name)
-				cJSON_AddStringToObject(spec, "priorityClassName", pg->class_name);
-			pk_resolved_priority r = pk_resolve_priority(&s->classes, spec);
-			cJSON_Delete(spec);
-			pg->priority = r.value;
-			if (!pg->has_policy_field)
-				pg->policy_never = r.policy == PK_PREEMPT_NEVER;
-		}
+		if (!pg->has_priority && !pg->synthesized)
+			resolve_group_priority(s, pg);
 	}
-	for (long k = 0; k < s->npods; k++) {
-		if (!*g->pod_group_name[k])
+	g->nresolved = g->n;
+	/* link the pods not linked yet: all of them the first time, then those
+	 * whose group has arrived since */
+	for (long k = 0; k < g->npods; k++) {
+		if (!*g->pod_group_name[k] || g->pod_group[k] >= 0)
 			continue;
-		pk_pod *p = s->pods[k];
+		pk_pod *p = k < s->npods ? s->pods[k] : NULL;
+		if (!p)
+			continue; /* created during a run: linked by pk_pg_add_pod */
 		pk_podgroup *pg = pk_pg_find(g, p->namespace_, g->pod_group_name[k]);
 		if (!pg)
 			continue;
@@ -450,4 +519,32 @@ int pk_pg_required(const pk_podgroup *pg, int nmembers)
 	if (pg->policy == PK_PG_POLICY_GANG)
 		return pg->min_count;
 	return nmembers > 0 ? 1 : 0;
+}
+
+const char *pk_pg_missing_group(const pk_pg_set *g, pk_snapshot *s, const pk_pod *p, char *buf, size_t size)
+{
+	if (!g->gates.generic_workload)
+		return NULL;
+	if (p->pod_group && *p->pod_group) {
+		if (pk_pg_find(g, p->namespace_, pk_intern(s->strs, p->pod_group)))
+			return NULL;
+		snprintf(buf, size,
+		         "PodGroup %s/%s (spec.schedulingGroup.podGroupName) is not in the input: planned as a pod on its "
+		         "own; upstream holds such a pod before the queue (GangScheduling PreEnqueue: \"waiting for pod's "
+		         "pod group \"%s\" to appear in scheduling queue\") until the PodGroup exists; kubectl get "
+		         "podgroups belongs in the snapshot",
+		         p->namespace_, p->pod_group, p->pod_group);
+		return buf;
+	}
+	if (p->workload_name && *p->workload_name) {
+		if (find_workload(g, p->namespace_, p->workload_name))
+			return NULL;
+		snprintf(buf, size,
+		         "Workload %s/%s (spec.workloadRef.name) is not in the input: its gang policy is unknown, so its "
+		         "pods are planned as a basic group; upstream waits for the Workload before it schedules them; "
+		         "kubectl get workloads belongs in the snapshot",
+		         p->namespace_, p->workload_name);
+		return buf;
+	}
+	return NULL;
 }

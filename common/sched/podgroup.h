@@ -62,11 +62,15 @@ typedef struct pk_podgroup {
 typedef struct pk_pg_set {
 	pk_podgroup *groups;
 	long n, cap;
-	/* per snapshot pod (parallel to s->pods): group name, group, controller */
+	/* per pod: the snapshot's (parallel to s->pods), then pods created
+	 * during a simulation (pk_pg_add_pod): group name, group, controller */
 	const char **pod_group_name;    /* "" when the pod names no group */
 	long *pod_group;                /* index into groups, -1 */
-	const char **pod_owner_kind;    /* owner workload kind (pk_pod.owner_kind), or NULL */
+	const char **pod_owner_kind;    /* controller ownerReference kind (pk_pod.controller_kind), or NULL */
+	const char **pod_owner_name;    /* its name (interned), or NULL */
+	signed char *pod_ready;         /* condition Ready: 1 True, 0 not True, -1 no such condition */
 	long npods, podcap;
+	long nresolved;                 /* groups whose priority pk_pg_set_finish resolved */
 	cJSON *workloads;               /* array of Workload objects (owned) */
 	cJSON *templates;               /* array of workload-like objects for --scale (owned) */
 	pk_pg_gates gates;
@@ -81,10 +85,32 @@ void pk_pg_set_free(pk_pg_set *g);
  * *rejected set). Pods are NOT taken: call pk_pg_note_pod after the snapshot
  * accepted a pod. */
 bool pk_pg_set_add(pk_pg_set *g, pk_snapshot *s, const cJSON *obj, bool *rejected, char *err, size_t errsize);
+/* Deployment, ReplicaSet, StatefulSet, Job, DaemonSet, ReplicationController,
+ * CronJob: the objects pk_pg_set_add keeps in templates. */
+bool pk_pg_is_controller_kind(const char *kind);
 /* Record the group membership and controller of the pod just added to s. */
 void pk_pg_note_pod(pk_pg_set *g, pk_snapshot *s, const cJSON *pod);
-/* After pk_snapshot_finish: resolve priorities and templates, link pods. */
+/* After pk_snapshot_finish: resolve priorities and templates, link pods.
+ * Again after more pk_pg_set_add calls (applied objects): only the groups
+ * added since are resolved, with the classes the snapshot has by then. */
 void pk_pg_set_finish(pk_pg_set *g, pk_snapshot *s);
+/* A pod created after the snapshot was read (by a controller the simulation
+ * plays): gives it an index (p->index) for the lookups below. group is the
+ * spec.schedulingGroup.podGroupName it names ("" none); owner_kind and
+ * owner_name its controller (NULL none). */
+void pk_pg_add_pod(pk_pg_set *g, pk_snapshot *s, pk_pod *p, const char *group, const char *owner_kind,
+                   const char *owner_name);
+/* The controller (kind and name) of a pod, or false. */
+bool pk_pg_pod_owner(const pk_pg_set *g, const pk_pod *p, const char **kind, const char **name);
+/* The Ready condition of a snapshot pod: 1 True, 0 other, -1 the pod has
+ * none (and 0 for pods created during a run). */
+int pk_pg_pod_ready(const pk_pg_set *g, const pk_pod *p);
+/* A pod names a PodGroup (spec.schedulingGroup) or a Workload (v1alpha1
+ * spec.workloadRef) that is not in the input: the warning to give, in buf,
+ * naming the group, not the pod (NULL when the pod names none, or it
+ * exists, or GenericWorkload is off). Works for any pod decoded with the
+ * snapshot's strings, in the set or not. */
+const char *pk_pg_missing_group(const pk_pg_set *g, pk_snapshot *s, const pk_pod *p, char *buf, size_t size);
 
 pk_podgroup *pk_pg_find(const pk_pg_set *g, const char *namespace_, const char *name);
 /* The group of a snapshot pod (NULL if none or unknown). */

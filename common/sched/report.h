@@ -16,7 +16,8 @@
  * plan; impact by owner workload; PDB violations; gangs; cascades;
  * Unschedulable and NotEligible reasons grouped; nodes touched (one SVG
  * capacity bar per resource before and after, at most max_nodes of them);
- * per unit its plan, each with an anchor (#pod-<namespace>.<name>).
+ * per unit its plan (with the criterion that chose its node, decidedBy),
+ * each with an anchor (#pod-<namespace>.<name>).
  */
 #ifndef PK_SCHED_REPORT_H
 #define PK_SCHED_REPORT_H

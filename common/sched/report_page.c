@@ -97,20 +97,11 @@ static void table_start(pk_html *h, const char *id, const char *const *cols)
 	thead(h, cols);
 }
 
-/* The node-choice criterion a plan names, as text: a string, or an
- * object's name and what it says. NULL when the plan names none. */
-static const char *criterion_text(const cJSON *plan, char *buf, size_t size)
+/* The node-choice criterion that chose the plan's node (decidedBy), or
+ * NULL. */
+static const char *criterion_text(const cJSON *plan)
 {
-	const cJSON *c = pk_get(plan, "criterion");
-	if (cJSON_IsString(c))
-		return c->valuestring;
-	if (!cJSON_IsObject(c))
-		return NULL;
-	const char *name = pk_str(c, "name"), *text = pk_str(c, "message");
-	if (!text)
-		text = pk_str(c, "reason");
-	snprintf(buf, size, "%s%s%s", name ? name : "", name && text ? ": " : "", text ? text : "");
-	return *buf ? buf : NULL;
+	return pk_str(plan, "decidedBy");
 }
 
 static void string_list(pk_html *h, const cJSON *arr, long max);
@@ -393,8 +384,7 @@ void rp_write_choice(pk_report *r, pk_html *h)
 		pk_html_textf(h, "; node %s chosen.", pk_str_or(cJSON_GetArrayItem(ranked, 0), "node", ""));
 	else
 		pk_html_text(h, ".");
-	char buf[600];
-	const char *crit = u ? criterion_text(u->plan, buf, sizeof buf) : NULL;
+	const char *crit = u ? criterion_text(u->plan) : NULL;
 	if (crit) {
 		PK_HTML_LIT(h, " <strong>Why it won:</strong> ");
 		pk_html_text(h, crit);
@@ -996,8 +986,7 @@ static void unit_row(pk_report *r, pk_html *h, long i)
 	}
 	victims_cell(h, u);
 	rp_td_num(h, num(u->plan, "numPDBViolations"));
-	char buf[600];
-	const char *crit = criterion_text(u->plan, buf, sizeof buf);
+	const char *crit = criterion_text(u->plan);
 	td_text(h, crit ? crit : "-");
 	calls_cell(h, u);
 	PK_HTML_LIT(h, "<td class=\"reason\">");

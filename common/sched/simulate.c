@@ -4,7 +4,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "../k8s/json.h"
 
@@ -141,7 +140,7 @@ void pk_sim_free(pk_sim *m)
 	memset(m, 0, sizeof *m);
 }
 
-/* ---- new pending pods: recreated victims and --replicas copies ---------------------- */
+/* ---- new pending pods: recreated victims and pods of applied objects ----------------- */
 
 static pk_pod *copy_pod(pk_sim *m, const pk_pod *src, const char *name, const char *uid)
 {
@@ -163,7 +162,7 @@ static pk_pod *copy_pod(pk_sim *m, const pk_pod *src, const char *name, const ch
 	return c;
 }
 
-static void enqueue_pod(pk_sim *m, pk_pod *p, bool recreated, bool scaled)
+static pk_sim_unit pod_unit(pk_sim *m, pk_pod *p)
 {
 	pk_sim_unit u = {0};
 	u.pods = pk_arena_alloc(&m->arena, sizeof *u.pods);
@@ -171,6 +170,12 @@ static void enqueue_pod(pk_sim *m, pk_pod *p, bool recreated, bool scaled)
 	u.npods = 1;
 	u.priority = p->priority;
 	u.created = p->created;
+	return u;
+}
+
+static void enqueue_pod(pk_sim *m, pk_pod *p, bool recreated, bool scaled)
+{
+	pk_sim_unit u = pod_unit(m, p);
 	u.recreated = recreated;
 	u.scaled = scaled;
 	enqueue_sorted(m, &u);
@@ -195,70 +200,115 @@ static int requeue_victim(pk_sim *m, const pk_pod *v)
 	return 1;
 }
 
-static const cJSON *find_template_object(const pk_pg_set *g, const char *kind, const char *ns, const char *name)
+pk_pod *pk_sim_new_pod(pk_sim *m, const pk_pod *tpl, const char *name, const char *uid)
 {
-	const cJSON *o;
-	cJSON_ArrayForEach(o, g->templates) {
-		const char *ons = pk_namespace(o);
-		if (strcasecmp(pk_kind(o), kind) == 0 && strcmp(pk_name(o), name) == 0 &&
-		    strcmp(*ons ? ons : "default", ns) == 0)
-			return o;
-	}
-	return NULL;
+	return copy_pod(m, tpl, name, uid);
 }
 
-int pk_sim_add_replicas(pk_sim *m, const char *ref, long n, char *err, size_t errsize)
+void pk_sim_keep(pk_sim *m, pk_pod *tpl)
 {
-	char kind[256], ns[256], name[256];
-	if (sscanf(ref, "%255[^/]/%255[^/]/%255s", kind, ns, name) != 3) {
-		snprintf(err, errsize, "--scale %s: want KIND/NAMESPACE/NAME", ref);
-		return -1;
-	}
-	const cJSON *obj = find_template_object(m->g, kind, ns, name);
-	if (!obj) {
-		snprintf(err, errsize, "--scale %s: no such object in the input", ref);
-		return -1;
-	}
-	const cJSON *tpl = pk_getp(obj, "spec.template");
-	if (!tpl)
-		tpl = pk_getp(obj, "spec.jobTemplate.spec.template");
-	cJSON *meta = cJSON_Duplicate(pk_get(tpl, "metadata"), 1);
-	if (!meta)
-		meta = cJSON_CreateObject();
-	cJSON_DeleteItemFromObject(meta, "namespace");
-	cJSON_AddStringToObject(meta, "namespace", ns);
-	cJSON_DeleteItemFromObject(meta, "name");
-	cJSON_AddStringToObject(meta, "name", name);
-	pk_pod *t = pk_arena_alloc(&m->arena, sizeof *t);
-	const cJSON *spec = pk_get(tpl, "spec");
-	int rc = pk_pod_decode_spec(&m->s->dec, meta, spec, NULL, t, err, errsize);
-	cJSON_Delete(meta);
-	if (rc < 0) {
-		pk_pod_release(t);
-		return -1;
-	}
-	if (!t->has_priority || !t->has_policy) {
-		pk_resolved_priority r = pk_resolve_priority(&m->s->classes, spec);
-		if (!t->has_priority)
-			t->priority = r.value;
-		if (!t->has_policy)
-			t->policy = r.policy;
-	}
 	if (m->nowned == m->ownedcap) {
 		m->ownedcap = m->ownedcap ? m->ownedcap * 2 : 4;
 		m->owned = realloc(m->owned, sizeof *m->owned * (size_t)m->ownedcap);
 		if (!m->owned)
 			abort();
 	}
-	m->owned[m->nowned++] = t;
-	for (long i = 0; i < n; i++) {
-		char pname[600], uid[600];
-		snprintf(pname, sizeof pname, "%s-scaled-%ld", name, i + 1);
-		snprintf(uid, sizeof uid, "scaled-%s-%s-%ld", ns, name, i + 1);
-		enqueue_pod(m, copy_pod(m, t, pname, uid), false, true);
+	m->owned[m->nowned++] = tpl;
+}
+
+static void count_created(pk_sim *m, bool scaled)
+{
+	if (scaled)
 		m->sum.scaled++;
+	else
+		m->sum.applied++;
+}
+
+/* A member of a PodGroup joins the group's unit that has not run yet, or
+ * starts one. */
+static void enqueue_member(pk_sim *m, pk_podgroup *pg, pk_pod *p, bool scaled)
+{
+	for (long i = m->head; i < m->n; i++) {
+		pk_sim_unit *u = &m->queue[i];
+		if (u->group != pg)
+			continue;
+		pk_pod **pods = pk_arena_alloc(&m->arena, sizeof *pods * (size_t)(u->npods + 1));
+		memcpy(pods, u->pods, sizeof *pods * (size_t)u->npods);
+		pods[u->npods] = p;
+		u->pods = pods;
+		u->npods++;
+		u->applied |= !scaled;
+		u->scaled |= scaled;
+		return;
 	}
-	return 0;
+	pk_sim_unit u = pod_unit(m, p);
+	u.group = pg;
+	u.priority = pg->priority;
+	u.created = pg->created ? pg->created : p->created;
+	u.applied = !scaled;
+	u.scaled = scaled;
+	enqueue_sorted(m, &u);
+}
+
+void pk_sim_enqueue(pk_sim *m, pk_pod *p, bool scaled)
+{
+	count_created(m, scaled);
+	pk_podgroup *pg = gang_path(m) ? pk_pg_of_pod(m->g, p) : NULL;
+	if (pg) {
+		enqueue_member(m, pg, p, scaled);
+		return;
+	}
+	pk_sim_unit u = pod_unit(m, p);
+	u.scaled = scaled;
+	u.applied = !scaled;
+	enqueue_sorted(m, &u);
+}
+
+static void enqueue_chain_next(pk_sim *m, pk_sim_chain *c)
+{
+	pk_pod *p = c->pods[c->next++];
+	p->created = m->clock; /* created now, behind everything queued so far */
+	m->clock += 1000000;
+	count_created(m, c->scaled);
+	pk_sim_unit u = pod_unit(m, p);
+	u.scaled = c->scaled;
+	u.applied = !c->scaled;
+	u.chain = c;
+	enqueue_sorted(m, &u);
+}
+
+pk_sim_chain *pk_sim_enqueue_ordered(pk_sim *m, pk_pod **pods, int n, bool scaled)
+{
+	pk_sim_chain *c = pk_arena_alloc(&m->arena, sizeof *c);
+	c->pods = pk_arena_alloc(&m->arena, sizeof *c->pods * (size_t)(n + 1));
+	memcpy(c->pods, pods, sizeof *pods * (size_t)n);
+	c->n = n;
+	c->scaled = scaled;
+	if (n > 0)
+		enqueue_chain_next(m, c);
+	return c;
+}
+
+void pk_sim_dequeue(pk_sim *m, const pk_pod *p)
+{
+	for (long i = m->head; i < m->n; i++) {
+		pk_sim_unit *u = &m->queue[i];
+		int k = 0;
+		while (k < u->npods && u->pods[k] != p)
+			k++;
+		if (k == u->npods)
+			continue;
+		memmove(&u->pods[k], &u->pods[k + 1], sizeof *u->pods * (size_t)(u->npods - k - 1));
+		if (p->index >= m->s->npods) { /* created for this run, then deleted before it ran */
+			m->sum.applied -= u->applied;
+			m->sum.scaled -= u->scaled;
+		}
+		if (--u->npods == 0) {
+			memmove(&m->queue[i], &m->queue[i + 1], sizeof *m->queue * (size_t)(m->n - i - 1));
+			m->n--;
+		}
+		return;
+	}
 }
 
 /* ---- one step ------------------------------------------------------------------------ */
@@ -305,7 +355,8 @@ static void count_outcome(pk_sim *m, pk_sim_outcome o)
 static void run_pod(pk_sim *m, const pk_sim_unit *u, pk_sim_fn fn, void *ctx)
 {
 	pk_pod *p = u->pods[0];
-	pk_preemptor pre = { .pod = p, .source = u->recreated ? "Recreated" : u->scaled ? "Scaled" : "Pod" };
+	pk_preemptor pre = { .pod = p,
+	                     .source = u->recreated ? "Recreated" : u->scaled ? "Scaled" : u->applied ? "Applied" : "Pod" };
 	pk_evaluation e;
 	pk_evaluate(m->s, &pre, &m->opts.eval, &e);
 	pk_sim_step st = { .unit = u, .pod_eval = &e, .preemptor = &pre, .outcome = PK_SIM_UNSCHEDULABLE };
@@ -337,6 +388,8 @@ static void run_pod(pk_sim *m, const pk_sim_unit *u, pk_sim_fn fn, void *ctx)
 	else if (!st.gate_message)
 		pk_snapshot_apply(m->s, &e);
 	pk_evaluation_free(&e);
+	if (u->chain && st.outcome != PK_SIM_UNSCHEDULABLE && u->chain->next < u->chain->n)
+		enqueue_chain_next(m, u->chain);
 }
 
 static void run_group(pk_sim *m, const pk_sim_unit *u, pk_sim_fn fn, void *ctx)

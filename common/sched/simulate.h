@@ -17,6 +17,12 @@
  * recreating them); a recreated pod that preempts again is a cascading
  * preemption. The number of recreations is bounded globally.
  *
+ * Pods created by applied objects (apply.h) are queued before the run with
+ * pk_sim_enqueue: created after every pod of the snapshot, in the order
+ * they are given, so that at equal priority they queue behind the
+ * snapshot's pending pods. pk_sim_enqueue_ordered queues a StatefulSet's
+ * pods one at a time (OrderedReady).
+ *
  * State updates are incremental (the engine's nodeinfo add/remove); no
  * step rescans all pods except a PodGroup's unit building.
  */
@@ -38,6 +44,13 @@ void pk_sim_opts_default(pk_sim_opts *o);
 
 typedef enum { PK_SIM_SCHEDULED, PK_SIM_NOMINATED, PK_SIM_UNSCHEDULABLE } pk_sim_outcome;
 
+/* Pods of which each is created only once the one before is placed. */
+typedef struct pk_sim_chain {
+	pk_pod **pods;
+	int n, next;              /* next: how many have been queued */
+	bool scaled;
+} pk_sim_chain;
+
 typedef struct pk_sim_unit {
 	pk_pod **pods;            /* the pod, or the group's pending members in queue order */
 	int npods;
@@ -45,7 +58,9 @@ typedef struct pk_sim_unit {
 	int32_t priority;
 	int64_t created;
 	bool recreated;           /* a victim re-queued by its controller */
-	bool scaled;              /* added by pk_sim_add_replicas */
+	bool scaled;              /* created by --scale */
+	bool applied;             /* created by an applied object */
+	pk_sim_chain *chain;      /* the pod's chain (OrderedReady), or NULL */
 } pk_sim_unit;
 
 /* What happened to one unit; handed to the caller's callback. */
@@ -66,7 +81,7 @@ typedef struct pk_sim_summary {
 	long units, pods, pod_groups;
 	long scheduled, nominated, unschedulable;
 	long victims;
-	long recreated, cascading_preemptions, scaled;
+	long recreated, cascading_preemptions, scaled, applied;
 	long recreations_dropped; /* over the global bound */
 } pk_sim_summary;
 
@@ -86,9 +101,21 @@ typedef struct pk_sim {
 /* Build the queue from the snapshot's pending pods (after both finishes). */
 void pk_sim_init(pk_sim *m, pk_snapshot *s, pk_pg_set *g, const pk_sim_opts *o);
 void pk_sim_free(pk_sim *m);
-/* "What if I scale KIND/NAMESPACE/NAME": add n pending copies of its pod
- * template. -1 with a message when no such object was read. */
-int pk_sim_add_replicas(pk_sim *m, const char *ref, long n, char *err, size_t errsize);
+/* A new pod: a copy of tpl (a decoded pod template, which must outlive the
+ * run: see pk_sim_keep) named name with uid, pending, created now. */
+pk_pod *pk_sim_new_pod(pk_sim *m, const pk_pod *tpl, const char *name, const char *uid);
+/* Release tpl (decoded into the snapshot's arena) with the simulation. */
+void pk_sim_keep(pk_sim *m, pk_pod *tpl);
+/* Queue a new pending pod: a unit of its own, or a member of its PodGroup's
+ * unit (pk_pg_add_pod first) when gangs are played. scaled: by --scale
+ * (else by an applied object). */
+void pk_sim_enqueue(pk_sim *m, pk_pod *p, bool scaled);
+/* Queue pods[0] now and each next one once the one before it was scheduled
+ * or nominated. The chain (arena) tells how many were queued by the end. */
+pk_sim_chain *pk_sim_enqueue_ordered(pk_sim *m, pk_pod **pods, int n, bool scaled);
+/* Take a pending pod out of the queue before the run (its controller
+ * deleted it). */
+void pk_sim_dequeue(pk_sim *m, const pk_pod *p);
 /* Run the queue to the end, calling fn after each unit. */
 void pk_sim_run(pk_sim *m, pk_sim_fn fn, void *ctx);
 

@@ -1,7 +1,6 @@
 #!/bin/sh
-# What if the gang of 8 in share/sample/gang/ were submitted now, and what if
-# the nightly batch Job were scaled up as well? Runs preempt-plan --simulate
-# on the bundled sample cluster and prints the plans as tables.
+# What if I applied these manifests, scaled that Job, or just let the queue
+# run? preempt-plan --simulate on the bundled busy cluster, as tables.
 #   share/examples/what-if.sh [cluster.json]
 # preempt-plan must be on PATH (or set PREEMPT_PLAN).
 set -u
@@ -9,15 +8,18 @@ here=$(cd "$(dirname "$0")" && pwd)
 cluster=${1:-$here/../sample/gang/cluster.json}
 pp=${PREEMPT_PLAN:-preempt-plan}
 
-echo "== The queue as it stands: the training gang, then everything its victims cause"
-"$pp" --simulate -o table "$cluster"
+echo "== What if the checkout rollout in share/examples/rollout/ were applied now?"
+"$pp" --simulate -o table "$cluster" --apply "$here/rollout" 2>/dev/null
 status=$?
 echo
-echo "== What if the batch-nightly Job ran 4 more pods?"
-"$pp" --simulate -o table --scale Job/default/batch-nightly --replicas 4 "$cluster"
+echo "== The queue as it stands: the training gang, then everything its victims cause"
+"$pp" --simulate -o table "$cluster" 2>/dev/null
+echo
+echo "== What if the batch-nightly Job ran 12 pods instead of 8 (kubectl scale sets the count)?"
+"$pp" --simulate -o table --scale job/batch-nightly --replicas 12 "$cluster" 2>/dev/null
 echo
 echo "== The same without controllers recreating victims (no cascade)"
-"$pp" --simulate --no-cascade "$cluster" | tail -n 1
+"$pp" --simulate --no-cascade "$cluster" 2>/dev/null | tail -n 1
 # 0: every pending unit placed or nominated; 1: some stay pending; 2: trouble
 [ "$status" -le 1 ] && exit 0
 exit "$status"
