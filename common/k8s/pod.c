@@ -766,22 +766,20 @@ static const char *const meta_members[M_COUNT + 1] = {
  * without the ReplicaSet object. */
 static void decode_owner(pk_decoder *d, const cJSON *owners, const cJSON *labels, pk_pod *out)
 {
-	const char *none = pk_intern(d->strs, "");
-	out->controller_kind = out->controller_name = out->owner_kind = out->owner_name = none;
+	out->controller_kind = out->controller_name = pk_intern(d->strs, "");
+	out->owner_trim = 0;
 	const cJSON *ref;
 	cJSON_ArrayForEach(ref, owners) {
 		if (!pk_bool(ref, "controller"))
 			continue;
 		const char *kind = pk_str_or(ref, "kind", ""), *name = pk_str_or(ref, "name", "");
-		out->owner_kind = out->controller_kind = pk_intern(d->strs, kind);
-		out->owner_name = out->controller_name = pk_intern(d->strs, name);
+		out->controller_kind = pk_intern(d->strs, kind);
+		out->controller_name = pk_intern(d->strs, name);
 		const char *hash = pk_str(labels, "pod-template-hash");
 		size_t n = strlen(name), h = hash ? strlen(hash) : 0;
-		if (strcmp(kind, "ReplicaSet") == 0 && h && n > h + 1 && name[n - h - 1] == '-' &&
-		    strcmp(name + n - h, hash) == 0) {
-			out->owner_kind = pk_intern(d->strs, "Deployment");
-			out->owner_name = pk_intern_n(d->strs, name, n - h - 1);
-		}
+		if (strcmp(kind, "ReplicaSet") == 0 && h && h < 255 && n > h + 1 && name[n - h - 1] == '-' &&
+		    strcmp(name + n - h, hash) == 0)
+			out->owner_trim = (uint8_t)(h + 1);
 		return;
 	}
 }

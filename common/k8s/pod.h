@@ -201,13 +201,13 @@ typedef struct pk_pod {
 	const char *pod_group;
 	const char *workload_name, *workload_pod_group;
 
-	/* The controller ownerReference's kind and name ("" when none), and
-	 * the workload that owns the pod, for reports: the same, but one level
+	/* The controller ownerReference's kind and name ("" when none). The
+	 * workload that owns the pod, for reports, is the same, but one level
 	 * up for a ReplicaSet the Deployment controller made (named
 	 * <deployment>-<pod-template-hash>, its pods labelled with the hash):
-	 * kind "Deployment" and the Deployment's name. */
+	 * owner_trim > 0 says so, the Deployment's name being controller_name
+	 * without its last owner_trim characters. */
 	const char *controller_kind, *controller_name;
-	const char *owner_kind, *owner_name;
 
 	/* The PDBs (indices into the snapshot's pdbs) whose selector matches
 	 * this pod, worked out once on first use: victim selection asks for
@@ -216,6 +216,7 @@ typedef struct pk_pod {
 	int16_t pdbs[4];
 
 	bool shadowed;                /* a later object of the same namespace/name replaced it */
+	uint8_t owner_trim;           /* see controller_kind */
 	long index;                   /* position in the snapshot's pod array */
 	long record;                  /* input record number (0-based) */
 } pk_pod;

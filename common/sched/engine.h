@@ -327,10 +327,12 @@ typedef struct pk_victim_ref {
 	bool has_start_time;
 	bool violating;           /* counted as a PDB violation */
 	bool terminating;         /* already being deleted: the executor skips it */
+	uint8_t owner_trim;       /* see owner_kind below */
 	/* For reports (NULL when a record did not carry them): the pod's
-	 * priorityClassName, its owner workload (pk_pod.owner_*), the PodGroup
-	 * it names (spec.schedulingGroup.podGroupName), and when violating, a
-	 * PodDisruptionBudget that selects it. */
+	 * priorityClassName, its owner workload (as pk_pod.controller_kind
+	 * says: the name without its last owner_trim characters a Deployment's),
+	 * the PodGroup it names (spec.schedulingGroup.podGroupName), and when
+	 * violating, a PodDisruptionBudget that selects it. */
 	const char *class_name, *owner_kind, *owner_name, *pod_group, *pdb;
 } pk_victim_ref;
 

@@ -373,8 +373,9 @@ void pk_pg_add_pod(pk_pg_set *g, pk_snapshot *s, pk_pod *p, const char *group, c
 	g->pod_owner_kind[i] = owner_kind ? pk_intern(s->strs, owner_kind) : NULL;
 	g->pod_owner_name[i] = owner_name ? pk_intern(s->strs, owner_name) : NULL;
 	if (owner_kind) { /* a report names the object that made the pod */
-		p->controller_kind = p->owner_kind = g->pod_owner_kind[i];
-		p->controller_name = p->owner_name = g->pod_owner_name[i] ? g->pod_owner_name[i] : "";
+		p->controller_kind = g->pod_owner_kind[i];
+		p->controller_name = g->pod_owner_name[i] ? g->pod_owner_name[i] : "";
+		p->owner_trim = 0;
 	}
 	p->index = i;
 	g->npods = i + 1;

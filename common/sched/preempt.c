@@ -227,7 +227,8 @@ void pk_victim_ref_of_pod(pk_victim_ref *r, const pk_pod *p)
 		.namespace_ = p->namespace_, .name = p->name, .uid = p->uid,
 		.node = *p->node_name ? p->node_name : p->nominated_node, .priority = p->priority,
 		.start_time = p->start_time, .has_start_time = p->has_start_time, .terminating = p->terminating,
-		.class_name = p->class_name, .owner_kind = p->owner_kind, .owner_name = p->owner_name,
+		.class_name = p->class_name, .owner_kind = p->controller_kind, .owner_name = p->controller_name,
+		.owner_trim = p->owner_trim,
 		.pod_group = p->pod_group,
 	};
 }

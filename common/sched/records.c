@@ -72,8 +72,17 @@ cJSON *pk_victim_ref_json(const pk_victim_ref *v)
 		cJSON_AddStringToObject(o, "priorityClassName", v->class_name);
 	if (v->owner_kind && *v->owner_kind) {
 		cJSON *owner = cJSON_AddObjectToObject(o, "owner");
-		cJSON_AddStringToObject(owner, "kind", v->owner_kind);
-		cJSON_AddStringToObject(owner, "name", v->owner_name ? v->owner_name : "");
+		const char *name = v->owner_name ? v->owner_name : "";
+		size_t n = strlen(name);
+		if (v->owner_trim && v->owner_trim < n) { /* a Deployment's ReplicaSet: the Deployment */
+			char deploy[512];
+			snprintf(deploy, sizeof deploy, "%.*s", (int)(n - v->owner_trim), name);
+			cJSON_AddStringToObject(owner, "kind", "Deployment");
+			cJSON_AddStringToObject(owner, "name", deploy);
+		} else {
+			cJSON_AddStringToObject(owner, "kind", v->owner_kind);
+			cJSON_AddStringToObject(owner, "name", name);
+		}
 	}
 	if (v->pod_group && *v->pod_group)
 		cJSON_AddStringToObject(o, "podGroup", v->pod_group);
