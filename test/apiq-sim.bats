@@ -245,8 +245,8 @@ JSON
 @test "--help says which formats each mode writes" {
 	run -0 apiq-sim --help
 	assert_output --partial 'step writes json (one NDJSON result per operation) only'
-	assert_output --partial 'table (one row per gate setting) or wide (more columns)'
-	assert_output --partial 'Output formats: json,table,wide (default json).'
+	assert_output --partial 'table (one row per gate setting), wide (more columns) or html (one page'
+	assert_output --partial 'Output formats: json,table,wide,html (default json).'
 }
 
 @test "run --compare varies the two scheduler gates whatever --feature-gates says" {

@@ -17,7 +17,8 @@ static const char help[] =
 	"\n"
 	"Output (-o): step writes json (one NDJSON result per operation) only; run\n"
 	"writes json (one Summary per gate setting, and a Comparison with --compare),\n"
-	"table (one row per gate setting) or wide (more columns).\n"
+	"table (one row per gate setting), wide (more columns) or html (one page: the\n"
+	"runs and their timelines plotted).\n"
 	"\n"
 	"Options:\n"
 	"      --call-type NAME=REL   declare an out-of-tree call type with a relevance\n"
@@ -47,7 +48,7 @@ static const pk_cli_spec spec = {
 	.prog = "apiq-sim",
 	.synopsis = "apiq-sim step|run [options] [file ...]",
 	.help = help,
-	.formats = "json,table,wide",
+	.formats = "json,table,wide,html",
 	.default_format = PK_FMT_JSON,
 	.gates = PK_GATE_BIT(PK_GATE_SCHEDULER_ASYNC_PREEMPTION) | PK_GATE_BIT(PK_GATE_SCHEDULER_ASYNC_API_CALLS),
 };
@@ -179,9 +180,11 @@ int main(int argc, char **argv)
 	int status;
 	if (strcmp(mode, "step") == 0) {
 		if (cli.format != PK_FMT_JSON)
-			pk_cli_usage_error(&cli, "step writes json (NDJSON) only; -o table and wide are for run");
+			pk_cli_usage_error(&cli, "step writes json (NDJSON) only; -o table, wide and html are for run");
 		status = apiq_step_main(&cli, &types, &ro.gates, paths, npaths);
 	} else if (strcmp(mode, "run") == 0) {
+		if (cli.format == PK_FMT_HTML && ro.timeline_path && strcmp(ro.timeline_path, "-") == 0)
+			pk_cli_usage_error(&cli, "--timeline - and -o html would both write to standard output");
 		status = apiq_run_main(&cli, &types, &ro, paths, npaths);
 	} else {
 		pk_cli_usage_error(&cli, "unknown mode '%s' (want step or run)", mode);

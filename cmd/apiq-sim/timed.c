@@ -6,6 +6,7 @@
  * materialised when the scheduler pops them and freed when bound; events
  * live in a heap; distributions are log-bucketed, not recorded per call. */
 #include "timed.h"
+#include "plot.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -185,6 +186,8 @@ typedef struct sim {
 	long goroutine_total[2];
 	FILE *timeline;
 	pk_out *tl_out;
+	apiq_series *series;      /* -o html: the state sampled over time */
+	long preempting;          /* preemptions in flight */
 } sim;
 
 /* ---- event heap ---- */
@@ -387,6 +390,8 @@ static void send_request(sim *s, treq *r)
 		s->requests_throttled++;
 		s->throttled_seconds += wait;
 	}
+	if (s->series)
+		apiq_series_request(s->series, wait);
 	r->issued = s->now;
 	r->error = s->o->error_rate > 0 && rng_unit(&s->r) < s->o->error_rate;
 	s->requests++;
@@ -703,6 +708,8 @@ static void bind_result(sim *s, tpod *p, bool ok)
 		s->measured_bound++;
 		s->last_bind = s->now;
 		apiq_pct_add(&s->ttb, s->now - p->created);
+		if (s->series)
+			apiq_series_bound(s->series, s->now - p->created);
 		if (p->kind == POD_PREEMPTOR)
 			apiq_pct_add(&s->ttb_preemptor, s->now - p->created);
 		if (s->measured_bound == s->measured_total)
@@ -744,6 +751,7 @@ static void job_end(sim *s, tjob *j)
 {
 	tpod *p = j->pod;
 	p->preempting = false;
+	s->preempting--;
 	if (j->async) {
 		s->goroutine_total[j->error]++;
 		apiq_hist_observe(&s->goroutine_dur[j->error], s->now - j->started);
@@ -792,6 +800,7 @@ static void start_preemption(sim *s, tpod *p)
 	j->started = s->now;
 	p->preempting = true;
 	p->preempted = true;
+	s->preempting++;
 	apiq_hist_observe(&s->victims_hist, j->total);
 	timeline(s, j->async ? "preemptionGoroutine" : "preemption", p, NULL, NULL);
 	/* lower-priority nominations on the node are cleared first */
@@ -933,6 +942,8 @@ static void run_events(sim *s)
 		if (s->o->until > 0 && e.t > s->o->until)
 			break;
 		s->now = e.t;
+		if (s->series)
+			apiq_series_at(s->series, s->now, s->q.pending, s->types->n, s->running, s->preempting);
 		switch (e.type) {
 		case EV_LOOP: s->loop_busy = true; on_loop(s); break;
 		case EV_ARRIVAL:
@@ -1252,8 +1263,14 @@ static cJSON *run_one(pk_cli *cli, const apiq_types *types, const apiq_run_opts 
 			s.tl_out = &tl;
 		}
 	}
+	if (cli->format == PK_FMT_HTML)
+		s.series = apiq_series_new();
 	simulate(&s, plans, nplans);
 	cJSON *sum = summary_json(&s);
+	if (s.series) {
+		cJSON_AddItemToObject(sum, "series", apiq_series_json(s.series, types, s.now));
+		apiq_series_free(s.series);
+	}
 	if (write_extras && o->metrics_path && write_metrics_file(cli, o->metrics_path, &s) < 0)
 		*status = PK_EXIT_TROUBLE;
 	if (tlf && tlf != stdout && fclose(tlf) != 0)
@@ -1333,7 +1350,12 @@ int apiq_run_main(pk_cli *cli, const apiq_types *types, const apiq_run_opts *o,
 		                            variants[i].gates.async_api_calls == o->gates.async_api_calls);
 		sums[i] = run_one(cli, types, &variants[i], holder.plans, holder.nplans, mine, &status);
 	}
-	if (cli->format == PK_FMT_TABLE || cli->format == PK_FMT_WIDE) {
+	if (cli->format == PK_FMT_HTML) {
+		if (cli->diag.ncauses)
+			for (int i = 0; i < n; i++)
+				cJSON_AddItemToObject(sums[i], "warnings", pk_cli_warnings_json(cli));
+		apiq_plot_write(&out, sums, n);
+	} else if (cli->format == PK_FMT_TABLE || cli->format == PK_FMT_WIDE) {
 		apiq_run_table(cli, &out, sums, n, o->compare);
 	} else {
 		for (int i = 0; i < n; i++) {

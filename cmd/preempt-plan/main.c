@@ -19,7 +19,7 @@ static const pk_cli_spec spec = {
 		"\n"
 		"      --simulate             what-if mode: read a cluster snapshot instead and play its\n"
 		"                             scheduling queue forward (preempt-plan --simulate --help)\n",
-	.formats = "json,table,wide",
+	.formats = "json,table,wide,html",
 	.default_format = PK_FMT_JSON,
 	.finding = "a preemptor that is Unschedulable or NotEligible",
 };

@@ -133,6 +133,8 @@ static void warning_footer(pk_table *t, warning_count *w, long nw)
 
 long plan_write(plan_run *r, pk_out *out)
 {
+	if (r->cli->format == PK_FMT_HTML)
+		return plan_write_html(r, out);
 	warning_count *warnings = NULL;
 	long nwarnings = 0;
 	bool table = r->cli->format == PK_FMT_TABLE || r->cli->format == PK_FMT_WIDE;

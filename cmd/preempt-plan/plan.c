@@ -93,13 +93,13 @@ static int on_record(void *ctx, pk_record *rec)
 	const char *kind = pk_kind(rec->obj);
 	const cJSON *ref = pk_get(rec->obj, "preemptor");
 	bool is_pre = strcmp(kind, "Preemptor") == 0, is_cand = strcmp(kind, "Candidate") == 0;
-	bool table = r->cli->format == PK_FMT_TABLE || r->cli->format == PK_FMT_WIDE;
-	if (table && strcmp(kind, "NodeStatus") == 0 && cJSON_IsObject(ref)) {
+	bool grouped = r->cli->format == PK_FMT_TABLE || r->cli->format == PK_FMT_WIDE || r->cli->format == PK_FMT_HTML;
+	if (grouped && strcmp(kind, "NodeStatus") == 0 && cJSON_IsObject(ref)) {
 		add_node_status(r, entry_for(r, ref), rec->obj);
 		return 0;
 	}
 	if (!is_pre && !is_cand) {
-		pk_stats_skip(&r->stats, kind); /* NodeStatus (for a table only), Stats, other objects */
+		pk_stats_skip(&r->stats, kind); /* NodeStatus (for a table or a page only), Stats, other objects */
 		return 0;
 	}
 	if (!cJSON_IsObject(ref)) {
@@ -272,5 +272,9 @@ cJSON *plan_build(plan_run *r, const plan_entry *e, bool *placed)
 	cJSON_AddStringToObject(o, "reason", reason);
 	carry_assumptions(o, e);
 	cJSON_AddItemToObject(o, "actions", actions);
+	cJSON *res = best >= 0 && e->candidates[best].node_resources ? cJSON_Parse(e->candidates[best].node_resources)
+	                                                              : NULL;
+	if (res)
+		cJSON_AddItemToArray(cJSON_AddArrayToObject(o, "nodeResources"), res);
 	return o;
 }

@@ -36,6 +36,8 @@ void plan_free(plan_run *r);
 int plan_read(plan_run *r, char **paths, int npaths);
 /* Write one PreemptionPlan per preemptor; returns how many cannot be placed. */
 long plan_write(plan_run *r, pk_out *out);
+/* The same as a report page (-o html, html.c). */
+long plan_write_html(plan_run *r, pk_out *out);
 
 /* The PreemptionPlan record of one entry (caller owns it); *placed tells
  * whether the result is Preempt or NoPreemptionNeeded. */

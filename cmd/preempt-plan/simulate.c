@@ -18,6 +18,7 @@
 #include "plan.h"
 #include "sched/apply.h"
 #include "sched/records.h"
+#include "sched/report.h"
 #include "sched/simulate.h"
 
 static const pk_cli_spec spec = {
@@ -48,7 +49,7 @@ static const pk_cli_spec spec = {
 		"                             PostFilter, without the pod-group cycle\n"
 		"      --no-cascade           do not re-queue victims their controller would recreate\n"
 		"      --max-recreations N    bound on re-queued victims in one run (default 1000)\n",
-	.formats = "json,table,wide",
+	.formats = "json,table,wide,html",
 	.default_format = PK_FMT_JSON,
 	.gates = PK_GATE_BIT(PK_GATE_GENERIC_WORKLOAD) | PK_GATE_BIT(PK_GATE_WORKLOAD_AWARE_PREEMPTION) |
 	         PK_GATE_BIT(PK_GATE_TOPOLOGY_AWARE_WORKLOAD_SCHEDULING),
@@ -85,6 +86,7 @@ typedef struct sim_run {
 	pk_out out;
 	pk_apply apply;
 	pk_table table;
+	pk_report *report;       /* -o html: the records go to the report */
 	long trouble;
 	/* manifests given with --apply */
 	cJSON **applied;
@@ -223,6 +225,9 @@ static cJSON *pod_plan(sim_run *r, const pk_sim_step *st)
 		cJSON_AddBoolToObject(plan, "recreated", 1);
 	if (st->unit->scaled)
 		cJSON_AddBoolToObject(plan, "scaled", 1);
+	cJSON *nodes = st->gate_message ? NULL : pk_pod_plan_nodes_json(&r->snap, e, st->node);
+	if (nodes)
+		cJSON_AddItemToObject(plan, "nodeResources", nodes);
 	const cJSON *w;
 	cJSON_ArrayForEach(w, pk_get(pe.preemptor, "warnings"))
 		add_warning(plan, w->valuestring);
@@ -299,11 +304,15 @@ static void on_step(void *ctx, const pk_sim_step *st)
 	sim_run *r = ctx;
 	cJSON *plan;
 	pk_apply_observe(&r->apply, st);
-	if (st->group_eval)
+	if (st->group_eval) {
 		plan = pk_pg_plan_json(st->group_eval, st->unit->npods ? st->unit->pods[0]->scheduler_name
 		                                                       : "default-scheduler");
-	else
+		cJSON *nodes = pk_pg_plan_nodes_json(&r->snap, st->group_eval);
+		if (nodes)
+			cJSON_AddItemToObject(plan, "nodeResources", nodes);
+	} else {
 		plan = pod_plan(r, st);
+	}
 	if (st->requeued)
 		cJSON_AddNumberToObject(plan, "requeuedVictims", st->requeued);
 	const pk_applied *from = st->unit->npods ? pk_apply_owner(&r->apply, st->unit->pods[0]) : NULL;
@@ -312,6 +321,10 @@ static void on_step(void *ctx, const pk_sim_step *st)
 		cJSON_AddStringToObject(o, "kind", from->kind);
 		cJSON_AddStringToObject(o, "namespace", from->namespace_);
 		cJSON_AddStringToObject(o, "name", from->name);
+	}
+	if (r->report) {
+		pk_report_take(r->report, plan);
+		return;
 	}
 	if (r->cli.format == PK_FMT_TABLE || r->cli.format == PK_FMT_WIDE)
 		table_row(r, plan);
@@ -358,6 +371,8 @@ static void write_applied(sim_run *r, bool table)
 		if (table) {
 			pk_applied_message(o, msg, sizeof msg);
 			pk_table_footer(&r->table, "%s", msg);
+		} else if (r->report) {
+			pk_report_take(r->report, pk_applied_json(o));
 		} else {
 			cJSON *j = pk_applied_json(o);
 			pk_out_json(&r->out, j);
@@ -540,8 +555,9 @@ static void parse_options(sim_run *r, pk_sim_opts *so, sim_args *a, int argc, ch
 			break;
 		}
 	}
-	if (r->cli.format != PK_FMT_JSON && r->cli.format != PK_FMT_TABLE && r->cli.format != PK_FMT_WIDE)
-		pk_cli_usage_error(&r->cli, "--simulate writes json, table or wide");
+	if (r->cli.format != PK_FMT_JSON && r->cli.format != PK_FMT_TABLE && r->cli.format != PK_FMT_WIDE &&
+	    r->cli.format != PK_FMT_HTML)
+		pk_cli_usage_error(&r->cli, "--simulate writes json, table, wide or html");
 	if (a->replicas_set != (a->scale != NULL))
 		pk_cli_usage_error(&r->cli, "--replicas and --scale go together");
 	for (int i = 0; i < a->napply; i++)
@@ -588,6 +604,15 @@ static bool apply_all(sim_run *r, pk_sim *sim, const sim_args *a)
 	return true;
 }
 
+static pk_report *sim_report_new(const sim_run *r)
+{
+	pk_report_opts o;
+	pk_report_opts_default(&o);
+	o.title = "preempt-plan --simulate";
+	o.nodes = r->snap.nnodes;
+	return pk_report_new(&o);
+}
+
 /* Run the queue and write everything; the exit status. */
 static int simulate(sim_run *r, pk_sim *sim, double *secs)
 {
@@ -599,6 +624,8 @@ static int simulate(sim_run *r, pk_sim *sim, double *secs)
 		                          : "no pending pods in the input");
 	if (table)
 		table_header(r);
+	if (r->cli.format == PK_FMT_HTML)
+		r->report = sim_report_new(r);
 	struct timespec t0, t1;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	pk_sim_run(sim, on_step, r);
@@ -611,8 +638,13 @@ static int simulate(sim_run *r, pk_sim *sim, double *secs)
 	} else {
 		write_applied(r, false);
 		cJSON *sum = summary_json(r, sim);
-		pk_out_json(&r->out, sum);
-		cJSON_Delete(sum);
+		if (r->report) {
+			pk_report_take(r->report, sum);
+			pk_report_write(r->report, &r->out);
+		} else {
+			pk_out_json(&r->out, sum);
+			cJSON_Delete(sum);
+		}
 	}
 	bool negative = sim->sum.unschedulable || pk_apply_rejected(&r->apply) || pk_apply_unplaced(&r->apply);
 	return negative ? PK_EXIT_FINDING : PK_EXIT_OK;
@@ -627,6 +659,7 @@ static void free_run(sim_run *r)
 	free(r->applied);
 	free(r->where);
 	pk_apply_free(&r->apply);
+	pk_report_free(r->report);
 	plan_free(&r->plans);
 	pk_pg_set_free(&r->groups);
 	pk_snapshot_free(&r->snap);

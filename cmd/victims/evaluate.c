@@ -13,7 +13,7 @@ static void write_records(pk_out *out, const pk_evaluation *e, const pk_snapshot
 	pk_out_json(out, rec);
 	cJSON_Delete(rec);
 	for (int i = 0; i < e->ncandidates; i++) {
-		rec = pk_candidate_json(e->preemptor->pod, &e->candidates[i]);
+		rec = pk_candidate_json(s, e->preemptor->pod, &e->candidates[i]);
 		pk_out_json(out, rec);
 		cJSON_Delete(rec);
 	}

@@ -453,7 +453,7 @@ int victims_load(victims_run *r, char **paths, int npaths)
 		}
 	}
 	pk_reader_opts cluster_reader = r->cli->reader;
-	cluster_reader.prune = pk_snapshot_unused_members_one_pass;
+	cluster_reader.prune = pk_snapshot_unused_members;
 	if (pk_read_paths(&cluster_reader, paths, (size_t)npaths, on_cluster_record, r) < 0)
 		return -1;
 	pk_snapshot_finish(&r->snap);

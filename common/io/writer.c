@@ -50,6 +50,13 @@ int pk_out_json(pk_out *o, const cJSON *v)
 	return rc;
 }
 
+int pk_out_write(pk_out *o, const char *buf, size_t len)
+{
+	if (len && fwrite(buf, 1, len, o->fp) != len)
+		return note_failure(o);
+	return 0;
+}
+
 int pk_out_printf(pk_out *o, const char *fmt, ...)
 {
 	va_list ap;

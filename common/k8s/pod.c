@@ -935,10 +935,36 @@ static bool parse_ts(const cJSON *v, int64_t *out)
 	return cJSON_IsString(v) && pk_parse_time(v->valuestring, out);
 }
 
-enum { M_NAMESPACE, M_NAME, M_GENERATE_NAME, M_UID, M_LABELS, M_CREATED, M_DELETED, M_COUNT };
+enum { M_NAMESPACE, M_NAME, M_GENERATE_NAME, M_UID, M_LABELS, M_CREATED, M_DELETED, M_OWNERS, M_COUNT };
 static const char *const meta_members[M_COUNT + 1] = {
-	"namespace", "name", "generateName", "uid", "labels", "creationTimestamp", "deletionTimestamp", NULL,
+	"namespace", "name", "generateName", "uid", "labels", "creationTimestamp", "deletionTimestamp",
+	"ownerReferences", NULL,
 };
+
+/* The controller ownerReference, and for a ReplicaSet of a Deployment the
+ * Deployment: the Deployment controller names its ReplicaSets
+ * <deployment>-<pod-template-hash> and labels their pods with the hash
+ * (pkg/controller/deployment/sync.go), so the name says who is one level up
+ * without the ReplicaSet object. */
+static void decode_owner(pk_decoder *d, const cJSON *owners, const cJSON *labels, pk_pod *out)
+{
+	out->controller_kind = out->controller_name = pk_intern(d->strs, "");
+	out->owner_trim = 0;
+	const cJSON *ref;
+	cJSON_ArrayForEach(ref, owners) {
+		if (!pk_bool(ref, "controller"))
+			continue;
+		const char *kind = pk_str_or(ref, "kind", ""), *name = pk_str_or(ref, "name", "");
+		out->controller_kind = pk_intern(d->strs, kind);
+		out->controller_name = pk_intern(d->strs, name);
+		const char *hash = pk_str(labels, "pod-template-hash");
+		size_t n = strlen(name), h = hash ? strlen(hash) : 0;
+		if (strcmp(kind, "ReplicaSet") == 0 && h && h < 255 && n > h + 1 && name[n - h - 1] == '-' &&
+		    strcmp(name + n - h, hash) == 0)
+			out->owner_trim = (uint8_t)(h + 1);
+		return;
+	}
+}
 enum { T_NOMINATED, T_PHASE, T_START, T_CONDITIONS, T_COUNT };
 static const char *const status_members[T_COUNT + 1] = {
 	"nominatedNodeName", "phase", "startTime", "conditions", NULL,
@@ -1050,12 +1076,14 @@ int pk_pod_decode_spec(pk_decoder *d, const cJSON *meta, const cJSON *spec, cons
 
 	if (decode_tolerations(d, sp[S_TOLERATIONS], out, err, errsize) < 0)
 		return -1;
-	out->unmodelled = unmodelled_features(sp);
+	unsigned unmodelled = unmodelled_features(sp);
 	pk_pod_constraints c = pk_pod_no_constraints;
-	int rc = decode_constraints(d, sp, m[M_LABELS], &c, &out->unmodelled, err, errsize);
+	int rc = decode_constraints(d, sp, m[M_LABELS], &c, &unmodelled, err, errsize);
+	out->unmodelled = (uint8_t)unmodelled;
 	attach_constraints(d, out, &c); /* also on failure: pk_pod_release frees its selectors */
 	if (rc < 0)
 		return -1;
+	decode_owner(d, m[M_OWNERS], m[M_LABELS], out);
 	return 0;
 }
 

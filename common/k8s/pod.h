@@ -217,12 +217,19 @@ typedef struct pk_pod {
 	const pk_toleration *tolerations; /* shared (pk_intern_blob) */
 	const pk_pod_constraints *con; /* never NULL: pk_pod_no_constraints when it has none */
 
+	/* The controller ownerReference's kind and name ("" when none). The
+	 * workload that owns the pod, for reports, is the same, but one level
+	 * up for a ReplicaSet the Deployment controller made (named
+	 * <deployment>-<pod-template-hash>, its pods labelled with the hash):
+	 * owner_trim > 0 says so, the Deployment's name being controller_name
+	 * without its last owner_trim characters. */
+	const char *controller_kind, *controller_name;
+
 	long index;                   /* position in the snapshot's pod array */
 
 	int32_t priority;             /* effective priority (resolved if !has_priority) */
 	pk_preemption_policy policy;
 	int ntolerations;
-	unsigned unmodelled;          /* PK_UNMODELLED_* */
 
 	/* The PDBs (indices into the snapshot's pdbs) whose selector matches
 	 * this pod, worked out once on first use: victim selection asks for
@@ -232,12 +239,14 @@ typedef struct pk_pod {
 
 	uint8_t admission;            /* PK_ADMISSION_*: what the Priority admission plugin
 	                               * would say about the pod, set when it is resolved */
+	uint8_t unmodelled;           /* PK_UNMODELLED_* */
 	bool has_priority;            /* spec.priority was present */
 	bool has_policy;              /* spec.preemptionPolicy was present */
 	bool has_start_time;
 	bool terminating;             /* metadata.deletionTimestamp set */
 	bool preemption_target;       /* first DisruptionTarget condition is True/PreemptionByScheduler */
 	bool shadowed;                /* a later object of the same namespace/name replaced it */
+	uint8_t owner_trim;           /* see controller_kind */
 } pk_pod;
 
 /* ---- PodDisruptionBudget ------------------------------------------------ */

@@ -191,14 +191,20 @@ pk_resolved_priority pk_resolve_priority_fields(const pk_pclass_set *s, const ch
 	}
 	r.value = r.class_value;
 	r.policy = r.class_policy;
+	/* Without a class to name and no global default, admission computes 0
+	 * and PreemptLowerPriority; that there is no default is known only
+	 * when the input carried PriorityClass objects (beyond the two system
+	 * classes every set starts with), so only then is a pod's own value
+	 * judged against it. */
+	bool judged = pc || (!r.class_missing && s->n > 2);
 	if (priority) {
 		r.value = *priority;
 		r.from_spec = true;
-		r.priority_conflict = pc && *priority != pc->value;
+		r.priority_conflict = judged && *priority != r.class_value;
 	}
 	if (policy) {
 		r.policy = *policy;
-		r.policy_conflict = pc && *policy != pc->policy;
+		r.policy_conflict = judged && *policy != r.class_policy;
 	}
 	return r;
 }

@@ -58,9 +58,10 @@ typedef struct pk_resolved_priority {
 	bool class_missing;       /* priorityClassName names no known class */
 	/* What admission computes from the class (or the global default; 0 and
 	 * PreemptLowerPriority without either), and whether the pod's own
-	 * fields contradict it (admission rejects such a pod). Only checked
-	 * against a class the pod names or the global default: a pod with
-	 * spec.priority and neither is taken as written. */
+	 * fields contradict it (admission rejects such a pod). With neither a
+	 * class nor a default, that is judged only when the set holds classes
+	 * of the input (so that there is no default is known); a set of the two
+	 * system classes alone takes a pod's spec.priority as written. */
 	int32_t class_value;
 	pk_preemption_policy class_policy;
 	bool has_class;           /* a class (named or default) was found */

@@ -154,9 +154,6 @@ typedef enum { PK_ADD_USED, PK_ADD_SKIPPED, PK_ADD_REJECTED } pk_add_result;
  * container statuses, node images, annotations, ...): pass as the reader's
  * prune list so that they are not even built. NULL-terminated. */
 extern const char *const pk_snapshot_unused_members[];
-/* The same and ownerReferences, for tools that evaluate without playing
- * plans forward (victims): only the simulator recreates victims. */
-extern const char *const pk_snapshot_unused_members_one_pass[];
 
 void pk_snapshot_init(pk_snapshot *s);
 void pk_snapshot_free(pk_snapshot *s);
@@ -181,6 +178,11 @@ void pk_nodeinfo_remove_pod(pk_nodeinfo *ni, const pk_pod *p);
 void pk_nodeinfo_add_pod(pk_nodeinfo *ni, pk_pod *p);
 void pk_nodeinfo_add_nominated(pk_nodeinfo *ni, pk_pod *p);
 void pk_nodeinfo_remove_nominated(pk_nodeinfo *ni, const pk_pod *p);
+
+/* dst += sign * src for cpu, memory, ephemeral storage and the scalar
+ * resources (not pods); dst's scalar table is malloc-owned and grows when
+ * src brings a name dst has not seen yet. */
+void pk_res_add(pk_res *dst, const pk_res *src, int sign);
 
 /* Bind (assume) a pod to a node: drops its nomination, sets spec.nodeName,
  * adds it to the node. Returns false if the node is unknown. */
@@ -325,6 +327,13 @@ typedef struct pk_victim_ref {
 	bool has_start_time;
 	bool violating;           /* counted as a PDB violation */
 	bool terminating;         /* already being deleted: the executor skips it */
+	uint8_t owner_trim;       /* see owner_kind below */
+	/* For reports (NULL when a record did not carry them): the pod's
+	 * priorityClassName, its owner workload (as pk_pod.controller_kind
+	 * says: the name without its last owner_trim characters a Deployment's),
+	 * the PodGroup it names (spec.schedulingGroup.podGroupName), and when
+	 * violating, a PodDisruptionBudget that selects it. */
+	const char *class_name, *owner_kind, *owner_name, *pod_group, *pdb;
 } pk_victim_ref;
 
 typedef struct pk_candidate {
@@ -346,7 +355,15 @@ typedef struct pk_candidate {
 	bool top_unstarted;       /* a top-priority victim has no start time (= now) */
 	bool summarized;          /* the four above are set (node choice works them
 	                           * out from victims otherwise) */
+	/* The Candidate record's nodeResources member as JSON text (arena),
+	 * passed on to the plan; NULL when the record had none. */
+	const char *node_resources;
 } pk_candidate;
+
+/* The pod of the node that r names (namespace and name), or NULL. */
+pk_pod *pk_nodeinfo_find_pod(const pk_nodeinfo *ni, const pk_victim_ref *r);
+/* A victim reference to bound pod p (violating and pdb unset). */
+void pk_victim_ref_of_pod(pk_victim_ref *r, const pk_pod *p);
 
 /* Fill the node-choice summary from c->victims. */
 void pk_candidate_summarize(pk_candidate *c);

@@ -304,15 +304,6 @@ static void clear_pod_entries(pk_pg_set *g, pk_snapshot *s, long from, long to)
 	}
 }
 
-static const cJSON *controller_ref(const cJSON *pod)
-{
-	const cJSON *ref;
-	cJSON_ArrayForEach(ref, pk_getp(pod, "metadata.ownerReferences"))
-		if (pk_bool(ref, "controller"))
-			return ref;
-	return NULL;
-}
-
 /* The Ready condition (podutil.IsPodReady when 1); -1 when there is none. */
 static signed char pod_is_ready(const cJSON *pod)
 {
@@ -360,9 +351,10 @@ void pk_pg_note_pod(pk_pg_set *g, pk_snapshot *s, const cJSON *pod)
 	g->pod_group_name[i] = g->gates.generic_workload ? pod_group_name(g, s, p, pk_get(pod, "spec"))
 	                                                 : pk_intern(s->strs, "");
 	g->pod_group[i] = -1;
-	const cJSON *owner = controller_ref(pod);
-	g->pod_owner_kind[i] = owner ? pk_intern(s->strs, pk_str_or(owner, "kind", "")) : NULL;
-	g->pod_owner_name[i] = owner ? pk_intern(s->strs, pk_str_or(owner, "name", "")) : NULL;
+	/* the controller ownerReference, as the pod's decoding found it */
+	bool owned = p->controller_kind && *p->controller_kind;
+	g->pod_owner_kind[i] = owned ? p->controller_kind : NULL;
+	g->pod_owner_name[i] = owned ? p->controller_name : NULL;
 	g->pod_ready[i] = pod_is_ready(pod);
 	g->npods = i + 1;
 }
@@ -380,6 +372,11 @@ void pk_pg_add_pod(pk_pg_set *g, pk_snapshot *s, pk_pod *p, const char *group, c
 	}
 	g->pod_owner_kind[i] = owner_kind ? pk_intern(s->strs, owner_kind) : NULL;
 	g->pod_owner_name[i] = owner_name ? pk_intern(s->strs, owner_name) : NULL;
+	if (owner_kind) { /* a report names the object that made the pod */
+		p->controller_kind = g->pod_owner_kind[i];
+		p->controller_name = g->pod_owner_name[i] ? g->pod_owner_name[i] : "";
+		p->owner_trim = 0;
+	}
 	p->index = i;
 	g->npods = i + 1;
 }

@@ -66,7 +66,7 @@ typedef struct pk_pg_set {
 	 * during a simulation (pk_pg_add_pod): group name, group, controller */
 	const char **pod_group_name;    /* "" when the pod names no group */
 	long *pod_group;                /* index into groups, -1 */
-	const char **pod_owner_kind;    /* controller ownerReference kind, or NULL */
+	const char **pod_owner_kind;    /* controller ownerReference kind (pk_pod.controller_kind), or NULL */
 	const char **pod_owner_name;    /* its name (interned), or NULL */
 	signed char *pod_ready;         /* condition Ready: 1 True, 0 not True, -1 no such condition */
 	long npods, podcap;
@@ -175,5 +175,8 @@ void pk_pg_apply(pk_snapshot *s, const pk_pg_evaluation *e);
 /* The plan record (kind PreemptionPlan, preemptor kind PodGroup); caller
  * owns it. scheduler is the members' schedulerName. */
 cJSON *pk_pg_plan_json(const pk_pg_evaluation *e, const char *scheduler);
+/* Its nodeResources (records.h) from s as it is before pk_pg_apply: the
+ * victims gone and the placed members added; NULL when nothing moves. */
+cJSON *pk_pg_plan_nodes_json(const pk_snapshot *s, const pk_pg_evaluation *e);
 
 #endif

@@ -2,6 +2,7 @@
 #include "podgroup.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "records.h"
@@ -45,21 +46,9 @@ void pk_pg_apply(pk_snapshot *s, const pk_pg_evaluation *e)
 
 static pk_victim_ref victim_ref(const pk_pod *p)
 {
-	return (pk_victim_ref){
-		.namespace_ = p->namespace_, .name = p->name, .uid = p->uid, .node = p->node_name,
-		.priority = p->priority, .start_time = p->start_time, .has_start_time = p->has_start_time,
-		.terminating = p->terminating,
-	};
-}
-
-static cJSON *victim_json(const pk_pod *p, const pk_pg_set *g)
-{
-	pk_victim_ref r = victim_ref(p);
-	cJSON *o = pk_victim_ref_json(&r);
-	const pk_podgroup *pg = g ? pk_pg_of_pod(g, p) : NULL;
-	if (pg)
-		cJSON_AddStringToObject(o, "podGroup", pg->name);
-	return o;
+	pk_victim_ref r;
+	pk_victim_ref_of_pod(&r, p);
+	return r;
 }
 
 cJSON *pk_pg_plan_json(const pk_pg_evaluation *e, const char *scheduler)
@@ -81,8 +70,8 @@ cJSON *pk_pg_plan_json(const pk_pg_evaluation *e, const char *scheduler)
 	char by[600];
 	snprintf(by, sizeof by, "pod group %s/%s", pg->namespace_, pg->name);
 	for (int i = 0; preempt && i < e->nvictims; i++) {
-		cJSON_AddItemToArray(victims, victim_json(e->victims[i], NULL));
 		pk_victim_ref r = victim_ref(e->victims[i]);
+		cJSON_AddItemToArray(victims, pk_victim_ref_json(&r));
 		pk_victim_actions_json(actions, &r, r.node, scheduler, "pod group", by);
 	}
 	cJSON_AddNumberToObject(o, "numPDBViolations", preempt ? e->num_pdb_violations : 0);
@@ -104,5 +93,28 @@ cJSON *pk_pg_plan_json(const pk_pg_evaluation *e, const char *scheduler)
 	cJSON_AddStringToObject(o, "disruptionMode", pg->disrupt_whole ? "PodGroup" : "Pod");
 	cJSON_AddStringToObject(o, "reason", e->reason ? e->reason : "");
 	cJSON_AddItemToObject(o, "actions", actions);
+	return o;
+}
+
+cJSON *pk_pg_plan_nodes_json(const pk_snapshot *s, const pk_pg_evaluation *e)
+{
+	bool preempt = e->result == PK_PG_PREEMPT;
+	if (!preempt && e->result != PK_PG_NO_PREEMPTION_NEEDED)
+		return NULL;
+	int n = e->nmembers ? e->nmembers : 1;
+	const pk_pod **added = malloc(sizeof *added * (size_t)n);
+	const char **nodes = malloc(sizeof *nodes * (size_t)n);
+	if (!added || !nodes)
+		abort();
+	int nadded = 0;
+	for (int k = 0; k < e->nmembers; k++)
+		if (e->placements[k].node) {
+			added[nadded] = e->placements[k].pod;
+			nodes[nadded++] = e->placements[k].node->node->name;
+		}
+	cJSON *o = pk_plan_nodes_json(s, (const pk_pod *const *)e->victims, preempt ? e->nvictims : 0, added, nodes,
+	                              nadded);
+	free(added);
+	free(nodes);
 	return o;
 }

@@ -221,16 +221,25 @@ static void node_apply(void *c, const pk_victim_unit *u, bool add)
 		node_pod(x->s, x->ni, u->pods[i], add);
 }
 
-static void fill_ref(pk_victim_ref *r, const pk_pod *p)
+void pk_victim_ref_of_pod(pk_victim_ref *r, const pk_pod *p)
 {
-	r->namespace_ = p->namespace_;
-	r->name = p->name;
-	r->uid = p->uid;
-	r->node = *p->node_name ? p->node_name : p->nominated_node;
-	r->priority = p->priority;
-	r->start_time = p->start_time;
-	r->has_start_time = p->has_start_time;
-	r->terminating = p->terminating;
+	*r = (pk_victim_ref){
+		.namespace_ = p->namespace_, .name = p->name, .uid = p->uid,
+		.node = *p->node_name ? p->node_name : p->nominated_node, .priority = p->priority,
+		.start_time = p->start_time, .has_start_time = p->has_start_time, .terminating = p->terminating,
+		.class_name = p->class_name, .owner_kind = p->controller_kind, .owner_name = p->controller_name,
+		.owner_trim = p->owner_trim,
+		.pod_group = p->con->pod_group,
+	};
+}
+
+static void fill_ref(const pk_snapshot *s, pk_victim_ref *r, const pk_pod *p, bool violating)
+{
+	pk_victim_ref_of_pod(r, p);
+	r->violating = violating;
+	/* the PDB split has worked out the pod's budgets by now */
+	if (violating && p->npdbs > 0 && p->npdbs <= PK_POD_MAX_PDBS)
+		r->pdb = s->pdbs[p->pdbs[0]].name;
 }
 
 static void lower_nominations(const pk_nodeinfo *ni, const pk_pod *preemptor, pk_arena *arena,
@@ -248,7 +257,7 @@ static void lower_nominations(const pk_nodeinfo *ni, const pk_pod *preemptor, pk
 	for (int i = 0; i < ni->nnominated; i++) {
 		const pk_pod *q = ni->nominated[i];
 		if (q != preemptor && q->priority < preemptor->priority)
-			fill_ref(&out->clear_nominations[out->nclear++], q);
+			pk_victim_ref_of_pod(&out->clear_nominations[out->nclear++], q);
 	}
 }
 
@@ -424,8 +433,8 @@ static pk_status select_victims_by_sums(pk_snapshot *s, const pk_pod *preemptor,
 	for (int k = 0, i = 0; fill && k < n; k++) {
 		if (!victim[k])
 			continue;
-		fill_ref(&out->victims[i], ni->pods[from + k]);
-		out->victims[i++].violating = violating[k];
+		fill_ref(s, &out->victims[i], ni->pods[from + k], violating[k]);
+		i++;
 	}
 	out->nvictims = nv;
 	out->num_pdb_violations = violations;
@@ -505,8 +514,7 @@ static pk_status select_victims(pk_snapshot *s, const pk_pod *preemptor, pk_node
 	pk_units_sort(vu, nv, s->now);
 	out->victims = pk_arena_alloc(arena, sizeof *out->victims * (size_t)(nv ? nv : 1));
 	for (int i = 0; i < nv; i++) {
-		fill_ref(&out->victims[i], vu[i].pods[0]);
-		out->victims[i].violating = vu[i].violating;
+		fill_ref(s, &out->victims[i], vu[i].pods[0], vu[i].violating);
 	}
 	out->nvictims = nv;
 	out->num_pdb_violations = violations;
@@ -1116,7 +1124,7 @@ void pk_evaluation_free(pk_evaluation *e)
 	memset(e, 0, sizeof *e);
 }
 
-static pk_pod *find_bound_pod(pk_nodeinfo *ni, const pk_victim_ref *r)
+pk_pod *pk_nodeinfo_find_pod(const pk_nodeinfo *ni, const pk_victim_ref *r)
 {
 	for (int i = 0; i < ni->npods; i++)
 		if (ni->pods[i]->name == r->name && ni->pods[i]->namespace_ == r->namespace_)
@@ -1138,7 +1146,7 @@ void pk_snapshot_apply(pk_snapshot *s, const pk_evaluation *e)
 	if (!ni)
 		return;
 	for (int i = 0; i < c->nvictims; i++) {
-		pk_pod *v = find_bound_pod(ni, &c->victims[i]);
+		pk_pod *v = pk_nodeinfo_find_pod(ni, &c->victims[i]);
 		if (v)
 			pk_snapshot_delete(s, v);
 	}

@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "../k8s/json.h"
+#include "../k8s/quantity.h"
 
 void pk_format_time(int64_t ns, char *buf, size_t size)
 {
@@ -67,7 +68,32 @@ cJSON *pk_victim_ref_json(const pk_victim_ref *v)
 		cJSON_AddBoolToObject(o, "pdbViolation", 1);
 	if (v->terminating)
 		cJSON_AddBoolToObject(o, "terminating", 1);
+	if (v->class_name && *v->class_name)
+		cJSON_AddStringToObject(o, "priorityClassName", v->class_name);
+	if (v->owner_kind && *v->owner_kind) {
+		cJSON *owner = cJSON_AddObjectToObject(o, "owner");
+		const char *name = v->owner_name ? v->owner_name : "";
+		size_t n = strlen(name);
+		if (v->owner_trim && v->owner_trim < n) { /* a Deployment's ReplicaSet: the Deployment */
+			char deploy[512];
+			snprintf(deploy, sizeof deploy, "%.*s", (int)(n - v->owner_trim), name);
+			cJSON_AddStringToObject(owner, "kind", "Deployment");
+			cJSON_AddStringToObject(owner, "name", deploy);
+		} else {
+			cJSON_AddStringToObject(owner, "kind", v->owner_kind);
+			cJSON_AddStringToObject(owner, "name", name);
+		}
+	}
+	if (v->pod_group && *v->pod_group)
+		cJSON_AddStringToObject(o, "podGroup", v->pod_group);
+	if (v->pdb && *v->pdb)
+		cJSON_AddStringToObject(o, "pdb", v->pdb);
 	return o;
+}
+
+static const char *intern_or_null(pk_strtab *strs, const char *s)
+{
+	return s ? pk_intern(strs, s) : NULL;
 }
 
 bool pk_victim_ref_from_json(const cJSON *o, pk_strtab *strs, pk_victim_ref *out)
@@ -86,10 +112,167 @@ bool pk_victim_ref_from_json(const cJSON *o, pk_strtab *strs, pk_victim_ref *out
 	out->has_start_time = t && pk_parse_time(t, &out->start_time);
 	out->violating = pk_bool(o, "pdbViolation");
 	out->terminating = pk_bool(o, "terminating");
+	out->class_name = intern_or_null(strs, pk_str(o, "priorityClassName"));
+	out->owner_kind = intern_or_null(strs, pk_str(o, "owner.kind"));
+	out->owner_name = intern_or_null(strs, pk_str(o, "owner.name"));
+	out->pod_group = intern_or_null(strs, pk_str(o, "podGroup"));
+	out->pdb = intern_or_null(strs, pk_str(o, "pdb"));
 	return true;
 }
 
-cJSON *pk_candidate_json(const pk_pod *preemptor, const pk_candidate *c)
+/* ---- node resources ---------------------------------------------------------------- */
+
+static void add_quantity(cJSON *o, const char *name, int64_t milli)
+{
+	char q[32];
+	pk_qty_format(milli, q, sizeof q);
+	cJSON_AddStringToObject(o, name, q);
+}
+
+/* A ResourceList: cpu, memory and pods always, the others when not zero. */
+static cJSON *resource_list_json(const pk_res *r)
+{
+	cJSON *o = cJSON_CreateObject();
+	add_quantity(o, "cpu", r->cpu);
+	add_quantity(o, "memory", r->memory);
+	add_quantity(o, "pods", r->pods);
+	if (r->ephemeral)
+		add_quantity(o, "ephemeral-storage", r->ephemeral);
+	for (int i = 0; i < r->nscalar; i++)
+		if (r->scalar[i].milli)
+			add_quantity(o, r->scalar[i].name, r->scalar[i].milli);
+	return o;
+}
+
+static void res_pods(pk_res *r, const pk_pod *const *pods, int n, int sign)
+{
+	for (int i = 0; i < n; i++) {
+		pk_res_add(r, &pods[i]->requests, sign);
+		r->pods += sign * 1000;
+	}
+}
+
+static bool among(const pk_pod *p, const pk_pod *const *pods, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (pods[i] == p)
+			return true;
+	return false;
+}
+
+cJSON *pk_node_resources_json(const pk_nodeinfo *ni, const pk_pod *const *gone, int ngone,
+                              const pk_pod *const *added, int nadded)
+{
+	/* the pods bound there, and those nominated there: the scheduler
+	 * holds room for them (a plan's own preemptor counts once, after) */
+	pk_res before = {0}, after = {0};
+	pk_res_add(&before, &ni->requested, 1);
+	before.pods = (int64_t)ni->npods * 1000;
+	for (int i = 0; i < ni->nnominated; i++)
+		if (!among(ni->nominated[i], added, nadded))
+			res_pods(&before, (const pk_pod *const *)&ni->nominated[i], 1, 1);
+	pk_res_add(&after, &before, 1);
+	after.pods = before.pods;
+	res_pods(&after, gone, ngone, -1);
+	res_pods(&after, added, nadded, 1);
+	cJSON *o = cJSON_CreateObject();
+	cJSON_AddStringToObject(o, "node", ni->node->name);
+	cJSON_AddItemToObject(o, "allocatable", resource_list_json(&ni->node->allocatable));
+	cJSON_AddItemToObject(o, "requested", resource_list_json(&before));
+	cJSON_AddItemToObject(o, "requestedAfter", resource_list_json(&after));
+	free(before.scalar);
+	free(after.scalar);
+	return o;
+}
+
+static int pods_on(const char *node, const pk_pod *const *pods, const char *const *nodes, int n,
+                   const pk_pod **out)
+{
+	int k = 0;
+	for (int i = 0; i < n; i++)
+		if ((nodes ? nodes[i] : pods[i]->node_name) == node)
+			out[k++] = pods[i];
+	return k;
+}
+
+cJSON *pk_plan_nodes_json(const pk_snapshot *s, const pk_pod *const *gone, int ngone,
+                          const pk_pod *const *added, const char *const *added_nodes, int nadded)
+{
+	int total = ngone + nadded;
+	const char **names = malloc(sizeof *names * (size_t)(total ? total : 1));
+	const pk_pod **g = malloc(sizeof *g * (size_t)(ngone ? ngone : 1));
+	const pk_pod **a = malloc(sizeof *a * (size_t)(nadded ? nadded : 1));
+	if (!names || !g || !a)
+		abort();
+	int nnames = 0;
+	for (int i = 0; i < total; i++) {
+		const char *n = i < ngone ? gone[i]->node_name : added_nodes[i - ngone];
+		int k = 0;
+		while (k < nnames && names[k] != n)
+			k++;
+		if (k == nnames)
+			names[nnames++] = n;
+	}
+	cJSON *arr = cJSON_CreateArray();
+	for (int k = 0; k < nnames; k++) {
+		const pk_nodeinfo *ni = pk_snapshot_node(s, names[k]);
+		if (!ni)
+			continue;
+		int ng = pods_on(names[k], gone, NULL, ngone, g);
+		int na = pods_on(names[k], added, added_nodes, nadded, a);
+		cJSON_AddItemToArray(arr, pk_node_resources_json(ni, g, ng, a, na));
+	}
+	free(names);
+	free(g);
+	free(a);
+	return arr;
+}
+
+/* The pods of ni that c's victims name (malloc'd, *n of them). */
+static const pk_pod **victim_pods(const pk_nodeinfo *ni, const pk_candidate *c, int *n)
+{
+	const pk_pod **pods = malloc(sizeof *pods * (size_t)(c->nvictims ? c->nvictims : 1));
+	if (!pods)
+		abort();
+	*n = 0;
+	for (int i = 0; i < c->nvictims; i++) {
+		const pk_pod *p = pk_nodeinfo_find_pod(ni, &c->victims[i]);
+		if (p)
+			pods[(*n)++] = p;
+	}
+	return pods;
+}
+
+cJSON *pk_pod_plan_nodes_json(const pk_snapshot *s, const pk_evaluation *e, const pk_nodeinfo *assumed)
+{
+	const pk_pod *pre = e->preemptor->pod;
+	if (assumed)
+		return pk_plan_nodes_json(s, NULL, 0, &pre, &assumed->node->name, 1);
+	if (e->status != PK_PRE_NEEDS_PREEMPTION || e->best < 0)
+		return NULL;
+	const pk_nodeinfo *ni = pk_snapshot_node(s, e->candidates[e->best].node);
+	if (!ni)
+		return NULL;
+	int ngone;
+	const pk_pod **gone = victim_pods(ni, &e->candidates[e->best], &ngone);
+	cJSON *o = pk_plan_nodes_json(s, gone, ngone, &pre, &ni->node->name, 1);
+	free(gone);
+	return o;
+}
+
+static cJSON *candidate_resources_json(const pk_snapshot *s, const pk_pod *preemptor, const pk_candidate *c)
+{
+	const pk_nodeinfo *ni = pk_snapshot_node(s, c->node);
+	if (!ni)
+		return NULL;
+	int ngone;
+	const pk_pod **gone = victim_pods(ni, c, &ngone);
+	cJSON *o = pk_node_resources_json(ni, gone, ngone, &preemptor, 1);
+	free(gone);
+	return o;
+}
+
+cJSON *pk_candidate_json(const pk_snapshot *s, const pk_pod *preemptor, const pk_candidate *c)
 {
 	cJSON *o = cJSON_CreateObject();
 	cJSON_AddStringToObject(o, "kind", "Candidate");
@@ -102,6 +285,10 @@ cJSON *pk_candidate_json(const pk_pod *preemptor, const pk_candidate *c)
 	cJSON *n = cJSON_AddArrayToObject(o, "nominatedPodsToClear");
 	for (int i = 0; i < c->nclear; i++)
 		cJSON_AddItemToArray(n, pk_victim_ref_json(&c->clear_nominations[i]));
+	cJSON *res = s ? candidate_resources_json(s, preemptor, c)
+	               : c->node_resources ? cJSON_Parse(c->node_resources) : NULL;
+	if (res)
+		cJSON_AddItemToObject(o, "nodeResources", res);
 	return o;
 }
 
@@ -129,6 +316,17 @@ bool pk_candidate_from_json(const cJSON *o, pk_strtab *strs, pk_arena *a, pk_can
 	int64_t v = 0;
 	pk_int64(o, "numPDBViolations", &v);
 	out->num_pdb_violations = (int)v;
+	const cJSON *res = pk_get(o, "nodeResources");
+	if (cJSON_IsObject(res)) {
+		char *text = cJSON_PrintUnformatted(res);
+		if (!text)
+			abort();
+		size_t len = strlen(text) + 1;
+		char *copy = pk_arena_alloc(a, len);
+		memcpy(copy, text, len);
+		out->node_resources = copy;
+		free(text);
+	}
 	pk_candidate_summarize(out);
 	return true;
 }

@@ -7,8 +7,19 @@
  *     "numCandidates":N,"offset":K,"warnings":[…],
  *     "postFilter":{"gate","status"} (when a feature gate stopped it),"pod":{…}}
  *   {"kind":"Candidate","preemptor":{namespace,name,uid,priority},"node":"…",
- *     "victims":[{namespace,name,uid,node,priority,startTime}],
- *     "numPDBViolations":N,"nominatedPodsToClear":[…]}
+ *     "victims":[{namespace,name,uid,node,priority,startTime,priorityClassName,
+ *       owner:{kind,name},podGroup,pdb}],
+ *     "numPDBViolations":N,"nominatedPodsToClear":[…],"nodeResources":{…}}
+ *
+ * A victim's priorityClassName, owner (the owner workload, pk_pod.owner_*),
+ * podGroup (spec.schedulingGroup.podGroupName) and pdb (a budget that
+ * selects a violating victim) are left out when empty. nodeResources, of a Candidate and (an array, one per node the plan
+ * touches) of a PreemptionPlan:
+ *   {"node":"…","allocatable":{cpu,memory,pods,…},"requested":{…},
+ *    "requestedAfter":{…}}
+ * quantities as resource.Quantity strings (bytes as plain integers); what
+ * the pods bound or nominated to the node request now (pods: how many) and
+ * after the plan's victims are gone and its pods placed or nominated there.
  *   {"kind":"NodeStatus","preemptor":{…},"node":"…","stage":"Filter"|"DryRun",
  *     "code":"…","plugin":"…","reasons":[…]}            (victims --explain)
  */
@@ -27,9 +38,26 @@ cJSON *pk_victim_ref_json(const pk_victim_ref *v);
 /* Decode a victim ref; strings are interned through strs. false if not an object. */
 bool pk_victim_ref_from_json(const cJSON *o, pk_strtab *strs, pk_victim_ref *out);
 
-cJSON *pk_candidate_json(const pk_pod *preemptor, const pk_candidate *c);
+/* With s, the candidate's nodeResources from the snapshot (the victims gone,
+ * the preemptor added); without, those the record it was read from had. */
+cJSON *pk_candidate_json(const pk_snapshot *s, const pk_pod *preemptor, const pk_candidate *c);
 /* Decode a Candidate record (victims arena-allocated). */
 bool pk_candidate_from_json(const cJSON *o, pk_strtab *strs, pk_arena *a, pk_candidate *out);
+
+/* nodeResources of node ni when the pods in gone leave it and those in
+ * added arrive. */
+cJSON *pk_node_resources_json(const pk_nodeinfo *ni, const pk_pod *const *gone, int ngone,
+                              const pk_pod *const *added, int nadded);
+/* A plan's nodeResources array: every node that loses a pod of gone or
+ * gains added[i] (on added_nodes[i]), in order of first mention. */
+cJSON *pk_plan_nodes_json(const pk_snapshot *s, const pk_pod *const *gone, int ngone,
+                          const pk_pod *const *added, const char *const *added_nodes, int nadded);
+
+/* The nodeResources of a pod's plan from s as it is before the plan is
+ * played forward: the preemptor assumed onto the node when it fits, or the
+ * chosen candidate's victims gone and the preemptor nominated there; NULL
+ * for other outcomes. */
+cJSON *pk_pod_plan_nodes_json(const pk_snapshot *s, const pk_evaluation *e, const pk_nodeinfo *assumed);
 
 cJSON *pk_preemptor_json(const pk_evaluation *e, const pk_snapshot *s);
 /* NodeStatus records of --explain for node i of e (NULL if it is a candidate). */

@@ -13,6 +13,7 @@
 #define UNUSED_MEMBERS \
 	"metadata.managedFields", "metadata.annotations", "metadata.resourceVersion", \
 	"metadata.ownerReferences[].apiVersion", "metadata.ownerReferences[].blockOwnerDeletion", \
+	"metadata.ownerReferences[].uid", \
 	"status.containerStatuses", "status.initContainerStatuses", "status.ephemeralContainerStatuses", \
 	"status.images", "status.nodeInfo", "status.addresses", "status.daemonEndpoints", \
 	"status.volumesAttached", "status.volumesInUse", "status.podIPs", "status.hostIPs", "status.config", \
@@ -38,9 +39,6 @@
 	"spec.restartPolicy", "spec.volumes[].name", "spec.containers[].ports[].containerPort"
 
 const char *const pk_snapshot_unused_members[] = { UNUSED_MEMBERS, NULL };
-/* A single evaluation does not ask who owns a pod: only the simulator's
- * recreations do. */
-const char *const pk_snapshot_unused_members_one_pass[] = { UNUSED_MEMBERS, "metadata.ownerReferences", NULL };
 
 /* ---- node-name index: open addressing over interned pointers ------------- */
 
@@ -348,9 +346,7 @@ static void sort_pods(pk_pod **pods, int n, int64_t now)
 	free(k);
 }
 
-/* dst is a node's requested sum; its scalar table is malloc-owned and grows
- * when a pod brings a resource name the node has not seen yet. */
-static void res_add(pk_res *dst, const pk_res *src, int sign)
+void pk_res_add(pk_res *dst, const pk_res *src, int sign)
 {
 	dst->cpu += sign * src->cpu;
 	dst->memory += sign * src->memory;
@@ -443,7 +439,7 @@ void pk_snapshot_finish(pk_snapshot *s)
 			}
 			reserve_pods(ni, ni->npods + 1);
 			ni->pods[ni->npods++] = p;
-			res_add(&ni->requested, &p->requests, 1);
+			pk_res_add(&ni->requested, &p->requests, 1);
 			if (p->con->nanti_affinity)
 				s->anti_affinity_pods++;
 		} else if (*p->nominated_node) {
@@ -472,7 +468,7 @@ void pk_nodeinfo_remove_pod(pk_nodeinfo *ni, const pk_pod *p)
 		memmove(&ni->slots[i], &ni->slots[i + 1], sizeof *ni->slots * (size_t)(ni->npods - i - 1));
 		ni->npods--;
 		ni->generation++;
-		res_add(&ni->requested, &p->requests, -1);
+		pk_res_add(&ni->requested, &p->requests, -1);
 		return;
 	}
 }
@@ -491,7 +487,7 @@ void pk_nodeinfo_add_pod(pk_nodeinfo *ni, pk_pod *p)
 	ni->slots[i] = slot_of(p);
 	ni->npods++;
 	ni->generation++;
-	res_add(&ni->requested, &p->requests, 1);
+	pk_res_add(&ni->requested, &p->requests, 1);
 }
 
 void pk_nodeinfo_add_nominated(pk_nodeinfo *ni, pk_pod *p)

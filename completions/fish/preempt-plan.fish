@@ -8,7 +8,7 @@ complete -c preempt-plan -l scale -x -a 'deploy/ deployment/ rs/ replicaset/ sts
 complete -c preempt-plan -l replicas -x -d 'With --simulate: the --scale object\'s new count'
 complete -c preempt-plan -l no-cascade -d 'With --simulate: do not re-queue recreated victims'
 complete -c preempt-plan -l max-recreations -x -d 'With --simulate: bound on re-queued victims'
-complete -c preempt-plan -s o -l output -x -a 'json table wide' -d 'Output format'
+complete -c preempt-plan -s o -l output -x -a 'json table wide html' -d 'Output format'
 complete -c preempt-plan -l color -x -a 'auto always never' -d 'Colour output'
 complete -c preempt-plan -l stats -d 'Print what was read, used, skipped and rejected'
 complete -c preempt-plan -l no-headers -d 'Tables: no header row and no footer'

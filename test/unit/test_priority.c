@@ -86,5 +86,24 @@ int main(void)
 	CHECK(pk_is_system_class_name("system-cluster-critical") && !pk_is_system_class_name("system-foo"),
 	      "system class names");
 	pk_pclass_set_free(&s);
+	{
+		/* No class and no default: admission computes 0, which a pod's
+		 * own priority contradicts, once the input's classes are known. */
+		pk_pclass_set only_system, with_classes;
+		pk_pclass_set_init(&only_system);
+		pk_pclass_set_init(&with_classes);
+		add(&with_classes, "{\"metadata\":{\"name\":\"batch\"},\"value\":100}");
+		const char *pod = "{\"priority\":5,\"preemptionPolicy\":\"Never\"}";
+		pk_resolved_priority a = resolve(&only_system, pod);
+		CHECK(!a.priority_conflict && !a.policy_conflict && a.value == 5,
+		      "without the input's classes a pod's spec.priority is taken as written");
+		pk_resolved_priority b = resolve(&with_classes, pod);
+		CHECK(b.priority_conflict && b.policy_conflict && b.class_value == 0 && b.class_policy == PK_PREEMPT_LOWER,
+		      "with classes but no default, spec.priority 5 contradicts the 0 admission computes");
+		pk_resolved_priority c = resolve(&with_classes, "{\"priority\":0}");
+		CHECK(!c.priority_conflict, "spec.priority 0 agrees with it");
+		pk_pclass_set_free(&only_system);
+		pk_pclass_set_free(&with_classes);
+	}
 	return T_DONE();
 }

@@ -1,0 +1,204 @@
+#!/usr/bin/env bats
+# -o html: the report pages of preempt-plan and apiq-sim, checked as a reader
+# gets them - valid HTML (tidy), rendered in headless Chromium with JavaScript
+# off and on (test/render-html), no console message, the DOM holding what
+# the records say, and names with markup escaped. Screenshots are kept in
+# $PK_ARTIFACTS (default ${TMPDIR:-/tmp}/preemptkit-artifacts), one
+# directory per page.
+
+load test_helper/common
+bats_require_minimum_version 1.5.0
+
+setup() {
+	command -v chromium >/dev/null || skip "chromium is not installed (share/debian-packages)"
+	command -v tidy >/dev/null || skip "tidy is not installed (share/debian-packages)"
+	ARTIFACTS=${PK_ARTIFACTS:-${TMPDIR:-/tmp}/preemptkit-artifacts}/$(basename "$BIN")
+	mkdir -p "$ARTIFACTS"
+}
+
+# valid PAGE: tidy finds nothing to say about it (HTML5).
+valid() {
+	run tidy -errors -q "$1"
+	assert_success
+	assert_output ''
+}
+
+# render PAGE NAME: render it, keep the screenshot, fail on console messages.
+render() {
+	OUT="$ARTIFACTS/$2"
+	rm -rf "$OUT"
+	run "$ROOT/test/render-html" --out "$OUT" "$1"
+	[ "$status" -eq 0 ] || fail "render-html $status: $(cat "$OUT/console.log" 2>/dev/null)"
+	[ "$(head -c 8 "$OUT/screenshot.png" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ] || fail "no PNG"
+	NOJS=$(cat "$OUT/dom-nojs.html") JS=$(cat "$OUT/dom-js.html")
+	# the script ran with JavaScript on, and only then
+	[[ $JS == *'<html lang="en" class="js">'* ]] || fail "the page's script did not run"
+	[[ $NOJS != *'class="js"'* ]] || fail "the script ran with JavaScript off"
+}
+
+# The JSON array a page embeds in script#ID.
+embedded() {
+	sed -n "/<script type=\"application\/json\" id=\"$2\">/,/]<\/script>/p" "$1" |
+		sed "1s/.*id=\"$2\">//; \$s/<\/script>.*//"
+}
+
+count() { grep -o -- "$2" <<<"$1" | wc -l; }
+
+@test "victims | preempt-plan -o html: the sample plan, readable with JavaScript off and on" {
+	page="$BATS_TEST_TMPDIR/plan.html"
+	victims --explain --preemptor "$SAMPLE/preemptor.yaml" "$SAMPLE/cluster.json" | preempt-plan -o html >"$page"
+	valid "$page"
+	render "$page" pipeline
+	for dom in "$NOJS" "$JS"; do
+		[[ $dom == *'<strong id="count-victims">2</strong>'* ]] || fail "victims count"
+		[[ $dom == *'<strong id="count-result-Preempt">1</strong>'* ]] || fail "result count"
+		[[ $dom == *'<li>batch/report-29871540-h4j8l</li>'* ]] || fail "a victim's name"
+		[[ $dom == *'<td>Job report-29871540</td><td class="n">1</td><td>batch-low</td>'* ]] || fail "impact by owner"
+		# the chosen node first, beside the other candidates
+		[[ $dom == *'<td class="n">1<span class="tag">chosen</span></td><td>demo-worker4</td>'* ]] || fail "choice"
+		[[ $dom == *'<strong>Why it won:</strong> smallest priority sum</p>'* ]] || fail "why it won"
+		[ "$(count "$dom" '<tr><td class="n">[234]</td><td>demo-worker')" -eq 3 ] || fail "other candidates"
+		# and why the other nodes are none (victims --explain)
+		[[ $dom == *'<tr><td class="n">2</td><td class="reason">TaintToleration: node(s) had untolerated taint(s)'* ]] ||
+			fail "the nodes that are no candidate"
+		# one SVG per touched node: the plan touches demo-worker4 only
+		[ "$(count "$dom" '<svg class="bars"')" -eq 1 ] || fail "bars"
+		[[ $dom == *'id="node-demo-worker4"'* ]] || fail "the touched node"
+		[[ $dom == *'the other 5 node(s) of the cluster are untouched'* ]] || fail "untouched nodes"
+	done
+	# the script adds sorting and filtering, nothing else
+	[[ $JS == *'<button type="button" class="sort">'* && $JS == *'<input type="search" class="filter"'* ]]
+	[[ $NOJS != *'<button'* && $NOJS != *'<input'* ]]
+	# the records are in the page
+	embedded "$page" preemptkit-records | jq -e 'map(select(.kind == "PreemptionPlan"))[0].nominatedNodeName == "demo-worker4"'
+}
+
+@test "preempt-plan --simulate -o html: the counts and nodes of the NDJSON records, reasons grouped" {
+	json="$BATS_TEST_TMPDIR/sim.ndjson" page="$BATS_TEST_TMPDIR/sim.html"
+	preempt-plan --simulate "$SAMPLE/gang/cluster.json" >"$json" 2>/dev/null || [ $? -eq 1 ]
+	preempt-plan --simulate -o html "$SAMPLE/gang/cluster.json" >"$page" 2>/dev/null || [ $? -eq 1 ]
+	valid "$page"
+	render "$page" simulate
+	plans=$(jq -s 'map(select(.kind == "PreemptionPlan")) | length' "$json")
+	victims=$(jq -s 'map(select(.kind == "PreemptionPlan") | .victims | length) | add' "$json")
+	nodes=$(jq -s '[.[] | select(.kind == "PreemptionPlan") | (.nodeResources[]?.node, .victims[].node,
+		.nominatedNodeName // empty, .node // empty, .placements[]?.node)] | unique | length' "$json")
+	[ "$plans" -gt 10 ] && [ "$victims" -gt 0 ] && [ "$nodes" -gt 0 ]
+	for dom in "$NOJS" "$JS"; do
+		[[ $dom == *"<strong id=\"count-units\">$plans</strong>"* ]] || fail "plans"
+		[[ $dom == *"<strong id=\"count-victims\">$victims</strong>"* ]] || fail "victims"
+		[[ $dom == *'<strong id="count-cascades">4</strong>'* ]] || fail "cascades"
+		[ "$(count "$dom" '<svg class="bars"')" -eq "$nodes" ] || fail "one SVG per touched node ($nodes)"
+		# a reason grouped: six plans give it, on 16 nodes each
+		[[ $dom == *'<td>Filter</td><td class="reason">Insufficient cpu</td><td class="n">6</td><td class="n">96</td>'* ]] ||
+			fail "grouped reason"
+		[[ $dom == *'<a href="#podgroup-ml.train">podgroup ml/train</a>'* ]] || fail "a link to the gang's plan"
+		[[ $dom == *'<tr id="podgroup-ml.train">'* ]] || fail "the gang's anchor"
+		# the gang preempts the whole etl group
+		[[ $dom == *'<tr><td>default/etl</td><td class="n">4</td><td><a href="#podgroup-ml.train">'* ]] ||
+			fail "the pod group that loses pods"
+	done
+}
+
+@test "-o html: names and messages with markup come out escaped, in the page and in its data" {
+	cluster="$BATS_TEST_TMPDIR/hostile.json" page="$BATS_TEST_TMPDIR/hostile.html"
+	bad_name='</script><script>console.error("pwned")</script>'
+	bad_ns=$'a&b"c\'d\u2028e'
+	bad_class='<b onmouseover="console.error(1)">preemptible</b>'
+	bad_node='demo-worker4<img src=x onerror=console.error(2)>'
+	jq --arg n "$bad_name" --arg ns "$bad_ns" --arg c "$bad_class" --arg node "$bad_node" '
+		.items |= map(
+			if .metadata.name == "notebook-dave" then .metadata.name = $n
+			elif .metadata.name == "report-29871540-h4j8l" then .metadata.namespace = $ns else . end
+			| if .metadata.name == "preemptible" or .spec.priorityClassName == "preemptible"
+			  then (if .kind == "PriorityClass" then .metadata.name = $c else .spec.priorityClassName = $c end) else . end
+			| if .metadata.name == "demo-worker4" then .metadata.name = $node
+			  elif .spec.nodeName == "demo-worker4" then .spec.nodeName = $node else . end)' \
+		"$SAMPLE/cluster.json" >"$cluster"
+	victims --preemptor "$SAMPLE/preemptor.yaml" "$cluster" | preempt-plan -o html >"$page"
+	valid "$page"
+	raw=$(cat "$page")
+	[[ $raw != *'<script>console'* && $raw != *'<b onmouseover'* && $raw != *'<img src=x'* ]]
+	[[ $raw == *'&lt;/script&gt;&lt;script&gt;console.error(&quot;pwned&quot;)&lt;/script&gt;'* ]]
+	[[ $raw == *'a&amp;b&quot;c&#39;d'* ]]
+	# in the embedded JSON U+2028 is written as an escape (a raw one ends a JavaScript string literal)
+	data=$(embedded "$page" preemptkit-records)
+	[[ $data != *$'\u2028'* && $data == *'\u2028'* ]]
+	render "$page" hostile
+	[ "$(count "$JS" '<script')" -eq 2 ] || fail "a script element was injected"
+	[ "$(count "$JS" '<img')" -eq 0 ] && [ "$(count "$JS" '<b ')" -eq 0 ]
+	[[ $JS == *'&lt;/script&gt;&lt;script&gt;console.error("pwned")&lt;/script&gt;'* ]]
+	# the data holds the names as they were
+	embedded "$page" preemptkit-records | jq -e --arg n "$bad_name" --arg ns "$bad_ns" --arg c "$bad_class" --arg node "$bad_node" '
+		map(select(.kind == "PreemptionPlan"))[0] as $p
+		| ($p.victims | map(.name) | index($n)) != null
+		and ($p.victims | map(.namespace) | index($ns)) != null
+		and ($p.victims | map(.priorityClassName) | index($c)) != null
+		and $p.nominatedNodeName == $node'
+}
+
+@test "preempt-plan --simulate --apply -o html: the applied objects, as their records say" {
+	page="$BATS_TEST_TMPDIR/apply.html" json="$BATS_TEST_TMPDIR/apply.ndjson"
+	preempt-plan --simulate "$SAMPLE/gang/cluster.json" --apply "$ROOT/share/examples/rollout" >"$json" 2>/dev/null || true
+	preempt-plan --simulate -o html "$SAMPLE/gang/cluster.json" --apply "$ROOT/share/examples/rollout" >"$page" 2>/dev/null || true
+	valid "$page"
+	n=$(jq -s 'map(select(.kind == "AppliedObject")) | length' "$json")
+	[ "$n" -gt 0 ]
+	raw=$(cat "$page")
+	[ "$(count "$raw" '<tr><td>Deployment shop/checkout</td>')" -eq 1 ]
+	[ "$(sed -n '/id="applied-table"/,/<\/table>/p' "$page" | grep -c '^<tr><td>')" -eq "$n" ]
+	embedded "$page" preemptkit-records | jq -e --argjson n "$n" 'map(select(.kind == "AppliedObject")) | length == $n'
+}
+
+@test "-o html shows AppliedObject records and the plan's criterion (hand-made records)" {
+	[ -x "${UNITDIR:-}/test_report" ] || skip "the unit tests are not built (make unit)"
+	page="$BATS_TEST_TMPDIR/handmade.html"
+	run "$UNITDIR/test_report" "$page"
+	assert_success
+	valid "$page"
+	render "$page" handmade
+	for dom in "$NOJS" "$JS"; do
+		[[ $dom == *'<section id="applied">'* && $dom == *'<td>Deployment shop/checkout</td><td>deploy.yaml:3</td><td>create</td>'* ]] ||
+			fail "applied objects"
+		[[ $dom == *'<td>fewest PDB violations</td>'* ]] || fail "criterion"
+		[[ $dom == *'<td>batch/report-pdb</td><td class="n">1</td>'* ]] || fail "PDB violation"
+	done
+}
+
+@test "apiq-sim run --compare -o html: each gate setting's timeline side by side" {
+	page="$BATS_TEST_TMPDIR/apiq.html"
+	run -0 apiq-sim run --pods 300 --preemptor-share 0.2 --qps 200 --burst 50 --latency 20ms --compare -o html
+	printf '%s\n' "$output" >"$page"
+	valid "$page"
+	render "$page" apiq-compare
+	for dom in "$NOJS" "$JS"; do
+		[ "$(count "$dom" '<td>SchedulerAsyncPreemption=')" -eq 4 ] || fail "four runs"
+		for m in "Scheduling throughput" "Pending API calls per call type" "Time to bind, p50 and p99" \
+			"Client rate limiter wait per request" "Preempting set"; do
+			[[ $dom == *"<h3>$m"* ]] || fail "no plots of $m"
+		done
+		# throughput and time to bind have data in every setting: a line each
+		[ "$(count "$dom" '<path class="line s0"')" -ge 8 ] || fail "lines"
+	done
+	embedded "$page" apiq-sim-summaries | jq -e 'length == 4 and all(.[]; (.series.t | length) > 0
+		and (.series.throughput | length) == (.series.t | length) and .series.window > 0)'
+}
+
+@test "html is a format of preempt-plan and apiq-sim run only, and the man pages and completions say so" {
+	run -2 apiq-sim step -o html /dev/null
+	assert_output --partial 'html are for run'
+	run -2 victims -o html "$SAMPLE/cluster.json"
+	run -2 apiq-sim run --pods 10 -o html --timeline -
+	assert_output --partial 'would both write to standard output'
+	for t in preempt-plan apiq-sim; do
+		formats=$($t --help | sed -n 's/^Output formats: \([a-z,]*\) .*/\1/p' | tr , ' ')
+		[[ " $formats " == *" html "* ]] || fail "$t --help lacks html ($formats)"
+		for f in $formats; do
+			grep -qE "^\.Op Fl o (Ar|Cm) .*\<$f\>" "$ROOT/share/man/man1/$t.1" || fail "man page of $t lacks $f"
+			grep -qE "compgen -W '[^']*\<$f\>" "$ROOT/completions/bash/$t" || fail "bash completion of $t lacks $f"
+			grep -qE "format:\([^)]*\<$f\>" "$ROOT/completions/zsh/_$t" || fail "zsh completion of $t lacks $f"
+			grep -qE -- "-l output -x -a '[^']*\<$f\>" "$ROOT/completions/fish/$t.fish" || fail "fish completion of $t lacks $f"
+		done
+	done
+	preempt-plan --simulate --help | grep -q '^Output formats: json,table,wide,html '
+}

@@ -1,0 +1,182 @@
+/* The plan report (common/sched/report.h) from hand-made records: the
+ * branches for records some runs have (AppliedObject, a plan's decidedBy,
+ * warnings), FitError grouping, escaping, the bounds.
+ * With a path argument the page is also written there, for test/html.bats
+ * to render in a browser. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sched/report.h"
+#include "t.h"
+
+static const char *const records[] = {
+	"{\"kind\":\"AppliedObject\",\"object\":{\"apiVersion\":\"apps/v1\",\"kind\":\"Deployment\","
+	"\"namespace\":\"shop\",\"name\":\"checkout\"},\"origin\":\"deploy.yaml:3\",\"action\":\"create\","
+	"\"pods\":3,\"placed\":1,\"nominated\":1,\"victims\":2,\"unschedulable\":1,"
+	"\"reasons\":[{\"reason\":\"Insufficient cpu\",\"count\":1}],"
+	"\"victimPods\":[{\"namespace\":\"batch\",\"name\":\"report-1\"},{\"namespace\":\"batch\",\"name\":\"report-2\"}],"
+	"\"warnings\":[\"replicas absent: 1 assumed\"],\"message\":\"3 pods: 1 placed, 1 nominated, 1 unschedulable\"}",
+
+	"{\"kind\":\"PreemptionPlan\",\"preemptor\":{\"kind\":\"Pod\",\"namespace\":\"shop\",\"name\":\"checkout-a\","
+	"\"uid\":\"u1\",\"priority\":1000},\"result\":\"Preempt\",\"nominatedNodeName\":\"node-1\","
+	"\"victims\":[{\"namespace\":\"batch\",\"name\":\"report-1\",\"uid\":\"v1\",\"node\":\"node-1\",\"priority\":10,"
+	"\"priorityClassName\":\"low\",\"owner\":{\"kind\":\"Job\",\"name\":\"report\"},\"pdbViolation\":true,"
+	"\"pdb\":\"report-pdb\"},{\"namespace\":\"batch\",\"name\":\"report-2\",\"uid\":\"v2\",\"node\":\"node-1\","
+	"\"priority\":10,\"priorityClassName\":\"low\",\"owner\":{\"kind\":\"Job\",\"name\":\"report\"}}],"
+	"\"numPDBViolations\":1,\"decidedBy\":\"fewest PDB violations\","
+	"\"reason\":\"preempting 2 pod(s) on node node-1\","
+	"\"actions\":[{\"call\":\"pod_status_patch\",\"details\":{\"condition\":{\"type\":\"DisruptionTarget\"}}},"
+	"{\"call\":\"pod_delete\"},{\"call\":\"pod_status_patch\",\"details\":{\"condition\":{}}},{\"call\":\"pod_delete\"},"
+	"{\"call\":\"pod_status_patch\",\"details\":{\"nominatedNodeName\":\"node-1\"}}],"
+	"\"nodeResources\":[{\"node\":\"node-1\",\"allocatable\":{\"cpu\":\"4\",\"memory\":\"8Gi\",\"pods\":\"110\","
+	"\"example.com/gpu\":\"2\"},\"requested\":{\"cpu\":\"3500m\",\"memory\":\"4Gi\",\"pods\":\"9\"},"
+	"\"requestedAfter\":{\"cpu\":\"4500m\",\"memory\":\"2Gi\",\"pods\":\"8\",\"example.com/gpu\":\"1\"}}]}",
+
+	"{\"kind\":\"PreemptionPlan\",\"preemptor\":{\"kind\":\"Pod\",\"namespace\":\"shop\",\"name\":\"checkout-b\","
+	"\"uid\":\"u2\",\"priority\":1000},\"result\":\"Unschedulable\",\"nominatedNodeName\":null,\"victims\":[],"
+	"\"numPDBViolations\":0,\"reason\":\"0/3 nodes are available: 1 node(s) had untolerated taint(s), "
+	"2 Insufficient example.com/gpu. preemption: 0/3 nodes are available: 1 Preemption is not helpful for "
+	"scheduling, 2 No preemption victims found for incoming pod.\",\"actions\":[]}",
+
+	"{\"kind\":\"PreemptionPlan\",\"preemptor\":{\"kind\":\"Pod\",\"namespace\":\"shop\",\"name\":\"<script>x</script>\","
+	"\"uid\":\"u3\",\"priority\":5},\"result\":\"NotEligible\",\"nominatedNodeName\":null,\"victims\":[],"
+	"\"numPDBViolations\":0,\"reason\":\"not eligible: <b>&\\u2028\",\"actions\":[],"
+	"\"warnings\":[\"priorityClassName \\\"gone\\\" not found; priority 5 assumed\"]}",
+
+	"{\"kind\":\"SimulationSummary\",\"scheduled\":0,\"nominated\":1,\"unschedulable\":2,\"victims\":2,"
+	"\"cascadingPreemptions\":0,\"units\":3,\"pods\":3,\"podGroups\":0,\"recreated\":0,\"recreationsDropped\":0,"
+	"\"scaled\":0,\"nodes\":3}",
+};
+
+typedef struct reason_seen {
+	char text[8][80], stage[8][16];
+	long count[8];
+	int n;
+} reason_seen;
+
+static void on_reason(void *ctx, const char *stage, const char *reason, size_t len, long count)
+{
+	reason_seen *s = ctx;
+	if (s->n == 8)
+		return;
+	snprintf(s->text[s->n], sizeof s->text[0], "%.*s", (int)len, reason);
+	snprintf(s->stage[s->n], sizeof s->stage[0], "%s", stage);
+	s->count[s->n++] = count;
+}
+
+static void test_fit_error(void)
+{
+	reason_seen s = { .n = 0 };
+	int n = pk_fit_error_reasons("0/16 nodes are available: 2 Insufficient nvidia.com/gpu, 14 node(s) didn't "
+	                             "match Pod's node affinity/selector. preemption: 0/16 nodes are available: 16 "
+	                             "Preemption is not helpful for scheduling.", on_reason, &s);
+	CHECK(n == 3, "three reasons in a FitError with a preemption part (%d)", n);
+	CHECK_STR(s.text[0], "Insufficient nvidia.com/gpu", "a dot inside a reason does not end it");
+	CHECK(s.count[0] == 2 && strcmp(s.stage[0], "filter") == 0, "count and stage of the first");
+	CHECK_STR(s.text[1], "node(s) didn't match Pod's node affinity/selector", "the second reason");
+	CHECK(s.count[2] == 16 && strcmp(s.stage[2], "preemption") == 0, "the preemption part's stage");
+	s.n = 0;
+	CHECK(pk_fit_error_reasons("not eligible due to preemptionPolicy=Never.", on_reason, &s) == 0,
+	      "a message that is no FitError has no reasons");
+}
+
+static int count(const char *hay, const char *needle)
+{
+	int n = 0;
+	for (const char *p = hay; (p = strstr(p, needle)) != NULL; p += strlen(needle))
+		n++;
+	return n;
+}
+
+/* The page of the records above with opts o into *page. */
+static void page_of(const pk_report_opts *o, char **page, size_t *size)
+{
+	pk_report *r = pk_report_new(o);
+	for (size_t i = 0; i < sizeof records / sizeof records[0]; i++)
+		pk_report_take(r, cJSON_Parse(records[i]));
+	FILE *fp = open_memstream(page, size);
+	pk_out out;
+	pk_out_init(&out, fp);
+	pk_report_write(r, &out);
+	fclose(fp);
+	pk_report_free(r);
+}
+
+/* Beyond its bounds the page says what it left out. */
+static void test_bounds(void)
+{
+	pk_report_opts o;
+	pk_report_opts_default(&o);
+	o.max_nodes = 0;
+	o.max_units = 1;
+	o.max_bytes = 100;
+	size_t size;
+	char *page = NULL;
+	page_of(&o, &page, &size);
+	CHECK(strstr(page, "id=\"nodes-left-out\">Dropped 1 of 1 touched node(s)") != NULL, "nodes left out, counted");
+	CHECK(strstr(page, "<svg class=\"bars\"") == NULL, "and not drawn");
+	CHECK(strstr(page, "id=\"units-left-out\">The last 2 of 3 plans") != NULL, "plans left out of the table");
+	CHECK(strstr(page, "id=\"data-left-out\">") && strstr(page, "2 of 3 plans (the last ones)"),
+	      "plans left out of the embedded data, and said so");
+	CHECK(strstr(page, "\"kind\":\"SimulationSummary\"") && strstr(page, "\"kind\":\"AppliedObject\""),
+	      "the summary and applied objects are always in the data");
+	free(page);
+}
+
+int main(int argc, char **argv)
+{
+	test_fit_error();
+	test_bounds();
+
+	pk_report_opts o;
+	pk_report_opts_default(&o);
+	o.title = "hand-made records";
+	o.nodes = 3;
+	pk_report *r = pk_report_new(&o);
+	for (size_t i = 0; i < sizeof records / sizeof records[0]; i++) {
+		cJSON *rec = cJSON_Parse(records[i]);
+		CHECK(rec != NULL, "record %zu parses", i);
+		pk_report_take(r, rec);
+	}
+	char *page = NULL;
+	size_t size = 0;
+	FILE *fp = open_memstream(&page, &size);
+	pk_out out;
+	pk_out_init(&out, fp);
+	CHECK(pk_report_write(r, &out) == 0, "the page is written");
+	fclose(fp);
+	pk_report_free(r);
+
+	CHECK(strstr(page, "<section id=\"applied\">") != NULL, "AppliedObject records get their section");
+	CHECK(strstr(page, "Deployment shop/checkout") && strstr(page, "deploy.yaml:3") &&
+	      strstr(page, "1 Insufficient cpu") && strstr(page, "replicas absent: 1 assumed"),
+	      "the applied object's name, origin, grouped reasons and warnings are shown");
+	CHECK(strstr(page, "<td>fewest PDB violations</td>") != NULL, "the plan's criterion (decidedBy) is in its row");
+	CHECK(strstr(page, "2 DisruptionTarget patch, 2 delete, 1 nomination") != NULL,
+	      "the API calls are counted by kind");
+	CHECK(strstr(page, "\"actions\"") == NULL, "the embedded records leave the actions out");
+	CHECK(strstr(page, "<td>Job report</td><td class=\"n\">2</td><td>low</td>") != NULL,
+	      "impact by owner: the Job, its pods and its PriorityClass");
+	CHECK(strstr(page, "<td>batch/report-pdb</td><td class=\"n\">1</td>") != NULL,
+	      "the PDB violated, by how many pods");
+	CHECK(strstr(page, ">Insufficient example.com/gpu</td><td class=\"n\">1</td><td class=\"n\">2</td>") != NULL,
+	      "a FitError reason grouped with its plans and nodes");
+	CHECK(count(page, "<svg class=\"bars\"") == 1, "one SVG per touched node");
+	CHECK(strstr(page, ">example.com/gpu</text>") != NULL, "an extended resource gets its bar");
+	CHECK(strstr(page, "113% of 4 over") != NULL, "a node over its capacity says so in words");
+	CHECK(strstr(page, "the other 2 node(s) of the cluster are untouched") != NULL, "untouched nodes in one line");
+	CHECK(strstr(page, "<script>x") == NULL && strstr(page, "&lt;script&gt;x&lt;/script&gt;") != NULL,
+	      "a name with markup is escaped in the page");
+	CHECK(strstr(page, "\\u003cscript\\u003ex\\u003c/script\\u003e") != NULL && strstr(page, "\\u2028") != NULL,
+	      "and in the embedded JSON");
+	CHECK(count(page, "<script") == 2, "two script elements: the data and the page's own");
+	CHECK(strstr(page, "<br><strong>Warnings:</strong> priorityClassName &quot;gone&quot; not found; priority 5 "
+	                   "assumed</td>") != NULL, "a plan's warnings are in its row");
+	if (argc > 1) {
+		FILE *f = fopen(argv[1], "w");
+		CHECK(f && fwrite(page, 1, size, f) == size && fclose(f) == 0, "page written to %s", argv[1]);
+	}
+	free(page);
+	return T_DONE();
+}
