@@ -45,6 +45,7 @@ pk_strtab *pk_strtab_new(void);
 void pk_strtab_free(pk_strtab *t);
 /* The unique copy of s (NULL stays NULL). Pointers are stable until free. */
 const char *pk_intern(pk_strtab *t, const char *s);
+/* The same for s[0..len), which holds no NUL. */
 const char *pk_intern_n(pk_strtab *t, const char *s, size_t len);
 size_t pk_strtab_count(const pk_strtab *t);
 /* A copy of s[0..n) kept with the table's strings but not interned (equal
