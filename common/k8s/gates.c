@@ -19,7 +19,11 @@ bool pk_parse_go_bool(const char *s, bool *out)
 	return false;
 }
 
-int pk_gates_each(const char *spec, pk_gate_fn fn, void *ctx, char *err, size_t errsize)
+/* Called once per Name=value pair; non-zero (with a message in err) rejects it. */
+typedef int (*gate_fn)(void *ctx, const char *name, bool value, char *err, size_t errsize);
+
+/* component-base's syntax: comma-separated Name=value pairs. */
+static int each_gate(const char *spec, gate_fn fn, void *ctx, char *err, size_t errsize)
 {
 	char *copy = strdup(spec), *save = NULL;
 	int rc = 0;
@@ -153,7 +157,7 @@ static int set_gate(void *ctx, const char *name, bool value, char *err, size_t e
 
 int pk_feature_gates_parse(pk_feature_gates *g, const char *spec, char *err, size_t errsize)
 {
-	int rc = pk_gates_each(spec, set_gate, g, err, errsize);
+	int rc = each_gate(spec, set_gate, g, err, errsize);
 	resolve(g);
 	return rc;
 }

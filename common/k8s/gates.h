@@ -69,11 +69,6 @@ static inline bool pk_gate_on(const pk_feature_gates *g, pk_gate_id id)
 	return g->on[id];
 }
 
-/* The lower layer: called once per Name=value pair; return non-zero (with
- * a message in err) to reject. Returns 0, or -1 with a message in err. */
-typedef int (*pk_gate_fn)(void *ctx, const char *name, bool value, char *err, size_t errsize);
-int pk_gates_each(const char *spec, pk_gate_fn fn, void *ctx, char *err, size_t errsize);
-
 /* strconv.ParseBool: 1 t T TRUE true True / 0 f F FALSE false False. */
 bool pk_parse_go_bool(const char *s, bool *out);
 
