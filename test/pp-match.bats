@@ -227,3 +227,14 @@ EOF"
 	[[ "$stderr" != *error* ]]
 	[ "$(printf '%s\n' "$output" | jq -s 'map(select(.action == "Claim")) | length')" -eq 5 ]
 }
+
+@test "an input with no resource templates is an answer that says so (exit 0)" {
+	: >"$BATS_TEST_TMPDIR/empty.yaml"
+	run --separate-stderr pp-match "$BATS_TEST_TMPDIR/empty.yaml"
+	assert_success
+	assert_output ''
+	[[ "$stderr" == "pp-match: note: 0 resource templates in the input: 0 policies matched nothing" ]]
+	run --separate-stderr pp-match "$ROOT/share/examples/karmada/policies.yaml"
+	assert_success
+	[[ "$stderr" == *"0 resource templates in the input: 4 policies matched nothing"* ]]
+}
