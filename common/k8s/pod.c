@@ -440,27 +440,6 @@ int pk_pod_requests(pk_decoder *d, const cJSON *spec, pk_res *out, char *err, si
 
 /* ---- labels --------------------------------------------------------------- */
 
-/* A label map as a cJSON object of references to interned strings (nodes:
- * the topology code walks them as objects). */
-static cJSON *intern_labels(pk_decoder *d, const cJSON *labels)
-{
-	if (!cJSON_IsObject(labels) || !labels->child)
-		return NULL;
-	cJSON *o = cJSON_CreateObject();
-	if (!o)
-		abort();
-	const cJSON *it;
-	cJSON_ArrayForEach(it, labels) {
-		if (!it->string || !cJSON_IsString(it))
-			continue;
-		cJSON *v = cJSON_CreateStringReference(pk_intern(d->strs, it->valuestring));
-		if (!v)
-			abort();
-		cJSON_AddItemToObjectCS(o, pk_intern(d->strs, it->string), v);
-	}
-	return o;
-}
-
 static void sets_grow(pk_strtab *t)
 {
 	size_t ncap = t->setcap * 2;
@@ -612,6 +591,18 @@ static int parse_effect(const char *s)
 
 /* ---- nodes ---------------------------------------------------------------- */
 
+/* The fields matchFields can name, {"metadata.name": name}, packed as the
+ * labels are. */
+static const pk_labels *node_fields(pk_decoder *d, const char *name)
+{
+	cJSON *fields = cJSON_CreateObject();
+	if (!fields || !cJSON_AddItemToObjectCS(fields, "metadata.name", cJSON_CreateStringReference(name)))
+		abort();
+	const pk_labels *packed = pk_intern_labels(d->strs, fields);
+	cJSON_Delete(fields);
+	return packed;
+}
+
 int pk_node_decode(pk_decoder *d, const cJSON *node, pk_node *out, char *err, size_t errsize)
 {
 	memset(out, 0, sizeof *out);
@@ -620,11 +611,8 @@ int pk_node_decode(pk_decoder *d, const cJSON *node, pk_node *out, char *err, si
 		snprintf(err, errsize, "Node without metadata.name");
 		return -1;
 	}
-	out->labels = intern_labels(d, pk_getp(node, "metadata.labels"));
-	out->fields = cJSON_CreateObject();
-	if (!out->fields)
-		abort();
-	cJSON_AddItemToObjectCS(out->fields, "metadata.name", cJSON_CreateStringReference(out->name));
+	out->labels = pk_intern_labels(d->strs, pk_getp(node, "metadata.labels"));
+	out->fields = node_fields(d, out->name);
 	res_acc a = {0};
 	if (acc_parse_list(&a, d, pk_getp(node, "status.allocatable"), "status.allocatable", err, errsize) < 0)
 		return -1;

@@ -79,16 +79,16 @@ static bool term_matches(const pk_node_term *t, const pk_node *n)
 	/* A term with neither expressions nor fields selects no node. */
 	if (t->labels.nreqs == 0 && !t->has_fields)
 		return false;
-	if (t->labels.nreqs > 0 && !pk_selector_matches(&t->labels, n->labels))
+	if (t->labels.nreqs > 0 && !pk_selector_matches_labels(&t->labels, n->labels))
 		return false;
-	if (t->has_fields && !pk_selector_matches(&t->fields, n->fields))
+	if (t->has_fields && !pk_selector_matches_labels(&t->fields, n->fields))
 		return false;
 	return true;
 }
 
 static bool affinity_fails(const pk_pod *pod, const pk_node *n)
 {
-	if (pod->con->has_node_selector && !pk_selector_matches(&pod->con->node_selector, n->labels))
+	if (pod->con->has_node_selector && !pk_selector_matches_labels(&pod->con->node_selector, n->labels))
 		return true;
 	if (!pod->con->has_node_affinity)
 		return false;

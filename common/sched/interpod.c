@@ -28,9 +28,11 @@ struct pk_interpod {
 /* Value of label key (interned) on node n, or NULL. */
 static const char *node_label(const pk_node *n, const char *key)
 {
-	for (const cJSON *c = n->labels ? n->labels->child : NULL; c; c = c->next)
-		if (c->string == key) /* both interned */
-			return c->valuestring;
+	for (uint32_t i = 0; n->labels && i < n->labels->n; i++) {
+		const pk_label_pair *kv = pk_labels_pair(n->labels, i);
+		if (kv->key == key) /* both interned */
+			return kv->value;
+	}
 	return NULL;
 }
 
@@ -132,9 +134,11 @@ static bool existing_ok(const pk_interpod *st, const pk_node *n)
 {
 	if (st->existing.nonzero == 0)
 		return true;
-	for (const cJSON *c = n->labels ? n->labels->child : NULL; c; c = c->next)
-		if (pk_pair_map_get(&st->existing, c->string, c->valuestring) > 0)
+	for (uint32_t i = 0; n->labels && i < n->labels->n; i++) {
+		const pk_label_pair *kv = pk_labels_pair(n->labels, i);
+		if (pk_pair_map_get(&st->existing, kv->key, kv->value) > 0)
 			return false;
+	}
 	return true;
 }
 

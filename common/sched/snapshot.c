@@ -127,10 +127,6 @@ void pk_snapshot_free(pk_snapshot *s)
 		if (s->pending_objects)
 			cJSON_Delete(s->pending_objects[i]);
 	}
-	for (long i = 0; i < s->nnodes; i++) {
-		cJSON_Delete(s->nodes[i].labels);
-		cJSON_Delete(s->nodes[i].fields);
-	}
 	for (int i = 0; i < s->npdbs; i++)
 		pk_pdb_release(&s->pdbs[i]);
 	if (s->infos)
@@ -202,11 +198,8 @@ pk_add_result pk_snapshot_add(pk_snapshot *s, const cJSON *obj, long record, boo
 		return add_pod(s, obj, take, err, errsize);
 	if (strcmp(kind, "Node") == 0) {
 		s->nodes = grow(s->nodes, &s->nodecap, s->nnodes + 1, sizeof *s->nodes);
-		if (pk_node_decode(&s->dec, obj, &s->nodes[s->nnodes], err, errsize) < 0) {
-			cJSON_Delete(s->nodes[s->nnodes].labels);
-			cJSON_Delete(s->nodes[s->nnodes].fields);
+		if (pk_node_decode(&s->dec, obj, &s->nodes[s->nnodes], err, errsize) < 0)
 			return PK_ADD_REJECTED;
-		}
 		s->nodes[s->nnodes].index = s->nnodes; /* input order until finish */
 		s->nnodes++;
 		return PK_ADD_USED;
@@ -278,8 +271,6 @@ static void drop_duplicate_nodes(pk_snapshot *s)
 	long w = 0;
 	for (long i = 0; i < s->nnodes; i++) {
 		if (i + 1 < s->nnodes && s->nodes[i + 1].name == s->nodes[i].name) {
-			cJSON_Delete(s->nodes[i].labels);
-			cJSON_Delete(s->nodes[i].fields);
 			s->duplicates++;
 			continue;
 		}

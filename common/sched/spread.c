@@ -39,9 +39,11 @@ struct pk_spread_state {
 
 static const char *node_label(const pk_node *n, const char *key)
 {
-	for (const cJSON *c = n->labels ? n->labels->child : NULL; c; c = c->next)
-		if (c->string == key) /* both interned */
-			return c->valuestring;
+	for (uint32_t i = 0; n->labels && i < n->labels->n; i++) {
+		const pk_label_pair *kv = pk_labels_pair(n->labels, i);
+		if (kv->key == key) /* both interned */
+			return kv->value;
+	}
 	return NULL;
 }
 
