@@ -94,10 +94,12 @@ typedef struct pk_prune_set {
 	const char *last[PK_PRUNE_MAX]; /* the member name the pattern ends with */
 	size_t last_len[PK_PRUNE_MAX];
 	int n;
-	/* bit k of lengths[d]: some pattern ends with a name of length k at
-	 * depth d (names of 63 bytes or more share bit 63) - most members are
-	 * let through on this test alone */
-	unsigned long long lengths[8];
+	/* The patterns are ordered by depth, then by the length of the name
+	 * they end with: those that can match a member of depth d whose name
+	 * is k bytes long (names of 63 bytes or more share k = 63) are
+	 * first[d][k] .. first[d][k] + count[d][k] - 1. Most members have no
+	 * pattern to compare with at all. */
+	unsigned char first[8][64], count[8][64];
 } pk_prune_set;
 void pk_prune_compile(const char *const *drop, pk_prune_set *set);
 size_t pk_prune_members(const char *src, size_t len, char *dst, const pk_prune_set *drop);

@@ -24,19 +24,67 @@ static size_t string_end(const char *src, size_t len, size_t i)
 	}
 }
 
+static int is_blank(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r' || c == '\n';
+}
+
+/* Where a skipped object or array ends: 64 bytes at a time while a block
+ * holds no backslash (strings found by the parity of their quotes, as the
+ * scanner's fast lane does), the brackets outside strings counted from the
+ * block's bit masks. A member left out is most of a pod's text (its
+ * managedFields, container statuses, volumes). Starts just past the
+ * opening bracket, outside any string; returns the index after the
+ * matching close, or len when done bytewise is cheaper (fewer than 64
+ * bytes left, or a backslash): *depth is then what is still open. */
+static size_t close_by_blocks(const char *src, size_t len, size_t i, int *depth)
+{
+#ifdef PK_HAVE_BLOCK64
+	while (len - i >= 64) {
+		pk_block64 b;
+		pk_classify64(src + i, &b);
+		if (b.backslash)
+			break;
+		unsigned long long inside = pk_prefix_xor(b.quote);
+		for (unsigned long long m = (b.open | b.close) & ~inside; m; m &= m - 1) {
+			int k = __builtin_ctzll(m);
+			if (b.open >> k & 1)
+				++*depth;
+			else if (--*depth == 0)
+				return i + (size_t)k + 1;
+		}
+		if (inside >> 63) /* the block ends in a string: go past it */
+			i = string_end(src, len, i + 63 - (size_t)__builtin_clzll(b.quote));
+		else
+			i += 64;
+	}
+#else
+	(void)src, (void)depth;
+#endif
+	return i;
+}
+
 /* Past the value that starts at src[i] (after blanks). */
 static size_t value_end(const char *src, size_t len, size_t i)
 {
 	int depth = 0;
 
-	while (i < len && strchr(" \t\r\n", src[i]))
+	while (i < len && is_blank(src[i]))
 		i++;
-	if (i < len && src[i] != '{' && src[i] != '[' && src[i] != '"') {
-		while (i < len && !strchr(",]} \t\r\n", src[i]))
+	if (i < len && src[i] != '{' && src[i] != '[' && src[i] != '"') {   /* a scalar */
+		while (i < len && !is_blank(src[i]) && src[i] != ',' && src[i] != ']' && src[i] != '}')
 			i++;
 		return i;
 	}
+	size_t bytewise_until = 0;   /* a block with a backslash is read a byte at a time */
 	for (; i < len; i++) {
+		if (depth > 0 && i >= bytewise_until) {
+			size_t at = close_by_blocks(src, len, i, &depth);
+			if (depth == 0)
+				return at;
+			i = at;
+			bytewise_until = i + 64;
+		}
 		i = (size_t)(pk_scan_structural(src + i, src + len, 0, NULL, NULL) - src);
 		if (i >= len)
 			break;
@@ -99,36 +147,63 @@ static int pattern_depth(const char *pat)
 	return depth;
 }
 
-static unsigned long long length_bit(size_t len)
+static size_t length_class(size_t len)
 {
-	return 1ull << (len < 63 ? len : 63);
+	return len < 63 ? len : 63;
+}
+
+/* Does pattern a come before b (depth, then name length)? */
+static int pattern_before(const pk_prune_set *set, int a, int b)
+{
+	if (set->depth[a] != set->depth[b])
+		return set->depth[a] < set->depth[b];
+	return length_class(set->last_len[a]) < length_class(set->last_len[b]);
+}
+
+static void pattern_swap(pk_prune_set *set, int a, int b)
+{
+	const char *pat = set->pat[a], *last = set->last[a];
+	int depth = set->depth[a];
+	size_t len = set->last_len[a];
+	set->pat[a] = set->pat[b], set->last[a] = set->last[b];
+	set->depth[a] = set->depth[b], set->last_len[a] = set->last_len[b];
+	set->pat[b] = pat, set->last[b] = last, set->depth[b] = depth, set->last_len[b] = len;
 }
 
 void pk_prune_compile(const char *const *drop, pk_prune_set *set)
 {
 	set->n = 0;
-	memset(set->lengths, 0, sizeof set->lengths);
+	memset(set->first, 0, sizeof set->first);
+	memset(set->count, 0, sizeof set->count);
 	for (; drop && *drop && set->n < (int)(sizeof set->pat / sizeof set->pat[0]); drop++) {
 		const char *last = strrchr(*drop, '.');
+		int depth = pattern_depth(*drop);
+		if (depth >= 8)     /* deeper than the pruner looks */
+			continue;
 		set->pat[set->n] = *drop;
-		set->depth[set->n] = pattern_depth(*drop);
+		set->depth[set->n] = depth;
 		set->last[set->n] = last ? last + 1 : *drop;
 		set->last_len[set->n] = strlen(set->last[set->n]);
-		if (set->depth[set->n] < 8)
-			set->lengths[set->depth[set->n]] |= length_bit(set->last_len[set->n]);
+		/* insertion sort: a few dozen patterns, once per input */
+		for (int i = set->n; i > 0 && pattern_before(set, i, i - 1); i--)
+			pattern_swap(set, i, i - 1);
 		set->n++;
+	}
+	for (int i = set->n - 1; i >= 0; i--) {
+		size_t k = length_class(set->last_len[i]);
+		set->first[set->depth[i]][k] = (unsigned char)i;
+		set->count[set->depth[i]][k]++;
 	}
 }
 
 static int dropped(const pk_prune_set *set, const segment *path, int depth, const char *key, size_t klen)
 {
-	/* most members stand at a depth no pattern names, or under another
-	 * top-level member: both are rejected without comparing strings */
-	if (depth >= 8 || !(set->lengths[depth] & length_bit(klen)))
+	if (depth >= 8)
 		return 0;
-	for (int i = 0; i < set->n; i++)
-		if (set->depth[i] == depth && set->last_len[i] == klen && set->last[i][0] == key[0] &&
-		    memcmp(set->last[i], key, klen) == 0 && pattern_matches(set->pat[i], path, depth, key, klen))
+	size_t k = length_class(klen);
+	for (int i = set->first[depth][k], end = i + set->count[depth][k]; i < end; i++)
+		if (set->last_len[i] == klen && set->last[i][0] == key[0] && memcmp(set->last[i], key, klen) == 0 &&
+		    pattern_matches(set->pat[i], path, depth, key, klen))
 			return 1;
 	return 0;
 }
@@ -166,7 +241,7 @@ size_t pk_prune_members(const char *src, size_t len, char *dst, const pk_prune_s
 					if (dst[sep[depth]] == ',') {
 						w = sep[depth];      /* drop "," + member */
 					} else {                     /* first member: drop member + "," */
-						while (k < len && strchr(" \t\r\n", src[k]))
+						while (k < len && is_blank(src[k]))
 							k++;
 						if (k < len && src[k] == ',')
 							k++;

@@ -82,5 +82,19 @@ int main(void)
 	     "{\"spec\":{\"template\":{\"spec\":{\"containers\":[{\"name\":\"c\"}]}}}}");
 	same("{\"spec\":{\"initContainers\":[{\"env\":[1]}],\"containers\":{\"env\":1}}}",
 	     "{\"spec\":{\"initContainers\":[{\"env\":[1]}],\"containers\":{\"env\":1}}}");
+	/* values skipped 64 bytes at a time: brackets inside strings, a
+	 * string across a block's end, a backslash, deep nesting */
+	same("{\"metadata\":{\"managedFields\":[{\"f:metadata\":{\"f:labels\":{\".\":{},\"f:app\":{}}},"
+	     "\"s\":\"]]]}}}[[[{{{ not brackets ]]]}}}\",\"t\":\"0123456789012345678901234567890123456789012345\"},"
+	     "[[[[[[{\"k\":\"{\\\"uid\\\":\\\"x\\\"}\"}]]]]]],{\"long\":\"a string that runs past the end of a 64-byte block\"}],\"name\":\"p\",\"uid\":\"u\"}}",
+	     "{\"metadata\":{\"name\":\"p\",\"uid\":\"u\"}}");
+	for (int pad = 0; pad < 70; pad++) { /* the value's end at every offset of a block */
+		char in[512], x[80];
+		memset(x, 'x', (size_t)pad);
+		x[pad] = '\0';
+		snprintf(in, sizeof in, "{\"status\":{\"containerStatuses\":[{\"name\":\"%s\",\"a\":[[{}],\"]\"]}]"
+		         ",\"phase\":\"Running\"}}", x);
+		same(in, "{\"status\":{\"phase\":\"Running\"}}");
+	}
 	return T_DONE();
 }
