@@ -381,7 +381,18 @@ static pk_pod_slot slot_of(const pk_pod *p)
 	return sl;
 }
 
-/* Room for need pods (and their slots) on a node. */
+/* Room for exactly cap pods (and their slots) on a node. */
+static void size_pods(pk_nodeinfo *ni, int cap)
+{
+	ni->pods = realloc(ni->pods, sizeof *ni->pods * (size_t)(cap ? cap : 1));
+	ni->slots = realloc(ni->slots, sizeof *ni->slots * (size_t)(cap ? cap : 1));
+	if (!ni->pods || !ni->slots)
+		abort();
+	ni->cap = cap;
+}
+
+/* Room for need pods on a node, growing by doubling (a simulation binds
+ * pods one at a time). */
 static void reserve_pods(pk_nodeinfo *ni, int need)
 {
 	if (need <= ni->cap)
@@ -389,11 +400,42 @@ static void reserve_pods(pk_nodeinfo *ni, int need)
 	int cap = ni->cap ? ni->cap : 8;
 	while (cap < need)
 		cap *= 2;
-	ni->pods = realloc(ni->pods, sizeof *ni->pods * (size_t)cap);
-	ni->slots = realloc(ni->slots, sizeof *ni->slots * (size_t)cap);
-	if (!ni->pods || !ni->slots)
+	size_pods(ni, cap);
+}
+
+/* The node each pod is bound to (its index, -1 when none: pending, shadowed,
+ * terminal or bound to a node not in the input), counting them per node in
+ * ni->npods; nominations are indexed on the way. */
+static int32_t *pods_to_nodes(pk_snapshot *s)
+{
+	int32_t *where = malloc(sizeof *where * (size_t)(s->npods ? s->npods : 1));
+	if (!where)
 		abort();
-	ni->cap = cap;
+	for (long i = 0; i < s->npods; i++) {
+		pk_pod *p = s->pods[i];
+		where[i] = -1;
+		resolve_pod_priority(s, p);
+		if (p->shadowed)
+			continue;
+		if (pk_pod_is_terminal(p)) {
+			s->terminal_pods++;
+			continue;
+		}
+		if (*p->node_name) {
+			pk_nodeinfo *ni = pk_snapshot_node(s, p->node_name);
+			if (!ni) {
+				s->unbound_node_pods++;
+				continue;
+			}
+			where[i] = (int32_t)(ni - s->infos);
+			ni->npods++;
+		} else if (*p->nominated_node) {
+			pk_nodeinfo *ni = pk_snapshot_node(s, p->nominated_node);
+			if (ni)
+				push_pod(&ni->nominated, &ni->nnominated, &ni->nomcap, p);
+		}
+	}
+	return where;
 }
 
 void pk_snapshot_finish(pk_snapshot *s)
@@ -413,32 +455,25 @@ void pk_snapshot_finish(pk_snapshot *s)
 		s->infos[i].now = s->now;
 	}
 	index_build(s);
-	for (long i = 0; i < s->npods; i++) {
-		pk_pod *p = s->pods[i];
-		resolve_pod_priority(s, p);
-		if (p->shadowed)
-			continue;
-		if (pk_pod_is_terminal(p)) {
-			s->terminal_pods++;
-			continue;
-		}
-		if (*p->node_name) {
-			pk_nodeinfo *ni = pk_snapshot_node(s, p->node_name);
-			if (!ni) {
-				s->unbound_node_pods++;
-				continue;
-			}
-			reserve_pods(ni, ni->npods + 1);
-			ni->pods[ni->npods++] = p;
-			pk_res_add(&ni->requested, &p->requests, 1);
-			if (p->con->nanti_affinity)
-				s->anti_affinity_pods++;
-		} else if (*p->nominated_node) {
-			pk_nodeinfo *ni = pk_snapshot_node(s, p->nominated_node);
-			if (ni)
-				push_pod(&ni->nominated, &ni->nnominated, &ni->nomcap, p);
-		}
+	/* counted first, so that each node's arrays are allocated once and
+	 * exactly: two million pods in arrays grown by doubling left some
+	 * 4 bytes a pod unused */
+	int32_t *where = pods_to_nodes(s);
+	for (long i = 0; i < s->nnodes; i++) {
+		size_pods(&s->infos[i], s->infos[i].npods);
+		s->infos[i].npods = 0;
 	}
+	for (long i = 0; i < s->npods; i++) {
+		if (where[i] < 0)
+			continue;
+		pk_nodeinfo *ni = &s->infos[where[i]];
+		pk_pod *p = s->pods[i];
+		ni->pods[ni->npods++] = p;
+		pk_res_add(&ni->requested, &p->requests, 1);
+		if (p->con->nanti_affinity)
+			s->anti_affinity_pods++;
+	}
+	free(where);
 	for (long i = 0; i < s->nnodes; i++) {
 		pk_nodeinfo *ni = &s->infos[i];
 		sort_pods(ni->pods, ni->npods, s->now);
