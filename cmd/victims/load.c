@@ -297,9 +297,7 @@ static void warn_admission(victims_run *r, long i, const pk_resolved_priority *r
 static void resolve_preemptor(victims_run *r, long i)
 {
 	pk_pod *pod = r->preemptors[i].pod;
-	pk_resolved_priority rp = pk_resolve_priority_fields(&r->snap.classes, pod->class_name,
-	                                                     pod->has_priority ? &pod->priority : NULL,
-	                                                     pod->has_policy ? &pod->policy : NULL);
+	pk_resolved_priority rp = pk_pod_resolve_priority(&r->snap.classes, pod);
 	if (pod->index < 0) {
 		pod->priority = rp.value;
 		pod->policy = rp.policy;
@@ -358,9 +356,7 @@ static void input_admission_warnings(victims_run *r)
 		           missing_without_priority);
 	if (conflicts) {
 		char why[900];
-		pk_resolved_priority rp = pk_resolve_priority_fields(
-			&s->classes, first_conflict->class_name, first_conflict->has_priority ? &first_conflict->priority : NULL,
-			first_conflict->has_policy ? &first_conflict->policy : NULL);
+		pk_resolved_priority rp = pk_pod_resolve_priority(&s->classes, first_conflict);
 		input_warn(r, "input-class-conflict",
 		           "%ld pod(s) carry a priority or preemptionPolicy that contradicts their PriorityClass, which "
 		           "admission would have rejected (first: %s/%s: %s); their fields are used as written",

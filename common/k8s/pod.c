@@ -666,6 +666,10 @@ static int decode_tolerations(pk_decoder *d, const cJSON *tols, pk_pod *out, cha
 	int n = cJSON_IsArray(tols) ? cJSON_GetArraySize(tols) : 0;
 	if (n == 0)
 		return 0;
+	if (n > PK_POD_MAX_TOLERATIONS) {
+		snprintf(err, errsize, "spec.tolerations: %d entries, more than %d", n, PK_POD_MAX_TOLERATIONS);
+		return -1;
+	}
 	pk_toleration local[8];
 	pk_toleration *list = n <= 8 ? local : malloc(sizeof *list * (size_t)n);
 	if (!list)
@@ -1047,10 +1051,12 @@ int pk_pod_decode_spec(pk_decoder *d, const cJSON *meta, const cJSON *spec, cons
 	}
 	if (cJSON_IsString(sp[S_POLICY])) {
 		const char *pol = sp[S_POLICY]->valuestring;
-		if (!pk_parse_preemption_policy(pol, &out->policy)) {
+		pk_preemption_policy policy;
+		if (!pk_parse_preemption_policy(pol, &policy)) {
 			snprintf(err, errsize, "spec.preemptionPolicy: unsupported value \"%s\"", pol);
 			return -1;
 		}
+		out->policy = policy;
 		out->has_policy = true;
 	}
 	out->has_start_time = parse_ts(st[T_START], &out->start_time);
@@ -1177,6 +1183,13 @@ bool pk_pod_tolerates(const pk_pod *p, const pk_taint *taint)
 		if (pk_toleration_tolerates(&p->tolerations[i], taint))
 			return true;
 	return false;
+}
+
+pk_resolved_priority pk_pod_resolve_priority(const pk_pclass_set *classes, const pk_pod *p)
+{
+	pk_preemption_policy policy = p->policy; /* a bit-field has no address */
+	return pk_resolve_priority_fields(classes, p->class_name, p->has_priority ? &p->priority : NULL,
+	                                  p->has_policy ? &policy : NULL);
 }
 
 bool pk_pod_is_terminal(const pk_pod *p)

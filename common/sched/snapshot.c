@@ -230,9 +230,7 @@ pk_add_result pk_snapshot_add(pk_snapshot *s, const cJSON *obj, long record, boo
  * that contradict the class) so that tools can say so. */
 static void resolve_pod_priority(pk_snapshot *s, pk_pod *p)
 {
-	pk_resolved_priority r = pk_resolve_priority_fields(&s->classes, p->class_name,
-	                                                    p->has_priority ? &p->priority : NULL,
-	                                                    p->has_policy ? &p->policy : NULL);
+	pk_resolved_priority r = pk_pod_resolve_priority(&s->classes, p);
 	p->priority = r.value;
 	p->policy = r.policy;
 	p->admission = (uint8_t)((r.class_missing ? PK_ADMISSION_CLASS_MISSING : 0) |
