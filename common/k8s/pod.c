@@ -1004,9 +1004,11 @@ static void attach_constraints(pk_decoder *d, pk_pod *out, const pk_pod_constrai
 	out->con = own;
 }
 
-/* metadata.uid, copied but not interned: every pod has its own, and a
- * table slot for each of two million would only cost memory. */
-static const char *copy_uid(pk_decoder *d, const cJSON *v)
+/* metadata.uid and metadata.name, copied but not interned: every pod has
+ * its own, and a table slot for each of two million (12 bytes, the table
+ * at most 4/5 full, and a probe of a 48 MB table per pod) would only cost
+ * memory and time. */
+static const char *copy_own(pk_decoder *d, const cJSON *v)
 {
 	if (!cJSON_IsString(v) || !*v->valuestring)
 		return pk_intern(d->strs, "");
@@ -1029,10 +1031,10 @@ int pk_pod_decode_spec(pk_decoder *d, const cJSON *meta, const cJSON *spec, cons
 	out->namespace_ = istr_of(d, m[M_NAMESPACE], "default");
 	if (!*out->namespace_)
 		out->namespace_ = pk_intern(d->strs, "default");
-	out->name = istr_of(d, m[M_NAME], "");
+	out->name = copy_own(d, m[M_NAME]);
 	if (!*out->name)
-		out->name = istr_of(d, m[M_GENERATE_NAME], "");
-	out->uid = copy_uid(d, m[M_UID]);
+		out->name = copy_own(d, m[M_GENERATE_NAME]);
+	out->uid = copy_own(d, m[M_UID]);
 	out->labels = pk_intern_labels(d->strs, m[M_LABELS]);
 	out->node_name = istr_of(d, sp[S_NODE_NAME], "");
 	out->nominated_node = istr_of(d, st[T_NOMINATED], "");

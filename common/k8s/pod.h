@@ -201,8 +201,8 @@ enum {
 typedef struct pk_pod {
 	/* Ordered by size (pointers, 64-bit, 32-bit, then bytes): a snapshot
 	 * holds millions of these, and padding is memory per pod. */
-	const char *namespace_, *name;
-	const char *uid;              /* not interned (each pod has its own): compare with strcmp */
+	const char *namespace_;
+	const char *name, *uid;       /* not interned (each pod has its own): compare with strcmp */
 	const char *node_name;        /* spec.nodeName ("" = not bound) */
 	const char *nominated_node;   /* status.nominatedNodeName ("" = none) */
 	const char *scheduler_name;   /* spec.schedulerName, default "default-scheduler" */

@@ -72,7 +72,7 @@ void pk_units_sort(pk_victim_unit *u, int n, int64_t now)
 static bool pdb_skips_pod(const pk_pdb *b, const pk_pod *p)
 {
 	for (int i = 0; i < b->ndisrupted; i++)
-		if (b->disrupted_pods[i] == p->name)
+		if (strcmp(b->disrupted_pods[i], p->name) == 0) /* pod names are not interned */
 			return true;
 	return false;
 }
@@ -1127,7 +1127,7 @@ void pk_evaluation_free(pk_evaluation *e)
 pk_pod *pk_nodeinfo_find_pod(const pk_nodeinfo *ni, const pk_victim_ref *r)
 {
 	for (int i = 0; i < ni->npods; i++)
-		if (ni->pods[i]->name == r->name && ni->pods[i]->namespace_ == r->namespace_)
+		if (ni->pods[i]->namespace_ == r->namespace_ && strcmp(ni->pods[i]->name, r->name) == 0)
 			return ni->pods[i];
 	return NULL;
 }

@@ -146,7 +146,7 @@ static pk_pod *copy_pod(pk_sim *m, const pk_pod *src, const char *name, const ch
 {
 	pk_pod *c = pk_arena_alloc(&m->arena, sizeof *c);
 	*c = *src; /* selectors and labels stay owned by src */
-	c->name = pk_intern(m->s->strs, name);
+	c->name = pk_strtab_keep(m->s->strs, name, strlen(name)); /* as the decoder keeps them */
 	c->uid = pk_intern(m->s->strs, uid);
 	c->node_name = pk_intern(m->s->strs, "");
 	c->nominated_node = c->node_name;

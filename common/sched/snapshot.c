@@ -277,13 +277,23 @@ static void drop_duplicate_nodes(pk_snapshot *s)
 	s->nnodes = w;
 }
 
+/* FNV-1a of a pod's name. */
+static uint64_t name_hash(const char *name)
+{
+	uint64_t h = 1469598103934665603ull;
+	for (const unsigned char *c = (const unsigned char *)name; *c; c++)
+		h = (h ^ *c) * 1099511628211ull;
+	return h;
+}
+
 /* Likewise for pods: the same namespace/name twice counts once. */
 static void shadow_duplicate_pods(pk_snapshot *s)
 {
 	/* An open-addressing table of pod numbers + 1, keyed by the interned
-	 * namespace and name pointers and sized once: 4 bytes a slot. (A pair
-	 * map, three words an entry, set the peak memory of a whole run.) A
-	 * snapshot of 2^32 pods would need a terabyte before this point. */
+	 * namespace pointer and the name (a pod's own copy) and sized once: 4
+	 * bytes a slot. (A pair map, three words an entry, set the peak memory
+	 * of a whole run.) A snapshot of 2^32 pods would need a terabyte
+	 * before this point. */
 	size_t cap = 16;
 	while (cap < (size_t)s->npods * 2)
 		cap *= 2;
@@ -292,11 +302,11 @@ static void shadow_duplicate_pods(pk_snapshot *s)
 		abort();
 	for (long i = 0; i < s->npods; i++) {
 		const pk_pod *p = s->pods[i];
-		uint64_t h = ((uint64_t)(uintptr_t)p->namespace_ * 0x9e3779b97f4a7c15ull) ^ (uint64_t)(uintptr_t)p->name;
+		uint64_t h = ((uint64_t)(uintptr_t)p->namespace_ * 0x9e3779b97f4a7c15ull) ^ name_hash(p->name);
 		size_t j = (size_t)((h * 0xff51afd7ed558ccdull) >> 20) & (cap - 1);
 		for (; seen[j]; j = (j + 1) & (cap - 1)) {
 			pk_pod *q = s->pods[seen[j] - 1];
-			if (q->namespace_ == p->namespace_ && q->name == p->name) {
+			if (q->namespace_ == p->namespace_ && strcmp(q->name, p->name) == 0) {
 				q->shadowed = true;
 				s->duplicates++;
 				break;
