@@ -85,10 +85,58 @@ static bool pdb_matches(const pk_pdb *b, const pk_pod *p)
 	       pk_selector_matches_labels(&b->selector, p->labels);
 }
 
+typedef struct ns_key {
+	uintptr_t ns;             /* namespaces are interned: the address names one */
+	int idx;
+} ns_key;
+
+static int ns_key_cmp(const void *a, const void *b)
+{
+	const ns_key *x = a, *y = b;
+	if (x->ns != y->ns)
+		return x->ns < y->ns ? -1 : 1;
+	return (x->idx > y->idx) - (x->idx < y->idx);
+}
+
+void pk_pdb_index(pk_snapshot *s)
+{
+	ns_key *k = malloc(sizeof *k * (size_t)(s->npdbs + 1));
+	free(s->pdbs_by_namespace);
+	s->pdbs_by_namespace = malloc(sizeof *s->pdbs_by_namespace * (size_t)(s->npdbs + 1));
+	if (!k || !s->pdbs_by_namespace)
+		abort();
+	for (int i = 0; i < s->npdbs; i++)
+		k[i] = (ns_key){ (uintptr_t)s->pdbs[i].namespace_, i };
+	qsort(k, (size_t)s->npdbs, sizeof *k, ns_key_cmp);
+	for (int i = 0; i < s->npdbs; i++)
+		s->pdbs_by_namespace[i] = k[i].idx;
+	free(k);
+}
+
+/* The first position in pdbs_by_namespace of the pod's namespace. */
+static int first_pdb_of_namespace(const pk_snapshot *s, const char *ns)
+{
+	const int *o = s->pdbs_by_namespace;
+	int lo = 0, hi = s->npdbs;
+	while (lo < hi) {
+		int mid = lo + (hi - lo) / 2;
+		if ((uintptr_t)s->pdbs[o[mid]].namespace_ < (uintptr_t)ns)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* The PDBs that select p, in index order, looked up among those of its
+ * namespace only. */
 static void cache_pod_pdbs(const pk_snapshot *s, pk_pod *p)
 {
 	int n = 0;
-	for (int i = 0; i < s->npdbs; i++) {
+	const int *o = s->pdbs_by_namespace;
+	for (int k = first_pdb_of_namespace(s, p->namespace_); k < s->npdbs && s->pdbs[o[k]].namespace_ == p->namespace_;
+	     k++) {
+		int i = o[k];
 		if (!pdb_matches(&s->pdbs[i], p))
 			continue;
 		if (n == PK_POD_MAX_PDBS || i > INT16_MAX) {
@@ -358,105 +406,205 @@ static void slots_pdb_split(const pk_snapshot *s, pk_nodeinfo *ni, int from, boo
 	free(b.all);
 }
 
-/* The node-choice summary from the victims' slots. */
-static void summarize_slots(pk_candidate *c, const pk_pod_slot *sl, const bool *victim, int n)
+/* ---- the lower-priority tail of a node ------------------------------------- */
+
+/* The pods a preemptor of some priority may evict from a node: those of
+ * lower priority, the end of the node's list (kept in importance order).
+ * What SelectVictimsOnNode needs of them before it looks at the preemptor's
+ * requests depends only on the node's pods and the PDBs (their budgets do
+ * not change while the snapshot is played forward), so the simulator keeps
+ * it per node in its memo, valid while the node's generation holds and for
+ * every preemptor priority in (lo, hi]. */
+typedef struct pk_tail {
+	bool known;
+	uint64_t generation;      /* the node's when worked out */
+	int from;                 /* first pod of the tail; npods = none */
+	int64_t lo, hi;           /* the priorities it serves: lo < p <= hi */
+	sums total;               /* the tail's requests, summed */
+	bool *violating;          /* per tail pod: its eviction would violate a
+	                           * PDB (pk_units_pdb_split, one pod a unit) */
+	int cap;                  /* of violating */
+} pk_tail;
+
+static bool tail_serves(const pk_tail *t, const pk_nodeinfo *ni, int32_t priority)
+{
+	return t->known && t->generation == ni->generation && t->lo < priority && priority <= t->hi;
+}
+
+/* Work out the tail of ni for a preemptor of this priority into t. */
+static void tail_compute(const pk_snapshot *s, pk_nodeinfo *ni, int32_t priority, pk_tail *t)
+{
+	int from = ni->npods;
+	while (from > 0 && ni->slots[from - 1].priority < priority)
+		from--;
+	int n = ni->npods - from;
+	t->known = true;
+	t->generation = ni->generation;
+	t->from = from;
+	t->lo = n ? ni->slots[from].priority : INT64_MIN;
+	t->hi = from ? ni->slots[from - 1].priority : INT64_MAX;
+	t->total = (sums){0};
+	for (int k = from; k < ni->npods; k++)
+		slot_add(&t->total, &ni->slots[k], 1);
+	if (n > t->cap) {
+		free(t->violating);
+		t->cap = n < 32 ? 32 : n;
+		t->violating = malloc((size_t)t->cap);
+		if (!t->violating)
+			abort();
+	}
+	if (n)
+		slots_pdb_split(s, ni, from, t->violating);
+}
+
+/* What may sit on a node beside the preemptor: NodeResourcesFit passes
+ * while the node's pods stay within these (pk_fits_basic's arithmetic,
+ * turned around so that the reprieve loop compares sums only). */
+typedef struct room {
+	int64_t pods_milli, cpu, memory, ephemeral;
+} room;
+
+static int64_t room_for(int64_t request, int64_t allocatable, bool no_requests)
+{
+	return no_requests || request <= 0 ? INT64_MAX : allocatable - request;
+}
+
+static room room_beside(const pk_pod *preemptor, const pk_node *n)
+{
+	const pk_res *al = &n->allocatable, *p = &preemptor->requests;
+	bool none = pk_res_is_zero(p);
+	return (room){ al->pods - 1000, room_for(p->cpu, al->cpu, none), room_for(p->memory, al->memory, none),
+	               room_for(p->ephemeral, al->ephemeral, none) };
+}
+
+static bool within(const room *r, const sums *t)
+{
+	return t->pods * 1000 <= r->pods_milli && t->cpu <= r->cpu && t->memory <= r->memory &&
+	       t->ephemeral <= r->ephemeral;
+}
+
+/* The node-choice summary, built victim by victim in any order: the
+ * highest priority among them, and the earliest start at that priority. */
+static void summary_begin(pk_candidate *c)
 {
 	c->top_priority = INT32_MIN;
 	c->priority_sum = 0;
 	c->top_start = INT64_MAX;
 	c->top_unstarted = false;
-	for (int k = 0; k < n; k++) {
-		if (!victim[k])
-			continue;
-		if (c->top_priority == INT32_MIN)
-			c->top_priority = sl[k].priority; /* the first victim is the most important */
-		c->priority_sum += (int64_t)sl[k].priority + INT32_MAX + 1;
-		if (sl[k].priority != c->top_priority)
-			continue;
-		if (sl[k].start == INT64_MIN)
-			c->top_unstarted = true;
-		else if (sl[k].start < c->top_start)
-			c->top_start = sl[k].start;
-	}
 	c->summarized = true;
 }
 
-/* SelectVictimsOnNode on the arithmetic path, for the node's pods from
- * index `from` on (those of lower priority). The node keeps its pods in
- * importance order, so that tail is already sorted as the reprieve needs
- * it; everything is read from the slots. */
-static pk_status select_victims_by_sums(pk_snapshot *s, const pk_pod *preemptor, pk_nodeinfo *ni, int from,
-                                        pk_arena *arena, pk_candidate *out, bool fill)
+static void summary_add(pk_candidate *c, const pk_pod_slot *sl)
 {
-	pk_status st;
-	int n = ni->npods - from;
-	sums left = node_sums(ni, preemptor);
-	for (int k = from; k < ni->npods; k++)
-		slot_add(&left, &ni->slots[k], -1);
-	st = fit_sums(preemptor, ni, &left);
-	if (st.code != PK_CODE_SUCCESS)
-		return st;
+	c->priority_sum += (int64_t)sl->priority + INT32_MAX + 1;
+	if (sl->priority < c->top_priority)
+		return;
+	if (sl->priority > c->top_priority) {
+		c->top_priority = sl->priority;
+		c->top_start = INT64_MAX;
+		c->top_unstarted = false;
+	}
+	if (sl->start == INT64_MIN)
+		c->top_unstarted = true;
+	else if (sl->start < c->top_start)
+		c->top_start = sl->start;
+}
 
-	enum { SMALL = 128 };
-	bool small[2 * SMALL];
-	bool *violating = n <= SMALL ? small : malloc(2 * (size_t)n);
-	if (!violating)
-		abort();
-	bool *victim = violating + n;
-	slots_pdb_split(s, ni, from, violating);
-	/* greedy reprieve: violating pods first, then the others */
-	int nv = 0, violations = 0;
+/* Greedy reprieve over the tail's slots: violating pods first, then the
+ * others, each kept if the preemptor still fits. Marks victims, summarizes
+ * them into c; returns their number and counts the violating ones. */
+static int reprieve_slots(const pk_pod_slot *sl, const bool *violating, int n, const room *r, sums *left,
+                          bool *victim, int *violations, pk_candidate *c)
+{
+	int nv = 0;
+	*violations = 0;
+	summary_begin(c);
 	for (int pass = 0; pass < 2; pass++)
 		for (int k = 0; k < n; k++) {
 			if (violating[k] != (pass == 0))
 				continue;
-			victim[k] = false;
-			slot_add(&left, &ni->slots[from + k], 1);
-			if (pk_fits_basic(preemptor, ni->node, left.pods, left.cpu, left.memory, left.ephemeral))
+			slot_add(left, &sl[k], 1);
+			victim[k] = !within(r, left);
+			if (!victim[k])
 				continue;
-			slot_add(&left, &ni->slots[from + k], -1);
-			victim[k] = true;
+			slot_add(left, &sl[k], -1);
+			summary_add(c, &sl[k]);
 			nv++;
-			violations += violating[k];
+			*violations += violating[k];
 		}
+	return nv;
+}
+
+/* SelectVictimsOnNode on the arithmetic path, for the tail t of the node
+ * (those of lower priority). The node keeps its pods in importance order,
+ * so that tail is already sorted as the reprieve needs it; everything is
+ * read from the slots. */
+static pk_status select_victims_by_sums(pk_snapshot *s, const pk_pod *preemptor, pk_nodeinfo *ni,
+                                        const pk_tail *t, pk_arena *arena, pk_candidate *out, bool fill)
+{
+	pk_status st;
+	int from = t->from, n = ni->npods - from;
+	sums left = node_sums(ni, preemptor);
+	left.pods -= t->total.pods;
+	left.cpu -= t->total.cpu;
+	left.memory -= t->total.memory;
+	left.ephemeral -= t->total.ephemeral;
+	room r = room_beside(preemptor, ni->node);
+	if (!within(&r, &left))
+		return fit_sums(preemptor, ni, &left);
+
+	enum { SMALL = 256 };
+	bool small[SMALL];
+	bool *victim = n <= SMALL ? small : malloc((size_t)n);
+	if (!victim)
+		abort();
+	int violations;
+	int nv = reprieve_slots(&ni->slots[from], t->violating, n, &r, &left, victim, &violations, out);
 	if (nv == 0) {
-		if (violating != small)
-			free(violating);
+		if (victim != small)
+			free(victim);
 		char buf[600];
 		snprintf(buf, sizeof buf, "expected at least one victim pod on node \"%s\"", ni->node->name);
 		pk_status_set(&st, PK_CODE_ERROR, "DefaultPreemption", pk_intern(s->strs, buf));
 		return st;
 	}
 	/* victims in importance order: the node's order */
-	summarize_slots(out, &ni->slots[from], victim, n);
 	out->victims = fill ? pk_arena_alloc(arena, sizeof *out->victims * (size_t)nv) : NULL;
 	for (int k = 0, i = 0; fill && k < n; k++) {
 		if (!victim[k])
 			continue;
-		fill_ref(s, &out->victims[i], ni->pods[from + k], violating[k]);
+		fill_ref(s, &out->victims[i], ni->pods[from + k], t->violating[k]);
 		i++;
 	}
 	out->nvictims = nv;
 	out->num_pdb_violations = violations;
 	if (fill)
 		lower_nominations(ni, preemptor, arena, out);
-	if (violating != small)
-		free(violating);
-	pk_status_set(&st, PK_CODE_SUCCESS, NULL, NULL);
+	if (victim != small)
+		free(victim);
+	st.code = PK_CODE_SUCCESS;
+	st.plugin = NULL;
+	st.nreasons = 0;
 	return st;
 }
 
 /* fill: whether to list the victims (the general path always does). */
+/* fill: whether to list the victims (the general path always does).
+ * tail: the memo's entry for the node, or NULL. static_passed: the
+ * node-only filters are known to pass (the filter pass said Unschedulable). */
 static pk_status select_victims(pk_snapshot *s, const pk_pod *preemptor, pk_nodeinfo *ni, pk_arena *arena,
-                                pk_candidate *out, bool fill)
+                                pk_candidate *out, bool fill, pk_tail *tail, bool static_passed)
 {
 	pk_status st;
 	memset(out, 0, sizeof *out);
 	out->node = ni->node->name;
 	/* the pods of lower priority: the tail of the node's list */
 	int from = ni->npods;
-	while (from > 0 && ni->slots[from - 1].priority < preemptor->priority)
-		from--;
+	if (tail && tail_serves(tail, ni, preemptor->priority))
+		from = tail->from;
+	else
+		while (from > 0 && ni->slots[from - 1].priority < preemptor->priority)
+			from--;
 	int n = ni->npods - from;
 	if (n == 0) {
 		pk_status_set(&st, PK_CODE_UNSCHEDULABLE_UNRESOLVABLE, "DefaultPreemption", R_NO_VICTIMS);
@@ -464,11 +612,17 @@ static pk_status select_victims(pk_snapshot *s, const pk_pod *preemptor, pk_node
 	}
 	/* Removing victims cannot change what the node-only filters say: if
 	 * they fail, that is the answer after any removal too. */
-	st = pk_run_static_filters(preemptor, ni);
-	if (st.code != PK_CODE_SUCCESS)
+	if (!static_passed && (st = pk_run_static_filters(preemptor, ni)).code != PK_CODE_SUCCESS)
 		return st;
-	if (arithmetic_applies(s, preemptor))
-		return select_victims_by_sums(s, preemptor, ni, from, arena, out, fill);
+	if (arithmetic_applies(s, preemptor)) {
+		pk_tail scratch = {0};
+		pk_tail *t = tail ? tail : &scratch;
+		if (!tail_serves(t, ni, preemptor->priority))
+			tail_compute(s, ni, preemptor->priority, t);
+		st = select_victims_by_sums(s, preemptor, ni, t, arena, out, fill);
+		free(scratch.violating);
+		return st;
+	}
 	enum { SMALL = 64 };
 	pk_victim_unit units_small[SMALL];
 	pk_pod *pods_small[SMALL];
@@ -541,7 +695,7 @@ static pk_status select_victims(pk_snapshot *s, const pk_pod *preemptor, pk_node
 pk_status pk_select_victims_on_node(pk_snapshot *s, const pk_pod *preemptor, pk_nodeinfo *ni,
                                     pk_arena *arena, pk_candidate *out)
 {
-	return select_victims(s, preemptor, ni, arena, out, true);
+	return select_victims(s, preemptor, ni, arena, out, true, NULL, false);
 }
 
 /* ---- eligibility ----------------------------------------------------------- */
@@ -789,7 +943,7 @@ static const char *filter_message(pk_evaluation *e)
 	if (!st)
 		abort();
 	for (long i = 0; i < e->nnodes; i++)
-		st[i] = &e->nodes[i].filter;
+		st[i] = e->nodes[i].filter;
 	const char *m = pk_fit_error_message(&e->arena, e->nnodes, st, e->nnodes);
 	free(st);
 	return m;
@@ -815,32 +969,87 @@ static void prefetch_slots(const pk_nodeinfo *ni)
 		__builtin_prefetch(p);
 }
 
+/* ---- statuses by reference -------------------------------------------------- */
+
+/* A status for an evaluation's node table: the shared success, or a copy in
+ * the evaluation's arena. */
+static const pk_status *keep_status(pk_arena *a, const pk_status *st)
+{
+	if (st->code == PK_CODE_SUCCESS && st->nreasons == 0 && !st->plugin)
+		return &pk_status_success;
+	pk_status *c = pk_arena_alloc(a, sizeof *c);
+	*c = *st;
+	return c;
+}
+
 /* ---- memo across evaluations ------------------------------------------------- */
+
+/* What node choice reads of a candidate that lists no victims. */
+typedef struct memo_cand {
+	int32_t top_priority;
+	int nvictims, num_pdb_violations;
+	bool top_unstarted;
+	int64_t priority_sum, top_start;
+} memo_cand;
 
 typedef struct memo_entry {
 	uint64_t generation;      /* the node's when computed */
 	uint64_t shape;           /* the memo's shape id when computed; 0 = never */
-	pk_status filter;
-	bool dry_run;             /* dry and cand are known */
-	pk_status dry;
-	pk_candidate cand;        /* summary and counts only */
+	const pk_status *filter;  /* interned in the memo */
+	const pk_status *dry;     /* NULL until the dry run is known */
+	memo_cand cand;
 } memo_entry;
+
+/* The distinct statuses the memo's entries point to: a few per shape
+ * ("Insufficient cpu", ...), each stored once for the memo's life. */
+typedef struct status_set {
+	pk_status **slot;
+	size_t cap, n;
+	pk_arena arena;
+} status_set;
+
+/* A node's verdict of the node-only filters for one static shape (nodes
+ * do not change while the snapshot is played forward). */
+typedef struct static_entry {
+	uint64_t shape;           /* the memo's static_shape when worked out; 0 = never */
+	const pk_status *st;
+} static_entry;
 
 struct pk_eval_memo {
 	memo_entry *nodes;
+	pk_tail *tails;           /* per node, whatever the shape */
+	static_entry *statics;    /* per node, for static_shape */
 	long nnodes;
+	uint64_t static_shape;    /* id of the last preemptor's tolerations and node selection */
+	/* NodeResourcesFit's status by the set of checks that failed (fit_failures):
+	 * a handful of distinct values, worked out once each. */
+	const pk_status *fit_status[32];
 	/* The last preemptor it served, as it was then: binding or nominating
 	 * it changes the pod afterwards. The arrays it points to do not change. */
 	pk_pod last;
 	bool has_last;
 	uint64_t shape, next_shape;
+	status_set statuses;
 };
+
+static void free_tails(pk_eval_memo *m)
+{
+	for (long i = 0; m->tails && i < m->nnodes; i++)
+		free(m->tails[i].violating);
+	free(m->tails);
+	free(m->nodes);
+	free(m->statics);
+	m->tails = NULL;
+	m->nodes = NULL;
+	m->statics = NULL;
+}
 
 pk_eval_memo *pk_eval_memo_new(void)
 {
 	pk_eval_memo *m = calloc(1, sizeof *m);
 	if (!m)
 		abort();
+	pk_arena_init(&m->statuses.arena);
 	return m;
 }
 
@@ -848,8 +1057,80 @@ void pk_eval_memo_free(pk_eval_memo *m)
 {
 	if (!m)
 		return;
-	free(m->nodes);
+	free_tails(m);
+	free(m->statuses.slot);
+	pk_arena_free(&m->statuses.arena);
 	free(m);
+}
+
+/* Reasons and plugins are constants or interned: pointers identify them
+ * (equal texts at two addresses only cost a second copy). */
+static size_t status_hash(const pk_status *st)
+{
+	uint64_t h = (uint64_t)st->code * 0x9e3779b97f4a7c15u ^ (uintptr_t)st->plugin;
+	for (int i = 0; i < st->nreasons; i++)
+		h = (h ^ (uintptr_t)st->reasons[i]) * 0x100000001b3u;
+	return (size_t)(h ^ h >> 29);
+}
+
+static bool status_same(const pk_status *a, const pk_status *b)
+{
+	if (a->code != b->code || a->plugin != b->plugin || a->nreasons != b->nreasons)
+		return false;
+	for (int i = 0; i < a->nreasons; i++)
+		if (a->reasons[i] != b->reasons[i])
+			return false;
+	return true;
+}
+
+static void status_set_grow(status_set *t)
+{
+	size_t cap = t->cap ? t->cap * 2 : 64;
+	pk_status **slot = calloc(cap, sizeof *slot);
+	if (!slot)
+		abort();
+	for (size_t i = 0; i < t->cap; i++) {
+		if (!t->slot[i])
+			continue;
+		size_t j = status_hash(t->slot[i]) & (cap - 1);
+		while (slot[j])
+			j = (j + 1) & (cap - 1);
+		slot[j] = t->slot[i];
+	}
+	free(t->slot);
+	t->slot = slot;
+	t->cap = cap;
+}
+
+static const pk_status *memo_status(pk_eval_memo *m, const pk_status *st)
+{
+	if (st->code == PK_CODE_SUCCESS && st->nreasons == 0 && !st->plugin)
+		return &pk_status_success;
+	status_set *t = &m->statuses;
+	if (2 * (t->n + 1) > t->cap)
+		status_set_grow(t);
+	size_t j = status_hash(st) & (t->cap - 1);
+	for (; t->slot[j]; j = (j + 1) & (t->cap - 1))
+		if (status_same(t->slot[j], st))
+			return t->slot[j];
+	pk_status *c = pk_arena_alloc(&t->arena, sizeof *c);
+	*c = *st;
+	t->slot[j] = c;
+	t->n++;
+	return c;
+}
+
+static void memo_cand_store(memo_cand *mc, const pk_candidate *c)
+{
+	*mc = (memo_cand){ c->top_priority, c->nvictims, c->num_pdb_violations, c->top_unstarted, c->priority_sum,
+	                   c->top_start };
+}
+
+static void memo_cand_load(pk_candidate *c, const memo_cand *mc, const char *node)
+{
+	*c = (pk_candidate){ .node = node, .nvictims = mc->nvictims, .num_pdb_violations = mc->num_pdb_violations,
+	                     .top_priority = mc->top_priority, .priority_sum = mc->priority_sum,
+	                     .top_start = mc->top_start, .top_unstarted = mc->top_unstarted, .summarized = true };
 }
 
 static bool same_str(const char *a, const char *b)
@@ -885,14 +1166,20 @@ static bool same_node_selection(const pk_pod *a, const pk_pod *b)
 	return true;
 }
 
-/* Everything the filter pass and the arithmetic SelectVictimsOnNode read
- * of a preemptor, but its identity. */
-static bool same_shape(const pk_pod *a, const pk_pod *b)
+/* What the node-only filters read of a preemptor. */
+static bool same_static_shape(const pk_pod *a, const pk_pod *b)
+{
+	return same_tolerations(a, b) && same_node_selection(a, b);
+}
+
+/* Everything else the filter pass and the arithmetic SelectVictimsOnNode
+ * read of a preemptor, but its identity. */
+static bool same_requests(const pk_pod *a, const pk_pod *b)
 {
 	const pk_res *x = &a->requests, *y = &b->requests;
 	return a->priority == b->priority && x->cpu == y->cpu && x->memory == y->memory &&
 	       x->ephemeral == y->ephemeral && x->nscalar == 0 && y->nscalar == 0 && a->con->nports == 0 &&
-	       b->con->nports == 0 && same_tolerations(a, b) && same_node_selection(a, b);
+	       b->con->nports == 0;
 }
 
 /* The per-node entries valid for this preemptor's shape, or NULL when the
@@ -903,14 +1190,19 @@ static memo_entry *memo_begin(const pk_snapshot *s, const pk_pod *pod, const pk_
 	if (!m || !o->victims_of_best_only || !arithmetic_applies(s, pod) || *pod->nominated_node)
 		return NULL;
 	if (m->nnodes != s->nnodes) {
-		free(m->nodes);
+		free_tails(m);
 		m->nodes = calloc((size_t)s->nnodes + 1, sizeof *m->nodes);
-		if (!m->nodes)
+		m->tails = calloc((size_t)s->nnodes + 1, sizeof *m->tails);
+		m->statics = calloc((size_t)s->nnodes + 1, sizeof *m->statics);
+		if (!m->nodes || !m->tails || !m->statics)
 			abort();
 		m->nnodes = s->nnodes;
 		m->has_last = false;
 	}
-	if (!m->has_last || !same_shape(&m->last, pod))
+	bool same_static = m->has_last && same_static_shape(&m->last, pod);
+	if (!same_static)
+		m->static_shape = ++m->next_shape;
+	if (!same_static || !same_requests(&m->last, pod))
 		m->shape = ++m->next_shape;
 	m->last = *pod;
 	m->has_last = true;
@@ -922,49 +1214,112 @@ static memo_entry *memo_begin(const pk_snapshot *s, const pk_pod *pod, const pk_
 static bool uid_nominated_on(const pk_nodeinfo *ni, const pk_pod *pod)
 {
 	for (int i = 0; i < ni->nnominated; i++)
-		if (*ni->nominated[i]->uid && strcmp(ni->nominated[i]->uid, pod->uid) == 0)
+		if (*ni->nominated[i]->uid && same_str(ni->nominated[i]->uid, pod->uid))
 			return true;
 	return false;
 }
 
-static memo_entry *memo_valid(memo_entry *entries, const pk_eval_memo *m, const pk_nodeinfo *ni,
-                              const pk_pod *pod)
+/* The node's memo entry for this evaluation, or NULL when the node is not
+ * memoised; *valid says whether it holds this shape's results. */
+static memo_entry *memo_entry_of(memo_entry *entries, const pk_eval_memo *m, const pk_nodeinfo *ni,
+                                 const pk_pod *pod, bool *valid)
 {
+	*valid = false;
 	if (!entries || (ni->nnominated && uid_nominated_on(ni, pod)))
 		return NULL;
 	memo_entry *me = &entries[ni->node->index];
-	return me->shape == m->shape && me->generation == ni->generation ? me : NULL;
+	*valid = me->shape == m->shape && me->generation == ni->generation;
+	return me;
 }
 
-static pk_status node_filter(pk_snapshot *s, const pk_pod *pod, pk_nodeinfo *ni, memo_entry *entries,
-                             const pk_eval_memo *m)
+enum { FIT_PODS = 1, FIT_CPU = 2, FIT_MEMORY = 4, FIT_EPHEMERAL = 8, FIT_UNRESOLVABLE = 16 };
+
+/* Which of NodeResourcesFit's checks fail with t on the node: the status
+ * (pk_fit_basic's) is a function of this set alone. */
+static int fit_failures(const pk_pod *pod, const pk_node *n, const room *r, const sums *t)
 {
-	memo_entry *me = memo_valid(entries, m, ni, pod);
-	if (me)
-		return me->filter;
-	pk_status st = pk_run_filters_with_nominated(s, pod, ni);
-	if (entries && !(ni->nnominated && uid_nominated_on(ni, pod))) {
-		me = &entries[ni->node->index];
-		*me = (memo_entry){ .generation = ni->generation, .shape = m->shape, .filter = st };
+	const pk_res *al = &n->allocatable, *p = &pod->requests;
+	int f = t->pods * 1000 > r->pods_milli ? FIT_PODS : 0;
+	if (t->cpu > r->cpu)
+		f |= FIT_CPU | (p->cpu > al->cpu ? FIT_UNRESOLVABLE : 0);
+	if (t->memory > r->memory)
+		f |= FIT_MEMORY | (p->memory > al->memory ? FIT_UNRESOLVABLE : 0);
+	if (t->ephemeral > r->ephemeral)
+		f |= FIT_EPHEMERAL | (p->ephemeral > al->ephemeral ? FIT_UNRESOLVABLE : 0);
+	return f;
+}
+
+/* pk_run_filters_with_nominated for a preemptor on the arithmetic path
+ * (no host ports, extended resources, spread or pod affinity: the
+ * node-only filters, then NodeResourcesFit with the nominated pods of
+ * equal or higher priority), from the memo's per-node and per-outcome
+ * statuses. */
+static const pk_status *arithmetic_filter(const pk_pod *pod, pk_nodeinfo *ni, pk_eval_memo *m)
+{
+	static_entry *se = &m->statics[ni->node->index];
+	if (se->shape != m->static_shape) {
+		pk_status st = pk_run_static_filters(pod, ni);
+		*se = (static_entry){ m->static_shape, memo_status(m, &st) };
 	}
+	if (se->st->code != PK_CODE_SUCCESS)
+		return se->st;
+	sums t = node_sums(ni, pod);
+	room r = room_beside(pod, ni->node);
+	int f = fit_failures(pod, ni->node, &r, &t);
+	if (!m->fit_status[f]) {
+		pk_status st = fit_sums(pod, ni, &t);
+		m->fit_status[f] = memo_status(m, &st);
+	}
+	return m->fit_status[f];
+}
+
+static const pk_status *node_filter(pk_snapshot *s, const pk_pod *pod, pk_nodeinfo *ni, memo_entry *entries,
+                                    pk_eval_memo *m, pk_arena *arena)
+{
+	bool valid;
+	memo_entry *me = memo_entry_of(entries, m, ni, pod, &valid);
+	if (valid)
+		return me->filter;
+	if (!entries) {
+		pk_status st = pk_run_filters_with_nominated(s, pod, ni);
+		return keep_status(arena, &st);
+	}
+	const pk_status *st = arithmetic_filter(pod, ni, m);
+	if (me)
+		*me = (memo_entry){ .generation = ni->generation, .shape = m->shape, .filter = st };
 	return st;
 }
 
-static pk_status node_dry_run(pk_snapshot *s, const pk_pod *pod, pk_nodeinfo *ni, const pk_eval_opts *o,
-                              memo_entry *entries, pk_arena *arena, pk_candidate *c)
+static const pk_status *node_dry_run(pk_snapshot *s, const pk_pod *pod, pk_nodeinfo *ni, const pk_eval_opts *o,
+                                     memo_entry *entries, pk_arena *arena, pk_candidate *c)
 {
-	memo_entry *me = memo_valid(entries, o->memo, ni, pod);
-	if (me && me->dry_run) {
-		*c = me->cand;
+	bool valid;
+	memo_entry *me = memo_entry_of(entries, o->memo, ni, pod, &valid);
+	if (valid && me->dry) {
+		memo_cand_load(c, &me->cand, ni->node->name);
 		return me->dry;
 	}
-	pk_status st = select_victims(s, pod, ni, arena, c, !o->victims_of_best_only);
-	if (me) {
-		me->dry_run = true;
-		me->dry = st;
-		me->cand = *c;
+	/* a potential node: its filter status was Unschedulable, which the
+	 * node-only filters never say */
+	pk_tail *tail = entries ? &o->memo->tails[ni->node->index] : NULL;
+	pk_status st = select_victims(s, pod, ni, arena, c, !o->victims_of_best_only, tail, true);
+	if (!valid)
+		return keep_status(arena, &st);
+	me->dry = memo_status(o->memo, &st);
+	memo_cand_store(&me->cand, c);
+	return me->dry;
+}
+
+/* Ask for a node's slots before its turn unless the memo holds its dry run
+ * (the common case between replicas: only the slots' reads miss the cache). */
+static void prefetch_unless_known(const pk_nodeinfo *ni, memo_entry *entries, const pk_eval_memo *m)
+{
+	if (entries) {
+		const memo_entry *me = &entries[ni->node->index];
+		if (me->shape == m->shape && me->generation == ni->generation && me->dry)
+			return;
 	}
-	return st;
+	prefetch_slots(ni);
 }
 
 static void dry_run(pk_snapshot *s, const pk_preemptor *p, const pk_eval_opts *o, pk_evaluation *e,
@@ -973,39 +1328,47 @@ static void dry_run(pk_snapshot *s, const pk_preemptor *p, const pk_eval_opts *o
 	e->num_candidates = o->sample ? pk_num_candidates(np, o->min_candidate_nodes_percentage,
 	                                                  o->min_candidate_nodes_absolute) : np;
 	e->offset = o->sample && np ? ((o->offset % np) + np) % np : 0;
-	/* candidates in visiting order; the evaluation lists the
-	 * non-violating ones first, as upstream does */
-	typedef struct found { pk_candidate c; long node; } found;
-	found *f = malloc(sizeof *f * (size_t)(np + 1));
-	if (!f)
-		abort();
-	long nf = 0, nn = 0, nvl = 0;
+	/* Candidates in visiting order; the evaluation lists the non-violating
+	 * ones first, as upstream does: those go straight into the result, the
+	 * (usually few) violating ones aside, appended at the end. */
+	pk_candidate *cand = pk_arena_alloc(&e->arena, sizeof *cand * (size_t)(np + 1));
+	pk_candidate *vio = NULL;
+	long *vio_node = NULL;
+	long nn = 0, nvl = 0, vcap = 0;
+	pk_candidate c;
 	for (long i = 0; i < np; i++) {
 		long idx = potential[(e->offset + i) % np];
 		pk_node_eval *ne = &e->nodes[idx];
 		if (i + 1 < np)
-			prefetch_slots(&s->infos[potential[(e->offset + i + 1) % np]]);
-		ne->dry_run = true;
-		ne->dry = node_dry_run(s, p->pod, &s->infos[idx], o, memo, &e->arena, &f[nf].c);
-		if (ne->dry.code != PK_CODE_SUCCESS)
+			prefetch_unless_known(&s->infos[potential[(e->offset + i + 1) % np]], memo, o->memo);
+		ne->dry = node_dry_run(s, p->pod, &s->infos[idx], o, memo, &e->arena, &c);
+		if (ne->dry->code != PK_CODE_SUCCESS)
 			continue;
-		long *count = f[nf].c.num_pdb_violations == 0 ? &nn : &nvl;
-		if (*count < e->num_candidates) {
-			++*count;
-			f[nf++].node = idx;
+		if (c.num_pdb_violations == 0 && nn < e->num_candidates) {
+			ne->candidate = (int)nn;
+			cand[nn++] = c;
+		} else if (c.num_pdb_violations != 0 && nvl < e->num_candidates) {
+			if (nvl == vcap) {
+				vcap = vcap ? 2 * vcap : 16;
+				vio = realloc(vio, sizeof *vio * (size_t)vcap);
+				vio_node = realloc(vio_node, sizeof *vio_node * (size_t)vcap);
+				if (!vio || !vio_node)
+					abort();
+			}
+			vio_node[nvl] = idx;
+			vio[nvl++] = c;
 		}
 		if (nn >= 1 && nn + nvl >= e->num_candidates)
 			break;
 	}
-	e->ncandidates = (int)(nn + nvl);
-	e->candidates = pk_arena_alloc(&e->arena, sizeof *e->candidates * (size_t)(e->ncandidates + 1));
-	long wn = 0, wv = nn;
-	for (long i = 0; i < nf; i++) {
-		long at = f[i].c.num_pdb_violations == 0 ? wn++ : wv++;
-		e->candidates[at] = f[i].c;
-		e->nodes[f[i].node].candidate = (int)at;
+	for (long k = 0; k < nvl; k++) {
+		cand[nn + k] = vio[k];
+		e->nodes[vio_node[k]].candidate = (int)(nn + k);
 	}
-	free(f);
+	e->ncandidates = (int)(nn + nvl);
+	e->candidates = cand;
+	free(vio);
+	free(vio_node);
 }
 
 static void evaluate(pk_snapshot *s, const pk_preemptor *p, const pk_eval_opts *o, pk_evaluation *e);
@@ -1061,10 +1424,10 @@ static void evaluate(pk_snapshot *s, const pk_preemptor *p, const pk_eval_opts *
 		pk_node_eval *ne = &e->nodes[i];
 		ne->ni = &s->infos[i];
 		ne->candidate = -1;
-		ne->filter = node_filter(s, p->pod, &s->infos[i], memo, o->memo);
-		if (ne->filter.code == PK_CODE_SUCCESS)
+		ne->filter = node_filter(s, p->pod, &s->infos[i], memo, o->memo, &e->arena);
+		if (ne->filter->code == PK_CODE_SUCCESS)
 			e->nfit++;
-		else if (ne->filter.code == PK_CODE_UNSCHEDULABLE)
+		else if (ne->filter->code == PK_CODE_UNSCHEDULABLE)
 			e->npotential++;
 	}
 	if (e->nfit > 0) {
@@ -1092,7 +1455,7 @@ static void evaluate(pk_snapshot *s, const pk_preemptor *p, const pk_eval_opts *
 	long *potential = pk_arena_alloc(&e->arena, sizeof *potential * (size_t)(e->npotential + 1));
 	long np = 0;
 	for (long i = 0; i < s->nnodes; i++)
-		if (e->nodes[i].filter.code == PK_CODE_UNSCHEDULABLE)
+		if (e->nodes[i].filter->code == PK_CODE_UNSCHEDULABLE)
 			potential[np++] = i;
 	if (np > 0)
 		dry_run(s, p, o, e, potential, np, memo);
@@ -1103,7 +1466,7 @@ static void evaluate(pk_snapshot *s, const pk_preemptor *p, const pk_eval_opts *
 		if (o->victims_of_best_only && !best->victims) {
 			/* the same selection again, the state unchanged, listing them */
 			pk_nodeinfo *ni = pk_snapshot_node(s, best->node);
-			select_victims(s, p->pod, ni, &e->arena, best, true);
+			select_victims(s, p->pod, ni, &e->arena, best, true, NULL, false);
 		}
 		e->message = filter_message(e);
 		return;
@@ -1112,7 +1475,7 @@ static void evaluate(pk_snapshot *s, const pk_preemptor *p, const pk_eval_opts *
 	if (!st)
 		abort();
 	for (long i = 0; i < s->nnodes; i++)
-		st[i] = e->nodes[i].dry_run ? &e->nodes[i].dry : &not_helpful;
+		st[i] = e->nodes[i].dry ? e->nodes[i].dry : &not_helpful;
 	const char *fe = pk_fit_error_message(&e->arena, s->nnodes, st, s->nnodes);
 	free(st);
 	e->message = event_message(e, fe);

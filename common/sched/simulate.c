@@ -361,7 +361,7 @@ static void run_pod(pk_sim *m, const pk_sim_unit *u, pk_sim_fn fn, void *ctx)
 	pk_sim_step st = { .unit = u, .pod_eval = &e, .preemptor = &pre, .outcome = PK_SIM_UNSCHEDULABLE };
 	if (e.status == PK_PRE_FITS) {
 		for (long i = 0; i < e.nnodes && !st.node; i++)
-			if (e.nodes[i].filter.code == PK_CODE_SUCCESS)
+			if (e.nodes[i].filter->code == PK_CODE_SUCCESS)
 				st.node = e.nodes[i].ni;
 		st.outcome = PK_SIM_SCHEDULED;
 	} else if ((st.gate_message = postfilter_gate(m, p)) != NULL) {
