@@ -85,42 +85,57 @@ static bool pdb_matches(const pk_pdb *b, const pk_pod *p)
 	       pk_selector_matches_labels(&b->selector, p->labels);
 }
 
-typedef struct ns_key {
-	uintptr_t ns;             /* namespaces are interned: the address names one */
+/* PDBs ordered by namespace, then by the label every pod they select
+ * carries (must_value; none first), then index: a pod's PDBs are found
+ * among those of its namespace without such a label and those whose label
+ * value the pod carries. Namespaces and values are interned: their
+ * addresses name them. */
+typedef struct pdb_key {
+	uintptr_t ns, value;
 	int idx;
-} ns_key;
+} pdb_key;
 
-static int ns_key_cmp(const void *a, const void *b)
+static int pdb_key_cmp(const void *a, const void *b)
 {
-	const ns_key *x = a, *y = b;
+	const pdb_key *x = a, *y = b;
 	if (x->ns != y->ns)
 		return x->ns < y->ns ? -1 : 1;
+	if (x->value != y->value)
+		return x->value < y->value ? -1 : 1;
 	return (x->idx > y->idx) - (x->idx < y->idx);
+}
+
+static pdb_key key_of_pdb(const pk_snapshot *s, int i)
+{
+	const pk_pdb *b = &s->pdbs[i];
+	return (pdb_key){ (uintptr_t)b->namespace_, b->must_key ? (uintptr_t)b->must_value : 0, i };
 }
 
 void pk_pdb_index(pk_snapshot *s)
 {
-	ns_key *k = malloc(sizeof *k * (size_t)(s->npdbs + 1));
+	pdb_key *k = malloc(sizeof *k * (size_t)(s->npdbs + 1));
 	free(s->pdbs_by_namespace);
 	s->pdbs_by_namespace = malloc(sizeof *s->pdbs_by_namespace * (size_t)(s->npdbs + 1));
 	if (!k || !s->pdbs_by_namespace)
 		abort();
 	for (int i = 0; i < s->npdbs; i++)
-		k[i] = (ns_key){ (uintptr_t)s->pdbs[i].namespace_, i };
-	qsort(k, (size_t)s->npdbs, sizeof *k, ns_key_cmp);
+		k[i] = key_of_pdb(s, i);
+	qsort(k, (size_t)s->npdbs, sizeof *k, pdb_key_cmp);
 	for (int i = 0; i < s->npdbs; i++)
 		s->pdbs_by_namespace[i] = k[i].idx;
 	free(k);
 }
 
-/* The first position in pdbs_by_namespace of the pod's namespace. */
-static int first_pdb_of_namespace(const pk_snapshot *s, const char *ns)
+/* The first position in pdbs_by_namespace at or after (ns, value). */
+static int first_pdb_at(const pk_snapshot *s, uintptr_t ns, uintptr_t value)
 {
 	const int *o = s->pdbs_by_namespace;
+	pdb_key want = { ns, value, -1 };
 	int lo = 0, hi = s->npdbs;
 	while (lo < hi) {
 		int mid = lo + (hi - lo) / 2;
-		if ((uintptr_t)s->pdbs[o[mid]].namespace_ < (uintptr_t)ns)
+		pdb_key k = key_of_pdb(s, o[mid]);
+		if (pdb_key_cmp(&k, &want) < 0)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -128,23 +143,48 @@ static int first_pdb_of_namespace(const pk_snapshot *s, const char *ns)
 	return lo;
 }
 
-/* The PDBs that select p, in index order, looked up among those of its
- * namespace only. */
+/* Add to found[] the PDBs at (ns, value) that select p; false when more
+ * than PK_POD_MAX_PDBS do. */
+static bool find_pdbs_at(const pk_snapshot *s, const pk_pod *p, uintptr_t value, int16_t *found, int *n)
+{
+	const int *o = s->pdbs_by_namespace;
+	uintptr_t ns = (uintptr_t)p->namespace_;
+	for (int k = first_pdb_at(s, ns, value); k < s->npdbs; k++) {
+		pdb_key key = key_of_pdb(s, o[k]);
+		if (key.ns != ns || key.value != value)
+			break;
+		if (!pdb_matches(&s->pdbs[o[k]], p))
+			continue;
+		for (int j = 0; j < *n; j++)
+			if (found[j] == o[k])
+				goto next; /* a value the pod carries under two keys */
+		if (*n == PK_POD_MAX_PDBS || o[k] > INT16_MAX)
+			return false;
+		found[(*n)++] = (int16_t)o[k];
+	next:;
+	}
+	return true;
+}
+
+/* The PDBs that select p, in index order (pk_pod.pdbs). */
 static void cache_pod_pdbs(const pk_snapshot *s, pk_pod *p)
 {
+	int16_t found[PK_POD_MAX_PDBS];
 	int n = 0;
-	const int *o = s->pdbs_by_namespace;
-	for (int k = first_pdb_of_namespace(s, p->namespace_); k < s->npdbs && s->pdbs[o[k]].namespace_ == p->namespace_;
-	     k++) {
-		int i = o[k];
-		if (!pdb_matches(&s->pdbs[i], p))
-			continue;
-		if (n == PK_POD_MAX_PDBS || i > INT16_MAX) {
-			p->npdbs = PK_POD_MAX_PDBS + 1;   /* rare: scan every time */
-			return;
-		}
-		p->pdbs[n++] = (int16_t)i;
+	bool ok = find_pdbs_at(s, p, 0, found, &n);
+	for (uint32_t i = 0; ok && p->labels && i < p->labels->n; i++)
+		ok = find_pdbs_at(s, p, (uintptr_t)pk_labels_pair(p->labels, i)->value, found, &n);
+	if (!ok) {
+		p->npdbs = PK_POD_MAX_PDBS + 1;   /* rare: scan every time */
+		return;
 	}
+	for (int i = 1; i < n; i++) /* insertion sort of at most four */
+		for (int j = i; j > 0 && found[j - 1] > found[j]; j--) {
+			int16_t t = found[j];
+			found[j] = found[j - 1];
+			found[j - 1] = t;
+		}
+	memcpy(p->pdbs, found, sizeof *found * (size_t)n);
 	p->npdbs = (int8_t)n;
 }
 
@@ -423,7 +463,9 @@ typedef struct pk_tail {
 	sums total;               /* the tail's requests, summed */
 	bool *violating;          /* per tail pod: its eviction would violate a
 	                           * PDB (pk_units_pdb_split, one pod a unit) */
-	int cap;                  /* of violating */
+	int *order;               /* the reprieve's order: the violating pods,
+	                           * then the others, each in the node's order */
+	int cap;                  /* of violating and order */
 } pk_tail;
 
 static bool tail_serves(const pk_tail *t, const pk_nodeinfo *ni, int32_t priority)
@@ -448,13 +490,26 @@ static void tail_compute(const pk_snapshot *s, pk_nodeinfo *ni, int32_t priority
 		slot_add(&t->total, &ni->slots[k], 1);
 	if (n > t->cap) {
 		free(t->violating);
+		free(t->order);
 		t->cap = n < 32 ? 32 : n;
 		t->violating = malloc((size_t)t->cap);
-		if (!t->violating)
+		t->order = malloc(sizeof *t->order * (size_t)t->cap);
+		if (!t->violating || !t->order)
 			abort();
 	}
 	if (n)
 		slots_pdb_split(s, ni, from, t->violating);
+	int w = 0;
+	for (int pass = 0; pass < 2; pass++)
+		for (int k = 0; k < n; k++)
+			if (t->violating[k] == (pass == 0))
+				t->order[w++] = k;
+}
+
+static void tail_free(pk_tail *t)
+{
+	free(t->violating);
+	free(t->order);
 }
 
 /* What may sit on a node beside the preemptor: NodeResourcesFit passes
@@ -513,25 +568,23 @@ static void summary_add(pk_candidate *c, const pk_pod_slot *sl)
 /* Greedy reprieve over the tail's slots: violating pods first, then the
  * others, each kept if the preemptor still fits. Marks victims, summarizes
  * them into c; returns their number and counts the violating ones. */
-static int reprieve_slots(const pk_pod_slot *sl, const bool *violating, int n, const room *r, sums *left,
+static int reprieve_slots(const pk_pod_slot *sl, const pk_tail *t, int n, const room *r, sums *left,
                           bool *victim, int *violations, pk_candidate *c)
 {
 	int nv = 0;
 	*violations = 0;
 	summary_begin(c);
-	for (int pass = 0; pass < 2; pass++)
-		for (int k = 0; k < n; k++) {
-			if (violating[k] != (pass == 0))
-				continue;
-			slot_add(left, &sl[k], 1);
-			victim[k] = !within(r, left);
-			if (!victim[k])
-				continue;
-			slot_add(left, &sl[k], -1);
-			summary_add(c, &sl[k]);
-			nv++;
-			*violations += violating[k];
-		}
+	for (int j = 0; j < n; j++) {
+		int k = t->order[j];
+		slot_add(left, &sl[k], 1);
+		victim[k] = !within(r, left);
+		if (!victim[k])
+			continue;
+		slot_add(left, &sl[k], -1);
+		summary_add(c, &sl[k]);
+		nv++;
+		*violations += t->violating[k];
+	}
 	return nv;
 }
 
@@ -559,7 +612,7 @@ static pk_status select_victims_by_sums(pk_snapshot *s, const pk_pod *preemptor,
 	if (!victim)
 		abort();
 	int violations;
-	int nv = reprieve_slots(&ni->slots[from], t->violating, n, &r, &left, victim, &violations, out);
+	int nv = reprieve_slots(&ni->slots[from], t, n, &r, &left, victim, &violations, out);
 	if (nv == 0) {
 		if (victim != small)
 			free(victim);
@@ -620,7 +673,7 @@ static pk_status select_victims(pk_snapshot *s, const pk_pod *preemptor, pk_node
 		if (!tail_serves(t, ni, preemptor->priority))
 			tail_compute(s, ni, preemptor->priority, t);
 		st = select_victims_by_sums(s, preemptor, ni, t, arena, out, fill);
-		free(scratch.violating);
+		tail_free(&scratch);
 		return st;
 	}
 	enum { SMALL = 64 };
@@ -998,6 +1051,8 @@ typedef struct memo_entry {
 	const pk_status *filter;  /* interned in the memo */
 	const pk_status *dry;     /* NULL until the dry run is known */
 	memo_cand cand;
+	uint64_t twin_in;         /* the evaluation in which a pod with the
+	                           * preemptor's uid was nominated here */
 } memo_entry;
 
 /* The distinct statuses the memo's entries point to: a few per shape
@@ -1029,13 +1084,14 @@ struct pk_eval_memo {
 	pk_pod last;
 	bool has_last;
 	uint64_t shape, next_shape;
+	uint64_t evaluation;      /* counts memo_begin calls, from 1 */
 	status_set statuses;
 };
 
 static void free_tails(pk_eval_memo *m)
 {
 	for (long i = 0; m->tails && i < m->nnodes; i++)
-		free(m->tails[i].violating);
+		tail_free(&m->tails[i]);
 	free(m->tails);
 	free(m->nodes);
 	free(m->statics);
@@ -1206,6 +1262,7 @@ static memo_entry *memo_begin(const pk_snapshot *s, const pk_pod *pod, const pk_
 		m->shape = ++m->next_shape;
 	m->last = *pod;
 	m->has_last = true;
+	m->evaluation++;
 	return m->nodes;
 }
 
@@ -1220,14 +1277,19 @@ static bool uid_nominated_on(const pk_nodeinfo *ni, const pk_pod *pod)
 }
 
 /* The node's memo entry for this evaluation, or NULL when the node is not
- * memoised; *valid says whether it holds this shape's results. */
+ * memoised; *valid says whether it holds this shape's results. The filter
+ * pass looks for a twin once and marks the entry; the dry run reads the mark. */
 static memo_entry *memo_entry_of(memo_entry *entries, const pk_eval_memo *m, const pk_nodeinfo *ni,
-                                 const pk_pod *pod, bool *valid)
+                                 const pk_pod *pod, bool *valid, bool filter_pass)
 {
 	*valid = false;
-	if (!entries || (ni->nnominated && uid_nominated_on(ni, pod)))
+	if (!entries)
 		return NULL;
 	memo_entry *me = &entries[ni->node->index];
+	if (filter_pass && ni->nnominated && uid_nominated_on(ni, pod))
+		me->twin_in = m->evaluation;
+	if (me->twin_in == m->evaluation)
+		return NULL;
 	*valid = me->shape == m->shape && me->generation == ni->generation;
 	return me;
 }
@@ -1277,7 +1339,7 @@ static const pk_status *node_filter(pk_snapshot *s, const pk_pod *pod, pk_nodein
                                     pk_eval_memo *m, pk_arena *arena)
 {
 	bool valid;
-	memo_entry *me = memo_entry_of(entries, m, ni, pod, &valid);
+	memo_entry *me = memo_entry_of(entries, m, ni, pod, &valid, true);
 	if (valid)
 		return me->filter;
 	if (!entries) {
@@ -1294,7 +1356,7 @@ static const pk_status *node_dry_run(pk_snapshot *s, const pk_pod *pod, pk_nodei
                                      memo_entry *entries, pk_arena *arena, pk_candidate *c)
 {
 	bool valid;
-	memo_entry *me = memo_entry_of(entries, o->memo, ni, pod, &valid);
+	memo_entry *me = memo_entry_of(entries, o->memo, ni, pod, &valid, false);
 	if (valid && me->dry) {
 		memo_cand_load(c, &me->cand, ni->node->name);
 		return me->dry;

@@ -9,6 +9,8 @@
 #include "t.h"
 #include "sched/simulate.h"
 
+enum { CLUSTERS = 120 };
+
 typedef struct rng { unsigned long long s; } rng;
 
 static int roll(rng *r, int n)
@@ -119,7 +121,11 @@ static void on_step(void *ctx, const pk_sim_step *st)
 	put(t, b);
 	if (e && e->best >= 0) {
 		const pk_candidate *c = &e->candidates[e->best];
-		snprintf(b, sizeof b, " node=%s pdb=%d", c->node, c->num_pdb_violations);
+		pk_candidate sum = *c;
+		pk_candidate_summarize(&sum);
+		snprintf(b, sizeof b, " node=%s pdb=%d by=%s top=%d sum=%lld start=%lld%s", c->node, c->num_pdb_violations,
+		         e->decided_by ? e->decided_by : "-", (int)sum.top_priority, (long long)sum.priority_sum,
+		         (long long)sum.top_start, sum.top_unstarted ? " unstarted" : "");
 		put(t, b);
 		for (int i = 0; i < c->nvictims; i++) {
 			snprintf(b, sizeof b, " %s/%s", c->victims[i].namespace_, c->victims[i].name);
@@ -180,11 +186,40 @@ static void test_selector_equal(void)
 	cJSON_Delete(y);
 }
 
+/* The filter pass counts every nominated pod of equal or higher priority,
+ * however many (it used to stop at 64): 70 one-cpu pods nominated to a
+ * 100-cpu node leave no room for 31 cpus, 64 of them would. */
+static void test_nominated_beyond_64(void)
+{
+	pk_snapshot s;
+	char b[1024];
+	pk_snapshot_init(&s);
+	add(&s, "{\"kind\":\"Node\",\"metadata\":{\"name\":\"n1\"},"
+	        "\"status\":{\"allocatable\":{\"cpu\":\"100\",\"memory\":\"100Gi\",\"pods\":\"500\"}}}");
+	for (int i = 0; i < 71; i++) {
+		bool preemptor = i == 70;
+		snprintf(b, sizeof b,
+		         "{\"kind\":\"Pod\",\"metadata\":{\"name\":\"q%d\",\"namespace\":\"ns\",\"uid\":\"q%d\"},"
+		         "\"spec\":{\"priority\":1000,\"containers\":[{\"name\":\"c\",\"resources\":{\"requests\":"
+		         "{\"cpu\":\"%d\"}}}]},\"status\":{\"phase\":\"Pending\"%s}}",
+		         i, i, preemptor ? 31 : 1, preemptor ? "" : ",\"nominatedNodeName\":\"n1\"");
+		add(&s, b);
+	}
+	pk_snapshot_finish(&s);
+	pk_nodeinfo *ni = pk_snapshot_node(&s, "n1");
+	pk_pod *q = s.pods[s.npods - 1];
+	CHECK(ni && ni->nnominated == 70, "70 pods nominated to the node (%d)", ni ? ni->nnominated : -1);
+	pk_status st = pk_run_filters_with_nominated(&s, q, ni);
+	CHECK(st.code == PK_CODE_UNSCHEDULABLE && st.nreasons == 1 && strcmp(st.reasons[0], "Insufficient cpu") == 0,
+	      "31 cpus do not fit beside 70 nominated cpus on 100 (%s)", pk_code_name(st.code));
+	pk_snapshot_free(&s);
+}
+
 int main(void)
 {
 	test_selector_equal();
 	int same = 0, steps = 0;
-	for (unsigned long long seed = 1; seed <= 40; seed++) {
+	for (unsigned long long seed = 1; seed <= CLUSTERS; seed++) {
 		char *fast = run(seed, true), *full = run(seed, false);
 		if (strcmp(fast, full) == 0)
 			same++;
@@ -195,7 +230,9 @@ int main(void)
 		free(fast);
 		free(full);
 	}
-	CHECK(same == 40, "40 random clusters: every step the same with and without the memo (%d of 40)", same);
-	CHECK(steps >= 40 * 30, "every pending pod was a step (%d)", steps);
+	CHECK(same == CLUSTERS, "%d random clusters: every step the same with and without the memo (%d)", CLUSTERS,
+	      same);
+	CHECK(steps >= CLUSTERS * 30, "every pending pod was a step (%d)", steps);
+	test_nominated_beyond_64();
 	return T_DONE();
 }
