@@ -424,6 +424,14 @@ typedef struct pk_eval_opts {
  * pk_evaluate with it. */
 typedef struct pk_eval_memo pk_eval_memo;
 pk_eval_memo *pk_eval_memo_new(void);
+/* The caller (the simulator) vouches that no two pods it may nominate share
+ * a uid: a node then never holds a nominated twin of the preemptor, which
+ * the scheduler would leave out of its view. With it the memo keeps the
+ * whole evaluation of a shape between decisions (see preempt.c, pk_session):
+ * the evaluation's nodes are then lent until the next one, and candidates
+ * lists the chosen candidate alone (ncandidates still counts them all; a
+ * node's candidate index is 0 for it and -1 for the others). */
+void pk_eval_memo_uids_unique(pk_eval_memo *m, bool unique);
 void pk_eval_memo_free(pk_eval_memo *m);
 
 void pk_eval_opts_default(pk_eval_opts *o);

@@ -791,7 +791,10 @@ static int text_cmp(const void *a, const void *b)
 	return strcmp(((const reason_count *)a)->text, ((const reason_count *)b)->text);
 }
 
-char *pk_fit_error_message(pk_arena *a, long nnodes, const pk_status *const *statuses, long n)
+/* The FitError text from statuses, each counted weight[i] times (1 when
+ * weight is NULL). */
+static char *fit_error_weighted(pk_arena *a, long nnodes, const pk_status *const *statuses, const long *weight,
+                                long n)
 {
 	enum { MAXR = 64 };
 	reason_count rc[MAXR];
@@ -813,7 +816,7 @@ char *pk_fit_error_message(pk_arena *a, long nnodes, const pk_status *const *sta
 				rc[nr].count = 0;
 				nr++;
 			}
-			rc[j].count++;
+			rc[j].count += weight ? weight[i] : 1;
 		}
 	}
 	size_t len = 64;
@@ -828,6 +831,11 @@ char *pk_fit_error_message(pk_arena *a, long nnodes, const pk_status *const *sta
 		w += (size_t)snprintf(out + w, len - w, "%s%s", j ? ", " : ": ", rc[j].text);
 	snprintf(out + w, len - w, ".");
 	return out;
+}
+
+char *pk_fit_error_message(pk_arena *a, long nnodes, const pk_status *const *statuses, long n)
+{
+	return fit_error_weighted(a, nnodes, statuses, NULL, n);
 }
 
 /* ---- node choice ----------------------------------------------------------- */
@@ -868,9 +876,26 @@ static const char *const pick_criteria[] = {
 	"node name (upstream: map order)",
 };
 
+/* What pickOneNodeForPreemption compares of a candidate, in its order. */
+typedef struct pick_key {
+	int num_pdb_violations;
+	int32_t top_priority;
+	int64_t priority_sum;     /* sum of (priority + MaxInt32 + 1): every term
+	                           * positive; fits in int64 for 2^31 victims */
+	int nvictims;
+	int64_t top_start;        /* earliest_top_start: the later the better */
+	const char *node;
+} pick_key;
+
+static pick_key pick_key_of(const pk_candidate *c, int64_t now)
+{
+	return (pick_key){ c->num_pdb_violations, c->top_priority, c->priority_sum, c->nvictims,
+	                   earliest_top_start(c, now), c->node };
+}
+
 /* <0 if a is the better node; *criterion is the index in pick_criteria of
  * the first criterion that tells them apart. */
-static int candidate_cmp(const pk_candidate *a, const pk_candidate *b, int64_t now, int *criterion)
+static int pick_key_cmp(const pick_key *a, const pick_key *b, int *criterion)
 {
 	*criterion = 1;
 	if (a->num_pdb_violations != b->num_pdb_violations)
@@ -878,8 +903,6 @@ static int candidate_cmp(const pk_candidate *a, const pk_candidate *b, int64_t n
 	*criterion = 2;
 	if (a->top_priority != b->top_priority)
 		return a->top_priority < b->top_priority ? -1 : 1;
-	/* Sum of (priority + MaxInt32 + 1): every term positive. Fits in int64
-	 * for up to 2^31 victims. */
 	*criterion = 3;
 	if (a->priority_sum != b->priority_sum)
 		return a->priority_sum < b->priority_sum ? -1 : 1;
@@ -887,11 +910,16 @@ static int candidate_cmp(const pk_candidate *a, const pk_candidate *b, int64_t n
 	if (a->nvictims != b->nvictims)
 		return a->nvictims < b->nvictims ? -1 : 1;
 	*criterion = 5;
-	int64_t ta = earliest_top_start(a, now), tb = earliest_top_start(b, now);
-	if (ta != tb)
-		return ta > tb ? -1 : 1;
+	if (a->top_start != b->top_start)
+		return a->top_start > b->top_start ? -1 : 1;
 	*criterion = 6;
 	return strcmp(a->node, b->node);
+}
+
+static int candidate_cmp(const pk_candidate *a, const pk_candidate *b, int64_t now, int *criterion)
+{
+	pick_key x = pick_key_of(a, now), y = pick_key_of(b, now);
+	return pick_key_cmp(&x, &y, criterion);
 }
 
 /* c itself, or a summarized copy in tmp when it was built by hand. */
@@ -1004,9 +1032,8 @@ static const char *filter_message(pk_evaluation *e)
 
 /* "<filter FitError> preemption: <preemption message>" as the scheduler's
  * FailedScheduling event shows it. */
-static const char *event_message(pk_evaluation *e, const char *preemption)
+static const char *event_message(pk_evaluation *e, const char *filter, const char *preemption)
 {
-	const char *filter = filter_message(e);
 	size_t len = strlen(filter) + strlen(preemption) + 16;
 	char *out = pk_arena_alloc(&e->arena, len);
 	snprintf(out, len, "%s preemption: %s", filter, preemption);
@@ -1037,12 +1064,12 @@ static const pk_status *keep_status(pk_arena *a, const pk_status *st)
 
 /* ---- memo across evaluations ------------------------------------------------- */
 
-/* What node choice reads of a candidate that lists no victims. */
+/* What node choice reads of a candidate that lists no victims: its key,
+ * and the two fields the key folds into one. */
 typedef struct memo_cand {
-	int32_t top_priority;
-	int nvictims, num_pdb_violations;
+	pick_key key;
 	bool top_unstarted;
-	int64_t priority_sum, top_start;
+	int64_t top_start;
 } memo_cand;
 
 typedef struct memo_entry {
@@ -1062,6 +1089,48 @@ typedef struct status_set {
 	size_t cap, n;
 	pk_arena arena;
 } status_set;
+
+/* ---- the last shape's evaluation, kept up to date ------------------------------ */
+
+/* Replicas of one template follow each other in the queue, and each
+ * decision changes a node or two. Rather than visit every node's memo entry
+ * per decision, the memo keeps the whole evaluation of its shape: per-node
+ * statuses as an evaluation lists them, the counts, how often each filter
+ * status occurs (for the FitError text), and the candidates in a heap
+ * ordered as pickOneNodeForPreemption orders them. Only the nodes whose
+ * generation moved are evaluated again. Its one owner is the memo; it is
+ * valid for one shape (pk_eval_memo.shape) and, per node, while the node's
+ * generation is the one it saw. */
+typedef struct status_count {
+	const pk_status *st;      /* interned in the memo */
+	long n;
+} status_count;
+
+typedef struct pk_session {
+	uint64_t shape;           /* the memo shape it holds; 0 = none */
+	long nnodes;
+	pk_node_eval *nodes;      /* lent to the evaluations, dry set as below */
+	const pk_status **dry;    /* per node: SelectVictimsOnNode's status, NULL
+	                           * when not potential */
+	bool dry_shown;           /* nodes[].dry is dry[] (else all NULL) */
+	uint64_t *seen;           /* per node: the generation nodes[i] reflects */
+	long nfit, npotential;
+	status_count *counts;     /* filter statuses and how many nodes have each */
+	int ncounts, countcap;
+	int *heap;                /* candidate nodes, the best first once built */
+	int nheap;
+	bool heap_built;          /* heap order holds (else a list: a shape seen
+	                           * once pays no heap, see session_sync) */
+	int first, second;        /* without the heap: the best two, or -1 */
+	/* Dry runs are done only when a decision needs them (a pod that fits
+	 * needs none): the potential nodes whose dry run is owed. */
+	bool all_owed;            /* every potential node (after a reset) */
+	int *owed;
+	int nowed;
+	bool *is_owed;            /* per node: in owed */
+	int *at;                  /* per node: its place in heap, or -1 */
+	long shown_best;          /* the node whose candidate is 0 (the last pick), or -1 */
+} pk_session;
 
 /* A node's verdict of the node-only filters for one static shape (nodes
  * do not change while the snapshot is played forward). */
@@ -1084,9 +1153,33 @@ struct pk_eval_memo {
 	pk_pod last;
 	bool has_last;
 	uint64_t shape, next_shape;
+	bool shape_repeats;       /* the last evaluation had this shape too */
 	uint64_t evaluation;      /* counts memo_begin calls, from 1 */
 	status_set statuses;
+	/* No two pods the simulator may nominate share a uid (it says so,
+	 * pk_eval_memo_uids_unique): no node can hide a twin of the preemptor,
+	 * and the uid comparisons are skipped. */
+	bool uids_unique;
+	pk_session session;
 };
+
+static void session_free(pk_session *x)
+{
+	free(x->nodes);
+	free(x->dry);
+	free(x->seen);
+	free(x->counts);
+	free(x->heap);
+	free(x->at);
+	free(x->owed);
+	free(x->is_owed);
+	memset(x, 0, sizeof *x);
+}
+
+void pk_eval_memo_uids_unique(pk_eval_memo *m, bool unique)
+{
+	m->uids_unique = unique;
+}
 
 static void free_tails(pk_eval_memo *m)
 {
@@ -1114,6 +1207,7 @@ void pk_eval_memo_free(pk_eval_memo *m)
 	if (!m)
 		return;
 	free_tails(m);
+	session_free(&m->session);
 	free(m->statuses.slot);
 	pk_arena_free(&m->statuses.arena);
 	free(m);
@@ -1176,16 +1270,16 @@ static const pk_status *memo_status(pk_eval_memo *m, const pk_status *st)
 	return c;
 }
 
-static void memo_cand_store(memo_cand *mc, const pk_candidate *c)
+static void memo_cand_store(memo_cand *mc, const pk_candidate *c, int64_t now)
 {
-	*mc = (memo_cand){ c->top_priority, c->nvictims, c->num_pdb_violations, c->top_unstarted, c->priority_sum,
-	                   c->top_start };
+	*mc = (memo_cand){ pick_key_of(c, now), c->top_unstarted, c->top_start };
 }
 
-static void memo_cand_load(pk_candidate *c, const memo_cand *mc, const char *node)
+static void memo_cand_load(pk_candidate *c, const memo_cand *mc)
 {
-	*c = (pk_candidate){ .node = node, .nvictims = mc->nvictims, .num_pdb_violations = mc->num_pdb_violations,
-	                     .top_priority = mc->top_priority, .priority_sum = mc->priority_sum,
+	const pick_key *k = &mc->key;
+	*c = (pk_candidate){ .node = k->node, .nvictims = k->nvictims, .num_pdb_violations = k->num_pdb_violations,
+	                     .top_priority = k->top_priority, .priority_sum = k->priority_sum,
 	                     .top_start = mc->top_start, .top_unstarted = mc->top_unstarted, .summarized = true };
 }
 
@@ -1258,7 +1352,8 @@ static memo_entry *memo_begin(const pk_snapshot *s, const pk_pod *pod, const pk_
 	bool same_static = m->has_last && same_static_shape(&m->last, pod);
 	if (!same_static)
 		m->static_shape = ++m->next_shape;
-	if (!same_static || !same_requests(&m->last, pod))
+	m->shape_repeats = same_static && same_requests(&m->last, pod);
+	if (!m->shape_repeats)
 		m->shape = ++m->next_shape;
 	m->last = *pod;
 	m->has_last = true;
@@ -1286,7 +1381,7 @@ static memo_entry *memo_entry_of(memo_entry *entries, const pk_eval_memo *m, con
 	if (!entries)
 		return NULL;
 	memo_entry *me = &entries[ni->node->index];
-	if (filter_pass && ni->nnominated && uid_nominated_on(ni, pod))
+	if (filter_pass && !m->uids_unique && ni->nnominated && uid_nominated_on(ni, pod))
 		me->twin_in = m->evaluation;
 	if (me->twin_in == m->evaluation)
 		return NULL;
@@ -1358,7 +1453,7 @@ static const pk_status *node_dry_run(pk_snapshot *s, const pk_pod *pod, pk_nodei
 	bool valid;
 	memo_entry *me = memo_entry_of(entries, o->memo, ni, pod, &valid, false);
 	if (valid && me->dry) {
-		memo_cand_load(c, &me->cand, ni->node->name);
+		memo_cand_load(c, &me->cand);
 		return me->dry;
 	}
 	/* a potential node: its filter status was Unschedulable, which the
@@ -1368,7 +1463,7 @@ static const pk_status *node_dry_run(pk_snapshot *s, const pk_pod *pod, pk_nodei
 	if (!valid)
 		return keep_status(arena, &st);
 	me->dry = memo_status(o->memo, &st);
-	memo_cand_store(&me->cand, c);
+	memo_cand_store(&me->cand, c, s->now);
 	return me->dry;
 }
 
@@ -1433,6 +1528,293 @@ static void dry_run(pk_snapshot *s, const pk_preemptor *p, const pk_eval_opts *o
 	free(vio_node);
 }
 
+/* ---- the session (see pk_session) ------------------------------------------------ */
+
+static void session_alloc(pk_session *x, const pk_snapshot *s)
+{
+	session_free(x);
+	size_t n = (size_t)s->nnodes + 1;
+	x->nnodes = s->nnodes;
+	x->nodes = calloc(n, sizeof *x->nodes);
+	x->dry = calloc(n, sizeof *x->dry);
+	x->seen = malloc(n * sizeof *x->seen);
+	x->heap = malloc(n * sizeof *x->heap);
+	x->at = malloc(n * sizeof *x->at);
+	x->owed = malloc(n * sizeof *x->owed);
+	x->is_owed = calloc(n, sizeof *x->is_owed);
+	if (!x->nodes || !x->dry || !x->seen || !x->heap || !x->at || !x->owed || !x->is_owed)
+		abort();
+}
+
+/* Start over for another shape: every node is to be evaluated again. */
+static void session_reset(pk_session *x, const pk_snapshot *s, uint64_t shape)
+{
+	if (x->nnodes != s->nnodes || !x->nodes)
+		session_alloc(x, s);
+	x->shape = shape;
+	x->nfit = x->npotential = 0;
+	x->ncounts = 0;
+	x->nheap = 0;
+	x->heap_built = false;
+	x->all_owed = true;
+	x->nowed = 0;
+	x->dry_shown = false;
+	x->shown_best = -1;
+	for (long i = 0; i < s->nnodes; i++) {
+		x->nodes[i] = (pk_node_eval){ .ni = &s->infos[i], .candidate = -1 };
+		x->dry[i] = NULL;
+		x->at[i] = -1;
+		x->is_owed[i] = false;
+		x->seen[i] = ~s->infos[i].generation;
+	}
+}
+
+static void count_status(pk_session *x, const pk_status *st, long d)
+{
+	for (int i = 0; i < x->ncounts; i++)
+		if (x->counts[i].st == st) {
+			x->counts[i].n += d;
+			return;
+		}
+	if (x->ncounts == x->countcap) {
+		x->countcap = x->countcap ? 2 * x->countcap : 16;
+		x->counts = realloc(x->counts, sizeof *x->counts * (size_t)x->countcap);
+		if (!x->counts)
+			abort();
+	}
+	x->counts[x->ncounts++] = (status_count){ st, d };
+}
+
+/* Candidate order of nodes a and b (candidate_cmp on their memo summaries). */
+static int node_order(const pk_snapshot *s, const pk_eval_memo *m, int a, int b, int *criterion)
+{
+	(void)s;
+	return pick_key_cmp(&m->nodes[a].cand.key, &m->nodes[b].cand.key, criterion);
+}
+
+static bool heap_before(const pk_snapshot *s, const pk_eval_memo *m, int a, int b)
+{
+	int criterion;
+	return node_order(s, m, a, b, &criterion) < 0;
+}
+
+static void heap_put(pk_session *x, int pos, int node)
+{
+	x->heap[pos] = node;
+	x->at[node] = pos;
+}
+
+static void sift_up(pk_session *x, const pk_snapshot *s, const pk_eval_memo *m, int pos)
+{
+	int node = x->heap[pos];
+	while (pos > 0 && heap_before(s, m, node, x->heap[(pos - 1) / 2])) {
+		heap_put(x, pos, x->heap[(pos - 1) / 2]);
+		pos = (pos - 1) / 2;
+	}
+	heap_put(x, pos, node);
+}
+
+static void sift_down(pk_session *x, const pk_snapshot *s, const pk_eval_memo *m, int pos)
+{
+	int node = x->heap[pos];
+	for (;;) {
+		int c = 2 * pos + 1;
+		if (c >= x->nheap)
+			break;
+		if (c + 1 < x->nheap && heap_before(s, m, x->heap[c + 1], x->heap[c]))
+			c++;
+		if (!heap_before(s, m, x->heap[c], node))
+			break;
+		heap_put(x, pos, x->heap[c]);
+		pos = c;
+	}
+	heap_put(x, pos, node);
+}
+
+static void heap_remove(pk_session *x, const pk_snapshot *s, const pk_eval_memo *m, int node)
+{
+	int pos = x->at[node];
+	x->at[node] = -1;
+	int last = x->heap[--x->nheap];
+	if (pos == x->nheap)
+		return;
+	heap_put(x, pos, last);
+	sift_up(x, s, m, pos);
+	sift_down(x, s, m, x->at[last]);
+}
+
+/* Filter node i again for the session's shape; its dry run is owed. */
+static void session_redo(pk_session *x, pk_snapshot *s, const pk_pod *pod, memo_entry *entries,
+                         pk_eval_memo *m, long i, pk_arena *arena)
+{
+	pk_nodeinfo *ni = &s->infos[i];
+	pk_node_eval *ne = &x->nodes[i];
+	if (ne->filter) {
+		count_status(x, ne->filter, -1);
+		x->nfit -= ne->filter->code == PK_CODE_SUCCESS;
+		x->npotential -= ne->filter->code == PK_CODE_UNSCHEDULABLE;
+	}
+	if (x->at[i] >= 0)
+		heap_remove(x, s, m, (int)i); /* never after a reset: the heap is empty */
+	ne->filter = node_filter(s, pod, ni, entries, m, arena);
+	count_status(x, ne->filter, 1);
+	x->nfit += ne->filter->code == PK_CODE_SUCCESS;
+	x->npotential += ne->filter->code == PK_CODE_UNSCHEDULABLE;
+	x->dry[i] = NULL;
+	ne->dry = NULL;
+	ne->candidate = -1;
+	if (ne->filter->code == PK_CODE_UNSCHEDULABLE && !x->all_owed && !x->is_owed[i]) {
+		x->is_owed[i] = true;
+		x->owed[x->nowed++] = (int)i;
+	}
+	x->seen[i] = ni->generation;
+}
+
+/* The dry run of potential node i, a candidate into the heap (or, in bulk,
+ * onto its list). */
+static void session_dry(pk_session *x, pk_snapshot *s, const pk_pod *pod, const pk_eval_opts *o,
+                        memo_entry *entries, int i, pk_arena *arena, bool bulk)
+{
+	pk_candidate c;
+	x->dry[i] = node_dry_run(s, pod, &s->infos[i], o, entries, arena, &c);
+	x->nodes[i].dry = x->dry_shown ? x->dry[i] : NULL;
+	if (x->dry[i]->code != PK_CODE_SUCCESS)
+		return;
+	heap_put(x, x->nheap++, i);
+	if (!bulk)
+		sift_up(x, s, o->memo, x->at[i]);
+}
+
+/* Without the heap: the best two candidates in one pass. */
+static void best_two(pk_session *x, const pk_snapshot *s, const pk_eval_memo *m)
+{
+	x->first = x->second = -1;
+	for (int k = 0; k < x->nheap; k++) {
+		int c = x->heap[k];
+		if (x->first < 0 || heap_before(s, m, c, x->first)) {
+			x->second = x->first;
+			x->first = c;
+		} else if (x->second < 0 || heap_before(s, m, c, x->second)) {
+			x->second = c;
+		}
+	}
+}
+
+/* The session brought up to date for this preemptor, or NULL when it does
+ * not apply: no memo for the pod, sampling, uids that may repeat, or a
+ * shape not seen just before (pods of their own shape are evaluated node by
+ * node: a session would only add the cost of its upkeep). */
+static pk_session *session_sync(pk_snapshot *s, const pk_pod *pod, const pk_eval_opts *o, memo_entry *entries,
+                                pk_arena *arena)
+{
+	pk_eval_memo *m = o->memo;
+	if (!entries || o->sample || !m->uids_unique || !m->shape_repeats)
+		return NULL;
+	pk_session *x = &m->session;
+	bool bulk = x->shape != m->shape || x->nnodes != s->nnodes || !x->nodes;
+	if (bulk)
+		session_reset(x, s, m->shape);
+	else if (!x->heap_built) {
+		/* the shape's second decision: worth a heap from now on */
+		for (int pos = x->nheap / 2 - 1; pos >= 0; pos--)
+			sift_down(x, s, m, pos);
+		x->heap_built = true;
+	}
+	for (long i = 0; i < s->nnodes; i++) {
+		if (i + 8 < s->nnodes)
+			__builtin_prefetch(&s->infos[i + 8].generation);
+		if (x->seen[i] != s->infos[i].generation)
+			session_redo(x, s, pod, entries, m, i, arena);
+	}
+	if (x->shown_best >= 0)
+		x->nodes[x->shown_best].candidate = -1;
+	x->shown_best = -1;
+	return x;
+}
+
+/* nodes[].dry as the evaluation's status wants them: set where the dry run
+ * ran (preemption was tried), NULL otherwise. */
+static void session_show_dry(pk_session *x, bool show)
+{
+	if (x->dry_shown == show)
+		return;
+	x->dry_shown = show;
+	for (long i = 0; i < x->nnodes; i++)
+		x->nodes[i].dry = show ? x->dry[i] : NULL;
+}
+
+/* The filter pass's FitError from the session's counts. */
+static const char *session_filter_message(pk_evaluation *e, const pk_session *x)
+{
+	if (e->nnodes == 0)
+		return "no nodes available to schedule pods";
+	const pk_status **st = malloc(sizeof *st * (size_t)(x->ncounts + 1));
+	long *w = malloc(sizeof *w * (size_t)(x->ncounts + 1));
+	if (!st || !w)
+		abort();
+	long n = 0;
+	for (int i = 0; i < x->ncounts; i++)
+		if (x->counts[i].n) {
+			st[n] = x->counts[i].st;
+			w[n++] = x->counts[i].n;
+		}
+	const char *msg = fit_error_weighted(&e->arena, e->nnodes, st, w, n);
+	free(st);
+	free(w);
+	return msg;
+}
+
+/* The chosen candidate from the heap: e->candidates lists it alone
+ * (ncandidates counts them all); decided_by compares it with the runner-up,
+ * which of all candidates agrees with it longest in pick order. */
+static void session_pick(pk_session *x, pk_snapshot *s, const pk_pod *pod, const pk_eval_opts *o,
+                         pk_evaluation *e)
+{
+	const pk_eval_memo *m = o->memo;
+	memo_entry *entries = o->memo->nodes;
+	if (x->all_owed) {
+		long next = 0;
+		for (long i = 0; i < x->nnodes; i = next) {
+			/* the next potential node's slots are asked for before its turn */
+			for (next = i + 1; next < x->nnodes && x->nodes[next].filter->code != PK_CODE_UNSCHEDULABLE; next++)
+				;
+			if (next < x->nnodes)
+				prefetch_unless_known(&s->infos[next], entries, m);
+			if (x->nodes[i].filter->code == PK_CODE_UNSCHEDULABLE)
+				session_dry(x, s, pod, o, entries, (int)i, &e->arena, true);
+		}
+		x->all_owed = false;
+		x->heap_built = false;
+		best_two(x, s, m);
+	} else {
+		for (int k = 0; k < x->nowed; k++) {
+			x->is_owed[x->owed[k]] = false;
+			session_dry(x, s, pod, o, entries, x->owed[k], &e->arena, false);
+		}
+	}
+	x->nowed = 0;
+	e->num_candidates = x->npotential;
+	e->offset = 0;
+	e->ncandidates = x->nheap;
+	if (x->nheap == 0)
+		return;
+	int best = x->first, second = x->second, criterion = 0;
+	if (x->heap_built) {
+		best = x->heap[0];
+		second = x->nheap < 2 ? -1
+		         : x->nheap > 2 && heap_before(s, m, x->heap[2], x->heap[1]) ? x->heap[2] : x->heap[1];
+	}
+	if (second >= 0)
+		node_order(s, m, best, second, &criterion);
+	e->decided_by = pick_criteria[criterion];
+	e->candidates = pk_arena_alloc(&e->arena, sizeof *e->candidates);
+	e->best = 0;
+	x->nodes[best].candidate = 0; /* back to -1 at the next sync */
+	x->shown_best = best;
+	pk_nodeinfo *ni = &s->infos[best];
+	select_victims(s, pod, ni, &e->arena, &e->candidates[0], true, &o->memo->tails[best], true);
+}
+
 static void evaluate(pk_snapshot *s, const pk_preemptor *p, const pk_eval_opts *o, pk_evaluation *e);
 
 void pk_prefilter_begin(pk_snapshot *s, const pk_pod *pod)
@@ -1472,16 +1854,11 @@ void pk_evaluate(pk_snapshot *s, const pk_preemptor *p, const pk_eval_opts *o, p
 	s->spread = outer_sp;
 }
 
-static void evaluate(pk_snapshot *s, const pk_preemptor *p, const pk_eval_opts *o, pk_evaluation *e)
+/* The filter pass over every node, into e (without a session). */
+static void filter_pass(pk_snapshot *s, const pk_preemptor *p, const pk_eval_opts *o, pk_evaluation *e,
+                        memo_entry *memo)
 {
-	memset(e, 0, sizeof *e);
-	pk_arena_init(&e->arena);
-	e->preemptor = p;
-	e->best = -1;
-	e->message = "";
-	e->nnodes = s->nnodes;
 	e->nodes = pk_arena_alloc(&e->arena, sizeof *e->nodes * (size_t)(s->nnodes + 1));
-	memo_entry *memo = memo_begin(s, p->pod, o);
 	for (long i = 0; i < s->nnodes; i++) {
 		pk_node_eval *ne = &e->nodes[i];
 		ne->ni = &s->infos[i];
@@ -1492,45 +1869,80 @@ static void evaluate(pk_snapshot *s, const pk_preemptor *p, const pk_eval_opts *
 		else if (ne->filter->code == PK_CODE_UNSCHEDULABLE)
 			e->npotential++;
 	}
+}
+
+static const char *fit_message(pk_evaluation *e, const pk_session *x)
+{
+	return x ? session_filter_message(e, x) : filter_message(e);
+}
+
+static void evaluate(pk_snapshot *s, const pk_preemptor *p, const pk_eval_opts *o, pk_evaluation *e)
+{
+	memset(e, 0, sizeof *e);
+	pk_arena_init(&e->arena);
+	e->preemptor = p;
+	e->best = -1;
+	e->message = "";
+	e->nnodes = s->nnodes;
+	memo_entry *memo = memo_begin(s, p->pod, o);
+	pk_session *x = session_sync(s, p->pod, o, memo, &e->arena);
+	if (x) {
+		e->nodes = x->nodes; /* lent until the next evaluation with the memo */
+		e->nfit = x->nfit;
+		e->npotential = x->npotential;
+	} else {
+		filter_pass(s, p, o, e, memo);
+	}
 	if (e->nfit > 0) {
 		e->status = PK_PRE_FITS;
+		if (x)
+			session_show_dry(x, false);
 		return;
 	}
+	if (x)
+		session_show_dry(x, false);
 	if (p->gate_message) { /* PostFilter stops before the evaluator */
 		static const char prefix[] = "preemption: ";
 		const char *m = p->gate_message;
 		e->status = PK_PRE_NOT_ELIGIBLE;
-		e->message = event_message(e, strncmp(m, prefix, sizeof prefix - 1) == 0 ? m + sizeof prefix - 1 : m);
+		e->message = event_message(e, fit_message(e, x),
+		                           strncmp(m, prefix, sizeof prefix - 1) == 0 ? m + sizeof prefix - 1 : m);
 		return;
 	}
 	const char *why;
 	if (!pk_pod_eligible_to_preempt(s, p->pod, &why)) {
 		e->status = PK_PRE_NOT_ELIGIBLE;
-		e->message = event_message(e, why);
+		e->message = event_message(e, fit_message(e, x), why);
 		return;
 	}
 	e->status = PK_PRE_UNSCHEDULABLE;
 	if (s->nnodes == 0) {
-		e->message = event_message(e, "no nodes available");
+		e->message = event_message(e, fit_message(e, x), "no nodes available");
 		return;
 	}
-	long *potential = pk_arena_alloc(&e->arena, sizeof *potential * (size_t)(e->npotential + 1));
-	long np = 0;
-	for (long i = 0; i < s->nnodes; i++)
-		if (e->nodes[i].filter->code == PK_CODE_UNSCHEDULABLE)
-			potential[np++] = i;
-	if (np > 0)
-		dry_run(s, p, o, e, potential, np, memo);
+	if (x) {
+		session_show_dry(x, true);
+		session_pick(x, s, p->pod, o, e);
+	} else {
+		long *potential = pk_arena_alloc(&e->arena, sizeof *potential * (size_t)(e->npotential + 1));
+		long np = 0;
+		for (long i = 0; i < s->nnodes; i++)
+			if (e->nodes[i].filter->code == PK_CODE_UNSCHEDULABLE)
+				potential[np++] = i;
+		if (np > 0)
+			dry_run(s, p, o, e, potential, np, memo);
+	}
 	if (e->ncandidates > 0) {
 		e->status = PK_PRE_NEEDS_PREEMPTION;
-		e->best = pk_pick_one_node_why(e->candidates, e->ncandidates, s->now, &e->decided_by);
+		if (!x)
+			e->best = pk_pick_one_node_why(e->candidates, e->ncandidates, s->now, &e->decided_by);
 		pk_candidate *best = &e->candidates[e->best];
 		if (o->victims_of_best_only && !best->victims) {
 			/* the same selection again, the state unchanged, listing them */
 			pk_nodeinfo *ni = pk_snapshot_node(s, best->node);
 			select_victims(s, p->pod, ni, &e->arena, best, true, NULL, false);
 		}
-		e->message = filter_message(e);
+		e->message = fit_message(e, x);
 		return;
 	}
 	const pk_status **st = malloc(sizeof *st * (size_t)(s->nnodes + 1));
@@ -1540,7 +1952,7 @@ static void evaluate(pk_snapshot *s, const pk_preemptor *p, const pk_eval_opts *
 		st[i] = e->nodes[i].dry ? e->nodes[i].dry : &not_helpful;
 	const char *fe = pk_fit_error_message(&e->arena, s->nnodes, st, s->nnodes);
 	free(st);
-	e->message = event_message(e, fe);
+	e->message = event_message(e, fit_message(e, x), fe);
 }
 
 void pk_evaluation_free(pk_evaluation *e)
