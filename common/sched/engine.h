@@ -174,6 +174,8 @@ pk_add_result pk_snapshot_add(pk_snapshot *s, const cJSON *obj, long record, boo
 void pk_snapshot_finish(pk_snapshot *s);
 /* Order the PDBs by namespace for the pods' PDB look-up (preempt.c). */
 void pk_pdb_index(pk_snapshot *s);
+/* Work out which PDBs select p (pk_pod.pdbs) unless known. */
+void pk_pod_match_pdbs(const pk_snapshot *s, pk_pod *p);
 
 pk_nodeinfo *pk_snapshot_node(const pk_snapshot *s, const char *name); /* NULL if unknown */
 

@@ -85,6 +85,8 @@ static bool pdb_matches(const pk_pdb *b, const pk_pod *p)
 	       pk_selector_matches_labels(&b->selector, p->labels);
 }
 
+static void cache_pod_pdbs(const pk_snapshot *s, pk_pod *p);
+
 /* PDBs ordered by namespace, then by the label every pod they select
  * carries (must_value; none first), then index: a pod's PDBs are found
  * among those of its namespace without such a label and those whose label
@@ -164,6 +166,12 @@ static bool find_pdbs_at(const pk_snapshot *s, const pk_pod *p, uintptr_t value,
 	next:;
 	}
 	return true;
+}
+
+void pk_pod_match_pdbs(const pk_snapshot *s, pk_pod *p)
+{
+	if (p->npdbs < 0)
+		cache_pod_pdbs(s, p);
 }
 
 /* The PDBs that select p, in index order (pk_pod.pdbs). */

@@ -442,6 +442,7 @@ void pk_snapshot_finish(pk_snapshot *s)
 			reserve_pods(ni, ni->npods + 1);
 			ni->pods[ni->npods++] = p;
 			pk_res_add(&ni->requested, &p->requests, 1);
+			pk_pod_match_pdbs(s, p); /* now, while the pod is in the cache */
 			if (p->con->nanti_affinity)
 				s->anti_affinity_pods++;
 		} else if (*p->nominated_node) {
