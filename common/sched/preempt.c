@@ -402,7 +402,7 @@ static pk_status fit_sums(const pk_pod *preemptor, const pk_nodeinfo *ni, const 
 	return pk_fit_basic(preemptor, ni->node, t->pods, t->cpu, t->memory, t->ephemeral);
 }
 
-static void slot_add(sums *t, const pk_pod_slot *sl, int sign)
+static inline void slot_add(sums *t, const pk_pod_slot *sl, int sign)
 {
 	t->pods += sign;
 	t->cpu += sign * sl->cpu;
@@ -540,7 +540,7 @@ static room room_beside(const pk_pod *preemptor, const pk_node *n)
 	               room_for(p->ephemeral, al->ephemeral, none) };
 }
 
-static bool within(const room *r, const sums *t)
+static inline bool within(const room *r, const sums *t)
 {
 	return t->pods * 1000 <= r->pods_milli && t->cpu <= r->cpu && t->memory <= r->memory &&
 	       t->ephemeral <= r->ephemeral;
@@ -557,7 +557,7 @@ static void summary_begin(pk_candidate *c)
 	c->summarized = true;
 }
 
-static void summary_add(pk_candidate *c, const pk_pod_slot *sl)
+static inline void summary_add(pk_candidate *c, const pk_pod_slot *sl)
 {
 	c->priority_sum += (int64_t)sl->priority + INT32_MAX + 1;
 	if (sl->priority < c->top_priority)
@@ -579,20 +579,32 @@ static void summary_add(pk_candidate *c, const pk_pod_slot *sl)
 static int reprieve_slots(const pk_pod_slot *sl, const pk_tail *t, int n, const room *r, sums *left,
                           bool *victim, int *violations, pk_candidate *c)
 {
-	int nv = 0;
-	*violations = 0;
-	summary_begin(c);
+	/* locals: stores through victim (a bool, which may alias anything)
+	 * would otherwise send every sum back to memory */
+	int nv = 0, nviol = 0;
+	sums l = *left;
+	room rr = *r;
+	pk_candidate sum;
+	summary_begin(&sum);
 	for (int j = 0; j < n; j++) {
 		int k = t->order[j];
-		slot_add(left, &sl[k], 1);
-		victim[k] = !within(r, left);
-		if (!victim[k])
+		slot_add(&l, &sl[k], 1);
+		bool v = !within(&rr, &l);
+		victim[k] = v;
+		if (!v)
 			continue;
-		slot_add(left, &sl[k], -1);
-		summary_add(c, &sl[k]);
+		slot_add(&l, &sl[k], -1);
+		summary_add(&sum, &sl[k]);
 		nv++;
-		*violations += t->violating[k];
+		nviol += t->violating[k];
 	}
+	*left = l;
+	c->top_priority = sum.top_priority;
+	c->priority_sum = sum.priority_sum;
+	c->top_start = sum.top_start;
+	c->top_unstarted = sum.top_unstarted;
+	c->summarized = true;
+	*violations = nviol;
 	return nv;
 }
 
@@ -1161,7 +1173,6 @@ struct pk_eval_memo {
 	pk_pod last;
 	bool has_last;
 	uint64_t shape, next_shape;
-	bool shape_repeats;       /* the last evaluation had this shape too */
 	uint64_t evaluation;      /* counts memo_begin calls, from 1 */
 	status_set statuses;
 	/* No two pods the simulator may nominate share a uid (it says so,
@@ -1186,7 +1197,8 @@ static void session_free(pk_session *x)
 
 void pk_eval_memo_uids_unique(pk_eval_memo *m, bool unique)
 {
-	m->uids_unique = unique;
+	if (m)
+		m->uids_unique = unique;
 }
 
 static void free_tails(pk_eval_memo *m)
@@ -1360,8 +1372,7 @@ static memo_entry *memo_begin(const pk_snapshot *s, const pk_pod *pod, const pk_
 	bool same_static = m->has_last && same_static_shape(&m->last, pod);
 	if (!same_static)
 		m->static_shape = ++m->next_shape;
-	m->shape_repeats = same_static && same_requests(&m->last, pod);
-	if (!m->shape_repeats)
+	if (!same_static || !same_requests(&m->last, pod))
 		m->shape = ++m->next_shape;
 	m->last = *pod;
 	m->has_last = true;
@@ -1709,14 +1720,12 @@ static void best_two(pk_session *x, const pk_snapshot *s, const pk_eval_memo *m)
 }
 
 /* The session brought up to date for this preemptor, or NULL when it does
- * not apply: no memo for the pod, sampling, uids that may repeat, or a
- * shape not seen just before (pods of their own shape are evaluated node by
- * node: a session would only add the cost of its upkeep). */
+ * not apply (no memo for the pod, sampling, or uids that may repeat). */
 static pk_session *session_sync(pk_snapshot *s, const pk_pod *pod, const pk_eval_opts *o, memo_entry *entries,
                                 pk_arena *arena)
 {
 	pk_eval_memo *m = o->memo;
-	if (!entries || o->sample || !m->uids_unique || !m->shape_repeats)
+	if (!entries || o->sample || !m->uids_unique)
 		return NULL;
 	pk_session *x = &m->session;
 	bool bulk = x->shape != m->shape || x->nnodes != s->nnodes || !x->nodes;
