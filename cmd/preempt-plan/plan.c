@@ -216,9 +216,9 @@ cJSON *plan_build(plan_run *r, const plan_entry *e, bool *placed)
 	int violations = 0;
 	*placed = false;
 
-	const char *decided_by = NULL;
-	int best = strcmp(status, "NeedsPreemption") == 0
-	           ? pk_pick_one_node_why(e->candidates, e->ncandidates, r->now, &decided_by) : -1;
+	const char *decided_by = e->chosen ? e->decided_by : NULL;
+	int best = strcmp(status, "NeedsPreemption") != 0 ? -1
+	           : e->chosen ? e->best : pk_pick_one_node_why(e->candidates, e->ncandidates, r->now, &decided_by);
 	if (best >= 0) {
 		const pk_candidate *c = &e->candidates[best];
 		result = "Preempt";

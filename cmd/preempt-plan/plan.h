@@ -16,6 +16,11 @@ typedef struct plan_entry {
 	cJSON *ref_owned;         /* a copy when no Preemptor record was seen */
 	pk_candidate *candidates;
 	int ncandidates, cap;
+	/* The choice already made (the simulator's evaluation): candidates[best]
+	 * won by decided_by, and candidates may list it alone. */
+	bool chosen;
+	int best;
+	const char *decided_by;
 	pk_node_groups not_candidates; /* its NodeStatus records (victims --explain), for tables */
 } plan_entry;
 

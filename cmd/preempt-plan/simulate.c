@@ -214,6 +214,9 @@ static cJSON *pod_plan(sim_run *r, const pk_sim_step *st)
 	pe.ref = (cJSON *)pk_get(pe.preemptor, "preemptor");
 	pe.candidates = st->gate_message ? NULL : e->candidates;
 	pe.ncandidates = st->gate_message ? 0 : e->ncandidates;
+	pe.chosen = e->best >= 0;
+	pe.best = e->best;
+	pe.decided_by = e->decided_by;
 	bool placed;
 	cJSON *plan = plan_build(&r->plans, &pe, &placed);
 	cJSON *ref = cJSON_GetObjectItemCaseSensitive(plan, "preemptor");

@@ -129,7 +129,7 @@ static void fits_row(pk_table *t, const pk_evaluation *e, bool wide, const char 
 	const char *names[PK_FITS_SHOWN];
 	int shown = 0;
 	for (long i = 0; i < e->nnodes && shown < PK_FITS_SHOWN; i++)
-		if (e->nodes[i].filter.code == PK_CODE_SUCCESS)
+		if (e->nodes[i].filter->code == PK_CODE_SUCCESS)
 			names[shown++] = e->nodes[i].ni->node->name;
 	char reason[600];
 	pk_fits_text(names, shown, e->nfit, reason, sizeof reason);

@@ -49,7 +49,7 @@ static void pod_reasons(pk_apply *a, pk_applied *o, const pk_sim_step *st)
 	int n = 0;
 	for (int pass = 0; pass < 2 && n == 0; pass++)
 		for (long i = 0; i < e->nnodes; i++) {
-			const pk_status *s = &e->nodes[i].filter;
+			const pk_status *s = e->nodes[i].filter;
 			if (pass == 0 && s->code != PK_CODE_UNSCHEDULABLE)
 				continue;
 			for (int k = 0; k < s->nreasons; k++) {

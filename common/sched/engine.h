@@ -81,6 +81,8 @@ typedef struct pk_status {
 } pk_status;
 
 const char *pk_code_name(pk_code c);    /* "Unschedulable", ... */
+/* Success without plugin or reasons: the one shared value of it. */
+extern const pk_status pk_status_success;
 void pk_status_set(pk_status *s, pk_code code, const char *plugin, const char *reason);
 void pk_status_add_reason(pk_status *s, const char *reason);
 
@@ -131,6 +133,8 @@ typedef struct pk_snapshot {
 	long npods, podcap;
 	pk_pdb *pdbs;
 	int npdbs, pdbcap;
+	int *pdbs_by_namespace;   /* PDB indices by namespace, then index
+	                           * (pk_pdb_index, at finish) */
 
 	bool keep_pending_objects;/* keep the cJSON of pending pods (for --pending) */
 	cJSON **pending_objects;  /* parallel to pods: owned cJSON or NULL */
@@ -168,6 +172,10 @@ pk_add_result pk_snapshot_add(pk_snapshot *s, const cJSON *obj, long record, boo
  * may follow pods in the input), group pods per node, order them, sum
  * requests, index nominated pods. */
 void pk_snapshot_finish(pk_snapshot *s);
+/* Order the PDBs by namespace for the pods' PDB look-up (preempt.c). */
+void pk_pdb_index(pk_snapshot *s);
+/* Work out which PDBs select p (pk_pod.pdbs) unless known. */
+void pk_pod_match_pdbs(const pk_snapshot *s, pk_pod *p);
 
 pk_nodeinfo *pk_snapshot_node(const pk_snapshot *s, const char *name); /* NULL if unknown */
 
@@ -380,9 +388,12 @@ const char *pk_pre_status_name(pk_pre_status s); /* NotEligible, FitsWithoutPree
 /* Per node: what the filter pass and the dry run said. */
 typedef struct pk_node_eval {
 	const pk_nodeinfo *ni;
-	pk_status filter;         /* status of the scheduling-cycle filter pass */
-	bool dry_run;             /* SelectVictimsOnNode was run on it */
-	pk_status dry;            /* its status (Success = candidate) */
+	/* Statuses by reference, so that a 5,000-node evaluation stays small:
+	 * they live in the evaluation's arena, in the memo (pk_eval_memo) that
+	 * outlives it, or are the shared pk_status_success. */
+	const pk_status *filter;  /* status of the scheduling-cycle filter pass */
+	const pk_status *dry;     /* SelectVictimsOnNode's (Success = candidate), or
+	                           * NULL when it was not run on the node */
 	int candidate;            /* index into candidates, or -1 */
 } pk_node_eval;
 
@@ -415,6 +426,14 @@ typedef struct pk_eval_opts {
  * pk_evaluate with it. */
 typedef struct pk_eval_memo pk_eval_memo;
 pk_eval_memo *pk_eval_memo_new(void);
+/* The caller (the simulator) vouches that no two pods it may nominate share
+ * a uid: a node then never holds a nominated twin of the preemptor, which
+ * the scheduler would leave out of its view. With it the memo keeps the
+ * whole evaluation of a shape between decisions (see preempt.c, pk_session):
+ * the evaluation's nodes are then lent until the next one, and candidates
+ * lists the chosen candidate alone (ncandidates still counts them all; a
+ * node's candidate index is 0 for it and -1 for the others). */
+void pk_eval_memo_uids_unique(pk_eval_memo *m, bool unique);
 void pk_eval_memo_free(pk_eval_memo *m);
 
 void pk_eval_opts_default(pk_eval_opts *o);

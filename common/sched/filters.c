@@ -5,6 +5,7 @@
 #include "spread.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 const char *pk_code_name(pk_code c)
@@ -17,6 +18,8 @@ const char *pk_code_name(pk_code c)
 	}
 	return "Unknown";
 }
+
+const pk_status pk_status_success = { .code = PK_CODE_SUCCESS };
 
 void pk_status_set(pk_status *s, pk_code code, const char *plugin, const char *reason)
 {
@@ -320,10 +323,13 @@ pk_status pk_run_pod_filters_with_nominated(pk_snapshot *s, const pk_pod *pod, p
 
 static pk_status with_nominated(pk_snapshot *s, const pk_pod *pod, pk_nodeinfo *ni, bool static_passed)
 {
-	enum { MAXN = 64 };
-	pk_pod *extra[MAXN] = {0};
+	enum { SMALL = 64 };
+	pk_pod *small[SMALL] = {0};
+	pk_pod **extra = ni->nnominated <= SMALL ? small : malloc(sizeof *extra * (size_t)ni->nnominated);
+	if (!extra)
+		abort();
 	int n = 0;
-	for (int i = 0; i < ni->nnominated && n < MAXN; i++) {
+	for (int i = 0; i < ni->nnominated; i++) {
 		pk_pod *q = ni->nominated[i];
 		if (q == pod || (*q->uid && strcmp(q->uid, pod->uid) == 0))
 			continue;
@@ -331,6 +337,8 @@ static pk_status with_nominated(pk_snapshot *s, const pk_pod *pod, pk_nodeinfo *
 			extra[n++] = q;
 	}
 	pk_status st = run_filters_extra(s, pod, ni, extra, n, static_passed);
+	if (extra != small)
+		free(extra);
 	if (st.code != PK_CODE_SUCCESS || n == 0)
 		return st;
 	/* Both passes must succeed: with the nominated pods (resources, ports,

@@ -85,18 +85,114 @@ static bool pdb_matches(const pk_pdb *b, const pk_pod *p)
 	       pk_selector_matches_labels(&b->selector, p->labels);
 }
 
+static void cache_pod_pdbs(const pk_snapshot *s, pk_pod *p);
+
+/* PDBs ordered by namespace, then by the label every pod they select
+ * carries (must_value; none first), then index: a pod's PDBs are found
+ * among those of its namespace without such a label and those whose label
+ * value the pod carries. Namespaces and values are interned: their
+ * addresses name them. */
+typedef struct pdb_key {
+	uintptr_t ns, value;
+	int idx;
+} pdb_key;
+
+static int pdb_key_cmp(const void *a, const void *b)
+{
+	const pdb_key *x = a, *y = b;
+	if (x->ns != y->ns)
+		return x->ns < y->ns ? -1 : 1;
+	if (x->value != y->value)
+		return x->value < y->value ? -1 : 1;
+	return (x->idx > y->idx) - (x->idx < y->idx);
+}
+
+static pdb_key key_of_pdb(const pk_snapshot *s, int i)
+{
+	const pk_pdb *b = &s->pdbs[i];
+	return (pdb_key){ (uintptr_t)b->namespace_, b->must_key ? (uintptr_t)b->must_value : 0, i };
+}
+
+void pk_pdb_index(pk_snapshot *s)
+{
+	pdb_key *k = malloc(sizeof *k * (size_t)(s->npdbs + 1));
+	free(s->pdbs_by_namespace);
+	s->pdbs_by_namespace = malloc(sizeof *s->pdbs_by_namespace * (size_t)(s->npdbs + 1));
+	if (!k || !s->pdbs_by_namespace)
+		abort();
+	for (int i = 0; i < s->npdbs; i++)
+		k[i] = key_of_pdb(s, i);
+	qsort(k, (size_t)s->npdbs, sizeof *k, pdb_key_cmp);
+	for (int i = 0; i < s->npdbs; i++)
+		s->pdbs_by_namespace[i] = k[i].idx;
+	free(k);
+}
+
+/* The first position in pdbs_by_namespace at or after (ns, value). */
+static int first_pdb_at(const pk_snapshot *s, uintptr_t ns, uintptr_t value)
+{
+	const int *o = s->pdbs_by_namespace;
+	pdb_key want = { ns, value, -1 };
+	int lo = 0, hi = s->npdbs;
+	while (lo < hi) {
+		int mid = lo + (hi - lo) / 2;
+		pdb_key k = key_of_pdb(s, o[mid]);
+		if (pdb_key_cmp(&k, &want) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* Add to found[] the PDBs at (ns, value) that select p; false when more
+ * than PK_POD_MAX_PDBS do. */
+static bool find_pdbs_at(const pk_snapshot *s, const pk_pod *p, uintptr_t value, int16_t *found, int *n)
+{
+	const int *o = s->pdbs_by_namespace;
+	uintptr_t ns = (uintptr_t)p->namespace_;
+	for (int k = first_pdb_at(s, ns, value); k < s->npdbs; k++) {
+		pdb_key key = key_of_pdb(s, o[k]);
+		if (key.ns != ns || key.value != value)
+			break;
+		if (!pdb_matches(&s->pdbs[o[k]], p))
+			continue;
+		for (int j = 0; j < *n; j++)
+			if (found[j] == o[k])
+				goto next; /* a value the pod carries under two keys */
+		if (*n == PK_POD_MAX_PDBS || o[k] > INT16_MAX)
+			return false;
+		found[(*n)++] = (int16_t)o[k];
+	next:;
+	}
+	return true;
+}
+
+void pk_pod_match_pdbs(const pk_snapshot *s, pk_pod *p)
+{
+	if (p->npdbs < 0)
+		cache_pod_pdbs(s, p);
+}
+
+/* The PDBs that select p, in index order (pk_pod.pdbs). */
 static void cache_pod_pdbs(const pk_snapshot *s, pk_pod *p)
 {
+	int16_t found[PK_POD_MAX_PDBS];
 	int n = 0;
-	for (int i = 0; i < s->npdbs; i++) {
-		if (!pdb_matches(&s->pdbs[i], p))
-			continue;
-		if (n == PK_POD_MAX_PDBS || i > INT16_MAX) {
-			p->npdbs = PK_POD_MAX_PDBS + 1;   /* rare: scan every time */
-			return;
-		}
-		p->pdbs[n++] = (int16_t)i;
+	bool ok = find_pdbs_at(s, p, 0, found, &n);
+	for (uint32_t i = 0; ok && p->labels && i < p->labels->n; i++)
+		ok = find_pdbs_at(s, p, (uintptr_t)pk_labels_pair(p->labels, i)->value, found, &n);
+	if (!ok) {
+		p->npdbs = PK_POD_MAX_PDBS + 1;   /* rare: scan every time */
+		return;
 	}
+	for (int i = 1; i < n; i++) /* insertion sort of at most four */
+		for (int j = i; j > 0 && found[j - 1] > found[j]; j--) {
+			int16_t t = found[j];
+			found[j] = found[j - 1];
+			found[j - 1] = t;
+		}
+	memcpy(p->pdbs, found, sizeof *found * (size_t)n);
 	p->npdbs = (int8_t)n;
 }
 
@@ -306,7 +402,7 @@ static pk_status fit_sums(const pk_pod *preemptor, const pk_nodeinfo *ni, const 
 	return pk_fit_basic(preemptor, ni->node, t->pods, t->cpu, t->memory, t->ephemeral);
 }
 
-static void slot_add(sums *t, const pk_pod_slot *sl, int sign)
+static inline void slot_add(sums *t, const pk_pod_slot *sl, int sign)
 {
 	t->pods += sign;
 	t->cpu += sign * sl->cpu;
@@ -358,105 +454,230 @@ static void slots_pdb_split(const pk_snapshot *s, pk_nodeinfo *ni, int from, boo
 	free(b.all);
 }
 
-/* The node-choice summary from the victims' slots. */
-static void summarize_slots(pk_candidate *c, const pk_pod_slot *sl, const bool *victim, int n)
+/* ---- the lower-priority tail of a node ------------------------------------- */
+
+/* The pods a preemptor of some priority may evict from a node: those of
+ * lower priority, the end of the node's list (kept in importance order).
+ * What SelectVictimsOnNode needs of them before it looks at the preemptor's
+ * requests depends only on the node's pods and the PDBs (their budgets do
+ * not change while the snapshot is played forward), so the simulator keeps
+ * it per node in its memo, valid while the node's generation holds and for
+ * every preemptor priority in (lo, hi]. */
+typedef struct pk_tail {
+	bool known;
+	uint64_t generation;      /* the node's when worked out */
+	int from;                 /* first pod of the tail; npods = none */
+	int64_t lo, hi;           /* the priorities it serves: lo < p <= hi */
+	sums total;               /* the tail's requests, summed */
+	bool *violating;          /* per tail pod: its eviction would violate a
+	                           * PDB (pk_units_pdb_split, one pod a unit) */
+	int *order;               /* the reprieve's order: the violating pods,
+	                           * then the others, each in the node's order */
+	int cap;                  /* of violating and order */
+} pk_tail;
+
+static bool tail_serves(const pk_tail *t, const pk_nodeinfo *ni, int32_t priority)
+{
+	return t->known && t->generation == ni->generation && t->lo < priority && priority <= t->hi;
+}
+
+/* Work out the tail of ni for a preemptor of this priority into t. */
+static void tail_compute(const pk_snapshot *s, pk_nodeinfo *ni, int32_t priority, pk_tail *t)
+{
+	int from = ni->npods;
+	while (from > 0 && ni->slots[from - 1].priority < priority)
+		from--;
+	int n = ni->npods - from;
+	t->known = true;
+	t->generation = ni->generation;
+	t->from = from;
+	t->lo = n ? ni->slots[from].priority : INT64_MIN;
+	t->hi = from ? ni->slots[from - 1].priority : INT64_MAX;
+	t->total = (sums){0};
+	for (int k = from; k < ni->npods; k++)
+		slot_add(&t->total, &ni->slots[k], 1);
+	if (n > t->cap) {
+		free(t->violating);
+		free(t->order);
+		t->cap = n < 32 ? 32 : n;
+		t->violating = malloc((size_t)t->cap);
+		t->order = malloc(sizeof *t->order * (size_t)t->cap);
+		if (!t->violating || !t->order)
+			abort();
+	}
+	if (n)
+		slots_pdb_split(s, ni, from, t->violating);
+	int w = 0;
+	for (int pass = 0; pass < 2; pass++)
+		for (int k = 0; k < n; k++)
+			if (t->violating[k] == (pass == 0))
+				t->order[w++] = k;
+}
+
+static void tail_free(pk_tail *t)
+{
+	free(t->violating);
+	free(t->order);
+}
+
+/* What may sit on a node beside the preemptor: NodeResourcesFit passes
+ * while the node's pods stay within these (pk_fits_basic's arithmetic,
+ * turned around so that the reprieve loop compares sums only). */
+typedef struct room {
+	int64_t pods_milli, cpu, memory, ephemeral;
+} room;
+
+static int64_t room_for(int64_t request, int64_t allocatable, bool no_requests)
+{
+	return no_requests || request <= 0 ? INT64_MAX : allocatable - request;
+}
+
+static room room_beside(const pk_pod *preemptor, const pk_node *n)
+{
+	const pk_res *al = &n->allocatable, *p = &preemptor->requests;
+	bool none = pk_res_is_zero(p);
+	return (room){ al->pods - 1000, room_for(p->cpu, al->cpu, none), room_for(p->memory, al->memory, none),
+	               room_for(p->ephemeral, al->ephemeral, none) };
+}
+
+static inline bool within(const room *r, const sums *t)
+{
+	return t->pods * 1000 <= r->pods_milli && t->cpu <= r->cpu && t->memory <= r->memory &&
+	       t->ephemeral <= r->ephemeral;
+}
+
+/* The node-choice summary, built victim by victim in any order: the
+ * highest priority among them, and the earliest start at that priority. */
+static void summary_begin(pk_candidate *c)
 {
 	c->top_priority = INT32_MIN;
 	c->priority_sum = 0;
 	c->top_start = INT64_MAX;
 	c->top_unstarted = false;
-	for (int k = 0; k < n; k++) {
-		if (!victim[k])
-			continue;
-		if (c->top_priority == INT32_MIN)
-			c->top_priority = sl[k].priority; /* the first victim is the most important */
-		c->priority_sum += (int64_t)sl[k].priority + INT32_MAX + 1;
-		if (sl[k].priority != c->top_priority)
-			continue;
-		if (sl[k].start == INT64_MIN)
-			c->top_unstarted = true;
-		else if (sl[k].start < c->top_start)
-			c->top_start = sl[k].start;
-	}
 	c->summarized = true;
 }
 
-/* SelectVictimsOnNode on the arithmetic path, for the node's pods from
- * index `from` on (those of lower priority). The node keeps its pods in
- * importance order, so that tail is already sorted as the reprieve needs
- * it; everything is read from the slots. */
-static pk_status select_victims_by_sums(pk_snapshot *s, const pk_pod *preemptor, pk_nodeinfo *ni, int from,
-                                        pk_arena *arena, pk_candidate *out, bool fill)
+static inline void summary_add(pk_candidate *c, const pk_pod_slot *sl)
+{
+	c->priority_sum += (int64_t)sl->priority + INT32_MAX + 1;
+	if (sl->priority < c->top_priority)
+		return;
+	if (sl->priority > c->top_priority) {
+		c->top_priority = sl->priority;
+		c->top_start = INT64_MAX;
+		c->top_unstarted = false;
+	}
+	if (sl->start == INT64_MIN)
+		c->top_unstarted = true;
+	else if (sl->start < c->top_start)
+		c->top_start = sl->start;
+}
+
+/* Greedy reprieve over the tail's slots: violating pods first, then the
+ * others, each kept if the preemptor still fits. Marks victims, summarizes
+ * them into c; returns their number and counts the violating ones. */
+static int reprieve_slots(const pk_pod_slot *sl, const pk_tail *t, int n, const room *r, sums *left,
+                          bool *victim, int *violations, pk_candidate *c)
+{
+	/* locals: stores through victim (a bool, which may alias anything)
+	 * would otherwise send every sum back to memory */
+	int nv = 0, nviol = 0;
+	sums l = *left;
+	room rr = *r;
+	pk_candidate sum;
+	summary_begin(&sum);
+	for (int j = 0; j < n; j++) {
+		int k = t->order[j];
+		slot_add(&l, &sl[k], 1);
+		bool v = !within(&rr, &l);
+		victim[k] = v;
+		if (!v)
+			continue;
+		slot_add(&l, &sl[k], -1);
+		summary_add(&sum, &sl[k]);
+		nv++;
+		nviol += t->violating[k];
+	}
+	*left = l;
+	c->top_priority = sum.top_priority;
+	c->priority_sum = sum.priority_sum;
+	c->top_start = sum.top_start;
+	c->top_unstarted = sum.top_unstarted;
+	c->summarized = true;
+	*violations = nviol;
+	return nv;
+}
+
+/* SelectVictimsOnNode on the arithmetic path, for the tail t of the node
+ * (those of lower priority). The node keeps its pods in importance order,
+ * so that tail is already sorted as the reprieve needs it; everything is
+ * read from the slots. */
+static pk_status select_victims_by_sums(pk_snapshot *s, const pk_pod *preemptor, pk_nodeinfo *ni,
+                                        const pk_tail *t, pk_arena *arena, pk_candidate *out, bool fill)
 {
 	pk_status st;
-	int n = ni->npods - from;
+	int from = t->from, n = ni->npods - from;
 	sums left = node_sums(ni, preemptor);
-	for (int k = from; k < ni->npods; k++)
-		slot_add(&left, &ni->slots[k], -1);
-	st = fit_sums(preemptor, ni, &left);
-	if (st.code != PK_CODE_SUCCESS)
-		return st;
+	left.pods -= t->total.pods;
+	left.cpu -= t->total.cpu;
+	left.memory -= t->total.memory;
+	left.ephemeral -= t->total.ephemeral;
+	room r = room_beside(preemptor, ni->node);
+	if (!within(&r, &left))
+		return fit_sums(preemptor, ni, &left);
 
-	enum { SMALL = 128 };
-	bool small[2 * SMALL];
-	bool *violating = n <= SMALL ? small : malloc(2 * (size_t)n);
-	if (!violating)
+	enum { SMALL = 256 };
+	bool small[SMALL];
+	bool *victim = n <= SMALL ? small : malloc((size_t)n);
+	if (!victim)
 		abort();
-	bool *victim = violating + n;
-	slots_pdb_split(s, ni, from, violating);
-	/* greedy reprieve: violating pods first, then the others */
-	int nv = 0, violations = 0;
-	for (int pass = 0; pass < 2; pass++)
-		for (int k = 0; k < n; k++) {
-			if (violating[k] != (pass == 0))
-				continue;
-			victim[k] = false;
-			slot_add(&left, &ni->slots[from + k], 1);
-			if (pk_fits_basic(preemptor, ni->node, left.pods, left.cpu, left.memory, left.ephemeral))
-				continue;
-			slot_add(&left, &ni->slots[from + k], -1);
-			victim[k] = true;
-			nv++;
-			violations += violating[k];
-		}
+	int violations;
+	int nv = reprieve_slots(&ni->slots[from], t, n, &r, &left, victim, &violations, out);
 	if (nv == 0) {
-		if (violating != small)
-			free(violating);
+		if (victim != small)
+			free(victim);
 		char buf[600];
 		snprintf(buf, sizeof buf, "expected at least one victim pod on node \"%s\"", ni->node->name);
 		pk_status_set(&st, PK_CODE_ERROR, "DefaultPreemption", pk_intern(s->strs, buf));
 		return st;
 	}
 	/* victims in importance order: the node's order */
-	summarize_slots(out, &ni->slots[from], victim, n);
 	out->victims = fill ? pk_arena_alloc(arena, sizeof *out->victims * (size_t)nv) : NULL;
 	for (int k = 0, i = 0; fill && k < n; k++) {
 		if (!victim[k])
 			continue;
-		fill_ref(s, &out->victims[i], ni->pods[from + k], violating[k]);
+		fill_ref(s, &out->victims[i], ni->pods[from + k], t->violating[k]);
 		i++;
 	}
 	out->nvictims = nv;
 	out->num_pdb_violations = violations;
 	if (fill)
 		lower_nominations(ni, preemptor, arena, out);
-	if (violating != small)
-		free(violating);
-	pk_status_set(&st, PK_CODE_SUCCESS, NULL, NULL);
+	if (victim != small)
+		free(victim);
+	st.code = PK_CODE_SUCCESS;
+	st.plugin = NULL;
+	st.nreasons = 0;
 	return st;
 }
 
 /* fill: whether to list the victims (the general path always does). */
+/* fill: whether to list the victims (the general path always does).
+ * tail: the memo's entry for the node, or NULL. static_passed: the
+ * node-only filters are known to pass (the filter pass said Unschedulable). */
 static pk_status select_victims(pk_snapshot *s, const pk_pod *preemptor, pk_nodeinfo *ni, pk_arena *arena,
-                                pk_candidate *out, bool fill)
+                                pk_candidate *out, bool fill, pk_tail *tail, bool static_passed)
 {
 	pk_status st;
 	memset(out, 0, sizeof *out);
 	out->node = ni->node->name;
 	/* the pods of lower priority: the tail of the node's list */
 	int from = ni->npods;
-	while (from > 0 && ni->slots[from - 1].priority < preemptor->priority)
-		from--;
+	if (tail && tail_serves(tail, ni, preemptor->priority))
+		from = tail->from;
+	else
+		while (from > 0 && ni->slots[from - 1].priority < preemptor->priority)
+			from--;
 	int n = ni->npods - from;
 	if (n == 0) {
 		pk_status_set(&st, PK_CODE_UNSCHEDULABLE_UNRESOLVABLE, "DefaultPreemption", R_NO_VICTIMS);
@@ -464,11 +685,17 @@ static pk_status select_victims(pk_snapshot *s, const pk_pod *preemptor, pk_node
 	}
 	/* Removing victims cannot change what the node-only filters say: if
 	 * they fail, that is the answer after any removal too. */
-	st = pk_run_static_filters(preemptor, ni);
-	if (st.code != PK_CODE_SUCCESS)
+	if (!static_passed && (st = pk_run_static_filters(preemptor, ni)).code != PK_CODE_SUCCESS)
 		return st;
-	if (arithmetic_applies(s, preemptor))
-		return select_victims_by_sums(s, preemptor, ni, from, arena, out, fill);
+	if (arithmetic_applies(s, preemptor)) {
+		pk_tail scratch = {0};
+		pk_tail *t = tail ? tail : &scratch;
+		if (!tail_serves(t, ni, preemptor->priority))
+			tail_compute(s, ni, preemptor->priority, t);
+		st = select_victims_by_sums(s, preemptor, ni, t, arena, out, fill);
+		tail_free(&scratch);
+		return st;
+	}
 	enum { SMALL = 64 };
 	pk_victim_unit units_small[SMALL];
 	pk_pod *pods_small[SMALL];
@@ -541,7 +768,7 @@ static pk_status select_victims(pk_snapshot *s, const pk_pod *preemptor, pk_node
 pk_status pk_select_victims_on_node(pk_snapshot *s, const pk_pod *preemptor, pk_nodeinfo *ni,
                                     pk_arena *arena, pk_candidate *out)
 {
-	return select_victims(s, preemptor, ni, arena, out, true);
+	return select_victims(s, preemptor, ni, arena, out, true, NULL, false);
 }
 
 /* ---- eligibility ----------------------------------------------------------- */
@@ -584,7 +811,10 @@ static int text_cmp(const void *a, const void *b)
 	return strcmp(((const reason_count *)a)->text, ((const reason_count *)b)->text);
 }
 
-char *pk_fit_error_message(pk_arena *a, long nnodes, const pk_status *const *statuses, long n)
+/* The FitError text from statuses, each counted weight[i] times (1 when
+ * weight is NULL). */
+static char *fit_error_weighted(pk_arena *a, long nnodes, const pk_status *const *statuses, const long *weight,
+                                long n)
 {
 	enum { MAXR = 64 };
 	reason_count rc[MAXR];
@@ -606,7 +836,7 @@ char *pk_fit_error_message(pk_arena *a, long nnodes, const pk_status *const *sta
 				rc[nr].count = 0;
 				nr++;
 			}
-			rc[j].count++;
+			rc[j].count += weight ? weight[i] : 1;
 		}
 	}
 	size_t len = 64;
@@ -621,6 +851,11 @@ char *pk_fit_error_message(pk_arena *a, long nnodes, const pk_status *const *sta
 		w += (size_t)snprintf(out + w, len - w, "%s%s", j ? ", " : ": ", rc[j].text);
 	snprintf(out + w, len - w, ".");
 	return out;
+}
+
+char *pk_fit_error_message(pk_arena *a, long nnodes, const pk_status *const *statuses, long n)
+{
+	return fit_error_weighted(a, nnodes, statuses, NULL, n);
 }
 
 /* ---- node choice ----------------------------------------------------------- */
@@ -661,9 +896,26 @@ static const char *const pick_criteria[] = {
 	"node name (upstream: map order)",
 };
 
+/* What pickOneNodeForPreemption compares of a candidate, in its order. */
+typedef struct pick_key {
+	int num_pdb_violations;
+	int32_t top_priority;
+	int64_t priority_sum;     /* sum of (priority + MaxInt32 + 1): every term
+	                           * positive; fits in int64 for 2^31 victims */
+	int nvictims;
+	int64_t top_start;        /* earliest_top_start: the later the better */
+	const char *node;
+} pick_key;
+
+static pick_key pick_key_of(const pk_candidate *c, int64_t now)
+{
+	return (pick_key){ c->num_pdb_violations, c->top_priority, c->priority_sum, c->nvictims,
+	                   earliest_top_start(c, now), c->node };
+}
+
 /* <0 if a is the better node; *criterion is the index in pick_criteria of
  * the first criterion that tells them apart. */
-static int candidate_cmp(const pk_candidate *a, const pk_candidate *b, int64_t now, int *criterion)
+static int pick_key_cmp(const pick_key *a, const pick_key *b, int *criterion)
 {
 	*criterion = 1;
 	if (a->num_pdb_violations != b->num_pdb_violations)
@@ -671,8 +923,6 @@ static int candidate_cmp(const pk_candidate *a, const pk_candidate *b, int64_t n
 	*criterion = 2;
 	if (a->top_priority != b->top_priority)
 		return a->top_priority < b->top_priority ? -1 : 1;
-	/* Sum of (priority + MaxInt32 + 1): every term positive. Fits in int64
-	 * for up to 2^31 victims. */
 	*criterion = 3;
 	if (a->priority_sum != b->priority_sum)
 		return a->priority_sum < b->priority_sum ? -1 : 1;
@@ -680,11 +930,16 @@ static int candidate_cmp(const pk_candidate *a, const pk_candidate *b, int64_t n
 	if (a->nvictims != b->nvictims)
 		return a->nvictims < b->nvictims ? -1 : 1;
 	*criterion = 5;
-	int64_t ta = earliest_top_start(a, now), tb = earliest_top_start(b, now);
-	if (ta != tb)
-		return ta > tb ? -1 : 1;
+	if (a->top_start != b->top_start)
+		return a->top_start > b->top_start ? -1 : 1;
 	*criterion = 6;
 	return strcmp(a->node, b->node);
+}
+
+static int candidate_cmp(const pk_candidate *a, const pk_candidate *b, int64_t now, int *criterion)
+{
+	pick_key x = pick_key_of(a, now), y = pick_key_of(b, now);
+	return pick_key_cmp(&x, &y, criterion);
 }
 
 /* c itself, or a summarized copy in tmp when it was built by hand. */
@@ -789,7 +1044,7 @@ static const char *filter_message(pk_evaluation *e)
 	if (!st)
 		abort();
 	for (long i = 0; i < e->nnodes; i++)
-		st[i] = &e->nodes[i].filter;
+		st[i] = e->nodes[i].filter;
 	const char *m = pk_fit_error_message(&e->arena, e->nnodes, st, e->nnodes);
 	free(st);
 	return m;
@@ -797,9 +1052,8 @@ static const char *filter_message(pk_evaluation *e)
 
 /* "<filter FitError> preemption: <preemption message>" as the scheduler's
  * FailedScheduling event shows it. */
-static const char *event_message(pk_evaluation *e, const char *preemption)
+static const char *event_message(pk_evaluation *e, const char *filter, const char *preemption)
 {
-	const char *filter = filter_message(e);
 	size_t len = strlen(filter) + strlen(preemption) + 16;
 	char *out = pk_arena_alloc(&e->arena, len);
 	snprintf(out, len, "%s preemption: %s", filter, preemption);
@@ -815,32 +1069,156 @@ static void prefetch_slots(const pk_nodeinfo *ni)
 		__builtin_prefetch(p);
 }
 
+/* ---- statuses by reference -------------------------------------------------- */
+
+/* A status for an evaluation's node table: the shared success, or a copy in
+ * the evaluation's arena. */
+static const pk_status *keep_status(pk_arena *a, const pk_status *st)
+{
+	if (st->code == PK_CODE_SUCCESS && st->nreasons == 0 && !st->plugin)
+		return &pk_status_success;
+	pk_status *c = pk_arena_alloc(a, sizeof *c);
+	*c = *st;
+	return c;
+}
+
 /* ---- memo across evaluations ------------------------------------------------- */
+
+/* What node choice reads of a candidate that lists no victims: its key,
+ * and the two fields the key folds into one. */
+typedef struct memo_cand {
+	pick_key key;
+	bool top_unstarted;
+	int64_t top_start;
+} memo_cand;
 
 typedef struct memo_entry {
 	uint64_t generation;      /* the node's when computed */
 	uint64_t shape;           /* the memo's shape id when computed; 0 = never */
-	pk_status filter;
-	bool dry_run;             /* dry and cand are known */
-	pk_status dry;
-	pk_candidate cand;        /* summary and counts only */
+	const pk_status *filter;  /* interned in the memo */
+	const pk_status *dry;     /* NULL until the dry run is known */
+	memo_cand cand;
+	uint64_t twin_in;         /* the evaluation in which a pod with the
+	                           * preemptor's uid was nominated here */
 } memo_entry;
+
+/* The distinct statuses the memo's entries point to: a few per shape
+ * ("Insufficient cpu", ...), each stored once for the memo's life. */
+typedef struct status_set {
+	pk_status **slot;
+	size_t cap, n;
+	pk_arena arena;
+} status_set;
+
+/* ---- the last shape's evaluation, kept up to date ------------------------------ */
+
+/* Replicas of one template follow each other in the queue, and each
+ * decision changes a node or two. Rather than visit every node's memo entry
+ * per decision, the memo keeps the whole evaluation of its shape: per-node
+ * statuses as an evaluation lists them, the counts, how often each filter
+ * status occurs (for the FitError text), and the candidates in a heap
+ * ordered as pickOneNodeForPreemption orders them. Only the nodes whose
+ * generation moved are evaluated again. Its one owner is the memo; it is
+ * valid for one shape (pk_eval_memo.shape) and, per node, while the node's
+ * generation is the one it saw. */
+typedef struct status_count {
+	const pk_status *st;      /* interned in the memo */
+	long n;
+} status_count;
+
+typedef struct pk_session {
+	uint64_t shape;           /* the memo shape it holds; 0 = none */
+	long nnodes;
+	pk_node_eval *nodes;      /* lent to the evaluations, dry set as below */
+	const pk_status **dry;    /* per node: SelectVictimsOnNode's status, NULL
+	                           * when not potential */
+	bool dry_shown;           /* nodes[].dry is dry[] (else all NULL) */
+	uint64_t *seen;           /* per node: the generation nodes[i] reflects */
+	long nfit, npotential;
+	status_count *counts;     /* filter statuses and how many nodes have each */
+	int ncounts, countcap;
+	int *heap;                /* candidate nodes, the best first once built */
+	int nheap;
+	bool heap_built;          /* heap order holds (else a list: a shape seen
+	                           * once pays no heap, see session_sync) */
+	int first, second;        /* without the heap: the best two, or -1 */
+	/* Dry runs are done only when a decision needs them (a pod that fits
+	 * needs none): the potential nodes whose dry run is owed. */
+	bool all_owed;            /* every potential node (after a reset) */
+	int *owed;
+	int nowed;
+	bool *is_owed;            /* per node: in owed */
+	int *at;                  /* per node: its place in heap, or -1 */
+	long shown_best;          /* the node whose candidate is 0 (the last pick), or -1 */
+} pk_session;
+
+/* A node's verdict of the node-only filters for one static shape (nodes
+ * do not change while the snapshot is played forward). */
+typedef struct static_entry {
+	uint64_t shape;           /* the memo's static_shape when worked out; 0 = never */
+	const pk_status *st;
+} static_entry;
 
 struct pk_eval_memo {
 	memo_entry *nodes;
+	pk_tail *tails;           /* per node, whatever the shape */
+	static_entry *statics;    /* per node, for static_shape */
 	long nnodes;
+	uint64_t static_shape;    /* id of the last preemptor's tolerations and node selection */
+	/* NodeResourcesFit's status by the set of checks that failed (fit_failures):
+	 * a handful of distinct values, worked out once each. */
+	const pk_status *fit_status[32];
 	/* The last preemptor it served, as it was then: binding or nominating
 	 * it changes the pod afterwards. The arrays it points to do not change. */
 	pk_pod last;
 	bool has_last;
 	uint64_t shape, next_shape;
+	uint64_t evaluation;      /* counts memo_begin calls, from 1 */
+	status_set statuses;
+	/* No two pods the simulator may nominate share a uid (it says so,
+	 * pk_eval_memo_uids_unique): no node can hide a twin of the preemptor,
+	 * and the uid comparisons are skipped. */
+	bool uids_unique;
+	pk_session session;
 };
+
+static void session_free(pk_session *x)
+{
+	free(x->nodes);
+	free(x->dry);
+	free(x->seen);
+	free(x->counts);
+	free(x->heap);
+	free(x->at);
+	free(x->owed);
+	free(x->is_owed);
+	memset(x, 0, sizeof *x);
+}
+
+void pk_eval_memo_uids_unique(pk_eval_memo *m, bool unique)
+{
+	if (m)
+		m->uids_unique = unique;
+}
+
+static void free_tails(pk_eval_memo *m)
+{
+	for (long i = 0; m->tails && i < m->nnodes; i++)
+		tail_free(&m->tails[i]);
+	free(m->tails);
+	free(m->nodes);
+	free(m->statics);
+	m->tails = NULL;
+	m->nodes = NULL;
+	m->statics = NULL;
+}
 
 pk_eval_memo *pk_eval_memo_new(void)
 {
 	pk_eval_memo *m = calloc(1, sizeof *m);
 	if (!m)
 		abort();
+	pk_arena_init(&m->statuses.arena);
 	return m;
 }
 
@@ -848,8 +1226,81 @@ void pk_eval_memo_free(pk_eval_memo *m)
 {
 	if (!m)
 		return;
-	free(m->nodes);
+	free_tails(m);
+	session_free(&m->session);
+	free(m->statuses.slot);
+	pk_arena_free(&m->statuses.arena);
 	free(m);
+}
+
+/* Reasons and plugins are constants or interned: pointers identify them
+ * (equal texts at two addresses only cost a second copy). */
+static size_t status_hash(const pk_status *st)
+{
+	uint64_t h = (uint64_t)st->code * 0x9e3779b97f4a7c15u ^ (uintptr_t)st->plugin;
+	for (int i = 0; i < st->nreasons; i++)
+		h = (h ^ (uintptr_t)st->reasons[i]) * 0x100000001b3u;
+	return (size_t)(h ^ h >> 29);
+}
+
+static bool status_same(const pk_status *a, const pk_status *b)
+{
+	if (a->code != b->code || a->plugin != b->plugin || a->nreasons != b->nreasons)
+		return false;
+	for (int i = 0; i < a->nreasons; i++)
+		if (a->reasons[i] != b->reasons[i])
+			return false;
+	return true;
+}
+
+static void status_set_grow(status_set *t)
+{
+	size_t cap = t->cap ? t->cap * 2 : 64;
+	pk_status **slot = calloc(cap, sizeof *slot);
+	if (!slot)
+		abort();
+	for (size_t i = 0; i < t->cap; i++) {
+		if (!t->slot[i])
+			continue;
+		size_t j = status_hash(t->slot[i]) & (cap - 1);
+		while (slot[j])
+			j = (j + 1) & (cap - 1);
+		slot[j] = t->slot[i];
+	}
+	free(t->slot);
+	t->slot = slot;
+	t->cap = cap;
+}
+
+static const pk_status *memo_status(pk_eval_memo *m, const pk_status *st)
+{
+	if (st->code == PK_CODE_SUCCESS && st->nreasons == 0 && !st->plugin)
+		return &pk_status_success;
+	status_set *t = &m->statuses;
+	if (2 * (t->n + 1) > t->cap)
+		status_set_grow(t);
+	size_t j = status_hash(st) & (t->cap - 1);
+	for (; t->slot[j]; j = (j + 1) & (t->cap - 1))
+		if (status_same(t->slot[j], st))
+			return t->slot[j];
+	pk_status *c = pk_arena_alloc(&t->arena, sizeof *c);
+	*c = *st;
+	t->slot[j] = c;
+	t->n++;
+	return c;
+}
+
+static void memo_cand_store(memo_cand *mc, const pk_candidate *c, int64_t now)
+{
+	*mc = (memo_cand){ pick_key_of(c, now), c->top_unstarted, c->top_start };
+}
+
+static void memo_cand_load(pk_candidate *c, const memo_cand *mc)
+{
+	const pick_key *k = &mc->key;
+	*c = (pk_candidate){ .node = k->node, .nvictims = k->nvictims, .num_pdb_violations = k->num_pdb_violations,
+	                     .top_priority = k->top_priority, .priority_sum = k->priority_sum,
+	                     .top_start = mc->top_start, .top_unstarted = mc->top_unstarted, .summarized = true };
 }
 
 static bool same_str(const char *a, const char *b)
@@ -885,14 +1336,20 @@ static bool same_node_selection(const pk_pod *a, const pk_pod *b)
 	return true;
 }
 
-/* Everything the filter pass and the arithmetic SelectVictimsOnNode read
- * of a preemptor, but its identity. */
-static bool same_shape(const pk_pod *a, const pk_pod *b)
+/* What the node-only filters read of a preemptor. */
+static bool same_static_shape(const pk_pod *a, const pk_pod *b)
+{
+	return same_tolerations(a, b) && same_node_selection(a, b);
+}
+
+/* Everything else the filter pass and the arithmetic SelectVictimsOnNode
+ * read of a preemptor, but its identity. */
+static bool same_requests(const pk_pod *a, const pk_pod *b)
 {
 	const pk_res *x = &a->requests, *y = &b->requests;
 	return a->priority == b->priority && x->cpu == y->cpu && x->memory == y->memory &&
 	       x->ephemeral == y->ephemeral && x->nscalar == 0 && y->nscalar == 0 && a->con->nports == 0 &&
-	       b->con->nports == 0 && same_tolerations(a, b) && same_node_selection(a, b);
+	       b->con->nports == 0;
 }
 
 /* The per-node entries valid for this preemptor's shape, or NULL when the
@@ -903,17 +1360,23 @@ static memo_entry *memo_begin(const pk_snapshot *s, const pk_pod *pod, const pk_
 	if (!m || !o->victims_of_best_only || !arithmetic_applies(s, pod) || *pod->nominated_node)
 		return NULL;
 	if (m->nnodes != s->nnodes) {
-		free(m->nodes);
+		free_tails(m);
 		m->nodes = calloc((size_t)s->nnodes + 1, sizeof *m->nodes);
-		if (!m->nodes)
+		m->tails = calloc((size_t)s->nnodes + 1, sizeof *m->tails);
+		m->statics = calloc((size_t)s->nnodes + 1, sizeof *m->statics);
+		if (!m->nodes || !m->tails || !m->statics)
 			abort();
 		m->nnodes = s->nnodes;
 		m->has_last = false;
 	}
-	if (!m->has_last || !same_shape(&m->last, pod))
+	bool same_static = m->has_last && same_static_shape(&m->last, pod);
+	if (!same_static)
+		m->static_shape = ++m->next_shape;
+	if (!same_static || !same_requests(&m->last, pod))
 		m->shape = ++m->next_shape;
 	m->last = *pod;
 	m->has_last = true;
+	m->evaluation++;
 	return m->nodes;
 }
 
@@ -922,49 +1385,117 @@ static memo_entry *memo_begin(const pk_snapshot *s, const pk_pod *pod, const pk_
 static bool uid_nominated_on(const pk_nodeinfo *ni, const pk_pod *pod)
 {
 	for (int i = 0; i < ni->nnominated; i++)
-		if (*ni->nominated[i]->uid && strcmp(ni->nominated[i]->uid, pod->uid) == 0)
+		if (*ni->nominated[i]->uid && same_str(ni->nominated[i]->uid, pod->uid))
 			return true;
 	return false;
 }
 
-static memo_entry *memo_valid(memo_entry *entries, const pk_eval_memo *m, const pk_nodeinfo *ni,
-                              const pk_pod *pod)
+/* The node's memo entry for this evaluation, or NULL when the node is not
+ * memoised; *valid says whether it holds this shape's results. The filter
+ * pass looks for a twin once and marks the entry; the dry run reads the mark. */
+static memo_entry *memo_entry_of(memo_entry *entries, const pk_eval_memo *m, const pk_nodeinfo *ni,
+                                 const pk_pod *pod, bool *valid, bool filter_pass)
 {
-	if (!entries || (ni->nnominated && uid_nominated_on(ni, pod)))
+	*valid = false;
+	if (!entries)
 		return NULL;
 	memo_entry *me = &entries[ni->node->index];
-	return me->shape == m->shape && me->generation == ni->generation ? me : NULL;
+	if (filter_pass && !m->uids_unique && ni->nnominated && uid_nominated_on(ni, pod))
+		me->twin_in = m->evaluation;
+	if (me->twin_in == m->evaluation)
+		return NULL;
+	*valid = me->shape == m->shape && me->generation == ni->generation;
+	return me;
 }
 
-static pk_status node_filter(pk_snapshot *s, const pk_pod *pod, pk_nodeinfo *ni, memo_entry *entries,
-                             const pk_eval_memo *m)
+enum { FIT_PODS = 1, FIT_CPU = 2, FIT_MEMORY = 4, FIT_EPHEMERAL = 8, FIT_UNRESOLVABLE = 16 };
+
+/* Which of NodeResourcesFit's checks fail with t on the node: the status
+ * (pk_fit_basic's) is a function of this set alone. */
+static int fit_failures(const pk_pod *pod, const pk_node *n, const room *r, const sums *t)
 {
-	memo_entry *me = memo_valid(entries, m, ni, pod);
-	if (me)
-		return me->filter;
-	pk_status st = pk_run_filters_with_nominated(s, pod, ni);
-	if (entries && !(ni->nnominated && uid_nominated_on(ni, pod))) {
-		me = &entries[ni->node->index];
-		*me = (memo_entry){ .generation = ni->generation, .shape = m->shape, .filter = st };
+	const pk_res *al = &n->allocatable, *p = &pod->requests;
+	int f = t->pods * 1000 > r->pods_milli ? FIT_PODS : 0;
+	if (t->cpu > r->cpu)
+		f |= FIT_CPU | (p->cpu > al->cpu ? FIT_UNRESOLVABLE : 0);
+	if (t->memory > r->memory)
+		f |= FIT_MEMORY | (p->memory > al->memory ? FIT_UNRESOLVABLE : 0);
+	if (t->ephemeral > r->ephemeral)
+		f |= FIT_EPHEMERAL | (p->ephemeral > al->ephemeral ? FIT_UNRESOLVABLE : 0);
+	return f;
+}
+
+/* pk_run_filters_with_nominated for a preemptor on the arithmetic path
+ * (no host ports, extended resources, spread or pod affinity: the
+ * node-only filters, then NodeResourcesFit with the nominated pods of
+ * equal or higher priority), from the memo's per-node and per-outcome
+ * statuses. */
+static const pk_status *arithmetic_filter(const pk_pod *pod, pk_nodeinfo *ni, pk_eval_memo *m)
+{
+	static_entry *se = &m->statics[ni->node->index];
+	if (se->shape != m->static_shape) {
+		pk_status st = pk_run_static_filters(pod, ni);
+		*se = (static_entry){ m->static_shape, memo_status(m, &st) };
 	}
+	if (se->st->code != PK_CODE_SUCCESS)
+		return se->st;
+	sums t = node_sums(ni, pod);
+	room r = room_beside(pod, ni->node);
+	int f = fit_failures(pod, ni->node, &r, &t);
+	if (!m->fit_status[f]) {
+		pk_status st = fit_sums(pod, ni, &t);
+		m->fit_status[f] = memo_status(m, &st);
+	}
+	return m->fit_status[f];
+}
+
+static const pk_status *node_filter(pk_snapshot *s, const pk_pod *pod, pk_nodeinfo *ni, memo_entry *entries,
+                                    pk_eval_memo *m, pk_arena *arena)
+{
+	bool valid;
+	memo_entry *me = memo_entry_of(entries, m, ni, pod, &valid, true);
+	if (valid)
+		return me->filter;
+	if (!entries) {
+		pk_status st = pk_run_filters_with_nominated(s, pod, ni);
+		return keep_status(arena, &st);
+	}
+	const pk_status *st = arithmetic_filter(pod, ni, m);
+	if (me)
+		*me = (memo_entry){ .generation = ni->generation, .shape = m->shape, .filter = st };
 	return st;
 }
 
-static pk_status node_dry_run(pk_snapshot *s, const pk_pod *pod, pk_nodeinfo *ni, const pk_eval_opts *o,
-                              memo_entry *entries, pk_arena *arena, pk_candidate *c)
+static const pk_status *node_dry_run(pk_snapshot *s, const pk_pod *pod, pk_nodeinfo *ni, const pk_eval_opts *o,
+                                     memo_entry *entries, pk_arena *arena, pk_candidate *c)
 {
-	memo_entry *me = memo_valid(entries, o->memo, ni, pod);
-	if (me && me->dry_run) {
-		*c = me->cand;
+	bool valid;
+	memo_entry *me = memo_entry_of(entries, o->memo, ni, pod, &valid, false);
+	if (valid && me->dry) {
+		memo_cand_load(c, &me->cand);
 		return me->dry;
 	}
-	pk_status st = select_victims(s, pod, ni, arena, c, !o->victims_of_best_only);
-	if (me) {
-		me->dry_run = true;
-		me->dry = st;
-		me->cand = *c;
+	/* a potential node: its filter status was Unschedulable, which the
+	 * node-only filters never say */
+	pk_tail *tail = entries ? &o->memo->tails[ni->node->index] : NULL;
+	pk_status st = select_victims(s, pod, ni, arena, c, !o->victims_of_best_only, tail, true);
+	if (!valid)
+		return keep_status(arena, &st);
+	me->dry = memo_status(o->memo, &st);
+	memo_cand_store(&me->cand, c, s->now);
+	return me->dry;
+}
+
+/* Ask for a node's slots before its turn unless the memo holds its dry run
+ * (the common case between replicas: only the slots' reads miss the cache). */
+static void prefetch_unless_known(const pk_nodeinfo *ni, memo_entry *entries, const pk_eval_memo *m)
+{
+	if (entries) {
+		const memo_entry *me = &entries[ni->node->index];
+		if (me->shape == m->shape && me->generation == ni->generation && me->dry)
+			return;
 	}
-	return st;
+	prefetch_slots(ni);
 }
 
 static void dry_run(pk_snapshot *s, const pk_preemptor *p, const pk_eval_opts *o, pk_evaluation *e,
@@ -973,39 +1504,332 @@ static void dry_run(pk_snapshot *s, const pk_preemptor *p, const pk_eval_opts *o
 	e->num_candidates = o->sample ? pk_num_candidates(np, o->min_candidate_nodes_percentage,
 	                                                  o->min_candidate_nodes_absolute) : np;
 	e->offset = o->sample && np ? ((o->offset % np) + np) % np : 0;
-	/* candidates in visiting order; the evaluation lists the
-	 * non-violating ones first, as upstream does */
-	typedef struct found { pk_candidate c; long node; } found;
-	found *f = malloc(sizeof *f * (size_t)(np + 1));
-	if (!f)
-		abort();
-	long nf = 0, nn = 0, nvl = 0;
+	/* Candidates in visiting order; the evaluation lists the non-violating
+	 * ones first, as upstream does: those go straight into the result, the
+	 * (usually few) violating ones aside, appended at the end. */
+	pk_candidate *cand = pk_arena_alloc(&e->arena, sizeof *cand * (size_t)(np + 1));
+	pk_candidate *vio = NULL;
+	long *vio_node = NULL;
+	long nn = 0, nvl = 0, vcap = 0;
+	pk_candidate c;
 	for (long i = 0; i < np; i++) {
 		long idx = potential[(e->offset + i) % np];
 		pk_node_eval *ne = &e->nodes[idx];
 		if (i + 1 < np)
-			prefetch_slots(&s->infos[potential[(e->offset + i + 1) % np]]);
-		ne->dry_run = true;
-		ne->dry = node_dry_run(s, p->pod, &s->infos[idx], o, memo, &e->arena, &f[nf].c);
-		if (ne->dry.code != PK_CODE_SUCCESS)
+			prefetch_unless_known(&s->infos[potential[(e->offset + i + 1) % np]], memo, o->memo);
+		ne->dry = node_dry_run(s, p->pod, &s->infos[idx], o, memo, &e->arena, &c);
+		if (ne->dry->code != PK_CODE_SUCCESS)
 			continue;
-		long *count = f[nf].c.num_pdb_violations == 0 ? &nn : &nvl;
-		if (*count < e->num_candidates) {
-			++*count;
-			f[nf++].node = idx;
+		if (c.num_pdb_violations == 0 && nn < e->num_candidates) {
+			ne->candidate = (int)nn;
+			cand[nn++] = c;
+		} else if (c.num_pdb_violations != 0 && nvl < e->num_candidates) {
+			if (nvl == vcap) {
+				vcap = vcap ? 2 * vcap : 16;
+				vio = realloc(vio, sizeof *vio * (size_t)vcap);
+				vio_node = realloc(vio_node, sizeof *vio_node * (size_t)vcap);
+				if (!vio || !vio_node)
+					abort();
+			}
+			vio_node[nvl] = idx;
+			vio[nvl++] = c;
 		}
 		if (nn >= 1 && nn + nvl >= e->num_candidates)
 			break;
 	}
-	e->ncandidates = (int)(nn + nvl);
-	e->candidates = pk_arena_alloc(&e->arena, sizeof *e->candidates * (size_t)(e->ncandidates + 1));
-	long wn = 0, wv = nn;
-	for (long i = 0; i < nf; i++) {
-		long at = f[i].c.num_pdb_violations == 0 ? wn++ : wv++;
-		e->candidates[at] = f[i].c;
-		e->nodes[f[i].node].candidate = (int)at;
+	for (long k = 0; k < nvl; k++) {
+		cand[nn + k] = vio[k];
+		e->nodes[vio_node[k]].candidate = (int)(nn + k);
 	}
-	free(f);
+	e->ncandidates = (int)(nn + nvl);
+	e->candidates = cand;
+	free(vio);
+	free(vio_node);
+}
+
+/* ---- the session (see pk_session) ------------------------------------------------ */
+
+static void session_alloc(pk_session *x, const pk_snapshot *s)
+{
+	session_free(x);
+	size_t n = (size_t)s->nnodes + 1;
+	x->nnodes = s->nnodes;
+	x->nodes = calloc(n, sizeof *x->nodes);
+	x->dry = calloc(n, sizeof *x->dry);
+	x->seen = malloc(n * sizeof *x->seen);
+	x->heap = malloc(n * sizeof *x->heap);
+	x->at = malloc(n * sizeof *x->at);
+	x->owed = malloc(n * sizeof *x->owed);
+	x->is_owed = calloc(n, sizeof *x->is_owed);
+	if (!x->nodes || !x->dry || !x->seen || !x->heap || !x->at || !x->owed || !x->is_owed)
+		abort();
+}
+
+/* Start over for another shape: every node is to be evaluated again. */
+static void session_reset(pk_session *x, const pk_snapshot *s, uint64_t shape)
+{
+	if (x->nnodes != s->nnodes || !x->nodes)
+		session_alloc(x, s);
+	x->shape = shape;
+	x->nfit = x->npotential = 0;
+	x->ncounts = 0;
+	x->nheap = 0;
+	x->heap_built = false;
+	x->all_owed = true;
+	x->nowed = 0;
+	x->dry_shown = false;
+	x->shown_best = -1;
+	for (long i = 0; i < s->nnodes; i++) {
+		x->nodes[i] = (pk_node_eval){ .ni = &s->infos[i], .candidate = -1 };
+		x->dry[i] = NULL;
+		x->at[i] = -1;
+		x->is_owed[i] = false;
+		x->seen[i] = ~s->infos[i].generation;
+	}
+}
+
+static void count_status(pk_session *x, const pk_status *st, long d)
+{
+	for (int i = 0; i < x->ncounts; i++)
+		if (x->counts[i].st == st) {
+			x->counts[i].n += d;
+			return;
+		}
+	if (x->ncounts == x->countcap) {
+		x->countcap = x->countcap ? 2 * x->countcap : 16;
+		x->counts = realloc(x->counts, sizeof *x->counts * (size_t)x->countcap);
+		if (!x->counts)
+			abort();
+	}
+	x->counts[x->ncounts++] = (status_count){ st, d };
+}
+
+/* Candidate order of nodes a and b (candidate_cmp on their memo summaries). */
+static int node_order(const pk_snapshot *s, const pk_eval_memo *m, int a, int b, int *criterion)
+{
+	(void)s;
+	return pick_key_cmp(&m->nodes[a].cand.key, &m->nodes[b].cand.key, criterion);
+}
+
+static bool heap_before(const pk_snapshot *s, const pk_eval_memo *m, int a, int b)
+{
+	int criterion;
+	return node_order(s, m, a, b, &criterion) < 0;
+}
+
+static void heap_put(pk_session *x, int pos, int node)
+{
+	x->heap[pos] = node;
+	x->at[node] = pos;
+}
+
+static void sift_up(pk_session *x, const pk_snapshot *s, const pk_eval_memo *m, int pos)
+{
+	int node = x->heap[pos];
+	while (pos > 0 && heap_before(s, m, node, x->heap[(pos - 1) / 2])) {
+		heap_put(x, pos, x->heap[(pos - 1) / 2]);
+		pos = (pos - 1) / 2;
+	}
+	heap_put(x, pos, node);
+}
+
+static void sift_down(pk_session *x, const pk_snapshot *s, const pk_eval_memo *m, int pos)
+{
+	int node = x->heap[pos];
+	for (;;) {
+		int c = 2 * pos + 1;
+		if (c >= x->nheap)
+			break;
+		if (c + 1 < x->nheap && heap_before(s, m, x->heap[c + 1], x->heap[c]))
+			c++;
+		if (!heap_before(s, m, x->heap[c], node))
+			break;
+		heap_put(x, pos, x->heap[c]);
+		pos = c;
+	}
+	heap_put(x, pos, node);
+}
+
+static void heap_remove(pk_session *x, const pk_snapshot *s, const pk_eval_memo *m, int node)
+{
+	int pos = x->at[node];
+	x->at[node] = -1;
+	int last = x->heap[--x->nheap];
+	if (pos == x->nheap)
+		return;
+	heap_put(x, pos, last);
+	sift_up(x, s, m, pos);
+	sift_down(x, s, m, x->at[last]);
+}
+
+/* Filter node i again for the session's shape; its dry run is owed. */
+static void session_redo(pk_session *x, pk_snapshot *s, const pk_pod *pod, memo_entry *entries,
+                         pk_eval_memo *m, long i, pk_arena *arena)
+{
+	pk_nodeinfo *ni = &s->infos[i];
+	pk_node_eval *ne = &x->nodes[i];
+	if (ne->filter) {
+		count_status(x, ne->filter, -1);
+		x->nfit -= ne->filter->code == PK_CODE_SUCCESS;
+		x->npotential -= ne->filter->code == PK_CODE_UNSCHEDULABLE;
+	}
+	if (x->at[i] >= 0)
+		heap_remove(x, s, m, (int)i); /* never after a reset: the heap is empty */
+	ne->filter = node_filter(s, pod, ni, entries, m, arena);
+	count_status(x, ne->filter, 1);
+	x->nfit += ne->filter->code == PK_CODE_SUCCESS;
+	x->npotential += ne->filter->code == PK_CODE_UNSCHEDULABLE;
+	x->dry[i] = NULL;
+	ne->dry = NULL;
+	ne->candidate = -1;
+	if (ne->filter->code == PK_CODE_UNSCHEDULABLE && !x->all_owed && !x->is_owed[i]) {
+		x->is_owed[i] = true;
+		x->owed[x->nowed++] = (int)i;
+	}
+	x->seen[i] = ni->generation;
+}
+
+/* The dry run of potential node i, a candidate into the heap (or, in bulk,
+ * onto its list). */
+static void session_dry(pk_session *x, pk_snapshot *s, const pk_pod *pod, const pk_eval_opts *o,
+                        memo_entry *entries, int i, pk_arena *arena, bool bulk)
+{
+	pk_candidate c;
+	x->dry[i] = node_dry_run(s, pod, &s->infos[i], o, entries, arena, &c);
+	x->nodes[i].dry = x->dry_shown ? x->dry[i] : NULL;
+	if (x->dry[i]->code != PK_CODE_SUCCESS)
+		return;
+	heap_put(x, x->nheap++, i);
+	if (!bulk)
+		sift_up(x, s, o->memo, x->at[i]);
+}
+
+/* Without the heap: the best two candidates in one pass. */
+static void best_two(pk_session *x, const pk_snapshot *s, const pk_eval_memo *m)
+{
+	x->first = x->second = -1;
+	for (int k = 0; k < x->nheap; k++) {
+		int c = x->heap[k];
+		if (x->first < 0 || heap_before(s, m, c, x->first)) {
+			x->second = x->first;
+			x->first = c;
+		} else if (x->second < 0 || heap_before(s, m, c, x->second)) {
+			x->second = c;
+		}
+	}
+}
+
+/* The session brought up to date for this preemptor, or NULL when it does
+ * not apply (no memo for the pod, sampling, or uids that may repeat). */
+static pk_session *session_sync(pk_snapshot *s, const pk_pod *pod, const pk_eval_opts *o, memo_entry *entries,
+                                pk_arena *arena)
+{
+	pk_eval_memo *m = o->memo;
+	if (!entries || o->sample || !m->uids_unique)
+		return NULL;
+	pk_session *x = &m->session;
+	bool bulk = x->shape != m->shape || x->nnodes != s->nnodes || !x->nodes;
+	if (bulk)
+		session_reset(x, s, m->shape);
+	else if (!x->heap_built) {
+		/* the shape's second decision: worth a heap from now on */
+		for (int pos = x->nheap / 2 - 1; pos >= 0; pos--)
+			sift_down(x, s, m, pos);
+		x->heap_built = true;
+	}
+	for (long i = 0; i < s->nnodes; i++) {
+		if (i + 8 < s->nnodes)
+			__builtin_prefetch(&s->infos[i + 8].generation);
+		if (x->seen[i] != s->infos[i].generation)
+			session_redo(x, s, pod, entries, m, i, arena);
+	}
+	if (x->shown_best >= 0)
+		x->nodes[x->shown_best].candidate = -1;
+	x->shown_best = -1;
+	return x;
+}
+
+/* nodes[].dry as the evaluation's status wants them: set where the dry run
+ * ran (preemption was tried), NULL otherwise. */
+static void session_show_dry(pk_session *x, bool show)
+{
+	if (x->dry_shown == show)
+		return;
+	x->dry_shown = show;
+	for (long i = 0; i < x->nnodes; i++)
+		x->nodes[i].dry = show ? x->dry[i] : NULL;
+}
+
+/* The filter pass's FitError from the session's counts. */
+static const char *session_filter_message(pk_evaluation *e, const pk_session *x)
+{
+	if (e->nnodes == 0)
+		return "no nodes available to schedule pods";
+	const pk_status **st = malloc(sizeof *st * (size_t)(x->ncounts + 1));
+	long *w = malloc(sizeof *w * (size_t)(x->ncounts + 1));
+	if (!st || !w)
+		abort();
+	long n = 0;
+	for (int i = 0; i < x->ncounts; i++)
+		if (x->counts[i].n) {
+			st[n] = x->counts[i].st;
+			w[n++] = x->counts[i].n;
+		}
+	const char *msg = fit_error_weighted(&e->arena, e->nnodes, st, w, n);
+	free(st);
+	free(w);
+	return msg;
+}
+
+/* The chosen candidate from the heap: e->candidates lists it alone
+ * (ncandidates counts them all); decided_by compares it with the runner-up,
+ * which of all candidates agrees with it longest in pick order. */
+static void session_pick(pk_session *x, pk_snapshot *s, const pk_pod *pod, const pk_eval_opts *o,
+                         pk_evaluation *e)
+{
+	const pk_eval_memo *m = o->memo;
+	memo_entry *entries = o->memo->nodes;
+	if (x->all_owed) {
+		long next = 0;
+		for (long i = 0; i < x->nnodes; i = next) {
+			/* the next potential node's slots are asked for before its turn */
+			for (next = i + 1; next < x->nnodes && x->nodes[next].filter->code != PK_CODE_UNSCHEDULABLE; next++)
+				;
+			if (next < x->nnodes)
+				prefetch_unless_known(&s->infos[next], entries, m);
+			if (x->nodes[i].filter->code == PK_CODE_UNSCHEDULABLE)
+				session_dry(x, s, pod, o, entries, (int)i, &e->arena, true);
+		}
+		x->all_owed = false;
+		x->heap_built = false;
+		best_two(x, s, m);
+	} else {
+		for (int k = 0; k < x->nowed; k++) {
+			x->is_owed[x->owed[k]] = false;
+			session_dry(x, s, pod, o, entries, x->owed[k], &e->arena, false);
+		}
+	}
+	x->nowed = 0;
+	e->num_candidates = x->npotential;
+	e->offset = 0;
+	e->ncandidates = x->nheap;
+	if (x->nheap == 0)
+		return;
+	int best = x->first, second = x->second, criterion = 0;
+	if (x->heap_built) {
+		best = x->heap[0];
+		second = x->nheap < 2 ? -1
+		         : x->nheap > 2 && heap_before(s, m, x->heap[2], x->heap[1]) ? x->heap[2] : x->heap[1];
+	}
+	if (second >= 0)
+		node_order(s, m, best, second, &criterion);
+	e->decided_by = pick_criteria[criterion];
+	e->candidates = pk_arena_alloc(&e->arena, sizeof *e->candidates);
+	e->best = 0;
+	x->nodes[best].candidate = 0; /* back to -1 at the next sync */
+	x->shown_best = best;
+	pk_nodeinfo *ni = &s->infos[best];
+	select_victims(s, pod, ni, &e->arena, &e->candidates[0], true, &o->memo->tails[best], true);
 }
 
 static void evaluate(pk_snapshot *s, const pk_preemptor *p, const pk_eval_opts *o, pk_evaluation *e);
@@ -1047,6 +1871,28 @@ void pk_evaluate(pk_snapshot *s, const pk_preemptor *p, const pk_eval_opts *o, p
 	s->spread = outer_sp;
 }
 
+/* The filter pass over every node, into e (without a session). */
+static void filter_pass(pk_snapshot *s, const pk_preemptor *p, const pk_eval_opts *o, pk_evaluation *e,
+                        memo_entry *memo)
+{
+	e->nodes = pk_arena_alloc(&e->arena, sizeof *e->nodes * (size_t)(s->nnodes + 1));
+	for (long i = 0; i < s->nnodes; i++) {
+		pk_node_eval *ne = &e->nodes[i];
+		ne->ni = &s->infos[i];
+		ne->candidate = -1;
+		ne->filter = node_filter(s, p->pod, &s->infos[i], memo, o->memo, &e->arena);
+		if (ne->filter->code == PK_CODE_SUCCESS)
+			e->nfit++;
+		else if (ne->filter->code == PK_CODE_UNSCHEDULABLE)
+			e->npotential++;
+	}
+}
+
+static const char *fit_message(pk_evaluation *e, const pk_session *x)
+{
+	return x ? session_filter_message(e, x) : filter_message(e);
+}
+
 static void evaluate(pk_snapshot *s, const pk_preemptor *p, const pk_eval_opts *o, pk_evaluation *e)
 {
 	memset(e, 0, sizeof *e);
@@ -1055,67 +1901,75 @@ static void evaluate(pk_snapshot *s, const pk_preemptor *p, const pk_eval_opts *
 	e->best = -1;
 	e->message = "";
 	e->nnodes = s->nnodes;
-	e->nodes = pk_arena_alloc(&e->arena, sizeof *e->nodes * (size_t)(s->nnodes + 1));
 	memo_entry *memo = memo_begin(s, p->pod, o);
-	for (long i = 0; i < s->nnodes; i++) {
-		pk_node_eval *ne = &e->nodes[i];
-		ne->ni = &s->infos[i];
-		ne->candidate = -1;
-		ne->filter = node_filter(s, p->pod, &s->infos[i], memo, o->memo);
-		if (ne->filter.code == PK_CODE_SUCCESS)
-			e->nfit++;
-		else if (ne->filter.code == PK_CODE_UNSCHEDULABLE)
-			e->npotential++;
+	pk_session *x = session_sync(s, p->pod, o, memo, &e->arena);
+	if (x) {
+		e->nodes = x->nodes; /* lent until the next evaluation with the memo */
+		e->nfit = x->nfit;
+		e->npotential = x->npotential;
+	} else {
+		filter_pass(s, p, o, e, memo);
 	}
 	if (e->nfit > 0) {
 		e->status = PK_PRE_FITS;
+		if (x)
+			session_show_dry(x, false);
 		return;
 	}
+	if (x)
+		session_show_dry(x, false);
 	if (p->gate_message) { /* PostFilter stops before the evaluator */
 		static const char prefix[] = "preemption: ";
 		const char *m = p->gate_message;
 		e->status = PK_PRE_NOT_ELIGIBLE;
-		e->message = event_message(e, strncmp(m, prefix, sizeof prefix - 1) == 0 ? m + sizeof prefix - 1 : m);
+		e->message = event_message(e, fit_message(e, x),
+		                           strncmp(m, prefix, sizeof prefix - 1) == 0 ? m + sizeof prefix - 1 : m);
 		return;
 	}
 	const char *why;
 	if (!pk_pod_eligible_to_preempt(s, p->pod, &why)) {
 		e->status = PK_PRE_NOT_ELIGIBLE;
-		e->message = event_message(e, why);
+		e->message = event_message(e, fit_message(e, x), why);
 		return;
 	}
 	e->status = PK_PRE_UNSCHEDULABLE;
 	if (s->nnodes == 0) {
-		e->message = event_message(e, "no nodes available");
+		e->message = event_message(e, fit_message(e, x), "no nodes available");
 		return;
 	}
-	long *potential = pk_arena_alloc(&e->arena, sizeof *potential * (size_t)(e->npotential + 1));
-	long np = 0;
-	for (long i = 0; i < s->nnodes; i++)
-		if (e->nodes[i].filter.code == PK_CODE_UNSCHEDULABLE)
-			potential[np++] = i;
-	if (np > 0)
-		dry_run(s, p, o, e, potential, np, memo);
+	if (x) {
+		session_show_dry(x, true);
+		session_pick(x, s, p->pod, o, e);
+	} else {
+		long *potential = pk_arena_alloc(&e->arena, sizeof *potential * (size_t)(e->npotential + 1));
+		long np = 0;
+		for (long i = 0; i < s->nnodes; i++)
+			if (e->nodes[i].filter->code == PK_CODE_UNSCHEDULABLE)
+				potential[np++] = i;
+		if (np > 0)
+			dry_run(s, p, o, e, potential, np, memo);
+	}
 	if (e->ncandidates > 0) {
 		e->status = PK_PRE_NEEDS_PREEMPTION;
-		e->best = pk_pick_one_node_why(e->candidates, e->ncandidates, s->now, &e->decided_by);
+		if (!x)
+			e->best = pk_pick_one_node_why(e->candidates, e->ncandidates, s->now, &e->decided_by);
 		pk_candidate *best = &e->candidates[e->best];
 		if (o->victims_of_best_only && !best->victims) {
 			/* the same selection again, the state unchanged, listing them */
 			pk_nodeinfo *ni = pk_snapshot_node(s, best->node);
-			select_victims(s, p->pod, ni, &e->arena, best, true);
+			select_victims(s, p->pod, ni, &e->arena, best, true, NULL, false);
 		}
-		e->message = filter_message(e);
+		e->message = fit_message(e, x);
 		return;
 	}
 	const pk_status **st = malloc(sizeof *st * (size_t)(s->nnodes + 1));
 	if (!st)
 		abort();
 	for (long i = 0; i < s->nnodes; i++)
-		st[i] = e->nodes[i].dry_run ? &e->nodes[i].dry : &not_helpful;
+		st[i] = e->nodes[i].dry ? e->nodes[i].dry : &not_helpful;
 	const char *fe = pk_fit_error_message(&e->arena, s->nnodes, st, s->nnodes);
 	free(st);
-	e->message = event_message(e, fe);
+	e->message = event_message(e, fit_message(e, x), fe);
 }
 
 void pk_evaluation_free(pk_evaluation *e)

@@ -343,7 +343,7 @@ cJSON *pk_preemptor_json(const pk_evaluation *e, const pk_snapshot *s)
 	cJSON_AddNumberToObject(o, "nodes", (double)e->nnodes);
 	cJSON *fits = cJSON_AddArrayToObject(o, "fitsNodes");
 	for (long i = 0; i < e->nnodes; i++)
-		if (e->nodes[i].filter.code == PK_CODE_SUCCESS)
+		if (e->nodes[i].filter->code == PK_CODE_SUCCESS)
 			cJSON_AddItemToArray(fits, cJSON_CreateString(e->nodes[i].ni->node->name));
 	cJSON_AddNumberToObject(o, "potentialNodes", (double)e->npotential);
 	cJSON_AddNumberToObject(o, "numCandidates", (double)e->num_candidates);
@@ -376,13 +376,13 @@ const pk_status *pk_node_status_of(const pk_evaluation *e, long i, const char **
 	*stage = *preemption = NULL;
 	if (ne->candidate >= 0)
 		return NULL;
-	const pk_status *st = ne->dry_run ? &ne->dry : &ne->filter;
-	*stage = ne->dry_run ? "DryRun" : "Filter";
+	const pk_status *st = ne->dry ? ne->dry : ne->filter;
+	*stage = ne->dry ? "DryRun" : "Filter";
 	/* A node that failed the filters in a way preemption cannot fix is
 	 * never dry-run: say so, as the FitError does. */
-	if (!ne->dry_run && st->code == PK_CODE_UNSCHEDULABLE_UNRESOLVABLE && e->status != PK_PRE_FITS)
+	if (!ne->dry && st->code == PK_CODE_UNSCHEDULABLE_UNRESOLVABLE && e->status != PK_PRE_FITS)
 		*preemption = "Preemption is not helpful for scheduling";
-	else if (!ne->dry_run && st->code == PK_CODE_UNSCHEDULABLE && e->status == PK_PRE_NEEDS_PREEMPTION)
+	else if (!ne->dry && st->code == PK_CODE_UNSCHEDULABLE && e->status == PK_PRE_NEEDS_PREEMPTION)
 		*preemption = "not evaluated (enough candidates found)";
 	return st;
 }

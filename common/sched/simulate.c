@@ -1,6 +1,7 @@
 /* The what-if queue simulation; see simulate.h. */
 #include "simulate.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -68,6 +69,61 @@ static bool gang_path(const pk_sim *m)
 	return m->g->gates.generic_workload && m->g->gates.workload_aware_preemption && !m->opts.pod_postfilter;
 }
 
+/* ---- uids of the pods that may be nominated ------------------------------------ */
+
+static size_t uid_hash(const char *u)
+{
+	uint64_t h = 0xcbf29ce484222325u;
+	for (; *u; u++)
+		h = (h ^ (unsigned char)*u) * 0x100000001b3u;
+	return (size_t)h;
+}
+
+static void uids_grow(pk_sim *m)
+{
+	size_t cap = m->uids.cap ? 2 * m->uids.cap : 256;
+	const char **uid = calloc(cap, sizeof *uid);
+	const pk_pod **pod = calloc(cap, sizeof *pod);
+	if (!uid || !pod)
+		abort();
+	for (size_t i = 0; i < m->uids.cap; i++) {
+		if (!m->uids.uid[i])
+			continue;
+		size_t j = uid_hash(m->uids.uid[i]) & (cap - 1);
+		while (uid[j])
+			j = (j + 1) & (cap - 1);
+		uid[j] = m->uids.uid[i];
+		pod[j] = m->uids.pod[i];
+	}
+	free(m->uids.uid);
+	free(m->uids.pod);
+	m->uids.uid = uid;
+	m->uids.pod = pod;
+	m->uids.cap = cap;
+}
+
+/* Note p as a pod that may be nominated; a second pod with its uid ends
+ * the memo's whole-evaluation shortcut for the rest of the run. */
+static void note_uid(pk_sim *m, const pk_pod *p)
+{
+	if (!*p->uid || m->uid_twins)
+		return;
+	if (2 * (m->uids.n + 1) > m->uids.cap)
+		uids_grow(m);
+	size_t j = uid_hash(p->uid) & (m->uids.cap - 1);
+	for (; m->uids.uid[j]; j = (j + 1) & (m->uids.cap - 1))
+		if (strcmp(m->uids.uid[j], p->uid) == 0) {
+			if (m->uids.pod[j] != p) {
+				m->uid_twins = true;
+				pk_eval_memo_uids_unique(m->opts.eval.memo, false);
+			}
+			return;
+		}
+	m->uids.uid[j] = p->uid;
+	m->uids.pod[j] = p;
+	m->uids.n++;
+}
+
 void pk_sim_init(pk_sim *m, pk_snapshot *s, pk_pg_set *g, const pk_sim_opts *o)
 {
 	memset(m, 0, sizeof *m);
@@ -92,6 +148,9 @@ void pk_sim_init(pk_sim *m, pk_snapshot *s, pk_pg_set *g, const pk_sim_opts *o)
 		if (pg)
 			count[pg - g->groups]++;
 	}
+	pk_eval_memo_uids_unique(m->opts.eval.memo, true);
+	for (long i = 0; i < np; i++)
+		note_uid(m, pending[i]);
 	for (long i = 0; i < np; i++) {
 		pk_pod *p = pending[i];
 		int64_t created = p->created;
@@ -135,6 +194,8 @@ void pk_sim_free(pk_sim *m)
 		pk_pod_release(m->owned[i]);
 	free(m->owned);
 	free(m->queue);
+	free(m->uids.uid);
+	free(m->uids.pod);
 	pk_eval_memo_free(m->opts.eval.memo);
 	pk_arena_free(&m->arena);
 	memset(m, 0, sizeof *m);
@@ -357,11 +418,12 @@ static void run_pod(pk_sim *m, const pk_sim_unit *u, pk_sim_fn fn, void *ctx)
 	pk_preemptor pre = { .pod = p,
 	                     .source = u->recreated ? "Recreated" : u->scaled ? "Scaled" : u->applied ? "Applied" : "Pod" };
 	pk_evaluation e;
+	note_uid(m, p);
 	pk_evaluate(m->s, &pre, &m->opts.eval, &e);
 	pk_sim_step st = { .unit = u, .pod_eval = &e, .preemptor = &pre, .outcome = PK_SIM_UNSCHEDULABLE };
 	if (e.status == PK_PRE_FITS) {
 		for (long i = 0; i < e.nnodes && !st.node; i++)
-			if (e.nodes[i].filter.code == PK_CODE_SUCCESS)
+			if (e.nodes[i].filter->code == PK_CODE_SUCCESS)
 				st.node = e.nodes[i].ni;
 		st.outcome = PK_SIM_SCHEDULED;
 	} else if ((st.gate_message = postfilter_gate(m, p)) != NULL) {
@@ -394,6 +456,8 @@ static void run_pod(pk_sim *m, const pk_sim_unit *u, pk_sim_fn fn, void *ctx)
 static void run_group(pk_sim *m, const pk_sim_unit *u, pk_sim_fn fn, void *ctx)
 {
 	pk_pg_evaluation e;
+	for (int i = 0; i < u->npods; i++)
+		note_uid(m, u->pods[i]);
 	pk_pg_evaluate(m->s, m->g, u->group, u->pods, u->npods, &e);
 	pk_sim_step st = { .unit = u, .group_eval = &e, .outcome = PK_SIM_UNSCHEDULABLE };
 	if (e.result == PK_PG_PREEMPT) {

@@ -96,6 +96,11 @@ typedef struct pk_sim {
 	int64_t clock;            /* queue time of pods created during the run */
 	pk_sim_summary sum;
 	pk_arena arena;
+	/* The uids of the pods that may be nominated (pending at the start, and
+	 * every preemptor run): while none repeats, the memo may keep a shape's
+	 * whole evaluation (pk_eval_memo_uids_unique). */
+	struct { const char **uid; const pk_pod **pod; size_t cap, n; } uids;
+	bool uid_twins;
 } pk_sim;
 
 /* Build the queue from the snapshot's pending pods (after both finishes). */

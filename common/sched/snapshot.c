@@ -141,6 +141,7 @@ void pk_snapshot_free(pk_snapshot *s)
 	free(s->pods);
 	free(s->pending_objects);
 	free(s->pdbs);
+	free(s->pdbs_by_namespace);
 	pk_prefilter_end(s);
 	index_free(s);
 	pk_pclass_set_free(&s->classes);
@@ -454,6 +455,7 @@ void pk_snapshot_finish(pk_snapshot *s)
 		qsort(s->nodes, (size_t)s->nnodes, sizeof *s->nodes, node_name_cmp);
 	drop_duplicate_nodes(s);
 	shadow_duplicate_pods(s);
+	pk_pdb_index(s);
 	s->infos = calloc((size_t)s->nnodes + 1, sizeof *s->infos);
 	if (!s->infos)
 		abort();
@@ -478,6 +480,7 @@ void pk_snapshot_finish(pk_snapshot *s)
 		pk_pod *p = s->pods[i];
 		ni->pods[ni->npods++] = p;
 		pk_res_add(&ni->requested, &p->requests, 1);
+		pk_pod_match_pdbs(s, p); /* now, while the pod is in the cache */
 		if (p->con->nanti_affinity)
 			s->anti_affinity_pods++;
 	}
