@@ -74,6 +74,7 @@ static inline const char *pk_scan_string(const char *p, const char *e)
  * each mask stands for p[i]. Without SSE2 the caller does not use it. */
 typedef struct pk_block64 {
 	unsigned long long quote, backslash, newline, open, close; /* open: { [  close: } ] */
+	unsigned long long comma;
 } pk_block64;
 
 #if defined(__SSE2__)
@@ -87,6 +88,7 @@ static inline void pk_classify64(const char *p, pk_block64 *b)
 {
 	const __m128i quote = _mm_set1_epi8('"'), bs = _mm_set1_epi8('\\'), nl = _mm_set1_epi8('\n');
 	const __m128i open = _mm_set1_epi8('{'), close = _mm_set1_epi8('}'), bit20 = _mm_set1_epi8(0x20);
+	const __m128i comma = _mm_set1_epi8(',');
 	*b = (pk_block64){0};
 	for (int k = 0; k < 4; k++) {
 		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)(p + 16 * k));
@@ -97,6 +99,7 @@ static inline void pk_classify64(const char *p, pk_block64 *b)
 		b->newline |= pk_mask16(v, nl) << sh;
 		b->open |= pk_mask16(f, open) << sh;
 		b->close |= pk_mask16(f, close) << sh;
+		b->comma |= pk_mask16(v, comma) << sh;
 	}
 }
 #endif

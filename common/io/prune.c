@@ -208,71 +208,136 @@ static int dropped(const pk_prune_set *set, const segment *path, int depth, cons
 	return 0;
 }
 
-size_t pk_prune_members(const char *src, size_t len, char *dst, const pk_prune_set *drop)
-{
-	char type[PRUNE_DEPTH + 1] = {0};
-	int expect_key[PRUNE_DEPTH + 1] = {0};
-	size_t sep[PRUNE_DEPTH + 1] = {0};   /* where the last '{' or ',' of that depth was written */
-	segment path[PRUNE_DEPTH + 1] = {{0}};
-	size_t w = 0, i = 0;
-	int depth = 0;
+/* The pruner's state: where each open object or array stands. Text is
+ * copied lazily: only when a member is left out is what precedes it
+ * written, in one piece (most of a pod is kept in a few long runs). */
+typedef struct pruner {
+	const char *src;
+	size_t len;
+	char *dst;
+	size_t w;                       /* bytes written to dst */
+	size_t copied;                  /* src before this is written or left out */
+	const pk_prune_set *drop;
+	int depth;
+	char type[PRUNE_DEPTH + 1];
+	int expect_key[PRUNE_DEPTH + 1];
+	size_t sep[PRUNE_DEPTH + 1];    /* where the last '{' or ',' of that depth is in src */
+	segment path[PRUNE_DEPTH + 1];
+} pruner;
 
-	while (i < len) {
-		/* copy the run up to the next byte that matters */
-		size_t next = (size_t)(pk_scan_structural(src + i, src + len, 1, NULL, NULL) - src);
-		memcpy(dst + w, src + i, next - i);
-		w += next - i;
-		i = next;
-		if (i >= len)
-			break;
-		char c = src[i];
-		if (c == '"') {
-			size_t end = string_end(src, len, i);
-			if (depth >= 1 && depth <= PRUNE_DEPTH && type[depth] == '{' && expect_key[depth]) {
-				const char *key = src + i + 1;
-				size_t klen = end - i - 2;
-				expect_key[depth] = 0;
-				path[depth] = (segment){ key, klen };
-				if (depth >= 2 && dropped(drop, path, depth, key, klen)) {
-					size_t k = end;
-					while (k < len && src[k] != ':')
-						k++;
-					k = value_end(src, len, k + 1);
-					if (dst[sep[depth]] == ',') {
-						w = sep[depth];      /* drop "," + member */
-					} else {                     /* first member: drop member + "," */
-						while (k < len && is_blank(src[k]))
-							k++;
-						if (k < len && src[k] == ',')
-							k++;
-						expect_key[depth] = 1;
-					}
-					i = k;
-					continue;
-				}
-			}
-			memcpy(dst + w, src + i, end - i);
-			w += end - i;
-			i = end;
+static void copy_upto(pruner *pr, size_t at)
+{
+	memcpy(pr->dst + pr->w, pr->src + pr->copied, at - pr->copied);
+	pr->w += at - pr->copied;
+	pr->copied = at;
+}
+
+/* A string at src[i] ending before end: a member name (left out with its
+ * value when a pattern names it) or a value. Returns where to go on. */
+static size_t on_string(pruner *pr, size_t i, size_t end)
+{
+	int d = pr->depth;
+	if (d < 1 || d > PRUNE_DEPTH || pr->type[d] != '{' || !pr->expect_key[d])
+		return end;
+	const char *key = pr->src + i + 1;
+	size_t klen = end - i - 2;
+	pr->expect_key[d] = 0;
+	pr->path[d] = (segment){ key, klen };
+	if (d < 2 || !dropped(pr->drop, pr->path, d, key, klen))
+		return end;
+	size_t k = end;
+	while (k < pr->len && pr->src[k] != ':')
+		k++;
+	k = value_end(pr->src, pr->len, k + 1);
+	if (pr->src[pr->sep[d]] == ',') {
+		copy_upto(pr, pr->sep[d]);      /* leave out "," + member */
+	} else {                                /* the first member: member + "," */
+		copy_upto(pr, i);
+		while (k < pr->len && is_blank(pr->src[k]))
+			k++;
+		if (k < pr->len && pr->src[k] == ',')
+			k++;
+		pr->expect_key[d] = 1;
+	}
+	pr->copied = k;
+	return k;
+}
+
+/* '{', '[', '}', ']' or ',' at src[i], outside strings. */
+static void on_structural(pruner *pr, size_t i, char c)
+{
+	int d;
+	if (c == '{' || c == '[') {
+		d = ++pr->depth;
+		if (d <= PRUNE_DEPTH) {
+			pr->type[d] = c;
+			pr->expect_key[d] = c == '{';
+			pr->sep[d] = i;
+			if (c == '[')
+				pr->path[d] = (segment){ NULL, 0 };
+		}
+	} else if (c == '}' || c == ']') {
+		pr->depth--;
+	} else if ((d = pr->depth) >= 1 && d <= PRUNE_DEPTH) {   /* ',' */
+		pr->expect_key[d] = pr->type[d] == '{';
+		pr->sep[d] = i;
+	}
+}
+
+#ifdef PK_HAVE_BLOCK64
+/* The 64 bytes at src[i], i outside a string: every quote, bracket and
+ * comma of the block from its bit masks, in order. A string is passed
+ * whole (its closing quote from the masks when the block has no
+ * backslash), so that what lies inside it is never taken for structure.
+ * Returns where to go on: the block's end, or further when a string or a
+ * member left out runs past it. */
+static size_t prune_block(pruner *pr, size_t i)
+{
+	pk_block64 b;
+	pk_classify64(pr->src + i, &b);
+	size_t next = i;
+	for (unsigned long long m = b.quote | b.open | b.close | b.comma; m; m &= m - 1) {
+		int k = __builtin_ctzll(m);
+		size_t at = i + (size_t)k;
+		if (at < next)
+			continue;          /* inside a string or a member left out */
+		char c = pr->src[at];
+		if (c != '"') {
+			on_structural(pr, at, c);
+			next = at + 1;
 			continue;
 		}
-		if (c == '{' || c == '[') {
-			depth++;
-			if (depth <= PRUNE_DEPTH) {
-				type[depth] = c;
-				expect_key[depth] = c == '{';
-				sep[depth] = w;
-				if (c == '[')
-					path[depth] = (segment){ NULL, 0 };
-			}
-		} else if (c == '}' || c == ']') {
-			depth--;
-		} else if (c == ',' && depth >= 1 && depth <= PRUNE_DEPTH) {
-			expect_key[depth] = type[depth] == '{';
-			sep[depth] = w;
-		}
-		dst[w++] = c;
-		i++;
+		unsigned long long later = k < 63 ? b.quote >> (k + 1) : 0;
+		size_t end = !b.backslash && later ? at + (size_t)__builtin_ctzll(later) + 2
+		                                   : string_end(pr->src, pr->len, at);
+		next = on_string(pr, at, end);
 	}
-	return w;
+	return next > i + 64 ? next : i + 64;
+}
+#endif
+
+size_t pk_prune_members(const char *src, size_t len, char *dst, const pk_prune_set *drop)
+{
+	pruner pr = { .src = src, .len = len, .dst = dst, .drop = drop };
+	size_t i = 0;
+
+	while (i < len) {
+#ifdef PK_HAVE_BLOCK64
+		if (len - i >= 64) {
+			i = prune_block(&pr, i);
+			continue;
+		}
+#endif
+		i = (size_t)(pk_scan_structural(src + i, src + len, 1, NULL, NULL) - src);
+		if (i >= len)
+			break;
+		if (src[i] == '"') {
+			i = on_string(&pr, i, string_end(src, len, i));
+		} else {
+			on_structural(&pr, i, src[i]);
+			i++;
+		}
+	}
+	copy_upto(&pr, len);
+	return pr.w;
 }

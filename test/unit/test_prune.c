@@ -96,5 +96,12 @@ int main(void)
 		         ",\"phase\":\"Running\"}}", x);
 		same(in, "{\"status\":{\"phase\":\"Running\"}}");
 	}
+	/* kept strings found whole from a block's quotes: an escaped quote, a
+	 * comma and brackets inside a member name or value must not be taken
+	 * for structure */
+	same("{\"metadata\":{\"a\\\"b,{[\":\"x\\\",\\\"managedFields\\\":[1]\",\"managedFields\":[2],"
+	     "\"name\":\"0123456789012345678901234567890123456789012345678901234567890123\"}}",
+	     "{\"metadata\":{\"a\\\"b,{[\":\"x\\\",\\\"managedFields\\\":[1]\","
+	     "\"name\":\"0123456789012345678901234567890123456789012345678901234567890123\"}}");
 	return T_DONE();
 }
