@@ -682,6 +682,7 @@ int pp_simulate_main(int argc, char **argv)
 	sim_args a = {0};
 	split_apply(argc, argv, &a);
 	parse_options(r, &so, &a, a.nrest, a.rest);
+	so.eval.threads = r->cli.reader.threads; /* --threads: the dry runs too */
 	pk_pg_gates_from(&r->groups.gates, &r->cli.gates);
 	plan_init(&r->plans, &r->cli);
 	pk_out_init(&r->out, stdout);

@@ -412,6 +412,12 @@ typedef struct pk_eval_opts {
 	/* With victims_of_best_only: per-node results kept across evaluations
 	 * (pk_eval_memo_new), or NULL. */
 	struct pk_eval_memo *memo;
+	/* Threads for a memo's dry runs of every potential node (after a new
+	 * shape): 0 = one per core, at most 4; 1 = the caller's alone. Used
+	 * from threads_from potential nodes on (0 = 512). The answer is the
+	 * same either way. */
+	int threads;
+	long threads_from;
 } pk_eval_opts;
 
 /* Per-node results of the last preemptor shape evaluated. Consecutive

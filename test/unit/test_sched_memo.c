@@ -153,7 +153,16 @@ static void on_step(void *ctx, const pk_sim_step *st)
 /* with_shortcuts=false: victims for every candidate and no memo */
 typedef void builder(pk_snapshot *s, unsigned long long seed);
 
+/* threads: the memo's dry runs on two threads from the first potential
+ * node on (normally from 512), to compare the parallel path too. */
+static char *run_threads(builder *build_it, unsigned long long seed, bool with_shortcuts, bool threads);
+
 static char *run(builder *build_it, unsigned long long seed, bool with_shortcuts)
+{
+	return run_threads(build_it, seed, with_shortcuts, false);
+}
+
+static char *run_threads(builder *build_it, unsigned long long seed, bool with_shortcuts, bool threads)
 {
 	pk_snapshot s;
 	build_it(&s, seed);
@@ -163,6 +172,8 @@ static char *run(builder *build_it, unsigned long long seed, bool with_shortcuts
 	pk_sim_opts o;
 	pk_sim_opts_default(&o);
 	o.eval.victims_of_best_only = with_shortcuts;
+	o.eval.threads = threads ? 2 : 1;
+	o.eval.threads_from = 1;
 	pk_sim m;
 	pk_sim_init(&m, &s, &g, &o);
 	if (!with_shortcuts) {
@@ -315,16 +326,19 @@ int main(void)
 	int same = 0, steps = 0;
 	for (unsigned long long seed = 1; seed <= CLUSTERS; seed++) {
 		char *fast = run(build, seed, true), *full = run(build, seed, false);
-		if (strcmp(fast, full) == 0)
+		char *parallel = run_threads(build, seed, true, true);
+		if (strcmp(fast, full) == 0 && strcmp(parallel, full) == 0)
 			same++;
 		else
-			fprintf(stderr, "seed %llu differs:\n--- shortcuts\n%s--- full\n%s", seed, fast, full);
+			fprintf(stderr, "seed %llu differs:\n--- shortcuts\n%s--- two threads\n%s--- full\n%s", seed, fast,
+			        parallel, full);
+		free(parallel);
 		for (const char *p = full; *p; p++)
 			steps += *p == '\n';
 		free(fast);
 		free(full);
 	}
-	CHECK(same == CLUSTERS, "%d random clusters: every step the same with and without the memo (%d)", CLUSTERS,
+	CHECK(same == CLUSTERS, "%d random clusters: every step the same with and without the memo, on one thread or two (%d)", CLUSTERS,
 	      same);
 	CHECK(steps >= CLUSTERS * 30, "every pending pod was a step (%d)", steps);
 	test_nominated_beyond_64();
