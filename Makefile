@@ -12,11 +12,17 @@ DESTDIR ?=
 CC      ?= cc
 TOOLS   := pc-validate pp-match victims preempt-plan apiq-sim
 
-# SAN=1 builds an instrumented copy in build-san/ and bin-san/.
+# SAN=1 builds an instrumented copy in build-san/ and bin-san/; SAN=thread
+# one with ThreadSanitizer in build-tsan/ and bin-tsan/.
 ifeq ($(SAN),1)
   O       ?= build-san
   B       ?= bin-san
   SANFLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+  OPT     := -O1 -g
+else ifeq ($(SAN),thread)
+  O       ?= build-tsan
+  B       ?= bin-tsan
+  SANFLAGS := -fsanitize=thread
   OPT     := -O1 -g
 else
   O       ?= build

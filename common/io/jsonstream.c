@@ -312,6 +312,23 @@ static void report_progress(jscan *j)
 	j->last_progress = now;
 }
 
+/* A batch's state, which the workers read and write under the pool's
+ * mutex, read and set by the scanning thread under it too. */
+static int state_of(pool *p, const batch *b)
+{
+	pthread_mutex_lock(&p->mu);
+	int st = b->state;
+	pthread_mutex_unlock(&p->mu);
+	return st;
+}
+
+static void set_state(pool *p, batch *b, int st)
+{
+	pthread_mutex_lock(&p->mu);
+	b->state = st;
+	pthread_mutex_unlock(&p->mu);
+}
+
 static void deliver_batch(jscan *j, batch *b)
 {
 	report_progress(j);
@@ -349,7 +366,7 @@ static void deliver_batch(jscan *j, batch *b)
 	j->sink->dispose = NULL;
 	b->n = 0;
 	b->used = 0;
-	b->state = 0;
+	set_state(j->pool, b, 0);
 }
 
 /* Wait for the oldest batch in the ring to be parsed, and deliver it. */
@@ -387,7 +404,7 @@ static void submit(jscan *j)
 	pthread_mutex_unlock(&p->mu);
 	p->tail = (p->tail + 1) % p->nring;
 	/* the next batch to fill must be free: deliver the oldest until it is */
-	while (p->ring[p->tail].state != 0)
+	while (state_of(p, &p->ring[p->tail]) != 0)
 		deliver_oldest(j);
 }
 

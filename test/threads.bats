@@ -1,0 +1,49 @@
+#!/usr/bin/env bats
+# Work shared among threads gives the answer one thread gives: the reader's
+# parse workers (inputs of 4 MB and more) and --simulate's dry runs (a new
+# preemptor shape with 512 potential nodes or more). In make check's
+# ThreadSanitizer suite (SAN=thread) a data race also fails the run.
+
+load test_helper/common
+
+setup_file() {
+	local d=$BATS_FILE_TMPDIR
+	cc -O2 -std=c17 -o "$d/gen" "$ROOT/bench/gen-snapshot.c"
+	"$d/gen" -N 60 -P 20 -p 5 >"$d/list.json"
+	"$d/gen" -b -n -N 600 -P 20 -p 40 >"$d/sim.ndjson"
+	cat >"$d/preemptor.yaml" <<'YAML'
+apiVersion: v1
+kind: Pod
+metadata: {name: big, namespace: default, uid: big-uid}
+spec:
+  priorityClassName: critical
+  containers:
+  - name: main
+    resources: {requests: {cpu: "12", memory: 8Gi}}
+YAML
+}
+
+@test "victims: a List of 4 MB and more parsed by two threads gives what one thread gives" {
+	local d=$BATS_FILE_TMPDIR
+	[ "$(stat -c %s "$d/list.json")" -gt $((4 << 20)) ]
+	run victims --threads 1 --preemptor "$d/preemptor.yaml" "$d/list.json"
+	assert_success
+	echo "$output" >"$d/one"
+	run victims --threads 2 --preemptor "$d/preemptor.yaml" "$d/list.json"
+	assert_success
+	echo "$output" >"$d/two"
+	cmp "$d/one" "$d/two"
+	[ "$(grep -c '"kind":"Candidate"' "$d/one")" -gt 10 ]
+}
+
+@test "preempt-plan --simulate: dry runs on two threads give the plans of one" {
+	local d=$BATS_FILE_TMPDIR
+	preempt-plan --threads 1 --simulate --no-cascade "$d/sim.ndjson" >"$d/plans1"
+	preempt-plan --threads 2 --simulate --no-cascade "$d/sim.ndjson" >"$d/plans2"
+	cmp "$d/plans1" "$d/plans2"
+	# the shared path ran: a shape with 512 candidate nodes or more
+	run jq -s 'map(.candidates // 0) | max' "$d/plans1"
+	assert_success
+	[ "$output" -ge 512 ]
+	[ "$(grep -c '"kind":"PreemptionPlan"' "$d/plans1")" -eq 40 ]
+}
