@@ -29,13 +29,17 @@ else
   B       ?= bin
   SANFLAGS :=
   OPT     ?= -O2 -g
+  # tcmalloc's per-thread caches: the readers build and free millions of
+  # small cJSON items on two threads, which glibc's malloc serves ~30 %
+  # slower (make bench). The sanitizers bring their own allocator.
+  MALLOC  := -ltcmalloc_minimal
 endif
 
 WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
            -Wno-unused-parameter -Wvla -Wformat=2
 CFLAGS  += -std=c17 -D_GNU_SOURCE $(OPT) $(WARN) $(SANFLAGS) -pthread -Icommon
 LDFLAGS += $(SANFLAGS) -pthread
-LDLIBS  := -lcjson -lyaml -lm
+LDLIBS  := -lcjson -lyaml -lm $(MALLOC)
 
 COMMON_SRC := $(sort $(shell find common -name '*.c'))
 COMMON_OBJ := $(COMMON_SRC:%.c=$(O)/%.o)

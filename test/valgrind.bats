@@ -7,7 +7,7 @@ load test_helper/common
 
 setup() {
 	command -v valgrind >/dev/null || skip "valgrind not installed"
-	VG="valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect"
+	VG="valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect --suppressions=$ROOT/test/valgrind.supp"
 	PLAIN="$ROOT/bin"
 	[ -x "$PLAIN/victims" ] || skip "plain build not present"
 }
