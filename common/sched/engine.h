@@ -133,8 +133,8 @@ typedef struct pk_snapshot {
 	long npods, podcap;
 	pk_pdb *pdbs;
 	int npdbs, pdbcap;
-	int *pdbs_by_namespace;   /* PDB indices by namespace, then index
-	                           * (pk_pdb_index, at finish) */
+	int *pdbs_by_namespace;   /* PDB indices by namespace, required label
+	                           * value, then index (pk_pdb_index, at finish) */
 
 	bool keep_pending_objects;/* keep the cJSON of pending pods (for --pending) */
 	cJSON **pending_objects;  /* parallel to pods: owned cJSON or NULL */
@@ -172,7 +172,7 @@ pk_add_result pk_snapshot_add(pk_snapshot *s, const cJSON *obj, long record, boo
  * may follow pods in the input), group pods per node, order them, sum
  * requests, index nominated pods. */
 void pk_snapshot_finish(pk_snapshot *s);
-/* Order the PDBs by namespace for the pods' PDB look-up (preempt.c). */
+/* Order the PDBs for the pods' PDB look-up (preempt.c). */
 void pk_pdb_index(pk_snapshot *s);
 /* Work out which PDBs select p (pk_pod.pdbs) unless known. */
 void pk_pod_match_pdbs(const pk_snapshot *s, pk_pod *p);
@@ -456,7 +456,9 @@ typedef struct pk_evaluation {
 	long npotential;          /* nodes whose filter status is Unschedulable */
 	long num_candidates;      /* sampling bound (GetOffsetAndNumCandidates) */
 	long offset;
-	pk_candidate *candidates; /* non-violating then violating, as upstream */
+	pk_candidate *candidates; /* non-violating then violating, as upstream; with
+	                           * a memo whose uids are unique, the chosen one
+	                           * alone (pk_eval_memo_uids_unique) */
 	int ncandidates;
 	int best;                 /* pk_pick_one_node result, or -1 */
 	const char *decided_by;   /* the criterion that chose it (pk_pick_one_node_why) */
