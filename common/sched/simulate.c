@@ -431,12 +431,11 @@ static void run_pod(pk_sim *m, const pk_sim_unit *u, pk_sim_fn fn, void *ctx)
 	} else if (e.status == PK_PRE_NEEDS_PREEMPTION && e.best >= 0) {
 		const pk_candidate *c = &e.candidates[e.best];
 		pk_nodeinfo *ni = pk_snapshot_node(m->s, c->node);
-		for (int i = 0; ni && i < c->nvictims; i++)
-			for (int j = 0; j < ni->npods; j++)
-				if (ni->pods[j]->name == c->victims[i].name && ni->pods[j]->namespace_ == c->victims[i].namespace_) {
-					st.requeued += requeue_victim(m, ni->pods[j]);
-					break;
-				}
+		for (int i = 0; ni && i < c->nvictims; i++) {
+			pk_pod *v = pk_nodeinfo_find_pod(ni, &c->victims[i]);
+			if (v)
+				st.requeued += requeue_victim(m, v);
+		}
 		m->sum.victims += c->nvictims;
 		st.outcome = PK_SIM_NOMINATED;
 	}
