@@ -1698,10 +1698,10 @@ static void session_redo(pk_session *x, pk_snapshot *s, const pk_pod *pod, memo_
 	x->seen[i] = ni->generation;
 }
 
-/* The dry run of potential node i, a candidate into the heap (or, in bulk,
- * onto its list). */
+/* The dry run of a potential node whose run was owed: a candidate into the
+ * heap (built by then: a reset's runs go through session_dry_all). */
 static void session_dry(pk_session *x, pk_snapshot *s, const pk_pod *pod, const pk_eval_opts *o,
-                        memo_entry *entries, int i, pk_arena *arena, bool bulk)
+                        memo_entry *entries, int i, pk_arena *arena)
 {
 	pk_candidate c;
 	x->dry[i] = node_dry_run(s, pod, &s->infos[i], o, entries, arena, &c);
@@ -1709,8 +1709,7 @@ static void session_dry(pk_session *x, pk_snapshot *s, const pk_pod *pod, const 
 	if (x->dry[i]->code != PK_CODE_SUCCESS)
 		return;
 	heap_put(x, x->nheap++, i);
-	if (!bulk)
-		sift_up(x, s, o->memo, x->at[i]);
+	sift_up(x, s, o->memo, x->at[i]);
 }
 
 /* Without the heap: the best two candidates in one pass. */
@@ -1870,7 +1869,6 @@ static void session_dry_all(pk_session *x, pk_snapshot *s, const pk_pod *pod, co
 			heap_put(x, x->nheap++, i);
 	}
 	free(j.status);
-	x->nowed = 0;
 }
 
 static void session_pick(pk_session *x, pk_snapshot *s, const pk_pod *pod, const pk_eval_opts *o,
@@ -1886,7 +1884,7 @@ static void session_pick(pk_session *x, pk_snapshot *s, const pk_pod *pod, const
 	} else {
 		for (int k = 0; k < x->nowed; k++) {
 			x->is_owed[x->owed[k]] = false;
-			session_dry(x, s, pod, o, entries, x->owed[k], &e->arena, false);
+			session_dry(x, s, pod, o, entries, x->owed[k], &e->arena);
 		}
 	}
 	x->nowed = 0;
@@ -1990,14 +1988,12 @@ static void evaluate(pk_snapshot *s, const pk_preemptor *p, const pk_eval_opts *
 	} else {
 		filter_pass(s, p, o, e, memo);
 	}
+	if (x)
+		session_show_dry(x, false); /* shown again below if preemption is tried */
 	if (e->nfit > 0) {
 		e->status = PK_PRE_FITS;
-		if (x)
-			session_show_dry(x, false);
 		return;
 	}
-	if (x)
-		session_show_dry(x, false);
 	if (p->gate_message) { /* PostFilter stops before the evaluator */
 		static const char prefix[] = "preemption: ";
 		const char *m = p->gate_message;
