@@ -84,23 +84,27 @@ static inline unsigned long long pk_mask16(__m128i v, __m128i c)
 	return (unsigned long long)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, c));
 }
 
+/* Bit i of the result for byte i of the 64 bytes in v[0..3] equal to c. */
+static inline unsigned long long pk_mask64(const __m128i v[4], __m128i c)
+{
+	return pk_mask16(v[0], c) | pk_mask16(v[1], c) << 16 | pk_mask16(v[2], c) << 32 | pk_mask16(v[3], c) << 48;
+}
+
 static inline void pk_classify64(const char *p, pk_block64 *b)
 {
-	const __m128i quote = _mm_set1_epi8('"'), bs = _mm_set1_epi8('\\'), nl = _mm_set1_epi8('\n');
-	const __m128i open = _mm_set1_epi8('{'), close = _mm_set1_epi8('}'), bit20 = _mm_set1_epi8(0x20);
-	const __m128i comma = _mm_set1_epi8(',');
-	*b = (pk_block64){0};
+	const __m128i bit20 = _mm_set1_epi8(0x20);   /* '[' | 0x20 == '{', ']' | 0x20 == '}' */
+	__m128i v[4], f[4];
 	for (int k = 0; k < 4; k++) {
-		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)(p + 16 * k));
-		__m128i f = _mm_or_si128(v, bit20);   /* '[' | 0x20 == '{', ']' | 0x20 == '}' */
-		int sh = 16 * k;
-		b->quote |= pk_mask16(v, quote) << sh;
-		b->backslash |= pk_mask16(v, bs) << sh;
-		b->newline |= pk_mask16(v, nl) << sh;
-		b->open |= pk_mask16(f, open) << sh;
-		b->close |= pk_mask16(f, close) << sh;
-		b->comma |= pk_mask16(v, comma) << sh;
+		v[k] = _mm_loadu_si128((const __m128i *)(const void *)(p + 16 * k));
+		f[k] = _mm_or_si128(v[k], bit20);
 	}
+	/* written out, not looped over: the shifts are then constants */
+	b->quote = pk_mask64(v, _mm_set1_epi8('"'));
+	b->backslash = pk_mask64(v, _mm_set1_epi8('\\'));
+	b->newline = pk_mask64(v, _mm_set1_epi8('\n'));
+	b->open = pk_mask64(f, _mm_set1_epi8('{'));
+	b->close = pk_mask64(f, _mm_set1_epi8('}'));
+	b->comma = pk_mask64(v, _mm_set1_epi8(','));
 }
 #endif
 

@@ -8,6 +8,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 /* ---- posmap ------------------------------------------------------------- */
 
@@ -397,29 +400,33 @@ static void check_duplicates(walkctx *w, const cJSON *obj)
 
 #define EXACT_LIMIT 9007199254740992.0
 
+static void check_number(walkctx *w, const cJSON *node)
+{
+	double d = node->valuedouble;
+	if (!isfinite(d))
+		warn_at(w, node, PK_ERR_TYPE, "number is out of range");
+	else if (fabs(d) > EXACT_LIMIT && d == floor(d))
+		warn_at(w, node, PK_ERR_TYPE, "integer %.17g is beyond 2^53 and cannot be kept exactly", d);
+}
+
+/* node is an object or an array: its numbers checked, its objects for
+ * duplicate names, recursively. Strings and literals are passed over
+ * without a call: they are most of a tree. */
 static void check_tree(walkctx *w, const cJSON *node)
 {
-	int type = node->type & 0xFF;
-
-	if (type == cJSON_String || type == cJSON_True || type == cJSON_False || type == cJSON_NULL)
-		return;
-	if (type == cJSON_Number) {
-		double d = node->valuedouble;
-		if (!isfinite(d))
-			warn_at(w, node, PK_ERR_TYPE, "number is out of range");
-		else if (fabs(d) > EXACT_LIMIT && d == floor(d))
-			warn_at(w, node, PK_ERR_TYPE, "integer %.17g is beyond 2^53 and cannot be kept exactly", d);
-		return;
-	}
-	if (type != cJSON_Object && type != cJSON_Array)
-		return;
-	if (type == cJSON_Object && w->report_duplicates)
+	if ((node->type & 0xFF) == cJSON_Object && w->report_duplicates)
 		check_duplicates(w, node);
 	if (w->depth > PK_DEFAULT_MAX_DEPTH)
 		return;
 	for (const cJSON *c = node->child; c && !w->stop; c = c->next) {
+		int type = c->type & 0xFF;
+		if (type != cJSON_Number && type != cJSON_Object && type != cJSON_Array)
+			continue;
 		w->chain[w->depth++] = c;
-		check_tree(w, c);
+		if (type == cJSON_Number)
+			check_number(w, c);
+		else
+			check_tree(w, c);
 		w->depth--;
 	}
 }
@@ -620,7 +627,18 @@ size_t pk_utf8_check(const unsigned char *p, size_t len)
 	while (i < len) {
 		unsigned char c = p[i];
 		if (c < 0x80) {
-			/* plain ASCII, eight bytes at a time */
+			/* plain ASCII: 64 bytes at a time where SSE2 is there (every
+			 * x86-64), then eight at a time */
+#if defined(__SSE2__)
+			while (i + 64 <= len) {
+				const __m128i *v = (const __m128i *)(const void *)(p + i);
+				__m128i any = _mm_or_si128(_mm_or_si128(_mm_loadu_si128(v), _mm_loadu_si128(v + 1)),
+				                           _mm_or_si128(_mm_loadu_si128(v + 2), _mm_loadu_si128(v + 3)));
+				if (_mm_movemask_epi8(any))
+					break;
+				i += 64;
+			}
+#endif
 			while (i + 8 <= len) {
 				uint64_t word;
 				memcpy(&word, p + i, 8);
