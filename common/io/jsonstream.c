@@ -1,7 +1,14 @@
 /* JSON input: find the extent of every object with a small bracket/string
  * scanner (no values are decoded here), then let cJSON parse each object's
  * text, in worker threads for large inputs. A List's "items" are cut out one
- * by one, so memory stays bounded by the largest item, not by the List. */
+ * by one, so memory stays bounded by the largest item, not by the List.
+ *
+ * For a large input three kinds of thread share the work: the scanner cuts
+ * the text into batches of objects, the workers parse them, and the
+ * calling thread delivers them to the sink in input order (the tool's
+ * callback decodes them: it is as much work as scanning). Everything the
+ * scanner has to say (errors, the start of a List) travels in the batches
+ * too, so the sink hears it in order, from one thread. */
 #include "io/internal.h"
 #include "io/bytescan.h"
 
@@ -69,10 +76,20 @@ static int src_need(src *s, size_t at, size_t keep)
 
 /* ---- parse batches ----------------------------------------------------- */
 
+enum item_kind {
+	ITEM_OBJECT,               /* an object's text, to parse */
+	ITEM_NOTICE,               /* a scanner's error or warning: its message is the text */
+	ITEM_LIST,                 /* a List begins: obj is its envelope (or NULL) */
+};
+
 typedef struct item {
+	enum item_kind kind;
 	size_t off, len;           /* text in the batch arena */
-	long line, col, index;
+	long line, col, index, doc;
 	int in_list;
+	pk_rec_type notice_type;   /* ITEM_NOTICE */
+	pk_err_type notice_err;
+	const char *notice_field;  /* static text, or NULL */
 	cJSON *obj;
 	pk_posmap *pos;
 	pk_finding *found;         /* what pk_check_object found, checked in the worker */
@@ -92,6 +109,7 @@ typedef struct batch {
 	size_t scratch_cap;
 	cJSON **dead;              /* delivered trees, freed by the worker that built them */
 	size_t ndead, dead_cap;
+	size_t end_pos;            /* input offset after its last item, for --progress */
 } batch;
 
 #define BATCH_BYTES (256u << 10)
@@ -106,12 +124,19 @@ typedef struct worker_arg {
 
 struct pool {
 	pthread_mutex_t mu;
-	pthread_cond_t work, done;
+	pthread_cond_t work, done, freed;
 	batch ring[2 * MAX_THREADS];
-	int nring, head, tail;     /* head: oldest undelivered; tail: next to fill */
+	int nring, head, tail;     /* head: oldest undelivered (the deliverer's);
+	                              tail: next to fill (the scanner's) */
 	unsigned long submitted;   /* batches queued so far, under mu */
+	unsigned long delivered;   /* and delivered, under mu */
+	int scan_done;             /* the scanner has queued its last batch, under mu */
+	int stop;                  /* the sink asked to stop, under mu */
 	int nthreads, quit;
 	pthread_t tid[MAX_THREADS];
+	pk_sink *sink;             /* the delivering thread's alone */
+	struct timespec last_progress;
+	int progress_shown;
 	int node_positions;
 	int max_depth;
 	const char *const *prune;
@@ -188,6 +213,8 @@ static void parse_batch(const pool *p, batch *b)
 	bury(b);
 	for (size_t i = 0; i < b->n; i++) {
 		item *it = &b->items[i];
+		if (it->kind != ITEM_OBJECT)
+			continue;
 		parse_item(p, b, it);
 		it->found = it->obj ? pk_check_object(p->opts, it->obj, it->pos, it->line, it->col) : NULL;
 	}
@@ -204,7 +231,7 @@ static void *worker(void *arg)
 
 	pthread_mutex_lock(&p->mu);
 	for (;;) {
-		/* its oldest queued batch first: the scanner waits for the oldest */
+		/* its oldest queued batch first: the deliverer waits for the oldest */
 		batch *b = NULL;
 		for (int k = wa->id; k < p->nring; k += p->nthreads)
 			if (p->ring[k].state == 1 && (!b || p->ring[k].seq < b->seq))
@@ -230,7 +257,7 @@ static void *worker(void *arg)
 
 typedef struct jscan {
 	src in;
-	pk_sink *sink;
+	const pk_sink *sink;      /* its opts and limits only: the deliverer owns it */
 	pool *pool;
 	size_t pos;               /* next byte to look at */
 	size_t keep;              /* oldest byte still needed */
@@ -240,10 +267,11 @@ typedef struct jscan {
 	char *env;                /* a List's members other than items */
 	size_t env_len, env_cap;
 	int fatal;                /* stop reading this input */
-	struct timespec last_progress;
-	int progress_shown;
+	int stopped;              /* the sink has asked to stop (as last heard) */
 	int errors;               /* syntax errors so far in this input */
 	int errors_pending;       /* a structural error left the scanner mid-object */
+	int out_of_memory;        /* a batch could not grow: said at the end */
+	long oom_line, oom_col;
 } jscan;
 
 static long col_of(const jscan *j, size_t at)
@@ -294,96 +322,107 @@ static void dispose_into(void *ctx, cJSON *obj)
 	b->dead[b->ndead++] = obj;
 }
 
+/* ---- delivery: every call into the sink, in input order ---------------- */
+
 /* "prog: file: 512 MB, 80000 objects" about once a second, on one line. */
-static void report_progress(jscan *j)
+static void report_progress(pool *p, size_t pos)
 {
 	struct timespec now;
 
-	if (!j->sink->opts->progress)
+	if (!p->sink->opts->progress)
 		return;
 	clock_gettime(CLOCK_MONOTONIC, &now);
-	if (now.tv_sec - j->last_progress.tv_sec < 1)
+	if (now.tv_sec - p->last_progress.tv_sec < 1)
 		return;
-	if (j->last_progress.tv_sec) {
-		fprintf(stderr, "\r%s: %s: %zu MB, %ld objects", j->sink->opts->progress, j->sink->file,
-		        j->pos >> 20, j->sink->records);
-		j->progress_shown = 1;
+	if (p->last_progress.tv_sec) {
+		fprintf(stderr, "\r%s: %s: %zu MB, %ld objects", p->sink->opts->progress, p->sink->file, pos >> 20,
+		        p->sink->records);
+		p->progress_shown = 1;
 	}
-	j->last_progress = now;
+	p->last_progress = now;
 }
 
-/* A batch's state, which the workers read and write under the pool's
- * mutex, read and set by the scanning thread under it too. */
-static int state_of(pool *p, const batch *b)
+static void drop_item(item *it)
 {
-	pthread_mutex_lock(&p->mu);
-	int st = b->state;
-	pthread_mutex_unlock(&p->mu);
-	return st;
+	cJSON_Delete(it->obj);
+	pk_posmap_free(it->pos);
+	for (pk_finding *f = it->found, *next; f; f = next) {
+		next = f->next;
+		free(f);
+	}
 }
 
-static void set_state(pool *p, batch *b, int st)
+static void deliver_item(pool *p, batch *b, item *it)
 {
-	pthread_mutex_lock(&p->mu);
-	b->state = st;
-	pthread_mutex_unlock(&p->mu);
+	pk_sink *s = p->sink;
+
+	if (s->stop) {
+		drop_item(it);
+	} else if (it->kind == ITEM_LIST) {
+		pk_sink_begin_list(s, it->obj);
+		cJSON_Delete(it->obj);
+	} else if (it->kind == ITEM_NOTICE) {
+		pk_sink_error(s, it->notice_type, it->notice_err, it->line, it->col, it->index, it->doc,
+		              it->notice_field, "%.*s", (int)it->len, b->arena + it->off);
+	} else if (it->err) {
+		pk_sink_error(s, PK_REC_ERROR, PK_ERR_PARSE, it->err_line, it->err_col, it->index, it->doc, NULL, "%s",
+		              it->err);
+	} else {
+		/* the text stays in the arena until the batch is reused */
+		s->text = b->arena + it->off;
+		s->text_len = it->len;
+		pk_sink_checked_object(s, it->obj, it->pos, it->line, it->col, it->index, it->doc, it->in_list,
+		                       it->found);
+		s->text = NULL;
+	}
+	it->obj = NULL;
+	it->pos = NULL;
+	it->found = NULL;
 }
 
-static void deliver_batch(jscan *j, batch *b)
+/* Hand a parsed batch's items to the sink and empty it. */
+static void deliver_batch(pool *p, batch *b)
 {
-	report_progress(j);
-	if (j->pool->nthreads) {
-		j->sink->dispose = dispose_into;
-		j->sink->dispose_ctx = b;
+	report_progress(p, b->end_pos);
+	if (p->nthreads) {
+		p->sink->dispose = dispose_into;
+		p->sink->dispose_ctx = b;
 	}
-	for (size_t i = 0; i < b->n; i++) {
-		item *it = &b->items[i];
-		if (j->sink->stop) {
-			cJSON_Delete(it->obj);
-			pk_posmap_free(it->pos);
-			for (pk_finding *f = it->found, *next; f; f = next) {
-				next = f->next;
-				free(f);
-			}
-			it->found = NULL;
-			continue;
-		}
-		if (it->err)
-			pk_sink_error(j->sink, PK_REC_ERROR, PK_ERR_PARSE, it->err_line, it->err_col, it->index,
-			              j->doc, NULL, "%s", it->err);
-		else {
-			/* the text stays in the arena until the batch is reused */
-			j->sink->text = b->arena + it->off;
-			j->sink->text_len = it->len;
-			pk_sink_checked_object(j->sink, it->obj, it->pos, it->line, it->col, it->index, j->doc,
-			                       it->in_list, it->found);
-			j->sink->text = NULL;
-		}
-		it->obj = NULL;
-		it->pos = NULL;
-		it->found = NULL;
-	}
-	j->sink->dispose = NULL;
+	for (size_t i = 0; i < b->n; i++)
+		deliver_item(p, b, &b->items[i]);
+	p->sink->dispose = NULL;
 	b->n = 0;
 	b->used = 0;
-	set_state(j->pool, b, 0);
 }
 
-/* Wait for the oldest batch in the ring to be parsed, and deliver it. */
-static void deliver_oldest(jscan *j)
+/* The delivering thread: each batch as soon as it is parsed, in the order
+ * they were queued, until the scanner is done and all are delivered. */
+static void deliver_all(pool *p)
 {
-	pool *p = j->pool;
-	batch *old = &p->ring[p->head];
-
-	pthread_mutex_lock(&p->mu);
-	while (old->state != 3)
-		pthread_cond_wait(&p->done, &p->mu);
-	pthread_mutex_unlock(&p->mu);
-	deliver_batch(j, old);
-	p->head = (p->head + 1) % p->nring;
+	for (;;) {
+		batch *b = &p->ring[p->head];
+		pthread_mutex_lock(&p->mu);
+		while (b->state != 3 && !(p->scan_done && p->delivered == p->submitted))
+			pthread_cond_wait(&p->done, &p->mu);
+		int finished = b->state != 3;
+		pthread_mutex_unlock(&p->mu);
+		if (finished)
+			return;
+		deliver_batch(p, b);
+		pthread_mutex_lock(&p->mu);
+		b->state = 0;
+		p->delivered++;
+		p->stop = p->sink->stop;
+		pthread_cond_broadcast(&p->freed);
+		pthread_mutex_unlock(&p->mu);
+		p->head = (p->head + 1) % p->nring;
+	}
 }
 
-/* Hand the filling batch to the parsers. */
+/* ---- queueing: the scanner's side -------------------------------------- */
+
+/* Hand the filling batch to the parsers (or, without threads, parse and
+ * deliver it here), and wait until the next one is free. */
 static void submit(jscan *j)
 {
 	pool *p = j->pool;
@@ -391,31 +430,22 @@ static void submit(jscan *j)
 
 	if (b->n == 0)
 		return;
+	b->end_pos = j->pos;
 	if (!p->nthreads) {
 		parse_batch(p, b);
-		b->state = 3;
-		deliver_batch(j, b);
+		deliver_batch(p, b);
+		j->stopped = p->sink->stop;
 		return;
 	}
 	pthread_mutex_lock(&p->mu);
 	b->state = 1;
 	b->seq = p->submitted++;
 	pthread_cond_broadcast(&p->work);
-	pthread_mutex_unlock(&p->mu);
 	p->tail = (p->tail + 1) % p->nring;
-	/* the next batch to fill must be free: deliver the oldest until it is */
-	while (state_of(p, &p->ring[p->tail]) != 0)
-		deliver_oldest(j);
-}
-
-static void flush_all(jscan *j)
-{
-	pool *p = j->pool;
-	submit(j);
-	if (!p->nthreads)
-		return;
-	while (p->head != p->tail)
-		deliver_oldest(j);
+	while (p->ring[p->tail].state != 0)
+		pthread_cond_wait(&p->freed, &p->mu);
+	j->stopped = p->stop;
+	pthread_mutex_unlock(&p->mu);
 }
 
 static int grow(void **ptr, size_t *cap, size_t need, size_t elem)
@@ -433,42 +463,95 @@ static int grow(void **ptr, size_t *cap, size_t need, size_t elem)
 	return 0;
 }
 
-/* Queue the text [start, end) of one object for parsing. */
-static void queue_item(jscan *j, size_t start, size_t end, long line, long col, long index, int in_list)
+/* Append an item with `len` bytes of text to the filling batch, and
+ * submit the batch when it is full. NULL when memory has run out: the
+ * scanner stops, and that is said after what was queued before. */
+static item *queue(jscan *j, enum item_kind kind, const char *text, size_t len, long line, long col, long index)
 {
 	batch *b = &j->pool->ring[j->pool->tail];
-	size_t len = end - start;
 
 	if (grow((void **)&b->arena, &b->cap, b->used + len + 1, 1) ||
 	    grow((void **)&b->items, &b->icap, b->n + 1, sizeof(item))) {
 		j->fatal = 1;
-		pk_sink_error(j->sink, PK_REC_ERROR, PK_ERR_LIMIT, line, col, index, j->doc, NULL, "out of memory");
-		return;
+		if (!j->out_of_memory)
+			j->out_of_memory = 1, j->oom_line = line, j->oom_col = col;
+		return NULL;
 	}
-	memcpy(b->arena + b->used, j->in.buf + (start - j->in.base), len);
-	b->items[b->n++] = (item){ .off = b->used, .len = len, .line = line, .col = col,
-	                           .index = index, .in_list = in_list };
+	memcpy(b->arena + b->used, text, len);
+	item *it = &b->items[b->n++];
+	*it = (item){ .kind = kind, .off = b->used, .len = len, .line = line, .col = col, .index = index,
+	              .doc = j->doc };
 	b->used += len;
+	return it;
+}
+
+static void submit_if_full(jscan *j)
+{
+	batch *b = &j->pool->ring[j->pool->tail];
 	if (b->used >= BATCH_BYTES || b->n >= BATCH_ITEMS)
 		submit(j);
 }
 
+/* Queue the text [start, end) of one object for parsing. */
+static void queue_item(jscan *j, size_t start, size_t end, long line, long col, long index, int in_list)
+{
+	item *it = queue(j, ITEM_OBJECT, j->in.buf + (start - j->in.base), end - start, line, col, index);
+	if (it)
+		it->in_list = in_list;
+	submit_if_full(j);
+}
+
+/* Queue an error or warning for the sink, after what is queued already. */
+static void notice(jscan *j, pk_rec_type type, pk_err_type et, long line, long col, long index,
+                   const char *field, const char *fmt, ...) __attribute__((format(printf, 8, 9)));
+
+static void notice(jscan *j, pk_rec_type type, pk_err_type et, long line, long col, long index,
+                   const char *field, const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	int n = vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		n = 0;
+	item *it = queue(j, ITEM_NOTICE, msg, (size_t)n < sizeof msg ? (size_t)n : sizeof msg - 1, line, col, index);
+	if (it) {
+		it->notice_type = type;
+		it->notice_err = et;
+		it->notice_field = field;
+	}
+	submit_if_full(j);
+}
+
+/* Queue the start of a List (env: its members other than items, or NULL
+ * for a top-level array); the sink takes its kind for the items. */
+static void list_begins(jscan *j, cJSON *env)
+{
+	item *it = queue(j, ITEM_LIST, "", 0, j->line, col_of(j, j->pos), -1);
+	if (it)
+		it->obj = env;
+	else
+		cJSON_Delete(env);
+	submit_if_full(j);
+}
+
 static void scan_error(jscan *j, int rc, size_t at, long line, long col, long index, const char *what)
 {
-	flush_all(j);
 	j->fatal = rc != 1;     /* structural errors: the caller may resynchronise */
 	j->errors_pending = rc == 1;
 	if (rc == -2)
-		pk_sink_error(j->sink, PK_REC_ERROR, PK_ERR_IO, 0, 0, -1, j->doc, NULL,
+		notice(j, PK_REC_ERROR, PK_ERR_IO, 0, 0, -1, NULL,
 		              "read error: %s", strerror(j->in.err));
 	else if (rc == -3)
-		pk_sink_error(j->sink, PK_REC_ERROR, PK_ERR_LIMIT, line, col, index, j->doc, NULL,
+		notice(j, PK_REC_ERROR, PK_ERR_LIMIT, line, col, index, NULL,
 		              "object is larger than %zu bytes (--max-record-bytes)", j->sink->lim.max_record_bytes);
 	else if (rc == -1)
-		pk_sink_error(j->sink, PK_REC_ERROR, PK_ERR_PARSE, line, col, index, j->doc, NULL,
+		notice(j, PK_REC_ERROR, PK_ERR_PARSE, line, col, index, NULL,
 		              "unexpected end of input in %s", what);
 	else
-		pk_sink_error(j->sink, PK_REC_ERROR, PK_ERR_PARSE, j->line, col_of(j, at), index, j->doc, NULL,
+		notice(j, PK_REC_ERROR, PK_ERR_PARSE, j->line, col_of(j, at), index, NULL,
 		              "%s", what);
 }
 
@@ -694,9 +777,8 @@ static void stream_array(jscan *j, int in_list)
 		j->keep = start;
 		int rc = c < 0 ? c : skip_value(j, &why);
 		if (rc == 1) {
-			flush_all(j);
-			pk_sink_error(j->sink, PK_REC_ERROR, PK_ERR_PARSE, j->line, col_of(j, j->pos), index,
-			              j->doc, NULL, "%s", why);
+			notice(j, PK_REC_ERROR, PK_ERR_PARSE, j->line, col_of(j, j->pos), index,
+			              NULL, "%s", why);
 			j->keep = j->pos;
 			if (resync_item(j, col) < 0) {
 				j->fatal = 1;
@@ -714,7 +796,7 @@ static void stream_array(jscan *j, int in_list)
 		queue_item(j, start, j->pos, line, col, index, in_list);
 		j->keep = j->pos;
 		index++;
-		if (j->fatal || j->sink->stop)
+		if (j->fatal || j->stopped)
 			return;
 	}
 }
@@ -774,12 +856,11 @@ static void top_object(jscan *j)
 			env_add_range(j, a, b);
 			env_add(j, "}", 1);
 			cJSON *head = cJSON_ParseWithLength(j->env, j->env_len);
-			pk_sink_begin_list(j->sink, head);
-			cJSON_Delete(head);
+			list_begins(j, head);
 			j->env_len--;
 			j->env[j->env_len] = '\0';
 			stream_array(j, 1);
-			if (j->fatal || j->sink->stop || j->errors_pending)
+			if (j->fatal || j->stopped || j->errors_pending)
 				return;
 		} else {
 			size_t vstart = j->pos;
@@ -809,8 +890,7 @@ static void top_object(jscan *j)
 	if (cJSON_IsString(kind)) {
 		size_t n = strlen(kind->valuestring);
 		if (n < 4 || strcmp(kind->valuestring + n - 4, "List") != 0) {
-			flush_all(j);
-			pk_sink_error(j->sink, PK_REC_WARNING, PK_ERR_TYPE, line, col, -1, j->doc, "items",
+			notice(j, PK_REC_WARNING, PK_ERR_TYPE, line, col, -1, "items",
 			              "a %s with an \"items\" array was read as a list of objects", kind->valuestring);
 		}
 	}
@@ -819,7 +899,7 @@ static void top_object(jscan *j)
 
 static void scan_input(jscan *j)
 {
-	for (; !j->fatal && !j->sink->stop; j->doc++) {
+	for (; !j->fatal && !j->stopped; j->doc++) {
 		int c = skip_ws(j);
 		if (c < 0) {
 			if (c != -1)
@@ -838,7 +918,7 @@ static void scan_input(jscan *j)
 			}
 		} else if (c == '[') {
 			j->keep = j->pos;
-			pk_sink_begin_list(j->sink, NULL);
+			list_begins(j, NULL);
 			stream_array(j, 1);
 			j->fatal |= j->errors_pending;
 		} else {
@@ -851,12 +931,11 @@ static void scan_input(jscan *j)
 				advance(j);     /* a stray delimiter */
 				rc = 1;
 			}
-			flush_all(j);
-			pk_sink_error(j->sink, PK_REC_ERROR, PK_ERR_PARSE, line, col, -1, j->doc, NULL,
+			notice(j, PK_REC_ERROR, PK_ERR_PARSE, line, col, -1, NULL,
 			              "expected a JSON object, found '%.*s'", (int)(j->pos - start > 20 ? 20 : j->pos - start),
 			              j->in.buf + (start - j->in.base));
 			if (++j->errors >= 100) {
-				pk_sink_error(j->sink, PK_REC_ERROR, PK_ERR_PARSE, line, col, -1, j->doc, NULL,
+				notice(j, PK_REC_ERROR, PK_ERR_PARSE, line, col, -1, NULL,
 				              "too many errors, giving up on this input");
 				break;
 			}
@@ -866,7 +945,50 @@ static void scan_input(jscan *j)
 		}
 		j->keep = j->pos;
 	}
-	flush_all(j);
+	submit(j);      /* the last batch */
+}
+
+static void *scan_thread(void *arg)
+{
+	jscan *j = arg;
+	pool *p = j->pool;
+
+	scan_input(j);
+	pthread_mutex_lock(&p->mu);
+	p->scan_done = 1;
+	pthread_cond_broadcast(&p->done);
+	pthread_mutex_unlock(&p->mu);
+	return NULL;
+}
+
+static void stop_workers(pool *p, int started)
+{
+	pthread_mutex_lock(&p->mu);
+	p->quit = 1;
+	pthread_cond_broadcast(&p->work);
+	pthread_mutex_unlock(&p->mu);
+	for (int i = 0; i < started; i++)
+		pthread_join(p->tid[i], NULL);
+}
+
+/* Scan, parse and deliver: on three kinds of thread when there are
+ * workers, else all here. */
+static void run(jscan *j)
+{
+	pool *p = j->pool;
+	int started = p->nthreads;
+	pthread_t scanner;
+
+	if (started && pthread_create(&scanner, NULL, scan_thread, j) == 0) {
+		deliver_all(p);
+		pthread_join(scanner, NULL);
+		stop_workers(p, started);
+		return;
+	}
+	stop_workers(p, started);
+	p->nthreads = 0;
+	p->nring = 1;
+	scan_input(j);
 }
 
 static int thread_count(const pk_sink *s)
@@ -904,9 +1026,11 @@ int pk_json_stream(pk_sink *s, int fd, const char *prefix, size_t nprefix)
 	p->max_depth = s->lim.max_depth;
 	p->nthreads = small ? 0 : thread_count(s);
 	p->nring = p->nthreads ? 2 * p->nthreads : 1;
+	p->sink = s;
 	pthread_mutex_init(&p->mu, NULL);
 	pthread_cond_init(&p->work, NULL);
 	pthread_cond_init(&p->done, NULL);
+	pthread_cond_init(&p->freed, NULL);
 	for (int i = 0; i < p->nthreads; i++) {
 		p->args[i] = (worker_arg){ p, i };
 		if (pthread_create(&p->tid[i], NULL, worker, &p->args[i]) != 0) {
@@ -920,15 +1044,11 @@ int pk_json_stream(pk_sink *s, int fd, const char *prefix, size_t nprefix)
 		j.pos = 3;
 		j.line_start = 3;
 	}
-	scan_input(&j);
-	if (j.progress_shown)
+	run(&j);
+	if (j.out_of_memory && !s->stop)
+		pk_sink_error(s, PK_REC_ERROR, PK_ERR_LIMIT, j.oom_line, j.oom_col, -1, j.doc, NULL, "out of memory");
+	if (p->progress_shown)
 		fputs("\r\033[K", stderr);   /* leave the terminal as it was */
-	pthread_mutex_lock(&p->mu);
-	p->quit = 1;
-	pthread_cond_broadcast(&p->work);
-	pthread_mutex_unlock(&p->mu);
-	for (int i = 0; i < p->nthreads; i++)
-		pthread_join(p->tid[i], NULL);
 	for (int i = 0; i < (int)(sizeof p->ring / sizeof p->ring[0]); i++) {
 		free(p->ring[i].arena);
 		free(p->ring[i].items);
@@ -939,6 +1059,7 @@ int pk_json_stream(pk_sink *s, int fd, const char *prefix, size_t nprefix)
 	pthread_mutex_destroy(&p->mu);
 	pthread_cond_destroy(&p->work);
 	pthread_cond_destroy(&p->done);
+	pthread_cond_destroy(&p->freed);
 	free(p);
 	free(j.in.buf);
 	free(j.env);

@@ -548,6 +548,8 @@ int pk_sink_error(pk_sink *s, pk_rec_type type, pk_err_type et, long line, long 
 	char msg[1400];
 	va_list ap;
 
+	if (s->stop)      /* the callback has asked to stop: it hears nothing more */
+		return s->stop;
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);

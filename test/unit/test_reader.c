@@ -133,6 +133,95 @@ static void test_block_scanner(void)
 	      runs, broken, same);
 }
 
+/* Every record as one line of text, for comparing whole streams. */
+typedef struct transcript {
+	char *text;
+	size_t len, cap;
+	long objects, stop_after;
+	int docs_wrong;             /* NDJSON object k not in document k */
+} transcript;
+
+static int on_record_line(void *ctx, pk_record *rec)
+{
+	transcript *t = ctx;
+	char line[600];
+	int n = snprintf(line, sizeof line, "%d %ld:%ld item %ld doc %ld %s %s\n", (int)rec->type, rec->origin.line,
+	                 rec->origin.col, rec->origin.item, rec->origin.doc,
+	                 rec->type == PK_REC_OBJECT ? pk_name(rec->obj) : rec->message, rec->field ? rec->field : "-");
+	if (t->len + (size_t)n + 1 > t->cap) {
+		t->cap = t->cap ? t->cap * 2 : 1 << 16;
+		t->text = realloc(t->text, t->cap);
+	}
+	memcpy(t->text + t->len, line, (size_t)n + 1);
+	t->len += (size_t)n;
+	if (rec->type == PK_REC_OBJECT) {
+		const char *name = pk_name(rec->obj);
+		if (name && name[0] == 'o' && atol(name + 1) != rec->origin.doc)
+			t->docs_wrong++;
+		if (++t->objects == t->stop_after)
+			return 1;
+	}
+	return 0;
+}
+
+static transcript read_transcript(const char *path, int threads, long stop_after)
+{
+	transcript t = { .stop_after = stop_after };
+	pk_reader_opts o = { .threads = threads, .report_duplicates = 1 };
+	char *paths[] = { (char *)path };
+	pk_read_paths(&o, paths, 1, on_record_line, &t);
+	return t;
+}
+
+/* An input of 4 MB and more is cut by a scanner thread, parsed by workers
+ * and delivered by the caller: the records, errors and warnings must come
+ * in the order and with the positions and document numbers one thread
+ * gives, and a callback that stops must see no record after it stopped. */
+static void test_threads_keep_the_stream(void)
+{
+	char path[] = "/tmp/pk-reader-XXXXXX";
+	int fd = mkstemp(path);
+	if (fd < 0)
+		return;
+	FILE *f = fdopen(fd, "w");
+	long docs = 0;
+	/* every 500th line something a reader must say, never two in a row
+	 * (a broken object's resynchronisation skips to the next object) */
+	for (int i = 0; i < 60000; i++, docs++) {
+		int special = i % 500 == 250 ? i / 500 % 6 : -1;
+		if (special == 0)
+			fprintf(f, "{\"kind\":\"Pod\",\"metadata\":{\"name\":\"o%ld\"},\"spec\":[1 2]}\n", docs);
+		else if (special == 1)
+			fprintf(f, "{\"kind\":\"Pod\",\"metadata\":{\"name\":\"o%ld\",\"name\":\"o%ld\"}}\n", docs, docs);
+		else if (special == 2)
+			fprintf(f, "\"not an object\"\n");
+		else if (special == 3)
+			fprintf(f, "{\"kind\":\"Pod\",\"metadata\":{\"name\":\"\xff\"}}\n");
+		else if (special == 4)
+			fprintf(f, "{\"kind\":\"PodList\",\"items\":[{\"metadata\":{\"name\":\"o%ld\"}}]}\n", docs);
+		else if (special == 5)
+			fprintf(f, "{\"kind\":\"Pod\",\"metadata\":{\"name\":\"o%ld\"}]}\n", docs);
+		else
+			fprintf(f, "{\"kind\":\"Pod\",\"metadata\":{\"name\":\"o%ld\",\"labels\":{\"app\":\"%0*d\"}}}\n",
+			        docs, 40, i);
+	}
+	fclose(f);
+	transcript one = read_transcript(path, 1, 0), four = read_transcript(path, 4, 0);
+	CHECK(one.text && four.text && strcmp(one.text, four.text) == 0 && one.objects > 50000,
+	      "a 5 MB NDJSON with errors: four threads give the records one gives, in order (%ld objects)", one.objects);
+	CHECK(one.docs_wrong == 0 && four.docs_wrong == 0,
+	      "each NDJSON object carries its own document number (%d, %d wrong)", one.docs_wrong, four.docs_wrong);
+	transcript stop1 = read_transcript(path, 1, 25000), stop4 = read_transcript(path, 4, 25000);
+	CHECK(stop1.objects == 25000 && stop4.objects == 25000 && strcmp(stop1.text, stop4.text) == 0,
+	      "a callback that stops hears nothing more, with four threads as with one (%ld, %ld)", stop1.objects,
+	      stop4.objects);
+	free(one.text);
+	free(four.text);
+	free(stop1.text);
+	free(stop4.text);
+	remove(path);
+}
+
 static int by_address_down(const void *a, const void *b)
 {
 	uintptr_t x = (uintptr_t)*(cJSON *const *)a, y = (uintptr_t)*(cJSON *const *)b;
@@ -270,5 +359,6 @@ int main(void)
 	CHECK(c.errors >= 1, "an empty list element is an error");
 	test_block_scanner();
 	test_duplicate_order();
+	test_threads_keep_the_stream();
 	return T_DONE();
 }
