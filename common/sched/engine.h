@@ -435,7 +435,7 @@ pk_eval_memo *pk_eval_memo_new(void);
 /* The caller (the simulator) vouches that no two pods it may nominate share
  * a uid: a node then never holds a nominated twin of the preemptor, which
  * the scheduler would leave out of its view. With it the memo keeps the
- * whole evaluation of a shape between decisions (see preempt.c, pk_session):
+ * whole evaluation of a shape between decisions (see memo.c, pk_session):
  * the evaluation's nodes are then lent until the next one, and candidates
  * lists the chosen candidate alone (ncandidates still counts them all; a
  * node's candidate index is 0 for it and -1 for the others). */

@@ -1,5 +1,28 @@
-/* The cache across evaluations (pk_eval_memo): the memo, the session and the
- * parallel dry runs of a reset. */
+/* The cache across evaluations (pk_eval_memo, engine.h): what pk_evaluate
+ * worked out for a preemptor's shape, kept for the next preemptor that asks
+ * for the same thing (replicas of one template), on the arithmetic path:
+ *   - per node: the filter status and the dry run's summary for the memo's
+ *     shape (memo_entry), the lower-priority tail (pk_tail, preempt_int.h),
+ *     the node-only filters' verdict for the static shape;
+ *   - NodeResourcesFit's status per set of failed checks, and each status
+ *     the entries point to, stored once (status_set);
+ *   - the session (pk_session): the last shape's whole evaluation, kept up
+ *     to date between decisions, its candidates in a heap;
+ *   - the dry runs of a reset, cut into parts on several cores (workers.h).
+ * pk_node_filter and pk_node_dry_run serve evaluations without a memo entry
+ * too: they then copy the status into the evaluation's arena (statuses by
+ * reference, engine.h's pk_node_eval).
+ *
+ * One owner: the memo holds all of it (entries, tails, statuses, session,
+ * threads); an evaluation only borrows (the session's nodes, until the next
+ * evaluation with the memo), and preempt.c does the work (victim selection,
+ * node choice) into what it is handed. One invalidation rule: a node's
+ * results hold while its generation - bumped by every change of its pods or
+ * nominated pods - is the one they saw, and for the shape they were worked
+ * out for; a new shape starts the entries and the session over. Nothing
+ * else goes stale: the nodes and the PDBs' budgets do not change while the
+ * snapshot is played forward (the node-only verdicts, read of the node
+ * alone, hold for their static shape). */
 #include "preempt_int.h"
 #include "workers.h"
 
@@ -86,7 +109,7 @@ typedef struct pk_session {
 	int *heap;                /* candidate nodes, the best first once built */
 	int nheap;
 	bool heap_built;          /* heap order holds (else a list: a shape seen
-	                           * once pays no heap, see session_sync) */
+	                           * once pays no heap, see pk_session_sync) */
 	int first, second;        /* without the heap: the best two, or -1 */
 	/* Dry runs are done only when a decision needs them (a pod that fits
 	 * needs none): the potential nodes whose dry run is owed. */
@@ -119,7 +142,7 @@ struct pk_eval_memo {
 	pk_pod last;
 	bool has_last;
 	uint64_t shape, next_shape;
-	uint64_t evaluation;      /* counts memo_begin calls, from 1 */
+	uint64_t evaluation;      /* counts pk_memo_begin calls, from 1 */
 	status_set statuses;
 	/* No two pods the simulator may nominate share a uid (it says so,
 	 * pk_eval_memo_uids_unique): no node can hide a twin of the preemptor,
@@ -500,7 +523,8 @@ static void count_status(pk_session *x, const pk_status *st, long d)
 	x->counts[x->ncounts++] = (status_count){ st, d };
 }
 
-/* Candidate order of nodes a and b (candidate_cmp on their memo summaries). */
+/* Candidate order of nodes a and b (preempt.c's candidate_cmp, on their memo
+ * summaries). */
 static int node_order(const pk_snapshot *s, const pk_eval_memo *m, int a, int b, int *criterion)
 {
 	(void)s;

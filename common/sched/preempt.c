@@ -1,6 +1,10 @@
 /* DefaultPreemption: eligibility, victim units (order, PDB split, reprieve),
- * SelectVictimsOnNode, DryRunPreemption with candidate sampling, node
- * choice, and playing a chosen plan forward. */
+ * SelectVictimsOnNode (on the node, or by sums from a node's lower-priority
+ * tail), the FitError text, node choice, the evaluation (PreFilter state,
+ * filter pass, DryRunPreemption with candidate sampling), and playing a
+ * chosen plan forward. What evaluations keep for the next preemptor of the
+ * same shape (the memo, the session) is memo.c's; preempt_int.h declares
+ * what the two files share. */
 #include "interpod.h"
 #include "preempt_int.h"
 #include "spread.h"
@@ -443,6 +447,9 @@ static void slots_pdb_split(const pk_snapshot *s, pk_nodeinfo *ni, int from, boo
 }
 
 /* ---- the lower-priority tail of a node ------------------------------------- */
+
+/* The tail itself (pk_tail) is declared in preempt_int.h: the memo keeps one
+ * per node. */
 
 static bool tail_serves(const pk_tail *t, const pk_nodeinfo *ni, int32_t priority)
 {
