@@ -8,6 +8,7 @@
 
 #include "../k8s/json.h"
 #include "../k8s/quantity.h"
+#include "workers.h"
 
 void pk_format_time(int64_t ns, char *buf, size_t size)
 {
@@ -290,6 +291,48 @@ cJSON *pk_candidate_json(const pk_snapshot *s, const pk_pod *preemptor, const pk
 	if (res)
 		cJSON_AddItemToObject(o, "nodeResources", res);
 	return o;
+}
+
+/* Candidates [from, from + n) of a job, printed into text[0..n). */
+typedef struct candidates_job {
+	const pk_snapshot *s;
+	const pk_pod *preemptor;
+	const pk_candidate *c;
+	char **text;
+	int from, n;
+} candidates_job;
+
+static void print_candidates(void *ctx, int part, int nparts)
+{
+	candidates_job *j = ctx;
+	for (int i = j->n * part / nparts; i < j->n * (part + 1) / nparts; i++) {
+		cJSON *rec = pk_candidate_json(j->s, j->preemptor, &j->c[j->from + i]);
+		j->text[i] = cJSON_PrintUnformatted(rec);
+		cJSON_Delete(rec);
+	}
+}
+
+int pk_write_candidates(pk_out *out, const pk_snapshot *s, const pk_evaluation *e, int threads)
+{
+	enum { CHUNK = 1024 };   /* records in memory at once */
+	int n = e->ncandidates, rc = 0;
+	pk_workers *w = n > 64 ? pk_workers_new(pk_workers_wanted(threads)) : NULL;
+	char **text = malloc(sizeof *text * CHUNK);
+	if (!text)
+		abort();
+	candidates_job job = { .s = s, .preemptor = e->preemptor->pod, .c = e->candidates, .text = text };
+	for (job.from = 0; job.from < n; job.from += CHUNK) {
+		job.n = n - job.from < CHUNK ? n - job.from : CHUNK;
+		pk_workers_run(w, print_candidates, &job);
+		for (int i = 0; i < job.n; i++) {
+			if (rc == 0 && pk_out_record_text(out, text[i]) < 0)
+				rc = -1;
+			free(text[i]);
+		}
+	}
+	free(text);
+	pk_workers_free(w);
+	return rc;
 }
 
 static pk_victim_ref *refs_from_json(const cJSON *arr, pk_strtab *strs, pk_arena *a, int *n)
