@@ -7,16 +7,12 @@
 
 #include "sched/records.h"
 
-static void write_records(pk_out *out, const pk_evaluation *e, const pk_snapshot *s, bool explain)
+static void write_records(pk_out *out, const pk_evaluation *e, const pk_snapshot *s, bool explain, int threads)
 {
 	cJSON *rec = pk_preemptor_json(e, s);
 	pk_out_json(out, rec);
 	cJSON_Delete(rec);
-	for (int i = 0; i < e->ncandidates; i++) {
-		rec = pk_candidate_json(s, e->preemptor->pod, &e->candidates[i]);
-		pk_out_json(out, rec);
-		cJSON_Delete(rec);
-	}
+	pk_write_candidates(out, s, e, threads);
 	if (!explain)
 		return;
 	for (long i = 0; i < e->nnodes; i++) {
@@ -46,7 +42,7 @@ long victims_evaluate(victims_run *r, pk_out *out)
 		if (table)
 			victims_table_rows(&t, &e, wide, r->opts->explain);
 		else
-			write_records(out, &e, &r->snap, r->opts->explain);
+			write_records(out, &e, &r->snap, r->opts->explain, r->opts->eval.threads);
 		/* Later preemptors see this one's plan carried out: victims gone,
 		 * the preemptor nominated to the chosen node. */
 		pk_snapshot_apply(&r->snap, &e);

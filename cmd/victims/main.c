@@ -90,6 +90,7 @@ static void parse_options(int argc, char **argv, pk_cli *cli, victims_opts *o)
 	}
 	if (o->npreemptor_files == 0 && !o->pending)
 		pk_cli_usage_error(cli, "give --preemptor FILE or --pending");
+	o->eval.threads = cli->reader.threads;   /* --threads: the records are printed on them too */
 }
 
 int main(int argc, char **argv)

@@ -84,27 +84,28 @@ static inline unsigned long long pk_mask16(__m128i v, __m128i c)
 	return (unsigned long long)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, c));
 }
 
-/* Bit i of the result for byte i of the 64 bytes in v[0..3] equal to c. */
-static inline unsigned long long pk_mask64(const __m128i v[4], __m128i c)
+/* Bit i of the result for byte i of the 64 bytes in v0..v3 equal to c. */
+static inline unsigned long long pk_mask64(__m128i v0, __m128i v1, __m128i v2, __m128i v3, __m128i c)
 {
-	return pk_mask16(v[0], c) | pk_mask16(v[1], c) << 16 | pk_mask16(v[2], c) << 32 | pk_mask16(v[3], c) << 48;
+	return pk_mask16(v0, c) | pk_mask16(v1, c) << 16 | pk_mask16(v2, c) << 32 | pk_mask16(v3, c) << 48;
 }
 
+/* Written out rather than looped over, so that the four vectors stay in
+ * registers and every shift is a constant. */
 static inline void pk_classify64(const char *p, pk_block64 *b)
 {
 	const __m128i bit20 = _mm_set1_epi8(0x20);   /* '[' | 0x20 == '{', ']' | 0x20 == '}' */
-	__m128i v[4], f[4];
-	for (int k = 0; k < 4; k++) {
-		v[k] = _mm_loadu_si128((const __m128i *)(const void *)(p + 16 * k));
-		f[k] = _mm_or_si128(v[k], bit20);
-	}
-	/* written out, not looped over: the shifts are then constants */
-	b->quote = pk_mask64(v, _mm_set1_epi8('"'));
-	b->backslash = pk_mask64(v, _mm_set1_epi8('\\'));
-	b->newline = pk_mask64(v, _mm_set1_epi8('\n'));
-	b->open = pk_mask64(f, _mm_set1_epi8('{'));
-	b->close = pk_mask64(f, _mm_set1_epi8('}'));
-	b->comma = pk_mask64(v, _mm_set1_epi8(','));
+	const __m128i *q = (const __m128i *)(const void *)p;
+	__m128i v0 = _mm_loadu_si128(q), v1 = _mm_loadu_si128(q + 1);
+	__m128i v2 = _mm_loadu_si128(q + 2), v3 = _mm_loadu_si128(q + 3);
+	__m128i f0 = _mm_or_si128(v0, bit20), f1 = _mm_or_si128(v1, bit20);
+	__m128i f2 = _mm_or_si128(v2, bit20), f3 = _mm_or_si128(v3, bit20);
+	b->quote = pk_mask64(v0, v1, v2, v3, _mm_set1_epi8('"'));
+	b->backslash = pk_mask64(v0, v1, v2, v3, _mm_set1_epi8('\\'));
+	b->newline = pk_mask64(v0, v1, v2, v3, _mm_set1_epi8('\n'));
+	b->open = pk_mask64(f0, f1, f2, f3, _mm_set1_epi8('{'));
+	b->close = pk_mask64(f0, f1, f2, f3, _mm_set1_epi8('}'));
+	b->comma = pk_mask64(v0, v1, v2, v3, _mm_set1_epi8(','));
 }
 #endif
 

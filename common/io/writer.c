@@ -32,21 +32,24 @@ static int note_failure(pk_out *o)
 	return -1;
 }
 
-int pk_out_json(pk_out *o, const cJSON *v)
+int pk_out_record_text(pk_out *o, const char *text)
 {
-	char *text = cJSON_PrintUnformatted(v);
-
 	if (!text) {
 		o->failed = 1;
 		return -1;
 	}
 	size_t len = strlen(text);
-	int rc = 0;
 	if (fwrite(text, 1, len, o->fp) != len || putc('\n', o->fp) == EOF)
-		rc = note_failure(o);
+		return note_failure(o);
+	o->records++;
+	return 0;
+}
+
+int pk_out_json(pk_out *o, const cJSON *v)
+{
+	char *text = cJSON_PrintUnformatted(v);
+	int rc = pk_out_record_text(o, text);
 	free(text);
-	if (rc == 0)
-		o->records++;
 	return rc;
 }
 

@@ -18,6 +18,8 @@ typedef struct pk_out {
 void pk_out_init(pk_out *o, FILE *fp);
 /* Write v compactly followed by '\n'. Returns 0 or -1 on write error. */
 int pk_out_json(pk_out *o, const cJSON *v);
+/* The same for a record already printed compactly (text, no newline). */
+int pk_out_record_text(pk_out *o, const char *text);
 /* Bytes as they are (the HTML writer escapes before it calls this). */
 int pk_out_write(pk_out *o, const char *buf, size_t len);
 /* Plain text output for tables (printf-like). */

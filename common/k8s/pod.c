@@ -192,6 +192,25 @@ static bool same_string(const char *c, const char *s, size_t n)
 	return strnlen(c, n + 1) == n && memcmp(c, s, n) == 0;
 }
 
+/* The slot of s[0..n) (hash h): where it is, or the empty slot where it
+ * would go. */
+static size_t strtab_slot(const pk_strtab *t, const char *s, size_t n, uint32_t h)
+{
+	size_t j = h & (t->cap - 1);
+	for (; t->strs[j]; j = (j + 1) & (t->cap - 1))
+		if (t->hashes[j] == h && same_string(t->strs[j], s, n))
+			break;
+	return j;
+}
+
+const char *pk_strtab_find(const pk_strtab *t, const char *s)
+{
+	if (!s)
+		return NULL;
+	size_t n = strlen(s);
+	return t->strs[strtab_slot(t, s, n, (uint32_t)hash_bytes(s, n))];
+}
+
 const char *pk_intern_n(pk_strtab *t, const char *s, size_t n)
 {
 	if (!s)
@@ -199,10 +218,9 @@ const char *pk_intern_n(pk_strtab *t, const char *s, size_t n)
 	if ((t->count + 1) * 5 > t->cap * 4)
 		strtab_grow(t);
 	uint32_t h = (uint32_t)hash_bytes(s, n);
-	size_t j = h & (t->cap - 1);
-	for (; t->strs[j]; j = (j + 1) & (t->cap - 1))
-		if (t->hashes[j] == h && same_string(t->strs[j], s, n))
-			return t->strs[j];
+	size_t j = strtab_slot(t, s, n, h);
+	if (t->strs[j])
+		return t->strs[j];
 	const char *copy = arena_strndup(&t->chars, s, n);
 	t->strs[j] = copy;
 	t->hashes[j] = h;

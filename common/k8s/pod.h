@@ -46,6 +46,9 @@ void pk_strtab_free(pk_strtab *t);
 const char *pk_intern(pk_strtab *t, const char *s);
 /* The same for s[0..len), which holds no NUL. */
 const char *pk_intern_n(pk_strtab *t, const char *s, size_t len);
+/* The unique copy of s if the table has one, else NULL; the table is not
+ * changed (threads may look up at once while nobody interns). */
+const char *pk_strtab_find(const pk_strtab *t, const char *s);
 size_t pk_strtab_count(const pk_strtab *t);
 /* A copy of s[0..n) kept with the table's strings but not interned (equal
  * strings are not equal pointers): for what every object has its own of. */

@@ -8,6 +8,7 @@
 
 #include "../k8s/json.h"
 #include "../k8s/quantity.h"
+#include "workers.h"
 
 void pk_format_time(int64_t ns, char *buf, size_t size)
 {
@@ -91,32 +92,49 @@ cJSON *pk_victim_ref_json(const pk_victim_ref *v)
 	return o;
 }
 
-static const char *intern_or_null(pk_strtab *strs, const char *s)
+/* A member's string, interned; NULL when it is missing or no string. */
+static const char *interned_or_null(pk_strtab *strs, const cJSON *v)
 {
-	return s ? pk_intern(strs, s) : NULL;
+	return cJSON_IsString(v) ? pk_intern(strs, v->valuestring) : NULL;
 }
+
+static const char *interned_or_empty(pk_strtab *strs, const cJSON *v)
+{
+	return pk_intern(strs, cJSON_IsString(v) ? v->valuestring : "");
+}
+
+/* A victim ref's members, read in one pass over the object: a plan reads
+ * every victim of every candidate. */
+enum { REF_NAMESPACE, REF_NAME, REF_UID, REF_NODE, REF_PRIORITY, REF_START, REF_PDB_VIOLATION, REF_TERMINATING,
+       REF_CLASS, REF_OWNER, REF_POD_GROUP, REF_PDB, REF_COUNT };
+static const char *const ref_members[REF_COUNT + 1] = {
+	"namespace", "name", "uid", "node", "priority", "startTime", "pdbViolation", "terminating",
+	"priorityClassName", "owner", "podGroup", "pdb", NULL,
+};
 
 bool pk_victim_ref_from_json(const cJSON *o, pk_strtab *strs, pk_victim_ref *out)
 {
+	const cJSON *m[REF_COUNT];
+
 	memset(out, 0, sizeof *out);
 	if (!cJSON_IsObject(o))
 		return false;
-	out->namespace_ = pk_intern(strs, pk_str_or(o, "namespace", ""));
-	out->name = pk_intern(strs, pk_str_or(o, "name", ""));
-	out->uid = pk_intern(strs, pk_str_or(o, "uid", ""));
-	out->node = pk_intern(strs, pk_str_or(o, "node", ""));
+	pk_get_members(o, ref_members, m);
+	out->namespace_ = interned_or_empty(strs, m[REF_NAMESPACE]);
+	out->name = interned_or_empty(strs, m[REF_NAME]);
+	out->uid = interned_or_empty(strs, m[REF_UID]);
+	out->node = interned_or_empty(strs, m[REF_NODE]);
 	int64_t p = 0;
-	pk_int64(o, "priority", &p);
+	pk_num_int64(m[REF_PRIORITY], &p);
 	out->priority = (int32_t)p;
-	const char *t = pk_str(o, "startTime");
-	out->has_start_time = t && pk_parse_time(t, &out->start_time);
-	out->violating = pk_bool(o, "pdbViolation");
-	out->terminating = pk_bool(o, "terminating");
-	out->class_name = intern_or_null(strs, pk_str(o, "priorityClassName"));
-	out->owner_kind = intern_or_null(strs, pk_str(o, "owner.kind"));
-	out->owner_name = intern_or_null(strs, pk_str(o, "owner.name"));
-	out->pod_group = intern_or_null(strs, pk_str(o, "podGroup"));
-	out->pdb = intern_or_null(strs, pk_str(o, "pdb"));
+	out->has_start_time = cJSON_IsString(m[REF_START]) && pk_parse_time(m[REF_START]->valuestring, &out->start_time);
+	out->violating = cJSON_IsTrue(m[REF_PDB_VIOLATION]);
+	out->terminating = cJSON_IsTrue(m[REF_TERMINATING]);
+	out->class_name = interned_or_null(strs, m[REF_CLASS]);
+	out->owner_kind = interned_or_null(strs, pk_get(m[REF_OWNER], "kind"));
+	out->owner_name = interned_or_null(strs, pk_get(m[REF_OWNER], "name"));
+	out->pod_group = interned_or_null(strs, m[REF_POD_GROUP]);
+	out->pdb = interned_or_null(strs, m[REF_PDB]);
 	return true;
 }
 
@@ -290,6 +308,48 @@ cJSON *pk_candidate_json(const pk_snapshot *s, const pk_pod *preemptor, const pk
 	if (res)
 		cJSON_AddItemToObject(o, "nodeResources", res);
 	return o;
+}
+
+/* Candidates [from, from + n) of a job, printed into text[0..n). */
+typedef struct candidates_job {
+	const pk_snapshot *s;
+	const pk_pod *preemptor;
+	const pk_candidate *c;
+	char **text;
+	int from, n;
+} candidates_job;
+
+static void print_candidates(void *ctx, int part, int nparts)
+{
+	candidates_job *j = ctx;
+	for (int i = j->n * part / nparts; i < j->n * (part + 1) / nparts; i++) {
+		cJSON *rec = pk_candidate_json(j->s, j->preemptor, &j->c[j->from + i]);
+		j->text[i] = cJSON_PrintUnformatted(rec);
+		cJSON_Delete(rec);
+	}
+}
+
+int pk_write_candidates(pk_out *out, const pk_snapshot *s, const pk_evaluation *e, int threads)
+{
+	enum { CHUNK = 1024 };   /* records in memory at once */
+	int n = e->ncandidates, rc = 0;
+	pk_workers *w = n > 64 ? pk_workers_new(pk_workers_wanted(threads)) : NULL;
+	char **text = malloc(sizeof *text * CHUNK);
+	if (!text)
+		abort();
+	candidates_job job = { .s = s, .preemptor = e->preemptor->pod, .c = e->candidates, .text = text };
+	for (job.from = 0; job.from < n; job.from += CHUNK) {
+		job.n = n - job.from < CHUNK ? n - job.from : CHUNK;
+		pk_workers_run(w, print_candidates, &job);
+		for (int i = 0; i < job.n; i++) {
+			if (rc == 0 && pk_out_record_text(out, text[i]) < 0)
+				rc = -1;
+			free(text[i]);
+		}
+	}
+	free(text);
+	pk_workers_free(w);
+	return rc;
 }
 
 static pk_victim_ref *refs_from_json(const cJSON *arr, pk_strtab *strs, pk_arena *a, int *n)

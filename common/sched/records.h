@@ -28,6 +28,7 @@
 
 #include <cjson/cJSON.h>
 #include "engine.h"
+#include "../io/writer.h"
 
 /* RFC 3339 UTC ("2024-01-02T03:04:05Z", fraction only when non-zero). */
 void pk_format_time(int64_t unix_nanos, char *buf, size_t size);
@@ -41,6 +42,12 @@ bool pk_victim_ref_from_json(const cJSON *o, pk_strtab *strs, pk_victim_ref *out
 /* With s, the candidate's nodeResources from the snapshot (the victims gone,
  * the preemptor added); without, those the record it was read from had. */
 cJSON *pk_candidate_json(const pk_snapshot *s, const pk_pod *preemptor, const pk_candidate *c);
+/* Write the Candidate records of e (pk_candidate_json with s) to out, in
+ * order, built and printed on up to `threads` threads (0: one per CPU, at
+ * most 4) a chunk at a time: a 65,000-node snapshot has tens of thousands
+ * of candidates, and each record reads scattered pods. Returns 0 or -1 on
+ * a write error. */
+int pk_write_candidates(pk_out *out, const pk_snapshot *s, const pk_evaluation *e, int threads);
 /* Decode a Candidate record (victims arena-allocated). */
 bool pk_candidate_from_json(const cJSON *o, pk_strtab *strs, pk_arena *a, pk_candidate *out);
 

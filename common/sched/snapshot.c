@@ -95,8 +95,11 @@ pk_nodeinfo *pk_snapshot_node(const pk_snapshot *s, const char *name)
 	const node_index *ix = s->index;
 	if (!ix || !name || !*name)
 		return NULL;
-	/* Names from the snapshot are interned; others are looked up. */
-	const char *key = pk_intern(s->strs, name);
+	/* Names from the snapshot are interned; a name the table does not
+	 * hold is no node's (and is not added: threads may call this at once). */
+	const char *key = pk_strtab_find(s->strs, name);
+	if (!key)
+		return NULL;
 	size_t j = ptr_hash(key) & (ix->cap - 1);
 	while (ix->keys[j]) {
 		if (ix->keys[j] == key)
