@@ -1,6 +1,6 @@
 /* A few threads that share one job out by parts, the calling thread taking
  * part 0: for work cut by nodes whose parts touch disjoint state (the dry
- * runs of a decision, preempt.c). Internal to sched/. */
+ * runs of a decision, memo.c). Internal to sched/. */
 #ifndef PK_SCHED_WORKERS_H
 #define PK_SCHED_WORKERS_H
 
