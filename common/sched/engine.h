@@ -119,6 +119,15 @@ typedef struct pk_nodeinfo {
 typedef struct pk_interpod pk_interpod; /* InterPodAffinity state (interpod.h) */
 typedef struct pk_spread_state pk_spread_state; /* PodTopologySpread state (spread.h) */
 
+/* A PDB's place in pk_snapshot.pdb_keys: a pod's PDBs are those of its
+ * namespace without a required label (value 0) and those whose required
+ * label value the pod carries. Namespaces and values are interned: their
+ * addresses name them. */
+typedef struct pk_pdb_key {
+	uintptr_t ns, value;
+	int idx;
+} pk_pdb_key;
+
 typedef struct pk_snapshot {
 	pk_arena arena;
 	pk_strtab *strs;
@@ -133,7 +142,7 @@ typedef struct pk_snapshot {
 	long npods, podcap;
 	pk_pdb *pdbs;
 	int npdbs, pdbcap;
-	int *pdbs_by_namespace;   /* PDB indices by namespace, required label
+	pk_pdb_key *pdb_keys;     /* the PDBs by namespace, required label
 	                           * value, then index (pk_pdb_index, at finish) */
 
 	bool keep_pending_objects;/* keep the cJSON of pending pods (for --pending) */

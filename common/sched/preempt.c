@@ -92,18 +92,12 @@ static bool pdb_matches(const pk_pdb *b, const pk_pod *p)
 static void cache_pod_pdbs(const pk_snapshot *s, pk_pod *p);
 
 /* PDBs ordered by namespace, then by the label every pod they select
- * carries (must_value; none first), then index: a pod's PDBs are found
- * among those of its namespace without such a label and those whose label
- * value the pod carries. Namespaces and values are interned: their
- * addresses name them. */
-typedef struct pdb_key {
-	uintptr_t ns, value;
-	int idx;
-} pdb_key;
-
+ * carries (must_value; none first), then index (pk_pdb_key, engine.h). The
+ * keys are searched where they lie, together, not through the PDBs: two
+ * million pods look up five keys each. */
 static int pdb_key_cmp(const void *a, const void *b)
 {
-	const pdb_key *x = a, *y = b;
+	const pk_pdb_key *x = a, *y = b;
 	if (x->ns != y->ns)
 		return x->ns < y->ns ? -1 : 1;
 	if (x->value != y->value)
@@ -111,62 +105,58 @@ static int pdb_key_cmp(const void *a, const void *b)
 	return (x->idx > y->idx) - (x->idx < y->idx);
 }
 
-static pdb_key key_of_pdb(const pk_snapshot *s, int i)
-{
-	const pk_pdb *b = &s->pdbs[i];
-	return (pdb_key){ (uintptr_t)b->namespace_, b->must_key ? (uintptr_t)b->must_value : 0, i };
-}
-
 void pk_pdb_index(pk_snapshot *s)
 {
-	pdb_key *k = malloc(sizeof *k * (size_t)(s->npdbs + 1));
-	free(s->pdbs_by_namespace);
-	s->pdbs_by_namespace = malloc(sizeof *s->pdbs_by_namespace * (size_t)(s->npdbs + 1));
-	if (!k || !s->pdbs_by_namespace)
+	free(s->pdb_keys);
+	s->pdb_keys = malloc(sizeof *s->pdb_keys * (size_t)(s->npdbs + 1));
+	if (!s->pdb_keys)
 		abort();
-	for (int i = 0; i < s->npdbs; i++)
-		k[i] = key_of_pdb(s, i);
-	qsort(k, (size_t)s->npdbs, sizeof *k, pdb_key_cmp);
-	for (int i = 0; i < s->npdbs; i++)
-		s->pdbs_by_namespace[i] = k[i].idx;
-	free(k);
+	for (int i = 0; i < s->npdbs; i++) {
+		const pk_pdb *b = &s->pdbs[i];
+		s->pdb_keys[i] = (pk_pdb_key){ (uintptr_t)b->namespace_, b->must_key ? (uintptr_t)b->must_value : 0, i };
+	}
+	qsort(s->pdb_keys, (size_t)s->npdbs, sizeof *s->pdb_keys, pdb_key_cmp);
 }
 
-/* The first position in pdbs_by_namespace at or after (ns, value). */
+static bool pdb_key_before(const pk_pdb_key *k, uintptr_t ns, uintptr_t value)
+{
+	return k->ns < ns || (k->ns == ns && k->value < value);
+}
+
+/* The first position in pdb_keys at or after (ns, value). A search
+ * without branches on the comparisons, which a pod's label values make
+ * unpredictable: the range halves each step whatever the answer. */
 static int first_pdb_at(const pk_snapshot *s, uintptr_t ns, uintptr_t value)
 {
-	const int *o = s->pdbs_by_namespace;
-	pdb_key want = { ns, value, -1 };
-	int lo = 0, hi = s->npdbs;
-	while (lo < hi) {
-		int mid = lo + (hi - lo) / 2;
-		pdb_key k = key_of_pdb(s, o[mid]);
-		if (pdb_key_cmp(&k, &want) < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
+	const pk_pdb_key *base = s->pdb_keys;
+	size_t n = (size_t)s->npdbs;
+	if (n == 0)
+		return 0;
+	while (n > 1) {
+		size_t half = n / 2;
+		base = pdb_key_before(&base[half], ns, value) ? base + half : base;
+		n -= half;
 	}
-	return lo;
+	return (int)(base - s->pdb_keys) + pdb_key_before(base, ns, value);
 }
 
 /* Add to found[] the PDBs at (ns, value) that select p; false when more
  * than PK_POD_MAX_PDBS do. */
 static bool find_pdbs_at(const pk_snapshot *s, const pk_pod *p, uintptr_t value, int16_t *found, int *n)
 {
-	const int *o = s->pdbs_by_namespace;
 	uintptr_t ns = (uintptr_t)p->namespace_;
 	for (int k = first_pdb_at(s, ns, value); k < s->npdbs; k++) {
-		pdb_key key = key_of_pdb(s, o[k]);
-		if (key.ns != ns || key.value != value)
+		const pk_pdb_key *key = &s->pdb_keys[k];
+		if (key->ns != ns || key->value != value)
 			break;
-		if (!pdb_matches(&s->pdbs[o[k]], p))
+		if (!pdb_matches(&s->pdbs[key->idx], p))
 			continue;
 		for (int j = 0; j < *n; j++)
-			if (found[j] == o[k])
+			if (found[j] == key->idx)
 				goto next; /* a value the pod carries under two keys */
-		if (*n == PK_POD_MAX_PDBS || o[k] > INT16_MAX)
+		if (*n == PK_POD_MAX_PDBS || key->idx > INT16_MAX)
 			return false;
-		found[(*n)++] = (int16_t)o[k];
+		found[(*n)++] = (int16_t)key->idx;
 	next:;
 	}
 	return true;

@@ -144,7 +144,7 @@ void pk_snapshot_free(pk_snapshot *s)
 	free(s->pods);
 	free(s->pending_objects);
 	free(s->pdbs);
-	free(s->pdbs_by_namespace);
+	free(s->pdb_keys);
 	pk_prefilter_end(s);
 	index_free(s);
 	pk_pclass_set_free(&s->classes);
@@ -290,6 +290,35 @@ static uint64_t name_hash(const char *name)
 	return h;
 }
 
+/* A pod's (namespace, name) hashed and mixed: the slot is taken from bits
+ * 20 and up, a tag from the top byte. */
+static uint64_t pod_key_mix(const pk_pod *p)
+{
+	uint64_t h = ((uint64_t)(uintptr_t)p->namespace_ * 0x9e3779b97f4a7c15ull) ^ name_hash(p->name);
+	return h * 0xff51afd7ed558ccdull;
+}
+
+/* Pod k (mixed: pod_key_mix) into the table of pods seen; a pod with its
+ * namespace and name seen before is shadowed by it. */
+static void shadow_if_seen(pk_snapshot *s, uint32_t *seen, uint8_t *tag, size_t cap, long k, uint64_t mixed)
+{
+	const pk_pod *p = s->pods[k];
+	size_t j = (size_t)(mixed >> 20) & (cap - 1);
+	uint8_t t = (uint8_t)(mixed >> 56);
+	for (; seen[j]; j = (j + 1) & (cap - 1)) {
+		if (tag[j] != t)
+			continue;
+		pk_pod *q = s->pods[seen[j] - 1];
+		if (q->namespace_ == p->namespace_ && strcmp(q->name, p->name) == 0) {
+			q->shadowed = true;
+			s->duplicates++;
+			break;
+		}
+	}
+	seen[j] = (uint32_t)(k + 1);
+	tag[j] = t;
+}
+
 /* Likewise for pods: the same namespace/name twice counts once. */
 static void shadow_duplicate_pods(pk_snapshot *s)
 {
@@ -302,23 +331,29 @@ static void shadow_duplicate_pods(pk_snapshot *s)
 	while (cap < (size_t)s->npods * 2)
 		cap *= 2;
 	uint32_t *seen = calloc(cap, sizeof *seen);
-	if (!seen)
+	/* A byte of each slot's hash beside it: a probe looks at the pod (two
+	 * cache misses at two million pods) only when the bytes agree. */
+	uint8_t *tag = malloc(cap);
+	if (!seen || !tag)
 		abort();
-	for (long i = 0; i < s->npods; i++) {
-		const pk_pod *p = s->pods[i];
-		uint64_t h = ((uint64_t)(uintptr_t)p->namespace_ * 0x9e3779b97f4a7c15ull) ^ name_hash(p->name);
-		size_t j = (size_t)((h * 0xff51afd7ed558ccdull) >> 20) & (cap - 1);
-		for (; seen[j]; j = (j + 1) & (cap - 1)) {
-			pk_pod *q = s->pods[seen[j] - 1];
-			if (q->namespace_ == p->namespace_ && strcmp(q->name, p->name) == 0) {
-				q->shadowed = true;
-				s->duplicates++;
-				break;
-			}
+	/* The slots are random in a table of 16 MB at two million pods: each
+	 * pod's is fetched while the pods AHEAD of it are looked at. */
+	enum { AHEAD = 16 };
+	uint64_t mixed[AHEAD];
+	for (long i = 0; i < s->npods + AHEAD; i++) {
+		long k = i - AHEAD;      /* the pod looked at now; its mix is in mixed[i % AHEAD] */
+		if (k >= 0)
+			shadow_if_seen(s, seen, tag, cap, k, mixed[k % AHEAD]);
+		if (i < s->npods) {
+			mixed[i % AHEAD] = pod_key_mix(s->pods[i]);
+			size_t at = (size_t)(mixed[i % AHEAD] >> 20) & (cap - 1);
+			__builtin_prefetch(&seen[at]);
+			__builtin_prefetch(&tag[at]);
 		}
-		seen[j] = (uint32_t)(i + 1);
 	}
+
 	free(seen);
+	free(tag);
 }
 
 /* qsort has no context argument; the snapshot time is carried through a
