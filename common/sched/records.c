@@ -341,7 +341,7 @@ static void print_candidates(void *ctx, int part, int nparts)
 
 int pk_write_candidates(pk_out *out, const pk_snapshot *s, const pk_evaluation *e, int threads)
 {
-	enum { CHUNK = 1024 };   /* records in memory at once */
+	enum { CHUNK = 256 };    /* records in memory at once */
 	int n = e->ncandidates, rc = 0;
 	pk_workers *w = n > 64 ? pk_workers_new(pk_workers_wanted(threads)) : NULL;
 	char **text = malloc(sizeof *text * CHUNK);

@@ -44,7 +44,7 @@ bool pk_victim_ref_from_json(const cJSON *o, pk_strtab *strs, pk_victim_ref *out
 cJSON *pk_candidate_json(const pk_snapshot *s, const pk_pod *preemptor, const pk_candidate *c);
 /* Write the Candidate records of e (pk_candidate_json with s) to out, in
  * order, built and printed on up to `threads` threads (0: one per CPU, at
- * most 4) a chunk at a time: a 65,000-node snapshot has tens of thousands
+ * most 4) 256 at a time: a 65,000-node snapshot has tens of thousands
  * of candidates, and each record reads scattered pods. Returns 0 or -1 on
  * a write error. */
 int pk_write_candidates(pk_out *out, const pk_snapshot *s, const pk_evaluation *e, int threads);
