@@ -677,6 +677,7 @@ int pp_simulate_main(int argc, char **argv)
 		abort();
 	pk_cli_init(&r->cli, &spec);
 	pk_snapshot_init(&r->snap);
+	r->snap.threads = r->cli.reader.threads;
 	pk_pg_set_init(&r->groups);
 	pk_sim_opts so;
 	pk_sim_opts_default(&so);

@@ -434,6 +434,7 @@ static void preemptor_assumptions(victims_run *r)
 int victims_load(victims_run *r, char **paths, int npaths)
 {
 	pk_snapshot_init(&r->snap);
+	r->snap.threads = r->cli->reader.threads;
 	pk_pg_set_init(&r->groups);
 	r->snap.keep_pending_objects = r->opts->pending;
 	for (int i = 0; i < r->opts->npreemptor_files; i++) {

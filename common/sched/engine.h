@@ -144,8 +144,13 @@ typedef struct pk_snapshot {
 	int npdbs, pdbcap;
 	pk_pdb_key *pdb_keys;     /* the PDBs by namespace, required label
 	                           * value, then index (pk_pdb_index, at finish) */
+	uint64_t pdb_key_bits[64];/* a bit per hash of each key's (ns, value):
+	                           * a pod's label values that no PDB requires
+	                           * are passed over without a search */
 
 	bool keep_pending_objects;/* keep the cJSON of pending pods (for --pending) */
+	int threads;              /* pk_snapshot_finish's nodes are shared out
+	                           * among this many (0: one per CPU, at most 4) */
 	cJSON **pending_objects;  /* parallel to pods: owned cJSON or NULL */
 
 	long anti_affinity_pods;  /* bound pods with required pod anti-affinity */

@@ -105,6 +105,13 @@ static int pdb_key_cmp(const void *a, const void *b)
 	return (x->idx > y->idx) - (x->idx < y->idx);
 }
 
+/* Which of pk_snapshot.pdb_key_bits' 4,096 bits stands for (ns, value). */
+static unsigned pdb_key_bit(uintptr_t ns, uintptr_t value)
+{
+	uint64_t h = ((uint64_t)ns * 0x9e3779b97f4a7c15ull) ^ ((uint64_t)value * 0xff51afd7ed558ccdull);
+	return (unsigned)(h >> 52);
+}
+
 void pk_pdb_index(pk_snapshot *s)
 {
 	free(s->pdb_keys);
@@ -116,6 +123,18 @@ void pk_pdb_index(pk_snapshot *s)
 		s->pdb_keys[i] = (pk_pdb_key){ (uintptr_t)b->namespace_, b->must_key ? (uintptr_t)b->must_value : 0, i };
 	}
 	qsort(s->pdb_keys, (size_t)s->npdbs, sizeof *s->pdb_keys, pdb_key_cmp);
+	memset(s->pdb_key_bits, 0, sizeof s->pdb_key_bits);
+	for (int i = 0; i < s->npdbs; i++) {
+		unsigned bit = pdb_key_bit(s->pdb_keys[i].ns, s->pdb_keys[i].value);
+		s->pdb_key_bits[bit >> 6] |= 1ull << (bit & 63);
+	}
+}
+
+/* May some PDB have the key (ns, value)? (No: certainly none has.) */
+static bool pdb_key_maybe(const pk_snapshot *s, uintptr_t ns, uintptr_t value)
+{
+	unsigned bit = pdb_key_bit(ns, value);
+	return s->pdb_key_bits[bit >> 6] >> (bit & 63) & 1;
 }
 
 static bool pdb_key_before(const pk_pdb_key *k, uintptr_t ns, uintptr_t value)
@@ -145,6 +164,8 @@ static int first_pdb_at(const pk_snapshot *s, uintptr_t ns, uintptr_t value)
 static bool find_pdbs_at(const pk_snapshot *s, const pk_pod *p, uintptr_t value, int16_t *found, int *n)
 {
 	uintptr_t ns = (uintptr_t)p->namespace_;
+	if (!pdb_key_maybe(s, ns, value))
+		return true;
 	for (int k = first_pdb_at(s, ns, value); k < s->npdbs; k++) {
 		const pk_pdb_key *key = &s->pdb_keys[k];
 		if (key->ns != ns || key->value != value)

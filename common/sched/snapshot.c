@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "../k8s/json.h"
+#include "workers.h"
 
 /* Members of a snapshot's objects the engine never reads: left out before
  * they are parsed (pk_reader_opts.prune). */
@@ -485,6 +486,25 @@ static int32_t *pods_to_nodes(pk_snapshot *s)
 	return where;
 }
 
+/* Part of the nodes, each with its pods in place: their requests summed,
+ * their PDBs matched, sorted in importance order, their slots filled. A
+ * pod is on one node only, so the parts touch disjoint state; at 65,000
+ * nodes this is a second on one core. */
+static void finish_nodes(void *ctx, int part, int nparts)
+{
+	pk_snapshot *s = ctx;
+	for (long i = s->nnodes * part / nparts; i < s->nnodes * (part + 1) / nparts; i++) {
+		pk_nodeinfo *ni = &s->infos[i];
+		for (int k = 0; k < ni->npods; k++) {
+			pk_res_add(&ni->requested, &ni->pods[k]->requests, 1);
+			pk_pod_match_pdbs(s, ni->pods[k]);
+		}
+		sort_pods(ni->pods, ni->npods, s->now);
+		for (int k = 0; k < ni->npods; k++)
+			ni->slots[k] = slot_of(ni->pods[k]);
+	}
+}
+
 void pk_snapshot_finish(pk_snapshot *s)
 {
 	if (s->finished)
@@ -517,18 +537,13 @@ void pk_snapshot_finish(pk_snapshot *s)
 		pk_nodeinfo *ni = &s->infos[where[i]];
 		pk_pod *p = s->pods[i];
 		ni->pods[ni->npods++] = p;
-		pk_res_add(&ni->requested, &p->requests, 1);
-		pk_pod_match_pdbs(s, p); /* now, while the pod is in the cache */
 		if (p->con->nanti_affinity)
 			s->anti_affinity_pods++;
 	}
 	free(where);
-	for (long i = 0; i < s->nnodes; i++) {
-		pk_nodeinfo *ni = &s->infos[i];
-		sort_pods(ni->pods, ni->npods, s->now);
-		for (int k = 0; k < ni->npods; k++)
-			ni->slots[k] = slot_of(ni->pods[k]);
-	}
+	pk_workers *w = s->nnodes >= 256 ? pk_workers_new(pk_workers_wanted(s->threads)) : NULL;
+	pk_workers_run(w, finish_nodes, s);
+	pk_workers_free(w);
 	s->finished = true;
 }
 
