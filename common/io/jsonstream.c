@@ -463,9 +463,9 @@ static int grow(void **ptr, size_t *cap, size_t need, size_t elem)
 	return 0;
 }
 
-/* Append an item with `len` bytes of text to the filling batch, and
- * submit the batch when it is full. NULL when memory has run out: the
- * scanner stops, and that is said after what was queued before. */
+/* Append an item with `len` bytes of text to the filling batch (its
+ * callers then submit the batch if it is full). NULL when memory has run
+ * out: the scanner stops, and that is said after what was queued before. */
 static item *queue(jscan *j, enum item_kind kind, const char *text, size_t len, long line, long col, long index)
 {
 	batch *b = &j->pool->ring[j->pool->tail];
