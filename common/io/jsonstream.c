@@ -1045,10 +1045,10 @@ int pk_json_stream(pk_sink *s, int fd, const char *prefix, size_t nprefix)
 		j.line_start = 3;
 	}
 	run(&j);
-	if (j.out_of_memory && !s->stop)
-		pk_sink_error(s, PK_REC_ERROR, PK_ERR_LIMIT, j.oom_line, j.oom_col, -1, j.doc, NULL, "out of memory");
 	if (p->progress_shown)
 		fputs("\r\033[K", stderr);   /* leave the terminal as it was */
+	if (j.out_of_memory)
+		pk_sink_error(s, PK_REC_ERROR, PK_ERR_LIMIT, j.oom_line, j.oom_col, -1, j.doc, NULL, "out of memory");
 	for (int i = 0; i < (int)(sizeof p->ring / sizeof p->ring[0]); i++) {
 		free(p->ring[i].arena);
 		free(p->ring[i].items);
