@@ -152,7 +152,7 @@ void pk_strtab_free(pk_strtab *t)
 size_t pk_strtab_count(const pk_strtab *t) { return t->count; }
 size_t pk_strtab_blobs(const pk_strtab *t) { return t->nsets; }
 
-static uint64_t hash_bytes(const char *s, size_t n)
+uint64_t pk_hash_bytes(const char *s, size_t n)
 {
 	uint64_t h = 1469598103934665603ull;
 	for (size_t i = 0; i < n; i++) {
@@ -160,6 +160,11 @@ static uint64_t hash_bytes(const char *s, size_t n)
 		h *= 1099511628211ull;
 	}
 	return h;
+}
+
+uint64_t pk_hash_str(const char *s)
+{
+	return pk_hash_bytes(s, strlen(s));
 }
 
 static void strtab_grow(pk_strtab *t)
@@ -208,7 +213,7 @@ const char *pk_strtab_find(const pk_strtab *t, const char *s)
 	if (!s)
 		return NULL;
 	size_t n = strlen(s);
-	return t->strs[strtab_slot(t, s, n, (uint32_t)hash_bytes(s, n))];
+	return t->strs[strtab_slot(t, s, n, (uint32_t)pk_hash_bytes(s, n))];
 }
 
 const char *pk_intern_n(pk_strtab *t, const char *s, size_t n)
@@ -217,7 +222,7 @@ const char *pk_intern_n(pk_strtab *t, const char *s, size_t n)
 		return NULL;
 	if ((t->count + 1) * 5 > t->cap * 4)
 		strtab_grow(t);
-	uint32_t h = (uint32_t)hash_bytes(s, n);
+	uint32_t h = (uint32_t)pk_hash_bytes(s, n);
 	size_t j = strtab_slot(t, s, n, h);
 	if (t->strs[j])
 		return t->strs[j];
@@ -485,7 +490,7 @@ const void *pk_intern_blob(pk_strtab *t, const void *data, size_t size)
 		void *own = pk_arena_alloc(&t->maps, size);
 		return memcpy(own, data, size);
 	}
-	uint32_t h = (uint32_t)hash_bytes(data, size);
+	uint32_t h = (uint32_t)pk_hash_bytes(data, size);
 	size_t j = h & (t->setcap - 1);
 	for (; t->sets[j].set; j = (j + 1) & (t->setcap - 1))
 		if (t->sets[j].hash == h && t->sets[j].size == size && memcmp(t->sets[j].set, data, size) == 0)

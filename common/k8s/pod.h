@@ -46,6 +46,10 @@ void pk_strtab_free(pk_strtab *t);
 const char *pk_intern(pk_strtab *t, const char *s);
 /* The same for s[0..len), which holds no NUL. */
 const char *pk_intern_n(pk_strtab *t, const char *s, size_t len);
+/* FNV-1a of s[0..n), and of the C string s: the string hash of the
+ * tables here and in sched/. */
+uint64_t pk_hash_bytes(const char *s, size_t n);
+uint64_t pk_hash_str(const char *s);
 /* The unique copy of s if the table has one, else NULL; the table is not
  * changed (threads may look up at once while nobody interns). */
 const char *pk_strtab_find(const pk_strtab *t, const char *s);

@@ -71,14 +71,6 @@ static bool gang_path(const pk_sim *m)
 
 /* ---- uids of the pods that may be nominated ------------------------------------ */
 
-static size_t uid_hash(const char *u)
-{
-	uint64_t h = 0xcbf29ce484222325u;
-	for (; *u; u++)
-		h = (h ^ (unsigned char)*u) * 0x100000001b3u;
-	return (size_t)h;
-}
-
 static void uids_grow(pk_sim *m)
 {
 	size_t cap = m->uids.cap ? 2 * m->uids.cap : 256;
@@ -89,7 +81,7 @@ static void uids_grow(pk_sim *m)
 	for (size_t i = 0; i < m->uids.cap; i++) {
 		if (!m->uids.uid[i])
 			continue;
-		size_t j = uid_hash(m->uids.uid[i]) & (cap - 1);
+		size_t j = (size_t)pk_hash_str(m->uids.uid[i]) & (cap - 1);
 		while (uid[j])
 			j = (j + 1) & (cap - 1);
 		uid[j] = m->uids.uid[i];
@@ -110,7 +102,7 @@ static void note_uid(pk_sim *m, const pk_pod *p)
 		return;
 	if (2 * (m->uids.n + 1) > m->uids.cap)
 		uids_grow(m);
-	size_t j = uid_hash(p->uid) & (m->uids.cap - 1);
+	size_t j = (size_t)pk_hash_str(p->uid) & (m->uids.cap - 1);
 	for (; m->uids.uid[j]; j = (j + 1) & (m->uids.cap - 1))
 		if (strcmp(m->uids.uid[j], p->uid) == 0) {
 			if (m->uids.pod[j] != p) {

@@ -282,20 +282,11 @@ static void drop_duplicate_nodes(pk_snapshot *s)
 	s->nnodes = w;
 }
 
-/* FNV-1a of a pod's name. */
-static uint64_t name_hash(const char *name)
-{
-	uint64_t h = 1469598103934665603ull;
-	for (const unsigned char *c = (const unsigned char *)name; *c; c++)
-		h = (h ^ *c) * 1099511628211ull;
-	return h;
-}
-
 /* A pod's (namespace, name) hashed and mixed: the slot is taken from bits
  * 20 and up, a tag from the top byte. */
 static uint64_t pod_key_mix(const pk_pod *p)
 {
-	uint64_t h = ((uint64_t)(uintptr_t)p->namespace_ * 0x9e3779b97f4a7c15ull) ^ name_hash(p->name);
+	uint64_t h = ((uint64_t)(uintptr_t)p->namespace_ * 0x9e3779b97f4a7c15ull) ^ pk_hash_str(p->name);
 	return h * 0xff51afd7ed558ccdull;
 }
 
@@ -352,7 +343,6 @@ static void shadow_duplicate_pods(pk_snapshot *s)
 			__builtin_prefetch(&tag[at]);
 		}
 	}
-
 	free(seen);
 	free(tag);
 }
