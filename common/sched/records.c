@@ -4,12 +4,38 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "../io/emit.h"
 #include "../k8s/json.h"
 #include "../k8s/quantity.h"
 #include "workers.h"
 
+/* Days since 1970-01-01 to a civil date (proleptic Gregorian), as in
+ * Howard Hinnant's chrono-compatible low-level date algorithms. */
+static void civil_from_days(int64_t z, int64_t *y, unsigned *m, unsigned *d)
+{
+	z += 719468;
+	int64_t era = (z >= 0 ? z : z - 146096) / 146097;
+	unsigned doe = (unsigned)(z - era * 146097);
+	unsigned yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+	unsigned doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+	unsigned mp = (5 * doy + 2) / 153;
+	*d = doy - (153 * mp + 2) / 5 + 1;
+	*m = mp < 10 ? mp + 3 : mp - 9;
+	*y = (int64_t)yoe + era * 400 + (*m <= 2);
+}
+
+static char *two_digits(char *p, unsigned v)
+{
+	p[0] = (char)('0' + v / 10);
+	p[1] = (char)('0' + v % 10);
+	return p + 2;
+}
+
+/* Without gmtime_r and strftime: a Candidate record has a start time per
+ * victim, printed on several threads at once, and gmtime_r takes the time
+ * zone lock. Nanoseconds in an int64_t span the years 1677 to 2262, so
+ * the year always has four digits. */
 void pk_format_time(int64_t ns, char *buf, size_t size)
 {
 	int64_t sec = ns / 1000000000, frac = ns % 1000000000;
@@ -17,79 +43,113 @@ void pk_format_time(int64_t ns, char *buf, size_t size)
 		frac += 1000000000;
 		sec--;
 	}
-	time_t t = (time_t)sec;
-	struct tm tm;
-	gmtime_r(&t, &tm);
-	size_t n = strftime(buf, size, "%Y-%m-%dT%H:%M:%S", &tm);
-	if (frac) {
-		char f[16];
-		snprintf(f, sizeof f, ".%09lld", (long long)frac);
-		size_t l = strlen(f);
-		while (l > 1 && f[l - 1] == '0')
-			f[--l] = '\0';
-		snprintf(buf + n, size - n, "%sZ", f);
-	} else {
-		snprintf(buf + n, size - n, "Z");
+	int64_t days = sec / 86400, rem = sec % 86400;
+	if (rem < 0) {
+		rem += 86400;
+		days--;
 	}
+	int64_t y;
+	unsigned m, d;
+	civil_from_days(days, &y, &m, &d);
+	char t[40], *p = t;
+	p = two_digits(p, (unsigned)(y / 100));
+	p = two_digits(p, (unsigned)(y % 100));
+	*p++ = '-';
+	p = two_digits(p, m);
+	*p++ = '-';
+	p = two_digits(p, d);
+	*p++ = 'T';
+	p = two_digits(p, (unsigned)(rem / 3600));
+	*p++ = ':';
+	p = two_digits(p, (unsigned)(rem / 60 % 60));
+	*p++ = ':';
+	p = two_digits(p, (unsigned)(rem % 60));
+	if (frac) {    /* nine digits, trailing zeros dropped */
+		*p++ = '.';
+		int n = 9;
+		for (int i = 8; i >= 0; i--, frac /= 10)
+			p[i] = (char)('0' + frac % 10);
+		while (p[n - 1] == '0')
+			n--;
+		p += n;
+	}
+	*p++ = 'Z';
+	*p = '\0';
+	snprintf(buf, size, "%s", t);
+}
+
+static void pod_ref_emit(pk_emit *e, const char *key, const pk_pod *p, bool full)
+{
+	pk_emit_object(e, key);
+	pk_emit_string(e, "namespace", p->namespace_);
+	pk_emit_string(e, "name", p->name);
+	pk_emit_string(e, "uid", p->uid);
+	pk_emit_number(e, "priority", p->priority);
+	if (full) {
+		pk_emit_string(e, "preemptionPolicy", pk_preemption_policy_name(p->policy));
+		pk_emit_string(e, "priorityClassName", p->class_name);
+		pk_emit_string(e, "schedulerName", p->scheduler_name);
+		if (*p->nominated_node)
+			pk_emit_string(e, "nominatedNodeName", p->nominated_node);
+	}
+	pk_emit_end(e);
 }
 
 cJSON *pk_pod_ref_json(const pk_pod *p, bool full)
 {
-	cJSON *o = cJSON_CreateObject();
-	cJSON_AddStringToObject(o, "namespace", p->namespace_);
-	cJSON_AddStringToObject(o, "name", p->name);
-	cJSON_AddStringToObject(o, "uid", p->uid);
-	cJSON_AddNumberToObject(o, "priority", p->priority);
-	if (full) {
-		cJSON_AddStringToObject(o, "preemptionPolicy", pk_preemption_policy_name(p->policy));
-		cJSON_AddStringToObject(o, "priorityClassName", p->class_name);
-		cJSON_AddStringToObject(o, "schedulerName", p->scheduler_name);
-		if (*p->nominated_node)
-			cJSON_AddStringToObject(o, "nominatedNodeName", p->nominated_node);
+	pk_emit e;
+	pk_emit_tree(&e);
+	pod_ref_emit(&e, NULL, p, full);
+	return pk_emit_tree_done(&e);
+}
+
+static void victim_ref_emit(pk_emit *e, const char *key, const pk_victim_ref *v)
+{
+	pk_emit_object(e, key);
+	pk_emit_string(e, "namespace", v->namespace_);
+	pk_emit_string(e, "name", v->name);
+	pk_emit_string(e, "uid", v->uid);
+	pk_emit_string(e, "node", v->node ? v->node : "");
+	pk_emit_number(e, "priority", v->priority);
+	if (v->has_start_time) {
+		char t[64];
+		pk_format_time(v->start_time, t, sizeof t);
+		pk_emit_string(e, "startTime", t);
+	} else {
+		pk_emit_null(e, "startTime");
 	}
-	return o;
+	if (v->violating)
+		pk_emit_bool(e, "pdbViolation", true);
+	if (v->terminating)
+		pk_emit_bool(e, "terminating", true);
+	if (v->class_name && *v->class_name)
+		pk_emit_string(e, "priorityClassName", v->class_name);
+	if (v->owner_kind && *v->owner_kind) {
+		pk_emit_object(e, "owner");
+		const char *name = v->owner_name ? v->owner_name : "";
+		size_t n = strlen(name);
+		if (v->owner_trim && v->owner_trim < n) { /* a Deployment's ReplicaSet: the Deployment */
+			pk_emit_string(e, "kind", "Deployment");
+			pk_emit_string_n(e, "name", name, n - v->owner_trim);
+		} else {
+			pk_emit_string(e, "kind", v->owner_kind);
+			pk_emit_string(e, "name", name);
+		}
+		pk_emit_end(e);
+	}
+	if (v->pod_group && *v->pod_group)
+		pk_emit_string(e, "podGroup", v->pod_group);
+	if (v->pdb && *v->pdb)
+		pk_emit_string(e, "pdb", v->pdb);
+	pk_emit_end(e);
 }
 
 cJSON *pk_victim_ref_json(const pk_victim_ref *v)
 {
-	cJSON *o = cJSON_CreateObject();
-	cJSON_AddStringToObject(o, "namespace", v->namespace_);
-	cJSON_AddStringToObject(o, "name", v->name);
-	cJSON_AddStringToObject(o, "uid", v->uid);
-	cJSON_AddStringToObject(o, "node", v->node ? v->node : "");
-	cJSON_AddNumberToObject(o, "priority", v->priority);
-	if (v->has_start_time) {
-		char t[64];
-		pk_format_time(v->start_time, t, sizeof t);
-		cJSON_AddStringToObject(o, "startTime", t);
-	} else {
-		cJSON_AddNullToObject(o, "startTime");
-	}
-	if (v->violating)
-		cJSON_AddBoolToObject(o, "pdbViolation", 1);
-	if (v->terminating)
-		cJSON_AddBoolToObject(o, "terminating", 1);
-	if (v->class_name && *v->class_name)
-		cJSON_AddStringToObject(o, "priorityClassName", v->class_name);
-	if (v->owner_kind && *v->owner_kind) {
-		cJSON *owner = cJSON_AddObjectToObject(o, "owner");
-		const char *name = v->owner_name ? v->owner_name : "";
-		size_t n = strlen(name);
-		if (v->owner_trim && v->owner_trim < n) { /* a Deployment's ReplicaSet: the Deployment */
-			char deploy[512];
-			snprintf(deploy, sizeof deploy, "%.*s", (int)(n - v->owner_trim), name);
-			cJSON_AddStringToObject(owner, "kind", "Deployment");
-			cJSON_AddStringToObject(owner, "name", deploy);
-		} else {
-			cJSON_AddStringToObject(owner, "kind", v->owner_kind);
-			cJSON_AddStringToObject(owner, "name", name);
-		}
-	}
-	if (v->pod_group && *v->pod_group)
-		cJSON_AddStringToObject(o, "podGroup", v->pod_group);
-	if (v->pdb && *v->pdb)
-		cJSON_AddStringToObject(o, "pdb", v->pdb);
-	return o;
+	pk_emit e;
+	pk_emit_tree(&e);
+	victim_ref_emit(&e, NULL, v);
+	return pk_emit_tree_done(&e);
 }
 
 /* A member's string, interned; NULL when it is missing or no string. */
@@ -150,26 +210,26 @@ bool pk_victim_ref_from_json(const cJSON *o, pk_strtab *strs, pk_victim_ref *out
 
 /* ---- node resources ---------------------------------------------------------------- */
 
-static void add_quantity(cJSON *o, const char *name, int64_t milli)
+static void quantity_emit(pk_emit *e, const char *name, int64_t milli)
 {
 	char q[32];
 	pk_qty_format(milli, q, sizeof q);
-	cJSON_AddStringToObject(o, name, q);
+	pk_emit_string(e, name, q);
 }
 
 /* A ResourceList: cpu, memory and pods always, the others when not zero. */
-static cJSON *resource_list_json(const pk_res *r)
+static void resource_list_emit(pk_emit *e, const char *key, const pk_res *r)
 {
-	cJSON *o = cJSON_CreateObject();
-	add_quantity(o, "cpu", r->cpu);
-	add_quantity(o, "memory", r->memory);
-	add_quantity(o, "pods", r->pods);
+	pk_emit_object(e, key);
+	quantity_emit(e, "cpu", r->cpu);
+	quantity_emit(e, "memory", r->memory);
+	quantity_emit(e, "pods", r->pods);
 	if (r->ephemeral)
-		add_quantity(o, "ephemeral-storage", r->ephemeral);
+		quantity_emit(e, "ephemeral-storage", r->ephemeral);
 	for (int i = 0; i < r->nscalar; i++)
 		if (r->scalar[i].milli)
-			add_quantity(o, r->scalar[i].name, r->scalar[i].milli);
-	return o;
+			quantity_emit(e, r->scalar[i].name, r->scalar[i].milli);
+	pk_emit_end(e);
 }
 
 static void res_pods(pk_res *r, const pk_pod *const *pods, int n, int sign)
@@ -188,8 +248,8 @@ static bool among(const pk_pod *p, const pk_pod *const *pods, int n)
 	return false;
 }
 
-cJSON *pk_node_resources_json(const pk_nodeinfo *ni, const pk_pod *const *gone, int ngone,
-                              const pk_pod *const *added, int nadded)
+static void node_resources_emit(pk_emit *e, const char *key, const pk_nodeinfo *ni,
+                                const pk_pod *const *gone, int ngone, const pk_pod *const *added, int nadded)
 {
 	/* the pods bound there, and those nominated there: the scheduler
 	 * holds room for them (a plan's own preemptor counts once, after) */
@@ -203,14 +263,23 @@ cJSON *pk_node_resources_json(const pk_nodeinfo *ni, const pk_pod *const *gone, 
 	after.pods = before.pods;
 	res_pods(&after, gone, ngone, -1);
 	res_pods(&after, added, nadded, 1);
-	cJSON *o = cJSON_CreateObject();
-	cJSON_AddStringToObject(o, "node", ni->node->name);
-	cJSON_AddItemToObject(o, "allocatable", resource_list_json(&ni->node->allocatable));
-	cJSON_AddItemToObject(o, "requested", resource_list_json(&before));
-	cJSON_AddItemToObject(o, "requestedAfter", resource_list_json(&after));
+	pk_emit_object(e, key);
+	pk_emit_string(e, "node", ni->node->name);
+	resource_list_emit(e, "allocatable", &ni->node->allocatable);
+	resource_list_emit(e, "requested", &before);
+	resource_list_emit(e, "requestedAfter", &after);
+	pk_emit_end(e);
 	free(before.scalar);
 	free(after.scalar);
-	return o;
+}
+
+cJSON *pk_node_resources_json(const pk_nodeinfo *ni, const pk_pod *const *gone, int ngone,
+                              const pk_pod *const *added, int nadded)
+{
+	pk_emit e;
+	pk_emit_tree(&e);
+	node_resources_emit(&e, NULL, ni, gone, ngone, added, nadded);
+	return pk_emit_tree_done(&e);
 }
 
 static int pods_on(const char *node, const pk_pod *const *pods, const char *const *nodes, int n,
@@ -288,36 +357,54 @@ cJSON *pk_pod_plan_nodes_json(const pk_snapshot *s, const pk_evaluation *e, cons
 	return o;
 }
 
-static cJSON *candidate_resources_json(const pk_snapshot *s, const pk_pod *preemptor, const pk_candidate *c)
+static void candidate_resources_emit(pk_emit *e, const pk_snapshot *s, const pk_pod *preemptor,
+                                     const pk_candidate *c)
 {
 	const pk_nodeinfo *ni = pk_snapshot_node(s, c->node);
 	if (!ni)
-		return NULL;
+		return;
 	int ngone;
 	const pk_pod **gone = victim_pods(ni, c, &ngone);
-	cJSON *o = pk_node_resources_json(ni, gone, ngone, &preemptor, 1);
+	node_resources_emit(e, "nodeResources", ni, gone, ngone, &preemptor, 1);
 	free(gone);
-	return o;
+}
+
+static void candidate_emit(pk_emit *e, const pk_snapshot *s, const pk_pod *preemptor, const pk_candidate *c)
+{
+	pk_emit_object(e, NULL);
+	pk_emit_string(e, "kind", "Candidate");
+	pod_ref_emit(e, "preemptor", preemptor, false);
+	pk_emit_string(e, "node", c->node);
+	pk_emit_array(e, "victims");
+	for (int i = 0; i < c->nvictims; i++)
+		victim_ref_emit(e, NULL, &c->victims[i]);
+	pk_emit_end(e);
+	pk_emit_number(e, "numPDBViolations", c->num_pdb_violations);
+	pk_emit_array(e, "nominatedPodsToClear");
+	for (int i = 0; i < c->nclear; i++)
+		victim_ref_emit(e, NULL, &c->clear_nominations[i]);
+	pk_emit_end(e);
+	if (s)
+		candidate_resources_emit(e, s, preemptor, c);
+	else
+		pk_emit_printed(e, "nodeResources", c->node_resources);
+	pk_emit_end(e);
 }
 
 cJSON *pk_candidate_json(const pk_snapshot *s, const pk_pod *preemptor, const pk_candidate *c)
 {
-	cJSON *o = cJSON_CreateObject();
-	cJSON_AddStringToObject(o, "kind", "Candidate");
-	cJSON_AddItemToObject(o, "preemptor", pk_pod_ref_json(preemptor, false));
-	cJSON_AddStringToObject(o, "node", c->node);
-	cJSON *v = cJSON_AddArrayToObject(o, "victims");
-	for (int i = 0; i < c->nvictims; i++)
-		cJSON_AddItemToArray(v, pk_victim_ref_json(&c->victims[i]));
-	cJSON_AddNumberToObject(o, "numPDBViolations", c->num_pdb_violations);
-	cJSON *n = cJSON_AddArrayToObject(o, "nominatedPodsToClear");
-	for (int i = 0; i < c->nclear; i++)
-		cJSON_AddItemToArray(n, pk_victim_ref_json(&c->clear_nominations[i]));
-	cJSON *res = s ? candidate_resources_json(s, preemptor, c)
-	               : c->node_resources ? cJSON_Parse(c->node_resources) : NULL;
-	if (res)
-		cJSON_AddItemToObject(o, "nodeResources", res);
-	return o;
+	pk_emit e;
+	pk_emit_tree(&e);
+	candidate_emit(&e, s, preemptor, c);
+	return pk_emit_tree_done(&e);
+}
+
+char *pk_candidate_text(const pk_snapshot *s, const pk_pod *preemptor, const pk_candidate *c)
+{
+	pk_emit e;
+	pk_emit_text(&e);
+	candidate_emit(&e, s, preemptor, c);
+	return pk_emit_text_done(&e);
 }
 
 /* Candidates [from, from + n) of a job, printed into text[0..n). */
@@ -333,9 +420,7 @@ static void print_candidates(void *ctx, int part, int nparts)
 {
 	candidates_job *j = ctx;
 	for (int i = j->n * part / nparts; i < j->n * (part + 1) / nparts; i++) {
-		cJSON *rec = pk_candidate_json(j->s, j->preemptor, &j->c[j->from + i]);
-		j->text[i] = cJSON_PrintUnformatted(rec);
-		cJSON_Delete(rec);
+		j->text[i] = pk_candidate_text(j->s, j->preemptor, &j->c[j->from + i]);
 	}
 }
 

@@ -42,7 +42,10 @@ bool pk_victim_ref_from_json(const cJSON *o, pk_strtab *strs, pk_victim_ref *out
 /* With s, the candidate's nodeResources from the snapshot (the victims gone,
  * the preemptor added); without, those the record it was read from had. */
 cJSON *pk_candidate_json(const pk_snapshot *s, const pk_pod *preemptor, const pk_candidate *c);
-/* Write the Candidate records of e (pk_candidate_json with s) to out, in
+/* The same record as compact text (malloc'd), what cJSON_PrintUnformatted
+ * prints for pk_candidate_json's tree, without building one. */
+char *pk_candidate_text(const pk_snapshot *s, const pk_pod *preemptor, const pk_candidate *c);
+/* Write the Candidate records of e (pk_candidate_text with s) to out, in
  * order, built and printed on up to `threads` threads (0: one per CPU, at
  * most 4) 256 at a time: a 65,000-node snapshot has tens of thousands
  * of candidates, and each record reads scattered pods. Returns 0 or -1 on
