@@ -329,7 +329,8 @@ static void warn_at(walkctx *w, const cJSON *node, pk_err_type et, const char *f
 	w->tail = &f->next;
 }
 
-/* Duplicate keys: small objects pairwise, large ones through a sorted copy. */
+/* Duplicate keys: objects of up to 64 members by name signatures, larger
+ * ones through a sorted copy. */
 /* A member and its place among its siblings: equal names sort in document
  * order (addresses say nothing about it once malloc reuses memory). */
 typedef struct member_at {
@@ -344,58 +345,75 @@ static int cmp_names(const void *a, const void *b)
 	return c ? c : (x->index > y->index) - (x->index < y->index);
 }
 
+static void report_duplicate(walkctx *w, const cJSON *dup)
+{
+	w->chain[w->depth++] = dup;
+	warn_at(w, dup, PK_ERR_DUPLICATE_FIELD, "duplicate field \"%s\"", dup->string);
+	w->depth--;
+}
+
+/* A member name's signature, one of 64 from its first three bytes: equal
+ * names have equal signatures. */
+static unsigned name_signature(const char *name)
+{
+	const unsigned char *k = (const unsigned char *)name;
+	unsigned h = k[0] * 31u;
+	if (k[0])
+		h += k[1] * 7u + (k[1] ? k[2] : 0u);
+	return h & 63u;
+}
+
 static void check_duplicates(walkctx *w, const cJSON *obj)
 {
+	enum { FEW = 64 };
 	int n = 0;
 	for (const cJSON *c = obj->child; c; c = c->next)
 		n++;
 	if (n < 2)
 		return;
-	/* A 64-bit signature of (first byte, length) per member: when no two
-	 * members share a bit, no two names can be equal, and that is the
-	 * common case, decided without comparing strings. */
-	uint64_t seen = 0;
-	int clash = 0;
-	for (const cJSON *c = obj->child; c && !clash; c = c->next) {
-		const unsigned char *k = (const unsigned char *)c->string;
-		unsigned h = k[0] * 31u;
-		if (k[0])
-			h += k[1] * 7u + (k[1] ? k[2] : 0u);
-		uint64_t bit = 1ull << (h & 63u);
-		clash = (seen & bit) != 0;
-		seen |= bit;
-	}
-	if (!clash)
-		return;
-	if (n <= 8) {   /* most objects are small: pairwise is cheapest */
-		for (const cJSON *a = obj->child; a && !w->stop; a = a->next)
-			for (const cJSON *b = a->next; b; b = b->next)
-				if (strcmp(a->string, b->string) == 0) {
-					w->chain[w->depth++] = b;
-					warn_at(w, b, PK_ERR_DUPLICATE_FIELD, "duplicate field \"%s\"", b->string);
-					w->depth--;
-					break;
-				}
+	if (n <= FEW) {
+		/* each member compared only with the earlier ones of its
+		 * signature: most have none (but "name" and "namespace" share one) */
+		const cJSON *member[FEW];
+		unsigned char sig[FEW];
+		uint64_t seen = 0;
+		int i = 0;
+		for (const cJSON *c = obj->child; c && !w->stop; c = c->next, i++) {
+			member[i] = c;
+			sig[i] = (unsigned char)name_signature(c->string);
+			uint64_t bit = 1ull << sig[i];
+			if (seen & bit)
+				for (int j = 0; j < i; j++)
+					if (sig[j] == sig[i] && strcmp(member[j]->string, c->string) == 0) {
+						report_duplicate(w, c);    /* the later occurrence */
+						break;
+					}
+			seen |= bit;
+		}
 		return;
 	}
-	member_at small[16];
-	member_at *v = n <= 16 ? small : malloc((size_t)n * sizeof *v);
-	if (!v)
+	/* more: sorted by name, the later occurrences marked, then reported in
+	 * document order */
+	member_at *v = malloc((size_t)n * sizeof *v);
+	bool *later = calloc((size_t)n, sizeof *later);
+	if (!v || !later) {
+		free(v);
+		free(later);
 		return;
+	}
 	int i = 0;
 	for (const cJSON *c = obj->child; c; c = c->next, i++)
 		v[i] = (member_at){ c, i };
 	qsort(v, (size_t)n, sizeof *v, cmp_names);
-	for (i = 1; i < n && !w->stop; i++)
-		if (strcmp(v[i].node->string, v[i - 1].node->string) == 0) {
-			/* report the later occurrence, in document order */
-			const cJSON *dup = v[i].node;
-			w->chain[w->depth++] = dup;
-			warn_at(w, dup, PK_ERR_DUPLICATE_FIELD, "duplicate field \"%s\"", dup->string);
-			w->depth--;
-		}
-	if (v != small)
-		free(v);
+	for (i = 1; i < n; i++)
+		if (strcmp(v[i].node->string, v[i - 1].node->string) == 0)
+			later[v[i].index] = true;
+	i = 0;
+	for (const cJSON *c = obj->child; c && !w->stop; c = c->next, i++)
+		if (later[i])
+			report_duplicate(w, c);
+	free(v);
+	free(later);
 }
 
 #define EXACT_LIMIT 9007199254740992.0

@@ -262,6 +262,67 @@ static void test_duplicate_order(void)
 	cJSON_Delete(obj);
 }
 
+/* The members reported as duplicates of an object whose names are given
+ * (every one a later occurrence, in document order), into dup[]. */
+static int reported_duplicates(const char *const *names, int n, int *dup)
+{
+	cJSON *obj = cJSON_CreateObject();
+	pk_posmap *pos = pk_posmap_new();
+	for (int i = 0; i < n; i++) {
+		cJSON *v = cJSON_CreateNumber(i);
+		cJSON_AddItemToObject(obj, names[i], v);
+		pk_posmap_put(pos, v, 1 + i, 1);
+	}
+	pk_reader_opts o = { .report_duplicates = 1 };
+	int k = 0;
+	for (pk_finding *x = pk_check_object(&o, obj, pos, 1, 1), *next; x; x = next) {
+		next = x->next;
+		if (x->et == PK_ERR_DUPLICATE_FIELD)
+			dup[k++] = (int)x->line - 1;
+		free(x);
+	}
+	pk_posmap_free(pos);
+	cJSON_Delete(obj);
+	return k;
+}
+
+/* Objects of 2 to 100 members whose names share first bytes ("name",
+ * "namespace", "nameX"...), some with a name repeated: exactly the later
+ * occurrences are reported, whatever the size. */
+static void test_duplicate_sizes(void)
+{
+	static const int sizes[] = { 2, 3, 8, 9, 12, 16, 17, 40, 63, 64, 65, 100 };
+	char names[100][16];
+	const char *ptr[100];
+	int failures = 0, cases = 0;
+	for (size_t s = 0; s < sizeof sizes / sizeof *sizes; s++) {
+		int n = sizes[s];
+		for (int variant = 0; variant < 4; variant++, cases++) {
+			for (int i = 0; i < n; i++) {
+				snprintf(names[i], sizeof names[i], i % 3 == 0 ? "name%d" : i % 3 == 1 ? "namespace%d" : "n%d", i);
+				ptr[i] = names[i];
+			}
+			if (variant >= 1)
+				ptr[n - 1] = ptr[0];               /* the first repeated last */
+			if (variant >= 2 && n >= 4)
+				ptr[n / 2] = ptr[1];               /* another in the middle */
+			if (variant == 3 && n >= 6)
+				ptr[n - 2] = ptr[1];               /* and a third occurrence */
+			int want[100], nwant = 0, got[100];
+			for (int i = 0; i < n; i++)
+				for (int j = 0; j < i; j++)
+					if (strcmp(ptr[j], ptr[i]) == 0) {
+						want[nwant++] = i;
+						break;
+					}
+			int ngot = reported_duplicates(ptr, n, got);
+			failures += ngot != nwant || memcmp(got, want, sizeof *want * (size_t)nwant) != 0;
+		}
+	}
+	CHECK(failures == 0, "%d objects of 2 to 100 members: each later occurrence reported once, in order "
+	                     "(%d wrong)", cases, failures);
+}
+
 static collect read_text(const char *text, int threads)
 {
 	return read_text_opts(text, (pk_reader_opts){ .threads = threads, .report_duplicates = 1 });
@@ -359,6 +420,7 @@ int main(void)
 	CHECK(c.errors >= 1, "an empty list element is an error");
 	test_block_scanner();
 	test_duplicate_order();
+	test_duplicate_sizes();
 	test_threads_keep_the_stream();
 	return T_DONE();
 }
