@@ -9,7 +9,7 @@ load test_helper/common
 setup_file() {
 	local d=$BATS_FILE_TMPDIR
 	cc -O2 -std=c17 -o "$d/gen" "$ROOT/bench/gen-snapshot.c"
-	"$d/gen" -N 100 -P 16 -p 5 >"$d/list.json"
+	"$d/gen" -N 100 -P 16 -p 5 -s 1 >"$d/list.json"   # -s 1: some victims violate a budget
 	"$d/gen" -b -n -N 600 -P 20 -p 40 >"$d/sim.ndjson"
 	cat >"$d/preemptor.yaml" <<'YAML'
 apiVersion: v1
@@ -37,6 +37,23 @@ YAML
 		echo "$output" >"$d/many"
 		cmp "$d/one" "$d/many"
 	done
+}
+
+@test "victims: the victims each Candidate record lists, worked out again as it is printed, are those the evaluation chose (the wide table's)" {
+	local d=$BATS_FILE_TMPDIR
+	# records: the evaluation leaves the lists out and the printer lists
+	# them again; the table keeps the evaluation's own
+	run victims --threads 2 --preemptor "$d/preemptor.yaml" "$d/list.json"
+	assert_success
+	printf '%s\n' "$output" | jq -r 'select(.kind == "Candidate") |
+		"\(.node) \(.victims | map("\(.namespace)/\(.name)") | join(","))"' | sort >"$d/records"
+	[ "$(wc -l <"$d/records")" -gt 64 ]
+	# some victims violate a budget: the PDB split is part of what is redone
+	printf '%s\n' "$output" | jq -e -s '[.[] | select(.kind == "Candidate") | .numPDBViolations] | add > 0'
+	run victims --threads 2 -o wide --no-headers --preemptor "$d/preemptor.yaml" "$d/list.json"
+	assert_success
+	printf '%s\n' "$output" | awk '{ print $4, $8 }' | sort >"$d/table"
+	cmp "$d/records" "$d/table"
 }
 
 @test "preempt-plan --simulate: dry runs on two threads give the plans of one" {

@@ -7,7 +7,7 @@
 
 #include "sched/records.h"
 
-static void write_records(pk_out *out, const pk_evaluation *e, const pk_snapshot *s, bool explain, int threads)
+static void write_records(pk_out *out, const pk_evaluation *e, pk_snapshot *s, bool explain, int threads)
 {
 	cJSON *rec = pk_preemptor_json(e, s);
 	pk_out_json(out, rec);

@@ -496,6 +496,15 @@ void pk_snapshot_apply(pk_snapshot *s, const pk_evaluation *e);
 pk_status pk_select_victims_on_node(pk_snapshot *s, const pk_pod *preemptor, pk_nodeinfo *ni,
                                     pk_arena *arena, pk_candidate *out);
 
+/* The victims (and nominations to clear) of candidate c of an evaluation
+ * of preemptor with victims_of_best_only, which left them out, into *out
+ * (arena-allocated): the same selection again, on the snapshot as that
+ * evaluation left it. It reads and completes only c's node (the
+ * arithmetic path), so threads may call it for different nodes at once.
+ * false if the selection does not come out as it did (a bug). */
+bool pk_candidate_list_victims(pk_snapshot *s, const pk_pod *preemptor, const pk_candidate *c, pk_arena *arena,
+                               pk_candidate *out);
+
 /* PodEligibleToPreemptOthers. On false, *why is the upstream message. */
 bool pk_pod_eligible_to_preempt(pk_snapshot *s, const pk_pod *p, const char **why);
 

@@ -751,6 +751,17 @@ pk_status pk_select_victims_on_node(pk_snapshot *s, const pk_pod *preemptor, pk_
 	return pk_select_victims(s, preemptor, ni, arena, out, true, NULL, false);
 }
 
+bool pk_candidate_list_victims(pk_snapshot *s, const pk_pod *preemptor, const pk_candidate *c, pk_arena *arena,
+                               pk_candidate *out)
+{
+	pk_nodeinfo *ni = pk_snapshot_node(s, c->node);
+	if (!ni || !pk_arithmetic_applies(s, preemptor))
+		return false;
+	pk_status st = pk_select_victims(s, preemptor, ni, arena, out, true, NULL, true);
+	return st.code == PK_CODE_SUCCESS && out->nvictims == c->nvictims &&
+	       out->num_pdb_violations == c->num_pdb_violations;
+}
+
 /* ---- eligibility ----------------------------------------------------------- */
 
 bool pk_pod_eligible_to_preempt(pk_snapshot *s, const pk_pod *p, const char **why)

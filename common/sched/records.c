@@ -409,22 +409,39 @@ char *pk_candidate_text(const pk_snapshot *s, const pk_pod *preemptor, const pk_
 
 /* Candidates [from, from + n) of a job, printed into text[0..n). */
 typedef struct candidates_job {
-	const pk_snapshot *s;
+	pk_snapshot *s;
 	const pk_pod *preemptor;
 	const pk_candidate *c;
 	char **text;
 	int from, n;
 } candidates_job;
 
+/* A candidate whose victims the evaluation left out (victims_of_best_only)
+ * has them listed again here, on this thread. */
+static char *candidate_text_listing(pk_snapshot *s, const pk_pod *preemptor, const pk_candidate *c)
+{
+	if (c->victims || c->nvictims == 0 || !s)
+		return pk_candidate_text(s, preemptor, c);
+	pk_arena arena;
+	pk_arena_init(&arena);
+	pk_candidate full;
+	if (!pk_candidate_list_victims(s, preemptor, c, &arena, &full)) {
+		fprintf(stderr, "internal error: the victims of candidate node %s came out otherwise\n", c->node);
+		abort();
+	}
+	char *text = pk_candidate_text(s, preemptor, &full);
+	pk_arena_free(&arena);
+	return text;
+}
+
 static void print_candidates(void *ctx, int part, int nparts)
 {
 	candidates_job *j = ctx;
-	for (int i = j->n * part / nparts; i < j->n * (part + 1) / nparts; i++) {
-		j->text[i] = pk_candidate_text(j->s, j->preemptor, &j->c[j->from + i]);
-	}
+	for (int i = j->n * part / nparts; i < j->n * (part + 1) / nparts; i++)
+		j->text[i] = candidate_text_listing(j->s, j->preemptor, &j->c[j->from + i]);
 }
 
-int pk_write_candidates(pk_out *out, const pk_snapshot *s, const pk_evaluation *e, int threads)
+int pk_write_candidates(pk_out *out, pk_snapshot *s, const pk_evaluation *e, int threads)
 {
 	enum { CHUNK = 256 };    /* records in memory at once */
 	int n = e->ncandidates, rc = 0;

@@ -48,9 +48,10 @@ char *pk_candidate_text(const pk_snapshot *s, const pk_pod *preemptor, const pk_
 /* Write the Candidate records of e (pk_candidate_text with s) to out, in
  * order, built and printed on up to `threads` threads (0: one per CPU, at
  * most 4) 256 at a time: a 65,000-node snapshot has tens of thousands
- * of candidates, and each record reads scattered pods. Returns 0 or -1 on
- * a write error. */
-int pk_write_candidates(pk_out *out, const pk_snapshot *s, const pk_evaluation *e, int threads);
+ * of candidates, and each record reads scattered pods. Victims the
+ * evaluation left out (victims_of_best_only) are listed again as they are
+ * printed (pk_candidate_list_victims). Returns 0 or -1 on a write error. */
+int pk_write_candidates(pk_out *out, pk_snapshot *s, const pk_evaluation *e, int threads);
 /* Decode a Candidate record (victims arena-allocated). */
 bool pk_candidate_from_json(const cJSON *o, pk_strtab *strs, pk_arena *a, pk_candidate *out);
 
