@@ -91,16 +91,10 @@ static void index_free(pk_snapshot *s)
 	s->index = NULL;
 }
 
-pk_nodeinfo *pk_snapshot_node(const pk_snapshot *s, const char *name)
+/* The node whose interned name is key, or NULL. */
+static pk_nodeinfo *node_of_key(const pk_snapshot *s, const char *key)
 {
 	const node_index *ix = s->index;
-	if (!ix || !name || !*name)
-		return NULL;
-	/* Names from the snapshot are interned; a name the table does not
-	 * hold is no node's (and is not added: threads may call this at once). */
-	const char *key = pk_strtab_find(s->strs, name);
-	if (!key)
-		return NULL;
 	size_t j = ptr_hash(key) & (ix->cap - 1);
 	while (ix->keys[j]) {
 		if (ix->keys[j] == key)
@@ -108,6 +102,16 @@ pk_nodeinfo *pk_snapshot_node(const pk_snapshot *s, const char *name)
 		j = (j + 1) & (ix->cap - 1);
 	}
 	return NULL;
+}
+
+pk_nodeinfo *pk_snapshot_node(const pk_snapshot *s, const char *name)
+{
+	if (!s->index || !name || !*name)
+		return NULL;
+	/* Names from the snapshot are interned; a name the table does not
+	 * hold is no node's (and is not added: threads may call this at once). */
+	const char *key = pk_strtab_find(s->strs, name);
+	return key ? node_of_key(s, key) : NULL;
 }
 
 /* ---- building ------------------------------------------------------------- */
@@ -460,7 +464,7 @@ static int32_t *pods_to_nodes(pk_snapshot *s)
 			continue;
 		}
 		if (*p->node_name) {
-			pk_nodeinfo *ni = pk_snapshot_node(s, p->node_name);
+			pk_nodeinfo *ni = node_of_key(s, p->node_name);    /* interned by the decoder */
 			if (!ni) {
 				s->unbound_node_pods++;
 				continue;
@@ -468,7 +472,7 @@ static int32_t *pods_to_nodes(pk_snapshot *s)
 			where[i] = (int32_t)(ni - s->infos);
 			ni->npods++;
 		} else if (*p->nominated_node) {
-			pk_nodeinfo *ni = pk_snapshot_node(s, p->nominated_node);
+			pk_nodeinfo *ni = node_of_key(s, p->nominated_node);
 			if (ni)
 				push_pod(&ni->nominated, &ni->nnominated, &ni->nomcap, p);
 		}
