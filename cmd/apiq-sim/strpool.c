@@ -3,13 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static uint64_t hash_str(const char *s)
-{
-	uint64_t h = 1469598103934665603ULL;  /* FNV-1a */
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
-	return h;
-}
+#include "k8s/pod.h"
 
 void apiq_strpool_init(apiq_strpool *p)
 {
@@ -31,7 +25,7 @@ static int rehash(apiq_strpool *p, size_t icap)
 	if (!idx)
 		return -1;
 	for (size_t id = 0; id < p->n; id++) {
-		size_t j = hash_str(p->strs[id]) & (icap - 1);
+		size_t j = pk_hash_str(p->strs[id]) & (icap - 1);
 		while (idx[j])
 			j = (j + 1) & (icap - 1);
 		idx[j] = (uint32_t)id + 1;
@@ -48,7 +42,7 @@ uint64_t apiq_intern_id(apiq_strpool *p, const char *s)
 		s = "";
 	if ((p->n + 1) * 2 > p->icap && rehash(p, p->icap ? p->icap * 2 : 64) < 0)
 		return UINT64_MAX;
-	size_t j = hash_str(s) & (p->icap - 1);
+	size_t j = pk_hash_str(s) & (p->icap - 1);
 	while (p->index[j]) {
 		uint32_t id = p->index[j] - 1;
 		if (strcmp(p->strs[id], s) == 0)

@@ -4,15 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static uint64_t hash_key(const char *s)
-{
-	uint64_t h = 1469598103934665603ULL;
-	for (; *s; s++) {
-		h ^= (unsigned char)*s;
-		h *= 1099511628211ULL;
-	}
-	return h;
-}
+#include "k8s/pod.h"
 
 void pcv_strmap_init(pcv_strmap *m)
 {
@@ -35,7 +27,7 @@ void pcv_strmap_free(pcv_strmap *m, void (*free_value)(void *))
 
 static pcv_strmap_slot *find_slot(pcv_strmap_slot *slots, size_t cap, const char *key)
 {
-	size_t i = (size_t)(hash_key(key) & (cap - 1));
+	size_t i = (size_t)(pk_hash_str(key) & (cap - 1));
 	while (slots[i].key && strcmp(slots[i].key, key) != 0)
 		i = (i + 1) & (cap - 1);
 	return &slots[i];

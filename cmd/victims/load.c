@@ -154,13 +154,11 @@ static cJSON *pod_from_template(const cJSON *workload, const cJSON *tmpl)
  * derived from its namespace and name (FNV-1a, shaped like a UUID). */
 static const char *made_up_uid(victims_run *r, const pk_pod *p)
 {
-	uint64_t h1 = 1469598103934665603ull, h2 = 0x9e3779b97f4a7c15ull;
 	char key[600];
 	snprintf(key, sizeof key, "%s/%s", p->namespace_, p->name);
-	for (const char *c = key; *c; c++) {
-		h1 = (h1 ^ (unsigned char)*c) * 1099511628211ull;
+	uint64_t h1 = pk_hash_str(key), h2 = 0x9e3779b97f4a7c15ull;
+	for (const char *c = key; *c; c++)   /* a second hash, for the uid's other bits */
 		h2 = (h2 ^ (unsigned char)*c) * 0x100000001b3ull + 7;
-	}
 	char uid[40];
 	snprintf(uid, sizeof uid, "%08x-%04x-4%03x-8%03x-%012llx", (unsigned)(h1 >> 32), (unsigned)(h1 >> 16) & 0xffff,
 	         (unsigned)h1 & 0xfff, (unsigned)(h2 >> 52) & 0xfff, (unsigned long long)(h2 & 0xffffffffffffull));

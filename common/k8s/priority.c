@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "k8s/json.h"
+#include "k8s/pod.h"
 
 static const struct { const char *name; int32_t value; } system_classes[] = {
 	{"system-node-critical", PK_SYSTEM_NODE_CRITICAL},
@@ -38,18 +39,10 @@ const char *pk_preemption_policy_name(pk_preemption_policy p)
 
 /* Name lookups go through a hash index: a repository may hold thousands of
  * classes, and a linear scan per lookup made validation quadratic. */
-static unsigned name_hash(const char *name)
-{
-	unsigned h = 2166136261u;
-	for (; *name; name++)
-		h = (h ^ (unsigned char)*name) * 16777619u;
-	return h;
-}
-
 static int *index_slot(const pk_pclass_set *s, const char *name)
 {
 	unsigned mask = (unsigned)s->index_cap - 1;
-	for (unsigned i = name_hash(name) & mask;; i = (i + 1) & mask) {
+	for (unsigned i = (unsigned)pk_hash_str(name) & mask;; i = (i + 1) & mask) {
 		int at = s->index[i];
 		if (at == 0 || strcmp(s->items[at - 1].name, name) == 0)
 			return &s->index[i];
