@@ -19,6 +19,7 @@ void plan_init(plan_run *r, pk_cli *cli)
 	struct timespec ts;
 	clock_gettime(CLOCK_REALTIME, &ts);
 	r->now = (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+	r->summaries = cli->format == PK_FMT_JSON;
 }
 
 void plan_free(plan_run *r)
@@ -54,6 +55,7 @@ static plan_entry *entry_for(plan_run *r, const cJSON *ref)
 	plan_entry *e = &r->entries[r->nentries++];
 	memset(e, 0, sizeof *e);
 	snprintf(e->key, sizeof e->key, "%s", key);
+	e->leading = -1;
 	e->ref_owned = cJSON_Duplicate(ref, 1);
 	e->ref = e->ref_owned;
 	return e;
@@ -68,6 +70,22 @@ static void add_candidate(plan_entry *e, const pk_candidate *c)
 			abort();
 	}
 	e->candidates[e->ncandidates++] = *c;
+}
+
+/* The candidate just added, decoded whole if node choice now puts it first
+ * (pk_pick_one_node_why keeps the first of the best the same way): at the
+ * end the one it picks is the last that led, and has its victims. */
+static void decode_if_leading(plan_run *r, plan_entry *e, const cJSON *record)
+{
+	int at = e->ncandidates - 1;
+	if (e->leading >= 0) {
+		pk_candidate pair[2] = { e->candidates[e->leading], e->candidates[at] };
+		const char *why;
+		if (pk_pick_one_node_why(pair, 2, r->now, &why) != 1)
+			return;
+	}
+	pk_candidate_from_json(record, r->strs, &r->arena, &e->candidates[at]);
+	e->leading = at;
 }
 
 /* A NodeStatus record of victims --explain, grouped for the table. */
@@ -117,12 +135,15 @@ static int on_record(void *ctx, pk_record *rec)
 		return 0;
 	}
 	pk_candidate c;
-	if (!pk_candidate_from_json(rec->obj, r->strs, &r->arena, &c)) {
+	if (!(r->summaries ? pk_candidate_summary_from_json(rec->obj, r->strs, &c)
+	                   : pk_candidate_from_json(rec->obj, r->strs, &r->arena, &c))) {
 		pk_stats_reject(&r->stats, kind);
 		pk_diag_report(&r->cli->diag, PK_SEV_WARNING, &rec->origin, "Candidate record without a node");
 		return 0;
 	}
 	add_candidate(e, &c);
+	if (r->summaries)
+		decode_if_leading(r, e, rec->obj);
 	r->stats.used++;
 	return 0;
 }

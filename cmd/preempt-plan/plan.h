@@ -21,6 +21,9 @@ typedef struct plan_entry {
 	bool chosen;
 	int best;
 	const char *decided_by;
+	/* With plan_run.summaries: the candidate that node choice puts first
+	 * so far, the only one decoded whole (-1: none yet). */
+	int leading;
 	pk_node_groups not_candidates; /* its NodeStatus records (victims --explain), for tables */
 } plan_entry;
 
@@ -33,6 +36,10 @@ typedef struct plan_run {
 	long nentries, cap;
 	long trouble;
 	int64_t now;
+	/* Candidates decoded as summaries but for the one that leads node
+	 * choice as the records arrive: a plan (NDJSON) lists that one's
+	 * victims only. Tables and the page show every candidate's. */
+	bool summaries;
 } plan_run;
 
 void plan_init(plan_run *r, pk_cli *cli);

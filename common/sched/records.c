@@ -182,6 +182,15 @@ static const char *const ref_members[REF_COUNT + 1] = {
 	"priorityClassName", "owner", "podGroup", "pdb", NULL,
 };
 
+/* What node choice reads of a victim ref, from its members m. */
+static void ref_times(const cJSON *const *m, pk_victim_ref *out)
+{
+	int64_t p = 0;
+	pk_num_int64(m[REF_PRIORITY], &p);
+	out->priority = (int32_t)p;
+	out->has_start_time = cJSON_IsString(m[REF_START]) && pk_parse_time(m[REF_START]->valuestring, &out->start_time);
+}
+
 bool pk_victim_ref_from_json(const cJSON *o, pk_strtab *strs, pk_victim_ref *out)
 {
 	const cJSON *m[REF_COUNT];
@@ -194,10 +203,7 @@ bool pk_victim_ref_from_json(const cJSON *o, pk_strtab *strs, pk_victim_ref *out
 	out->name = own_or_empty(strs, m[REF_NAME]);
 	out->uid = own_or_empty(strs, m[REF_UID]);
 	out->node = interned_or_empty(strs, m[REF_NODE]);
-	int64_t p = 0;
-	pk_num_int64(m[REF_PRIORITY], &p);
-	out->priority = (int32_t)p;
-	out->has_start_time = cJSON_IsString(m[REF_START]) && pk_parse_time(m[REF_START]->valuestring, &out->start_time);
+	ref_times(m, out);
 	out->violating = cJSON_IsTrue(m[REF_PDB_VIOLATION]);
 	out->terminating = cJSON_IsTrue(m[REF_TERMINATING]);
 	out->class_name = interned_or_null(strs, m[REF_CLASS]);
@@ -474,6 +480,41 @@ static pk_victim_ref *refs_from_json(const cJSON *arr, pk_strtab *strs, pk_arena
 		if (pk_victim_ref_from_json(it, strs, &v[*n]))
 			(*n)++;
 	return v;
+}
+
+/* A victim ref's priority and start time only. */
+static void victim_ref_times(const cJSON *o, pk_victim_ref *out)
+{
+	const cJSON *m[REF_COUNT];
+	memset(out, 0, sizeof *out);
+	pk_get_members(o, ref_members, m);
+	ref_times(m, out);
+}
+
+bool pk_candidate_summary_from_json(const cJSON *o, pk_strtab *strs, pk_candidate *out)
+{
+	memset(out, 0, sizeof *out);
+	const char *node = pk_str(o, "node");
+	if (!node)
+		return false;
+	out->node = pk_intern(strs, node);
+	int64_t v = 0;
+	pk_int64(o, "numPDBViolations", &v);
+	out->num_pdb_violations = (int)v;
+	/* the victims' times, for pk_candidate_summarize, then dropped */
+	const cJSON *arr = pk_get(o, "victims"), *it;
+	int cnt = cJSON_IsArray(arr) ? cJSON_GetArraySize(arr) : 0;
+	pk_victim_ref *refs = malloc(sizeof *refs * (size_t)(cnt ? cnt : 1));
+	if (!refs)
+		abort();
+	cJSON_ArrayForEach(it, arr)
+		if (cJSON_IsObject(it))    /* as refs_from_json counts them */
+			victim_ref_times(it, &refs[out->nvictims++]);
+	out->victims = refs;
+	pk_candidate_summarize(out);
+	out->victims = NULL;
+	free(refs);
+	return true;
 }
 
 bool pk_candidate_from_json(const cJSON *o, pk_strtab *strs, pk_arena *a, pk_candidate *out)

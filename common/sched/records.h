@@ -54,6 +54,10 @@ char *pk_candidate_text(const pk_snapshot *s, const pk_pod *preemptor, const pk_
 int pk_write_candidates(pk_out *out, pk_snapshot *s, const pk_evaluation *e, int threads);
 /* Decode a Candidate record (victims arena-allocated). */
 bool pk_candidate_from_json(const cJSON *o, pk_strtab *strs, pk_arena *a, pk_candidate *out);
+/* Only what node choice compares (the node, numPDBViolations and the
+ * victims' summary, pk_candidate_summarize's): no victims, nominations or
+ * nodeResources. The same summary as pk_candidate_from_json's. */
+bool pk_candidate_summary_from_json(const cJSON *o, pk_strtab *strs, pk_candidate *out);
 
 /* nodeResources of node ni when the pods in gone leave it and those in
  * added arrive. */
