@@ -259,23 +259,6 @@ void pk_emit_printed(pk_emit *e, const char *key, const char *text)
 		tree_add(e, key, item);
 }
 
-void pk_emit_item(pk_emit *e, const char *key, cJSON *item)
-{
-	if (!item)
-		return;
-	if (!e->text) {
-		tree_add(e, key, item);
-		return;
-	}
-	char *s = cJSON_PrintUnformatted(item);
-	if (!s)
-		abort();
-	text_lead(e, key);
-	put(e, s, strlen(s));
-	free(s);
-	cJSON_Delete(item);
-}
-
 char *pk_emit_text_done(pk_emit *e)
 {
 	char *s = e->buf;

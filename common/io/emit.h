@@ -53,8 +53,6 @@ void pk_emit_null(pk_emit *e, const char *key);
 /* A value already printed compactly by cJSON (text is copied as it is;
  * a tree parses it). Nothing is added when text is not JSON. */
 void pk_emit_printed(pk_emit *e, const char *key, const char *text);
-/* An existing tree, which e takes over (text prints and deletes it). */
-void pk_emit_item(pk_emit *e, const char *key, cJSON *item);
 
 /* The text (malloc'd, NUL-terminated; e is spent). */
 char *pk_emit_text_done(pk_emit *e);

@@ -329,8 +329,6 @@ static void warn_at(walkctx *w, const cJSON *node, pk_err_type et, const char *f
 	w->tail = &f->next;
 }
 
-/* Duplicate keys: objects of up to 64 members by name signatures, larger
- * ones through a sorted copy. */
 /* A member and its place among its siblings: equal names sort in document
  * order (addresses say nothing about it once malloc reuses memory). */
 typedef struct member_at {
@@ -363,6 +361,8 @@ static unsigned name_signature(const char *name)
 	return h & 63u;
 }
 
+/* Duplicate keys: objects of up to 64 members by name signatures, larger
+ * ones through a sorted copy. */
 static void check_duplicates(walkctx *w, const cJSON *obj)
 {
 	enum { FEW = 64 };
