@@ -586,6 +586,7 @@ void pk_decoder_init(pk_decoder *d, pk_arena *arena, pk_strtab *strs)
 	d->res_memory = pk_intern(strs, "memory");
 	d->res_ephemeral = pk_intern(strs, "ephemeral-storage");
 	d->res_pods = pk_intern(strs, "pods");
+	d->last_owner = NULL;
 }
 
 static const char *istr(pk_decoder *d, const cJSON *obj, const char *path, const char *fallback)
@@ -955,6 +956,19 @@ static const char *const meta_members[M_COUNT + 1] = {
 	"ownerReferences", NULL,
 };
 
+/* A controller's name, kept but not interned: most are a ReplicaSet's or a
+ * Job's, with a few pods each, and at 65,000 nodes their 1.7 million
+ * entries made the string table four times the size, with a cache miss
+ * for each. Replicas listed one after another share the copy. */
+static const char *owner_name(pk_decoder *d, const char *name)
+{
+	if (!*name)
+		return pk_intern(d->strs, "");
+	if (!d->last_owner || strcmp(d->last_owner, name) != 0)
+		d->last_owner = pk_strtab_keep(d->strs, name, strlen(name));
+	return d->last_owner;
+}
+
 /* The controller ownerReference, and for a ReplicaSet of a Deployment the
  * Deployment: the Deployment controller names its ReplicaSets
  * <deployment>-<pod-template-hash> and labels their pods with the hash
@@ -970,7 +984,7 @@ static void decode_owner(pk_decoder *d, const cJSON *owners, const cJSON *labels
 			continue;
 		const char *kind = pk_str_or(ref, "kind", ""), *name = pk_str_or(ref, "name", "");
 		out->controller_kind = pk_intern(d->strs, kind);
-		out->controller_name = pk_intern(d->strs, name);
+		out->controller_name = owner_name(d, name);
 		const char *hash = pk_str(labels, "pod-template-hash");
 		size_t n = strlen(name), h = hash ? strlen(hash) : 0;
 		if (strcmp(kind, "ReplicaSet") == 0 && h && h < 255 && n > h + 1 && name[n - h - 1] == '-' &&

@@ -284,6 +284,9 @@ typedef struct pk_decoder {
 	pk_strtab *strs;
 	/* Well-known interned names, filled by pk_decoder_init. */
 	const char *res_cpu, *res_memory, *res_ephemeral, *res_pods;
+	/* The last controller name kept (decode_owner): replicas of one
+	 * ReplicaSet are listed together and share it. */
+	const char *last_owner;
 } pk_decoder;
 
 void pk_decoder_init(pk_decoder *d, pk_arena *arena, pk_strtab *strs);
