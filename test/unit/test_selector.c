@@ -2,6 +2,8 @@
  * (TestSelectorMatches, TestRequirementConstructor) and metav1
  * TestLabelSelectorAsSelector, plus the policy/v1 PDB rules (nil selector
  * matches nothing, empty selector matches everything). */
+#include <stdlib.h>
+
 #include "t.h"
 #include "k8s/pod.h"
 #include "k8s/selector.h"
@@ -109,6 +111,43 @@ int main(void)
 		CHECK(pk_intern_labels(t, cJSON_GetObjectItem(a, "n")) == NULL, "a member that is no object packs to NULL");
 		cJSON_Delete(a);
 		cJSON_Delete(b);
+		pk_strtab_free(t);
+	}
+	/* Through the tables' growth (300,000 pairs, 16,000 values under each
+	 * of 19 keys, more than four chunks): every pair is numbered once, in
+	 * order, and found again; every string is found again, and one it does
+	 * not hold is not. */
+	{
+		enum { N = 300000 };
+		pk_strtab *t = pk_strtab_new();
+		uint32_t *id = malloc(sizeof *id * N);
+		int wrong = 0, lost = 0;
+		for (int pass = 0; pass < 2; pass++) {
+			for (int i = 0; i < N; i++) {
+				char k[32], v[32];
+				snprintf(k, sizeof k, "key-%d", i % 19);
+				snprintf(v, sizeof v, "v%d", i / 19);
+				cJSON *m = cJSON_CreateObject();
+				cJSON_AddStringToObject(m, k, v);
+				const pk_labels *l = pk_intern_labels(t, m);
+				const pk_label_pair *kv = pk_labels_pair(l, 0);
+				if (strcmp(kv->key, k) != 0 || strcmp(kv->value, v) != 0)
+					wrong++;
+				if (pass == 0)
+					id[i] = l->ids[0];
+				else if (l->ids[0] != id[i] || pk_strtab_find(t, v) != kv->value)
+					lost++;
+				cJSON_Delete(m);
+			}
+		}
+		int order = 0;
+		for (int i = 0; i < N; i++)
+			order += id[i] != (uint32_t)i;
+		CHECK(!wrong && !lost && !order, "300,000 pairs: %d read wrong, %d not found again, %d out of order", wrong,
+		      lost, order);
+		CHECK(pk_strtab_find(t, "v20000") == NULL && pk_strtab_find(t, "key-19") == NULL,
+		      "a string the table does not hold is not found");
+		free(id);
 		pk_strtab_free(t);
 	}
 	return T_DONE();
