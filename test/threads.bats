@@ -1,7 +1,8 @@
 #!/usr/bin/env bats
 # Work shared among threads gives the answer one thread gives: the reader's
 # parse workers (inputs of 4 MB and more) and --simulate's dry runs (a new
-# preemptor shape with 512 potential nodes or more). In make check's
+# preemptor shape with 512 potential nodes or more); such a file is also
+# asked from the disk ahead of the reads. In make check's
 # ThreadSanitizer suite (SAN=thread) a data race also fails the run.
 
 load test_helper/common
@@ -21,6 +22,19 @@ spec:
   - name: main
     resources: {requests: {cpu: "12", memory: 8Gi}}
 YAML
+}
+
+@test "a large file is asked from the disk ahead of the parser (posix_fadvise WILLNEED); a pipe is read as it comes" {
+	local d=$BATS_FILE_TMPDIR
+	strace -o /dev/null true || skip "strace cannot trace a process here (not installed, or ptrace not permitted)"
+	strace -f -qq -e trace=fadvise64 -o "$d/trace" victims --preemptor "$d/preemptor.yaml" "$d/list.json" >"$d/from-file"
+	# the first ask starts where the reading starts and reaches 64 MB ahead
+	grep -E 'fadvise64\([0-9]+, [0-9]+, 67108864, POSIX_FADV_WILLNEED\) = 0' "$d/trace"
+	strace -f -qq -e trace=fadvise64 -o "$d/trace-pipe" sh -c 'cat "$1" | victims --preemptor "$2" -' sh \
+		"$d/list.json" "$d/preemptor.yaml" >"$d/from-pipe"
+	run grep -c WILLNEED "$d/trace-pipe"
+	assert_output 0
+	cmp "$d/from-file" "$d/from-pipe"
 }
 
 @test "victims: a List of 4 MB and more read, and its records printed, by two and three threads gives what one thread gives" {
