@@ -204,8 +204,8 @@ static bool same_string(const char *c, const char *s, size_t n)
 
 /* A string's hash as the table keeps it: never 0, which marks an empty
  * slot, so that a probe reads the hashes only, not the pointers beside
- * them (one cache miss a probe, not two, in a table of megabytes). The
- * bit it sets is above any slot number's. */
+ * them (one array read a probe, not two). The bit it sets is above any
+ * slot number's. */
 static uint32_t strtab_hash(const char *s, size_t n)
 {
 	return (uint32_t)pk_hash_bytes(s, n) | 0x80000000u;
@@ -983,8 +983,8 @@ static const char *const meta_members[M_COUNT + 1] = {
 
 /* A controller's name, kept but not interned: most are a ReplicaSet's or a
  * Job's, with a few pods each, and at 65,000 nodes their 1.7 million
- * entries made the string table four times the size, with a cache miss
- * for each. Replicas listed one after another share the copy. */
+ * entries made the string table over three times the size, with a cache
+ * miss for each. Replicas listed one after another share the copy. */
 static const char *owner_name(pk_decoder *d, const char *name)
 {
 	if (!*name)

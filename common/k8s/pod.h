@@ -224,12 +224,13 @@ typedef struct pk_pod {
 	const pk_toleration *tolerations; /* shared (pk_intern_blob) */
 	const pk_pod_constraints *con; /* never NULL: pk_pod_no_constraints when it has none */
 
-	/* The controller ownerReference's kind and name ("" when none). The
-	 * workload that owns the pod, for reports, is the same, but one level
-	 * up for a ReplicaSet the Deployment controller made (named
-	 * <deployment>-<pod-template-hash>, its pods labelled with the hash):
-	 * owner_trim > 0 says so, the Deployment's name being controller_name
-	 * without its last owner_trim characters. */
+	/* The controller ownerReference's kind and name ("" when none; the
+	 * name is not interned: compare with strcmp). The workload that owns
+	 * the pod, for reports, is the same, but one level up for a ReplicaSet
+	 * the Deployment controller made (named <deployment>-<pod-template-hash>,
+	 * its pods labelled with the hash): owner_trim > 0 says so, the
+	 * Deployment's name being controller_name without its last owner_trim
+	 * characters. */
 	const char *controller_kind, *controller_name;
 
 	int32_t index;                /* position in the snapshot's pod array */
