@@ -117,6 +117,7 @@ void pk_feature_gates_default(pk_feature_gates *g)
 	memset(g, 0, sizeof *g);
 	memset(g->explicit_value, -1, sizeof g->explicit_value);
 	g->all_alpha = g->all_beta = -1;
+	g->k8s_minor = PK_K8S_MINOR_NEWEST;
 	resolve(g);
 }
 

@@ -45,6 +45,13 @@ pk_gate_id pk_gate_lookup(const char *name);
 
 #define PK_GATES_MAX_IGNORED 16
 
+/* The Kubernetes releases modelled, as 1.<minor>. Every answer is for one of
+ * them (--kubernetes-version; the newest by default): the gates that exist
+ * and their defaults, the API versions served and the preemption behaviours
+ * that changed upstream all depend on it. */
+#define PK_K8S_MINOR_OLDEST 35
+#define PK_K8S_MINOR_NEWEST 37
+
 typedef struct pk_feature_gates {
 	bool on[PK_NGATES];
 	signed char explicit_value[PK_NGATES];  /* -1 unset, else 0/1 as given */
@@ -53,6 +60,7 @@ typedef struct pk_feature_gates {
 	 * cannot change an answer, so they are accepted and listed, to be said. */
 	char ignored[PK_GATES_MAX_IGNORED][64];
 	int nignored;
+	int k8s_minor;  /* the release answered for: Kubernetes 1.<k8s_minor> */
 } pk_feature_gates;
 
 /* Every gate at our default. */
