@@ -1,6 +1,6 @@
 # preemptkit — build, test, install.
 #   make            build every tool into bin/
-#   make test       unit tests (C), fixtures and CLI tests (bats); ends "N passed, N failed"
+#   make test       unit tests (C), fixtures and CLI tests (bats); ends "N passed, N failed, N skipped"
 #   make test-san   the same suite built with AddressSanitizer + UndefinedBehaviorSanitizer
 #   make bench      benchmarks against jq on a generated 5,000-node snapshot
 #   make bench-scale  the same pipeline on a 65,000-node snapshot (NODES=... to change)
