@@ -38,7 +38,7 @@ EOF
 @test "pc-validate --version prints the version" {
 	run pc-validate --version
 	assert_success
-	assert_output --regexp '^pc-validate [0-9]+\.[0-9]+\.[0-9]+$'
+	assert_output --regexp '^pc-validate [0-9]+\.[0-9]+\.[0-9]+ \(answers for Kubernetes 1\.37\)$'
 }
 
 @test "every --help flag is in the man page and the bash, zsh and fish completions" {
@@ -468,7 +468,7 @@ JSON
 	printf 'apiVersion: apps/v1beta2\nkind: Deployment\nmetadata: {name: d}\n---\napiVersion: batch/v1beta1\nkind: CronJob\nmetadata: {name: c}\n---\napiVersion: batch.volcano.sh/v1alpha1\nkind: Job\nmetadata: {name: v}\n' >"$TMP/apps.yaml"
 	cd "$TMP"
 	run -1 pc-validate pc.yaml apps.yaml
-	assert_line 'pc.yaml:1:13: PriorityClass/old: apiVersion: no matches for kind "PriorityClass" in version "scheduling.k8s.io/v1beta1"'
+	assert_line 'pc.yaml:1:13: PriorityClass/old: apiVersion: no matches for kind "PriorityClass" in version "scheduling.k8s.io/v1beta1" (Kubernetes 1.37 serves scheduling.k8s.io/v1)'
 	assert_line 'apps.yaml:1:13: Deployment/d: apiVersion: no matches for kind "Deployment" in version "apps/v1beta2"'
 	assert_line 'apps.yaml:5:13: CronJob/c: apiVersion: no matches for kind "CronJob" in version "batch/v1beta1"'
 	refute_output --partial "Job/v"

@@ -16,7 +16,7 @@ plan() {
 @test "preempt-plan --version prints the version" {
 	run preempt-plan --version
 	assert_success
-	assert_output --regexp '^preempt-plan [0-9]+\.[0-9]+\.[0-9]+$'
+	assert_output --regexp '^preempt-plan [0-9]+\.[0-9]+\.[0-9]+ \(answers for Kubernetes 1\.37\)$'
 }
 
 @test "every flag of --help is in the man page and all three completions" {

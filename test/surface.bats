@@ -64,7 +64,7 @@ teardown() {
 	run -0 "$TMP/kubectl-pc_validate" --help
 	assert_line --index 0 --partial "Usage: kubectl pc-validate "
 	run -0 "$TMP/kubectl-preempt_plan" --version
-	assert_output "kubectl preempt-plan 0.1.0"
+	assert_output "kubectl preempt-plan 0.1.0 (answers for Kubernetes 1.37)"
 }
 
 @test "--feature-gates: a misspelt gate is an error that names the gate it resembles, in every tool" {
@@ -99,8 +99,10 @@ teardown() {
 				{ echo "README does not list $t as reading $gate"; return 1; }
 		done < <(sed -n '/^Feature gates this tool reads/,/^$/p' "$TMP/help" | grep -E '^  [A-Z]')
 	done
-	run -0 victims --help
+	run -0 victims --kubernetes-version 1.36 --help
 	assert_output --partial "WorkloadAwarePreemption            default true (upstream false: see the man page)"
+	run -0 victims --help
+	assert_output --partial "Not in Kubernetes 1.37: WorkloadAwarePreemption (removed by kubernetes/kubernetes#139520; GenericWorkload switches the feature)."
 }
 
 @test "every man page's EXIT STATUS has the shared three rows and points to the one table" {

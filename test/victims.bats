@@ -12,7 +12,7 @@ setup() {
 @test "victims --version prints the version" {
 	run victims --version
 	assert_success
-	assert_output --regexp '^victims [0-9]+\.[0-9]+\.[0-9]+$'
+	assert_output --regexp '^victims [0-9]+\.[0-9]+\.[0-9]+ \(answers for Kubernetes 1\.37\)$'
 }
 
 @test "victims --help lists every option and exits 0" {
@@ -314,7 +314,7 @@ setup() {
 }
 
 @test "--feature-gates: WorkloadAwarePreemption off lets a gang member preempt pod by pod" {
-	run -0 --separate-stderr victims --feature-gates WorkloadAwarePreemption=false --pending "$SAMPLE/gang/cluster.json"
+	run -0 --separate-stderr victims --kubernetes-version 1.36 --feature-gates WorkloadAwarePreemption=false --pending "$SAMPLE/gang/cluster.json"
 	[ "$(printf '%s\n' "$output" | jq -r 'select(.kind == "Preemptor" and .preemptor.name == "train-worker-0") | .status')" = NeedsPreemption ]
 	[[ $stderr == *"the scheduler places the group's pods together: \`preempt-plan --simulate\` plans the group"* ]]
 }
