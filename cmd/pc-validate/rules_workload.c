@@ -176,12 +176,15 @@ static void check_priority_fields(pcv_obj *o, const cJSON *t, const char *path)
 	}
 }
 
-static void check_group_preemption_policy(pcv_obj *o, const cJSON *parent, const char *path)
+/* Gate off: templates forbid it (declarative tag); a CompositePodGroup's
+ * strategy drops it on create (its strategy test at 06e67ba2). */
+static void check_group_preemption_policy(pcv_obj *o, const cJSON *parent, const char *path,
+                                          pcv_gate_verdict verdict)
 {
 	char p[PCV_PATH_MAX];
 	pcv_path(p, "%s.preemptionPolicy", path);
 	const cJSON *pp = pcv_gated(o, parent, "preemptionPolicy", p, o->ctx->gates.pg_preemption_policy,
-	                            "PodGroupPreemptionPolicy", PCV_GATE_FORBIDDEN);
+	                            "PodGroupPreemptionPolicy", verdict);
 	if (!cJSON_IsString(pp))
 		return;
 	pk_preemption_policy pol;
@@ -239,7 +242,7 @@ static void check_group_fields(pcv_obj *o, const cJSON *t, const char *path, boo
 	if (present(cls) || present(prio))
 		check_priority_fields(o, t, path);
 	if (!v2)
-		check_group_preemption_policy(o, t, path);
+		check_group_preemption_policy(o, t, path, PCV_GATE_FORBIDDEN);
 	note_preemption_class(o, t, path);
 	(void)podgroup;
 }
@@ -354,7 +357,7 @@ static int check_pg_templates(pcv_obj *o, tree_state *st, const cJSON *list, con
 /* What a CompositePodGroupTemplate and a CompositePodGroup's spec have
  * beyond policy and priority (v1beta1 types): topology constraints (no gate,
  * immutable), a disruption mode, a preemption policy (gated). */
-static void check_composite_fields(pcv_obj *o, const cJSON *t, const char *path)
+static void check_composite_fields(pcv_obj *o, const cJSON *t, const char *path, pcv_gate_verdict policy_off)
 {
 	char p[PCV_PATH_MAX];
 	const cJSON *cons = pk_get(t, "schedulingConstraints");
@@ -363,8 +366,7 @@ static void check_composite_fields(pcv_obj *o, const cJSON *t, const char *path)
 		check_topology(o, cons, p);
 	pcv_path(p, "%s.disruptionMode", path);
 	check_disruption_mode(o, pk_get(t, "disruptionMode"), p);
-	if (pk_get(t, "preemptionPolicy"))
-		check_group_preemption_policy(o, t, path);
+	check_group_preemption_policy(o, t, path, policy_off);
 }
 
 /* Returns the hierarchy depth below and including this list's items. */
@@ -384,7 +386,7 @@ static int check_cpg_templates(pcv_obj *o, tree_state *st, const cJSON *list, co
 		check_scheduling_policy(o, pk_get(t, "schedulingPolicy"), sub, true);
 		check_priority_fields(o, t, p);
 		if (!is_v1alpha2(o))
-			check_composite_fields(o, t, p);
+			check_composite_fields(o, t, p, PCV_GATE_FORBIDDEN);
 		note_priority(st, t);
 		note_template_class(o, t, p);
 		const cJSON *pgts = pk_get(t, "podGroupTemplates"), *cpgts = pk_get(t, "compositePodGroupTemplates");
@@ -665,6 +667,6 @@ void pcv_rules_composite_podgroup(pcv_obj *o)
 		                      "spec.workloadRef.workloadName", "spec.workloadRef.templateName");
 	check_scheduling_policy(o, pk_get(spec, "schedulingPolicy"), "spec.schedulingPolicy", true);
 	check_priority_fields(o, spec, "spec");
-	check_composite_fields(o, spec, "spec");
+	check_composite_fields(o, spec, "spec", PCV_GATE_DROPPED);
 	admit_group_priority(o, spec);
 }
