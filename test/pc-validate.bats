@@ -86,7 +86,7 @@ EOF
 @test "-o json writes one Diagnostic per line with the contract's keys" {
 	run -1 pc-validate -o json "$TMP/bad.yaml"
 	[ "${#lines[@]}" -eq 1 ]
-	run jq -e -c 'keys_unsorted == ["kind","file","line","column","severity","object","field","type","rule","message"] and .kind == "Diagnostic" and (.object | keys_unsorted) == ["apiVersion","kind","namespace","name"] and .object.namespace == null and .type == "Forbidden" and .rule == "PriorityClass.value.forbidden" and .line == 5' <<<"$output"
+	run jq -e -c 'keys_unsorted == ["kind","file","line","column","severity","object","field","type","rule","message","kubernetesVersion"] and .kind == "Diagnostic" and .kubernetesVersion == "1.37" and (.object | keys_unsorted) == ["apiVersion","kind","namespace","name"] and .object.namespace == null and .type == "Forbidden" and .rule == "PriorityClass.value.forbidden" and .line == 5' <<<"$output"
 	assert_success
 }
 
@@ -418,7 +418,7 @@ JSON
 	run -1 pc-validate -o table "$TMP/bad.yaml"
 	assert_line --index 0 --regexp '^FILE +KIND +NAME +FIELD +SEVERITY +REASON$'
 	assert_line --index 1 --regexp "^$TMP/bad.yaml:5:8 +PriorityClass +too-high +value +error +Forbidden: maximum allowed value"
-	assert_line "1 objects checked in 1 files: 1 errors, 0 warnings"
+	assert_line "1 objects checked in 1 files: 1 errors, 0 warnings (answers for Kubernetes 1.37)"
 	run -1 pc-validate -o=table --no-headers "$TMP/bad.yaml"
 	[ "${#lines[@]}" -eq 1 ] || fail "more than one line: $output"
 	assert_output --regexp "^$TMP/bad.yaml:5:8 +PriorityClass +too-high +value +error +Forbidden: "
