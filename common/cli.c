@@ -220,6 +220,8 @@ void pk_cli_add_k8s_version(const pk_cli *c, cJSON *record)
 	cJSON_AddStringToObject(record, "kubernetesVersion", pk_cli_k8s_version(c, v, sizeof v));
 }
 
+static bool answers_for_kubernetes(const pk_cli *c);
+
 /* Once the options are read: the gates named must exist in the release
  * answered for (--kubernetes-version may come after --feature-gates), and
  * --version says which release that is. */
@@ -229,7 +231,10 @@ static void options_done(pk_cli *c)
 	if (pk_feature_gates_check_release(&c->gates, err, sizeof err) != 0)
 		pk_cli_usage_error(c, "--feature-gates: %s", err);
 	if (c->want_version) {
-		printf("%s %s (answers for Kubernetes 1.%d)\n", c->prog, PK_VERSION, c->gates.k8s_minor);
+		if (answers_for_kubernetes(c))
+			printf("%s %s (answers for Kubernetes 1.%d)\n", c->prog, PK_VERSION, c->gates.k8s_minor);
+		else
+			printf("%s %s\n", c->prog, PK_VERSION);
 		exit(fflush(stdout) == 0 ? PK_EXIT_OK : PK_EXIT_TROUBLE);
 	}
 }
@@ -327,9 +332,23 @@ static void cause_text(const pk_diag_cause *cause, char *buf, size_t size)
 		snprintf(buf, size, "%s", cause->message);
 }
 
+/* Every tool answers for a Kubernetes release but one whose gates are all
+ * another project's: pp-match, which answers for Karmada. */
+static bool answers_for_kubernetes(const pk_cli *c)
+{
+	if (!c->spec->gates)
+		return true;
+	for (int i = 0; i < PK_NGATES; i++)
+		if ((c->spec->gates & PK_GATE_BIT(i)) && strncmp(pk_gate_info_of((pk_gate_id)i)->component, "kube", 4) == 0)
+			return true;
+	return false;
+}
+
 void pk_cli_table_warnings(const pk_cli *c, pk_table *t)
 {
 	char text[2200];
+	if (answers_for_kubernetes(c))
+		pk_table_footer(t, "Answers for Kubernetes 1.%d (--kubernetes-version).", c->gates.k8s_minor);
 	for (size_t i = 0; i < c->diag.ncauses; i++) {
 		cause_text(&c->diag.causes[i], text, sizeof text);
 		pk_table_footer(t, "Warning: %s", text);

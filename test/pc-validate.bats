@@ -418,7 +418,8 @@ JSON
 	run -1 pc-validate -o table "$TMP/bad.yaml"
 	assert_line --index 0 --regexp '^FILE +KIND +NAME +FIELD +SEVERITY +REASON$'
 	assert_line --index 1 --regexp "^$TMP/bad.yaml:5:8 +PriorityClass +too-high +value +error +Forbidden: maximum allowed value"
-	assert_line "1 objects checked in 1 files: 1 errors, 0 warnings (answers for Kubernetes 1.37)"
+	assert_line "1 objects checked in 1 files: 1 errors, 0 warnings"
+	assert_line "Answers for Kubernetes 1.37 (--kubernetes-version)."
 	run -1 pc-validate -o=table --no-headers "$TMP/bad.yaml"
 	[ "${#lines[@]}" -eq 1 ] || fail "more than one line: $output"
 	assert_output --regexp "^$TMP/bad.yaml:5:8 +PriorityClass +too-high +value +error +Forbidden: "

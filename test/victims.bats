@@ -78,9 +78,10 @@ setup() {
 	assert_success
 	assert_line --index 0 --regexp '^PREEMPTOR +PRIORITY +RESULT +NODE +VICTIMS +PDB-VIOLATIONS +TOP-PRIORITY +REASON$'
 	assert_output --regexp 'NeedsPreemption\* +demo-worker4 .*chosen from 4 candidate node\(s\) by smallest priority sum'
-	# four candidates, a blank line, the footer that explains the mark
-	[ "${#lines[@]}" -eq 6 ]
+	# four candidates, a blank line, the footer that explains the mark and names the release
+	[ "${#lines[@]}" -eq 7 ]
 	assert_line --index 5 --partial '* the node pickOneNodeForPreemption chooses: fewest PDB violations, then lowest highest-victim priority'
+	assert_line --index 6 'Answers for Kubernetes 1.37 (--kubernetes-version).'
 }
 
 @test "-o table --no-headers leaves out the header and the footer" {

@@ -164,9 +164,8 @@ static void output_table(const pcv_ctx *c, pk_out *out, bool wide)
 	}
 	size_t errors, warnings;
 	count_severities(c, &errors, &warnings);
-	char release[16];
-	pk_table_footer(&t, "%ld objects checked in %ld files: %zu errors, %zu warnings (answers for Kubernetes %s)",
-	                c->objects_checked, c->files, errors, warnings, pk_cli_k8s_version(c->cli, release, sizeof release));
+	pk_table_footer(&t, "%ld objects checked in %ld files: %zu errors, %zu warnings", c->objects_checked, c->files,
+	                errors, warnings);
 	pk_cli_table_warnings(c->cli, &t);
 	pk_table_flush(&t, out);
 }
