@@ -2,6 +2,7 @@
 #include "t.h"
 #include <string.h>
 #include "k8s/gates.h"
+#include "k8s/release.h"
 
 static int parse(pk_feature_gates *g, const char *spec, char *err)
 {
@@ -102,6 +103,26 @@ static void test_releases(void)
 	      !pk_k8s_version_parse("1.37.", &minor), "not a version");
 }
 
+static void test_served(void)
+{
+	char list[200];
+	const char *g = "scheduling.k8s.io";
+	CHECK(pk_release_serves(35, g, "Workload", "v1alpha1") && !pk_release_serves(36, g, "Workload", "v1alpha1"),
+	      "v1alpha1 Workload is 1.35's");
+	CHECK(pk_release_serves(36, g, "PodGroup", "v1alpha2") && !pk_release_serves(37, g, "PodGroup", "v1alpha2"),
+	      "v1alpha2 PodGroup is 1.36's, gone in 1.37");
+	CHECK(pk_release_serves(37, g, "PodGroup", "v1beta1") && pk_release_serves(37, g, "Workload", "v1alpha3") &&
+	      !pk_release_serves(36, g, "PodGroup", "v1beta1"), "1.37 serves v1beta1 and v1alpha3");
+	CHECK(pk_release_serves(37, g, "CompositePodGroup", "v1alpha3") &&
+	      !pk_release_serves(36, g, "CompositePodGroup", "v1alpha3"), "CompositePodGroup arrives in 1.37");
+	pk_release_served_list(37, g, "PodGroup", list, sizeof list);
+	CHECK_STR(list, "scheduling.k8s.io/v1beta1, scheduling.k8s.io/v1alpha3", "the served list, newest first");
+	pk_release_served_list(35, g, "PodGroup", list, sizeof list);
+	CHECK_STR(list, "", "none in 1.35");
+	CHECK(!pk_release_knows_kind("batch.volcano.sh", "PodGroup") && pk_release_knows_kind(g, "PriorityClass"),
+	      "only scheduling.k8s.io's kinds");
+}
+
 static void test_all_alpha(void)
 {
 	pk_feature_gates g;
@@ -124,5 +145,6 @@ int main(void)
 	test_defaults();
 	test_all_alpha();
 	test_releases();
+	test_served();
 	return T_DONE();
 }
