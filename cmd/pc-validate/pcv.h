@@ -75,7 +75,7 @@ typedef struct pcv_gates {
 	bool generic_workload;       /* API served at all */
 	bool topology;               /* TopologyAwareWorkloadScheduling */
 	bool dra_claims;             /* DRAWorkloadResourceClaims */
-	bool workload_preemption;    /* WorkloadAwarePreemption */
+	bool workload_preemption;    /* WorkloadAwarePreemption; from 1.37 GenericWorkload (#139520) */
 	bool pg_preemption_policy;   /* PodGroupPreemptionPolicy */
 	bool composite;              /* CompositePodGroup */
 } pcv_gates;
