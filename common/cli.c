@@ -10,6 +10,7 @@ const char pk_cli_common_help[] =
 	"  -o, --output FORMAT        output format (see below)\n"
 	"      --no-headers           tables: leave out the header row and the footer\n"
 	"      --feature-gates LIST   Name=true|false,... (see below)\n"
+	"      --kubernetes-version X.Y  answer for Kubernetes 1.35, 1.36 or 1.37 (default 1.37)\n"
 	"      --color WHEN           colour: auto, always, never (NO_COLOR is honoured)\n"
 	"      --stats                print what was read, used, skipped and rejected to stderr\n"
 	"      --max-depth N          reject documents nested deeper than N (default 1000)\n"
@@ -52,15 +53,26 @@ static void print_gates_help(const pk_cli *c)
 {
 	if (!c->spec->gates)
 		return;
-	printf("\nFeature gates this tool reads (--feature-gates; AllAlpha and AllBeta too):\n");
+	int minor = c->gates.k8s_minor;
+	printf("\nFeature gates this tool reads in Kubernetes 1.%d (--feature-gates; AllAlpha and AllBeta too):\n",
+	       minor);
 	for (int i = 0; i < PK_NGATES; i++) {
-		if (!(c->spec->gates & PK_GATE_BIT(i)))
-			continue;
 		const pk_gate_info *g = pk_gate_info_of((pk_gate_id)i);
+		const pk_gate_release *r = pk_gate_at((pk_gate_id)i, minor);
+		if (!(c->spec->gates & PK_GATE_BIT(i)) || !r->exists)
+			continue;
 		printf("  %-34s default %s", g->name, g->our_default ? "true" : "false");
-		if (g->our_default != g->upstream_default)
-			printf(" (upstream %s: see the man page)", g->upstream_default ? "true" : "false");
+		if (g->our_default != r->upstream_default)
+			printf(" (upstream %s: see the man page)", r->upstream_default ? "true" : "false");
 		printf("\n");
+	}
+	for (int i = 0; i < PK_NGATES; i++) {
+		const pk_gate_info *g = pk_gate_info_of((pk_gate_id)i);
+		const pk_gate_removal *gone = pk_gate_removal_of(g->name);
+		if ((c->spec->gates & PK_GATE_BIT(i)) && !pk_gate_at((pk_gate_id)i, minor)->exists && gone &&
+		    gone->minor <= minor)
+			printf("Not in Kubernetes 1.%d: %s (removed by %s; %s switches the feature).\n", minor, g->name,
+			       gone->by, gone->instead ? gone->instead : "no gate");
 	}
 }
 
@@ -144,8 +156,16 @@ int pk_cli_handle(pk_cli *c, int opt, const char *arg)
 		print_help(c);
 		exit(fflush(stdout) == 0 ? PK_EXIT_OK : PK_EXIT_TROUBLE);
 	case 'V':
-		printf("%s %s\n", c->prog, PK_VERSION);
-		exit(fflush(stdout) == 0 ? PK_EXIT_OK : PK_EXIT_TROUBLE);
+		c->want_version = true;
+		return 1;
+	case PK_OPT_KUBERNETES_VERSION: {
+		int minor;
+		if (!pk_k8s_version_parse(arg, &minor))
+			pk_cli_usage_error(c, "--kubernetes-version: '%s' is not a release this version models (supported: %s)",
+			                   arg, pk_k8s_versions_supported());
+		pk_feature_gates_set_release(&c->gates, minor);
+		return 1;
+	}
 	case 'o':
 		/* kubectl accepts -o=table */
 		c->format = parse_format(c, arg[0] == '=' ? arg + 1 : arg);
@@ -186,6 +206,37 @@ int pk_cli_handle(pk_cli *c, int opt, const char *arg)
 		return 1;
 	}
 	return 0;
+}
+
+const char *pk_cli_k8s_version(const pk_cli *c, char *buf, size_t size)
+{
+	snprintf(buf, size, "1.%d", c->gates.k8s_minor);
+	return buf;
+}
+
+void pk_cli_add_k8s_version(const pk_cli *c, cJSON *record)
+{
+	char v[16];
+	cJSON_AddStringToObject(record, "kubernetesVersion", pk_cli_k8s_version(c, v, sizeof v));
+}
+
+static bool answers_for_kubernetes(const pk_cli *c);
+
+/* Once the options are read: the gates named must exist in the release
+ * answered for (--kubernetes-version may come after --feature-gates), and
+ * --version says which release that is. */
+static void options_done(pk_cli *c)
+{
+	char err[512];
+	if (pk_feature_gates_check_release(&c->gates, err, sizeof err) != 0)
+		pk_cli_usage_error(c, "--feature-gates: %s", err);
+	if (c->want_version) {
+		if (answers_for_kubernetes(c))
+			printf("%s %s (answers for Kubernetes 1.%d)\n", c->prog, PK_VERSION, c->gates.k8s_minor);
+		else
+			printf("%s %s\n", c->prog, PK_VERSION);
+		exit(fflush(stdout) == 0 ? PK_EXIT_OK : PK_EXIT_TROUBLE);
+	}
 }
 
 /* A gate given to a tool whose answer it does not change is said so, once. */
@@ -259,6 +310,8 @@ int pk_cli_getopt(pk_cli *c, int argc, char *const *argv, const char *shortopts,
 		}
 		if (opt == ':')
 			pk_cli_usage_error(c, "option '%s' needs a value", argv[optind - 1]);
+		if (opt == -1)
+			options_done(c);
 		if (opt == -1 || !pk_cli_handle(c, opt, optarg))
 			return opt;
 	}
@@ -279,9 +332,23 @@ static void cause_text(const pk_diag_cause *cause, char *buf, size_t size)
 		snprintf(buf, size, "%s", cause->message);
 }
 
+/* Every tool answers for a Kubernetes release but one whose gates are all
+ * another project's: pp-match, which answers for Karmada. */
+static bool answers_for_kubernetes(const pk_cli *c)
+{
+	if (!c->spec->gates)
+		return true;
+	for (int i = 0; i < PK_NGATES; i++)
+		if ((c->spec->gates & PK_GATE_BIT(i)) && strncmp(pk_gate_info_of((pk_gate_id)i)->component, "kube", 4) == 0)
+			return true;
+	return false;
+}
+
 void pk_cli_table_warnings(const pk_cli *c, pk_table *t)
 {
 	char text[2200];
+	if (answers_for_kubernetes(c))
+		pk_table_footer(t, "Answers for Kubernetes 1.%d (--kubernetes-version).", c->gates.k8s_minor);
 	for (size_t i = 0; i < c->diag.ncauses; i++) {
 		cause_text(&c->diag.causes[i], text, sizeof text);
 		pk_table_footer(t, "Warning: %s", text);

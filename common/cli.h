@@ -3,7 +3,7 @@
  * Each tool declares a pk_cli_spec (name, synopsis, help text, long options)
  * and parses with pk_cli_getopt. The options every tool shares are handled
  * here:  -h/--help, -V/--version, -o/--output, --no-headers, --color,
- * --stats, --feature-gates, --max-depth, --max-record-bytes,
+ * --stats, --feature-gates, --kubernetes-version, --max-depth, --max-record-bytes,
  * --max-alias-expansions, --max-records, --threads.
  */
 #ifndef PK_CLI_H
@@ -33,6 +33,7 @@ enum {
 	PK_OPT_THREADS,
 	PK_OPT_NO_HEADERS,
 	PK_OPT_FEATURE_GATES,
+	PK_OPT_KUBERNETES_VERSION,
 };
 
 typedef struct pk_cli_spec {
@@ -52,12 +53,19 @@ typedef struct pk_cli {
 	bool named;               /* prog has been taken from argv[0] */
 	pk_format format;
 	bool no_headers;
-	pk_feature_gates gates;
+	pk_feature_gates gates;    /* gates.k8s_minor: the release answered for */
+	bool want_version;        /* -V: printed once the options are read (the release may follow) */
 	pk_color_mode color_mode;
 	bool stats;
 	pk_reader_opts reader;
 	pk_diag diag;
 } pk_cli;
+
+/* "1.37": the release answered for (--kubernetes-version), for records,
+ * tables and messages. buf of at least 8 bytes. */
+const char *pk_cli_k8s_version(const pk_cli *c, char *buf, size_t size);
+/* Adds "kubernetesVersion":"1.37" to a record. */
+void pk_cli_add_k8s_version(const pk_cli *c, cJSON *record);
 
 /* Help text lines for the shared options, to append to each tool's help. */
 extern const char pk_cli_common_help[];
@@ -71,6 +79,7 @@ extern const char pk_cli_common_help[];
 	{"output", required_argument, NULL, 'o'}, \
 	{"no-headers", no_argument, NULL, PK_OPT_NO_HEADERS}, \
 	{"feature-gates", required_argument, NULL, PK_OPT_FEATURE_GATES}, \
+	{"kubernetes-version", required_argument, NULL, PK_OPT_KUBERNETES_VERSION}, \
 	{"color", required_argument, NULL, PK_OPT_COLOR}, \
 	{"stats", no_argument, NULL, PK_OPT_STATS}, \
 	{"max-depth", required_argument, NULL, PK_OPT_MAX_DEPTH}, \

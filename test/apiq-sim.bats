@@ -12,7 +12,7 @@ help_flags() {
 
 @test "--version prints the name and version" {
 	run -0 apiq-sim --version
-	assert_output --regexp '^apiq-sim [0-9]+\.[0-9]+\.[0-9]+$'
+	assert_output --regexp '^apiq-sim [0-9]+\.[0-9]+\.[0-9]+ \(answers for Kubernetes 1\.37\)$'
 }
 
 @test "--help lists both modes and exits 0" {

@@ -38,7 +38,7 @@ EOF
 @test "pc-validate --version prints the version" {
 	run pc-validate --version
 	assert_success
-	assert_output --regexp '^pc-validate [0-9]+\.[0-9]+\.[0-9]+$'
+	assert_output --regexp '^pc-validate [0-9]+\.[0-9]+\.[0-9]+ \(answers for Kubernetes 1\.37\)$'
 }
 
 @test "every --help flag is in the man page and the bash, zsh and fish completions" {
@@ -86,7 +86,7 @@ EOF
 @test "-o json writes one Diagnostic per line with the contract's keys" {
 	run -1 pc-validate -o json "$TMP/bad.yaml"
 	[ "${#lines[@]}" -eq 1 ]
-	run jq -e -c 'keys_unsorted == ["kind","file","line","column","severity","object","field","type","rule","message"] and .kind == "Diagnostic" and (.object | keys_unsorted) == ["apiVersion","kind","namespace","name"] and .object.namespace == null and .type == "Forbidden" and .rule == "PriorityClass.value.forbidden" and .line == 5' <<<"$output"
+	run jq -e -c 'keys_unsorted == ["kind","file","line","column","severity","object","field","type","rule","message","kubernetesVersion"] and .kind == "Diagnostic" and .kubernetesVersion == "1.37" and (.object | keys_unsorted) == ["apiVersion","kind","namespace","name"] and .object.namespace == null and .type == "Forbidden" and .rule == "PriorityClass.value.forbidden" and .line == 5' <<<"$output"
 	assert_success
 }
 
@@ -419,6 +419,7 @@ JSON
 	assert_line --index 0 --regexp '^FILE +KIND +NAME +FIELD +SEVERITY +REASON$'
 	assert_line --index 1 --regexp "^$TMP/bad.yaml:5:8 +PriorityClass +too-high +value +error +Forbidden: maximum allowed value"
 	assert_line "1 objects checked in 1 files: 1 errors, 0 warnings"
+	assert_line "Answers for Kubernetes 1.37 (--kubernetes-version)."
 	run -1 pc-validate -o=table --no-headers "$TMP/bad.yaml"
 	[ "${#lines[@]}" -eq 1 ] || fail "more than one line: $output"
 	assert_output --regexp "^$TMP/bad.yaml:5:8 +PriorityClass +too-high +value +error +Forbidden: "
@@ -468,7 +469,7 @@ JSON
 	printf 'apiVersion: apps/v1beta2\nkind: Deployment\nmetadata: {name: d}\n---\napiVersion: batch/v1beta1\nkind: CronJob\nmetadata: {name: c}\n---\napiVersion: batch.volcano.sh/v1alpha1\nkind: Job\nmetadata: {name: v}\n' >"$TMP/apps.yaml"
 	cd "$TMP"
 	run -1 pc-validate pc.yaml apps.yaml
-	assert_line 'pc.yaml:1:13: PriorityClass/old: apiVersion: no matches for kind "PriorityClass" in version "scheduling.k8s.io/v1beta1"'
+	assert_line 'pc.yaml:1:13: PriorityClass/old: apiVersion: no matches for kind "PriorityClass" in version "scheduling.k8s.io/v1beta1" (Kubernetes 1.37 serves scheduling.k8s.io/v1)'
 	assert_line 'apps.yaml:1:13: Deployment/d: apiVersion: no matches for kind "Deployment" in version "apps/v1beta2"'
 	assert_line 'apps.yaml:5:13: CronJob/c: apiVersion: no matches for kind "CronJob" in version "batch/v1beta1"'
 	refute_output --partial "Job/v"

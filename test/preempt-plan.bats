@@ -16,7 +16,7 @@ plan() {
 @test "preempt-plan --version prints the version" {
 	run preempt-plan --version
 	assert_success
-	assert_output --regexp '^preempt-plan [0-9]+\.[0-9]+\.[0-9]+$'
+	assert_output --regexp '^preempt-plan [0-9]+\.[0-9]+\.[0-9]+ \(answers for Kubernetes 1\.37\)$'
 }
 
 @test "every flag of --help is in the man page and all three completions" {
@@ -39,7 +39,8 @@ plan() {
 
 @test "victims --explain | preempt-plan -o table: the other nodes, grouped by plugin and reason" {
 	run -0 bash -c 'victims --explain --preemptor "$1" "$2" | preempt-plan -o table' _ "$PREEMPTOR" "$CLUSTER"
-	[ "${#lines[@]}" -eq 3 ]
+	[ "${#lines[@]}" -eq 4 ]
+	assert_line --index 3 'Answers for Kubernetes 1.37 (--kubernetes-version).'
 	assert_line --index 2 --regexp '^shop/checkout-7c9d5b8f4-m2x6q +1000000 +NotCandidate +demo-control-plane,demo-gpu1 +- +2 node\(s\): TaintToleration: node\(s\) had untolerated taint\(s\) \(Filter UnschedulableAndUnresolvable; Preemption is not helpful for scheduling\)$'
 }
 

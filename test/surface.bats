@@ -64,7 +64,7 @@ teardown() {
 	run -0 "$TMP/kubectl-pc_validate" --help
 	assert_line --index 0 --partial "Usage: kubectl pc-validate "
 	run -0 "$TMP/kubectl-preempt_plan" --version
-	assert_output "kubectl preempt-plan 0.1.0"
+	assert_output "kubectl preempt-plan 0.1.0 (answers for Kubernetes 1.37)"
 }
 
 @test "--feature-gates: a misspelt gate is an error that names the gate it resembles, in every tool" {
@@ -99,8 +99,10 @@ teardown() {
 				{ echo "README does not list $t as reading $gate"; return 1; }
 		done < <(sed -n '/^Feature gates this tool reads/,/^$/p' "$TMP/help" | grep -E '^  [A-Z]')
 	done
-	run -0 victims --help
+	run -0 victims --kubernetes-version 1.36 --help
 	assert_output --partial "WorkloadAwarePreemption            default true (upstream false: see the man page)"
+	run -0 victims --help
+	assert_output --partial "Not in Kubernetes 1.37: WorkloadAwarePreemption (removed by kubernetes/kubernetes#139520; GenericWorkload switches the feature)."
 }
 
 @test "every man page's EXIT STATUS has the shared three rows and points to the one table" {
@@ -127,4 +129,21 @@ teardown() {
 	assert_output --partial "1 an invalid or unparseable manifest"
 	run -0 preempt-plan --help
 	assert_output --partial "1 a preemptor that is Unschedulable or NotEligible"
+}
+
+@test "--kubernetes-version: every tool takes 1.35-1.37 in any spelling, exits 2 on another naming the supported ones, and its completions offer them" {
+	for t in $tools; do
+		run -0 "$t" --kubernetes-version v1.36.2 --version
+		[ "$t" = pp-match ] || assert_output "$t 0.1.0 (answers for Kubernetes 1.36)"
+		run -2 "$t" --kubernetes-version 1.38 --version
+		assert_output --partial "--kubernetes-version: '1.38' is not a release this version models (supported: 1.35, 1.36, 1.37)"
+		grep -q "kubernetes-version" "$ROOT/completions/bash/$t" || { echo "bash: $t"; return 1; }
+		grep -q "kubernetes-version.*1.37 1.36 1.35" "$ROOT/completions/zsh/_$t" || { echo "zsh: $t"; return 1; }
+		grep -q "kubernetes-version.*1.37 1.36 1.35" "$ROOT/completions/fish/$t.fish" || { echo "fish: $t"; return 1; }
+		grep -q "^\.It Fl -kubernetes-version Ar version" "$ROOT/share/man/man1/$t.1" || { echo "man: $t"; return 1; }
+	done
+	# the release applies to --feature-gates whatever the order of the flags
+	run -0 victims --feature-gates WorkloadAwarePreemption=false --kubernetes-version 1.36 --version
+	run -2 victims --feature-gates WorkloadAwarePreemption=false --version
+	assert_output --partial "unrecognized feature gate: WorkloadAwarePreemption (removed in Kubernetes 1.37 by kubernetes/kubernetes#139520; GenericWorkload switches the feature now)"
 }

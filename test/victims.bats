@@ -12,7 +12,7 @@ setup() {
 @test "victims --version prints the version" {
 	run victims --version
 	assert_success
-	assert_output --regexp '^victims [0-9]+\.[0-9]+\.[0-9]+$'
+	assert_output --regexp '^victims [0-9]+\.[0-9]+\.[0-9]+ \(answers for Kubernetes 1\.37\)$'
 }
 
 @test "victims --help lists every option and exits 0" {
@@ -78,9 +78,10 @@ setup() {
 	assert_success
 	assert_line --index 0 --regexp '^PREEMPTOR +PRIORITY +RESULT +NODE +VICTIMS +PDB-VIOLATIONS +TOP-PRIORITY +REASON$'
 	assert_output --regexp 'NeedsPreemption\* +demo-worker4 .*chosen from 4 candidate node\(s\) by smallest priority sum'
-	# four candidates, a blank line, the footer that explains the mark
-	[ "${#lines[@]}" -eq 6 ]
+	# four candidates, a blank line, the footer that explains the mark and names the release
+	[ "${#lines[@]}" -eq 7 ]
 	assert_line --index 5 --partial '* the node pickOneNodeForPreemption chooses: fewest PDB violations, then lowest highest-victim priority'
+	assert_line --index 6 'Answers for Kubernetes 1.37 (--kubernetes-version).'
 }
 
 @test "-o table --no-headers leaves out the header and the footer" {
@@ -314,7 +315,7 @@ setup() {
 }
 
 @test "--feature-gates: WorkloadAwarePreemption off lets a gang member preempt pod by pod" {
-	run -0 --separate-stderr victims --feature-gates WorkloadAwarePreemption=false --pending "$SAMPLE/gang/cluster.json"
+	run -0 --separate-stderr victims --kubernetes-version 1.36 --feature-gates WorkloadAwarePreemption=false --pending "$SAMPLE/gang/cluster.json"
 	[ "$(printf '%s\n' "$output" | jq -r 'select(.kind == "Preemptor" and .preemptor.name == "train-worker-0") | .status')" = NeedsPreemption ]
 	[[ $stderr == *"the scheduler places the group's pods together: \`preempt-plan --simulate\` plans the group"* ]]
 }

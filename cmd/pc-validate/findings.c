@@ -294,14 +294,21 @@ const cJSON *pcv_gated(pcv_obj *o, const cJSON *parent, const char *key, const c
 	if (!v || cJSON_IsNull(v) || enabled)
 		return v;
 	pcv_finding *d;
+	/* a gate the release answered for does not have is off there */
+	char why[160];
+	int minor = o->ctx->cli->gates.k8s_minor;
+	pk_gate_id id = pk_gate_lookup(gate);
+	if (id != PK_NGATES && !pk_gate_at(id, minor)->exists)
+		snprintf(why, sizeof why, "feature gate %s does not exist in Kubernetes 1.%d", gate, minor);
+	else
+		snprintf(why, sizeof why, "feature gate %s is disabled", gate);
 	if (verdict == PCV_GATE_FORBIDDEN) {
 		/* declarative validation: +k8s:ifDisabled(gate)=+k8s:forbidden */
-		d = pcv_report(o, PK_SEV_ERROR, PCV_FORBIDDEN, path, "Forbidden (feature gate %s is disabled)", gate);
+		d = pcv_report(o, PK_SEV_ERROR, PCV_FORBIDDEN, path, "Forbidden (%s)", why);
 	} else {
 		/* the strategy drops the field before validation runs: a live
 		 * create succeeds without it */
-		d = pcv_report(o, PK_SEV_WARNING, PCV_FORBIDDEN, path,
-		               "feature gate %s is disabled: the apiserver drops this field on create", gate);
+		d = pcv_report(o, PK_SEV_WARNING, PCV_FORBIDDEN, path, "%s: the apiserver drops this field on create", why);
 		pcv_set_rule(d, path, "droppedOnCreate");
 	}
 	return NULL;

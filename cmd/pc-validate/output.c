@@ -103,6 +103,7 @@ static cJSON *diagnostic_json(const pcv_ctx *c, const pcv_finding *d)
 	pcv_rule_of(d, rule, sizeof rule);
 	cJSON_AddStringToObject(j, "rule", rule);
 	cJSON_AddStringToObject(j, "message", d->message);
+	pk_cli_add_k8s_version(c->cli, j);
 	if (d->related.file) {
 		cJSON *rel = cJSON_CreateObject();
 		cJSON_AddStringToObject(rel, "file", d->related.file);
@@ -346,6 +347,8 @@ static void output_sarif(const pcv_ctx *c, pk_out *out)
 	cJSON *results = cJSON_AddArrayToObject(run, "results");
 	for (size_t i = 0; i < c->findings.n; i++)
 		cJSON_AddItemToArray(results, sarif_result(c, &c->findings.v[i], &rules));
+	/* the release the verdicts are for (--kubernetes-version) */
+	pk_cli_add_k8s_version(c->cli, cJSON_AddObjectToObject(run, "properties"));
 	cJSON_AddItemToObject(driver, "rules", sarif_rules(&rules));
 	cJSON_AddItemToArray(runs, run);
 	char *s = cJSON_Print(root);
@@ -363,9 +366,11 @@ static void say_counts(const pcv_ctx *c)
 {
 	size_t errors, warnings;
 	count_severities(c, &errors, &warnings);
+	char release[16];
 	if (c->summary)
-		fprintf(stderr, "%s: %ld objects checked in %ld files: %zu errors, %zu warnings\n", c->cli->prog,
-		        c->objects_checked, c->files, errors, warnings);
+		fprintf(stderr, "%s: %ld objects checked in %ld files: %zu errors, %zu warnings (answers for Kubernetes %s)\n",
+		        c->cli->prog, c->objects_checked, c->files, errors, warnings,
+		        pk_cli_k8s_version(c->cli, release, sizeof release));
 	else if (c->objects_checked == 0 && c->findings.n == 0 && !c->trouble &&
 	         (c->cli->format == PK_FMT_TEXT || c->cli->format == PK_FMT_TABLE || c->cli->format == PK_FMT_WIDE))
 		fprintf(stderr, "%s: 0 objects checked\n", c->cli->prog);

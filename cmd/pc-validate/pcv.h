@@ -75,7 +75,7 @@ typedef struct pcv_gates {
 	bool generic_workload;       /* API served at all */
 	bool topology;               /* TopologyAwareWorkloadScheduling */
 	bool dra_claims;             /* DRAWorkloadResourceClaims */
-	bool workload_preemption;    /* WorkloadAwarePreemption */
+	bool workload_preemption;    /* WorkloadAwarePreemption; from 1.37 GenericWorkload (#139520) */
 	bool pg_preemption_policy;   /* PodGroupPreemptionPolicy */
 	bool composite;              /* CompositePodGroup */
 } pcv_gates;
@@ -233,8 +233,9 @@ void pcv_check_meta(pcv_obj *o, bool namespaced);
 /* ---- rules ---- */
 void pcv_rules_priorityclass(pcv_obj *o);
 void pcv_rules_workload_v1alpha1(pcv_obj *o);
-void pcv_rules_workload(pcv_obj *o);       /* v1alpha2 and v1alpha3 */
-void pcv_rules_podgroup(pcv_obj *o);       /* v1alpha2 and v1alpha3 */
+void pcv_rules_workload(pcv_obj *o);       /* v1alpha2, v1alpha3 and v1beta1 */
+void pcv_rules_podgroup(pcv_obj *o);       /* v1alpha2, v1alpha3 and v1beta1 */
+void pcv_rules_composite_podgroup(pcv_obj *o);  /* v1alpha3 */
 /* Pod or a controller's pod template; spec_path e.g. "spec.template.spec". */
 void pcv_rules_podspec(pcv_obj *o, const char *spec_path, bool is_pod);
 

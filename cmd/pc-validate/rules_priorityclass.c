@@ -69,6 +69,21 @@ void pcv_rules_priorityclass(pcv_obj *o)
 
 /* Pod and pod-template priority fields (POD-01, POD-02), plus the facts the
  * Priority admission plugin checks once every class is known. */
+/* spec.schedulingGroup (gate GenericWorkload; its strategy drops it when
+ * the gate is off): the PodGroup the pod belongs to, podGroupName a DNS
+ * subdomain (core PodSchedulingGroup). */
+static void check_scheduling_group(pcv_obj *o, const cJSON *spec, const char *spec_path)
+{
+	char field[PCV_PATH_MAX];
+	pcv_path(field, "%s.schedulingGroup", spec_path);
+	const cJSON *group = pcv_gated(o, spec, "schedulingGroup", field, o->ctx->gates.generic_workload,
+	                               "GenericWorkload", PCV_GATE_DROPPED);
+	const char *name = pk_str(group, "podGroupName");
+	pcv_path(field, "%s.schedulingGroup.podGroupName", spec_path);
+	if (name && *name)
+		pcv_check_subdomain(o, field, name);
+}
+
 void pcv_rules_podspec(pcv_obj *o, const char *spec_path, bool is_pod)
 {
 	const cJSON *spec = pk_getp(o->root, spec_path);
@@ -88,6 +103,7 @@ void pcv_rules_podspec(pcv_obj *o, const char *spec_path, bool is_pod)
 	const cJSON *pol = pk_get(spec, "preemptionPolicy");
 	pcv_path(field, "%s.preemptionPolicy", spec_path);
 	check_preemption_policy(o, pol, field);
+	check_scheduling_group(o, spec, spec_path);
 
 	if (is_pod && o->old) {
 		/* An update: admission keeps the old values; only the generic

@@ -1,4 +1,6 @@
-/* Workload (v1alpha1, v1alpha2, v1alpha3) and PodGroup (v1alpha2, v1alpha3):
+/* Workload (v1alpha1, v1alpha2, v1alpha3, v1beta1), PodGroup (v1alpha2,
+ * v1alpha3, v1beta1) and CompositePodGroup (v1alpha3); v1beta1 has v1alpha3's
+ * rules (the same declarative tags):
  * declarative + hand-written validation (validation.md WL-*, WL1-*, PG-*). */
 #include "pcv.h"
 #include "k8s/json.h"
@@ -174,12 +176,15 @@ static void check_priority_fields(pcv_obj *o, const cJSON *t, const char *path)
 	}
 }
 
-static void check_group_preemption_policy(pcv_obj *o, const cJSON *parent, const char *path)
+/* Gate off: templates forbid it (declarative tag); a CompositePodGroup's
+ * strategy drops it on create (its strategy test at 06e67ba2). */
+static void check_group_preemption_policy(pcv_obj *o, const cJSON *parent, const char *path,
+                                          pcv_gate_verdict verdict)
 {
 	char p[PCV_PATH_MAX];
 	pcv_path(p, "%s.preemptionPolicy", path);
 	const cJSON *pp = pcv_gated(o, parent, "preemptionPolicy", p, o->ctx->gates.pg_preemption_policy,
-	                            "PodGroupPreemptionPolicy", PCV_GATE_FORBIDDEN);
+	                            "PodGroupPreemptionPolicy", verdict);
 	if (!cJSON_IsString(pp))
 		return;
 	pk_preemption_policy pol;
@@ -237,7 +242,7 @@ static void check_group_fields(pcv_obj *o, const cJSON *t, const char *path, boo
 	if (present(cls) || present(prio))
 		check_priority_fields(o, t, path);
 	if (!v2)
-		check_group_preemption_policy(o, t, path);
+		check_group_preemption_policy(o, t, path, PCV_GATE_FORBIDDEN);
 	note_preemption_class(o, t, path);
 	(void)podgroup;
 }
@@ -349,6 +354,21 @@ static int check_pg_templates(pcv_obj *o, tree_state *st, const cJSON *list, con
 	return array_len(list) ? 1 : 0;
 }
 
+/* What a CompositePodGroupTemplate and a CompositePodGroup's spec have
+ * beyond policy and priority (v1beta1 types): topology constraints (no gate,
+ * immutable), a disruption mode, a preemption policy (gated). */
+static void check_composite_fields(pcv_obj *o, const cJSON *t, const char *path, pcv_gate_verdict policy_off)
+{
+	char p[PCV_PATH_MAX];
+	const cJSON *cons = pk_get(t, "schedulingConstraints");
+	pcv_path(p, "%s.schedulingConstraints", path);
+	if (present(cons))
+		check_topology(o, cons, p);
+	pcv_path(p, "%s.disruptionMode", path);
+	check_disruption_mode(o, pk_get(t, "disruptionMode"), p);
+	check_group_preemption_policy(o, t, path, policy_off);
+}
+
 /* Returns the hierarchy depth below and including this list's items. */
 static int check_cpg_templates(pcv_obj *o, tree_state *st, const cJSON *list, const char *path, bool top)
 {
@@ -365,6 +385,8 @@ static int check_cpg_templates(pcv_obj *o, tree_state *st, const cJSON *list, co
 		pcv_path(sub, "%s.schedulingPolicy", p);
 		check_scheduling_policy(o, pk_get(t, "schedulingPolicy"), sub, true);
 		check_priority_fields(o, t, p);
+		if (!is_v1alpha2(o))
+			check_composite_fields(o, t, p, PCV_GATE_FORBIDDEN);
 		note_priority(st, t);
 		note_template_class(o, t, p);
 		const cJSON *pgts = pk_get(t, "podGroupTemplates"), *cpgts = pk_get(t, "compositePodGroupTemplates");
@@ -538,6 +560,22 @@ void pcv_rules_workload_v1alpha1(pcv_obj *o)
 
 /* ---- PodGroup ---- */
 
+/* workloadName (DNS subdomain) and the template name (DNS label), both
+ * required. True when both are there. */
+static bool check_reference_names(pcv_obj *o, const char *wname, const char *tname, const char *wfield,
+                                  const char *tfield)
+{
+	if (!wname || !*wname)
+		pcv_required(o, wfield, NULL);
+	else
+		pcv_check_subdomain(o, wfield, wname);
+	if (!tname || !*tname)
+		pcv_required(o, tfield, NULL);
+	else
+		pcv_check_label(o, tfield, tname);
+	return wname && *wname && tname && *tname;
+}
+
 static void check_template_ref(pcv_obj *o, const cJSON *spec)
 {
 	const cJSON *ref = pk_get(spec, "podGroupTemplateRef");
@@ -560,18 +598,28 @@ static void check_template_ref(pcv_obj *o, const cJSON *spec)
 		wfield = "spec.workloadRef.workloadName";
 		tfield = "spec.workloadRef.templateName";
 	}
-	if (!wfield)
-		return;
-	if (!wname || !*wname)
-		pcv_required(o, wfield, NULL);
-	else
-		pcv_check_subdomain(o, wfield, wname);
-	if (!tname || !*tname)
-		pcv_required(o, tfield, NULL);
-	else
-		pcv_check_label(o, tfield, tname);
-	if (wname && *wname && tname && *tname)
+	if (wfield && check_reference_names(o, wname, tname, wfield, tfield))
 		pcv_add_ref(o, REF_WORKLOAD, wfield, wname, tname, o->ns && *o->ns ? o->ns : "default");
+}
+
+/* Priority admission for PodGroups and CompositePodGroups (gate
+ * WorkloadAwarePreemption; GenericWorkload from 1.37): the class resolves
+ * to the priority; an update is a no-op for it. */
+static void admit_group_priority(pcv_obj *o, const cJSON *spec)
+{
+	if (!o->ctx->gates.workload_preemption || o->old)
+		return;
+	const char *cls = pk_str_or(spec, "priorityClassName", "");
+	pcv_add_ref(o, REF_PCLASS, *cls ? "spec.priorityClassName" : "spec.priority", cls, NULL, NULL);
+	pcv_ref *r = pcv_last_ref(o->ctx);
+	int64_t v;
+	if (r) {
+		r->admission = true;
+		if (pk_int64(spec, "priority", &v) && v >= INT32_MIN && v <= INT32_MAX) {
+			r->has_priority = true;
+			r->priority = (int32_t)v;
+		}
+	}
 }
 
 void pcv_rules_podgroup(pcv_obj *o)
@@ -593,19 +641,32 @@ void pcv_rules_podgroup(pcv_obj *o)
 	}
 	check_group_fields(o, spec, "spec", true);
 
-	/* Priority admission for PodGroups (gate WorkloadAwarePreemption);
-	 * an update is a no-op for it. */
-	if (o->ctx->gates.workload_preemption && !o->old) {
-		const char *cls = pk_str_or(spec, "priorityClassName", "");
-		pcv_add_ref(o, REF_PCLASS, *cls ? "spec.priorityClassName" : "spec.priority", cls, NULL, NULL);
-		pcv_ref *r = pcv_last_ref(o->ctx);
-		int64_t v;
-		if (r) {
-			r->admission = true;
-			if (pk_int64(spec, "priority", &v) && v >= INT32_MIN && v <= INT32_MAX) {
-				r->has_priority = true;
-				r->priority = (int32_t)v;
-			}
-		}
+	admit_group_priority(o, spec);
+}
+
+/* CompositePodGroup, scheduling.k8s.io/v1alpha3 (1.37; gate
+ * CompositePodGroup): the declarative tags of its types. */
+void pcv_rules_composite_podgroup(pcv_obj *o)
+{
+	if (!o->ctx->gates.composite) {
+		pcv_report(o, PK_SEV_ERROR, PCV_UNKNOWN_KIND, "apiVersion",
+		           "no matches for kind \"%s\" in version \"%s\" (feature gate CompositePodGroup is disabled)",
+		           o->kind, o->api_version);
+		return;
 	}
+	pcv_check_meta(o, true);
+	const cJSON *spec = pk_get(o->root, "spec");
+	const cJSON *parent = pk_get(spec, "parentCompositePodGroupName");
+	if (cJSON_IsString(parent) && *parent->valuestring)
+		pcv_check_subdomain(o, "spec.parentCompositePodGroupName", parent->valuestring);
+	const cJSON *wref = pk_get(spec, "workloadRef");
+	if (!present(wref))
+		pcv_required(o, "spec.workloadRef", NULL);
+	else
+		check_reference_names(o, pk_str(wref, "workloadName"), pk_str(wref, "templateName"),
+		                      "spec.workloadRef.workloadName", "spec.workloadRef.templateName");
+	check_scheduling_policy(o, pk_get(spec, "schedulingPolicy"), "spec.schedulingPolicy", true);
+	check_priority_fields(o, spec, "spec");
+	check_composite_fields(o, spec, "spec", PCV_GATE_DROPPED);
+	admit_group_priority(o, spec);
 }

@@ -140,6 +140,39 @@ static const s_node N_PG3_SPEC = {S_OBJECT, "PodGroupSpec", (const s_field[]){
 	{"disruptionMode", &N_DISRUPTION}, {"priorityClassName", &N_STR}, {"priority", &N_I32},
 	{"preemptionPolicy", &N_STR}, {NULL, NULL}}, NULL};
 
+/* v1beta1 (1.37): v1alpha3's newest shape, without the earlier revisions'
+ * names; composite templates carry constraints and a preemption policy. */
+static const s_node N_GANG_B1 = {S_OBJECT, "GangSchedulingPolicy", (const s_field[]){
+	{"minCount", &N_I32}, {NULL, NULL}}, NULL};
+static const s_node N_POLICY_B1 = {S_OBJECT, "PodGroupSchedulingPolicy", (const s_field[]){
+	{"basic", &N_EMPTY}, {"gang", &N_GANG_B1}, {NULL, NULL}}, NULL};
+static const s_node N_TOPOLOGY_B1 = {S_OBJECT, "TopologyConstraint", (const s_field[]){
+	{"key", &N_STR}, {NULL, NULL}}, NULL};
+static const s_node N_CONSTRAINTS_B1 = {S_OBJECT, "PodGroupSchedulingConstraints", (const s_field[]){
+	{"topology", &(const s_node){S_ARRAY, "[]TopologyConstraint", NULL, &N_TOPOLOGY_B1}}, {NULL, NULL}}, NULL};
+#define GROUP_B1 \
+	{"schedulingConstraints", &N_CONSTRAINTS_B1}, {"disruptionMode", &N_DISRUPTION}, \
+	{"priorityClassName", &N_STR}, {"priority", &N_I32}, {"preemptionPolicy", &N_STR}
+static const s_node N_PGT_B1 = {S_OBJECT, "PodGroupTemplate", (const s_field[]){
+	{"name", &N_STR}, {"schedulingPolicy", &N_POLICY_B1}, {"resourceClaims", &N_CLAIMS}, GROUP_B1,
+	{NULL, NULL}}, NULL};
+static const s_node N_PGTS_B1 = {S_ARRAY, "[]PodGroupTemplate", NULL, &N_PGT_B1};
+static const s_node N_CPGTS_B1;
+static const s_node N_CPGT_B1 = {S_OBJECT, "CompositePodGroupTemplate", (const s_field[]){
+	{"name", &N_STR}, {"schedulingPolicy", &N_CPOLICY}, {"podGroupTemplates", &N_PGTS_B1},
+	{"compositePodGroupTemplates", &N_CPGTS_B1}, GROUP_B1, {NULL, NULL}}, NULL};
+static const s_node N_CPGTS_B1 = {S_ARRAY, "[]CompositePodGroupTemplate", NULL, &N_CPGT_B1};
+static const s_node N_WL_B1_SPEC = {S_OBJECT, "WorkloadSpec", (const s_field[]){
+	{"controllerRef", &N_CONTROLLERREF}, {"podGroupTemplates", &N_PGTS_B1},
+	{"compositePodGroupTemplates", &N_CPGTS_B1}, {NULL, NULL}}, NULL};
+static const s_node N_PG_B1_SPEC = {S_OBJECT, "PodGroupSpec", (const s_field[]){
+	{"parentCompositePodGroupName", &N_STR}, {"workloadRef", &N_WLREF}, {"schedulingPolicy", &N_POLICY_B1},
+	{"resourceClaims", &N_CLAIMS}, GROUP_B1, {NULL, NULL}}, NULL};
+/* CompositePodGroup, v1alpha3 */
+static const s_node N_CPG_SPEC = {S_OBJECT, "CompositePodGroupSpec", (const s_field[]){
+	{"parentCompositePodGroupName", &N_STR}, {"workloadRef", &N_WLREF}, {"schedulingPolicy", &N_CPOLICY},
+	GROUP_B1, {NULL, NULL}}, NULL};
+
 #define TOP(spec) {"apiVersion", &N_STR}, {"kind", &N_STR}, {"metadata", &N_META}, {"spec", spec}
 static const s_node N_WL1 = {S_OBJECT, "Workload", (const s_field[]){TOP(&N_WL1_SPEC), {NULL, NULL}}, NULL};
 static const s_node N_WL2 = {S_OBJECT, "Workload", (const s_field[]){TOP(&N_WL2_SPEC), {NULL, NULL}}, NULL};
@@ -148,6 +181,11 @@ static const s_node N_PG2 = {S_OBJECT, "PodGroup", (const s_field[]){
 	TOP(&N_PG2_SPEC), {"status", &N_ANY}, {NULL, NULL}}, NULL};
 static const s_node N_PG3 = {S_OBJECT, "PodGroup", (const s_field[]){
 	TOP(&N_PG3_SPEC), {"status", &N_ANY}, {NULL, NULL}}, NULL};
+static const s_node N_WL_B1 = {S_OBJECT, "Workload", (const s_field[]){TOP(&N_WL_B1_SPEC), {NULL, NULL}}, NULL};
+static const s_node N_PG_B1 = {S_OBJECT, "PodGroup", (const s_field[]){
+	TOP(&N_PG_B1_SPEC), {"status", &N_ANY}, {NULL, NULL}}, NULL};
+static const s_node N_CPG = {S_OBJECT, "CompositePodGroup", (const s_field[]){
+	TOP(&N_CPG_SPEC), {"status", &N_ANY}, {NULL, NULL}}, NULL};
 
 static const char *json_type_name(const cJSON *v)
 {
@@ -292,10 +330,13 @@ static const s_node *schema_for(const pcv_obj *o)
 	const char *v = o->version, *k = o->kind;
 	if (strcmp(k, "PriorityClass") == 0)
 		return &N_PRIORITYCLASS;
+	bool beta = strcmp(v, "v1beta1") == 0;
 	if (strcmp(k, "Workload") == 0)
-		return strcmp(v, "v1alpha1") == 0 ? &N_WL1 : strcmp(v, "v1alpha2") == 0 ? &N_WL2 : &N_WL3;
+		return beta ? &N_WL_B1 : strcmp(v, "v1alpha1") == 0 ? &N_WL1 : strcmp(v, "v1alpha2") == 0 ? &N_WL2 : &N_WL3;
 	if (strcmp(k, "PodGroup") == 0)
-		return strcmp(v, "v1alpha2") == 0 ? &N_PG2 : &N_PG3;
+		return beta ? &N_PG_B1 : strcmp(v, "v1alpha2") == 0 ? &N_PG2 : &N_PG3;
+	if (strcmp(k, "CompositePodGroup") == 0)
+		return &N_CPG;
 	return NULL;
 }
 

@@ -1,6 +1,7 @@
 /* The record callback: decode-level problems, kind dispatch, per-object rules,
  * and the facts the set-level rules need. */
 #include "pcv.h"
+#include "k8s/release.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -171,51 +172,50 @@ static bool check_type_meta(pcv_obj *o)
 }
 
 /* A known kind in a version the apiserver does not serve (removed, or not
- * yet): kubectl's "no matches for kind", and the field to fix is apiVersion. */
+ * yet): kubectl's "no matches for kind", and the field to fix is apiVersion.
+ * For the kinds whose versions differ by release, the versions the release
+ * answered for does serve are said too. */
 static void unknown_version(pcv_obj *o)
 {
-	pcv_report(o, PK_SEV_ERROR, PCV_UNKNOWN_KIND, "apiVersion", "no matches for kind \"%s\" in version \"%s\"",
-	           o->kind, o->api_version);
+	int minor = o->ctx->cli->gates.k8s_minor;
+	char list[256];
+	pk_release_served_list(minor, o->group, o->kind, list, sizeof list);
+	if (!pk_release_knows_kind(o->group, o->kind))
+		pcv_report(o, PK_SEV_ERROR, PCV_UNKNOWN_KIND, "apiVersion", "no matches for kind \"%s\" in version \"%s\"",
+		           o->kind, o->api_version);
+	else
+		pcv_report(o, PK_SEV_ERROR, PCV_UNKNOWN_KIND, "apiVersion",
+		           "no matches for kind \"%s\" in version \"%s\" (Kubernetes 1.%d serves %s)", o->kind,
+		           o->api_version, minor, *list ? list : "no version of it");
 }
 
 static bool dispatch_scheduling(pcv_obj *o)
 {
 	const char *v = o->version, *k = o->kind;
-	if (eq(k, "PriorityClass")) {
-		if (!eq(v, "v1")) {
-			/* v1alpha1 / v1beta1 were removed from serving in 1.22 */
-			unknown_version(o);
-			return true;
-		}
-		/* a value that cannot be decoded stops the request before validation */
-		if (pcv_schema_check(o), o->type_errors)
-			return true;
-		pcv_rules_priorityclass(o);
-		pcv_cross_priorityclass(o);
+	if (!pk_release_knows_kind(o->group, k))
+		return false;  /* not ours */
+	if (!pk_release_serves(o->ctx->cli->gates.k8s_minor, o->group, k, v)) {
+		unknown_version(o);
 		return true;
 	}
-	if (eq(k, "Workload") && (eq(v, "v1alpha1") || eq(v, "v1alpha2") || eq(v, "v1alpha3"))) {
-		if (pcv_schema_check(o), o->type_errors)
-			return true;
-		if (eq(v, "v1alpha1"))
+	/* a value that cannot be decoded stops the request before validation */
+	if (pcv_schema_check(o), o->type_errors)
+		return true;
+	if (eq(k, "PriorityClass")) {
+		pcv_rules_priorityclass(o);
+		pcv_cross_priorityclass(o);
+	} else if (eq(k, "CompositePodGroup")) {
+		pcv_rules_composite_podgroup(o);
+	} else {
+		if (eq(k, "PodGroup"))
+			pcv_rules_podgroup(o);
+		else if (eq(v, "v1alpha1"))
 			pcv_rules_workload_v1alpha1(o);
 		else
 			pcv_rules_workload(o);
 		pcv_update_rules(o);
-		return true;
 	}
-	if (eq(k, "PodGroup") && (eq(v, "v1alpha2") || eq(v, "v1alpha3"))) {
-		if (pcv_schema_check(o), o->type_errors)
-			return true;
-		pcv_rules_podgroup(o);
-		pcv_update_rules(o);
-		return true;
-	}
-	if (eq(k, "Workload") || eq(k, "PodGroup")) {
-		unknown_version(o);
-		return true;
-	}
-	return false;  /* e.g. CompositePodGroup: not ours */
+	return true;
 }
 
 /* A pod kind in its own group (or, for the apps kinds, in extensions, which

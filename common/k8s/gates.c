@@ -2,6 +2,7 @@
 
 #include "diag.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,34 +56,75 @@ static int each_gate(const char *spec, gate_fn fn, void *ctx, char *err, size_t 
 	return rc;
 }
 
-/* Upstream stages and defaults: ../shared/reference/validation.md 1.5 and 1.6,
- * preemption.md, apiq.md 1, karmada.md R32. */
+/* Per release: {exists, stage, upstream default}, for 1.35, 1.36, 1.37.
+ * Upstream: the versioned feature specs of kubernetes/kubernetes
+ * (pkg/features/kube_features.go, and the scheduler's own list after the
+ * gates moved: GenericWorkload alpha 1.35, beta 1.37, off; CompositePodGroup
+ * and PodGroupPreemptionPolicy alpha 1.37; DRAWorkloadResourceClaims alpha
+ * 1.36, beta 1.37, off; TopologyAwareWorkloadScheduling alpha 1.36;
+ * SchedulerAsyncPreemption beta on since 1.33; SchedulerAsyncAPICalls beta
+ * off since 1.34), WorkloadAwarePreemption alpha 1.36 (#137200) and removed
+ * in 1.37 (#139520); karmada.md R32 for Karmada's gate, which no Kubernetes
+ * release changes. */
+#define ABSENT {false, PK_GATE_ALPHA, false}
+#define ALPHA_OFF {true, PK_GATE_ALPHA, false}
+#define BETA_OFF {true, PK_GATE_BETA, false}
+#define BETA_ON {true, PK_GATE_BETA, true}
+
 static const pk_gate_info registry[PK_NGATES] = {
 	[PK_GATE_GENERIC_WORKLOAD] = {
-		"GenericWorkload", "kube-apiserver, kube-scheduler", PK_GATE_ALPHA, false, true,
+		"GenericWorkload", "kube-apiserver, kube-scheduler", {ALPHA_OFF, ALPHA_OFF, BETA_OFF}, true,
 		"pc-validate, victims, preempt-plan",
 		"an input that holds Workload or PodGroup objects comes from a cluster that serves the API"},
 	[PK_GATE_WORKLOAD_AWARE_PREEMPTION] = {
-		"WorkloadAwarePreemption", "kube-apiserver, kube-scheduler", PK_GATE_ALPHA, false, true,
+		"WorkloadAwarePreemption", "kube-apiserver, kube-scheduler", {ABSENT, ALPHA_OFF, ABSENT}, true,
 		"pc-validate, victims, preempt-plan",
-		"PodGroups with a disruptionMode are what KEP-5710 (beta, on, in 1.37) preempts as a whole"},
+		"PodGroups with a disruptionMode are what KEP-5710 (beta in 1.37, under GenericWorkload) preempts as a whole"},
 	[PK_GATE_TOPOLOGY_AWARE_WORKLOAD_SCHEDULING] = {
-		"TopologyAwareWorkloadScheduling", "kube-apiserver, kube-scheduler", PK_GATE_ALPHA, false, false,
+		"TopologyAwareWorkloadScheduling", "kube-apiserver, kube-scheduler", {ABSENT, ALPHA_OFF, ALPHA_OFF}, false,
 		"pc-validate, victims, preempt-plan", NULL},
 	[PK_GATE_DRA_WORKLOAD_RESOURCE_CLAIMS] = {
-		"DRAWorkloadResourceClaims", "kube-apiserver", PK_GATE_ALPHA, false, false, "pc-validate", NULL},
+		"DRAWorkloadResourceClaims", "kube-apiserver", {ABSENT, ALPHA_OFF, BETA_OFF}, false, "pc-validate", NULL},
 	[PK_GATE_POD_GROUP_PREEMPTION_POLICY] = {
-		"PodGroupPreemptionPolicy", "kube-apiserver", PK_GATE_ALPHA, false, false, "pc-validate", NULL},
+		"PodGroupPreemptionPolicy", "kube-apiserver", {ABSENT, ABSENT, ALPHA_OFF}, false, "pc-validate", NULL},
 	[PK_GATE_COMPOSITE_POD_GROUP] = {
-		"CompositePodGroup", "kube-apiserver", PK_GATE_ALPHA, false, false, "pc-validate", NULL},
+		"CompositePodGroup", "kube-apiserver", {ABSENT, ABSENT, ALPHA_OFF}, false, "pc-validate", NULL},
 	[PK_GATE_SCHEDULER_ASYNC_PREEMPTION] = {
-		"SchedulerAsyncPreemption", "kube-scheduler", PK_GATE_BETA, true, true, "apiq-sim", NULL},
+		"SchedulerAsyncPreemption", "kube-scheduler", {BETA_ON, BETA_ON, BETA_ON}, true, "apiq-sim", NULL},
 	[PK_GATE_SCHEDULER_ASYNC_API_CALLS] = {
-		"SchedulerAsyncAPICalls", "kube-scheduler", PK_GATE_BETA, false, false, "apiq-sim", NULL},
+		"SchedulerAsyncAPICalls", "kube-scheduler", {BETA_OFF, BETA_OFF, BETA_OFF}, false, "apiq-sim", NULL},
 	[PK_GATE_PROPAGATION_POLICY_PREEMPTION] = {
-		"PropagationPolicyPreemption", "karmada-controller-manager", PK_GATE_ALPHA, false, false, "pp-match",
-		NULL},
+		"PropagationPolicyPreemption", "karmada-controller-manager", {ALPHA_OFF, ALPHA_OFF, ALPHA_OFF}, false,
+		"pp-match", NULL},
 };
+
+/* kubernetes/kubernetes#139520 merged both into GenericWorkload. */
+static const pk_gate_removal removals[] = {
+	{"WorkloadAwarePreemption", 37, "kubernetes/kubernetes#139520", "GenericWorkload"},
+	{"GangScheduling", 37, "kubernetes/kubernetes#139520", "GenericWorkload"},
+};
+
+static int release_index(int minor)
+{
+	if (minor < PK_K8S_MINOR_OLDEST)
+		return 0;
+	if (minor > PK_K8S_MINOR_NEWEST)
+		return PK_K8S_NRELEASES - 1;
+	return minor - PK_K8S_MINOR_OLDEST;
+}
+
+const pk_gate_release *pk_gate_at(pk_gate_id id, int minor)
+{
+	return &registry[id].at[release_index(minor)];
+}
+
+const pk_gate_removal *pk_gate_removal_of(const char *name)
+{
+	for (size_t i = 0; i < sizeof removals / sizeof removals[0]; i++)
+		if (strcmp(removals[i].name, name) == 0)
+			return &removals[i];
+	return NULL;
+}
 
 const pk_gate_info *pk_gate_info_of(pk_gate_id id)
 {
@@ -97,19 +139,103 @@ pk_gate_id pk_gate_lookup(const char *name)
 	return PK_NGATES;
 }
 
-/* Explicit value, else AllAlpha/AllBeta for a gate of that stage, else ours. */
+/* Explicit value, else AllAlpha/AllBeta for a gate of that stage in the
+ * release, else ours. A gate the release does not have is off, unless it
+ * was merged into another (WorkloadAwarePreemption into GenericWorkload in
+ * 1.37): then it is what that gate is. */
 static void resolve(pk_feature_gates *g)
 {
 	for (int i = 0; i < PK_NGATES; i++) {
-		signed char all = registry[i].stage == PK_GATE_ALPHA ? g->all_alpha :
-		                  registry[i].stage == PK_GATE_BETA  ? g->all_beta : -1;
-		if (g->explicit_value[i] >= 0)
+		const pk_gate_release *r = pk_gate_at((pk_gate_id)i, g->k8s_minor);
+		signed char all = r->stage == PK_GATE_ALPHA ? g->all_alpha : r->stage == PK_GATE_BETA ? g->all_beta : -1;
+		if (!r->exists)
+			g->on[i] = false;
+		else if (g->explicit_value[i] >= 0)
 			g->on[i] = g->explicit_value[i];
 		else if (all >= 0)
 			g->on[i] = all;
 		else
 			g->on[i] = registry[i].our_default;
 	}
+	for (int i = 0; i < PK_NGATES; i++) {
+		const pk_gate_removal *gone = pk_gate_removal_of(registry[i].name);
+		if (!pk_gate_at((pk_gate_id)i, g->k8s_minor)->exists && gone && gone->minor <= g->k8s_minor &&
+		    gone->instead && pk_gate_lookup(gone->instead) != PK_NGATES)
+			g->on[i] = g->on[pk_gate_lookup(gone->instead)];
+	}
+}
+
+void pk_feature_gates_set_release(pk_feature_gates *g, int minor)
+{
+	g->k8s_minor = minor;
+	resolve(g);
+}
+
+/* The message for a gate named that release 1.<minor> does not have. */
+static void absent_gate(const char *name, int minor, char *err, size_t errsize)
+{
+	const pk_gate_removal *gone = pk_gate_removal_of(name);
+	if (gone && gone->minor <= minor) {
+		snprintf(err, errsize, "unrecognized feature gate: %s (removed in Kubernetes 1.%d by %s%s%s%s)", name,
+		         gone->minor, gone->by, gone->instead ? "; " : "", gone->instead ? gone->instead : "",
+		         gone->instead ? " switches the feature now" : "");
+		return;
+	}
+	pk_gate_id id = pk_gate_lookup(name);
+	int since = 0;
+	for (int m = minor + 1; id != PK_NGATES && m <= PK_K8S_MINOR_NEWEST && !since; m++)
+		if (pk_gate_at(id, m)->exists)
+			since = m;
+	if (since)
+		snprintf(err, errsize, "unrecognized feature gate: %s (Kubernetes 1.%d does not have it; it arrives in 1.%d)",
+		         name, minor, since);
+	else
+		snprintf(err, errsize, "unrecognized feature gate: %s (Kubernetes 1.%d does not have it)", name, minor);
+}
+
+int pk_feature_gates_check_release(const pk_feature_gates *g, char *err, size_t errsize)
+{
+	for (int i = 0; i < PK_NGATES; i++)
+		if (g->explicit_value[i] >= 0 && !pk_gate_at((pk_gate_id)i, g->k8s_minor)->exists) {
+			absent_gate(registry[i].name, g->k8s_minor, err, errsize);
+			return -1;
+		}
+	for (int i = 0; i < g->nignored; i++) {
+		const pk_gate_removal *gone = pk_gate_removal_of(g->ignored[i]);
+		if (gone && gone->minor <= g->k8s_minor) {
+			absent_gate(g->ignored[i], g->k8s_minor, err, errsize);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+bool pk_k8s_version_parse(const char *s, int *minor)
+{
+	char *end;
+	if (*s == 'v')
+		s++;
+	if (strncmp(s, "1.", 2) != 0 || !isdigit((unsigned char)s[2]))
+		return false;
+	long m = strtol(s + 2, &end, 10);
+	if (*end == '.') {
+		if (!isdigit((unsigned char)end[1]))
+			return false;
+		strtol(end + 1, &end, 10);
+	}
+	/* a build suffix as kubectl version prints it: -gke.100, +k3s1 */
+	if (*end && *end != '-' && *end != '+')
+		return false;
+	if (m < PK_K8S_MINOR_OLDEST || m > PK_K8S_MINOR_NEWEST)
+		return false;
+	*minor = (int)m;
+	return true;
+}
+
+const char *pk_k8s_versions_supported(void)
+{
+	_Static_assert(PK_K8S_NRELEASES == 3, "name every modelled release here");
+	return "1.35, 1.36, 1.37";
 }
 
 void pk_feature_gates_default(pk_feature_gates *g)

@@ -24,19 +24,47 @@ typedef enum {
 
 typedef enum { PK_GATE_ALPHA, PK_GATE_BETA, PK_GATE_GA } pk_gate_stage;
 
+/* The Kubernetes releases modelled, as 1.<minor>. Every answer is for one of
+ * them (--kubernetes-version; the newest by default): the gates that exist
+ * and their defaults, the API versions served and the preemption behaviours
+ * that changed upstream all depend on it. */
+#define PK_K8S_MINOR_OLDEST 35
+#define PK_K8S_MINOR_NEWEST 37
+#define PK_K8S_NRELEASES (PK_K8S_MINOR_NEWEST - PK_K8S_MINOR_OLDEST + 1)
+
+/* A gate in one release, as upstream's versioned feature specs say. */
+typedef struct pk_gate_release {
+	bool exists;
+	pk_gate_stage stage;
+	bool upstream_default;
+} pk_gate_release;
+
 /* What the README's and the man pages' gate tables say about one gate. */
 typedef struct pk_gate_info {
 	const char *name;
 	const char *component;    /* "kube-apiserver, kube-scheduler", "karmada" */
-	pk_gate_stage stage;
-	bool upstream_default;    /* at the release the reference notes pin */
-	bool our_default;
+	pk_gate_release at[PK_K8S_NRELEASES];  /* index: minor - PK_K8S_MINOR_OLDEST */
+	bool our_default;         /* in every release where the gate exists */
 	const char *tools;        /* the tools whose answer it changes */
 	const char *why;          /* why our default differs; NULL where it does not */
 } pk_gate_info;
 
+/* A gate upstream removed: naming it for that release or a later one is an
+ * error, as the component would not start. Where the feature lives on under
+ * another gate (instead), that gate's value answers for it. */
+typedef struct pk_gate_removal {
+	const char *name;
+	int minor;                /* the first release without it */
+	const char *by;           /* the upstream change, "kubernetes/kubernetes#139520" */
+	const char *instead;      /* the gate that switches the feature now, or NULL */
+} pk_gate_removal;
+
 /* The registry, indexed by pk_gate_id (constant data). */
 const pk_gate_info *pk_gate_info_of(pk_gate_id id);
+/* The gate in release 1.<minor> (minor within the modelled range). */
+const pk_gate_release *pk_gate_at(pk_gate_id id, int minor);
+/* The removal of a gate by name, or NULL when upstream has not removed it. */
+const pk_gate_removal *pk_gate_removal_of(const char *name);
 /* PK_NGATES when name is not a gate. */
 pk_gate_id pk_gate_lookup(const char *name);
 
@@ -44,13 +72,6 @@ pk_gate_id pk_gate_lookup(const char *name);
 #define PK_GATE_BIT(id) (1u << (id))
 
 #define PK_GATES_MAX_IGNORED 16
-
-/* The Kubernetes releases modelled, as 1.<minor>. Every answer is for one of
- * them (--kubernetes-version; the newest by default): the gates that exist
- * and their defaults, the API versions served and the preemption behaviours
- * that changed upstream all depend on it. */
-#define PK_K8S_MINOR_OLDEST 35
-#define PK_K8S_MINOR_NEWEST 37
 
 typedef struct pk_feature_gates {
 	bool on[PK_NGATES];
@@ -71,6 +92,19 @@ void pk_feature_gates_default(pk_feature_gates *g);
  * error that suggests it); otherwise a gate we do not model, accepted
  * and listed in g->ignored (upstream's component would know it). */
 int pk_feature_gates_parse(pk_feature_gates *g, const char *spec, char *err, size_t errsize);
+/* Answer for Kubernetes 1.<minor> (within the modelled range): the gates
+ * are resolved again with that release's stages and defaults. */
+void pk_feature_gates_set_release(pk_feature_gates *g, int minor);
+/* Once every option is read (the release may come after --feature-gates):
+ * 0, or -1 with a message in err when a gate named does not exist in the
+ * release answered for (not yet, or removed upstream, and by what). */
+int pk_feature_gates_check_release(const pk_feature_gates *g, char *err, size_t errsize);
+
+/* "1.37", "v1.37", "1.37.2", "v1.37.2-gke.100" -> 37. Returns false when s
+ * is not of that form or names a release not modelled. */
+bool pk_k8s_version_parse(const char *s, int *minor);
+/* "1.35, 1.36, 1.37": the releases modelled, for messages. */
+const char *pk_k8s_versions_supported(void);
 
 static inline bool pk_gate_on(const pk_feature_gates *g, pk_gate_id id)
 {

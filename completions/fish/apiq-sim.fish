@@ -3,6 +3,7 @@ complete -c apiq-sim -n '__fish_use_subcommand' -f -a step -d 'Replay operations
 complete -c apiq-sim -n '__fish_use_subcommand' -f -a run -d 'Simulate the scheduler and dispatcher over time'
 complete -c apiq-sim -l call-type -x -d 'Declare an out-of-tree call type NAME=RELEVANCE'
 complete -c apiq-sim -l feature-gates -x -a 'SchedulerAsyncPreemption=true SchedulerAsyncPreemption=false SchedulerAsyncAPICalls=true SchedulerAsyncAPICalls=false' -d 'Feature gates'
+complete -c apiq-sim -l kubernetes-version -x -a '1.37 1.36 1.35' -d 'Answer for this Kubernetes release'
 complete -c apiq-sim -l seed -x -d 'Random seed'
 complete -c apiq-sim -l pods -x -d 'Generate N measured pods'
 complete -c apiq-sim -l preemptor-share -x -d 'Fraction of generated pods that preempt'

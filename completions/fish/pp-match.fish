@@ -1,5 +1,6 @@
 # fish completion for pp-match(1)
 complete -c pp-match -l feature-gates -x -a 'PropagationPolicyPreemption=true PropagationPolicyPreemption=false AllAlpha=true' -d 'Karmada feature gates'
+complete -c pp-match -l kubernetes-version -x -a '1.37 1.36 1.35' -d 'Answer for this Kubernetes release'
 complete -c pp-match -s n -l namespace -x -d 'Namespace of objects without one'
 complete -c pp-match -l explain -d 'List every matching policy and why it lost, and every skipped object'
 complete -c pp-match -l emit-metadata -d 'Add the claim labels/annotations to set'

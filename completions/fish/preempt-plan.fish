@@ -1,6 +1,7 @@
 # fish completion for preempt-plan(1)
 complete -c preempt-plan -l simulate -d 'What-if mode: play the pending pods of a snapshot forward'
 complete -c preempt-plan -l feature-gates -x -a 'GenericWorkload=true GenericWorkload=false WorkloadAwarePreemption=true WorkloadAwarePreemption=false TopologyAwareWorkloadScheduling=true TopologyAwareWorkloadScheduling=false' -d 'With --simulate: feature gates'
+complete -c preempt-plan -l kubernetes-version -x -a '1.37 1.36 1.35' -d 'Answer for this Kubernetes release'
 complete -c preempt-plan -l pod-postfilter -d 'With --simulate: every pending pod through the per-pod PostFilter'
 complete -c preempt-plan -l apply -r -F -d 'With --simulate: manifests to apply (every path after it)'
 complete -c preempt-plan -s n -l namespace -x -a '(kubectl get namespaces -o name 2>/dev/null | string replace namespace/ "")' -d 'With --simulate: namespace of applied objects and --scale'

@@ -2,6 +2,7 @@
 #include "t.h"
 #include <string.h>
 #include "k8s/gates.h"
+#include "k8s/release.h"
 
 static int parse(pk_feature_gates *g, const char *spec, char *err)
 {
@@ -40,11 +41,86 @@ static void test_defaults(void)
 	pk_feature_gates_default(&g);
 	for (int i = 0; i < PK_NGATES; i++) {
 		const pk_gate_info *info = pk_gate_info_of((pk_gate_id)i);
-		CHECK(pk_gate_on(&g, (pk_gate_id)i) == info->our_default, "%s starts at our default", info->name);
-		CHECK((info->our_default != info->upstream_default) == (info->why != NULL),
-		      "%s: a default that differs from upstream says why, and only then", info->name);
+		bool differs = false;
+		for (int m = PK_K8S_MINOR_OLDEST; m <= PK_K8S_MINOR_NEWEST; m++) {
+			const pk_gate_release *r = pk_gate_at((pk_gate_id)i, m);
+			differs |= r->exists && r->upstream_default != info->our_default;
+		}
+		CHECK((differs) == (info->why != NULL),
+		      "%s: a default that differs from upstream in some release says why, and only then", info->name);
 		CHECK(pk_gate_lookup(info->name) == (pk_gate_id)i, "%s is found by name", info->name);
 	}
+}
+
+static void test_releases(void)
+{
+	pk_feature_gates g;
+	char err[300];
+	pk_feature_gates_default(&g);
+	CHECK(g.k8s_minor == 37, "the newest release by default");
+	CHECK(pk_gate_on(&g, PK_GATE_GENERIC_WORKLOAD) && pk_gate_on(&g, PK_GATE_WORKLOAD_AWARE_PREEMPTION),
+	      "1.37: workload-aware preemption is what GenericWorkload is");
+	CHECK(parse(&g, "GenericWorkload=false", err) == 0 && !pk_gate_on(&g, PK_GATE_WORKLOAD_AWARE_PREEMPTION),
+	      "1.37: GenericWorkload=false turns workload-aware preemption off (kubernetes/kubernetes#139520)");
+	CHECK(pk_gate_at(PK_GATE_GENERIC_WORKLOAD, 37)->stage == PK_GATE_BETA &&
+	      pk_gate_at(PK_GATE_GENERIC_WORKLOAD, 36)->stage == PK_GATE_ALPHA, "GenericWorkload: alpha in 1.36, beta in 1.37");
+
+	pk_feature_gates_default(&g);
+	CHECK(parse(&g, "WorkloadAwarePreemption=false", err) == 0, "a gate of another release parses");
+	CHECK(pk_feature_gates_check_release(&g, err, sizeof err) != 0, "but 1.37 does not have it");
+	CHECK_STR(err, "unrecognized feature gate: WorkloadAwarePreemption (removed in Kubernetes 1.37 by "
+	          "kubernetes/kubernetes#139520; GenericWorkload switches the feature now)", "the removal is said");
+	pk_feature_gates_set_release(&g, 36);
+	CHECK(pk_feature_gates_check_release(&g, err, sizeof err) == 0 && !pk_gate_on(&g, PK_GATE_WORKLOAD_AWARE_PREEMPTION) &&
+	      pk_gate_on(&g, PK_GATE_GENERIC_WORKLOAD), "1.36 has it, whatever the order of the flags");
+
+	pk_feature_gates_default(&g);
+	CHECK(parse(&g, "GangScheduling=true", err) == 0 && pk_feature_gates_check_release(&g, err, sizeof err) != 0,
+	      "GangScheduling, which no tool models, is removed in 1.37 too");
+	pk_feature_gates_set_release(&g, 35);
+	CHECK(pk_feature_gates_check_release(&g, err, sizeof err) == 0, "and a gate of 1.35's cluster");
+
+	pk_feature_gates_default(&g);
+	pk_feature_gates_set_release(&g, 36);
+	CHECK(parse(&g, "CompositePodGroup=true", err) == 0 && pk_feature_gates_check_release(&g, err, sizeof err) != 0,
+	      "1.36 has no CompositePodGroup");
+	CHECK_STR(err, "unrecognized feature gate: CompositePodGroup (Kubernetes 1.36 does not have it; it arrives in 1.37)",
+	          "and says when it arrives");
+	CHECK(!pk_gate_on(&g, PK_GATE_COMPOSITE_POD_GROUP), "a gate the release lacks is off");
+	CHECK(parse(&g, "AllAlpha=true", err) == 0 && pk_gate_on(&g, PK_GATE_TOPOLOGY_AWARE_WORKLOAD_SCHEDULING) &&
+	      pk_gate_on(&g, PK_GATE_DRA_WORKLOAD_RESOURCE_CLAIMS), "1.36: DRAWorkloadResourceClaims is alpha");
+	pk_feature_gates_set_release(&g, 37);
+	CHECK(!pk_gate_on(&g, PK_GATE_DRA_WORKLOAD_RESOURCE_CLAIMS), "1.37: it is beta, AllAlpha leaves it");
+
+	int minor = 0;
+	CHECK(pk_k8s_version_parse("1.36", &minor) && minor == 36, "1.36");
+	CHECK(pk_k8s_version_parse("v1.37", &minor) && minor == 37, "v1.37");
+	CHECK(pk_k8s_version_parse("1.35.4", &minor) && minor == 35, "1.35.4");
+	CHECK(pk_k8s_version_parse("v1.37.2-gke.100", &minor) && minor == 37, "a build suffix");
+	CHECK(!pk_k8s_version_parse("1.34", &minor) && !pk_k8s_version_parse("1.38", &minor), "not modelled");
+	CHECK(!pk_k8s_version_parse("2.37", &minor) && !pk_k8s_version_parse("1.37x", &minor) &&
+	      !pk_k8s_version_parse("1.", &minor) && !pk_k8s_version_parse("", &minor) &&
+	      !pk_k8s_version_parse("1.37.", &minor), "not a version");
+}
+
+static void test_served(void)
+{
+	char list[200];
+	const char *g = "scheduling.k8s.io";
+	CHECK(pk_release_serves(35, g, "Workload", "v1alpha1") && !pk_release_serves(36, g, "Workload", "v1alpha1"),
+	      "v1alpha1 Workload is 1.35's");
+	CHECK(pk_release_serves(36, g, "PodGroup", "v1alpha2") && !pk_release_serves(37, g, "PodGroup", "v1alpha2"),
+	      "v1alpha2 PodGroup is 1.36's, gone in 1.37");
+	CHECK(pk_release_serves(37, g, "PodGroup", "v1beta1") && pk_release_serves(37, g, "Workload", "v1alpha3") &&
+	      !pk_release_serves(36, g, "PodGroup", "v1beta1"), "1.37 serves v1beta1 and v1alpha3");
+	CHECK(pk_release_serves(37, g, "CompositePodGroup", "v1alpha3") &&
+	      !pk_release_serves(36, g, "CompositePodGroup", "v1alpha3"), "CompositePodGroup arrives in 1.37");
+	pk_release_served_list(37, g, "PodGroup", list, sizeof list);
+	CHECK_STR(list, "scheduling.k8s.io/v1beta1, scheduling.k8s.io/v1alpha3", "the served list, newest first");
+	pk_release_served_list(35, g, "PodGroup", list, sizeof list);
+	CHECK_STR(list, "", "none in 1.35");
+	CHECK(!pk_release_knows_kind("batch.volcano.sh", "PodGroup") && pk_release_knows_kind(g, "PriorityClass"),
+	      "only scheduling.k8s.io's kinds");
 }
 
 static void test_all_alpha(void)
@@ -68,5 +144,7 @@ int main(void)
 	test_syntax();
 	test_defaults();
 	test_all_alpha();
+	test_releases();
+	test_served();
 	return T_DONE();
 }

@@ -1,0 +1,71 @@
+#include "k8s/release.h"
+
+#include "k8s/gates.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* Served versions, newest first, per release 1.35, 1.36, 1.37 (NULL: none).
+ * Upstream (kubernetes/kubernetes): v1alpha1 Workload is the 1.35 alpha;
+ * v1alpha2 Workload and PodGroup the 1.36 one; 1.37 introduces v1beta1
+ * Workload and PodGroup (staging/src/k8s.io/api/scheduling/v1beta1/types.go,
+ * prerelease-lifecycle introduced=1.37, #140184) next to v1alpha3, which
+ * also serves CompositePodGroup (the PodGroupProtection integration test
+ * enables scheduling v1alpha3 and v1beta1 and reads PodGroups as v1beta1,
+ * CompositePodGroups as v1alpha3); v1alpha2 is gone in 1.37 (#138572).
+ * PriorityClass: v1 only since 1.22. */
+static const struct {
+	const char *group, *kind;
+	const char *versions[PK_K8S_NRELEASES][3];
+} served[] = {
+	{"scheduling.k8s.io", "PriorityClass", {{"v1"}, {"v1"}, {"v1"}}},
+	{"scheduling.k8s.io", "Workload", {{"v1alpha1"}, {"v1alpha2"}, {"v1beta1", "v1alpha3"}}},
+	{"scheduling.k8s.io", "PodGroup", {{NULL}, {"v1alpha2"}, {"v1beta1", "v1alpha3"}}},
+	{"scheduling.k8s.io", "CompositePodGroup", {{NULL}, {NULL}, {"v1alpha3"}}},
+};
+
+static int entry(const char *group, const char *kind)
+{
+	for (size_t i = 0; i < sizeof served / sizeof served[0]; i++)
+		if (strcmp(served[i].group, group) == 0 && strcmp(served[i].kind, kind) == 0)
+			return (int)i;
+	return -1;
+}
+
+static int release(int minor)
+{
+	if (minor < PK_K8S_MINOR_OLDEST)
+		minor = PK_K8S_MINOR_OLDEST;
+	if (minor > PK_K8S_MINOR_NEWEST)
+		minor = PK_K8S_MINOR_NEWEST;
+	return minor - PK_K8S_MINOR_OLDEST;
+}
+
+bool pk_release_knows_kind(const char *group, const char *kind)
+{
+	return entry(group, kind) >= 0;
+}
+
+bool pk_release_serves(int minor, const char *group, const char *kind, const char *version)
+{
+	int e = entry(group, kind);
+	if (e < 0)
+		return false;
+	const char *const *v = served[e].versions[release(minor)];
+	for (int i = 0; i < 3 && v[i]; i++)
+		if (strcmp(v[i], version) == 0)
+			return true;
+	return false;
+}
+
+void pk_release_served_list(int minor, const char *group, const char *kind, char *buf, size_t size)
+{
+	buf[0] = '\0';
+	int e = entry(group, kind);
+	if (e < 0)
+		return;
+	const char *const *v = served[e].versions[release(minor)];
+	size_t len = 0;
+	for (int i = 0; i < 3 && v[i] && len < size; i++)
+		len += (size_t)snprintf(buf + len, size - len, "%s%s/%s", i ? ", " : "", group, v[i]);
+}
