@@ -42,9 +42,6 @@ CFLAGS  += -std=c17 -D_GNU_SOURCE $(OPT) $(WARN) $(SANFLAGS) -pthread -Icommon
 LDFLAGS += $(SANFLAGS) -pthread
 LDLIBS  := -lcjson -lyaml -lm $(MALLOC)
 
-# The release, written once: common/version.h.
-VERSION := $(shell sed -n 's/^\#define PK_VERSION "\(.*\)"$$/\1/p' common/version.h)
-
 COMMON_SRC := $(sort $(shell find common -name '*.c'))
 COMMON_OBJ := $(COMMON_SRC:%.c=$(O)/%.o)
 LIB        := $(O)/libpreemptkit.a
@@ -134,6 +131,9 @@ clean:
 #   static  preemptkit-X.Y.Z-linux-{amd64,arm64}.tar.gz, statically linked (ARCHES= to choose)
 #   krew    share/krew/*.yaml from the static archives, with their sha256
 #   release-test  deb, static and krew (into dist/krew), then test/release.bats on them
+# The release, written once: common/version.h (install-files stamps it into
+# the man pages' .Os line).
+VERSION := $(shell sed -n 's/^\#define PK_VERSION "\(.*\)"$$/\1/p' common/version.h)
 ARCHES      ?= amd64 arm64
 RELEASE_URL ?= https://example.invalid/preemptkit/releases/download/v$(VERSION)
 
