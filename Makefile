@@ -6,6 +6,7 @@
 #   make bench-scale  the same pipeline on a 65,000-node snapshot (NODES=... to change)
 #   make fuzz       run the fuzz harnesses for FUZZ_SECONDS each
 #   make install PREFIX=/usr/local DESTDIR=
+#   make dist deb static krew   release artifacts into dist/ (see packaging/)
 
 PREFIX  ?= /usr/local
 DESTDIR ?=
@@ -113,16 +114,48 @@ install-files:
 	for t in $(TOOLS); do \
 	  install -m 755 $(B)/$$t $(DESTDIR)$(PREFIX)/bin/$$t; \
 	  ln -sf $$t $(DESTDIR)$(PREFIX)/bin/kubectl-$$(echo $$t | tr - _); \
-	  install -m 644 share/man/man1/$$t.1 $(DESTDIR)$(PREFIX)/share/man/man1/$$t.1; \
+	  sed 's/^\.Os .*/.Os preemptkit $(VERSION)/' share/man/man1/$$t.1 >$(DESTDIR)$(PREFIX)/share/man/man1/$$t.1; \
 	  install -m 644 completions/bash/$$t $(DESTDIR)$(PREFIX)/share/bash-completion/completions/$$t; \
 	  install -m 644 completions/zsh/_$$t $(DESTDIR)$(PREFIX)/share/zsh/vendor-completions/_$$t; \
 	  install -m 644 completions/fish/$$t.fish $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/$$t.fish; \
 	done
 	cp -R share/sample share/examples $(DESTDIR)$(PREFIX)/share/preemptkit/
+	install -m 644 .pre-commit-hooks.yaml $(DESTDIR)$(PREFIX)/share/preemptkit/pre-commit-hooks.yaml
 
 clean:
-	rm -rf build build-san bin bin-san
+	rm -rf build build-san bin bin-san build-deb build-static dist
+
+# Release artifacts, into dist/ (packaging/ says how each is made):
+#   dist    preemptkit-X.Y.Z.tar.gz, the committed tree (refuses a dirty tree or a wrong tag)
+#   deb     preemptkit_X.Y.Z_<arch>.deb from make install DESTDIR=..., checked by lintian
+#   static  preemptkit-X.Y.Z-linux-{amd64,arm64}.tar.gz, statically linked (ARCHES= to choose)
+#   krew    share/krew/*.yaml from the static archives, with their sha256
+#   release-test  deb, static and krew (into dist/krew), then test/release.bats on them
+# The release, written once: common/version.h (install-files stamps it into
+# the man pages' .Os line).
+VERSION := $(shell sed -n 's/^\#define PK_VERSION "\(.*\)"$$/\1/p' common/version.h)
+ARCHES      ?= amd64 arm64
+RELEASE_URL ?= https://example.invalid/preemptkit/releases/download/v$(VERSION)
+
+dist:
+	@packaging/dist $(VERSION)
+
+deb:
+	@packaging/deb $(VERSION)
+
+static:
+	@packaging/static $(VERSION) $(ARCHES)
+
+krew: static
+	@packaging/krew $(VERSION) $(RELEASE_URL) share/krew
+
+release: dist deb static krew
+
+release-test: deb static
+	@packaging/krew $(VERSION) $(RELEASE_URL) dist/krew
+	@PK_RELEASE=1 bats --tap test/release.bats
 
 .PHONY: all unit test test-san check demo bench bench-scale fuzz install install-files clean lint-man
+.PHONY: dist deb static krew release release-test
 CMD_OBJ := $(patsubst %.c,$(O)/%.o,$(wildcard cmd/*/*.c))
 -include $(COMMON_OBJ:.o=.d) $(CMD_OBJ:.o=.d) $(UNIT_BIN:=.d)

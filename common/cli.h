@@ -17,7 +17,7 @@
 #include "io/table.h"
 #include "k8s/gates.h"
 
-#define PK_VERSION "0.1.0"
+#include "version.h"
 
 typedef enum { PK_FMT_JSON, PK_FMT_TEXT, PK_FMT_TABLE, PK_FMT_WIDE, PK_FMT_JUNIT, PK_FMT_SARIF, PK_FMT_HTML } pk_format;
 typedef enum { PK_COLOR_AUTO, PK_COLOR_ALWAYS, PK_COLOR_NEVER } pk_color_mode;

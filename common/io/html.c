@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "version.h"
 
 void pk_html_init(pk_html *h, pk_out *out)
 {
@@ -365,7 +366,7 @@ void pk_html_page_begin(pk_html *h, const char *title)
 	               "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
 	               "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
 	               "style-src 'unsafe-inline'; script-src 'unsafe-inline'\">\n"
-	               "<meta name=\"generator\" content=\"preemptkit\">\n");
+	               "<meta name=\"generator\" content=\"preemptkit " PK_VERSION "\">\n");
 	pk_html_elem(h, "title", title, NULL);
 	PK_HTML_LIT(h, "\n");
 	page_style(h);
