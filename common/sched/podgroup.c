@@ -15,8 +15,15 @@
 void pk_pg_gates_from(pk_pg_gates *g, const pk_feature_gates *fg)
 {
 	g->generic_workload = pk_gate_on(fg, PK_GATE_GENERIC_WORKLOAD);
-	g->workload_aware_preemption = pk_gate_on(fg, PK_GATE_WORKLOAD_AWARE_PREEMPTION);
+	g->k8s_minor = fg->k8s_minor ? fg->k8s_minor : PK_K8S_MINOR_NEWEST;
+	g->workload_aware_preemption = g->k8s_minor >= 37 ? g->generic_workload
+	                                                  : pk_gate_on(fg, PK_GATE_WORKLOAD_AWARE_PREEMPTION);
 	g->topology_aware = pk_gate_on(fg, PK_GATE_TOPOLOGY_AWARE_WORKLOAD_SCHEDULING);
+}
+
+bool pk_pg_groups_count_in_pod_preemption(const pk_pg_gates *g)
+{
+	return g->generic_workload && g->k8s_minor >= 37;
 }
 
 /* ---- the set and its (namespace, name) index -------------------------------- */
@@ -292,11 +299,13 @@ static void grow_pod_arrays(pk_pg_set *g, long need)
 	g->podcap = cap;
 }
 
-/* Entries [from, to) for pods that name no group and have no controller. */
+/* Entries [from, to) for pods that were not noted: the group their
+ * spec.schedulingGroup names (snapshot pods), no controller. */
 static void clear_pod_entries(pk_pg_set *g, pk_snapshot *s, long from, long to)
 {
 	for (long k = from; k < to; k++) {
-		g->pod_group_name[k] = pk_intern(s->strs, "");
+		const char *grp = k < s->npods && g->gates.generic_workload ? s->pods[k]->con->pod_group : NULL;
+		g->pod_group_name[k] = pk_intern(s->strs, grp ? grp : "");
 		g->pod_group[k] = -1;
 		g->pod_owner_kind[k] = NULL;
 		g->pod_owner_name[k] = NULL;
@@ -495,6 +504,8 @@ void pk_pg_set_finish(pk_pg_set *g, pk_snapshot *s)
 		if (*p->node_name && !pk_pod_is_terminal(p) && pk_snapshot_node(s, p->node_name))
 			pk_pg_add_bound(pg, p);
 	}
+	if (g->n > 0 && pk_pg_groups_count_in_pod_preemption(&g->gates))
+		s->victim_groups = g;
 }
 
 pk_podgroup *pk_pg_of_pod(const pk_pg_set *g, const pk_pod *p)
@@ -513,6 +524,35 @@ int32_t pk_pg_pod_priority(const pk_pg_set *g, const pk_pod *p)
 {
 	const pk_podgroup *pg = pk_pg_of_pod(g, p);
 	return pg ? pg->priority : p->priority;
+}
+
+int32_t pk_pg_victim_priority(const pk_pg_set *g, const pk_pod *p)
+{
+	return pk_pg_groups_count_in_pod_preemption(&g->gates) ? pk_pg_pod_priority(g, p) : p->priority;
+}
+
+const pk_podgroup *pk_pg_whole_group(const pk_pg_set *g, const pk_pod *p)
+{
+	const pk_podgroup *pg = pk_pg_of_pod(g, p);
+	return pg && pg->disrupt_whole ? pg : NULL;
+}
+
+int pk_pg_present_members(const pk_snapshot *s, const pk_podgroup *pg, pk_pod **out)
+{
+	int n = 0;
+	for (int m = 0; m < pg->nbound; m++) {
+		pk_pod *q = pg->bound[m];
+		const pk_nodeinfo *qn = pk_snapshot_node(s, q->node_name);
+		bool present = false;
+		for (int t = 0; qn && t < qn->npods && !present; t++)
+			present = qn->pods[t] == q;
+		if (!present)
+			continue;
+		if (out)
+			out[n] = q;
+		n++;
+	}
+	return n;
 }
 
 int pk_pg_required(const pk_podgroup *pg, int nmembers)

@@ -29,13 +29,21 @@
 
 typedef struct pk_pg_gates {
 	bool generic_workload;          /* GenericWorkload: schedulingGroup / PodGroup honoured */
-	bool workload_aware_preemption; /* WorkloadAwarePreemption: PodGroupPostFilter */
+	bool workload_aware_preemption; /* PodGroupPostFilter: the WorkloadAwarePreemption
+	                                 * gate before 1.37, GenericWorkload from 1.37
+	                                 * (the gate was removed, #139520) */
 	bool topology_aware;            /* TopologyAwareWorkloadScheduling */
+	int k8s_minor;                  /* the release answered for (gates.h) */
 } pk_pg_gates;
 
 /* The gates the engine reads, from the shared --feature-gates (defaults in
- * common/k8s/gates.c). */
+ * common/k8s/gates.c), and the release they are for. */
 void pk_pg_gates_from(pk_pg_gates *g, const pk_feature_gates *fg);
+/* From Kubernetes 1.37 a PodGroup's priority and disruptionMode count in
+ * pod-by-pod scheduling and preemption too (#137981, #139030), and its
+ * priority is authoritative for its members in workload-aware preemption;
+ * 1.36 respected them in workload-aware preemption only. */
+bool pk_pg_groups_count_in_pod_preemption(const pk_pg_gates *g);
 
 /* ---- PodGroups ------------------------------------------------------------ */
 
@@ -90,9 +98,13 @@ bool pk_pg_set_add(pk_pg_set *g, pk_snapshot *s, const cJSON *obj, bool *rejecte
 bool pk_pg_is_controller_kind(const char *kind);
 /* Record the group membership and controller of the pod just added to s. */
 void pk_pg_note_pod(pk_pg_set *g, pk_snapshot *s, const cJSON *pod);
-/* After pk_snapshot_finish: resolve priorities and templates, link pods.
+/* After pk_snapshot_finish: resolve priorities and templates, link pods
+ * (a pod pk_pg_note_pod did not see links by its spec.schedulingGroup).
  * Again after more pk_pg_set_add calls (applied objects): only the groups
- * added since are resolved, with the classes the snapshot has by then. */
+ * added since are resolved, with the classes the snapshot has by then.
+ * When the groups count in pod-by-pod preemption
+ * (pk_pg_groups_count_in_pod_preemption) and the input has a PodGroup,
+ * sets s->victim_groups = g: g must then outlive s's evaluations. */
 void pk_pg_set_finish(pk_pg_set *g, pk_snapshot *s);
 /* A pod created after the snapshot was read (by a controller the simulation
  * plays): gives it an index (p->index) for the lookups below. group is the
@@ -122,6 +134,15 @@ void pk_pg_add_bound(pk_podgroup *pg, pk_pod *p);
 bool pk_pg_pod_has_group(const pk_pg_set *g, const pk_pod *p);
 /* Priority as the PodGroup evaluator sees a pod: its group's when it has one. */
 int32_t pk_pg_pod_priority(const pk_pg_set *g, const pk_pod *p);
+/* The priority a bound pod has as a victim unit of its own: its group's
+ * from 1.37 (GetPodPriority, #139030), its own before. */
+int32_t pk_pg_victim_priority(const pk_pg_set *g, const pk_pod *p);
+/* The group whose bound members are evicted together with p (a known
+ * PodGroup with disruptionMode all), or NULL. */
+const pk_podgroup *pk_pg_whole_group(const pk_pg_set *g, const pk_pod *p);
+/* Members of pg still bound to their node (not preempted meanwhile), into
+ * out when it is not NULL (room for pg->nbound); returns their number. */
+int pk_pg_present_members(const pk_snapshot *s, const pk_podgroup *pg, pk_pod **out);
 
 /* Members of a group that must be placed to succeed (minCount for gangs, 1
  * otherwise, as upstream's scheduling function treats basic groups).

@@ -174,8 +174,9 @@ static int64_t start_or_now(const pk_pod *p, int64_t now)
 }
 
 /* Units of every bound pod, kept when their priority is below prio: a whole
- * group for disruptionMode PodGroup, else the pod alone with its own
- * priority. IsPodGroup is "the first pod names a scheduling group". */
+ * group for disruptionMode all, else the pod alone, at its group's priority
+ * from 1.37 (#139030), its own before. IsPodGroup is "the first pod names
+ * a scheduling group". */
 static void build_units(pk_snapshot *s, const pk_pg_set *g, int32_t prio, unit_set *out)
 {
 	long total = 0;
@@ -192,45 +193,33 @@ static void build_units(pk_snapshot *s, const pk_pg_set *g, int32_t prio, unit_s
 		const pk_nodeinfo *ni = &s->infos[i];
 		for (int j = 0; j < ni->npods; j++) {
 			pk_pod *p = ni->pods[j];
-			const pk_podgroup *pg = pk_pg_of_pod(g, p);
+			const pk_podgroup *pg = pk_pg_whole_group(g, p);
 			pk_victim_unit *u = &out->u[out->n];
 			memset(u, 0, sizeof *u);
 			u->is_group = pk_pg_pod_has_group(g, p);
-			if (pg && pg->disrupt_whole) {
+			u->pods = &out->pods[np];
+			if (pg) {
 				long gi = pg - g->groups;
 				if (seen[gi] || pg->priority >= prio)
 					continue;
 				seen[gi] = 1;
-				u->pods = &out->pods[np];
-				u->earliest_start = INT64_MAX;
-				for (int m = 0; m < pg->nbound; m++) {
-					pk_pod *q = pg->bound[m];
-					if (!pk_snapshot_node(s, q->node_name))
-						continue;
-					/* only pods still on their node (not already preempted) */
-					const pk_nodeinfo *qn = pk_snapshot_node(s, q->node_name);
-					bool present = false;
-					for (int t = 0; t < qn->npods && !present; t++)
-						present = qn->pods[t] == q;
-					if (!present)
-						continue;
-					out->pods[np++] = q;
-					u->npods++;
-					int64_t t0 = start_or_now(q, s->now);
-					if (t0 < u->earliest_start)
-						u->earliest_start = t0;
-				}
-				if (u->npods == 0)
-					continue;
+				u->npods = pk_pg_present_members(s, pg, u->pods);
 				u->priority = pg->priority;
 			} else {
-				if (p->priority >= prio)
+				u->priority = pk_pg_victim_priority(g, p);
+				if (u->priority >= prio)
 					continue;
-				u->pods = &out->pods[np];
-				out->pods[np++] = p;
+				u->pods[0] = p;
 				u->npods = 1;
-				u->priority = p->priority;
-				u->earliest_start = start_or_now(p, s->now);
+			}
+			if (u->npods == 0)
+				continue;
+			np += u->npods;
+			u->earliest_start = INT64_MAX;
+			for (int m = 0; m < u->npods; m++) {
+				int64_t t0 = start_or_now(u->pods[m], s->now);
+				if (t0 < u->earliest_start)
+					u->earliest_start = t0;
 			}
 			out->n++;
 		}

@@ -56,10 +56,21 @@ static void test_gates(void)
 	pk_feature_gates_default(&fg);
 	pk_pg_gates_from(&g, &fg);
 	CHECK(g.generic_workload && g.workload_aware_preemption && !g.topology_aware, "defaults");
+	fg.k8s_minor = 36; /* WorkloadAwarePreemption is a gate of 1.36, removed in 1.37 */
 	CHECK(pk_feature_gates_parse(&fg, "WorkloadAwarePreemption=false,TopologyAwareWorkloadScheduling=true", err,
 	                             sizeof err) == 0, "two gates parsed");
 	pk_pg_gates_from(&g, &fg);
-	CHECK(!g.workload_aware_preemption && g.topology_aware && g.generic_workload, "two gates set");
+	CHECK(!g.workload_aware_preemption && g.topology_aware && g.generic_workload, "1.36: two gates set");
+	CHECK(!pk_pg_groups_count_in_pod_preemption(&g), "1.36: PodGroups count in workload-aware preemption only");
+	fg.k8s_minor = 37;
+	pk_pg_gates_from(&g, &fg);
+	CHECK(g.workload_aware_preemption && g.k8s_minor == 37,
+	      "1.37: GenericWorkload switches workload-aware preemption (#139520), whatever the removed gate says");
+	CHECK(pk_pg_groups_count_in_pod_preemption(&g), "1.37: PodGroups count in pod-by-pod preemption (#137981)");
+	CHECK(pk_feature_gates_parse(&fg, "GenericWorkload=false", err, sizeof err) == 0, "GenericWorkload parsed");
+	pk_pg_gates_from(&g, &fg);
+	CHECK(!g.workload_aware_preemption && !pk_pg_groups_count_in_pod_preemption(&g),
+	      "1.37, GenericWorkload off: neither");
 }
 
 static void test_required(void)
