@@ -78,7 +78,7 @@ static int on_cluster_record(void *ctx, pk_record *rec)
 	char err[512];
 	bool take = false;
 	const char *kind = pk_kind(rec->obj);
-	if (strcmp(kind, "PodGroup") == 0 || strcmp(kind, "Workload") == 0) { /* PostFilter's gating and, from 1.37, victim units */
+	if (strcmp(kind, "PodGroup") == 0 || strcmp(kind, "CompositePodGroup") == 0 || strcmp(kind, "Workload") == 0) { /* PostFilter's gating and, from 1.37, victim units */
 		bool rejected;
 		if (pk_pg_set_add(&r->groups, &r->snap, rec->obj, &rejected, err, sizeof err)) {
 			if (rejected) {
@@ -454,7 +454,8 @@ int victims_load(victims_run *r, char **paths, int npaths)
 	if (pk_read_paths(&cluster_reader, paths, (size_t)npaths, on_cluster_record, r) < 0)
 		return -1;
 	pk_snapshot_finish(&r->snap);
-	pk_pg_set_finish(&r->groups, &r->snap); /* members linked: gangs as victims (1.37) */
+	if (r->groups.n > 0) /* members linked: gangs as victims (1.37) */
+		pk_pg_set_finish(&r->groups, &r->snap);
 	if (r->snap.duplicates)
 		pk_diag_report(&r->cli->diag, PK_SEV_WARNING, NULL,
 		               "%ld Node/Pod objects were read more than once; the last one read of each is used",

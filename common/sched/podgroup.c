@@ -127,6 +127,7 @@ static pk_podgroup *group_get(pk_pg_set *g, const char *ns, const char *name, bo
 	pg->namespace_ = ns;
 	pg->name = name;
 	pg->uid = "";
+	pg->parent = "";
 	pg->class_name = "";
 	pg->workload = "";
 	pg->template_ = "";
@@ -205,13 +206,13 @@ static bool add_podgroup(pk_pg_set *g, pk_snapshot *s, const cJSON *obj, char *e
 {
 	const char *name = pk_name(obj);
 	if (!*name) {
-		snprintf(err, errsize, "PodGroup without metadata.name");
+		snprintf(err, errsize, "%s without metadata.name", pk_kind(obj));
 		return false;
 	}
 	const cJSON *prio = pk_getp(obj, "spec.priority");
 	int64_t pv;
 	if (prio && !cJSON_IsNull(prio) && (!pk_num_int64(prio, &pv) || pv < INT32_MIN || pv > INT32_MAX)) {
-		snprintf(err, errsize, "PodGroup %s: spec.priority is not an int32", name);
+		snprintf(err, errsize, "%s %s: spec.priority is not an int32", pk_kind(obj), name);
 		return false;
 	}
 	const char *ns = pk_namespace(obj);
@@ -226,6 +227,9 @@ static bool add_podgroup(pk_pg_set *g, pk_snapshot *s, const cJSON *obj, char *e
 		pg->class_name = pg->workload = pg->template_ = "";
 	}
 	pg->synthesized = false;
+	pg->composite = strcmp(pk_kind(obj), "CompositePodGroup") == 0;
+	const char *parent = pk_str(pk_get(obj, "spec"), "parentCompositePodGroupName");
+	pg->parent = pk_intern(s->strs, parent ? parent : "");
 	pg->uid = pk_intern(s->strs, pk_uid(obj));
 	const char *ts = pk_str(obj, "metadata.creationTimestamp");
 	if (ts)
@@ -261,7 +265,7 @@ bool pk_pg_set_add(pk_pg_set *g, pk_snapshot *s, const cJSON *obj, bool *rejecte
 	/* Volcano's and other projects' PodGroups share the kind, not the group. */
 	bool k8s_scheduling = !*api || strncmp(api, "scheduling.k8s.io/", 18) == 0;
 	*rejected = false;
-	if (strcmp(kind, "PodGroup") == 0 && k8s_scheduling) {
+	if ((strcmp(kind, "PodGroup") == 0 || strcmp(kind, "CompositePodGroup") == 0) && k8s_scheduling) {
 		*rejected = !add_podgroup(g, s, obj, err, errsize);
 		return true;
 	}
@@ -531,15 +535,35 @@ int32_t pk_pg_victim_priority(const pk_pg_set *g, const pk_pod *p)
 	return pk_pg_groups_count_in_pod_preemption(&g->gates) ? pk_pg_pod_priority(g, p) : p->priority;
 }
 
-const pk_podgroup *pk_pg_whole_group(const pk_pg_set *g, const pk_pod *p)
+/* The parent of pg (a CompositePodGroup in the input), or NULL. */
+static const pk_podgroup *parent_of(const pk_pg_set *g, const pk_podgroup *pg)
 {
-	const pk_podgroup *pg = pk_pg_of_pod(g, p);
-	return pg && pg->disrupt_whole ? pg : NULL;
+	return *pg->parent ? pk_pg_find(g, pg->namespace_, pg->parent) : NULL;
 }
 
-int pk_pg_present_members(const pk_snapshot *s, const pk_podgroup *pg, pk_pod **out)
+/* Hierarchies are at most four deep (WorkloadMaxTreeDepth); the bound
+ * keeps a cycle in a hand-written input from looping. */
+enum { MAX_DEPTH = 8 };
+
+const pk_podgroup *pk_pg_whole_group(const pk_pg_set *g, const pk_pod *p)
 {
-	int n = 0;
+	const pk_podgroup *pg = pk_pg_of_pod(g, p), *whole = NULL;
+	for (int d = 0; pg && d < MAX_DEPTH; d++, pg = parent_of(g, pg))
+		if (pg->disrupt_whole)
+			whole = pg;
+	return whole;
+}
+
+static bool under(const pk_pg_set *g, const pk_podgroup *pg, const pk_podgroup *root)
+{
+	for (int d = 0; pg && d < MAX_DEPTH; d++, pg = parent_of(g, pg))
+		if (pg == root)
+			return true;
+	return false;
+}
+
+static int present_of(const pk_snapshot *s, const pk_podgroup *pg, pk_pod **out, int n)
+{
 	for (int m = 0; m < pg->nbound; m++) {
 		pk_pod *q = pg->bound[m];
 		const pk_nodeinfo *qn = pk_snapshot_node(s, q->node_name);
@@ -552,6 +576,17 @@ int pk_pg_present_members(const pk_snapshot *s, const pk_podgroup *pg, pk_pod **
 			out[n] = q;
 		n++;
 	}
+	return n;
+}
+
+int pk_pg_present_members(const pk_pg_set *g, const pk_snapshot *s, const pk_podgroup *pg, pk_pod **out)
+{
+	if (!pg->composite)
+		return present_of(s, pg, out, 0);
+	int n = 0;
+	for (long i = 0; i < g->n; i++)
+		if (!g->groups[i].composite && under(g, &g->groups[i], pg))
+			n = present_of(s, &g->groups[i], out, n);
 	return n;
 }
 

@@ -8,7 +8,10 @@
  * use a mock.
  *
  * Objects read (pk_pg_set_add): scheduling.k8s.io PodGroup (v1alpha2
- * string disruptionMode Pod|PodGroup, v1alpha3 {single:{}}|{all:{}}),
+ * string disruptionMode Pod|PodGroup, v1alpha3 and v1beta1 {single:{}}|
+ * {all:{}}, spec.parentCompositePodGroupName), CompositePodGroup (#139596,
+ * #140634: the same priority and disruptionMode fields, kept as a group
+ * that pods do not name but PodGroups name as their parent),
  * Workload (v1alpha2/3 podGroupTemplates supply fields a PodGroup leaves
  * unset; v1alpha1 spec.podGroups[] for pods that use the older
  * spec.workloadRef), and per pod its spec.schedulingGroup.podGroupName (or
@@ -58,6 +61,8 @@ typedef struct pk_podgroup {
 	int32_t min_count;                     /* gang.minCount */
 	bool has_constraints;                  /* spec.schedulingConstraints present */
 	bool synthesized;                      /* built from a v1alpha1 Workload */
+	bool composite;                        /* a CompositePodGroup (a parent of groups) */
+	const char *parent;                    /* spec.parentCompositePodGroupName ("" none) */
 	int64_t created;                       /* metadata.creationTimestamp (0 if absent) */
 	/* what the object said, before template fallback and resolution */
 	bool has_priority, has_mode, has_policy_field, has_sched_policy;
@@ -137,12 +142,14 @@ int32_t pk_pg_pod_priority(const pk_pg_set *g, const pk_pod *p);
 /* The priority a bound pod has as a victim unit of its own: its group's
  * from 1.37 (GetPodPriority, #139030), its own before. */
 int32_t pk_pg_victim_priority(const pk_pg_set *g, const pk_pod *p);
-/* The group whose bound members are evicted together with p (a known
- * PodGroup with disruptionMode all), or NULL. */
+/* The group whose bound members are evicted together with p
+ * (getHighestAllAncestor): of p's PodGroup and the CompositePodGroups above
+ * it, the highest with disruptionMode all; NULL when none has it. */
 const pk_podgroup *pk_pg_whole_group(const pk_pg_set *g, const pk_pod *p);
-/* Members of pg still bound to their node (not preempted meanwhile), into
- * out when it is not NULL (room for pg->nbound); returns their number. */
-int pk_pg_present_members(const pk_snapshot *s, const pk_podgroup *pg, pk_pod **out);
+/* Members of pg (of every PodGroup under it, for a CompositePodGroup) still
+ * bound to their node (not preempted meanwhile), into out when it is not
+ * NULL (call with NULL first for the room needed); returns their number. */
+int pk_pg_present_members(const pk_pg_set *g, const pk_snapshot *s, const pk_podgroup *pg, pk_pod **out);
 
 /* Members of a group that must be placed to succeed (minCount for gangs, 1
  * otherwise, as upstream's scheduling function treats basic groups).

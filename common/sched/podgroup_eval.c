@@ -203,7 +203,7 @@ static void build_units(pk_snapshot *s, const pk_pg_set *g, int32_t prio, unit_s
 				if (seen[gi] || pg->priority >= prio)
 					continue;
 				seen[gi] = 1;
-				u->npods = pk_pg_present_members(s, pg, u->pods);
+				u->npods = pk_pg_present_members(g, s, pg, u->pods);
 				u->priority = pg->priority;
 			} else {
 				u->priority = pk_pg_victim_priority(g, p);

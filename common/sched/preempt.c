@@ -726,7 +726,7 @@ static void group_units_build(pk_snapshot *s, const pk_pod *preemptor, const pk_
 	long cap = 0;
 	for (int i = 0; i < ni->npods; i++) {
 		const pk_podgroup *pg = pk_pg_whole_group(g, ni->pods[i]);
-		cap += pg ? pg->nbound + 1 : 1;
+		cap += pg ? pk_pg_present_members(g, s, pg, NULL) + 1 : 1;
 	}
 	gu->u = malloc(sizeof *gu->u * (size_t)(ni->npods + 1));
 	gu->group = malloc(sizeof *gu->group * (size_t)(ni->npods + 1));
@@ -744,7 +744,7 @@ static void group_units_build(pk_snapshot *s, const pk_pod *preemptor, const pk_
 		pk_victim_unit *u = &gu->u[gu->n];
 		*u = (pk_victim_unit){ .pods = &gu->pods[np], .priority = prio, .is_group = pk_pg_pod_has_group(g, p),
 		                       .earliest_start = INT64_MAX };
-		u->npods = pg ? pk_pg_present_members(s, pg, u->pods) : 0;
+		u->npods = pg ? pk_pg_present_members(g, s, pg, u->pods) : 0;
 		if (u->npods == 0) { /* upstream falls back to the pod alone */
 			u->pods[0] = p;
 			u->npods = 1;
