@@ -163,6 +163,10 @@ typedef enum {
 	PK_PG_PREEMPT,
 	PK_PG_NOT_ELIGIBLE,
 	PK_PG_UNSCHEDULABLE,
+	/* 1.37 (#140641): a preemption of the group is under way (a member's
+	 * nominated node holds a lower-priority pod terminating by preemption):
+	 * Success, and the members keep their nominations */
+	PK_PG_PREEMPTION_IN_PROGRESS,
 } pk_pg_result;
 
 const char *pk_pg_result_name(pk_pg_result r);  /* NoPreemptionNeeded, Preempt, ... */

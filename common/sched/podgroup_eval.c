@@ -11,6 +11,8 @@
 #define R_NEVER "not eligible due to preemptionPolicy=Never."
 #define R_TERMINATING "not eligible due to a terminating pod on the nominated node."
 #define R_TAS "not eligible due to placement-based pod group scheduling limitation"
+#define R_ONGOING "ongoing preemption on nominated nodes"
+#define R_TOPOLOGY "not supported with topology constraints"
 
 const char *pk_pg_result_name(pk_pg_result r)
 {
@@ -19,6 +21,7 @@ const char *pk_pg_result_name(pk_pg_result r)
 	case PK_PG_PREEMPT: return "Preempt";
 	case PK_PG_NOT_ELIGIBLE: return "NotEligible";
 	case PK_PG_UNSCHEDULABLE: return "Unschedulable";
+	case PK_PG_PREEMPTION_IN_PROGRESS: return "PreemptionInProgress";
 	}
 	return "Unknown";
 }
@@ -444,10 +447,12 @@ void pk_pg_evaluate(pk_snapshot *s, const pk_pg_set *g, const pk_podgroup *pg, p
 		                bound, n);
 		return;
 	}
-	if (g->gates.topology_aware && pg->has_constraints) {
+	if (pg->has_constraints && g->gates.topology_aware) {
+		/* (without the gate the apiserver drops schedulingConstraints);
+		 * 1.37: PodGroupPostFilter's own refusal, another message */
 		e->result = PK_PG_NOT_ELIGIBLE;
 		e->code = PK_CODE_UNSCHEDULABLE;
-		e->reason = R_TAS;
+		e->reason = g->gates.k8s_minor >= 37 ? R_TOPOLOGY : R_TAS;
 		return;
 	}
 	lift_nominations(s, members, n, false);
@@ -464,6 +469,15 @@ void pk_pg_evaluate(pk_snapshot *s, const pk_pg_set *g, const pk_podgroup *pg, p
 		goto out;
 	}
 	const char *why = eligibility(s, g, pg, members, n);
+	if (why && strcmp(why, R_TERMINATING) == 0 && g->gates.k8s_minor >= 37) {
+		/* IsPodGroupWaitingForVictims, which upstream's executor knows from
+		 * its own bookkeeping: offline, a victim of the group still
+		 * terminating on a member's nominated node says it */
+		e->result = PK_PG_PREEMPTION_IN_PROGRESS;
+		e->code = PK_CODE_SUCCESS;
+		e->reason = R_ONGOING;
+		goto out;
+	}
 	if (why) {
 		e->result = PK_PG_NOT_ELIGIBLE;
 		e->code = PK_CODE_UNSCHEDULABLE;
@@ -474,8 +488,9 @@ void pk_pg_evaluate(pk_snapshot *s, const pk_pg_set *g, const pk_podgroup *pg, p
 	build_units(s, g, pg->priority, &us);
 	e->potential_units = us.n;
 	if (us.n == 0) {
+		/* 1.37 (GenerateVictims, then Preempt): Unschedulable */
 		e->result = PK_PG_UNSCHEDULABLE;
-		e->code = PK_CODE_UNSCHEDULABLE_UNRESOLVABLE;
+		e->code = g->gates.k8s_minor >= 37 ? PK_CODE_UNSCHEDULABLE : PK_CODE_UNSCHEDULABLE_UNRESOLVABLE;
 		e->reason = R_NO_VICTIMS;
 	} else {
 		units_remove_all(&c, &us);

@@ -92,6 +92,9 @@ cJSON *pk_pg_plan_json(const pk_pg_evaluation *e, const char *scheduler)
 	cJSON_AddNumberToObject(o, "minCount", e->required);
 	cJSON_AddStringToObject(o, "disruptionMode", pg->disrupt_whole ? "PodGroup" : "Pod");
 	cJSON_AddStringToObject(o, "reason", e->reason ? e->reason : "");
+	/* the PodGroupPostFilter status code: Unschedulable and UnschedulableAndUnresolvable
+	 * differ between releases for the same reason (1.37 GenerateVictims) */
+	cJSON_AddStringToObject(o, "code", pk_code_name(e->code));
 	cJSON_AddItemToObject(o, "actions", actions);
 	return o;
 }

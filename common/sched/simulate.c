@@ -459,6 +459,8 @@ static void run_group(pk_sim *m, const pk_sim_unit *u, pk_sim_fn fn, void *ctx)
 		st.outcome = PK_SIM_NOMINATED;
 	} else if (e.result == PK_PG_NO_PREEMPTION_NEEDED) {
 		st.outcome = PK_SIM_SCHEDULED;
+	} else if (e.result == PK_PG_PREEMPTION_IN_PROGRESS) {
+		st.outcome = PK_SIM_NOMINATED; /* the members wait on their nominated nodes */
 	}
 	count_outcome(m, st.outcome);
 	fn(ctx, &st);
