@@ -72,7 +72,8 @@ cJSON *pk_pg_plan_json(const pk_pg_evaluation *e, const char *scheduler)
 	for (int i = 0; preempt && i < e->nvictims; i++) {
 		pk_victim_ref r = victim_ref(e->victims[i]);
 		cJSON_AddItemToArray(victims, pk_victim_ref_json(&r));
-		pk_victim_actions_json(actions, &r, r.node, scheduler, "pod group", by);
+		/* executor.go: podGroupExecutorPreemptor.Type() is "podgroup" */
+		pk_victim_actions_json(actions, &r, r.node, scheduler, "podgroup", by);
 	}
 	cJSON_AddNumberToObject(o, "numPDBViolations", preempt ? e->num_pdb_violations : 0);
 	cJSON_AddNumberToObject(o, "victimUnits", preempt ? e->nvictim_units : 0);
