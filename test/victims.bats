@@ -427,3 +427,10 @@ needs_kubernetes_version() {
 	[ "$status" -ne 2 ]
 	[[ $stderr == *"rejected 0, unreadable 0"* ]]
 }
+
+@test "1.35: an input with PodGroups says that 1.35's gang scheduling is not modelled" {
+	needs_kubernetes_version
+	run --separate-stderr victims --kubernetes-version 1.35 --pending "$SAMPLE/gang/cluster.json"
+	[[ $stderr == *"Kubernetes 1.35's gang scheduling"*"is not modelled"* ]]
+	printf '%s\n' "$output" | jq -se '[.[] | select(.kind == "Preemptor")] | all(.warnings | any(contains("1.35'"'"'s gang scheduling")))'
+}

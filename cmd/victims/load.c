@@ -456,6 +456,9 @@ int victims_load(victims_run *r, char **paths, int npaths)
 	pk_snapshot_finish(&r->snap);
 	if (r->groups.n > 0) /* members linked: gangs as victims (1.37) */
 		pk_pg_set_finish(&r->groups, &r->snap);
+	const char *caveat = pk_pg_release_caveat(&r->groups);
+	if (caveat)
+		input_warn(r, "release-caveat", "%s", caveat);
 	if (r->snap.duplicates)
 		pk_diag_report(&r->cli->diag, PK_SEV_WARNING, NULL,
 		               "%ld Node/Pod objects were read more than once; the last one read of each is used",

@@ -26,6 +26,15 @@ bool pk_pg_groups_count_in_pod_preemption(const pk_pg_gates *g)
 	return g->generic_workload && g->k8s_minor >= 37;
 }
 
+const char *pk_pg_release_caveat(const pk_pg_set *g)
+{
+	if (g->gates.k8s_minor >= 36 || g->n == 0)
+		return NULL;
+	return "Kubernetes 1.35's gang scheduling (the GangScheduling plugin holding members at Permit, "
+	       "scheduling.k8s.io/v1alpha1 Workloads) is not modelled: the PodGroups of the input are "
+	       "answered for as Kubernetes 1.36 answers them";
+}
+
 /* ---- the set and its (namespace, name) index -------------------------------- */
 
 typedef struct pg_index {

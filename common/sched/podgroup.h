@@ -47,6 +47,11 @@ void pk_pg_gates_from(pk_pg_gates *g, const pk_feature_gates *fg);
  * priority is authoritative for its members in workload-aware preemption;
  * 1.36 respected them in workload-aware preemption only. */
 bool pk_pg_groups_count_in_pod_preemption(const pk_pg_gates *g);
+/* What the answers leave out for the release answered for, one sentence
+ * to say (stderr, records), or NULL: Kubernetes 1.35's gang scheduling
+ * (GangScheduling at Permit, v1alpha1 Workloads) is not modelled, so an
+ * input with PodGroups is answered as 1.36 answers it. */
+const char *pk_pg_release_caveat(const struct pk_pg_set *g);
 
 /* ---- PodGroups ------------------------------------------------------------ */
 

@@ -73,6 +73,19 @@ static void test_gates(void)
 	      "1.37, GenericWorkload off: neither");
 }
 
+static void test_release_caveat(void)
+{
+	pk_pg_set g;
+	memset(&g, 0, sizeof g);
+	g.gates.k8s_minor = 35;
+	CHECK(pk_pg_release_caveat(&g) == NULL, "1.35 without PodGroups: nothing to say");
+	g.n = 1;
+	CHECK(pk_pg_release_caveat(&g) && strstr(pk_pg_release_caveat(&g), "1.35's gang scheduling"),
+	      "1.35 with PodGroups: the unmodelled gang scheduling is said");
+	g.gates.k8s_minor = 36;
+	CHECK(pk_pg_release_caveat(&g) == NULL, "1.36: modelled");
+}
+
 static void test_required(void)
 {
 	pk_podgroup pg = {0};
@@ -89,6 +102,7 @@ int main(void)
 {
 	test_more_important_victim();
 	test_gates();
+	test_release_caveat();
 	test_required();
 	return T_DONE();
 }
