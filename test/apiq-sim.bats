@@ -289,3 +289,13 @@ JSON
 	run -0 apiq-sim run --churn 10 --until 60s --qps 5 --burst 5 --feature-gates SchedulerAsyncAPICalls=true
 	echo "$output" | jq -e '.simulatedSeconds <= 60 and .calls.merged > 0 and .calls.peakInFlight <= 600 and .apiRequests.throttled > 0'
 }
+
+@test "step: a pod group preempting as a whole: its UID holds its members in PreEnqueue; a bad members list is a usage error" {
+	ops='{"op":"preempt","preemptor":{"kind":"PodGroup","uid":"pg","name":"gang","namespace":"ns","priority":100,"members":[{"uid":"m1","name":"m1","namespace":"ns"}]},"node":"cluster","victims":[{"uid":"v1","name":"v1","namespace":"ns"}]}
+{"op":"preEnqueue","uid":"m1","podGroupUID":"pg"}
+{"op":"preEnqueue","uid":"m1"}'
+	run -0 apiq-sim step --feature-gates SchedulerAsyncPreemption=true <<<"$ops"
+	[ "$(jq -sc '[.[1].status, .[2].status]' <<<"$output")" = '["UnschedulableAndUnresolvable: waiting for the preemption for this pod group to be finished","Success"]' ]
+	run -2 --separate-stderr apiq-sim step <<<'{"op":"preempt","preemptor":{"kind":"PodGroup","uid":"pg"},"node":"cluster","victims":[]}'
+	[[ $stderr == *'a "preemptor" of kind PodGroup needs a "members" array'* ]]
+}

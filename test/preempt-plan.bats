@@ -63,7 +63,7 @@ plan() {
 
 @test "the PostFilter gate that stopped a gang member is carried into its plan" {
 	run -1 bash -c 'victims --pending "$1" 2>/dev/null | preempt-plan' _ "$SAMPLE/gang/cluster.json"
-	[ "$(printf '%s\n' "$output" | jq -r 'select(.preemptor.name == "train-worker-0") | "\(.result) \(.postFilter.gate)"')" = "NotEligible WorkloadAwarePreemption" ]
+	[ "$(printf '%s\n' "$output" | jq -r 'select(.preemptor.name == "train-worker-0") | "\(.result) \(.postFilter.gate)"')" = "NotEligible GenericWorkload" ]
 }
 
 @test "the plan lists victims and the API calls in the executor's order" {

@@ -100,7 +100,7 @@ sim() {
 	assert_output --partial 'invalid value of WorkloadAwarePreemption=perhaps'
 }
 
-@test "WorkloadAwarePreemption off: the gang's members preempt one by one" {
+@test "on 1.36, WorkloadAwarePreemption off: the gang's members preempt one by one" {
 	run --separate-stderr sim --kubernetes-version 1.36 --feature-gates WorkloadAwarePreemption=false "$GANG"
 	run jq -se '([.[] | select(.kind == "PreemptionPlan" and .preemptor.kind == "PodGroup")] | length) == 0
 		and ([.[] | select(.kind == "PreemptionPlan" and (.preemptor.name | startswith("train-worker")))] | length) == 8' <<<"$output"

@@ -306,26 +306,53 @@ setup() {
 @test "--pending plans gang members pod by pod: said, and the per-pod PostFilter gates them" {
 	run -1 --separate-stderr victims --pending "$SAMPLE/gang/cluster.json"
 	[ "$(printf '%s\n' "$stderr" | grep -c 'belongs to pod group')" = 1 ]
-	[[ $stderr == *"warning: pod ml/train-worker-0 belongs to pod group train: victims plans it pod by pod"*"preempts for the group as a whole (WorkloadAwarePreemption)"*'`preempt-plan --simulate` plans the group'* ]]
+	[[ $stderr == *"warning: pod ml/train-worker-0 belongs to pod group train: victims plans it pod by pod"*"preempts for the group as a whole (GenericWorkload)"*'`preempt-plan --simulate` plans the group'* ]]
 	[[ $stderr == *"victims: warning: 7 more: gang-member"* ]]
 	rec=$(printf '%s\n' "$output" | jq -c 'select(.kind == "Preemptor" and .preemptor.name == "train-worker-0") | [.status, .postFilter.gate, .postFilter.status]')
-	[ "$rec" = '["NotEligible","WorkloadAwarePreemption","preemption: not eligible due to workload aware preemption enabled"]' ]
+	[ "$rec" = '["NotEligible","GenericWorkload","preemption: not eligible due to workload aware preemption enabled"]' ]
 	run -1 victims -o table --pending "$SAMPLE/gang/cluster.json"
 	assert_output --regexp 'Warning: pod ml/train-worker-0 belongs to pod group train: .* \(8 times\)'
 }
 
-@test "--feature-gates: WorkloadAwarePreemption off lets a gang member preempt pod by pod" {
+@test "--feature-gates: on 1.36, WorkloadAwarePreemption off lets a gang member preempt pod by pod" {
 	run -0 --separate-stderr victims --kubernetes-version 1.36 --feature-gates WorkloadAwarePreemption=false --pending "$SAMPLE/gang/cluster.json"
 	[ "$(printf '%s\n' "$output" | jq -r 'select(.kind == "Preemptor" and .preemptor.name == "train-worker-0") | .status')" = NeedsPreemption ]
 	[[ $stderr == *"the scheduler places the group's pods together: \`preempt-plan --simulate\` plans the group"* ]]
 }
 
-@test "--feature-gates: TopologyAwareWorkloadScheduling stops a member of a PodGroup that is not in the input" {
+@test "--feature-gates: on 1.36, TopologyAwareWorkloadScheduling stops a member of a PodGroup that is not in the input" {
 	jq '.items |= map(select(.kind != "PodGroup"))' "$SAMPLE/gang/cluster.json" > "$BATS_TEST_TMPDIR/nogroups.json"
-	run -1 --separate-stderr victims --feature-gates TopologyAwareWorkloadScheduling=true --pending "$BATS_TEST_TMPDIR/nogroups.json"
+	run -1 --separate-stderr victims --kubernetes-version 1.36 --feature-gates TopologyAwareWorkloadScheduling=true --pending "$BATS_TEST_TMPDIR/nogroups.json"
 	rec=$(printf '%s\n' "$output" | jq -c 'select(.kind == "Preemptor" and .preemptor.name == "train-worker-0") | [.status, .postFilter.gate, .postFilter.status]')
 	[ "$rec" = '["NotEligible","TopologyAwareWorkloadScheduling","preemption: pod group for pod not found"]' ]
 	[[ $stderr == *"belongs to pod group train (not in the input)"* ]]
+}
+
+@test "1.37: a member of a PodGroup that is not in the input goes to workload-aware preemption all the same (#139520)" {
+	jq '.items |= map(select(.kind != "PodGroup"))' "$SAMPLE/gang/cluster.json" > "$BATS_TEST_TMPDIR/nogroups.json"
+	run -1 --separate-stderr victims --feature-gates TopologyAwareWorkloadScheduling=true --pending "$BATS_TEST_TMPDIR/nogroups.json"
+	rec=$(printf '%s\n' "$output" | jq -c 'select(.kind == "Preemptor" and .preemptor.name == "train-worker-0") | [.status, .postFilter.gate, .postFilter.status]')
+	[ "$rec" = '["NotEligible","GenericWorkload","preemption: not eligible due to workload aware preemption enabled"]' ]
+}
+
+@test "1.37: GenericWorkload off: gang members preempt pod by pod and gangs are no victim units" {
+	run -0 --separate-stderr victims --feature-gates GenericWorkload=false --pending "$SAMPLE/gang/cluster.json"
+	[ "$(printf '%s\n' "$output" | jq -r 'select(.kind == "Preemptor" and .preemptor.name == "train-worker-0") | .status')" = NeedsPreemption ]
+	printf '%s\n' "$output" | jq -se '[.[] | select(.kind == "Candidate") | select([.victims[].name | select(startswith("etl-"))] | length > 1)] | length == 0'
+}
+
+@test "1.37: a pod preempting the disruptionMode-all etl gang of the sample evicts the whole gang, on four nodes" {
+	cat > "$BATS_TEST_TMPDIR/ingest.yaml" <<-'EOF'
+	apiVersion: v1
+	kind: Pod
+	metadata: {name: ingest, namespace: default}
+	spec:
+	  priorityClassName: prod
+	  nodeSelector: {kubernetes.io/hostname: node-10}
+	  containers: [{name: c, resources: {requests: {cpu: "6", memory: 8Gi}}}]
+	EOF
+	run -0 bash -c 'victims --preemptor "$1" "$2" | preempt-plan' _ "$BATS_TEST_TMPDIR/ingest.yaml" "$SAMPLE/gang/cluster.json"
+	[ "$(jq -c '[.nominatedNodeName, [.victims[] | .name + "@" + .node]]' <<<"$output")" = '["node-10",["etl-0@node-09","etl-1@node-10","etl-2@node-11","etl-3@node-12"]]' ]
 }
 
 @test "topology spread constraints are honoured" {
@@ -392,4 +419,10 @@ setup() {
 		"$SHARED/kubectl/derailed__popeye__internal__lint__testdata__pol__pdb__1.yaml"
 	[ "$status" -ne 2 ]
 	[[ $stderr == *"rejected 0, unreadable 0"* ]]
+}
+
+@test "1.35: an input with PodGroups says that 1.35's gang scheduling is not modelled" {
+	run --separate-stderr victims --kubernetes-version 1.35 --pending "$SAMPLE/gang/cluster.json"
+	[[ $stderr == *"Kubernetes 1.35's gang scheduling"*"is not modelled"* ]]
+	printf '%s\n' "$output" | jq -se '[.[] | select(.kind == "Preemptor")] | all(.warnings | any(contains("1.35'"'"'s gang scheduling")))'
 }

@@ -58,6 +58,7 @@ static void free_req(apiq_preempt_req *r)
 {
 	free(r->victims);
 	free(r->nominated);
+	free(r->members);
 }
 
 void apiq_eval_free(apiq_evaluator *ev)
@@ -128,19 +129,24 @@ static void observe_victims(apiq_evaluator *ev, size_t n)
 	ev->m.victims_count++;
 }
 
-/* PreemptPod for one victim: DisruptionTarget patch, then delete. */
-static const char *preempt_pod(apiq_evaluator *ev, const apiq_victim *v)
+/* PreemptPod for one victim: DisruptionTarget patch, then delete. The
+ * condition's message names the preemptor's type: "pod" or "podgroup". */
+static const char *preempt_pod(apiq_evaluator *ev, const apiq_preempt_req *r, const apiq_victim *v)
 {
 	const char *patch = v->patch ? v->patch : "ok";
 	const char *del = v->del ? v->del : "ok";
 	if (!same(patch, "none")) {
-		ev->env.request(ev->env.ctx, "PATCH", &v->pod, "status");
+		char condition[320];
+		snprintf(condition, sizeof(condition), "%s: preempting to accommodate a higher priority %s",
+		         r->scheduler && *r->scheduler ? r->scheduler : "default-scheduler",
+		         r->pod_group ? "podgroup" : "pod");
+		ev->env.request(ev->env.ctx, "PATCH", &v->pod, "status", condition);
 		if (same(patch, "fail"))
 			return ERR_PATCH;
 		if (same(patch, "notFound"))
 			return NULL;  /* already gone: success, no delete */
 	}
-	ev->env.request(ev->env.ctx, "DELETE", &v->pod, NULL);
+	ev->env.request(ev->env.ctx, "DELETE", &v->pod, NULL, NULL);
 	if (same(del, "fail"))
 		return ERR_DELETE;
 	if (same(del, "ok"))
@@ -160,7 +166,7 @@ static void clear_lower_nominations(apiq_evaluator *ev, const apiq_preempt_req *
 		if (ev->env.async_api_calls)
 			ev->env.clear_nomination(ev->env.ctx, p);
 		else if (p->nnn && *p->nnn)
-			ev->env.request(ev->env.ctx, "PATCH", p, "status");
+			ev->env.request(ev->env.ctx, "PATCH", p, "status", NULL);
 	}
 }
 
@@ -170,7 +176,7 @@ static int preempt_sync(apiq_evaluator *ev, apiq_preempt_req *req, const char **
 	observe_victims(ev, req->nvictims);
 	const char *first_err = NULL;
 	for (size_t i = 0; i < req->nvictims; i++) {
-		const char *e = preempt_pod(ev, &req->victims[i]);
+		const char *e = preempt_pod(ev, req, &req->victims[i]);
 		if (e && !first_err)
 			first_err = e;
 	}
@@ -249,7 +255,7 @@ static void goroutine_start(apiq_evaluator *ev, apiq_preempt_req *r)
 	clear_lower_nominations(ev, r);
 	/* the first N-1 victims; a failure skips the last one (#135495) */
 	for (size_t i = 0; i + 1 < r->nvictims; i++) {
-		const char *e = preempt_pod(ev, &r->victims[i]);
+		const char *e = preempt_pod(ev, r, &r->victims[i]);
 		if (e && !r->first_err)
 			r->first_err = e;
 	}
@@ -262,15 +268,20 @@ static void goroutine_start(apiq_evaluator *ev, apiq_preempt_req *r)
 static void goroutine_finish(apiq_evaluator *ev, apiq_preempt_req *r, apiq_goroutine_result *out)
 {
 	if (!r->first_err && r->nvictims > 0)
-		r->first_err = preempt_pod(ev, &r->victims[r->nvictims - 1]);
+		r->first_err = preempt_pod(ev, r, &r->victims[r->nvictims - 1]);
 	remove_str(ev->preempting, &ev->npreempting, r->preemptor.uid);
 	remove_last_victim(ev, r->preemptor.uid);
 	out->preemptor = r->preemptor.uid;
 	out->error = r->first_err != NULL;
 	snprintf(out->message, sizeof(out->message), "%s", r->first_err ? r->first_err : "");
 	if (r->first_err) {
-		/* so the preemptor cannot stay stuck in the unschedulable pool */
-		push_str(&ev->activated, &ev->nactivated, &ev->capactivated, r->preemptor.uid);
+		/* so the preemptor cannot stay stuck in the unschedulable pool:
+		 * Activate(preemptor.Pods()), a pod group's every member */
+		if (r->pod_group)
+			for (size_t i = 0; i < r->nmembers; i++)
+				push_str(&ev->activated, &ev->nactivated, &ev->capactivated, r->members[i].uid);
+		else
+			push_str(&ev->activated, &ev->nactivated, &ev->capactivated, r->preemptor.uid);
 		ev->m.goroutines_error++;
 	} else {
 		ev->m.goroutines_success++;
@@ -316,9 +327,15 @@ bool apiq_eval_is_running(const apiq_evaluator *ev, const char *uid)
 	return true;
 }
 
-const char *apiq_eval_pre_enqueue(const apiq_evaluator *ev, const char *uid)
+const char *apiq_eval_pre_enqueue(const apiq_evaluator *ev, const char *uid, const char *group_uid)
 {
-	if (ev->async && apiq_eval_is_running(ev, uid))
+	if (!ev->async)
+		return NULL;
+	if (group_uid) /* IsPodGroupRunningPreemption, by the PodGroup's UID */
+		return apiq_eval_is_running(ev, group_uid)
+		               ? "UnschedulableAndUnresolvable: waiting for the preemption for this pod group to be finished"
+		               : NULL;
+	if (apiq_eval_is_running(ev, uid))
 		return "UnschedulableAndUnresolvable: waiting for the preemption for this pod to be finished";
 	return NULL;
 }

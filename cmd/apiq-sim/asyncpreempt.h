@@ -25,7 +25,15 @@ typedef struct apiq_victim {
 } apiq_victim;
 
 typedef struct apiq_preempt_req {
-	apiq_pod_ref preemptor;
+	apiq_pod_ref preemptor;    /* a pod, or a PodGroup (pod_group) */
+	/* A PodGroup's preemption (PodGroupPostFilter, workload-aware): the
+	 * group's UID keys the preempting set, its member pods are activated
+	 * when the goroutine fails, and the victims' DisruptionTarget message
+	 * names a podgroup. */
+	bool pod_group;
+	apiq_pod_ref *members;     /* owned; pod groups only */
+	size_t nmembers;
+	const char *scheduler;     /* the preemptor's schedulerName */
 	const char *node;
 	apiq_victim *victims;
 	size_t nvictims;
@@ -38,8 +46,10 @@ typedef struct apiq_preempt_req {
 
 typedef struct apiq_preempt_env {
 	void *ctx;
-	/* An API request sent straight through the clientset. */
-	void (*request)(void *ctx, const char *method, const apiq_pod_ref *pod, const char *sub);
+	/* An API request sent straight through the clientset; condition is the
+	 * DisruptionTarget message a victim's status patch adds (else NULL). */
+	void (*request)(void *ctx, const char *method, const apiq_pod_ref *pod, const char *sub,
+	                const char *condition);
 	/* Clear a lower-priority pod's nomination: through the dispatcher
 	 * (APICacher.PatchPodStatus) when async API calls are on. */
 	void (*clear_nomination)(void *ctx, const apiq_pod_ref *pod);
@@ -98,8 +108,10 @@ int apiq_eval_preempt(apiq_evaluator *ev, apiq_preempt_req *req, const char **no
  * malloc'ed array of *nres results of the goroutines that finished. */
 int apiq_eval_run_async(apiq_evaluator *ev, bool until_last, apiq_goroutine_result **res, size_t *nres);
 bool apiq_eval_is_running(const apiq_evaluator *ev, const char *uid);
-/* DefaultPreemption.PreEnqueue: NULL = Success, else the status message. */
-const char *apiq_eval_pre_enqueue(const apiq_evaluator *ev, const char *uid);
+/* DefaultPreemption.PreEnqueue: NULL = Success, else the status message.
+ * group_uid: the PodGroup of a pod that names one (GenericWorkload), whose
+ * preemption is then the one that holds it; NULL otherwise. */
+const char *apiq_eval_pre_enqueue(const apiq_evaluator *ev, const char *uid, const char *group_uid);
 /* The informer's delete event for a pod. */
 void apiq_eval_pod_deleted(apiq_evaluator *ev, const char *uid);
 /* The informer's update event showing a deletionTimestamp. */

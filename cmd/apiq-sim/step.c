@@ -40,6 +40,7 @@ typedef struct step_session {
 	long exec_total[APIQ_MAX_TYPES][2];
 	/* per-operation output */
 	cJSON *onfinish, *dropped, *requests, *dispatched;
+	cJSON *conditions;  /* DisruptionTarget messages the op's victim patches added */
 	const char *popped;
 	pk_out out;
 	pk_stats stats;
@@ -305,6 +306,7 @@ static cJSON *state_json(step_session *s)
 	cJSON_AddItemToObject(st, "activated", string_list(s->ev.activated, s->ev.nactivated));
 	cJSON_AddItemToObject(st, "deleted", string_list(s->ev.deleted, s->ev.ndeleted));
 	cJSON_AddItemToObject(st, "apiRequests", cJSON_Duplicate(s->requests, 1));
+	cJSON_AddItemToObject(st, "disruptionTargets", cJSON_Duplicate(s->conditions, 1));
 	cJSON *ex = cJSON_AddObjectToObject(st, "executionTotal");
 	for (int t = 0; t < s->types->n; t++) {
 		if (!s->exec_total[t][0] && !s->exec_total[t][1])
@@ -549,10 +551,21 @@ static const char *op_sync(step_session *s, const cJSON *op, cJSON *res)
 
 /* ---- preemption operations ---- */
 
-static void env_request(void *ctx, const char *method, const apiq_pod_ref *pod, const char *sub)
+static void env_request(void *ctx, const char *method, const apiq_pod_ref *pod, const char *sub,
+                        const char *condition)
 {
 	step_session *s = ctx;
 	add_request(s, method, pod->ns, pod->name, sub);
+	if (condition) {
+		cJSON *d = cJSON_CreateObject();
+		char who[300];
+		snprintf(who, sizeof(who), "%s%s%s", pod->ns && *pod->ns ? pod->ns : "", pod->ns && *pod->ns ? "/" : "",
+		         pod->name);
+		cJSON_AddStringToObject(d, "pod", who);
+		cJSON_AddStringToObject(d, "reason", "PreemptionByScheduler");
+		cJSON_AddStringToObject(d, "message", condition);
+		cJSON_AddItemToArray(s->conditions, d);
+	}
 }
 
 /* APICacher.PatchPodStatus(pod, no conditions, NNN "" Override). */
@@ -617,11 +630,24 @@ static const char *op_preempt(step_session *s, const cJSON *op, cJSON *res)
 		return NULL;
 	}
 	r.node = intern(s, pk_str(op, "node"));
+	const cJSON *pre = pk_get(op, "preemptor"), *ms = pk_get(pre, "members");
+	r.scheduler = intern(s, pk_str_or(pre, "schedulerName", "default-scheduler"));
+	r.pod_group = strcmp(pk_str_or(pre, "kind", "Pod"), "PodGroup") == 0;
+	if (r.pod_group != (ms != NULL) || (ms && !cJSON_IsArray(ms))) {
+		bad_op(s, "a \"preemptor\" of kind PodGroup needs a \"members\" array (its pods), a pod none");
+		return NULL;
+	}
 	r.victims = calloc((size_t)cJSON_GetArraySize(vs) + 1, sizeof(*r.victims));
 	r.nominated = calloc((size_t)cJSON_GetArraySize(ns) + 1, sizeof(*r.nominated));
-	if (!r.victims || !r.nominated)
+	r.members = calloc((size_t)cJSON_GetArraySize(ms) + 1, sizeof(*r.members));
+	if (!r.victims || !r.nominated || !r.members)
 		goto fail;
 	const cJSON *it;
+	cJSON_ArrayForEach(it, ms) {
+		if (parse_pod_ref(s, it, &r.members[r.nmembers], "a member") < 0)
+			goto fail;
+		r.nmembers++;
+	}
 	cJSON_ArrayForEach(it, vs) {
 		apiq_victim *v = &r.victims[r.nvictims];
 		if (parse_pod_ref(s, it, &v->pod, "a victim") < 0 || !(v->patch = outcome(s, it, "patch", true)) ||
@@ -651,6 +677,7 @@ static const char *op_preempt(step_session *s, const cJSON *op, cJSON *res)
 fail:
 	free(r.victims);
 	free(r.nominated);
+	free(r.members);
 	return NULL;
 }
 
@@ -720,7 +747,8 @@ static const char *dispatch(step_session *s, const char *name, const cJSON *op, 
 	if (!strcmp(name, "preEnqueue")) {
 		if (!(uid = uid_of(s, op, name)))
 			return NULL;
-		const char *st = apiq_eval_pre_enqueue(&s->ev, uid);
+		const char *group = pk_str(op, "podGroupUID");
+		const char *st = apiq_eval_pre_enqueue(&s->ev, uid, group ? intern(s, group) : NULL);
 		cJSON_AddStringToObject(res, "status", st ? st : "Success");
 		return "ok";
 	}
@@ -746,6 +774,8 @@ static void reset_op_output(step_session *s)
 	cJSON_Delete(s->dropped);
 	cJSON_Delete(s->requests);
 	cJSON_Delete(s->dispatched);
+	cJSON_Delete(s->conditions);
+	s->conditions = cJSON_CreateArray();
 	s->onfinish = cJSON_CreateObject();
 	s->dropped = cJSON_CreateObject();
 	s->requests = cJSON_CreateArray();
@@ -851,6 +881,7 @@ int apiq_step_main(pk_cli *cli, const apiq_types *types, const apiq_gates *gates
 	cJSON_Delete(s.onfinish);
 	cJSON_Delete(s.dropped);
 	cJSON_Delete(s.requests);
+	cJSON_Delete(s.conditions);
 	cJSON_Delete(s.dispatched);
 	free(s.by_label);
 	apiq_strpool_free(&s.pool);

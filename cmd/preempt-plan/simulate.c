@@ -699,6 +699,9 @@ int pp_simulate_main(int argc, char **argv)
 	    (a.napply == 0 || pk_read_paths(&apply_reader, a.apply_paths, (size_t)a.napply, on_applied, r) >= 0)) {
 		pk_snapshot_finish(&r->snap);
 		pk_pg_set_finish(&r->groups, &r->snap);
+		const char *caveat = pk_pg_release_caveat(&r->groups);
+		if (caveat)
+			pk_diag_report(&r->cli.diag, PK_SEV_WARNING, NULL, "%s", caveat);
 		pk_sim sim;
 		pk_sim_init(&sim, &r->snap, &r->groups, &so);
 		if (r->snap.nnodes == 0)

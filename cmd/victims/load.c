@@ -78,7 +78,7 @@ static int on_cluster_record(void *ctx, pk_record *rec)
 	char err[512];
 	bool take = false;
 	const char *kind = pk_kind(rec->obj);
-	if (strcmp(kind, "PodGroup") == 0) { /* PostFilter's gating looks them up */
+	if (strcmp(kind, "PodGroup") == 0 || strcmp(kind, "CompositePodGroup") == 0 || strcmp(kind, "Workload") == 0) { /* PostFilter's gating and, from 1.37, victim units */
 		bool rejected;
 		if (pk_pg_set_add(&r->groups, &r->snap, rec->obj, &rejected, err, sizeof err)) {
 			if (rejected) {
@@ -372,7 +372,7 @@ static void gate_preemptor(victims_run *r, long i)
 	const char *group = *p->pod->con->pod_group ? p->pod->con->pod_group : p->pod->con->workload_pod_group;
 	if (!*group || !pk_gate_on(fg, PK_GATE_GENERIC_WORKLOAD))
 		return;
-	bool wap = pk_gate_on(fg, PK_GATE_WORKLOAD_AWARE_PREEMPTION);
+	bool wap = r->groups.gates.workload_aware_preemption;
 	const pk_podgroup *pg = NULL;
 	if (*p->pod->con->pod_group) { /* upstream's PostFilter reads spec.schedulingGroup only */
 		pg = pk_pg_find(&r->groups, p->pod->namespace_, p->pod->con->pod_group);
@@ -380,6 +380,7 @@ static void gate_preemptor(victims_run *r, long i)
 			.generic_workload = true,
 			.workload_aware_preemption = wap,
 			.topology_aware = pk_gate_on(fg, PK_GATE_TOPOLOGY_AWARE_WORKLOAD_SCHEDULING),
+			.k8s_minor = r->groups.gates.k8s_minor,
 			.has_group = true,
 			.group_found = pg != NULL,
 			.group_has_constraints = pg && pg->has_constraints,
@@ -393,7 +394,7 @@ static void gate_preemptor(victims_run *r, long i)
 	               "sees it; the scheduler places the group's pods together%s: `preempt-plan --simulate` plans "
 	               "the group",
 	               p->pod->namespace_, p->pod->name, group, pg || !*p->pod->con->pod_group ? "" : " (not in the input)",
-	               wap ? " and preempts for the group as a whole (WorkloadAwarePreemption)" : "");
+	               wap ? r->groups.gates.k8s_minor >= 37 ? " and preempts for the group as a whole (GenericWorkload)" : " and preempts for the group as a whole (WorkloadAwarePreemption)" : "");
 }
 
 static void warn_unmodelled(victims_run *r, long i)
@@ -434,6 +435,7 @@ int victims_load(victims_run *r, char **paths, int npaths)
 	pk_snapshot_init(&r->snap);
 	r->snap.threads = r->cli->reader.threads;
 	pk_pg_set_init(&r->groups);
+	pk_pg_gates_from(&r->groups.gates, &r->cli->gates);
 	r->snap.keep_pending_objects = r->opts->pending;
 	for (int i = 0; i < r->opts->npreemptor_files; i++) {
 		preemptor_ctx pc = { r, r->opts->preemptor_files[i] };
@@ -452,6 +454,11 @@ int victims_load(victims_run *r, char **paths, int npaths)
 	if (pk_read_paths(&cluster_reader, paths, (size_t)npaths, on_cluster_record, r) < 0)
 		return -1;
 	pk_snapshot_finish(&r->snap);
+	if (r->groups.n > 0) /* members linked: gangs as victims (1.37) */
+		pk_pg_set_finish(&r->groups, &r->snap);
+	const char *caveat = pk_pg_release_caveat(&r->groups);
+	if (caveat)
+		input_warn(r, "release-caveat", "%s", caveat);
 	if (r->snap.duplicates)
 		pk_diag_report(&r->cli->diag, PK_SEV_WARNING, NULL,
 		               "%ld Node/Pod objects were read more than once; the last one read of each is used",

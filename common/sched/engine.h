@@ -163,6 +163,15 @@ typedef struct pk_snapshot {
 	bool finished;
 	int64_t now;              /* "now" for pods without a start time (Unix ns) */
 
+	/* Pod-by-pod preemption as Kubernetes 1.37 does it (#137981, #139030):
+	 * a bound pod of a known PodGroup is a victim at its group's priority,
+	 * and the bound members of a group with disruptionMode all are one
+	 * victim across nodes (evicted, counted and reprieved together). NULL:
+	 * every pod is a victim on its own at its own priority (1.35 and 1.36,
+	 * GenericWorkload off, or no PodGroup in the input). Set by
+	 * pk_pg_set_finish (podgroup.h); the memo does not apply while set. */
+	const struct pk_pg_set *victim_groups;
+
 	void *index;              /* private: node-name hash index */
 } pk_snapshot;
 
@@ -273,6 +282,8 @@ typedef struct pk_victim_unit {
 	int64_t earliest_start;   /* earliest start of its pods (now if none started) */
 	bool is_group;
 	bool violating;           /* set by pk_units_pdb_split */
+	int violating_pods;       /* its pods whose eviction violates a PDB (the
+	                           * per-pod path counts these, ViolateCount) */
 } pk_victim_unit;
 
 /* moreImportantVictim; <0 if a is more important. For single pods this is
@@ -316,9 +327,11 @@ typedef struct pk_preemptor {
 	const char *gate;         /* the feature gate that decided */
 } pk_preemptor;
 
-/* The pod-group gating at the start of DefaultPreemption.PostFilter
- * (default_preemption.go at the commit preemption.md pins), for a pod
- * that no node fits:
+/* The pod-group gating at the start of DefaultPreemption.PostFilter, for a
+ * pod that no node fits. Kubernetes 1.37 (#139520): GenericWorkload on and
+ * the pod names a PodGroup (found or not): stopped ("workload aware
+ * preemption enabled"). Before 1.37 (default_preemption.go at the commit
+ * preemption.md pins):
  *   TopologyAwareWorkloadScheduling on and the pod names a PodGroup: a
  *     PodGroup missing from the input stops it ("pod group for pod not
  *     found"), one with spec.schedulingConstraints too (the
@@ -330,6 +343,7 @@ typedef struct pk_preemptor {
  * names a group. One implementation for victims and the simulator. */
 typedef struct pk_group_gate_in {
 	bool generic_workload, workload_aware_preemption, topology_aware; /* the gates */
+	int k8s_minor;              /* the release answered for (0: the newest) */
 	bool has_group;             /* spec.schedulingGroup names a PodGroup */
 	bool group_found;           /* that PodGroup is in the input */
 	bool group_has_constraints; /* it has spec.schedulingConstraints */

@@ -327,7 +327,9 @@ static bool same_requests(const pk_pod *a, const pk_pod *b)
 memo_entry *pk_memo_begin(const pk_snapshot *s, const pk_pod *pod, const pk_eval_opts *o)
 {
 	pk_eval_memo *m = o->memo;
-	if (!m || !o->victims_of_best_only || !pk_arithmetic_applies(s, pod) || *pod->nominated_node)
+	/* with pod groups as victims a node's answer depends on other nodes */
+	if (!m || !o->victims_of_best_only || !pk_arithmetic_applies(s, pod) || *pod->nominated_node ||
+	    s->victim_groups)
 		return NULL;
 	if (m->nnodes != s->nnodes) {
 		free_tails(m);

@@ -15,8 +15,24 @@
 void pk_pg_gates_from(pk_pg_gates *g, const pk_feature_gates *fg)
 {
 	g->generic_workload = pk_gate_on(fg, PK_GATE_GENERIC_WORKLOAD);
-	g->workload_aware_preemption = pk_gate_on(fg, PK_GATE_WORKLOAD_AWARE_PREEMPTION);
+	g->k8s_minor = fg->k8s_minor ? fg->k8s_minor : PK_K8S_MINOR_NEWEST;
+	g->workload_aware_preemption = g->k8s_minor >= 37 ? g->generic_workload
+	                                                  : pk_gate_on(fg, PK_GATE_WORKLOAD_AWARE_PREEMPTION);
 	g->topology_aware = pk_gate_on(fg, PK_GATE_TOPOLOGY_AWARE_WORKLOAD_SCHEDULING);
+}
+
+bool pk_pg_groups_count_in_pod_preemption(const pk_pg_gates *g)
+{
+	return g->generic_workload && g->k8s_minor >= 37;
+}
+
+const char *pk_pg_release_caveat(const pk_pg_set *g)
+{
+	if (g->gates.k8s_minor >= 36 || g->n == 0)
+		return NULL;
+	return "Kubernetes 1.35's gang scheduling (the GangScheduling plugin holding members at Permit, "
+	       "scheduling.k8s.io/v1alpha1 Workloads) is not modelled: the PodGroups of the input are "
+	       "answered for as Kubernetes 1.36 answers them";
 }
 
 /* ---- the set and its (namespace, name) index -------------------------------- */
@@ -120,6 +136,7 @@ static pk_podgroup *group_get(pk_pg_set *g, const char *ns, const char *name, bo
 	pg->namespace_ = ns;
 	pg->name = name;
 	pg->uid = "";
+	pg->parent = "";
 	pg->class_name = "";
 	pg->workload = "";
 	pg->template_ = "";
@@ -198,13 +215,13 @@ static bool add_podgroup(pk_pg_set *g, pk_snapshot *s, const cJSON *obj, char *e
 {
 	const char *name = pk_name(obj);
 	if (!*name) {
-		snprintf(err, errsize, "PodGroup without metadata.name");
+		snprintf(err, errsize, "%s without metadata.name", pk_kind(obj));
 		return false;
 	}
 	const cJSON *prio = pk_getp(obj, "spec.priority");
 	int64_t pv;
 	if (prio && !cJSON_IsNull(prio) && (!pk_num_int64(prio, &pv) || pv < INT32_MIN || pv > INT32_MAX)) {
-		snprintf(err, errsize, "PodGroup %s: spec.priority is not an int32", name);
+		snprintf(err, errsize, "%s %s: spec.priority is not an int32", pk_kind(obj), name);
 		return false;
 	}
 	const char *ns = pk_namespace(obj);
@@ -219,6 +236,9 @@ static bool add_podgroup(pk_pg_set *g, pk_snapshot *s, const cJSON *obj, char *e
 		pg->class_name = pg->workload = pg->template_ = "";
 	}
 	pg->synthesized = false;
+	pg->composite = strcmp(pk_kind(obj), "CompositePodGroup") == 0;
+	const char *parent = pk_str(pk_get(obj, "spec"), "parentCompositePodGroupName");
+	pg->parent = pk_intern(s->strs, parent ? parent : "");
 	pg->uid = pk_intern(s->strs, pk_uid(obj));
 	const char *ts = pk_str(obj, "metadata.creationTimestamp");
 	if (ts)
@@ -254,7 +274,7 @@ bool pk_pg_set_add(pk_pg_set *g, pk_snapshot *s, const cJSON *obj, bool *rejecte
 	/* Volcano's and other projects' PodGroups share the kind, not the group. */
 	bool k8s_scheduling = !*api || strncmp(api, "scheduling.k8s.io/", 18) == 0;
 	*rejected = false;
-	if (strcmp(kind, "PodGroup") == 0 && k8s_scheduling) {
+	if ((strcmp(kind, "PodGroup") == 0 || strcmp(kind, "CompositePodGroup") == 0) && k8s_scheduling) {
 		*rejected = !add_podgroup(g, s, obj, err, errsize);
 		return true;
 	}
@@ -292,11 +312,13 @@ static void grow_pod_arrays(pk_pg_set *g, long need)
 	g->podcap = cap;
 }
 
-/* Entries [from, to) for pods that name no group and have no controller. */
+/* Entries [from, to) for pods that were not noted: the group their
+ * spec.schedulingGroup names (snapshot pods), no controller. */
 static void clear_pod_entries(pk_pg_set *g, pk_snapshot *s, long from, long to)
 {
 	for (long k = from; k < to; k++) {
-		g->pod_group_name[k] = pk_intern(s->strs, "");
+		const char *grp = k < s->npods && g->gates.generic_workload ? s->pods[k]->con->pod_group : NULL;
+		g->pod_group_name[k] = pk_intern(s->strs, grp ? grp : "");
 		g->pod_group[k] = -1;
 		g->pod_owner_kind[k] = NULL;
 		g->pod_owner_name[k] = NULL;
@@ -495,6 +517,8 @@ void pk_pg_set_finish(pk_pg_set *g, pk_snapshot *s)
 		if (*p->node_name && !pk_pod_is_terminal(p) && pk_snapshot_node(s, p->node_name))
 			pk_pg_add_bound(pg, p);
 	}
+	if (g->n > 0 && pk_pg_groups_count_in_pod_preemption(&g->gates))
+		s->victim_groups = g;
 }
 
 pk_podgroup *pk_pg_of_pod(const pk_pg_set *g, const pk_pod *p)
@@ -513,6 +537,66 @@ int32_t pk_pg_pod_priority(const pk_pg_set *g, const pk_pod *p)
 {
 	const pk_podgroup *pg = pk_pg_of_pod(g, p);
 	return pg ? pg->priority : p->priority;
+}
+
+int32_t pk_pg_victim_priority(const pk_pg_set *g, const pk_pod *p)
+{
+	return pk_pg_groups_count_in_pod_preemption(&g->gates) ? pk_pg_pod_priority(g, p) : p->priority;
+}
+
+/* The parent of pg (a CompositePodGroup in the input), or NULL. */
+static const pk_podgroup *parent_of(const pk_pg_set *g, const pk_podgroup *pg)
+{
+	return *pg->parent ? pk_pg_find(g, pg->namespace_, pg->parent) : NULL;
+}
+
+/* Hierarchies are at most four deep (WorkloadMaxTreeDepth); the bound
+ * keeps a cycle in a hand-written input from looping. */
+enum { MAX_DEPTH = 8 };
+
+const pk_podgroup *pk_pg_whole_group(const pk_pg_set *g, const pk_pod *p)
+{
+	const pk_podgroup *pg = pk_pg_of_pod(g, p), *whole = NULL;
+	for (int d = 0; pg && d < MAX_DEPTH; d++, pg = parent_of(g, pg))
+		if (pg->disrupt_whole)
+			whole = pg;
+	return whole;
+}
+
+static bool under(const pk_pg_set *g, const pk_podgroup *pg, const pk_podgroup *root)
+{
+	for (int d = 0; pg && d < MAX_DEPTH; d++, pg = parent_of(g, pg))
+		if (pg == root)
+			return true;
+	return false;
+}
+
+static int present_of(const pk_snapshot *s, const pk_podgroup *pg, pk_pod **out, int n)
+{
+	for (int m = 0; m < pg->nbound; m++) {
+		pk_pod *q = pg->bound[m];
+		const pk_nodeinfo *qn = pk_snapshot_node(s, q->node_name);
+		bool present = false;
+		for (int t = 0; qn && t < qn->npods && !present; t++)
+			present = qn->pods[t] == q;
+		if (!present)
+			continue;
+		if (out)
+			out[n] = q;
+		n++;
+	}
+	return n;
+}
+
+int pk_pg_present_members(const pk_pg_set *g, const pk_snapshot *s, const pk_podgroup *pg, pk_pod **out)
+{
+	if (!pg->composite)
+		return present_of(s, pg, out, 0);
+	int n = 0;
+	for (long i = 0; i < g->n; i++)
+		if (!g->groups[i].composite && under(g, &g->groups[i], pg))
+			n = present_of(s, &g->groups[i], out, n);
+	return n;
 }
 
 int pk_pg_required(const pk_podgroup *pg, int nmembers)

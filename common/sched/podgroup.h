@@ -8,7 +8,10 @@
  * use a mock.
  *
  * Objects read (pk_pg_set_add): scheduling.k8s.io PodGroup (v1alpha2
- * string disruptionMode Pod|PodGroup, v1alpha3 {single:{}}|{all:{}}),
+ * string disruptionMode Pod|PodGroup, v1alpha3 and v1beta1 {single:{}}|
+ * {all:{}}, spec.parentCompositePodGroupName), CompositePodGroup (#139596,
+ * #140634: the same priority and disruptionMode fields, kept as a group
+ * that pods do not name but PodGroups name as their parent),
  * Workload (v1alpha2/3 podGroupTemplates supply fields a PodGroup leaves
  * unset; v1alpha1 spec.podGroups[] for pods that use the older
  * spec.workloadRef), and per pod its spec.schedulingGroup.podGroupName (or
@@ -29,13 +32,26 @@
 
 typedef struct pk_pg_gates {
 	bool generic_workload;          /* GenericWorkload: schedulingGroup / PodGroup honoured */
-	bool workload_aware_preemption; /* WorkloadAwarePreemption: PodGroupPostFilter */
+	bool workload_aware_preemption; /* PodGroupPostFilter: the WorkloadAwarePreemption
+	                                 * gate before 1.37, GenericWorkload from 1.37
+	                                 * (the gate was removed, #139520) */
 	bool topology_aware;            /* TopologyAwareWorkloadScheduling */
+	int k8s_minor;                  /* the release answered for (gates.h) */
 } pk_pg_gates;
 
 /* The gates the engine reads, from the shared --feature-gates (defaults in
- * common/k8s/gates.c). */
+ * common/k8s/gates.c), and the release they are for. */
 void pk_pg_gates_from(pk_pg_gates *g, const pk_feature_gates *fg);
+/* From Kubernetes 1.37 a PodGroup's priority and disruptionMode count in
+ * pod-by-pod scheduling and preemption too (#137981, #139030), and its
+ * priority is authoritative for its members in workload-aware preemption;
+ * 1.36 respected them in workload-aware preemption only. */
+bool pk_pg_groups_count_in_pod_preemption(const pk_pg_gates *g);
+/* What the answers leave out for the release answered for, one sentence
+ * to say (stderr, records), or NULL: Kubernetes 1.35's gang scheduling
+ * (GangScheduling at Permit, v1alpha1 Workloads) is not modelled, so an
+ * input with PodGroups is answered as 1.36 answers it. */
+const char *pk_pg_release_caveat(const struct pk_pg_set *g);
 
 /* ---- PodGroups ------------------------------------------------------------ */
 
@@ -50,6 +66,8 @@ typedef struct pk_podgroup {
 	int32_t min_count;                     /* gang.minCount */
 	bool has_constraints;                  /* spec.schedulingConstraints present */
 	bool synthesized;                      /* built from a v1alpha1 Workload */
+	bool composite;                        /* a CompositePodGroup (a parent of groups) */
+	const char *parent;                    /* spec.parentCompositePodGroupName ("" none) */
 	int64_t created;                       /* metadata.creationTimestamp (0 if absent) */
 	/* what the object said, before template fallback and resolution */
 	bool has_priority, has_mode, has_policy_field, has_sched_policy;
@@ -90,9 +108,13 @@ bool pk_pg_set_add(pk_pg_set *g, pk_snapshot *s, const cJSON *obj, bool *rejecte
 bool pk_pg_is_controller_kind(const char *kind);
 /* Record the group membership and controller of the pod just added to s. */
 void pk_pg_note_pod(pk_pg_set *g, pk_snapshot *s, const cJSON *pod);
-/* After pk_snapshot_finish: resolve priorities and templates, link pods.
+/* After pk_snapshot_finish: resolve priorities and templates, link pods
+ * (a pod pk_pg_note_pod did not see links by its spec.schedulingGroup).
  * Again after more pk_pg_set_add calls (applied objects): only the groups
- * added since are resolved, with the classes the snapshot has by then. */
+ * added since are resolved, with the classes the snapshot has by then.
+ * When the groups count in pod-by-pod preemption
+ * (pk_pg_groups_count_in_pod_preemption) and the input has a PodGroup,
+ * sets s->victim_groups = g: g must then outlive s's evaluations. */
 void pk_pg_set_finish(pk_pg_set *g, pk_snapshot *s);
 /* A pod created after the snapshot was read (by a controller the simulation
  * plays): gives it an index (p->index) for the lookups below. group is the
@@ -122,6 +144,17 @@ void pk_pg_add_bound(pk_podgroup *pg, pk_pod *p);
 bool pk_pg_pod_has_group(const pk_pg_set *g, const pk_pod *p);
 /* Priority as the PodGroup evaluator sees a pod: its group's when it has one. */
 int32_t pk_pg_pod_priority(const pk_pg_set *g, const pk_pod *p);
+/* The priority a bound pod has as a victim unit of its own: its group's
+ * from 1.37 (GetPodPriority, #139030), its own before. */
+int32_t pk_pg_victim_priority(const pk_pg_set *g, const pk_pod *p);
+/* The group whose bound members are evicted together with p
+ * (getHighestAllAncestor): of p's PodGroup and the CompositePodGroups above
+ * it, the highest with disruptionMode all; NULL when none has it. */
+const pk_podgroup *pk_pg_whole_group(const pk_pg_set *g, const pk_pod *p);
+/* Members of pg (of every PodGroup under it, for a CompositePodGroup) still
+ * bound to their node (not preempted meanwhile), into out when it is not
+ * NULL (call with NULL first for the room needed); returns their number. */
+int pk_pg_present_members(const pk_pg_set *g, const pk_snapshot *s, const pk_podgroup *pg, pk_pod **out);
 
 /* Members of a group that must be placed to succeed (minCount for gangs, 1
  * otherwise, as upstream's scheduling function treats basic groups).
@@ -135,6 +168,10 @@ typedef enum {
 	PK_PG_PREEMPT,
 	PK_PG_NOT_ELIGIBLE,
 	PK_PG_UNSCHEDULABLE,
+	/* 1.37 (#140641): a preemption of the group is under way (a member's
+	 * nominated node holds a lower-priority pod terminating by preemption):
+	 * Success, and the members keep their nominations */
+	PK_PG_PREEMPTION_IN_PROGRESS,
 } pk_pg_result;
 
 const char *pk_pg_result_name(pk_pg_result r);  /* NoPreemptionNeeded, Preempt, ... */

@@ -11,6 +11,8 @@
 #define R_NEVER "not eligible due to preemptionPolicy=Never."
 #define R_TERMINATING "not eligible due to a terminating pod on the nominated node."
 #define R_TAS "not eligible due to placement-based pod group scheduling limitation"
+#define R_ONGOING "ongoing preemption on nominated nodes"
+#define R_TOPOLOGY "not supported with topology constraints"
 
 const char *pk_pg_result_name(pk_pg_result r)
 {
@@ -19,6 +21,7 @@ const char *pk_pg_result_name(pk_pg_result r)
 	case PK_PG_PREEMPT: return "Preempt";
 	case PK_PG_NOT_ELIGIBLE: return "NotEligible";
 	case PK_PG_UNSCHEDULABLE: return "Unschedulable";
+	case PK_PG_PREEMPTION_IN_PROGRESS: return "PreemptionInProgress";
 	}
 	return "Unknown";
 }
@@ -174,8 +177,9 @@ static int64_t start_or_now(const pk_pod *p, int64_t now)
 }
 
 /* Units of every bound pod, kept when their priority is below prio: a whole
- * group for disruptionMode PodGroup, else the pod alone with its own
- * priority. IsPodGroup is "the first pod names a scheduling group". */
+ * group for disruptionMode all, else the pod alone, at its group's priority
+ * from 1.37 (#139030), its own before. IsPodGroup is "the first pod names
+ * a scheduling group". */
 static void build_units(pk_snapshot *s, const pk_pg_set *g, int32_t prio, unit_set *out)
 {
 	long total = 0;
@@ -192,45 +196,33 @@ static void build_units(pk_snapshot *s, const pk_pg_set *g, int32_t prio, unit_s
 		const pk_nodeinfo *ni = &s->infos[i];
 		for (int j = 0; j < ni->npods; j++) {
 			pk_pod *p = ni->pods[j];
-			const pk_podgroup *pg = pk_pg_of_pod(g, p);
+			const pk_podgroup *pg = pk_pg_whole_group(g, p);
 			pk_victim_unit *u = &out->u[out->n];
 			memset(u, 0, sizeof *u);
 			u->is_group = pk_pg_pod_has_group(g, p);
-			if (pg && pg->disrupt_whole) {
+			u->pods = &out->pods[np];
+			if (pg) {
 				long gi = pg - g->groups;
 				if (seen[gi] || pg->priority >= prio)
 					continue;
 				seen[gi] = 1;
-				u->pods = &out->pods[np];
-				u->earliest_start = INT64_MAX;
-				for (int m = 0; m < pg->nbound; m++) {
-					pk_pod *q = pg->bound[m];
-					if (!pk_snapshot_node(s, q->node_name))
-						continue;
-					/* only pods still on their node (not already preempted) */
-					const pk_nodeinfo *qn = pk_snapshot_node(s, q->node_name);
-					bool present = false;
-					for (int t = 0; t < qn->npods && !present; t++)
-						present = qn->pods[t] == q;
-					if (!present)
-						continue;
-					out->pods[np++] = q;
-					u->npods++;
-					int64_t t0 = start_or_now(q, s->now);
-					if (t0 < u->earliest_start)
-						u->earliest_start = t0;
-				}
-				if (u->npods == 0)
-					continue;
+				u->npods = pk_pg_present_members(g, s, pg, u->pods);
 				u->priority = pg->priority;
 			} else {
-				if (p->priority >= prio)
+				u->priority = pk_pg_victim_priority(g, p);
+				if (u->priority >= prio)
 					continue;
-				u->pods = &out->pods[np];
-				out->pods[np++] = p;
+				u->pods[0] = p;
 				u->npods = 1;
-				u->priority = p->priority;
-				u->earliest_start = start_or_now(p, s->now);
+			}
+			if (u->npods == 0)
+				continue;
+			np += u->npods;
+			u->earliest_start = INT64_MAX;
+			for (int m = 0; m < u->npods; m++) {
+				int64_t t0 = start_or_now(u->pods[m], s->now);
+				if (t0 < u->earliest_start)
+					u->earliest_start = t0;
 			}
 			out->n++;
 		}
@@ -455,10 +447,12 @@ void pk_pg_evaluate(pk_snapshot *s, const pk_pg_set *g, const pk_podgroup *pg, p
 		                bound, n);
 		return;
 	}
-	if (g->gates.topology_aware && pg->has_constraints) {
+	if (pg->has_constraints && g->gates.topology_aware) {
+		/* (without the gate the apiserver drops schedulingConstraints);
+		 * 1.37: PodGroupPostFilter's own refusal, another message */
 		e->result = PK_PG_NOT_ELIGIBLE;
 		e->code = PK_CODE_UNSCHEDULABLE;
-		e->reason = R_TAS;
+		e->reason = g->gates.k8s_minor >= 37 ? R_TOPOLOGY : R_TAS;
 		return;
 	}
 	lift_nominations(s, members, n, false);
@@ -475,6 +469,15 @@ void pk_pg_evaluate(pk_snapshot *s, const pk_pg_set *g, const pk_podgroup *pg, p
 		goto out;
 	}
 	const char *why = eligibility(s, g, pg, members, n);
+	if (why && strcmp(why, R_TERMINATING) == 0 && g->gates.k8s_minor >= 37) {
+		/* IsPodGroupWaitingForVictims, which upstream's executor knows from
+		 * its own bookkeeping: offline, a victim of the group still
+		 * terminating on a member's nominated node says it */
+		e->result = PK_PG_PREEMPTION_IN_PROGRESS;
+		e->code = PK_CODE_SUCCESS;
+		e->reason = R_ONGOING;
+		goto out;
+	}
 	if (why) {
 		e->result = PK_PG_NOT_ELIGIBLE;
 		e->code = PK_CODE_UNSCHEDULABLE;
@@ -485,8 +488,9 @@ void pk_pg_evaluate(pk_snapshot *s, const pk_pg_set *g, const pk_podgroup *pg, p
 	build_units(s, g, pg->priority, &us);
 	e->potential_units = us.n;
 	if (us.n == 0) {
+		/* 1.37 (GenerateVictims, then Preempt): Unschedulable */
 		e->result = PK_PG_UNSCHEDULABLE;
-		e->code = PK_CODE_UNSCHEDULABLE_UNRESOLVABLE;
+		e->code = g->gates.k8s_minor >= 37 ? PK_CODE_UNSCHEDULABLE : PK_CODE_UNSCHEDULABLE_UNRESOLVABLE;
 		e->reason = R_NO_VICTIMS;
 	} else {
 		units_remove_all(&c, &us);

@@ -72,7 +72,8 @@ cJSON *pk_pg_plan_json(const pk_pg_evaluation *e, const char *scheduler)
 	for (int i = 0; preempt && i < e->nvictims; i++) {
 		pk_victim_ref r = victim_ref(e->victims[i]);
 		cJSON_AddItemToArray(victims, pk_victim_ref_json(&r));
-		pk_victim_actions_json(actions, &r, r.node, scheduler, "pod group", by);
+		/* executor.go: podGroupExecutorPreemptor.Type() is "podgroup" */
+		pk_victim_actions_json(actions, &r, r.node, scheduler, "podgroup", by);
 	}
 	cJSON_AddNumberToObject(o, "numPDBViolations", preempt ? e->num_pdb_violations : 0);
 	cJSON_AddNumberToObject(o, "victimUnits", preempt ? e->nvictim_units : 0);
@@ -92,6 +93,9 @@ cJSON *pk_pg_plan_json(const pk_pg_evaluation *e, const char *scheduler)
 	cJSON_AddNumberToObject(o, "minCount", e->required);
 	cJSON_AddStringToObject(o, "disruptionMode", pg->disrupt_whole ? "PodGroup" : "Pod");
 	cJSON_AddStringToObject(o, "reason", e->reason ? e->reason : "");
+	/* the PodGroupPostFilter status code: Unschedulable and UnschedulableAndUnresolvable
+	 * differ between releases for the same reason (1.37 GenerateVictims) */
+	cJSON_AddStringToObject(o, "code", pk_code_name(e->code));
 	cJSON_AddItemToObject(o, "actions", actions);
 	return o;
 }

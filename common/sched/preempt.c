@@ -6,6 +6,7 @@
  * same shape (the memo, the session) is memo.c's; preempt_int.h declares
  * what the two files share. */
 #include "interpod.h"
+#include "podgroup.h"
 #include "preempt_int.h"
 #include "spread.h"
 
@@ -249,25 +250,28 @@ void pk_units_pdb_split(const pk_snapshot *s, pk_victim_unit *u, int n)
 	b.n = 0;
 	b.all = NULL;
 	for (int k = 0; k < n; k++) {
-		u[k].violating = false;
+		u[k].violating_pods = 0;
 		for (int m = 0; m < u[k].npods; m++) {
 			pk_pod *p = u[k].pods[m];
+			bool violates = false;
 			if (p->npdbs < 0)
 				cache_pod_pdbs(s, p);
 			if (p->npdbs <= PK_POD_MAX_PDBS) {
 				for (int j = 0; j < p->npdbs; j++) {
 					const pk_pdb *pdb = &s->pdbs[p->pdbs[j]];
 					if (!pdb_skips_pod(pdb, p) && --*budget_of(&b, s, p->pdbs[j]) < 0)
-						u[k].violating = true;
+						violates = true;
 				}
-				continue;
+			} else {
+				for (int i = 0; i < s->npdbs; i++) {
+					const pk_pdb *pdb = &s->pdbs[i];
+					if (pdb_matches(pdb, p) && !pdb_skips_pod(pdb, p) && --*budget_of(&b, s, i) < 0)
+						violates = true;
+				}
 			}
-			for (int i = 0; i < s->npdbs; i++) {
-				const pk_pdb *pdb = &s->pdbs[i];
-				if (pdb_matches(pdb, p) && !pdb_skips_pod(pdb, p) && --*budget_of(&b, s, i) < 0)
-					u[k].violating = true;
-			}
+			u[k].violating_pods += violates;
 		}
+		u[k].violating = u[k].violating_pods > 0;
 	}
 	free(b.all);
 }
@@ -645,12 +649,193 @@ static pk_status select_victims_by_sums(pk_snapshot *s, const pk_pod *preemptor,
 	return st;
 }
 
+
+/* The general path's answer: Success, or upstream's error for a dry run
+ * that kept every victim back (cannot happen when the fit check passed). */
+static pk_status selection_status(pk_snapshot *s, const pk_nodeinfo *ni, int nv)
+{
+	pk_status st;
+	if (nv == 0) {
+		char buf[600];
+		snprintf(buf, sizeof buf, "expected at least one victim pod on node \"%s\"", ni->node->name);
+		pk_status_set(&st, PK_CODE_ERROR, "DefaultPreemption", pk_intern(s->strs, buf));
+		return st;
+	}
+	pk_status_set(&st, PK_CODE_SUCCESS, NULL, NULL);
+	return st;
+}
+
+/* ---- SelectVictimsOnNode with pod groups (Kubernetes 1.37) ----------------- */
+
+/* A pod of the node names a scheduling group: its unit may differ from the
+ * pod alone at its own priority. */
+static bool node_has_group_pods(const pk_snapshot *s, const pk_nodeinfo *ni)
+{
+	for (int i = 0; i < ni->npods; i++)
+		if (pk_pg_pod_has_group(s->victim_groups, ni->pods[i]))
+			return true;
+	return false;
+}
+
+/* A victim's pod comes or goes: on the node under evaluation for real; on
+ * another node (a member of a disruptionMode-all group) only in the
+ * PreFilter state, as upstream runs RunPreFilterExtensionRemovePod/AddPod
+ * with that node and leaves its NodeInfo alone. */
+static void unit_pod(pk_snapshot *s, pk_nodeinfo *ni, pk_pod *p, bool add)
+{
+	if (p->node_name == ni->node->name || strcmp(p->node_name, ni->node->name) == 0) {
+		node_pod(s, ni, p, add);
+		return;
+	}
+	const pk_nodeinfo *other = pk_snapshot_node(s, p->node_name);
+	if (other)
+		pk_prefilter_update(s, p, other->node, add ? 1 : -1);
+}
+
+static void group_unit_apply(void *c, const pk_victim_unit *u, bool add)
+{
+	node_ctx *x = c;
+	for (int i = 0; i < u->npods; i++)
+		unit_pod(x->s, x->ni, u->pods[i], add);
+}
+
+typedef struct group_units {
+	pk_victim_unit *u;
+	const pk_podgroup **group;  /* per unit: its disruptionMode-all group, or NULL */
+	pk_pod **pods;              /* storage of the units' pod lists */
+	int n;
+} group_units;
+
+static bool unit_of_group_built(const group_units *gu, const pk_podgroup *pg)
+{
+	for (int k = 0; k < gu->n; k++)
+		if (gu->group[k] == pg)
+			return true;
+	return false;
+}
+
+/* The node's potential victims (getCrossNodesVictims for one node, then
+ * isPreemptionAllowedAcrossAllVictimNodes): a pod of a disruptionMode-all
+ * group brings every bound member of it, on any node, at the group's
+ * priority; another pod of a known group is a unit of its own at the
+ * group's priority (GetPodPriority); a pod of no group at its own. A pod
+ * that names a group counts as a group for the order (NewPodVictim). */
+static void group_units_build(pk_snapshot *s, const pk_pod *preemptor, const pk_nodeinfo *ni, group_units *gu)
+{
+	const pk_pg_set *g = s->victim_groups;
+	long cap = 0;
+	for (int i = 0; i < ni->npods; i++) {
+		const pk_podgroup *pg = pk_pg_whole_group(g, ni->pods[i]);
+		cap += pg ? pk_pg_present_members(g, s, pg, NULL) + 1 : 1;
+	}
+	gu->u = malloc(sizeof *gu->u * (size_t)(ni->npods + 1));
+	gu->group = malloc(sizeof *gu->group * (size_t)(ni->npods + 1));
+	gu->pods = malloc(sizeof *gu->pods * (size_t)(cap + 1));
+	if (!gu->u || !gu->group || !gu->pods)
+		abort();
+	gu->n = 0;
+	long np = 0;
+	for (int i = 0; i < ni->npods; i++) {
+		pk_pod *p = ni->pods[i];
+		const pk_podgroup *pg = pk_pg_whole_group(g, p);
+		int32_t prio = pg ? pg->priority : pk_pg_victim_priority(g, p);
+		if (prio >= preemptor->priority || (pg && unit_of_group_built(gu, pg)))
+			continue;
+		pk_victim_unit *u = &gu->u[gu->n];
+		*u = (pk_victim_unit){ .pods = &gu->pods[np], .priority = prio, .is_group = pk_pg_pod_has_group(g, p),
+		                       .earliest_start = INT64_MAX };
+		u->npods = pg ? pk_pg_present_members(g, s, pg, u->pods) : 0;
+		if (u->npods == 0) { /* upstream falls back to the pod alone */
+			u->pods[0] = p;
+			u->npods = 1;
+		}
+		for (int m = 0; m < u->npods; m++) {
+			const pk_pod *q = u->pods[m];
+			int64_t t0 = q->has_start_time ? q->start_time : s->now;
+			if (t0 < u->earliest_start)
+				u->earliest_start = t0;
+		}
+		np += u->npods;
+		gu->group[gu->n++] = pg;
+	}
+}
+
+static void group_units_free(group_units *gu)
+{
+	free(gu->u);
+	free(gu->group);
+	free(gu->pods);
+}
+
+/* SelectVictimsOnNode of default_preemption.go after #137981: the victims
+ * are units; a whole group is removed, kept or evicted as one, every one
+ * of its pods is a victim of this node's candidate (counted in node
+ * choice) and the PDB violations are its violating pods (ViolateCount). */
+static pk_status select_victims_with_groups(pk_snapshot *s, const pk_pod *preemptor, pk_nodeinfo *ni,
+                                            pk_arena *arena, pk_candidate *out)
+{
+	pk_status st;
+	group_units gu;
+	group_units_build(s, preemptor, ni, &gu);
+	if (gu.n == 0) {
+		group_units_free(&gu);
+		pk_status_set(&st, PK_CODE_UNSCHEDULABLE_UNRESOLVABLE, "DefaultPreemption", R_NO_VICTIMS);
+		return st;
+	}
+	node_ctx ctx = { s, preemptor, ni, {0} };
+	for (int k = 0; k < gu.n; k++)
+		group_unit_apply(&ctx, &gu.u[k], false);
+	if (!node_fits(&ctx)) {
+		st = ctx.last;
+		for (int k = 0; k < gu.n; k++)
+			group_unit_apply(&ctx, &gu.u[k], true);
+		group_units_free(&gu);
+		return st;
+	}
+	pk_units_sort(gu.u, gu.n, s->now);
+	pk_units_pdb_split(s, gu.u, gu.n);
+	size_t nu = (size_t)gu.n + 1;
+	int *picked = malloc(sizeof *picked * nu);
+	pk_victim_unit *vu = malloc(sizeof *vu * nu);
+	if (!picked || !vu)
+		abort();
+	int units_violating;
+	int nv = pk_units_reprieve(gu.u, gu.n, node_fits, group_unit_apply, &ctx, picked, &units_violating);
+	int npods = 0, violations = 0;
+	for (int i = 0; i < nv; i++) {
+		vu[i] = gu.u[picked[i]];
+		npods += vu[i].npods;
+		if (vu[i].violating)
+			violations += vu[i].violating_pods;
+	}
+	pk_units_sort(vu, nv, s->now);
+	out->victims = pk_arena_alloc(arena, sizeof *out->victims * (size_t)(npods ? npods : 1));
+	for (int i = 0, k = 0; i < nv; i++)
+		for (int m = 0; m < vu[i].npods; m++)
+			fill_ref(s, &out->victims[k++], vu[i].pods[m], vu[i].violating);
+	out->nvictims = npods;
+	out->num_pdb_violations = violations;
+	pk_candidate_summarize(out);
+	lower_nominations(ni, preemptor, arena, out);
+	for (int i = 0; i < nv; i++)
+		group_unit_apply(&ctx, &vu[i], true);
+	free(picked);
+	free(vu);
+	group_units_free(&gu);
+	return selection_status(s, ni, nv);
+}
+
 pk_status pk_select_victims(pk_snapshot *s, const pk_pod *preemptor, pk_nodeinfo *ni, pk_arena *arena,
                             pk_candidate *out, bool fill, pk_tail *tail, bool static_passed)
 {
 	pk_status st;
 	memset(out, 0, sizeof *out);
 	out->node = ni->node->name;
+	if (s->victim_groups && node_has_group_pods(s, ni)) {
+		if (!static_passed && (st = pk_run_static_filters(preemptor, ni)).code != PK_CODE_SUCCESS)
+			return st;
+		return select_victims_with_groups(s, preemptor, ni, arena, out);
+	}
 	/* the pods of lower priority: the tail of the node's list */
 	int from = ni->npods;
 	if (tail && tail_serves(tail, ni, preemptor->priority))
@@ -735,14 +920,7 @@ pk_status pk_select_victims(pk_snapshot *s, const pk_pod *preemptor, pk_nodeinfo
 		free(pods);
 		free(picked);
 	}
-	if (nv == 0) {
-		char buf[600];
-		snprintf(buf, sizeof buf, "expected at least one victim pod on node \"%s\"", ni->node->name);
-		pk_status_set(&st, PK_CODE_ERROR, "DefaultPreemption", pk_intern(s->strs, buf));
-		return st;
-	}
-	pk_status_set(&st, PK_CODE_SUCCESS, NULL, NULL);
-	return st;
+	return selection_status(s, ni, nv);
 }
 
 pk_status pk_select_victims_on_node(pk_snapshot *s, const pk_pod *preemptor, pk_nodeinfo *ni,
@@ -950,7 +1128,13 @@ pk_group_gate pk_postfilter_group_gate(const pk_group_gate_in *in)
 	pk_group_gate g = { NULL, NULL };
 	if (!in->generic_workload || !in->has_group)
 		return g;
-	if (in->topology_aware && !in->group_found) {
+	if (in->k8s_minor == 0 || in->k8s_minor >= 37) {
+		/* 1.37 (#139520): GenericWorkload alone sends every pod of a
+		 * pod group to workload-aware preemption; the topology check
+		 * moved to PodGroupPostFilter */
+		g.message = "preemption: not eligible due to workload aware preemption enabled";
+		g.gate = "GenericWorkload";
+	} else if (in->topology_aware && !in->group_found) {
 		g.message = "preemption: pod group for pod not found";
 		g.gate = "TopologyAwareWorkloadScheduling";
 	} else if (in->topology_aware && in->group_has_constraints) {
@@ -1233,7 +1417,10 @@ void pk_snapshot_apply(pk_snapshot *s, const pk_evaluation *e)
 	if (!ni)
 		return;
 	for (int i = 0; i < c->nvictims; i++) {
-		pk_pod *v = pk_nodeinfo_find_pod(ni, &c->victims[i]);
+		/* a disruptionMode-all group's members may sit on other nodes */
+		const char *at = c->victims[i].node;
+		pk_nodeinfo *vn = at && at != ni->node->name && strcmp(at, ni->node->name) != 0 ? pk_snapshot_node(s, at) : ni;
+		pk_pod *v = vn ? pk_nodeinfo_find_pod(vn, &c->victims[i]) : NULL;
 		if (v)
 			pk_snapshot_delete(s, v);
 	}

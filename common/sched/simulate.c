@@ -375,6 +375,7 @@ static const char *postfilter_gate(const pk_sim *m, const pk_pod *p)
 		.generic_workload = g->gates.generic_workload,
 		.workload_aware_preemption = g->gates.workload_aware_preemption,
 		.topology_aware = g->gates.topology_aware,
+		.k8s_minor = g->gates.k8s_minor,
 		.has_group = pk_pg_pod_has_group(g, p),
 		.group_found = pg != NULL,
 		.group_has_constraints = pg && pg->has_constraints,
@@ -458,6 +459,8 @@ static void run_group(pk_sim *m, const pk_sim_unit *u, pk_sim_fn fn, void *ctx)
 		st.outcome = PK_SIM_NOMINATED;
 	} else if (e.result == PK_PG_NO_PREEMPTION_NEEDED) {
 		st.outcome = PK_SIM_SCHEDULED;
+	} else if (e.result == PK_PG_PREEMPTION_IN_PROGRESS) {
+		st.outcome = PK_SIM_NOMINATED; /* the members wait on their nominated nodes */
 	}
 	count_outcome(m, st.outcome);
 	fn(ctx, &st);

@@ -60,7 +60,30 @@ static void test_gates(void)
 	CHECK(pk_feature_gates_parse(&fg, "WorkloadAwarePreemption=false,TopologyAwareWorkloadScheduling=true", err,
 	                             sizeof err) == 0, "two gates parsed");
 	pk_pg_gates_from(&g, &fg);
-	CHECK(!g.workload_aware_preemption && g.topology_aware && g.generic_workload, "two gates set");
+	CHECK(!g.workload_aware_preemption && g.topology_aware && g.generic_workload, "1.36: two gates set");
+	CHECK(!pk_pg_groups_count_in_pod_preemption(&g), "1.36: PodGroups count in workload-aware preemption only");
+	fg.k8s_minor = 37;
+	pk_pg_gates_from(&g, &fg);
+	CHECK(g.workload_aware_preemption && g.k8s_minor == 37,
+	      "1.37: GenericWorkload switches workload-aware preemption (#139520), whatever the removed gate says");
+	CHECK(pk_pg_groups_count_in_pod_preemption(&g), "1.37: PodGroups count in pod-by-pod preemption (#137981)");
+	CHECK(pk_feature_gates_parse(&fg, "GenericWorkload=false", err, sizeof err) == 0, "GenericWorkload parsed");
+	pk_pg_gates_from(&g, &fg);
+	CHECK(!g.workload_aware_preemption && !pk_pg_groups_count_in_pod_preemption(&g),
+	      "1.37, GenericWorkload off: neither");
+}
+
+static void test_release_caveat(void)
+{
+	pk_pg_set g;
+	memset(&g, 0, sizeof g);
+	g.gates.k8s_minor = 35;
+	CHECK(pk_pg_release_caveat(&g) == NULL, "1.35 without PodGroups: nothing to say");
+	g.n = 1;
+	CHECK(pk_pg_release_caveat(&g) && strstr(pk_pg_release_caveat(&g), "1.35's gang scheduling"),
+	      "1.35 with PodGroups: the unmodelled gang scheduling is said");
+	g.gates.k8s_minor = 36;
+	CHECK(pk_pg_release_caveat(&g) == NULL, "1.36: modelled");
 }
 
 static void test_required(void)
@@ -79,6 +102,7 @@ int main(void)
 {
 	test_more_important_victim();
 	test_gates();
+	test_release_caveat();
 	test_required();
 	return T_DONE();
 }
