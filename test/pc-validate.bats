@@ -343,7 +343,9 @@ for repo in cfg["repos"]:
 @test "update rules apply only against existing objects (--cluster)" {
 	printf '{"apiVersion":"scheduling.k8s.io/v1","kind":"PriorityClass","metadata":{"name":"batch-low"},"value":50}\n' >"$TMP/cluster.json"
 	run -1 pc-validate --cluster "$TMP/cluster.json" "$TMP/good.yaml"
-	assert_output "$TMP/good.yaml:5:8: PriorityClass/batch-low: value: Forbidden: may not be changed in an update."
+	# the existing object's place follows, as a compiler's note
+	assert_output "$TMP/good.yaml:5:8: PriorityClass/batch-low: value: Forbidden: may not be changed in an update.
+$TMP/cluster.json:1:1: note: existing object"
 	run -1 pc-validate -o json --cluster "$TMP/cluster.json" "$TMP/good.yaml"
 	run jq -e '.rule == "PriorityClass.value.immutable"' <<<"$output"
 	assert_success
@@ -509,13 +511,18 @@ git_repo() { # a throw-away repository in $TMP/repo with a committed class
 	assert_output --partial "classes.yaml:5:8: PriorityClass/batch: value: Forbidden"
 }
 
-@test "--against REV: a file that did not exist at REV is new; other revisions; errors are usage trouble" {
+@test "--against REV: identity, not path, decides; other revisions; errors are usage trouble" {
 	git_repo
 	cd "$REPO"
 	git add -A && git commit -qm classes
-	printf 'apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: batch}\nvalue: 300\n' >deploy/other.yaml
-	# a new file: nothing to compare with, even for a class another file defines (same paths only)
+	printf 'apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: other}\nvalue: 300\n' >deploy/other.yaml
 	run -0 pc-validate --against HEAD deploy/other.yaml
+	# a class another committed file defines is an update of it, in whatever file (issue 23)
+	printf 'apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: batch}\nvalue: 300\n' >deploy/other.yaml
+	run -1 pc-validate --against HEAD deploy/other.yaml
+	assert_line 'deploy/other.yaml:4:8: PriorityClass/batch: value: Forbidden: may not be changed in an update.'
+	assert_line 'HEAD:deploy/classes.yaml:1:1: note: existing object'
+	rm deploy/other.yaml
 	sed -i 's/^value: 100/value: 200/' deploy/classes.yaml
 	git commit -qam "value 200"
 	run -0 pc-validate --against HEAD deploy/classes.yaml

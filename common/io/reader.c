@@ -1,6 +1,7 @@
 /* Operands to records: open each path (recursing into directories), sniff
  * JSON or YAML from the first significant byte, and stream. */
 #include "io/internal.h"
+#include "io/nonobject.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -55,6 +56,10 @@ static int read_fd(pk_sink *s, int fd)
 		return pk_sink_error(s, PK_REC_ERROR, PK_ERR_IO, 0, 0, -1, 0, NULL, "read error: %s", strerror(errno));
 	if (first == -1)
 		return 0;        /* empty input: no documents */
+	if (s->opts->skip_file && pk_nonobject_text(prefix, n)) {
+		s->opts->skip_file(s->ctx, s->file, PK_NONOBJECT_TEMPLATE);
+		return 0;
+	}
 	if (first == '{' || first == '[' || first == 0x1E)
 		return pk_json_stream(s, fd, prefix, n);
 	return pk_yaml_stream(s, fd, prefix, n);
@@ -126,7 +131,14 @@ static int read_path(pk_sink *s, const char *path, int depth)
 			s->opts->file_done(s->ctx, path);
 		return rc;
 	}
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	const char *other = s->opts->skip_file ? pk_nonobject_file(path) : NULL;
+	int fd = other ? -1 : open(path, O_RDONLY | O_CLOEXEC);
+	if (other) {
+		s->opts->skip_file(s->ctx, path, other);
+		if (s->opts->file_done)
+			s->opts->file_done(s->ctx, path);
+		return 0;
+	}
 	if (fd < 0)
 		return pk_sink_error(s, PK_REC_ERROR, PK_ERR_IO, 0, 0, -1, 0, NULL, "%s", strerror(errno));
 	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
@@ -155,6 +167,20 @@ int pk_read_paths(const pk_reader_opts *opts, char *const *paths, size_t npaths,
 	}
 	for (size_t i = 0; i < npaths && !s.stop; i++)
 		read_path(&s, paths[i], 0);
+	return s.stop;
+}
+
+int pk_read_named_fd(const pk_reader_opts *opts, int fd, const char *name, pk_record_fn fn, void *ctx)
+{
+	pk_sink s = { .opts = opts, .fn = fn, .ctx = ctx, .file = name };
+	apply_defaults(&opts->limits, &s.lim);
+	const char *other = opts->skip_file ? pk_nonobject_file(name) : NULL;
+	if (other)
+		opts->skip_file(ctx, name, other);
+	else
+		read_fd(&s, fd);
+	if (opts->file_done)
+		opts->file_done(ctx, name);
 	return s.stop;
 }
 
