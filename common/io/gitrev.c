@@ -1,5 +1,5 @@
 /* A git revision's committed files: one ls-tree, one cat-file --batch (see
- * gitrev.h). cat-file's requests are written to a temporary file first and
+ * gitrev.h). The contents are handed out from memory. cat-file's requests are written to a temporary file first and
  * given as its standard input, so that neither side waits on a full pipe. */
 #include "io/gitrev.h"
 
@@ -161,23 +161,22 @@ static int temp_fd(char *err, size_t errsize)
 	return fd;
 }
 
-/* Copy size bytes of cat-file's output to fd (from its start). */
-static bool copy_blob(FILE *in, unsigned long long size, int fd)
+/* size bytes of cat-file's output into *buf (grown as needed). */
+static bool read_blob(FILE *in, unsigned long long size, char **buf, size_t *cap)
 {
-	static const size_t chunk = 65536;
-	char buf[65536];
-	bool ok = ftruncate(fd, 0) == 0 && lseek(fd, 0, SEEK_SET) == 0;
-	while (size > 0) {
-		size_t want = size < chunk ? (size_t)size : chunk;
-		size_t n = fread(buf, 1, want, in);
-		if (n == 0)
+	if (size + 1 > *cap) {
+		size_t ncap = (size_t)size + 1 > *cap * 2 ? (size_t)size + 1 : *cap * 2;
+		char *nb = realloc(*buf, ncap);
+		if (!nb)
 			return false;
-		if (ok && write(fd, buf, n) != (ssize_t)n)
-			ok = false;
-		size -= n;
+		*buf = nb;
+		*cap = ncap;
 	}
+	if (size && fread(*buf, 1, (size_t)size, in) != (size_t)size)
+		return false;
+	(*buf)[size] = '\0';
 	(void)fgetc(in);  /* the newline after the contents */
-	return ok && lseek(fd, 0, SEEK_SET) == 0;
+	return true;
 }
 
 /* The accepted entries' object ids, one a line, into req. */
@@ -194,7 +193,7 @@ static size_t write_requests(const char *list, size_t len, pk_git_accept_fn acce
 }
 
 static int read_blobs(const char *list, size_t len, pk_git_accept_fn accept, pk_git_blob_fn fn, void *ctx,
-                      int req_fd, int blob_fd, char *err, size_t errsize)
+                      int req_fd, char *err, size_t errsize)
 {
 	char *const argv[] = {"git", "cat-file", "--batch", NULL};
 	git_proc cat;
@@ -204,19 +203,22 @@ static int read_blobs(const char *list, size_t len, pk_git_accept_fn accept, pk_
 	}
 	int rc = 0;
 	tree_entry e;
+	char *blob = NULL;
+	size_t cap = 0;
 	for (const char *p = list; rc == 0 && p < list + len; p += strlen(p) + 1) {
 		if (!parse_entry(p, &e) || !accept(ctx, e.path))
 			continue;
 		char header[256], type[32];
 		unsigned long long size;
 		if (!fgets(header, sizeof header, cat.out) || sscanf(header, "%*s %31s %llu", type, &size) != 2 ||
-		    strcmp(type, "blob") != 0 || !copy_blob(cat.out, size, blob_fd)) {
+		    strcmp(type, "blob") != 0 || !read_blob(cat.out, size, &blob, &cap)) {
 			snprintf(err, errsize, "git cat-file: cannot read %s", e.path);
 			rc = -1;
 			break;
 		}
-		rc = fn(ctx, e.path, blob_fd);
+		rc = fn(ctx, e.path, blob, (size_t)size);
 	}
+	free(blob);
 	if (git_finish(&cat) != 0 && rc == 0) {
 		snprintf(err, errsize, "git cat-file failed");
 		rc = -1;
@@ -236,8 +238,8 @@ int pk_git_read_tree(const char *rev, pk_git_accept_fn accept, pk_git_blob_fn fn
 		snprintf(err, errsize, "git ls-tree %s failed", rev);
 		return -1;
 	}
-	int req_fd = temp_fd(err, errsize), blob_fd = req_fd < 0 ? -1 : temp_fd(err, errsize);
-	FILE *req = blob_fd < 0 ? NULL : fdopen(dup(req_fd), "w+");
+	int req_fd = temp_fd(err, errsize);
+	FILE *req = req_fd < 0 ? NULL : fdopen(dup(req_fd), "w+");
 	int rc = -1;
 	if (req) {
 		size_t n = write_requests(list ? list : "", list ? len : 0, accept, ctx, req);
@@ -246,14 +248,161 @@ int pk_git_read_tree(const char *rev, pk_git_accept_fn accept, pk_git_blob_fn fn
 		if (!ok)
 			snprintf(err, errsize, "cannot write a temporary file: %s", strerror(errno));
 		else
-			rc = n ? read_blobs(list, len, accept, fn, ctx, req_fd, blob_fd, err, errsize) : 0;
-	} else if (blob_fd >= 0) {
+			rc = n ? read_blobs(list, len, accept, fn, ctx, req_fd, err, errsize) : 0;
+	} else if (req_fd >= 0) {
 		snprintf(err, errsize, "cannot write a temporary file: %s", strerror(errno));
 	}
 	if (req_fd >= 0)
 		close(req_fd);
-	if (blob_fd >= 0)
-		close(blob_fd);
 	free(list);
 	return rc;
+}
+
+/* ---- --against REV ---- */
+
+typedef struct against {
+	const char *rev;
+	const char *top;        /* the work tree, absolute */
+	char prefix[4096];      /* the current directory under top ("" or "sub/") */
+	char **replaced;        /* operands, relative to top ("" = all of it) */
+	size_t nreplaced;
+	pk_git_file_fn fn;
+	void *ctx;
+} against;
+
+static bool has_manifest_suffix(const char *name)
+{
+	size_t n = strlen(name);
+	return (n > 5 && strcmp(name + n - 5, ".yaml") == 0) || (n > 4 && strcmp(name + n - 4, ".yml") == 0) ||
+	       (n > 5 && strcmp(name + n - 5, ".json") == 0);
+}
+
+/* The files the reader takes from a directory: manifests, no component
+ * that starts with "." */
+static bool accept_manifest(void *ctx, const char *path)
+{
+	(void)ctx;
+	for (const char *p = path; *p; p += strcspn(p, "/"), p += *p == '/')
+		if (p[0] == '.')
+			return false;
+	return has_manifest_suffix(path);
+}
+
+static bool is_replaced(const against *a, const char *path)
+{
+	for (size_t i = 0; i < a->nreplaced; i++) {
+		size_t n = strlen(a->replaced[i]);
+		if (n == 0 || (strncmp(path, a->replaced[i], n) == 0 && (path[n] == '\0' || path[n] == '/')))
+			return true;
+	}
+	size_t n = strlen(a->top) + strlen(path) + 2;
+	char *full = malloc(n);
+	if (!full)
+		return false;
+	snprintf(full, n, "%s/%s", a->top, path);
+	bool gone = access(full, F_OK) != 0;  /* deleted from the work tree */
+	free(full);
+	return gone;
+}
+
+static int on_committed(void *ctx, const char *path, const char *data, size_t len)
+{
+	against *a = ctx;
+	size_t np = strlen(a->prefix);
+	size_t nname = strlen(a->rev) + strlen(path) + 2, nlocal = strlen(a->top) + strlen(path) + 2;
+	char *name = malloc(nname), *local = malloc(nlocal);
+	int rc = -1;
+	if (name && local) {
+		snprintf(name, nname, "%s:%s", a->rev, path);
+		if (strncmp(path, a->prefix, np) == 0)
+			snprintf(local, nlocal, "%s", path + np);
+		else
+			snprintf(local, nlocal, "%s/%s", a->top, path);
+		pk_git_file f = {path, name, local, is_replaced(a, path), data, len};
+		rc = a->fn(a->ctx, &f);
+	}
+	free(name);
+	free(local);
+	return rc;
+}
+
+/* Operands as paths under the work tree; a path outside it has no
+ * committed version to compare with. */
+static int replaced_paths(against *a, const char *prog, char *const *paths, size_t npaths)
+{
+	size_t ntop = strlen(a->top);
+	a->replaced = calloc(npaths + 1, sizeof *a->replaced);
+	if (!a->replaced)
+		return -1;
+	for (size_t i = 0; i < npaths; i++) {
+		if (strcmp(paths[i], "-") == 0)
+			continue;
+		char *real = realpath(paths[i], NULL);
+		if (!real)
+			continue;  /* the reader says why it cannot be read */
+		if (strncmp(real, a->top, ntop) != 0 || (real[ntop] != '\0' && real[ntop] != '/')) {
+			fprintf(stderr, "%s: --against %s: %s is outside the repository %s; it has no committed version "
+			        "to compare with\n", prog, a->rev, paths[i], a->top);
+			free(real);
+			return -1;
+		}
+		memmove(real, real + ntop + (real[ntop] == '/'), strlen(real + ntop) + 1);
+		a->replaced[a->nreplaced++] = real;
+	}
+	return 0;
+}
+
+static void current_prefix(against *a)
+{
+	char *cwd = getcwd(NULL, 0), *top = realpath(a->top, NULL);
+	size_t n = top ? strlen(top) : 0;
+	a->prefix[0] = '\0';
+	if (cwd && top && strncmp(cwd, top, n) == 0 && cwd[n] == '/')
+		snprintf(a->prefix, sizeof a->prefix, "%s/", cwd + n + 1);
+	free(cwd);
+	free(top);
+}
+
+static int say_status(const char *prog, const char *rev, pk_git_status st)
+{
+	switch (st) {
+	case PK_GIT_UNBORN:
+		fprintf(stderr, "%s: --against HEAD: the repository has no commit yet; every object is new\n", prog);
+		return 0;
+	case PK_GIT_NOT_REPO:
+		fprintf(stderr, "%s: --against %s: not inside a git repository\n", prog, rev);
+		return -1;
+	case PK_GIT_NO_REV:
+		fprintf(stderr, "%s: --against %s: not a commit of this repository\n", prog, rev);
+		return -1;
+	case PK_GIT_FAILED:
+		fprintf(stderr, "%s: --against %s: cannot run git: %s\n", prog, rev, strerror(errno));
+		return -1;
+	case PK_GIT_OK:
+		break;
+	}
+	return 0;
+}
+
+int pk_git_against(const char *prog, const char *rev, char *const *operands, size_t noperands, pk_git_file_fn fn,
+                   void *ctx)
+{
+	char *top = NULL;
+	pk_git_status st = pk_git_resolve(rev, &top);
+	if (st != PK_GIT_OK)
+		return say_status(prog, rev, st);
+	against a = {.rev = rev, .top = top, .fn = fn, .ctx = ctx};
+	int rc = replaced_paths(&a, prog, operands, noperands);
+	if (rc == 0) {
+		char err[600] = "";
+		current_prefix(&a);
+		rc = pk_git_read_tree(rev, accept_manifest, on_committed, &a, err, sizeof err);
+		if (rc != 0 && *err)
+			fprintf(stderr, "%s: --against %s: %s\n", prog, rev, err);
+	}
+	for (size_t i = 0; i < a.nreplaced; i++)
+		free(a.replaced[i]);
+	free(a.replaced);
+	free(top);
+	return rc == 0 ? 0 : -1;
 }

@@ -170,15 +170,34 @@ int pk_read_paths(const pk_reader_opts *opts, char *const *paths, size_t npaths,
 	return s.stop;
 }
 
-int pk_read_named_fd(const pk_reader_opts *opts, int fd, const char *name, pk_record_fn fn, void *ctx)
+int pk_read_named_buffer(const pk_reader_opts *opts, const char *buf, size_t len, const char *name,
+                         pk_record_fn fn, void *ctx)
 {
 	pk_sink s = { .opts = opts, .fn = fn, .ctx = ctx, .file = name };
 	apply_defaults(&opts->limits, &s.lim);
 	const char *other = opts->skip_file ? pk_nonobject_file(name) : NULL;
-	if (other)
+	size_t i = len >= 3 && memcmp(buf, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
+	while (i < len && strchr(" \t\r\n", buf[i]))
+		i++;
+	if (other) {
 		opts->skip_file(ctx, name, other);
-	else
-		read_fd(&s, fd);
+	} else if (i == len) {
+		/* no documents */
+	} else if (opts->skip_file && pk_nonobject_text(buf, len)) {
+		opts->skip_file(ctx, name, PK_NONOBJECT_TEMPLATE);
+	} else {
+		/* the streams read on from an fd after the text they are
+		 * given: an empty one */
+		int eof = open("/dev/null", O_RDONLY | O_CLOEXEC);
+		if (eof < 0)
+			pk_sink_error(&s, PK_REC_ERROR, PK_ERR_IO, 0, 0, -1, 0, NULL, "/dev/null: %s", strerror(errno));
+		else if (buf[i] == '{' || buf[i] == '[' || buf[i] == 0x1E)
+			pk_json_stream(&s, eof, buf, len);
+		else
+			pk_yaml_stream(&s, eof, buf, len);
+		if (eof >= 0)
+			close(eof);
+	}
 	if (opts->file_done)
 		opts->file_done(ctx, name);
 	return s.stop;

@@ -119,10 +119,11 @@ typedef struct pk_reader_opts {
 int pk_read_paths(const pk_reader_opts *opts, char *const *paths, size_t npaths,
                   pk_record_fn fn, void *ctx);
 
-/* Read one open file (a regular file or a pipe, read to its end) as if it
- * were the file named name: records carry name as their file. For inputs
- * that do not come from the file system (a git blob). */
-int pk_read_named_fd(const pk_reader_opts *opts, int fd, const char *name, pk_record_fn fn, void *ctx);
+/* Read len bytes of text as if they were the file named name (records
+ * carry name as their file): for inputs that do not come from the file
+ * system, such as a git blob. */
+int pk_read_named_buffer(const pk_reader_opts *opts, const char *buf, size_t len, const char *name,
+                         pk_record_fn fn, void *ctx);
 
 /* Position of a node of rec->obj (YAML inputs), else the record's origin. */
 pk_origin pk_record_node_origin(const pk_record *rec, const cJSON *node);
