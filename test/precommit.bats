@@ -57,20 +57,21 @@ description: batch jobs
 EOF
 }
 
-deployment() { # image
-	cat >"$REPO/deploy/web.yaml" <<EOF
+deployment() { # image [file [class [name]]]
+	local name=${4:-web}
+	cat >"${2:-$REPO/deploy/web.yaml}" <<EOF
 apiVersion: apps/v1
 kind: Deployment
 metadata:
-  name: web
+  name: $name
   namespace: shop
 spec:
-  selector: {matchLabels: {app: web}}
+  selector: {matchLabels: {app: $name}}
   template:
-    metadata: {labels: {app: web}}
+    metadata: {labels: {app: $name}}
     spec:
-      priorityClassName: batch
-      containers: [{name: web, image: $1}]
+      priorityClassName: ${3:-batch}
+      containers: [{name: $name, image: $1}]
 EOF
 }
 
@@ -211,20 +212,7 @@ EOF
 resources:
 - deployment.yaml
 EOF
-	cat >"$r/k8s/base/deployment.yaml" <<'EOF'
-apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: api
-  namespace: shop
-spec:
-  selector: {matchLabels: {app: api}}
-  template:
-    metadata: {labels: {app: api}}
-    spec:
-      priorityClassName: platform-default
-      containers: [{name: api, image: api:1}]
-EOF
+	deployment api:1 "$r/k8s/base/deployment.yaml" platform-default api
 	cat >"$r/k8s/overlays/prod/kustomization.yaml" <<'EOF'
 resources:
 - ../../base
@@ -263,9 +251,9 @@ apiVersion: scheduling.k8s.io/v1
 kind: PriorityClass
 metadata:
   name: platform-default
-value: 1000
-globalDefault: true
 description: everything without a class
+globalDefault: true
+value: 1000
 ---
 apiVersion: scheduling.k8s.io/v1
 kind: PriorityClass
@@ -336,6 +324,13 @@ example_config() { # the shipped example, as a user copies it
 }
 
 commits() { git -C "$REPO" rev-list --count HEAD 2>/dev/null || echo 0; }
+
+usage_trouble() { # stderr-substring command...: exit 2 with that message
+	local want=$1
+	shift
+	run -2 --separate-stderr "$@"
+	[[ $stderr == *"$want"* ]] || fail "stderr: $stderr"
+}
 
 @test "example config (repo: local): a real-looking repository commits, and ordinary work passes" {
 	example_config
@@ -453,22 +448,18 @@ EOF
 	assert_output --partial "HEAD:platform/priorityclasses.yaml"
 }
 
-@test "--against bad input: a missing revision, a path outside the repository, no repository: exit 2" {
+@test "--against bad input: a missing revision (pp-match), a path outside the repository, no repository: exit 2" {
 	real_repo
 	cd "$REPO"
 	git add -A && git commit -qm initial
-	run -2 --separate-stderr pc-validate --against no-such-rev platform/priorityclasses.yaml
-	[[ $stderr == *"--against no-such-rev: not a commit of this repository"* ]] || fail "stderr: $stderr"
-	run -2 --separate-stderr pp-match --against no-such-rev platform/priorityclasses.yaml
-	[[ $stderr == *"--against no-such-rev: not a commit of this repository"* ]] || fail "stderr: $stderr"
+	# pc-validate's: test/pc-validate.bats
+	usage_trouble "--against no-such-rev: not a commit of this repository" \
+		pp-match --against no-such-rev platform/priorityclasses.yaml
 	printf 'apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec: {containers: [{name: c, image: i}]}\n' >"$TMP/outside.yaml"
-	run -2 --separate-stderr pc-validate --against HEAD "$TMP/outside.yaml"
-	[[ $stderr == *"--against HEAD: $TMP/outside.yaml is outside the repository"* ]] || fail "stderr: $stderr"
-	run -2 --separate-stderr pp-match --against HEAD "$TMP/outside.yaml"
-	[[ $stderr == *"is outside the repository"* ]] || fail "stderr: $stderr"
+	usage_trouble "--against HEAD: $TMP/outside.yaml is outside the repository" pc-validate --against HEAD "$TMP/outside.yaml"
+	usage_trouble "is outside the repository" pp-match --against HEAD "$TMP/outside.yaml"
 	cd "$TMP"
-	run -2 --separate-stderr pc-validate --against HEAD outside.yaml
-	[[ $stderr == *"--against HEAD: not inside a git repository"* ]] || fail "stderr: $stderr"
+	usage_trouble "--against HEAD: not inside a git repository" pp-match --against HEAD outside.yaml
 }
 
 @test "--against HEAD in a repository without commits: nothing existed, the inputs are checked, exit 0" {
