@@ -545,3 +545,62 @@ git_repo() { # a throw-away repository in $TMP/repo with a committed class
 	assert_output ""
 	[[ $stderr == *"HEAD:deploy/classes.yaml"*"--against: "*"(not compared)"* ]] || fail "stderr: $stderr"
 }
+
+# ---- what is not a Kubernetes object (issue 23) ----
+
+other_files() { # a chart, a kustomization, compose, package.json, config YAML in $TMP/repo
+	local r="$TMP/repo"
+	mkdir -p "$r/chart/templates" "$r/base"
+	printf 'apiVersion: v2\nname: shop\nversion: 0.1.0\n' >"$r/chart/Chart.yaml"
+	printf 'replicaCount: 2\n' >"$r/chart/values.yaml"
+	printf 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: {{ include "shop.fullname" . }}\nspec:\n  replicas: {{ .Values.replicaCount }}\n' >"$r/chart/templates/deployment.yaml"
+	printf 'resources:\n- deployment.yaml\n' >"$r/base/kustomization.yaml"
+	printf 'services:\n  db:\n    image: postgres:16\n' >"$r/docker-compose.yaml"
+	printf '{"name": "ui", "version": "1.0.0"}\n' >"$r/package.json"
+	printf 'log_level: debug\nlisten: ":8080"\n' >"$r/config.yaml"
+}
+
+@test "files that are not Kubernetes objects are skipped with a note, not findings; --stats and --summary count them" {
+	other_files
+	cp "$TMP/good.yaml" "$TMP/repo/classes.yaml"
+	run -0 --separate-stderr pc-validate --summary --stats "$TMP/repo"
+	assert_output ""
+	[[ $stderr == *"repo/chart/templates/deployment.yaml: note: skipped: Helm/Go template, not Kubernetes objects; to check it, render it: helm template CHART | pc-validate -"* ]] || fail "stderr: $stderr"
+	[[ $stderr == *"repo/base/kustomization.yaml: note: skipped: kustomization, not a Kubernetes object; to check what it builds: kustomize build DIR | pc-validate -"* ]] || fail "stderr: $stderr"
+	[[ $stderr == *"repo/chart/Chart.yaml: note: skipped: Helm chart metadata"* ]] || fail "stderr: $stderr"
+	[[ $stderr == *"repo/chart/values.yaml: note: skipped: Helm chart values"* ]] || fail "stderr: $stderr"
+	[[ $stderr == *"repo/docker-compose.yaml: note: skipped: Compose file"* ]] || fail "stderr: $stderr"
+	[[ $stderr == *"repo/package.json: note: skipped: npm package manifest"* ]] || fail "stderr: $stderr"
+	[[ $stderr == *"repo/config.yaml:1:1: note: skipped: not a Kubernetes object (no apiVersion, no kind)"* ]] || fail "stderr: $stderr"
+	[[ $stderr == *"pc-validate: 1 objects checked in 8 files: 0 errors, 0 warnings; skipped as not Kubernetes objects: 6 files, 1 documents"* ]] || fail "stderr: $stderr"
+	[[ $stderr == *"stats: kind (Helm/Go template): skipped 1, rejected 0"* ]] || fail "stderr: $stderr"
+	[[ $stderr == *"stats: kind (no apiVersion, no kind): skipped 1, rejected 0"* ]] || fail "stderr: $stderr"
+	[[ $stderr == *"stats: not Kubernetes objects: 6 files, 1 documents skipped"* ]] || fail "stderr: $stderr"
+	# only other files: "0 objects checked", exit 0
+	rm "$TMP/repo/classes.yaml"
+	run -0 --separate-stderr pc-validate "$TMP/repo"
+	[[ $stderr == *"pc-validate: 0 objects checked; skipped as not Kubernetes objects: 6 files, 1 documents"* ]] || fail "stderr: $stderr"
+	# a template on standard input too
+	run -0 --separate-stderr pc-validate - <"$TMP/repo/chart/templates/deployment.yaml"
+	[[ $stderr == *"note: skipped: Helm/Go template"* ]] || fail "stderr: $stderr"
+}
+
+@test "a document with only one of apiVersion and kind is still a finding; YAML text with {{ }} in a block scalar is checked" {
+	printf 'kind: PriorityClass\nmetadata: {name: x}\nvalue: 1\n' >"$TMP/half.yaml"
+	run -1 pc-validate "$TMP/half.yaml"
+	assert_output --partial "Object 'apiVersion' is missing"
+	cat >"$TMP/cm.yaml" <<'EOF'
+apiVersion: v1
+kind: Pod
+metadata:
+  name: p
+  annotations:
+    template: |
+      {{ .Labels.alertname }}
+spec:
+  priorityClassName: "{{ not-a-class }}"
+  containers: [{name: c, image: i}]
+EOF
+	run -1 pc-validate "$TMP/cm.yaml"
+	assert_output --partial 'cm.yaml:9:22: Pod/p: spec.priorityClassName'
+}
