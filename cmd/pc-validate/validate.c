@@ -98,7 +98,8 @@ static void not_an_object(pcv_ctx *c, const pk_record *rec, int file, const char
 
 /* Existing objects (--cluster, --against) are a side input: unreadable
  * --cluster input is trouble; an old version that does not parse any more
- * is only said (it cannot be compared). */
+ * is only said (it cannot be compared), and only for a file the inputs
+ * replace. */
 static void existing_problem(pcv_ctx *c, const pk_record *rec)
 {
 	pk_origin at = rec->origin;
@@ -106,7 +107,9 @@ static void existing_problem(pcv_ctx *c, const pk_record *rec)
 		at.file = c->loading_name;
 	const char *what = rec->message ? rec->message : "cannot parse";
 	if (c->against_soft) {
-		if (rec->type == PK_REC_ERROR)
+		/* said for the old version of a file being changed; a committed
+		 * file that stays is none of this commit's business */
+		if (rec->type == PK_REC_ERROR && c->against_replaced)
 			pk_diag_report(&c->cli->diag, PK_SEV_WARNING, &at, "--against: %s (not compared)", what);
 		return;
 	}
