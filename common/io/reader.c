@@ -106,7 +106,8 @@ static int read_dir(pk_sink *s, const char *path, int depth)
 		n++;
 	}
 	closedir(d);
-	qsort(names, n, sizeof *names, cmp_str);
+	if (n)  /* an empty directory: names is NULL, which qsort may not take */
+		qsort(names, n, sizeof *names, cmp_str);
 	int rc = 0;
 	for (size_t i = 0; i < n; i++) {
 		struct stat st;
