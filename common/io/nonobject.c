@@ -185,7 +185,9 @@ void pk_nonobject_note(const char *why, const char *prog, char *buf, size_t size
 
 const char *pk_nonobject_document(const cJSON *obj)
 {
-	if (!cJSON_IsObject(obj) || pk_get(obj, "apiVersion") || pk_get(obj, "kind"))
+	/* metadata makes it an object that lost its type (a UI's template of
+	 * a PriorityClass, say): kubectl rejects it, and so do the tools */
+	if (!cJSON_IsObject(obj) || pk_get(obj, "apiVersion") || pk_get(obj, "kind") || pk_get(obj, "metadata"))
 		return NULL;
 	return "not a Kubernetes object (no apiVersion, no kind)";
 }

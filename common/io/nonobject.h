@@ -8,8 +8,9 @@
  *   - by the first bytes (pk_nonobject_text): Go template actions ({{ }})
  *     where YAML would not have them, i.e. a Helm template before rendering;
  *   - by the parsed document (pk_nonobject_document): neither apiVersion nor
- *     kind. A document with one of them but not the other is a broken
- *     manifest, not something else: it is not skipped.
+ *     kind nor metadata. A document with one of apiVersion and kind but not
+ *     the other, or with metadata but neither, is a broken manifest, not
+ *     something else: it is not skipped.
  * The reader calls the first two when a tool sets pk_reader_opts.skip_file. */
 #ifndef PK_NONOBJECT_H
 #define PK_NONOBJECT_H
@@ -37,7 +38,7 @@ void pk_nonobject_note(const char *why, const char *prog, char *buf, size_t size
 bool pk_nonobject_text(const char *text, size_t len);
 
 /* "not a Kubernetes object (no apiVersion, no kind)" when a mapping has
- * neither member; else NULL. */
+ * none of apiVersion, kind and metadata; else NULL. */
 const char *pk_nonobject_document(const cJSON *obj);
 
 #endif

@@ -50,9 +50,12 @@ static void test_documents(void)
 	cJSON *none = cJSON_Parse("{\"services\":{\"web\":{}}}");
 	cJSON *half = cJSON_Parse("{\"kind\":\"Pod\"}");
 	cJSON *half2 = cJSON_Parse("{\"apiVersion\":\"v1\"}");
+	cJSON *typeless = cJSON_Parse("{\"metadata\":{\"generateName\":\"pc-\"},\"value\":1000}");
 	CHECK(pk_nonobject_document(none) != NULL, "neither apiVersion nor kind: not an object");
 	CHECK(pk_nonobject_document(half) == NULL, "kind alone is a broken manifest, not skipped");
 	CHECK(pk_nonobject_document(half2) == NULL, "apiVersion alone is a broken manifest, not skipped");
+	CHECK(pk_nonobject_document(typeless) == NULL, "metadata without a type is a broken manifest, not skipped");
+	cJSON_Delete(typeless);
 	cJSON_Delete(none);
 	cJSON_Delete(half);
 	cJSON_Delete(half2);
