@@ -554,6 +554,8 @@ other_files() { # a chart, a kustomization, compose, package.json, config YAML i
 	printf 'apiVersion: v2\nname: shop\nversion: 0.1.0\n' >"$r/chart/Chart.yaml"
 	printf 'replicaCount: 2\n' >"$r/chart/values.yaml"
 	printf 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: {{ include "shop.fullname" . }}\nspec:\n  replicas: {{ .Values.replicaCount }}\n' >"$r/chart/templates/deployment.yaml"
+	# all its actions quoted: valid YAML, but not what will be applied
+	printf 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: "{{ .Release.Name }}"\nspec:\n  priorityClassName: "{{ .Values.pc }}"\n' >"$r/chart/templates/pod.yaml"
 	printf 'resources:\n- deployment.yaml\n' >"$r/base/kustomization.yaml"
 	printf 'services:\n  db:\n    image: postgres:16\n' >"$r/docker-compose.yaml"
 	printf '{"name": "ui", "version": "1.0.0"}\n' >"$r/package.json"
@@ -572,14 +574,15 @@ other_files() { # a chart, a kustomization, compose, package.json, config YAML i
 	[[ $stderr == *"repo/docker-compose.yaml: note: skipped: Compose file"* ]] || fail "stderr: $stderr"
 	[[ $stderr == *"repo/package.json: note: skipped: npm package manifest"* ]] || fail "stderr: $stderr"
 	[[ $stderr == *"repo/config.yaml:1:1: note: skipped: not a Kubernetes object (no apiVersion, no kind)"* ]] || fail "stderr: $stderr"
-	[[ $stderr == *"pc-validate: 1 objects checked in 8 files: 0 errors, 0 warnings; skipped as not Kubernetes objects: 6 files, 1 documents"* ]] || fail "stderr: $stderr"
-	[[ $stderr == *"stats: kind (Helm/Go template): skipped 1, rejected 0"* ]] || fail "stderr: $stderr"
+	[[ $stderr == *"pc-validate: 1 objects checked in 9 files: 0 errors, 0 warnings; skipped as not Kubernetes objects: 7 files, 1 documents"* ]] || fail "stderr: $stderr"
+	[[ $stderr == *"repo/chart/templates/pod.yaml: note: skipped: Helm/Go template"* ]] || fail "stderr: $stderr"
+	[[ $stderr == *"stats: kind (Helm/Go template): skipped 2, rejected 0"* ]] || fail "stderr: $stderr"
 	[[ $stderr == *"stats: kind (no apiVersion, no kind): skipped 1, rejected 0"* ]] || fail "stderr: $stderr"
-	[[ $stderr == *"stats: not Kubernetes objects: 6 files, 1 documents skipped"* ]] || fail "stderr: $stderr"
+	[[ $stderr == *"stats: not Kubernetes objects: 7 files, 1 documents skipped"* ]] || fail "stderr: $stderr"
 	# only other files: "0 objects checked", exit 0
 	rm "$TMP/repo/classes.yaml"
 	run -0 --separate-stderr pc-validate "$TMP/repo"
-	[[ $stderr == *"pc-validate: 0 objects checked; skipped as not Kubernetes objects: 6 files, 1 documents"* ]] || fail "stderr: $stderr"
+	[[ $stderr == *"pc-validate: 0 objects checked; skipped as not Kubernetes objects: 7 files, 1 documents"* ]] || fail "stderr: $stderr"
 	# a template on standard input too
 	run -0 --separate-stderr pc-validate - <"$TMP/repo/chart/templates/deployment.yaml"
 	[[ $stderr == *"note: skipped: Helm/Go template"* ]] || fail "stderr: $stderr"

@@ -147,8 +147,10 @@ static bool action_on_line(const char *s, size_t b, size_t e, size_t *end)
 	return false;
 }
 
-bool pk_nonobject_text(const char *text, size_t len)
+bool pk_nonobject_text(const char *path, const char *text, size_t len)
 {
+	if (path && has_dir(path, "templates") && memmem(text, len, "{{", 2))
+		return true;
 	long block_indent = -1;  /* inside a block scalar opened at this indent */
 	for (size_t b = 0; b < len;) {
 		size_t e = line_end(text, len, b), i = b;

@@ -33,9 +33,11 @@ const char *pk_nonobject_file(const char *path);
 void pk_nonobject_note(const char *why, const char *prog, char *buf, size_t size);
 
 /* A Go template action ({{ ... }}) outside quotes, comments and block
- * scalars in text (the start of a file): YAML cannot parse it, so the file
- * is a template, not a manifest. */
-bool pk_nonobject_text(const char *text, size_t len);
+ * scalars in text (the start of the file at path): YAML cannot parse it,
+ * so the file is a template, not a manifest. In a directory named
+ * templates (a Helm chart's), any "{{" will do: a template whose actions
+ * are all quoted parses, but its values are not what will be applied. */
+bool pk_nonobject_text(const char *path, const char *text, size_t len);
 
 /* "not a Kubernetes object (no apiVersion, no kind)" when a mapping has
  * none of apiVersion, kind and metadata; else NULL. */

@@ -56,7 +56,7 @@ static int read_fd(pk_sink *s, int fd)
 		return pk_sink_error(s, PK_REC_ERROR, PK_ERR_IO, 0, 0, -1, 0, NULL, "read error: %s", strerror(errno));
 	if (first == -1)
 		return 0;        /* empty input: no documents */
-	if (s->opts->skip_file && pk_nonobject_text(prefix, n)) {
+	if (s->opts->skip_file && pk_nonobject_text(s->file, prefix, n)) {
 		s->opts->skip_file(s->ctx, s->file, PK_NONOBJECT_TEMPLATE);
 		return 0;
 	}
@@ -184,7 +184,7 @@ int pk_read_named_buffer(const pk_reader_opts *opts, const char *buf, size_t len
 		opts->skip_file(ctx, name, other);
 	} else if (i == len) {
 		/* no documents */
-	} else if (opts->skip_file && pk_nonobject_text(buf, len)) {
+	} else if (opts->skip_file && pk_nonobject_text(name, buf, len)) {
 		opts->skip_file(ctx, name, PK_NONOBJECT_TEMPLATE);
 	} else {
 		/* the streams read on from an fd after the text they are

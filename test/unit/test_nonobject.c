@@ -6,7 +6,7 @@
 
 static int is_template(const char *text)
 {
-	return pk_nonobject_text(text, strlen(text));
+	return pk_nonobject_text("deploy/x.yaml", text, strlen(text));
 }
 
 static void test_names(void)
@@ -43,6 +43,11 @@ static void test_templates(void)
 	CHECK(!is_template("summary: '{{ $labels.instance }} down' # {{ x }}\n"), "single quotes and a trailing comment");
 	CHECK(!is_template("{\"a\": \"{{ x }}\"}\n"), "JSON strings");
 	CHECK(!is_template("apiVersion: v1\nkind: Pod\n"), "no action at all");
+	static const char quoted[] = "metadata:\n  name: \"{{ .Release.Name }}\"\n";
+	CHECK(pk_nonobject_text("charts/shop/templates/svc.yaml", quoted, sizeof quoted - 1),
+	      "in a chart's templates/ directory, a quoted action makes a template too");
+	CHECK(!pk_nonobject_text("charts/shop/templates/svc.yaml", "kind: Service\n", 14),
+	      "templates/ without an action is a manifest");
 }
 
 static void test_documents(void)
