@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -188,10 +189,11 @@ int pk_read_named_buffer(const pk_reader_opts *opts, const char *buf, size_t len
 		opts->skip_file(ctx, name, PK_NONOBJECT_TEMPLATE);
 	} else {
 		/* the streams read on from an fd after the text they are
-		 * given: an empty one */
-		int eof = open("/dev/null", O_RDONLY | O_CLOEXEC);
+		 * given: an empty one, and a regular file, so that JSON takes
+		 * its path for small files (no parse threads) */
+		int eof = memfd_create("pk-empty", MFD_CLOEXEC);
 		if (eof < 0)
-			pk_sink_error(&s, PK_REC_ERROR, PK_ERR_IO, 0, 0, -1, 0, NULL, "/dev/null: %s", strerror(errno));
+			pk_sink_error(&s, PK_REC_ERROR, PK_ERR_IO, 0, 0, -1, 0, NULL, "memfd_create: %s", strerror(errno));
 		else if (buf[i] == '{' || buf[i] == '[' || buf[i] == 0x1E)
 			pk_json_stream(&s, eof, buf, len);
 		else
