@@ -1,5 +1,6 @@
 /* Recognising what is not a Kubernetes object (see nonobject.h). */
 #include "io/nonobject.h"
+#include "io/internal.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -147,8 +148,20 @@ static bool action_on_line(const char *s, size_t b, size_t e, size_t *end)
 	return false;
 }
 
+/* Text, not binary: no NUL, valid UTF-8 (but for a character cut off at
+ * the end of a prefix). Garbage that happens to hold "{{" stays garbage. */
+static bool is_text(const char *text, size_t len)
+{
+	if (memchr(text, '\0', len))
+		return false;
+	size_t bad = pk_utf8_check((const unsigned char *)text, len);
+	return bad == len || (len - bad < 4 && (unsigned char)text[bad] >= 0xC0);
+}
+
 bool pk_nonobject_text(const char *path, const char *text, size_t len)
 {
+	if (!memmem(text, len, "{{", 2) || !is_text(text, len))
+		return false;
 	if (path && has_dir(path, "templates") && memmem(text, len, "{{", 2))
 		return true;
 	long block_indent = -1;  /* inside a block scalar opened at this indent */

@@ -43,6 +43,8 @@ static void test_templates(void)
 	CHECK(!is_template("summary: '{{ $labels.instance }} down' # {{ x }}\n"), "single quotes and a trailing comment");
 	CHECK(!is_template("{\"a\": \"{{ x }}\"}\n"), "JSON strings");
 	CHECK(!is_template("apiVersion: v1\nkind: Pod\n"), "no action at all");
+	CHECK(!is_template("\xff\xfe{{ garbage \x01"), "binary that happens to hold {{ is not a template");
+	CHECK(is_template("name: {{ .Values.x }} # caf\xc3\xa9\n"), "UTF-8 text is text");
 	static const char quoted[] = "metadata:\n  name: \"{{ .Release.Name }}\"\n";
 	CHECK(pk_nonobject_text("charts/shop/templates/svc.yaml", quoted, sizeof quoted - 1),
 	      "in a chart's templates/ directory, a quoted action makes a template too");
