@@ -607,3 +607,20 @@ EOF
 	run -1 pc-validate "$TMP/cm.yaml"
 	assert_output --partial 'cm.yaml:9:22: Pod/p: spec.priorityClassName'
 }
+
+@test "--against REV: a class the change deletes is an error for staged and committed objects that name it, with its old place" {
+	git_repo
+	cd "$REPO"
+	printf 'apiVersion: v1\nkind: Pod\nmetadata: {name: old, namespace: a}\nspec:\n  priorityClassName: batch\n  containers: [{name: c, image: i}]\n' >deploy/old-pod.yaml
+	git add -A && git commit -qm classes
+	git rm -q deploy/classes.yaml
+	printf 'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web, namespace: a}\nspec:\n  template:\n    spec:\n      priorityClassName: batch\n      containers: [{name: c, image: i}]\n' >deploy/web.yaml
+	run -1 pc-validate -o json --against HEAD deploy/web.yaml
+	run jq -e -s 'length == 2 and all(.[]; .severity == "error" and .related == [{"file":"HEAD:deploy/classes.yaml","line":1,"column":1,"message":"the deleted class"}])
+		and (map(.file) | sort) == ["deploy/old-pod.yaml", "deploy/web.yaml"]' <<<"$output"
+	assert_success
+	# the class defined again in another file: nothing is missing
+	printf 'apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata:\n  name: batch\nvalue: 100\npreemptionPolicy: Never\n' >deploy/moved.yaml
+	run -0 pc-validate --against HEAD deploy/web.yaml deploy/moved.yaml
+	assert_output ""
+}
