@@ -406,14 +406,8 @@ void pcv_cross_committed_refs(pcv_ctx *c, const pk_record *rec)
 	const char *spec_path = pcv_pod_spec_path(av, kind);
 	char field[PCV_PATH_MAX];
 	if (spec_path) {
-		const cJSON *spec = obj;
-		for (const char *p = spec_path; spec && *p; p += strcspn(p, "."), p += *p == '.') {
-			char key[64];
-			snprintf(key, sizeof key, "%.*s", (int)strcspn(p, "."), p);
-			spec = pk_get(spec, key);
-		}
 		pcv_path(field, "%s.priorityClassName", spec_path);
-		add_committed_ref(c, rec, field, pk_str(spec, "priorityClassName"));
+		add_committed_ref(c, rec, field, pk_str(obj, field));
 		return;
 	}
 	if (strncmp(av, "scheduling.k8s.io/", 18) != 0)
@@ -423,10 +417,9 @@ void pcv_cross_committed_refs(pcv_ctx *c, const pk_record *rec)
 		add_committed_ref(c, rec, "spec.priorityClassName", pk_str(spec, "priorityClassName"));
 	if (strcmp(kind, "Workload") != 0)
 		return;
+	const cJSON *templates = pk_get(spec, "podGroupTemplates");
 	int i = 0;
-	for (const cJSON *t = cJSON_IsArray(pk_get(spec, "podGroupTemplates")) ? pk_get(spec, "podGroupTemplates")->child
-	                                                                         : NULL;
-	     t; t = t->next, i++) {
+	for (const cJSON *t = cJSON_IsArray(templates) ? templates->child : NULL; t; t = t->next, i++) {
 		pcv_path(field, "spec.podGroupTemplates[%d].priorityClassName", i);
 		add_committed_ref(c, rec, field, pk_str(t, "priorityClassName"));
 	}

@@ -2,6 +2,7 @@
  * gitrev.h). The contents are handed out from memory. cat-file's requests are written to a temporary file first and
  * given as its standard input, so that neither side waits on a full pipe. */
 #include "io/gitrev.h"
+#include "io/reader.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -270,13 +271,6 @@ typedef struct against {
 	void *ctx;
 } against;
 
-static bool has_manifest_suffix(const char *name)
-{
-	size_t n = strlen(name);
-	return (n > 5 && strcmp(name + n - 5, ".yaml") == 0) || (n > 4 && strcmp(name + n - 4, ".yml") == 0) ||
-	       (n > 5 && strcmp(name + n - 5, ".json") == 0);
-}
-
 /* The files the reader takes from a directory: manifests, no component
  * that starts with "." */
 static bool accept_manifest(void *ctx, const char *path)
@@ -285,7 +279,7 @@ static bool accept_manifest(void *ctx, const char *path)
 	for (const char *p = path; *p; p += strcspn(p, "/"), p += *p == '/')
 		if (p[0] == '.')
 			return false;
-	return has_manifest_suffix(path);
+	return pk_manifest_name(path);
 }
 
 static bool is_replaced(const against *a, const char *path)

@@ -66,7 +66,7 @@ static int read_fd(pk_sink *s, int fd)
 	return pk_yaml_stream(s, fd, prefix, n);
 }
 
-static int has_manifest_suffix(const char *name)
+int pk_manifest_name(const char *name)
 {
 	size_t n = strlen(name);
 	return (n > 5 && strcmp(name + n - 5, ".yaml") == 0) || (n > 4 && strcmp(name + n - 4, ".yml") == 0) ||
@@ -113,7 +113,7 @@ static int read_dir(pk_sink *s, const char *path, int depth)
 	for (size_t i = 0; i < n; i++) {
 		struct stat st;
 		if (!rc && stat(names[i], &st) == 0 &&
-		    (S_ISDIR(st.st_mode) || (S_ISREG(st.st_mode) && has_manifest_suffix(names[i]))))
+		    (S_ISDIR(st.st_mode) || (S_ISREG(st.st_mode) && pk_manifest_name(names[i]))))
 			rc = read_path(s, names[i], depth + 1);
 		free(names[i]);
 	}

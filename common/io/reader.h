@@ -119,6 +119,9 @@ typedef struct pk_reader_opts {
 int pk_read_paths(const pk_reader_opts *opts, char *const *paths, size_t npaths,
                   pk_record_fn fn, void *ctx);
 
+/* A name a directory walk takes: *.yaml, *.yml or *.json. */
+int pk_manifest_name(const char *name);
+
 /* Read len bytes of text as if they were the file named name (records
  * carry name as their file): for inputs that do not come from the file
  * system, such as a git blob. */
