@@ -100,7 +100,9 @@ help_flags() {
 
 @test "the pp-match hook runs as pre-commit runs it" {
 	entry=$(awk '/- id: pp-match$/ { f = 1 } f && /entry:/ { sub(/^ *entry: */, ""); print; exit }' "$ROOT/.pre-commit-hooks.yaml")
-	[ "$entry" = "pp-match -o table" ]
+	[ "$entry" = "pp-match -o table --against HEAD" ]
+	# in a repository of its own, as pre-commit runs it (nothing committed yet)
+	mkdir -p "$BATS_TEST_TMPDIR/repo" && cd "$BATS_TEST_TMPDIR/repo" && git init -q
 	run $entry "$ROOT/share/examples/karmada/policies.yaml" "$ROOT/share/examples/karmada/templates.yaml"
 	[ "$status" -le 1 ]
 	assert_output --partial "RESOURCE"

@@ -343,7 +343,9 @@ for repo in cfg["repos"]:
 @test "update rules apply only against existing objects (--cluster)" {
 	printf '{"apiVersion":"scheduling.k8s.io/v1","kind":"PriorityClass","metadata":{"name":"batch-low"},"value":50}\n' >"$TMP/cluster.json"
 	run -1 pc-validate --cluster "$TMP/cluster.json" "$TMP/good.yaml"
-	assert_output "$TMP/good.yaml:5:8: PriorityClass/batch-low: value: Forbidden: may not be changed in an update."
+	# the existing object's place follows, as a compiler's note
+	assert_output "$TMP/good.yaml:5:8: PriorityClass/batch-low: value: Forbidden: may not be changed in an update.
+$TMP/cluster.json:1:1: note: existing object"
 	run -1 pc-validate -o json --cluster "$TMP/cluster.json" "$TMP/good.yaml"
 	run jq -e '.rule == "PriorityClass.value.immutable"' <<<"$output"
 	assert_success
@@ -510,13 +512,18 @@ git_repo() { # a throw-away repository in $TMP/repo with a committed class
 	assert_output --partial "classes.yaml:5:8: PriorityClass/batch: value: Forbidden"
 }
 
-@test "--against REV: a file that did not exist at REV is new; other revisions; errors are usage trouble" {
+@test "--against REV: identity, not path, decides; other revisions; errors are usage trouble" {
 	git_repo
 	cd "$REPO"
 	git add -A && git commit -qm classes
-	printf 'apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: batch}\nvalue: 300\n' >deploy/other.yaml
-	# a new file: nothing to compare with, even for a class another file defines (same paths only)
+	printf 'apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: other}\nvalue: 300\n' >deploy/other.yaml
 	run -0 pc-validate --against HEAD deploy/other.yaml
+	# a class another committed file defines is an update of it, in whatever file (issue 23)
+	printf 'apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: batch}\nvalue: 300\n' >deploy/other.yaml
+	run -1 pc-validate --against HEAD deploy/other.yaml
+	assert_line 'deploy/other.yaml:4:8: PriorityClass/batch: value: Forbidden: may not be changed in an update.'
+	assert_line 'HEAD:deploy/classes.yaml:1:1: note: existing object'
+	rm deploy/other.yaml
 	sed -i 's/^value: 100/value: 200/' deploy/classes.yaml
 	git commit -qam "value 200"
 	run -0 pc-validate --against HEAD deploy/classes.yaml
@@ -538,4 +545,83 @@ git_repo() { # a throw-away repository in $TMP/repo with a committed class
 	run -0 --separate-stderr pc-validate --against HEAD deploy/classes.yaml
 	assert_output ""
 	[[ $stderr == *"HEAD:deploy/classes.yaml"*"--against: "*"(not compared)"* ]] || fail "stderr: $stderr"
+}
+
+# ---- what is not a Kubernetes object (issue 23) ----
+
+other_files() { # a chart, a kustomization, compose, package.json, config YAML in $TMP/repo
+	local r="$TMP/repo"
+	mkdir -p "$r/chart/templates" "$r/base"
+	printf 'apiVersion: v2\nname: shop\nversion: 0.1.0\n' >"$r/chart/Chart.yaml"
+	printf 'replicaCount: 2\n' >"$r/chart/values.yaml"
+	printf 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: {{ include "shop.fullname" . }}\nspec:\n  replicas: {{ .Values.replicaCount }}\n' >"$r/chart/templates/deployment.yaml"
+	# all its actions quoted: valid YAML, but not what will be applied
+	printf 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: "{{ .Release.Name }}"\nspec:\n  priorityClassName: "{{ .Values.pc }}"\n' >"$r/chart/templates/pod.yaml"
+	printf 'resources:\n- deployment.yaml\n' >"$r/base/kustomization.yaml"
+	printf 'services:\n  db:\n    image: postgres:16\n' >"$r/docker-compose.yaml"
+	printf '{"name": "ui", "version": "1.0.0"}\n' >"$r/package.json"
+	printf 'log_level: debug\nlisten: ":8080"\n' >"$r/config.yaml"
+}
+
+@test "files that are not Kubernetes objects are skipped with a note, not findings; --stats and --summary count them" {
+	other_files
+	cp "$TMP/good.yaml" "$TMP/repo/classes.yaml"
+	run -0 --separate-stderr pc-validate --summary --stats "$TMP/repo"
+	assert_output ""
+	[[ $stderr == *"repo/chart/templates/deployment.yaml: note: skipped: Helm/Go template, not Kubernetes objects; to check it, render it: helm template CHART | pc-validate -"* ]] || fail "stderr: $stderr"
+	[[ $stderr == *"repo/base/kustomization.yaml: note: skipped: kustomization, not a Kubernetes object; to check what it builds: kustomize build DIR | pc-validate -"* ]] || fail "stderr: $stderr"
+	[[ $stderr == *"repo/chart/Chart.yaml: note: skipped: Helm chart metadata"* ]] || fail "stderr: $stderr"
+	[[ $stderr == *"repo/chart/values.yaml: note: skipped: Helm chart values"* ]] || fail "stderr: $stderr"
+	[[ $stderr == *"repo/docker-compose.yaml: note: skipped: Compose file"* ]] || fail "stderr: $stderr"
+	[[ $stderr == *"repo/package.json: note: skipped: npm package manifest"* ]] || fail "stderr: $stderr"
+	[[ $stderr == *"repo/config.yaml:1:1: note: skipped: not a Kubernetes object (no apiVersion, no kind)"* ]] || fail "stderr: $stderr"
+	[[ $stderr == *"pc-validate: 1 objects checked in 9 files: 0 errors, 0 warnings; skipped as not Kubernetes objects: 7 files, 1 documents"* ]] || fail "stderr: $stderr"
+	[[ $stderr == *"repo/chart/templates/pod.yaml: note: skipped: Helm/Go template"* ]] || fail "stderr: $stderr"
+	[[ $stderr == *"stats: kind (Helm/Go template): skipped 2, rejected 0"* ]] || fail "stderr: $stderr"
+	[[ $stderr == *"stats: kind (no apiVersion, no kind): skipped 1, rejected 0"* ]] || fail "stderr: $stderr"
+	[[ $stderr == *"stats: not Kubernetes objects: 7 files, 1 documents skipped"* ]] || fail "stderr: $stderr"
+	# only other files: "0 objects checked", exit 0
+	rm "$TMP/repo/classes.yaml"
+	run -0 --separate-stderr pc-validate "$TMP/repo"
+	[[ $stderr == *"pc-validate: 0 objects checked; skipped as not Kubernetes objects: 7 files, 1 documents"* ]] || fail "stderr: $stderr"
+	# a template on standard input too
+	run -0 --separate-stderr pc-validate - <"$TMP/repo/chart/templates/deployment.yaml"
+	[[ $stderr == *"note: skipped: Helm/Go template"* ]] || fail "stderr: $stderr"
+}
+
+@test "a document with only one of apiVersion and kind is still a finding; YAML text with {{ }} in a block scalar is checked" {
+	printf 'kind: PriorityClass\nmetadata: {name: x}\nvalue: 1\n' >"$TMP/half.yaml"
+	run -1 pc-validate "$TMP/half.yaml"
+	assert_output --partial "Object 'apiVersion' is missing"
+	cat >"$TMP/cm.yaml" <<'EOF'
+apiVersion: v1
+kind: Pod
+metadata:
+  name: p
+  annotations:
+    template: |
+      {{ .Labels.alertname }}
+spec:
+  priorityClassName: "{{ not-a-class }}"
+  containers: [{name: c, image: i}]
+EOF
+	run -1 pc-validate "$TMP/cm.yaml"
+	assert_output --partial 'cm.yaml:9:22: Pod/p: spec.priorityClassName'
+}
+
+@test "--against REV: a class the change deletes is an error for staged and committed objects that name it, with its old place" {
+	git_repo
+	cd "$REPO"
+	printf 'apiVersion: v1\nkind: Pod\nmetadata: {name: old, namespace: a}\nspec:\n  priorityClassName: batch\n  containers: [{name: c, image: i}]\n' >deploy/old-pod.yaml
+	git add -A && git commit -qm classes
+	git rm -q deploy/classes.yaml
+	printf 'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web, namespace: a}\nspec:\n  template:\n    spec:\n      priorityClassName: batch\n      containers: [{name: c, image: i}]\n' >deploy/web.yaml
+	run -1 pc-validate -o json --against HEAD deploy/web.yaml
+	run jq -e -s 'length == 2 and all(.[]; .severity == "error" and .related == [{"file":"HEAD:deploy/classes.yaml","line":1,"column":1,"message":"the deleted class"}])
+		and (map(.file) | sort) == ["deploy/old-pod.yaml", "deploy/web.yaml"]' <<<"$output"
+	assert_success
+	# the class defined again in another file: nothing is missing
+	printf 'apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata:\n  name: batch\nvalue: 100\npreemptionPolicy: Never\n' >deploy/moved.yaml
+	run -0 pc-validate --against HEAD deploy/web.yaml deploy/moved.yaml
+	assert_output ""
 }

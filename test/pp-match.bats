@@ -12,7 +12,7 @@ GATE="--feature-gates PropagationPolicyPreemption=true"
 	run pp-match --help
 	assert_success
 	assert_output --partial "Usage: pp-match"
-	for flag in --feature-gates --namespace --explain --emit-metadata --require-claim --output --no-headers --stats; do
+	for flag in --feature-gates --namespace --explain --emit-metadata --require-claim --against --output --no-headers --stats; do
 		assert_output --partial -- "$flag"
 	done
 	assert_output --partial "Exit status"
@@ -237,4 +237,47 @@ EOF"
 	run --separate-stderr pp-match "$ROOT/share/examples/karmada/policies.yaml"
 	assert_success
 	[[ "$stderr" == *"0 resource templates in the input: 4 policies matched nothing"* ]]
+}
+
+# ---- issue 23: the pre-commit hook in a real repository ----
+
+@test "pp-match skips a Helm template, a chart's values, package.json and config YAML with a note, not trouble" {
+	TMP="$BATS_TEST_TMPDIR"
+	mkdir -p "$TMP/chart/templates"
+	printf 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: {{ .Release.Name }}\n' >"$TMP/chart/templates/web.yaml"
+	printf 'replicaCount: 2\n' >"$TMP/chart/values.yaml"
+	printf '{"name": "ui"}\n' >"$TMP/package.json"
+	printf 'log_level: debug\n' >"$TMP/config.yaml"
+	run -0 --separate-stderr pp-match -o table --stats "$TMP/chart" "$TMP/package.json" "$TMP/config.yaml" "$EXAMPLES"
+	[[ $stderr == *"chart/templates/web.yaml: note: skipped: Helm/Go template, not Kubernetes objects; to check it, render it: helm template CHART | pp-match -"* ]] || fail "stderr: $stderr"
+	[[ $stderr == *"package.json: note: skipped: npm package manifest"* ]] || fail "stderr: $stderr"
+	[[ $stderr == *"config.yaml:1:1: note: skipped: not a Kubernetes object (no apiVersion, no kind)"* ]] || fail "stderr: $stderr"
+	[[ $stderr == *"stats: kind (Helm/Go template): skipped 1"* ]] || fail "stderr: $stderr"
+	assert_output --partial "not Kubernetes objects: 3 files, 1 documents skipped"
+}
+
+@test "pp-match --against REV: the committed policies take part; a replaced or deleted file's do not" {
+	TMP="$BATS_TEST_TMPDIR"
+	REPO="$TMP/repo"
+	mkdir -p "$REPO/karmada"
+	cp "$EXAMPLES"/*.yaml "$REPO/karmada/"
+	cd "$REPO"
+	git init -q && git -c user.email=t@example.com -c user.name=t commit -qm init --allow-empty
+	git add -A && git -c user.email=t@example.com -c user.name=t commit -qm karmada
+	# the templates alone: no policy in sight
+	run -0 pp-match -o table karmada/templates.yaml
+	assert_output --partial "0 claimed, 6 unclaimed; 0 policies"
+	# with the committed state: the committed policies claim them, the recorded claim is kept
+	run -0 pp-match -o table --against HEAD karmada/templates.yaml
+	assert_output --partial "Deployment/shop/payments       Keep     CPP/platform-default"
+	assert_output --partial "5 claimed, 1 unclaimed; 4 policies"
+	# a staged version of the policies file replaces the committed one
+	run -0 pp-match -o table --against HEAD karmada/templates.yaml karmada/policies.yaml
+	assert_output --partial "5 claimed, 1 unclaimed; 4 policies"
+	# the policies deleted from the work tree take no part
+	git rm -q karmada/policies.yaml
+	run -0 pp-match -o table --against HEAD karmada/templates.yaml
+	assert_output --partial "0 claimed, 6 unclaimed; 0 policies"
+	run -0 pp-match -o table --against HEAD~1 karmada/templates.yaml
+	assert_output --partial "0 policies"
 }

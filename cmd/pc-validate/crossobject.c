@@ -7,6 +7,20 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Room for one more element in an array of n (capacity *cap). */
+static bool room_for_one(void **v, size_t n, size_t *cap, size_t size)
+{
+	if (n < *cap)
+		return true;
+	size_t ncap = *cap ? *cap * 2 : 64;
+	void *nv = realloc(*v, ncap * size);
+	if (!nv)
+		return false;
+	*v = nv;
+	*cap = ncap;
+	return true;
+}
+
 static void free_json(void *p)
 {
 	cJSON_Delete(p);
@@ -50,6 +64,13 @@ void pcv_cross_free(pcv_ctx *c)
 		free(c->refs[i].ns);
 	}
 	free(c->refs);
+	for (size_t i = 0; i < c->ncrefs; i++) {
+		pcv_ident_free(&c->crefs[i].obj);
+		free(c->crefs[i].target);
+		free(c->crefs[i].file);
+		free(c->crefs[i].field);
+	}
+	free(c->crefs);
 }
 
 static const char *group_of(const char *api_version)
@@ -156,6 +177,7 @@ static void record_pclass(pcv_ctx *c, const cJSON *pc, bool existing, bool allow
 	f->global_default = allow_default && pk_bool(pc, "globalDefault");
 	f->policy = policy_of(pc);
 	f->existing = existing;
+	f->replaced = false;
 	free(f->at.file);
 	f->at = (pcv_place){ at->file ? strdup(at->file) : NULL, at->line, at->col, NULL };
 	set_default(c, name, f->global_default);
@@ -233,7 +255,9 @@ void pcv_cross_priorityclass(pcv_obj *o)
 	if (!name || !*name)
 		return;  /* generateName: a new object, no identity to compare */
 	size_t before = c->findings.n;
-	const pcv_pcfact *old = pcv_strmap_get(&c->pcfacts, name);
+	pcv_pcfact *old = pcv_strmap_get(&c->pcfacts, name);
+	if (old)
+		old->replaced = false;  /* an input defines it: it stays */
 	if (old && !old->existing)
 		old = NULL;
 	if (old)
@@ -314,7 +338,12 @@ void pcv_cross_add_cluster(pcv_ctx *c, cJSON *obj, const pk_origin *at)
 	const char *kind = pk_kind(obj);
 	if (strcmp(kind, "PriorityClass") == 0) {
 		pcv_place where = { (char *)(c->loading_name ? c->loading_name : at->file), at->line, at->col, NULL };
-		record_pclass(c, obj, true, true, &where);
+		/* a class in a replaced file counts as a default only if an
+		 * input says so again */
+		record_pclass(c, obj, true, !c->against_replaced, &where);
+		pcv_pcfact *f = pcv_strmap_get(&c->pcfacts, pk_name(obj));
+		if (f && c->against_replaced)
+			f->replaced = true;
 	}
 	if (strcmp(kind, "Workload") == 0) {
 		char *buf = NULL;
@@ -354,6 +383,81 @@ void pcv_cross_add_cluster(pcv_ctx *c, cJSON *obj, const pk_origin *at)
 	else if (prev)
 		cJSON_Delete(prev);
 	free(key);
+}
+
+/* ---- --against: classes this change deletes ---- */
+
+static void add_committed_ref(pcv_ctx *c, const pk_record *rec, const char *field, const char *target)
+{
+	if (!target || !*target)
+		return;
+	if (!room_for_one((void **)&c->crefs, c->ncrefs, &c->capcrefs, sizeof *c->crefs))
+		return;
+	pk_origin at = pk_record_path_origin(rec, field);
+	pcv_committed_ref *r = &c->crefs[c->ncrefs++];
+	*r = (pcv_committed_ref){ strdup(target), strdup(c->against_local), at.line, at.col, {0}, strdup(field) };
+	pcv_ident_set(&r->obj, pk_api_version(rec->obj), pk_kind(rec->obj), pk_namespace(rec->obj), pk_name(rec->obj));
+}
+
+void pcv_cross_committed_refs(pcv_ctx *c, const pk_record *rec)
+{
+	const cJSON *obj = rec->obj;
+	const char *kind = pk_kind(obj), *av = pk_api_version(obj);
+	const char *spec_path = pcv_pod_spec_path(av, kind);
+	char field[PCV_PATH_MAX];
+	if (spec_path) {
+		pcv_path(field, "%s.priorityClassName", spec_path);
+		add_committed_ref(c, rec, field, pk_str(obj, field));
+		return;
+	}
+	if (strncmp(av, "scheduling.k8s.io/", 18) != 0)
+		return;
+	const cJSON *spec = pk_get(obj, "spec");
+	if (strcmp(kind, "PodGroup") == 0)
+		add_committed_ref(c, rec, "spec.priorityClassName", pk_str(spec, "priorityClassName"));
+	if (strcmp(kind, "Workload") != 0)
+		return;
+	const cJSON *templates = pk_get(spec, "podGroupTemplates");
+	int i = 0;
+	for (const cJSON *t = cJSON_IsArray(templates) ? templates->child : NULL; t; t = t->next, i++) {
+		pcv_path(field, "spec.podGroupTemplates[%d].priorityClassName", i);
+		add_committed_ref(c, rec, field, pk_str(t, "priorityClassName"));
+	}
+}
+
+/* A class of the existing state that this change deletes (--against). */
+static const pcv_pcfact *deleted_class(const pcv_ctx *c, const char *name)
+{
+	const pcv_pcfact *f = name && *name ? pcv_strmap_get(&c->pcfacts, name) : NULL;
+	return f && f->replaced ? f : NULL;
+}
+
+/* A class of the resulting state. */
+static const pk_pclass *live_class(const pcv_ctx *c, const char *name)
+{
+	return deleted_class(c, name) ? NULL : pk_pclass_find(&c->classes, name);
+}
+
+/* A committed object that stays names a class the change deletes: the
+ * apiserver would reject its pods. Reported at the object, naming where
+ * the class was. */
+static void check_committed_refs(pcv_ctx *c)
+{
+	for (size_t i = 0; i < c->ncrefs; i++) {
+		const pcv_committed_ref *r = &c->crefs[i];
+		const pcv_pcfact *f = deleted_class(c, r->target);
+		if (!f)
+			continue;
+		char where[1200], msg[1600];
+		format_place(&f->at, where, sizeof where);
+		snprintf(msg, sizeof msg, "no PriorityClass with name %s was found: this change deletes it (it was at %s), and "
+		         "this committed %s still names it (its pods would be rejected)", r->target, where, r->obj.kind);
+		int file = pcv_intern_file(&c->findings, r->file);
+		pcv_finding *d = pcv_add_finding(&c->findings, file, r->line, r->col, PK_SEV_ERROR, &r->obj, NULL,
+		                                 PCV_FORBIDDEN, msg);
+		pcv_set_rule(d, r->field, "exists");
+		pcv_set_related(d, f->at.file, f->at.line, f->at.col, "the deleted class");
+	}
 }
 
 void pcv_cross_lookup(pcv_obj *o)
@@ -415,14 +519,8 @@ void pcv_add_ref(pcv_obj *o, pcv_ref_kind kind, const char *field, const char *t
                  const char *target2, const char *ns)
 {
 	pcv_ctx *c = o->ctx;
-	if (c->nrefs == c->caprefs) {
-		size_t ncap = c->caprefs ? c->caprefs * 2 : 64;
-		pcv_ref *nv = realloc(c->refs, ncap * sizeof *nv);
-		if (!nv)
-			return;
-		c->refs = nv;
-		c->caprefs = ncap;
-	}
+	if (!room_for_one((void **)&c->refs, c->nrefs, &c->caprefs, sizeof *c->refs))
+		return;
 	pcv_ref *r = &c->refs[c->nrefs++];
 	memset(r, 0, sizeof *r);
 	r->kind = kind;
@@ -530,12 +628,23 @@ static void ref_finding(pcv_ctx *c, file_text *ft, const pcv_ref *r, int sib, pk
 
 static void check_pclass_ref(pcv_ctx *c, file_text *ft, const pcv_ref *r)
 {
-	char msg[700];
+	char msg[1700];
 	const char *suffix = r->admission ? "" : " (pods created from this template would be rejected)";
 	int32_t value = 0;
 	pk_preemption_policy policy = PK_PREEMPT_LOWER;
 	if (*r->target) {
-		const pk_pclass *cls = pk_pclass_find(&c->classes, r->target);
+		const pk_pclass *cls = live_class(c, r->target);
+		const pcv_pcfact *gone = deleted_class(c, r->target);
+		if (gone) {
+			char where[1200];
+			format_place(&gone->at, where, sizeof where);
+			snprintf(msg, sizeof msg, "no PriorityClass with name %s was found: this change deletes it (it was at "
+			         "%s)%s", r->target, where, suffix);
+			ref_finding(c, ft, r, -1, PK_SEV_ERROR, PCV_FORBIDDEN, NULL, "exists", msg);
+			pcv_set_related(&c->findings.v[c->findings.n - 1], gone->at.file, gone->at.line, gone->at.col,
+			                "the deleted class");
+			return;
+		}
 		if (!cls && !r->admission && !c->cluster_given) {
 			/* The apiserver takes the controller as it is; its pods
 			 * fail later unless the cluster has the class, and only
@@ -602,13 +711,13 @@ static void check_workload_ref(pcv_ctx *c, file_text *ft, const pcv_ref *r)
 static void check_preemption_ref(pcv_ctx *c, file_text *ft, const pcv_ref *r)
 {
 	char msg[700];
-	const pk_pclass *pcls = pk_pclass_find(&c->classes, r->target);
+	const pk_pclass *pcls = live_class(c, r->target);
 	if (!pcls) {
 		snprintf(msg, sizeof msg, "no PriorityClass with name %s was found", r->target);
 		ref_finding(c, ft, r, -1, PK_SEV_ERROR, PCV_FORBIDDEN, NULL, "exists", msg);
 		return;
 	}
-	const pk_pclass *scls = r->target2 && *r->target2 ? pk_pclass_find(&c->classes, r->target2)
+	const pk_pclass *scls = r->target2 && *r->target2 ? live_class(c, r->target2)
 	                                                   : pk_pclass_default(&c->classes);
 	int32_t sched = scls ? scls->value : 0;
 	if (pcls->value < sched) {
@@ -637,6 +746,7 @@ void pcv_cross_finish(pcv_ctx *c)
 		}
 	}
 	free(ft.buf);
+	check_committed_refs(c);
 }
 
 /* ---- update rules against a --cluster object ---- */

@@ -25,8 +25,10 @@ static const pk_cli_spec spec = {
 		"Options:\n"
 		"      --cluster FILE         existing objects, e.g. from kubectl get priorityclasses,workloads\n"
 		"                             -A -o json; an input with the same identity is an update\n"
-		"      --against REV          the objects of the same paths at git revision REV are the\n"
-		"                             existing objects (git show REV:path), e.g. --against HEAD\n"
+		"      --against REV          the repository's committed state at git revision REV is what\n"
+		"                             exists (every manifest, read with one git cat-file); the\n"
+		"                             operands replace their committed versions, files gone from\n"
+		"                             the work tree are deleted; e.g. --against HEAD in a hook\n"
 		"      --strict               fail on warnings too; require value and metadata.namespace\n"
 		"      --summary              print counts of objects and findings to stderr\n"
 		"      --kep5710-preemption-priority  accept the KEP-5710 proposal's\n"
@@ -92,6 +94,8 @@ static void print_file_stats(const pcv_ctx *c, const char *prog)
 {
 	fprintf(stderr, "%s: stats: files %ld, without documents %ld; %ld objects checked\n", prog, c->files,
 	        c->empty_files, c->objects_checked);
+	fprintf(stderr, "%s: stats: not Kubernetes objects: %ld files, %ld documents skipped\n", prog,
+	        c->skipped_files, c->skipped_docs);
 }
 
 static void load_existing(pcv_ctx *c, const options *opt, int argc, char **argv)
@@ -123,12 +127,17 @@ int main(int argc, char **argv)
 	pcv_cross_init(&c);
 	cli.reader.report_duplicates = 1;
 	cli.reader.file_done = pcv_on_file_done;
+	cli.reader.skip_file = pcv_on_skip_file;
 	parse_options(&cli, &c, &opt, argc, argv);
 	pcv_gates_from(&c.gates, &cli.gates);
 
 	load_existing(&c, &opt, argc, argv);
 	size_t npaths = optind < argc ? (size_t)(argc - optind) : 0;
-	if (!c.trouble && pk_read_paths(&cli.reader, npaths ? argv + optind : NULL, npaths, pcv_on_record, &c) < 0)
+	/* --against without operands: the work tree's deletions only, not
+	 * standard input (a hook with always_run may get no files) */
+	bool read_inputs = npaths || !opt.against;
+	if (!c.trouble && read_inputs &&
+	    pk_read_paths(&cli.reader, npaths ? argv + optind : NULL, npaths, pcv_on_record, &c) < 0)
 		c.trouble = true;
 
 	pcv_cross_finish(&c);

@@ -58,6 +58,15 @@ static void output_text(const pcv_ctx *c, pk_out *out)
 		const char *tint = !color ? "" : d->sev == PK_SEV_WARNING ? "\033[33m" : "\033[31m";
 		pk_out_printf(out, "%s%s%s: %s%s%s%s%s\n", bold, where, reset, subject, tint,
 		              d->sev == PK_SEV_WARNING ? "warning: " : "", d->message, reset);
+		/* the other place (the existing object of an update), as a
+		 * compiler's note, unless the message names it already */
+		if (d->related.file && !strstr(d->message, d->related.file)) {
+			if (d->related.line > 0)
+				pk_out_printf(out, "%s:%ld:%ld: note: %s\n", d->related.file, d->related.line, d->related.col,
+				              d->related.what ? d->related.what : "related");
+			else
+				pk_out_printf(out, "%s: note: %s\n", d->related.file, d->related.what ? d->related.what : "related");
+		}
 	}
 }
 
@@ -366,14 +375,18 @@ static void say_counts(const pcv_ctx *c)
 {
 	size_t errors, warnings;
 	count_severities(c, &errors, &warnings);
+	char skipped[200] = "";
+	if (c->skipped_files || c->skipped_docs)
+		snprintf(skipped, sizeof skipped, "; skipped as not Kubernetes objects: %ld files, %ld documents",
+		         c->skipped_files, c->skipped_docs);
 	char release[16];
 	if (c->summary)
-		fprintf(stderr, "%s: %ld objects checked in %ld files: %zu errors, %zu warnings (answers for Kubernetes %s)\n",
-		        c->cli->prog, c->objects_checked, c->files, errors, warnings,
+		fprintf(stderr, "%s: %ld objects checked in %ld files: %zu errors, %zu warnings%s (answers for Kubernetes %s)\n",
+		        c->cli->prog, c->objects_checked, c->files, errors, warnings, skipped,
 		        pk_cli_k8s_version(c->cli, release, sizeof release));
 	else if (c->objects_checked == 0 && c->findings.n == 0 && !c->trouble &&
 	         (c->cli->format == PK_FMT_TEXT || c->cli->format == PK_FMT_TABLE || c->cli->format == PK_FMT_WIDE))
-		fprintf(stderr, "%s: 0 objects checked\n", c->cli->prog);
+		fprintf(stderr, "%s: 0 objects checked%s\n", c->cli->prog, skipped);
 }
 
 int pcv_output(pcv_ctx *c, pk_out *out)

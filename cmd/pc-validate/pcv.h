@@ -114,8 +114,21 @@ typedef struct pcv_pcfact {
 	bool global_default;
 	pk_preemption_policy policy;
 	bool existing;
+	bool replaced;         /* --against: committed in a file that an input
+	                          replaces or that is deleted, and no input
+	                          defines it again: gone from the resulting state */
 	pcv_place at;          /* where it is defined */
 } pcv_pcfact;
+
+/* --against: a committed object in a file that stays as it is names a
+ * class; a finding only if this change deletes the class. */
+typedef struct pcv_committed_ref {
+	char *target;          /* the class */
+	char *file;            /* the work-tree file, as the user names it */
+	long line, col;
+	pcv_ident obj;
+	char *field;
+} pcv_committed_ref;
 
 /* Where an input object with an identity was first defined. */
 typedef struct pcv_definition {
@@ -133,6 +146,12 @@ typedef struct pcv_ctx {
 	bool loading_cluster;  /* reading existing objects (--cluster, --against) */
 	const char *loading_name; /* their display name when not the file's (REV:path) */
 	bool against_soft;     /* an unreadable old version is a warning, not trouble */
+	bool against_replaced; /* the committed file being read is replaced or deleted */
+	const char *against_local; /* its work-tree name (NULL: not --against) */
+	pcv_committed_ref *crefs;
+	size_t ncrefs, capcrefs;
+	long skipped_files;    /* inputs that are not Kubernetes objects */
+	long skipped_docs;     /* documents without apiVersion and kind */
 	bool trouble;          /* I/O or usage trouble: exit 2 */
 	pcv_findings findings;
 	pk_stats stats;
@@ -255,6 +274,9 @@ char *pcv_identity_key(const char *group, const char *kind, const char *ns, cons
 /* An existing object (--cluster, --against): remembered, the tree is
  * kept. Takes ownership. at is where it was read. */
 void pcv_cross_add_cluster(pcv_ctx *c, cJSON *obj, const pk_origin *at);
+/* --against: the class references of a committed object (rec) in a file
+ * that stays, to check once the inputs are read. */
+void pcv_cross_committed_refs(pcv_ctx *c, const pk_record *rec);
 /* Look up the existing object for o and set o->update / o->old. */
 void pcv_cross_lookup(pcv_obj *o);
 /* A second definition of an input identity is a finding naming the first. */
@@ -275,10 +297,15 @@ void pcv_update_rules(pcv_obj *o);
 int pcv_on_record(void *ctx, pk_record *rec);
 /* The reader's per-file callback: counts inputs without documents. */
 void pcv_on_file_done(void *ctx, const char *file);
+/* The reader's callback for a file that is not Kubernetes objects. */
+void pcv_on_skip_file(void *ctx, const char *file, const char *why);
+/* Where the pod spec of a pod kind is ("spec.template.spec"), or NULL. */
+const char *pcv_pod_spec_path(const char *api_version, const char *kind);
 
 /* ---- --against REV (against.c) ---- */
-/* Load the objects of the input paths at git revision rev as existing
- * objects. Returns 0, or -1 after a message (usage trouble). */
+/* Load the whole committed state at git revision rev as the existing
+ * objects; paths (the operands) replace their committed versions. Returns
+ * 0, or -1 after a message (usage trouble). */
 int pcv_against_load(pcv_ctx *c, const char *rev, char *const *paths, size_t npaths);
 
 /* ---- output (output.c) ---- */

@@ -2,6 +2,7 @@
  * and the facts the set-level rules need. */
 #include "pcv.h"
 #include "k8s/release.h"
+#include "io/nonobject.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,6 +26,14 @@ static const struct {
 static bool eq(const char *a, const char *b)
 {
 	return strcmp(a, b) == 0;
+}
+
+const char *pcv_pod_spec_path(const char *api_version, const char *kind)
+{
+	for (size_t i = 0; i < sizeof pod_kinds / sizeof pod_kinds[0]; i++)
+		if (eq(kind, pod_kinds[i].kind) && eq(api_version, pod_kinds[i].api_version))
+			return pod_kinds[i].spec_path;
+	return NULL;
 }
 
 static void split_api_version(const char *av, char *group, size_t gsize, const char **version)
@@ -90,7 +99,8 @@ static void not_an_object(pcv_ctx *c, const pk_record *rec, int file, const char
 
 /* Existing objects (--cluster, --against) are a side input: unreadable
  * --cluster input is trouble; an old version that does not parse any more
- * is only said (it cannot be compared). */
+ * is only said (it cannot be compared), and only for a file the inputs
+ * replace. */
 static void existing_problem(pcv_ctx *c, const pk_record *rec)
 {
 	pk_origin at = rec->origin;
@@ -98,7 +108,9 @@ static void existing_problem(pcv_ctx *c, const pk_record *rec)
 		at.file = c->loading_name;
 	const char *what = rec->message ? rec->message : "cannot parse";
 	if (c->against_soft) {
-		if (rec->type == PK_REC_ERROR)
+		/* said for the old version of a file being changed; a committed
+		 * file that stays is none of this commit's business */
+		if (rec->type == PK_REC_ERROR && c->against_replaced)
 			pk_diag_report(&c->cli->diag, PK_SEV_WARNING, &at, "--against: %s (not compared)", what);
 		return;
 	}
@@ -263,6 +275,14 @@ static void check_object(pcv_ctx *c, pk_record *rec, int file)
 		not_an_object(c, rec, file, go_json_type(obj));
 		return;
 	}
+	const char *other = pk_nonobject_document(obj);
+	if (other) {
+		/* config YAML, a values file: not an object, not a finding */
+		pk_stats_skip(&c->stats, "(no apiVersion, no kind)");
+		c->skipped_docs++;
+		pk_diag_report(&c->cli->diag, PK_SEV_NOTE, &rec->origin, "skipped: %s", other);
+		return;
+	}
 	pcv_obj o = {.ctx = c, .rec = rec, .root = obj, .file = file};
 	o.api_version = pk_api_version(obj);
 	o.kind = pk_kind(obj);
@@ -297,6 +317,8 @@ int pcv_on_record(void *ctx, pk_record *rec)
 			return 0;
 		}
 		if (cJSON_IsObject(rec->obj)) {
+			if (c->against_local && !c->against_replaced)
+				pcv_cross_committed_refs(c, rec);
 			pcv_cross_add_cluster(c, rec->obj, &rec->origin);
 			rec->obj = NULL;  /* taken */
 		}
@@ -309,6 +331,21 @@ int pcv_on_record(void *ctx, pk_record *rec)
 	else
 		check_object(c, rec, file);
 	return 0;
+}
+
+void pcv_on_skip_file(void *ctx, const char *file, const char *why)
+{
+	pcv_ctx *c = ctx;
+	if (c->loading_cluster)
+		return;  /* an existing file of another kind: nothing to compare */
+	char note[600], reason[200];
+	pk_nonobject_note(why, c->cli->prog, note, sizeof note);
+	snprintf(reason, sizeof reason, "(%s)", why);
+	pk_stats_skip(&c->stats, reason);
+	c->skipped_files++;
+	c->records_in_file++;  /* accounted for: not a file without documents */
+	pk_origin at = {.file = file};
+	pk_diag_report(&c->cli->diag, PK_SEV_NOTE, &at, "%s", note);
 }
 
 void pcv_on_file_done(void *ctx, const char *file)

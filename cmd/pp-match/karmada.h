@@ -109,6 +109,7 @@ typedef struct pp_options {
 	bool emit_metadata;
 	bool require_claim;          /* an unclaimed template is a finding (exit 1) */
 	const char *default_namespace;
+	const char *against;         /* --against REV: the committed policies at REV take part */
 } pp_options;
 
 /* A policy that matched a template, with its standing. */
@@ -210,6 +211,7 @@ struct pp_report {
 	pk_out *out;
 	pk_diag *diag;
 	bool json;       /* Diagnostic records into the stream instead of stderr text */
+	bool quiet;      /* count only (the committed policies of --against) */
 	long errors;
 	long warnings;
 };
@@ -229,6 +231,11 @@ typedef struct pp_run {
 	pp_report report;
 	pk_stats stats;
 	bool trouble;            /* unreadable input: exit 2 */
+	bool committed;          /* reading the committed state (--against) */
+	bool committed_replaced; /* ... a file an input replaces or that is deleted */
+	long committed_policies; /* policies taken from the committed state */
+	long skipped_files;      /* inputs that are not Kubernetes objects */
+	long skipped_docs;       /* documents without apiVersion and kind */
 	bool out_of_memory;
 	long claimed, unclaimed, skipped;  /* templates, as written */
 } pp_run;

@@ -32,6 +32,8 @@ void pp_report_problem(pp_report *r, pk_severity sev, const pp_policy *p, const 
 		r->errors++;
 	else
 		r->warnings++;
+	if (r->quiet)
+		return;
 
 	if (!r->json) {
 		pk_diag_report(r->diag, sev, at, "%s/%s: %s: %s", pp_policy_kind_name(p->kind), p->name, field, message);

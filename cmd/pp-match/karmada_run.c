@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "io/gitrev.h"
+#include "io/nonobject.h"
 #include "k8s/json.h"
 
 static int grow(void **items, long *cap, long need, size_t size)
@@ -48,8 +50,11 @@ static void add_policy(pp_run *r, pk_record *rec)
 		return;
 	}
 	w->npolicies++;
-	/* Validate while the reader still knows where each node came from. */
-	if (pp_validate_policy(p, rec, &r->report) > 0) {
+	/* Validate while the reader still knows where each node came from;
+	 * a committed policy that the webhook would reject takes no part,
+	 * said by the commit that brought it, not by this one. */
+	pp_report quiet = {.quiet = true};
+	if (pp_validate_policy(p, rec, r->committed ? &quiet : &r->report) > 0) {
 		p->admitted = false;
 		pk_stats_reject(&r->stats, pp_policy_kind_name(p->kind));
 	} else {
@@ -95,11 +100,34 @@ static void note_ignored(pp_run *r, pk_record *rec, const char *why)
 		add_template(r, rec, why);
 }
 
+/* --against: only the policies of committed files that stay take part;
+ * the inputs are the templates to decide. */
+static int on_committed_record(pp_run *r, pk_record *rec)
+{
+	char why[512];
+	if (rec->type != PK_REC_OBJECT || r->committed_replaced || !cJSON_IsObject(rec->obj))
+		return 0;
+	if (pp_classify(rec->obj, r->opts->default_namespace, why, sizeof why) == PP_OBJ_POLICY) {
+		add_policy(r, rec);
+		r->committed_policies++;
+	}
+	return r->out_of_memory ? 1 : 0;
+}
+
 static int on_record(void *ctx, pk_record *rec)
 {
 	pp_run *r = ctx;
 	char why[512];
 
+	if (r->committed)
+		return on_committed_record(r, rec);
+	if (rec->type == PK_REC_OBJECT && pk_nonobject_document(rec->obj)) {
+		/* config YAML, a values file: not an object, not a finding */
+		pk_stats_skip(&r->stats, "(no apiVersion, no kind)");
+		r->skipped_docs++;
+		pk_diag_report(&r->cli->diag, PK_SEV_NOTE, &rec->origin, "skipped: %s", pk_nonobject_document(rec->obj));
+		return 0;
+	}
 	if (rec->type != PK_REC_OBJECT) {
 		if (pk_cli_report_record_problem(r->cli, rec)) {
 			r->stats.errors++;
@@ -139,9 +167,13 @@ static void count(pp_run *r, const pp_decision *d)
 /* "6 templates: 5 claimed, 1 unclaimed; 5 policies" under the table. */
 static void summary_footer(const pp_run *r, pk_table *t)
 {
-	char skipped[64] = "";
+	char skipped[160] = "";
+	size_t n = 0;
 	if (r->skipped)
-		snprintf(skipped, sizeof skipped, ", %ld skipped by the detector", r->skipped);
+		n = (size_t)snprintf(skipped, sizeof skipped, ", %ld skipped by the detector", r->skipped);
+	if ((r->skipped_files || r->skipped_docs) && n < sizeof skipped)
+		snprintf(skipped + n, sizeof skipped - n, "; not Kubernetes objects: %ld files, %ld documents skipped",
+		         r->skipped_files, r->skipped_docs);
 	pk_table_footer(t, "%ld template(s): %ld claimed, %ld unclaimed%s; %ld polic%s", r->claimed + r->unclaimed,
 	                r->claimed, r->unclaimed, skipped, r->world.npolicies, r->world.npolicies == 1 ? "y" : "ies");
 }
@@ -264,9 +296,40 @@ static void check_duplicates(pp_run *r)
 	free(ids);
 }
 
+static void on_skip_file(void *ctx, const char *file, const char *why)
+{
+	pp_run *r = ctx;
+	if (r->committed)
+		return;
+	char note[600], reason[200];
+	pk_nonobject_note(why, r->cli->prog, note, sizeof note);
+	snprintf(reason, sizeof reason, "(%s)", why);
+	pk_stats_skip(&r->stats, reason);
+	r->skipped_files++;
+	pk_origin at = {.file = file};
+	pk_diag_report(&r->cli->diag, PK_SEV_NOTE, &at, "%s", note);
+}
+
+static int on_committed(void *ctx, const pk_git_file *f)
+{
+	pp_run *r = ctx;
+	r->committed_replaced = f->replaced;
+	pk_read_named_buffer(&r->cli->reader, f->data, f->len, f->name, on_record, r);
+	return r->out_of_memory ? -1 : 0;
+}
+
 void pp_run_read(pp_run *r, char *const *paths, size_t npaths)
 {
-	if (pk_read_paths(&r->cli->reader, paths, npaths, on_record, r) < 0)
+	r->cli->reader.skip_file = on_skip_file;
+	if (r->opts->against) {
+		r->committed = true;
+		if (pk_git_against(r->cli->prog, r->opts->against, paths, npaths, on_committed, r) < 0)
+			r->trouble = true;
+		r->committed = false;
+	}
+	/* --against without operands: the committed state only, not standard
+	 * input (a hook with always_run may get no files) */
+	if (!r->trouble && (npaths || !r->opts->against) && pk_read_paths(&r->cli->reader, paths, npaths, on_record, r) < 0)
 		r->trouble = true;
 	if (r->out_of_memory) {
 		pk_diag_report(&r->cli->diag, PK_SEV_ERROR, NULL, "out of memory");

@@ -11,7 +11,7 @@
 
 static const pk_cli_spec spec = {
 	.prog = "pp-match",
-	.synopsis = "pp-match [--feature-gates GATES] [-n NAMESPACE] [--explain] [--emit-metadata] [--require-claim] [options] [path ...]",
+	.synopsis = "pp-match [--feature-gates GATES] [-n NAMESPACE] [--explain] [--emit-metadata] [--require-claim] [--against REV] [options] [path ...]",
 	.help =
 		"Read Karmada PropagationPolicies, ClusterPropagationPolicies and resource\n"
 		"templates; write one PolicyClaim record per template saying which policy\n"
@@ -21,20 +21,24 @@ static const pk_cli_spec spec = {
 		"      --explain              list every matching policy and why it lost, and every\n"
 		"                             object the detector skips (Skipped) with its rule\n"
 		"      --emit-metadata        add the claim labels/annotations to set, as a merge patch\n"
-		"      --require-claim        an unclaimed template is a finding (exit 1)\n",
+		"      --require-claim        an unclaimed template is a finding (exit 1)\n"
+		"      --against REV          the policies committed at git revision REV take part too\n"
+		"                             (those of files the operands replace or that are gone from\n"
+		"                             the work tree do not); e.g. --against HEAD in a hook\n",
 	.formats = "json,table,wide",
 	.default_format = PK_FMT_JSON,
 	.finding = "an unclaimed template with --require-claim, or a policy the webhook rejects",
 	.gates = PK_GATE_BIT(PK_GATE_PROPAGATION_POLICY_PREEMPTION),
 };
 
-enum { OPT_EXPLAIN = 1, OPT_EMIT_METADATA, OPT_REQUIRE_CLAIM };
+enum { OPT_EXPLAIN = 1, OPT_EMIT_METADATA, OPT_REQUIRE_CLAIM, OPT_AGAINST };
 
 static const struct option long_options[] = {
 	{"namespace", required_argument, NULL, 'n'},
 	{"explain", no_argument, NULL, OPT_EXPLAIN},
 	{"emit-metadata", no_argument, NULL, OPT_EMIT_METADATA},
 	{"require-claim", no_argument, NULL, OPT_REQUIRE_CLAIM},
+	{"against", required_argument, NULL, OPT_AGAINST},
 	PK_CLI_COMMON_OPTIONS,
 	{NULL, 0, NULL, 0},
 };
@@ -62,6 +66,11 @@ int main(int argc, char **argv)
 			break;
 		case OPT_REQUIRE_CLAIM:
 			opts.require_claim = true;
+			break;
+		case OPT_AGAINST:
+			if (!*optarg)
+				pk_cli_usage_error(&cli, "--against: a git revision is required");
+			opts.against = optarg;
 			break;
 		default:
 			pk_cli_usage_error(&cli, "unexpected option");

@@ -1,12 +1,14 @@
 /* Operands to records: open each path (recursing into directories), sniff
  * JSON or YAML from the first significant byte, and stream. */
 #include "io/internal.h"
+#include "io/nonobject.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -55,12 +57,16 @@ static int read_fd(pk_sink *s, int fd)
 		return pk_sink_error(s, PK_REC_ERROR, PK_ERR_IO, 0, 0, -1, 0, NULL, "read error: %s", strerror(errno));
 	if (first == -1)
 		return 0;        /* empty input: no documents */
+	if (s->opts->skip_file && pk_nonobject_text(s->file, prefix, n)) {
+		s->opts->skip_file(s->ctx, s->file, PK_NONOBJECT_TEMPLATE);
+		return 0;
+	}
 	if (first == '{' || first == '[' || first == 0x1E)
 		return pk_json_stream(s, fd, prefix, n);
 	return pk_yaml_stream(s, fd, prefix, n);
 }
 
-static int has_manifest_suffix(const char *name)
+int pk_manifest_name(const char *name)
 {
 	size_t n = strlen(name);
 	return (n > 5 && strcmp(name + n - 5, ".yaml") == 0) || (n > 4 && strcmp(name + n - 4, ".yml") == 0) ||
@@ -101,12 +107,13 @@ static int read_dir(pk_sink *s, const char *path, int depth)
 		n++;
 	}
 	closedir(d);
-	qsort(names, n, sizeof *names, cmp_str);
+	if (n)  /* an empty directory: names is NULL, which qsort may not take */
+		qsort(names, n, sizeof *names, cmp_str);
 	int rc = 0;
 	for (size_t i = 0; i < n; i++) {
 		struct stat st;
 		if (!rc && stat(names[i], &st) == 0 &&
-		    (S_ISDIR(st.st_mode) || (S_ISREG(st.st_mode) && has_manifest_suffix(names[i]))))
+		    (S_ISDIR(st.st_mode) || (S_ISREG(st.st_mode) && pk_manifest_name(names[i]))))
 			rc = read_path(s, names[i], depth + 1);
 		free(names[i]);
 	}
@@ -126,7 +133,14 @@ static int read_path(pk_sink *s, const char *path, int depth)
 			s->opts->file_done(s->ctx, path);
 		return rc;
 	}
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	const char *other = s->opts->skip_file ? pk_nonobject_file(path) : NULL;
+	int fd = other ? -1 : open(path, O_RDONLY | O_CLOEXEC);
+	if (other) {
+		s->opts->skip_file(s->ctx, path, other);
+		if (s->opts->file_done)
+			s->opts->file_done(s->ctx, path);
+		return 0;
+	}
 	if (fd < 0)
 		return pk_sink_error(s, PK_REC_ERROR, PK_ERR_IO, 0, 0, -1, 0, NULL, "%s", strerror(errno));
 	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
@@ -155,6 +169,40 @@ int pk_read_paths(const pk_reader_opts *opts, char *const *paths, size_t npaths,
 	}
 	for (size_t i = 0; i < npaths && !s.stop; i++)
 		read_path(&s, paths[i], 0);
+	return s.stop;
+}
+
+int pk_read_named_buffer(const pk_reader_opts *opts, const char *buf, size_t len, const char *name,
+                         pk_record_fn fn, void *ctx)
+{
+	pk_sink s = { .opts = opts, .fn = fn, .ctx = ctx, .file = name };
+	apply_defaults(&opts->limits, &s.lim);
+	const char *other = opts->skip_file ? pk_nonobject_file(name) : NULL;
+	size_t i = len >= 3 && memcmp(buf, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
+	while (i < len && strchr(" \t\r\n", buf[i]))
+		i++;
+	if (other) {
+		opts->skip_file(ctx, name, other);
+	} else if (i == len) {
+		/* no documents */
+	} else if (opts->skip_file && pk_nonobject_text(name, buf, len)) {
+		opts->skip_file(ctx, name, PK_NONOBJECT_TEMPLATE);
+	} else {
+		/* the streams read on from an fd after the text they are
+		 * given: an empty one, and a regular file, so that JSON takes
+		 * its path for small files (no parse threads) */
+		int eof = memfd_create("pk-empty", MFD_CLOEXEC);
+		if (eof < 0)
+			pk_sink_error(&s, PK_REC_ERROR, PK_ERR_IO, 0, 0, -1, 0, NULL, "memfd_create: %s", strerror(errno));
+		else if (buf[i] == '{' || buf[i] == '[' || buf[i] == 0x1E)
+			pk_json_stream(&s, eof, buf, len);
+		else
+			pk_yaml_stream(&s, eof, buf, len);
+		if (eof >= 0)
+			close(eof);
+	}
+	if (opts->file_done)
+		opts->file_done(ctx, name);
 	return s.stop;
 }
 

@@ -78,6 +78,10 @@ typedef struct pk_record {
  * no document, with the callback's ctx: for tools that account for files. */
 typedef void (*pk_file_fn)(void *ctx, const char *file);
 
+/* Called instead of reading a file that is not Kubernetes objects (see
+ * io/nonobject.h), with why as a short phrase. */
+typedef void (*pk_skip_fn)(void *ctx, const char *file, const char *why);
+
 /* Return 0 to go on, non-zero to stop reading (pk_read_paths returns it). */
 typedef int (*pk_record_fn)(void *ctx, pk_record *rec);
 
@@ -101,6 +105,11 @@ typedef struct pk_reader_opts {
 	                           without the 64-byte fast lane: for tests that
 	                           compare the two */
 	pk_file_fn file_done;     /* optional; see pk_file_fn */
+	pk_skip_fn skip_file;     /* optional: when set, a file recognised by its
+	                           name or first bytes as not Kubernetes objects
+	                           (io/nonobject.h: a Helm template, a
+	                           kustomization, CI configuration, ...) is not
+	                           parsed; this is called instead */
 } pk_reader_opts;
 
 /* Read every path (NULL/0 paths = stdin). Returns 0 when all inputs were read
@@ -109,6 +118,15 @@ typedef struct pk_reader_opts {
  * delivered as PK_REC_ERROR with PK_ERR_IO). */
 int pk_read_paths(const pk_reader_opts *opts, char *const *paths, size_t npaths,
                   pk_record_fn fn, void *ctx);
+
+/* A name a directory walk takes: *.yaml, *.yml or *.json. */
+int pk_manifest_name(const char *name);
+
+/* Read len bytes of text as if they were the file named name (records
+ * carry name as their file): for inputs that do not come from the file
+ * system, such as a git blob. */
+int pk_read_named_buffer(const pk_reader_opts *opts, const char *buf, size_t len, const char *name,
+                         pk_record_fn fn, void *ctx);
 
 /* Position of a node of rec->obj (YAML inputs), else the record's origin. */
 pk_origin pk_record_node_origin(const pk_record *rec, const cJSON *node);

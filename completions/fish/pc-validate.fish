@@ -1,6 +1,6 @@
 # fish completion for pc-validate(1)
 complete -c pc-validate -l cluster -r -F -d 'Existing objects (kubectl get ... -o json)'
-complete -c pc-validate -l against -x -a 'HEAD HEAD~1 (git for-each-ref "--format=%(refname:short)" refs/heads refs/tags 2>/dev/null)' -d 'The same paths at this git revision are the existing objects'
+complete -c pc-validate -l against -x -a 'HEAD HEAD~1 (git for-each-ref "--format=%(refname:short)" refs/heads refs/tags 2>/dev/null)' -d 'The committed state at this git revision is what exists'
 complete -c pc-validate -l feature-gates -x -a 'GenericWorkload=true GenericWorkload=false TopologyAwareWorkloadScheduling=true DRAWorkloadResourceClaims=true WorkloadAwarePreemption=true PodGroupPreemptionPolicy=true CompositePodGroup=true' -d 'Feature gates'
 complete -c pc-validate -l kubernetes-version -x -a '1.37 1.36 1.35' -d 'Answer for this Kubernetes release'
 complete -c pc-validate -l strict -d 'Fail on warnings; require value and namespace'
