@@ -478,9 +478,17 @@ void rp_write_owners(pk_report *r, pk_html *h)
 		section_end(h);
 		return;
 	}
+	const rp_owner **rows = malloc(sizeof *rows * (size_t)r->nowners);
+	if (!rows)
+		abort();
+	for (long i = 0; i < r->nowners; i++)
+		rows[i] = &r->owners[i];
+	/* namespaces counted on the owners sorted by namespace, not in the
+	 * order they were met */
+	rp_sort(rows, r->nowners, sizeof *rows, cmp_owner_ns);
 	long namespaces = 0;
 	for (long i = 0; i < r->nowners; i++)
-		namespaces += i == 0 || r->owners[i].ns != r->owners[i - 1].ns;
+		namespaces += i == 0 || strcmp(rows[i]->ns, rows[i - 1]->ns) != 0;
 	PK_HTML_LIT(h, "<p>");
 	pk_html_textf(h, "%ld victim(s) of %ld workload(s) in %ld namespace(s). A workload is the pod's controller "
 	              "(ownerReferences), a Deployment for the pods of its ReplicaSets; a pod without one is its "
@@ -490,16 +498,11 @@ void rp_write_owners(pk_report *r, pk_html *h)
 		                            NULL };
 	table_start(h, "owners-table", cols);
 	/* the workloads that lose most, grouped by namespace */
-	const rp_owner **rows = malloc(sizeof *rows * (size_t)r->nowners);
-	if (!rows)
-		abort();
-	for (long i = 0; i < r->nowners; i++)
-		rows[i] = &r->owners[i];
 	long shown = r->nowners < MAX_OWNER_ROWS ? r->nowners : MAX_OWNER_ROWS;
 	rp_sort(rows, r->nowners, sizeof *rows, cmp_owner_pods);
 	rp_sort(rows, shown, sizeof *rows, cmp_owner_ns);
 	for (long i = 0; i < shown; i++) {
-		if (i == 0 || rows[i]->ns != rows[i - 1]->ns) {
+		if (i == 0 || strcmp(rows[i]->ns, rows[i - 1]->ns) != 0) {
 			if (i)
 				PK_HTML_LIT(h, "</tbody>\n");
 			PK_HTML_LIT(h, "<tbody><tr class=\"group\"><th colspan=\"5\" scope=\"rowgroup\">");
@@ -925,7 +928,8 @@ static void calls_cell(pk_html *h, const rp_unit *u)
 	for (int k = 0; k < RP_NCALLS; k++) {
 		if (!u->calls[k])
 			continue;
-		pk_html_textf(h, "%s%ld %s", first ? "" : ", ", u->calls[k], what[k]);
+		pk_html_textf(h, "%s%ld ", first ? "" : ", ", u->calls[k]);
+		pk_html_text_words(h, what[k]);
 		first = false;
 	}
 	if (first)
@@ -964,7 +968,7 @@ static void unit_row(pk_report *r, pk_html *h, long i)
 	const rp_unit *u = &r->units[i];
 	pk_html_open(h, "tr", "id", u->id, NULL);
 	rp_td_num(h, i + 1);
-	PK_HTML_LIT(h, "<td>");
+	PK_HTML_LIT(h, "<td class=\"name\">");
 	pk_html_textf(h, "%s%s/%s", strcmp(u->kind, "PodGroup") == 0 ? "podgroup " : "", u->ns, u->name);
 	if (pk_bool(u->plan, "recreated"))
 		PK_HTML_LIT(h, "<span class=\"tag\">recreated</span>");
@@ -972,13 +976,15 @@ static void unit_row(pk_report *r, pk_html *h, long i)
 		PK_HTML_LIT(h, "<span class=\"tag\">scaled</span>");
 	PK_HTML_LIT(h, "</td>");
 	rp_td_num(h, num(pk_get(u->plan, "preemptor"), "priority"));
-	td_text(h, u->result);
+	PK_HTML_LIT(h, "<td>");
+	pk_html_text_words(h, u->result);
+	PK_HTML_LIT(h, "</td>");
 	const char *node = pk_str(u->plan, "nominatedNodeName");
 	if (!node)
 		node = pk_str(u->plan, "node");
 	long placed = cJSON_GetArraySize(pk_get(u->plan, "placements"));
 	if (node || !placed) {
-		td_text(h, node ? node : "-");
+		pk_html_elem(h, "td", node ? node : "-", "class", "name", NULL);
 	} else {
 		PK_HTML_LIT(h, "<td>");
 		pk_html_textf(h, "%ld node(s) for %ld member(s)", placed, placed);
