@@ -279,3 +279,26 @@ axis_labels() {
 	done <<<"$labels"
 	fits "$page" apiq-run-10
 }
+
+@test "-o html: a warnings box at the top, a box per warning with what it touched (pipeline and --simulate)" {
+	cluster="$BATS_TEST_TMPDIR/nopc.json" page="$BATS_TEST_TMPDIR/warn.html"
+	jq '.items |= map(select(.kind != "PriorityClass"))' "$SAMPLE/cluster.json" >"$cluster"
+	victims --preemptor "$SAMPLE/preemptor.yaml" "$cluster" 2>/dev/null | preempt-plan -o html >"$page" 2>/dev/null || true
+	valid "$page"
+	render "$page" warnings
+	for dom in "$NOJS" "$JS"; do
+		top=$(sed -n '/<section id="warnings">/,/<\/section>/p' <<<"$dom")
+		[ -n "$top" ] || fail "no warnings section"
+		[[ ${dom%%<section id=\"summary\">*} == *'<section id="warnings">'* ]] || fail "the warnings are not at the top"
+		[ "$(count "$top" '<li class="note">')" -eq 2 ] || fail "two warnings, a box each"
+		[[ $top == *'<span class="reach">1 of 1 plan(s)</span> pod shop/checkout-7c9d5b8f4-m2x6q: priorityClassName "critical-service" not found'* ]] ||
+			fail "the preemptor's class"
+		[[ $dom == *'<strong id="count-warnings">2</strong>'* ]] || fail "the headline counts them"
+	done
+	# --simulate: the run's warnings once at the top, not again in the summary
+	preempt-plan --simulate -o html "$SAMPLE/gang/cluster.json" >"$page" 2>/dev/null || true
+	valid "$page"
+	shown=$(sed '/<script type="application\/json"/,/<\/script>/d' "$page")   # the page less its data
+	[ "$(count "$shown" 'Job object(s) not used')" -eq 1 ] || fail "a run warning shown more than once"
+	grep -q '<li class="note"><span class="reach">the whole run</span> 1 Job object(s) not used' "$page" || fail "run warning"
+}

@@ -38,6 +38,18 @@ static void section_end(pk_html *h)
 	PK_HTML_LIT(h, "</section>\n");
 }
 
+/* Start a section; when empty, end it at once with a line that says so
+ * (none), and return true. */
+static bool section_or_none(pk_html *h, const char *id, const char *title, bool empty, const char *none)
+{
+	rp_section_start(h, id, title);
+	if (!empty)
+		return false;
+	rp_none(h, none);
+	section_end(h);
+	return true;
+}
+
 /* A link to the unit's row; its name alone when the table leaves it out. */
 void rp_unit_link(pk_report *r, pk_html *h, long unit)
 {
@@ -115,6 +127,47 @@ static void warnings(pk_html *h, const cJSON *w)
 	string_list(h, w, 10);
 }
 
+/* ---- 0. warnings --------------------------------------------------------------------- */
+
+/* What a warning touched: "3 of 15 plans", "1 applied object", "said 4 times". */
+static void warning_reach(pk_report *r, pk_html *h, const rp_warning *w)
+{
+	char parts[3][96];
+	int n = 0;
+	if (w->units)
+		snprintf(parts[n++], sizeof parts[0], "%ld of %ld plan(s)", w->units, r->nunits);
+	if (w->applied)
+		snprintf(parts[n++], sizeof parts[0], "%ld applied object(s)", w->applied);
+	if (w->times > 1 && !w->units && !w->applied)
+		snprintf(parts[n++], sizeof parts[0], "said %ld times in the run", w->times);
+	else if (!n)
+		snprintf(parts[n++], sizeof parts[0], "the whole run");
+	PK_HTML_LIT(h, "<span class=\"reach\">");
+	for (int i = 0; i < n; i++)
+		pk_html_textf(h, "%s%s", i ? ", " : "", parts[i]);
+	PK_HTML_LIT(h, "</span>");
+}
+
+void rp_write_warnings(pk_report *r, pk_html *h)
+{
+	if (section_or_none(h, "warnings", "Warnings", !r->nwarnings,
+	                    "None: no answer on this page rests on an assumption the tool knows of."))
+		return;
+	PK_HTML_LIT(h, "<p>");
+	pk_html_textf(h, "%ld assumption(s) or omission(s) of the run, each once, with what it touched; the "
+	              "plans concerned say it again in their row under Plans.", r->nwarnings);
+	PK_HTML_LIT(h, "</p>\n<ul class=\"warnings\">\n");
+	for (long i = 0; i < r->nwarnings; i++) {
+		PK_HTML_LIT(h, "<li class=\"note\">");
+		warning_reach(r, h, &r->warnings[i]);
+		PK_HTML_LIT(h, " ");
+		pk_html_text(h, r->warnings[i].text);
+		PK_HTML_LIT(h, "</li>\n");
+	}
+	PK_HTML_LIT(h, "</ul>\n");
+	section_end(h);
+}
+
 /* ---- 1. summary ---------------------------------------------------------------------- */
 
 static void count_box(pk_html *h, const char *id, const char *label, long v)
@@ -182,11 +235,6 @@ static void simulation_line(pk_report *r, pk_html *h)
 	if (num(s, "scaled"))
 		pk_html_textf(h, " %ld of them added by --scale.", num(s, "scaled"));
 	PK_HTML_LIT(h, "</p>\n");
-	if (cJSON_GetArraySize(pk_get(s, "warnings"))) {
-		PK_HTML_LIT(h, "<p class=\"note\"><strong>Warnings:</strong> ");
-		string_list(h, pk_get(s, "warnings"), 20);
-		PK_HTML_LIT(h, "</p>\n");
-	}
 	if (num(s, "recreationsDropped")) {
 		PK_HTML_LIT(h, "<p class=\"note\">");
 		pk_html_textf(h, "%ld victim(s) would be recreated beyond the bound on recreations "
@@ -201,6 +249,7 @@ void rp_write_summary(pk_report *r, pk_html *h)
 	result_row rows[16];
 	long n = count_results(r, rows, 16);
 	PK_HTML_LIT(h, "<ul class=\"counts\">");
+	count_box(h, "count-warnings", "Warnings", r->nwarnings);
 	count_box(h, "count-units", "Plans", r->nunits);
 	for (long i = 0; i < n; i++) {
 		char id[200];
@@ -472,12 +521,8 @@ static void owner_row(pk_report *r, pk_html *h, const rp_owner *o)
 
 void rp_write_owners(pk_report *r, pk_html *h)
 {
-	rp_section_start(h, "impact", "Impact by owner");
-	if (!r->nowners) {
-		rp_none(h, "No plan evicts a pod.");
-		section_end(h);
+	if (section_or_none(h, "impact", "Impact by owner", !r->nowners, "No plan evicts a pod."))
 		return;
-	}
 	const rp_owner **rows = malloc(sizeof *rows * (size_t)r->nowners);
 	if (!rows)
 		abort();
@@ -544,12 +589,9 @@ static void named_table(pk_report *r, pk_html *h, const char *id, const char *co
 
 void rp_write_pdbs(pk_report *r, pk_html *h)
 {
-	rp_section_start(h, "pdb", "PDB violations");
-	if (!r->pdb_violations && !r->pdbs.n) {
-		rp_none(h, "No plan evicts a pod beyond its PodDisruptionBudget.");
-		section_end(h);
+	if (section_or_none(h, "pdb", "PDB violations", !r->pdb_violations && !r->pdbs.n,
+	                    "No plan evicts a pod beyond its PodDisruptionBudget."))
 		return;
-	}
 	PK_HTML_LIT(h, "<p>");
 	pk_html_textf(h, "%ld victim(s) are evicted beyond what their PodDisruptionBudget allows "
 	              "(status.disruptionsAllowed): each is one disruption more than the budget. The scheduler "
@@ -680,12 +722,8 @@ void rp_write_cascades(pk_report *r, pk_html *h)
 
 void rp_write_reasons(pk_report *r, pk_html *h)
 {
-	rp_section_start(h, "reasons", "Unschedulable and NotEligible");
-	if (!r->nreasons) {
-		rp_none(h, "Every plan places its pods.");
-		section_end(h);
+	if (section_or_none(h, "reasons", "Unschedulable and NotEligible", !r->nreasons, "Every plan places its pods."))
 		return;
-	}
 	PK_HTML_LIT(h, "<p>The reasons of the plans that place nothing, one row per reason: how many plans give "
 	               "it and on how many nodes in all (the count before each reason of a FitError). "
 	               "Filter: the scheduling cycle's filters; Preemption: the preemption dry run.</p>\n");
@@ -879,12 +917,8 @@ static void node_row(pk_report *r, pk_html *h, const rp_node *n)
 
 void rp_write_nodes(pk_report *r, pk_html *h)
 {
-	rp_section_start(h, "nodes", "Nodes touched");
-	if (!r->nnodes) {
-		rp_none(h, "No plan touches a node.");
-		section_end(h);
+	if (section_or_none(h, "nodes", "Nodes touched", !r->nnodes, "No plan touches a node."))
 		return;
-	}
 	long shown = r->nnodes < r->o.max_nodes ? r->nnodes : r->o.max_nodes;
 	PK_HTML_LIT(h, "<p>");
 	pk_html_textf(h, "%ld node(s) lose or gain pods", r->nnodes);
@@ -1003,12 +1037,8 @@ static void unit_row(pk_report *r, pk_html *h, long i)
 
 void rp_write_units(pk_report *r, pk_html *h)
 {
-	rp_section_start(h, "units", "Plans");
-	if (!r->nunits) {
-		rp_none(h, "No plans.");
-		section_end(h);
+	if (section_or_none(h, "units", "Plans", !r->nunits, "No plans."))
 		return;
-	}
 	PK_HTML_LIT(h, "<p>One row per plan, in the order the tool wrote them (for --simulate, queue order); "
 	               "each row is an anchor: <code>#pod-NAMESPACE.NAME</code> or "
 	               "<code>#podgroup-NAMESPACE.NAME</code>.</p>\n");
