@@ -7,6 +7,7 @@
 
 #include "../k8s/json.h"
 #include "../k8s/quantity.h"
+#include "records.h"
 #include "report_int.h"
 
 /* ---- shared pieces ------------------------------------------------------------------- */
@@ -388,7 +389,11 @@ static void choice_row(pk_html *h, const cJSON *c)
 	rp_td_num(h, num(c, "numPDBViolations"));
 	if (pk_get(c, "highestVictimPriority")) {
 		rp_td_num(h, num(c, "highestVictimPriority"));
-		rp_td_num(h, num(c, "victimPrioritySum"));
+		char text[64], sort[32];
+		int64_t sum = 0;
+		pk_int64(c, "victimPrioritySum", &sum);
+		snprintf(sort, sizeof sort, "%" PRId64, pk_adjusted_sum_text(num(c, "victims"), sum, text, sizeof text));
+		pk_html_elem(h, "td", text, "class", "n", "data-sort", sort, NULL);
 	} else {
 		td_text(h, "-");
 		td_text(h, "-");
@@ -439,11 +444,11 @@ void rp_write_choice(pk_report *r, pk_html *h)
 		pk_html_text(h, crit);
 	}
 	PK_HTML_LIT(h, "</p>\n<p class=\"muted\">Node choice (pickOneNodeForPreemption) compares, in this order: "
-	               "fewest PDB violations, lowest highest victim priority, smallest sum of victim priorities, "
+	               "fewest PDB violations, lowest highest victim priority, smallest adjusted priority sum, "
 	               "fewest victims, latest start among the highest-priority victims, then (preemptkit, for "
 	               "determinism) the node name. The table ranks the candidates the same way.</p>\n");
 	static const char *const cols[] = { "Rank", "Node", "PDB violations", "Highest victim priority",
-		                            "Sum of victim priorities", "Victims", "Earliest start of the highest",
+		                            PK_ADJUSTED_SUM_COLUMN, "Victims", "Earliest start of the highest",
 		                            NULL };
 	table_start(h, "choice-table", cols);
 	PK_HTML_LIT(h, "<tbody>\n");
@@ -451,6 +456,7 @@ void rp_write_choice(pk_report *r, pk_html *h)
 	cJSON_ArrayForEach(c, ranked)
 		choice_row(h, c);
 	PK_HTML_LIT(h, "</tbody></table>\n");
+	pk_html_elem(h, "p", PK_ADJUSTED_SUM_RULE ".", "class", "muted", "id", "adjusted-sum-rule", NULL);
 	if (num(ch, "candidates") > cJSON_GetArraySize(ranked)) {
 		PK_HTML_LIT(h, "<p class=\"muted\">");
 		pk_html_textf(h, "%ld more candidate(s) rank lower and are left out.",
