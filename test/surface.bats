@@ -116,17 +116,31 @@ teardown() {
 	grep -q '^| 2 | usage, input or output trouble |' "$ROOT/README.md"
 }
 
-@test "--help says what exit status 1 means for each tool, as the README's table does" {
-	run -0 apiq-sim --help
-	assert_output --partial "1 is not used"
-	run -0 victims --help
-	assert_output --partial "1 a preemptor that cannot be placed or may not preempt"
-	run -0 pp-match --help
-	assert_output --partial "1 an unclaimed template with --require-claim"
-	run -0 pc-validate --help
-	assert_output --partial "1 an invalid or unparseable manifest"
-	run -0 preempt-plan --help
-	assert_output --partial "1 a preemptor that is Unschedulable or NotEligible"
+@test "--help says each tool's and mode's exit statuses word for word as the README's table does" {
+	# the README's rows 0, 1 and 2: one column per tool, in this order
+	readme_col() { # STATUS COLUMN: the cell, without markdown's backticks
+		grep "^| $1 | " "$ROOT/README.md" | sed 's/ |$//' | awk -F' [|] ' -v c="$2" '{ print $c }' | tr -d '`'
+	}
+	col=3
+	for t in $tools; do
+		for mode in "" --simulate run step; do
+			case $t/$mode in
+			*/) set -- "$t" --help ;;
+			preempt-plan/--simulate) set -- "$t" --simulate --help ;;
+			apiq-sim/run | apiq-sim/step) set -- "$t" "$mode" --help ;;
+			*) continue ;;
+			esac
+			run -0 "$@"
+			for n in 0 1 2; do
+				want=$(readme_col "$n" "$col")
+				[ -n "$want" ] || fail "README: no row $n for $t"
+				grep -qxF "  $n  $want" <<<"$output" || fail "$* does not say '$n  $want'; it says: $(grep -A3 '^Exit status' <<<"$output")"
+			done
+		done
+		col=$((col + 1))
+	done
+	# the README's header names the tools in that order
+	grep -q '^| status | meaning | pc-validate | pp-match | victims | preempt-plan | apiq-sim |$' "$ROOT/README.md"
 }
 
 @test "node choice's adjusted sum is one cell, the same in victims -o wide, preempt-plan -o table and -o html" {

@@ -24,7 +24,6 @@ static const pk_cli_spec spec = {
 		"      --require-claim        an unclaimed template is a finding (exit 1)\n",
 	.formats = "json,table,wide",
 	.default_format = PK_FMT_JSON,
-	.finding = "an unclaimed template with --require-claim, or a policy the webhook rejects",
 	.gates = PK_GATE_BIT(PK_GATE_PROPAGATION_POLICY_PREEMPTION),
 };
 
