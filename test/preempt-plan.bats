@@ -34,7 +34,7 @@ plan() {
 	run bash -c 'victims --preemptor "$1" "$2" | preempt-plan -o table' _ "$PREEMPTOR" "$CLUSTER"
 	assert_success
 	assert_line --index 0 --regexp '^PREEMPTOR +PRIORITY +RESULT +NODE +VICTIMS +ADJUSTED-SUM +REASON$'
-	assert_line --index 1 --regexp '^shop/checkout-7c9d5b8f4-m2x6q +1000000 +Preempt +demo-worker4 +2 +2 x 2\^31 \+ 90 +preempting 2 pod\(s\) on node demo-worker4, chosen from 4 candidate node\(s\) by smallest priority sum$'
+	assert_line --index 1 --regexp '^shop/checkout-7c9d5b8f4-m2x6q +1000000 +Preempt +demo-worker4 +2 +2x2\^31\+90 +preempting 2 pod\(s\) on node demo-worker4, chosen from 4 candidate node\(s\) by smallest priority sum$'
 }
 
 @test "victims --explain | preempt-plan -o table: the other nodes, grouped by plugin and reason" {

@@ -152,12 +152,12 @@ teardown() {
 	preempt-plan -o html "$TMP/rec.ndjson" >"$TMP/page.html"
 	# demo-worker4 (2 victims, priorities 100 and -10) is chosen over demo-worker3
 	# (3 victims, sum 80): its plain sum is larger, its adjusted sum smaller
-	[[ $wide =~ demo-worker4\ +2\ +0\ +100\ +2\ x\ 2\^31\ \+\ 90\  ]] || fail "victims -o wide: $wide"
-	[[ $wide =~ demo-worker3\ +3\ +0\ +100\ +3\ x\ 2\^31\ \+\ 80\  ]] || fail "victims -o wide, demo-worker3"
-	[[ $table =~ demo-worker4\ +2\ +2\ x\ 2\^31\ \+\ 90\  ]] || fail "preempt-plan -o table: $table"
-	grep -q '<td>demo-worker4</td><td class="n">0</td><td class="n">100</td><td class="n" data-sort="4294967386">2 x 2^31 + 90</td>' "$TMP/page.html" ||
+	[[ $wide =~ demo-worker4\ +2\ +0\ +100\ +2x2\^31\+90\  ]] || fail "victims -o wide: $wide"
+	[[ $wide =~ demo-worker3\ +3\ +0\ +100\ +3x2\^31\+80\  ]] || fail "victims -o wide, demo-worker3"
+	[[ $table =~ demo-worker4\ +2\ +2x2\^31\+90\  ]] || fail "preempt-plan -o table: $table"
+	grep -q '<td>demo-worker4</td><td class="n">0</td><td class="n">100</td><td class="n" data-sort="4294967386">2x2^31+90</td>' "$TMP/page.html" ||
 		fail "-o html"
-	grep -q '<td>demo-worker3</td><td class="n">0</td><td class="n">100</td><td class="n" data-sort="6442451024">3 x 2^31 + 80</td>' "$TMP/page.html" ||
+	grep -q '<td>demo-worker3</td><td class="n">0</td><td class="n">100</td><td class="n" data-sort="6442451024">3x2^31+80</td>' "$TMP/page.html" ||
 		fail "-o html, demo-worker3"
 	# the column has one name and one rule, said under each
 	rule='ADJUSTED-SUM is the sum node choice compares (smallest wins): every victim adds its priority + 2^31'

@@ -38,7 +38,7 @@ static char *two_digits(char *p, unsigned v)
  * the year always has four digits. */
 int64_t pk_adjusted_sum_text(long nvictims, int64_t priority_sum, char *buf, size_t size)
 {
-	snprintf(buf, size, "%ld x 2^31 %c %lld", nvictims, priority_sum < 0 ? '-' : '+',
+	snprintf(buf, size, "%ldx2^31%c%lld", nvictims, priority_sum < 0 ? '-' : '+',
 	         (long long)(priority_sum < 0 ? -priority_sum : priority_sum));
 	return (int64_t)nvictims * ((int64_t)INT32_MAX + 1) + priority_sum;
 }
