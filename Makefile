@@ -40,7 +40,7 @@ WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototyp
            -Wno-unused-parameter -Wvla -Wformat=2
 CFLAGS  += -std=c17 -D_GNU_SOURCE $(OPT) $(WARN) $(SANFLAGS) -pthread -Icommon
 LDFLAGS += $(SANFLAGS) -pthread
-LDLIBS  := -lcjson -lyaml -lm $(MALLOC)
+LDLIBS  := -lcjson -lyaml -lz -lm $(MALLOC)
 
 COMMON_SRC := $(sort $(shell find common -name '*.c'))
 COMMON_OBJ := $(COMMON_SRC:%.c=$(O)/%.o)

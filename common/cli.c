@@ -88,18 +88,52 @@ static void print_synopsis(const pk_cli *c)
 	printf("Usage: %s%s\n\n", rest[0] || !c->spec->synopsis[0] ? c->prog : "", rest[0] ? rest : c->spec->synopsis);
 }
 
+/* Each tool's exit statuses: the columns of the README's "Exit status"
+ * table, word for word (test/surface.bats compares them), for --help. */
+static const struct exit_statuses {
+	const char *prog, *ok, *finding, *trouble;
+} exit_table[] = {
+	{ "pc-validate",
+	  "every object valid (warnings allowed without --strict); no objects at all (\"0 objects checked\")",
+	  "an invalid or unparseable manifest (with --strict, any warning); an object over --max-record-bytes",
+	  "a bad option; a file that cannot be read; stdout that cannot be written" },
+	{ "pp-match",
+	  "every template claimed, or unclaimed ones reported without --require-claim; no templates (\"0 resource templates\")",
+	  "an unclaimed template with --require-claim; a policy the webhook rejects",
+	  "a bad option; a file or document that cannot be read; stdout that cannot be written" },
+	{ "victims",
+	  "every preemptor fits or has a candidate node; no pending pods with --pending",
+	  "a preemptor that cannot be placed (no candidate node) or may not preempt",
+	  "a bad option; a file or document that cannot be read; stdout that cannot be written; a snapshot without nodes" },
+	{ "preempt-plan",
+	  "every preemptor placed (fits, or Preempt); with --simulate every unit scheduled or nominated; an empty input",
+	  "a preemptor Unschedulable or NotEligible; with --simulate such a unit, or an applied object admission would reject",
+	  "a bad option; a file or document that cannot be read; stdout that cannot be written; an input with objects but no Preemptor/Candidate records; with --simulate a snapshot without nodes" },
+	{ "apiq-sim",
+	  "the run or the steps completed",
+	  "not used",
+	  "a bad option; a file that cannot be read; stdout that cannot be written; a malformed operation or plan; run with nothing to simulate (no plans, no --pods)" },
+};
+
+static void print_exit_statuses(const char *prog)
+{
+	for (size_t i = 0; i < sizeof exit_table / sizeof exit_table[0]; i++)
+		if (strcmp(exit_table[i].prog, prog) == 0) {
+			printf("\nExit status (the table in %s(1) and the README):\n  0  %s\n  1  %s\n  2  %s\n", prog,
+			       exit_table[i].ok, exit_table[i].finding, exit_table[i].trouble);
+			return;
+		}
+	printf("\nExit status: 0 the answer, nothing negative; 1 a negative finding;\n"
+	       "2 usage, input or output trouble.\n");
+}
+
 static void print_help(const pk_cli *c)
 {
 	print_synopsis(c);
 	printf("%s%s", c->spec->help, pk_cli_common_help);
 	printf("\nOutput formats: %s (default %s).\n", c->spec->formats, format_name(c->spec->default_format));
 	print_gates_help(c);
-	printf("\nExit status: 0 the answer, nothing negative; ");
-	if (c->spec->finding)
-		printf("1 %s", c->spec->finding);
-	else
-		printf("1 is not used");
-	printf(";\n2 usage, input or output trouble (the table in %s(1)).\n", c->spec->prog);
+	print_exit_statuses(c->spec->prog);
 }
 
 _Noreturn void pk_cli_usage_error(const pk_cli *c, const char *fmt, ...)

@@ -43,7 +43,6 @@ typedef struct pk_cli_spec {
 	const char *formats;      /* allowed -o values, e.g. "text,json,junit,sarif" */
 	pk_format default_format;
 	unsigned gates;           /* PK_GATE_BIT()s of the gates the tool's answer depends on */
-	const char *finding;      /* what exit status 1 means for this tool; NULL: never used */
 } pk_cli_spec;
 
 /* Shared state the common options fill in. */

@@ -172,7 +172,7 @@ count() { grep -o -- "$2" <<<"$1" | wc -l; }
 	valid "$page"
 	render "$page" apiq-compare
 	for dom in "$NOJS" "$JS"; do
-		[ "$(count "$dom" '<td>SchedulerAsyncPreemption=')" -eq 4 ] || fail "four runs"
+		[ "$(count "$dom" '<td>Scheduler<wbr>Async<wbr>Preemption=')" -eq 4 ] || fail "four runs"
 		for m in "Scheduling throughput" "Pending API calls per call type" "Time to bind, p50 and p99" \
 			"Client rate limiter wait per request" "Preempting set"; do
 			[[ $dom == *"<h3>$m"* ]] || fail "no plots of $m"
@@ -201,4 +201,104 @@ count() { grep -o -- "$2" <<<"$1" | wc -l; }
 		done
 	done
 	preempt-plan --simulate --help | grep -q '^Output formats: json,table,wide,html '
+}
+
+# fits PAGE NAME: rendered at 1000, 1280 and 1600 px wide, with JavaScript
+# off and on, nothing runs off the right edge (test/render-html lists the
+# outermost elements that do: a table too wide, a figure clipped).
+fits() {
+	for w in 1000 1280 1600; do
+		local out="$ARTIFACTS/$2-$w"
+		rm -rf "$out"
+		run "$ROOT/test/render-html" --out "$out" --size "$w,1200" "$1"
+		[ "$status" -eq 0 ] || fail "render-html $status at $w px: $(cat "$out/console.log" 2>/dev/null)"
+		for js in nojs js; do
+			read -r scroll inner <"$out/overflow-$js.txt"
+			[ "$inner" -eq "$w" ] && [ "$scroll" -le "$inner" ] && [ "$(wc -l <"$out/overflow-$js.txt")" -le 1 ] ||
+				fail "$2 at $w px ($js): runs off the page: $(cat "$out/overflow-$js.txt")"
+		done
+	done
+}
+
+@test "-o html: the pages hold from 1000 to 1600 px, with long node and pod names too" {
+	long="$BATS_TEST_TMPDIR/long.json" page="$BATS_TEST_TMPDIR/long.html"
+	# names as clouds give them: node names of 40 characters, pod names with two hashes
+	jq '.items |= map(
+		if .kind == "Node" then .metadata.name = "ip-10-0-1-\(.metadata.name | ltrimstr("node-")).eu-west-1.compute.internal" else . end
+		| if .kind == "Pod" then (.metadata.name += "-7c9d5b8f4d-x2v9q")
+			| (if .spec.nodeName then .spec.nodeName = "ip-10-0-1-\(.spec.nodeName | ltrimstr("node-")).eu-west-1.compute.internal" else . end)
+		  else . end)' "$SAMPLE/gang/cluster.json" >"$long"
+	preempt-plan --simulate -o html "$long" >"$page" 2>/dev/null || [ $? -eq 1 ]
+	valid "$page"
+	fits "$page" long-names
+	preempt-plan --simulate -o html "$SAMPLE/gang/cluster.json" >"$page" 2>/dev/null || [ $? -eq 1 ]
+	fits "$page" simulate
+	victims --explain --preemptor "$SAMPLE/preemptor.yaml" "$SAMPLE/cluster.json" | preempt-plan -o html >"$page"
+	fits "$page" pipeline
+	apiq-sim run --pods 300 --preemptor-share 0.2 --qps 200 --burst 50 --latency 20ms --compare -o html >"$page"
+	fits "$page" apiq-compare
+	apiq-sim run --pods 300 --preemptor-share 0.2 --qps 200 --burst 50 --latency 20ms -o html >"$page"
+	fits "$page" apiq-run
+}
+
+@test "-o html: 'Impact by owner' counts the namespaces of the workloads, met in any order" {
+	cluster="$BATS_TEST_TMPDIR/ns.json" page="$BATS_TEST_TMPDIR/ns.html"
+	# the victims' workloads are met as nightly, default, nightly: two namespaces
+	jq '.items |= map(if .kind == "Pod" and (.metadata.name | test("^(batch-nightly|filler)")) then .metadata.namespace = "nightly" else . end)' \
+		"$SAMPLE/gang/cluster.json" >"$cluster"
+	preempt-plan --simulate -o html "$cluster" >"$page" 2>/dev/null || [ $? -eq 1 ]
+	valid "$page"
+	grep -q '12 victim(s) of 3 workload(s) in 2 namespace(s)' "$page" || fail "$(grep -o '[0-9]* victim(s) of [^.]*' "$page")"
+	[ "$(grep -o '<th colspan="5" scope="rowgroup">Namespace [a-z]*' "$page" | sort -u | wc -l)" -eq 2 ]
+}
+
+# axis_labels PAGE: per plot, its y-axis labels (text-anchor end) on one line.
+axis_labels() {
+	tr -d '\n' <"$1" | grep -o '<svg class="chart" width="[0-9]*" height="[0-9]*" viewBox[^>]*>.*\?</svg>' |
+		sed 's|</svg>|&\n|g' | grep '<svg class="chart"' |
+		sed 's|<text[^>]*text-anchor="end">\([^<]*\)</text>|[\1]|g; s|<[^>]*>||g; s|[^][]*\(\[[^]]*\]\)|\1 |g; s|[^]]*$||' | grep .
+}
+
+@test "apiq-sim run -o html: one run's plots span the page, with real axes (ticks, never 0 to 0)" {
+	page="$BATS_TEST_TMPDIR/run.html"
+	# 10 pods: nothing waits for the rate limiter, so that plot's values are all 0
+	run -0 apiq-sim run --pods 10 -o html
+	printf '%s\n' "$output" >"$page"
+	valid "$page"
+	render "$page" apiq-run
+	[[ $JS != *'<div class="grid">'* ]] || fail "a single run is drawn in the grid of --compare's columns"
+	[ "$(count "$JS" '<svg class="chart" width="1200" height="220" viewBox="0 0 1200 220"')" -ge 4 ] || fail "plots not wide"
+	! grep -q 'svg.chart{[^}]*max-width' "$page" || fail "the plots are held to a fixed width"
+	labels=$(axis_labels "$page")
+	[ "$(wc -l <<<"$labels")" -ge 4 ] || fail "plots: $labels"
+	while read -r l; do
+		# 0 and at least one tick above it, all different
+		n=$(grep -o '\[[^]]*\]' <<<"$l" | wc -l)
+		u=$(grep -o '\[[^]]*\]' <<<"$l" | sort -u | wc -l)
+		[ "$n" -ge 2 ] && [ "$n" -eq "$u" ] && [[ $l == '[0]'* ]] || fail "y axis: $l"
+	done <<<"$labels"
+	fits "$page" apiq-run-10
+}
+
+@test "-o html: a warnings box at the top, a box per warning with what it touched (pipeline and --simulate)" {
+	cluster="$BATS_TEST_TMPDIR/nopc.json" page="$BATS_TEST_TMPDIR/warn.html"
+	jq '.items |= map(select(.kind != "PriorityClass"))' "$SAMPLE/cluster.json" >"$cluster"
+	victims --preemptor "$SAMPLE/preemptor.yaml" "$cluster" 2>/dev/null | preempt-plan -o html >"$page" 2>/dev/null || true
+	valid "$page"
+	render "$page" warnings
+	for dom in "$NOJS" "$JS"; do
+		top=$(sed -n '/<section id="warnings">/,/<\/section>/p' <<<"$dom")
+		[ -n "$top" ] || fail "no warnings section"
+		[[ ${dom%%<section id=\"summary\">*} == *'<section id="warnings">'* ]] || fail "the warnings are not at the top"
+		[ "$(count "$top" '<li class="note">')" -eq 2 ] || fail "two warnings, a box each"
+		[[ $top == *'<span class="reach">1 of 1 plan(s)</span> pod shop/checkout-7c9d5b8f4-m2x6q: priorityClassName "critical-service" not found'* ]] ||
+			fail "the preemptor's class"
+		[[ $dom == *'<strong id="count-warnings">2</strong>'* ]] || fail "the headline counts them"
+	done
+	# --simulate: the run's warnings once at the top, not again in the summary
+	preempt-plan --simulate -o html "$SAMPLE/gang/cluster.json" >"$page" 2>/dev/null || true
+	valid "$page"
+	shown=$(sed '/<script type="application\/json"/,/<\/script>/d' "$page")   # the page less its data
+	[ "$(count "$shown" 'Job object(s) not used')" -eq 1 ] || fail "a run warning shown more than once"
+	grep -q '<li class="note"><span class="reach">the whole run</span> 1 Job object(s) not used' "$page" || fail "run warning"
 }

@@ -33,15 +33,15 @@ plan() {
 @test "the README demo: the sample preemptor preempts on demo-worker4" {
 	run bash -c 'victims --preemptor "$1" "$2" | preempt-plan -o table' _ "$PREEMPTOR" "$CLUSTER"
 	assert_success
-	assert_line --index 0 --regexp '^PREEMPTOR +PRIORITY +RESULT +NODE +VICTIMS +REASON$'
-	assert_line --index 1 --regexp '^shop/checkout-7c9d5b8f4-m2x6q +1000000 +Preempt +demo-worker4 +2 +preempting 2 pod\(s\) on node demo-worker4, chosen from 4 candidate node\(s\) by smallest priority sum$'
+	assert_line --index 0 --regexp '^PREEMPTOR +PRIORITY +RESULT +NODE +VICTIMS +ADJUSTED-SUM +REASON$'
+	assert_line --index 1 --regexp '^shop/checkout-7c9d5b8f4-m2x6q +1000000 +Preempt +demo-worker4 +2 +2x2\^31\+90 +preempting 2 pod\(s\) on node demo-worker4, chosen from 4 candidate node\(s\) by smallest priority sum$'
 }
 
 @test "victims --explain | preempt-plan -o table: the other nodes, grouped by plugin and reason" {
 	run -0 bash -c 'victims --explain --preemptor "$1" "$2" | preempt-plan -o table' _ "$PREEMPTOR" "$CLUSTER"
-	[ "${#lines[@]}" -eq 4 ]
-	assert_line --index 3 'Answers for Kubernetes 1.37 (--kubernetes-version).'
-	assert_line --index 2 --regexp '^shop/checkout-7c9d5b8f4-m2x6q +1000000 +NotCandidate +demo-control-plane,demo-gpu1 +- +2 node\(s\): TaintToleration: node\(s\) had untolerated taint\(s\) \(Filter UnschedulableAndUnresolvable; Preemption is not helpful for scheduling\)$'
+	[ "${#lines[@]}" -eq 5 ]   # the footer: the rule of ADJUSTED-SUM, then the release
+	assert_line --index 4 'Answers for Kubernetes 1.37 (--kubernetes-version).'
+	assert_line --index 2 --regexp '^shop/checkout-7c9d5b8f4-m2x6q +1000000 +NotCandidate +demo-control-plane,demo-gpu1 +- +- +2 node\(s\): TaintToleration: node\(s\) had untolerated taint\(s\) \(Filter UnschedulableAndUnresolvable; Preemption is not helpful for scheduling\)$'
 }
 
 @test "the plan names the criterion of pickOneNodeForPreemption that decided" {
@@ -89,7 +89,7 @@ plan() {
 	[ "$(printf '%s\n' "$output" | jq -c '.actions')" = "[]" ]
 	[ "$(printf '%s\n' "$output" | jq -c '.fits')" = '{"count":4,"nodes":["demo-worker1","demo-worker2","demo-worker3","demo-worker4"]}' ]
 	run -0 bash -c 'victims --preemptor "$1" "$2" | preempt-plan -o table' _ "$BATS_TEST_TMPDIR/small.yaml" "$CLUSTER"
-	assert_line --index 1 --regexp '^default/small +[0-9]+ +NoPreemptionNeeded +demo-worker1 +0 +fits without preemption on 4 node\(s\): demo-worker1, demo-worker2, demo-worker3, demo-worker4$'
+	assert_line --index 1 --regexp '^default/small +[0-9]+ +NoPreemptionNeeded +demo-worker1 +0 +- +fits without preemption on 4 node\(s\): demo-worker1, demo-worker2, demo-worker3, demo-worker4$'
 }
 
 @test "an unplaceable preemptor exits 1 with the scheduler's message" {

@@ -118,17 +118,54 @@ teardown() {
 	grep -q '^| 2 | usage, input or output trouble |' "$ROOT/README.md"
 }
 
-@test "--help says what exit status 1 means for each tool, as the README's table does" {
-	run -0 apiq-sim --help
-	assert_output --partial "1 is not used"
-	run -0 victims --help
-	assert_output --partial "1 a preemptor that cannot be placed or may not preempt"
-	run -0 pp-match --help
-	assert_output --partial "1 an unclaimed template with --require-claim"
-	run -0 pc-validate --help
-	assert_output --partial "1 an invalid or unparseable manifest"
-	run -0 preempt-plan --help
-	assert_output --partial "1 a preemptor that is Unschedulable or NotEligible"
+@test "--help says each tool's and mode's exit statuses word for word as the README's table does" {
+	# the README's rows 0, 1 and 2: one column per tool, in this order
+	readme_col() { # STATUS COLUMN: the cell, without markdown's backticks
+		grep "^| $1 | " "$ROOT/README.md" | sed 's/ |$//' | awk -F' [|] ' -v c="$2" '{ print $c }' | tr -d '`'
+	}
+	col=3
+	for t in $tools; do
+		for mode in "" --simulate run step; do
+			case $t/$mode in
+			*/) set -- "$t" --help ;;
+			preempt-plan/--simulate) set -- "$t" --simulate --help ;;
+			apiq-sim/run | apiq-sim/step) set -- "$t" "$mode" --help ;;
+			*) continue ;;
+			esac
+			run -0 "$@"
+			for n in 0 1 2; do
+				want=$(readme_col "$n" "$col")
+				[ -n "$want" ] || fail "README: no row $n for $t"
+				grep -qxF "  $n  $want" <<<"$output" || fail "$* does not say '$n  $want'; it says: $(grep -A3 '^Exit status' <<<"$output")"
+			done
+		done
+		col=$((col + 1))
+	done
+	# the README's header names the tools in that order
+	grep -q '^| status | meaning | pc-validate | pp-match | victims | preempt-plan | apiq-sim |$' "$ROOT/README.md"
+}
+
+@test "node choice's adjusted sum is one cell, the same in victims -o wide, preempt-plan -o table and -o html" {
+	victims --explain --preemptor "$SAMPLE/preemptor.yaml" "$SAMPLE/cluster.json" >"$TMP/rec.ndjson"
+	run -0 victims -o wide --preemptor "$SAMPLE/preemptor.yaml" "$SAMPLE/cluster.json"
+	wide=$output
+	run -0 preempt-plan -o table "$TMP/rec.ndjson"
+	table=$output
+	preempt-plan -o html "$TMP/rec.ndjson" >"$TMP/page.html"
+	# demo-worker4 (2 victims, priorities 100 and -10) is chosen over demo-worker3
+	# (3 victims, sum 80): its plain sum is larger, its adjusted sum smaller
+	[[ $wide =~ demo-worker4\ +2\ +0\ +100\ +2x2\^31\+90\  ]] || fail "victims -o wide: $wide"
+	[[ $wide =~ demo-worker3\ +3\ +0\ +100\ +3x2\^31\+80\  ]] || fail "victims -o wide, demo-worker3"
+	[[ $table =~ demo-worker4\ +2\ +2x2\^31\+90\  ]] || fail "preempt-plan -o table: $table"
+	grep -q '<td>demo-worker4</td><td class="n">0</td><td class="n">100</td><td class="n" data-sort="4294967386">2x2^31+90</td>' "$TMP/page.html" ||
+		fail "-o html"
+	grep -q '<td>demo-worker3</td><td class="n">0</td><td class="n">100</td><td class="n" data-sort="6442451024">3x2^31+80</td>' "$TMP/page.html" ||
+		fail "-o html, demo-worker3"
+	# the column has one name and one rule, said under each
+	rule='ADJUSTED-SUM is the sum node choice compares (smallest wins): every victim adds its priority + 2^31'
+	for out in "$wide" "$table" "$(sed 's/&#39;/'"'"'/g' "$TMP/page.html")"; do
+		[[ $out == *ADJUSTED-SUM* && $out == *"$rule"* ]] || fail "no column or rule in: ${out:0:200}"
+	done
 }
 
 @test "--kubernetes-version: every tool takes 1.35-1.37 in any spelling, exits 2 on another naming the supported ones, and its completions offer them" {

@@ -68,7 +68,7 @@ YAML
 	printf '%s\n' "$output" | jq -e -s '[.[] | select(.kind == "Candidate") | .numPDBViolations] | add > 0'
 	run victims --threads 2 -o wide --no-headers --preemptor "$d/preemptor.yaml" "$d/list.json"
 	assert_success
-	printf '%s\n' "$output" | awk '{ print $4, $8 }' | sort >"$d/table"
+	printf '%s\n' "$output" | awk '{ print $4, $9 }' | sort >"$d/table"   # NODE, VICTIM-PODS
 	cmp "$d/records" "$d/table"
 }
 

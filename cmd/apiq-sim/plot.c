@@ -176,7 +176,21 @@ cJSON *apiq_series_json(const apiq_series *s, const apiq_types *types, double en
 
 /* ---- the page ------------------------------------------------------------------------ */
 
-enum { PX0 = 76, PX1 = 332, PY0 = 10, PY1 = 118, MAX_LINES = 5 };
+enum { MAX_LINES = 5, MAX_TICKS = 8 };
+
+/* A plot's frame in its viewBox: a single run's plots span the page, so
+ * they are drawn wider (the text keeps its size as the SVG scales). */
+typedef struct frame {
+	int w, h;                 /* viewBox */
+	int x0, x1, y0, y1;       /* the plot area: x0..x1 left to right, y0 top, y1 bottom */
+} frame;
+
+static frame frame_for(int nsums)
+{
+	if (nsums == 1)
+		return (frame){ 1200, 220, 76, 1184, 10, 188 };
+	return (frame){ 340, 160, 76, 328, 10, 128 };
+}
 
 typedef struct line {
 	const char *label;
@@ -201,8 +215,23 @@ static void fmt_value(double v, const char *unit, char *buf, size_t size)
 		snprintf(buf, size, "%.4g%s%s", v, *unit ? " " : "", unit);
 }
 
+/* An axis from 0 to a round number at or above max, in round steps
+ * (1, 2 or 5 times a power of ten): at most MAX_TICKS - 1 of them. An
+ * axis with nothing on it (max 0) goes to 1 unit, so that its ticks are
+ * real numbers, not "0" to "0". */
+static double nice_axis(double max, double *step)
+{
+	if (!(max > 0) || !isfinite(max))
+		max = 1;
+	double raw = max / 4, mag = pow(10, floor(log10(raw))), f = raw / mag;
+	*step = (f <= 1 ? 1 : f <= 2 ? 2 : f <= 5 ? 5 : 10) * mag;
+	double top = ceil(max / *step - 1e-9) * *step;
+	return top > 0 ? top : *step;
+}
+
 /* The path of one line; a gap where the series has no value. */
-static void line_path(pk_html *h, const cJSON *t, const cJSON *vals, double tmax, double ymax, int style)
+static void line_path(pk_html *h, const frame *f, const cJSON *t, const cJSON *vals, double tmax, double ymax,
+                      int style)
 {
 	size_t cap = 64 + 24 * (size_t)cJSON_GetArraySize(vals), w = 0;
 	char *d = malloc(cap);
@@ -219,8 +248,8 @@ static void line_path(pk_html *h, const cJSON *t, const cJSON *vals, double tmax
 			continue;
 		}
 		double y = ymax > 0 ? v->valuedouble / ymax : 0;
-		w += (size_t)snprintf(d + w, cap - w, "%c%.1f %.1f", pen ? 'L' : 'M', PX0 + x * (PX1 - PX0),
-		                      PY1 - y * (PY1 - PY0));
+		w += (size_t)snprintf(d + w, cap - w, "%c%.1f %.1f", pen ? 'L' : 'M', f->x0 + x * (f->x1 - f->x0),
+		                      f->y1 - y * (f->y1 - f->y0));
 		pen = true;
 	}
 	char cls[32];
@@ -230,12 +259,45 @@ static void line_path(pk_html *h, const cJSON *t, const cJSON *vals, double tmax
 	free(d);
 }
 
-static void axis_label(pk_html *h, int x, int y, const char *anchor, const char *text)
+static void axis_label(pk_html *h, double x, double y, const char *anchor, const char *text)
 {
 	char xs[16], ys[16];
-	snprintf(xs, sizeof xs, "%d", x);
-	snprintf(ys, sizeof ys, "%d", y);
+	snprintf(xs, sizeof xs, "%.1f", x);
+	snprintf(ys, sizeof ys, "%.1f", y);
 	pk_html_elem(h, "text", text, "x", xs, "y", ys, "text-anchor", anchor, NULL);
+}
+
+/* Ticks, grid lines and labels of both axes: time (seconds) along the
+ * bottom, the metric (its unit) up the left. */
+static void axes(pk_html *h, const frame *f, const char *unit, double tmax, double tstep, double ymax,
+                 double ystep)
+{
+	char d[4096], text[64];
+	size_t w = 0;
+	for (int k = 1; k < MAX_TICKS && k * ystep <= ymax * (1 + 1e-9); k++) {
+		double y = f->y1 - k * ystep / ymax * (f->y1 - f->y0);
+		w += (size_t)snprintf(d + w, sizeof d - w, "M%d %.1fH%d", f->x0, y, f->x1);
+	}
+	for (int k = 1; k < 2 * MAX_TICKS && k * tstep <= tmax * (1 + 1e-9); k++) {
+		double x = f->x0 + k * tstep / tmax * (f->x1 - f->x0);
+		w += (size_t)snprintf(d + w, sizeof d - w, "M%.1f %dV%d", x, f->y0, f->y1);
+	}
+	if (w)
+		pk_html_void(h, "path", "class", "grid-line", "d", d, NULL);
+	snprintf(d, sizeof d, "M%d %dV%dH%d", f->x0, f->y0, f->y1, f->x1);
+	pk_html_void(h, "path", "class", "axis", "d", d, NULL);
+	for (int k = 0; k < MAX_TICKS && k * ystep <= ymax * (1 + 1e-9); k++) {
+		if (k)
+			fmt_value(k * ystep, unit, text, sizeof text);
+		else
+			snprintf(text, sizeof text, "0");
+		axis_label(h, f->x0 - 4, f->y1 - k * ystep / ymax * (f->y1 - f->y0) + 4, "end", text);
+	}
+	for (int k = 0; k < 2 * MAX_TICKS && k * tstep <= tmax * (1 + 1e-9); k++) {
+		fmt_value(k * tstep, "s", text, sizeof text);
+		axis_label(h, f->x0 + k * tstep / tmax * (f->x1 - f->x0), f->y1 + 14, k ? "middle" : "start", text);
+	}
+	axis_label(h, (f->x0 + f->x1) / 2.0, f->h - 4, "middle", "simulated time");
 }
 
 /* A legend in HTML: a sample of each line's pattern and its name. */
@@ -254,25 +316,29 @@ static void legend(pk_html *h, const line *lines, int n)
 	PK_HTML_LIT(h, "</ul>");
 }
 
-static void chart(pk_html *h, const char *title, const char *unit, const cJSON *t, const line *lines, int n,
-                  bool keyed, double tmax, double ymax)
+static void chart(pk_html *h, const frame *f, const char *title, const char *unit, const cJSON *t,
+                  const line *lines, int n, bool keyed, double tmax, double ymax)
 {
 	PK_HTML_LIT(h, "<figure>");
 	pk_html_elem(h, "figcaption", title, NULL);
-	char label[400], top[64], right[64];
+	double ystep, tstep;
+	double ytop = nice_axis(ymax, &ystep), tright = nice_axis(tmax, &tstep);
+	if (ystep < 1 && (strcmp(unit, "pods") == 0 || strcmp(unit, "calls") == 0)) {
+		ystep = 1;    /* counts: whole ticks */
+		ytop = ceil(ytop);
+	}
+	char label[400], top[64], right[64], vb[32], ws[16], hs[16];
 	fmt_value(ymax, unit, top, sizeof top);
 	fmt_value(tmax, "s", right, sizeof right);
-	snprintf(label, sizeof label, "%s over %s of simulated time; the axis goes up to %s", title, right, top);
-	pk_html_open(h, "svg", "class", "chart", "width", "340", "height", "150", "viewBox", "0 0 340 150", "role",
-	             "img", "aria-label", label, NULL);
-	pk_html_void(h, "path", "class", "axis", "d", "M76 10V118H332", NULL);
-	axis_label(h, 72, 14, "end", top);
-	axis_label(h, 72, 118, "end", "0");
-	axis_label(h, 76, 132, "start", "0 s");
-	axis_label(h, 332, 132, "end", right);
-	axis_label(h, 204, 146, "middle", "simulated time");
+	snprintf(label, sizeof label, "%s over %s of simulated time; the largest value is %s", title, right, top);
+	snprintf(vb, sizeof vb, "0 0 %d %d", f->w, f->h);
+	snprintf(ws, sizeof ws, "%d", f->w);
+	snprintf(hs, sizeof hs, "%d", f->h);
+	pk_html_open(h, "svg", "class", "chart", "width", ws, "height", hs, "viewBox", vb, "role", "img",
+	             "aria-label", label, NULL);
+	axes(h, f, unit, tright, tstep, ytop, ystep);
 	for (int i = 0; i < n; i++)
-		line_path(h, t, lines[i].values, tmax, ymax, i);
+		line_path(h, f, t, lines[i].values, tright, ytop, i);
 	pk_html_close(h, "svg");
 	if (keyed)
 		legend(h, lines, n);
@@ -334,7 +400,10 @@ static void metric_row(pk_html *h, const metric *m, cJSON *const *sums, int nsum
 		                                                        : 0);
 	}
 	pk_html_elem(h, "h3", m->title, NULL);
-	PK_HTML_LIT(h, "<div class=\"grid\">");
+	if (nsums > 1)   /* settings side by side; one run's plots span the page */
+		PK_HTML_LIT(h, "<div class=\"grid\">");
+	else
+		PK_HTML_LIT(h, "<div>");
 	for (int i = 0; i < nsums; i++) {
 		const cJSON *s = pk_get(sums[i], "series");
 		line ls[MAX_LINES];
@@ -353,7 +422,8 @@ static void metric_row(pk_html *h, const metric *m, cJSON *const *sums, int nsum
 			PK_HTML_LIT(h, "</figure>\n");
 			continue;
 		}
-		chart(h, gates, m->unit, pk_get(s, "t"), ls, n, !m->key || m->key2, tmax, ymax);
+		frame f = frame_for(nsums);
+		chart(h, &f, gates, m->unit, pk_get(s, "t"), ls, n, !m->key || m->key2, tmax, ymax);
 	}
 	PK_HTML_LIT(h, "</div>\n");
 }
@@ -378,7 +448,9 @@ static void summary_table(pk_html *h, cJSON *const *sums, int n)
 		char gates[200];
 		gates_label(sums[i], gates, sizeof gates);
 		PK_HTML_LIT(h, "<tr>");
-		pk_html_elem(h, "td", gates, NULL);
+		PK_HTML_LIT(h, "<td>");
+		pk_html_text_words(h, gates);
+		PK_HTML_LIT(h, "</td>");
 		td_number(h, sums[i], "throughput", 1, 1);
 		td_number(h, sums[i], "timeToBind.p50", 1000, 2);
 		td_number(h, sums[i], "timeToBind.p99", 1000, 2);

@@ -35,7 +35,6 @@ static const pk_cli_spec spec = {
 		"                             preemptionPriorityClassName (not below the scheduling priority)\n",
 	.formats = "text,json,junit,sarif,table,wide",
 	.default_format = PK_FMT_TEXT,
-	.finding = "an invalid or unparseable manifest (with --strict, any warning)",
 	.gates = PK_GATE_BIT(PK_GATE_GENERIC_WORKLOAD) | PK_GATE_BIT(PK_GATE_WORKLOAD_AWARE_PREEMPTION) |
 	         PK_GATE_BIT(PK_GATE_TOPOLOGY_AWARE_WORKLOAD_SCHEDULING) |
 	         PK_GATE_BIT(PK_GATE_DRA_WORKLOAD_RESOURCE_CLAIMS) |

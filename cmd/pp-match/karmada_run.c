@@ -191,7 +191,7 @@ static void warn_no_policies(pp_run *r)
 		                  "0 policies in the input (no PropagationPolicy or ClusterPropagationPolicy): "
 		                  "%ld template(s) left unclaimed%s",
 		                  templates, r->opts->require_claim ? "" : ", which is not a finding without --require-claim");
-	else if (templates == 0)
+	else if (templates == 0 && !r->trouble)   /* a file that could not be read said so already */
 		/* nothing to match is an answer, said as pc-validate says "0 objects checked" */
 		pk_diag_report(&r->cli->diag, PK_SEV_NOTE, NULL, "0 resource templates in the input: %ld polic%s matched nothing",
 		               r->world.npolicies, r->world.npolicies == 1 ? "y" : "ies");

@@ -27,7 +27,6 @@ static const pk_cli_spec spec = {
 		"                             the work tree do not); e.g. --against HEAD in a hook\n",
 	.formats = "json,table,wide",
 	.default_format = PK_FMT_JSON,
-	.finding = "an unclaimed template with --require-claim, or a policy the webhook rejects",
 	.gates = PK_GATE_BIT(PK_GATE_PROPAGATION_POLICY_PREEMPTION),
 };
 

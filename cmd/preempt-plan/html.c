@@ -27,6 +27,7 @@ long plan_write_html(plan_run *r, pk_out *out)
 	plan_entry *e = &r->entries[0];
 	if (r->nentries == 1 && (e->ncandidates || e->not_candidates.n))
 		pk_report_candidates(rep, e->ref, e->candidates, e->ncandidates, &e->not_candidates, r->now);
+	pk_report_warnings(rep, pk_cli_warnings_json(r->cli));   /* the run's: its records hold none */
 	pk_report_write(rep, out);
 	pk_report_free(rep);
 	return unplaced;

@@ -21,7 +21,6 @@ static const pk_cli_spec spec = {
 		"                             scheduling queue forward (preempt-plan --simulate --help)\n",
 	.formats = "json,table,wide,html",
 	.default_format = PK_FMT_JSON,
-	.finding = "a preemptor that is Unschedulable or NotEligible",
 };
 
 static const struct option long_options[] = {

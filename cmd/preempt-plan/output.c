@@ -11,16 +11,37 @@
 static void table_header(const pk_cli *cli, pk_table *t, bool wide)
 {
 	/* NODE: the node nominated (Preempt), or where the pod fits */
-	static const char *const narrow[] = { "PREEMPTOR", "PRIORITY", "RESULT", "NODE", "VICTIMS", "REASON" };
+	static const char *const narrow[] = { "PREEMPTOR", "PRIORITY", "RESULT", "NODE", "VICTIMS",
+	                                      PK_ADJUSTED_SUM_COLUMN, "REASON" };
 	static const char *const wide_cols[] = { "PREEMPTOR", "PRIORITY", "RESULT", "NODE", "VICTIMS",
-	                                         "PDB-VIOLATIONS", "VICTIM-PODS", "REASON" };
-	pk_cli_table_init(cli, t, wide ? 8 : 6, wide ? wide_cols : narrow);
+	                                         PK_ADJUSTED_SUM_COLUMN, "PDB-VIOLATIONS", "VICTIM-PODS", "REASON" };
+	pk_cli_table_init(cli, t, wide ? 9 : 7, wide ? wide_cols : narrow);
 }
 
-static void table_row(pk_table *t, const cJSON *plan, bool wide)
+/* What node choice compared for the plan's node: a pod's plan that
+ * preempts (a gang's nodes are not chosen by it). Returns whether it did. */
+static bool adjusted_sum_cell(const cJSON *plan, char *buf, size_t size)
+{
+	snprintf(buf, size, "-");
+	const cJSON *victims = pk_get(plan, "victims"), *it;
+	if (strcmp(pk_str_or(plan, "result", ""), "Preempt") != 0 ||
+	    strcmp(pk_str_or(pk_get(plan, "preemptor"), "kind", "Pod"), "Pod") != 0 || !cJSON_GetArraySize(victims))
+		return false;
+	int64_t sum = 0;
+	cJSON_ArrayForEach(it, victims) {
+		int64_t p = 0;
+		pk_int64(it, "priority", &p);
+		sum += p;
+	}
+	pk_adjusted_sum_text(cJSON_GetArraySize(victims), sum, buf, size);
+	return true;
+}
+
+static bool table_row(pk_table *t, const cJSON *plan, bool wide)
 {
 	const cJSON *ref = pk_get(plan, "preemptor");
-	char who[600], prio[24], nv[16], viol[24];
+	char who[600], prio[24], nv[16], viol[24], sum[64];
+	bool compared = adjusted_sum_cell(plan, sum, sizeof sum);
 	snprintf(who, sizeof who, "%s/%s", pk_str_or(ref, "namespace", ""), pk_str_or(ref, "name", ""));
 	int64_t p = 0, v = 0;
 	pk_int64(ref, "priority", &p);
@@ -57,11 +78,12 @@ static void table_row(pk_table *t, const cJSON *plan, bool wide)
 	if (!node) /* a pod that fits: the first node it fits on */
 		node = cJSON_IsString(cJSON_GetArrayItem(pk_getp(plan, "fits.nodes"), 0))
 		       ? cJSON_GetArrayItem(pk_getp(plan, "fits.nodes"), 0)->valuestring : "<none>";
-	const char *narrow[] = { who, prio, pk_str_or(plan, "result", ""), node, nv, shortr };
-	const char *wide_row[] = { who, prio, pk_str_or(plan, "result", ""), node, nv, viol, names, shortr };
+	const char *narrow[] = { who, prio, pk_str_or(plan, "result", ""), node, nv, sum, shortr };
+	const char *wide_row[] = { who, prio, pk_str_or(plan, "result", ""), node, nv, sum, viol, names, shortr };
 	pk_table_row(t, wide ? wide_row : narrow);
 	free(shortr);
 	free(names);
+	return compared;
 }
 
 /* The nodes victims --explain said are no candidate, grouped. */
@@ -75,8 +97,8 @@ static void group_row(void *ctx, const pk_node_group *g, const char *nodes, cons
 {
 	group_ctx *x = ctx;
 	(void)g;
-	const char *narrow[] = { x->who, x->prio, "NotCandidate", nodes, "-", reason };
-	const char *wide_row[] = { x->who, x->prio, "NotCandidate", nodes, "-", "-", "-", reason };
+	const char *narrow[] = { x->who, x->prio, "NotCandidate", nodes, "-", "-", reason };
+	const char *wide_row[] = { x->who, x->prio, "NotCandidate", nodes, "-", "-", "-", "-", reason };
 	pk_table_row(x->t, x->wide ? wide_row : narrow);
 }
 
@@ -140,6 +162,7 @@ long plan_write(plan_run *r, pk_out *out)
 	bool table = r->cli->format == PK_FMT_TABLE || r->cli->format == PK_FMT_WIDE;
 	bool wide = r->cli->format == PK_FMT_WIDE;
 	long unplaced = 0;
+	bool compared = false;
 	pk_table t;
 	if (table)
 		table_header(r->cli, &t, wide);
@@ -149,7 +172,7 @@ long plan_write(plan_run *r, pk_out *out)
 		if (!placed)
 			unplaced++;
 		if (table) {
-			table_row(&t, plan, wide);
+			compared |= table_row(&t, plan, wide);
 			not_candidate_rows(&t, plan, &r->entries[i].not_candidates, wide);
 			count_warnings(plan, &warnings, &nwarnings);
 		} else
@@ -157,6 +180,8 @@ long plan_write(plan_run *r, pk_out *out)
 		cJSON_Delete(plan);
 	}
 	if (table) {
+		if (compared)
+			pk_table_footer(&t, "%s", PK_ADJUSTED_SUM_RULE);
 		warning_footer(&t, warnings, nwarnings);
 		pk_cli_table_warnings(r->cli, &t);
 		pk_table_flush(&t, out);

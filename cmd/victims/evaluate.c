@@ -53,6 +53,8 @@ long victims_evaluate(victims_run *r, pk_out *out)
 			pk_table_footer(&t, "* the node pickOneNodeForPreemption chooses: fewest PDB violations, then lowest "
 			                    "highest-victim priority, smallest priority sum, fewest victims, latest start of "
 			                    "the highest-priority victims, node name; REASON names the criterion that decided");
+		if (chosen && wide)
+			pk_table_footer(&t, "%s", PK_ADJUSTED_SUM_RULE);
 		pk_cli_table_warnings(r->cli, &t);
 		pk_table_flush(&t, out);
 	}
@@ -66,19 +68,20 @@ void victims_table_header(const pk_cli *cli, pk_table *t, bool wide)
 	static const char *const narrow[] = { "PREEMPTOR", "PRIORITY", "RESULT", "NODE", "VICTIMS",
 	                                      "PDB-VIOLATIONS", "TOP-PRIORITY", "REASON" };
 	static const char *const wide_cols[] = { "PREEMPTOR", "PRIORITY", "RESULT", "NODE", "VICTIMS",
-	                                         "PDB-VIOLATIONS", "TOP-PRIORITY", "VICTIM-PODS", "REASON" };
-	pk_cli_table_init(cli, t, wide ? 9 : 8, wide ? wide_cols : narrow);
+	                                         "PDB-VIOLATIONS", "TOP-PRIORITY", PK_ADJUSTED_SUM_COLUMN,
+	                                         "VICTIM-PODS", "REASON" };
+	pk_cli_table_init(cli, t, wide ? 10 : 8, wide ? wide_cols : narrow);
 }
 
 /* A row of the narrow or the wide table: cells in wide order, the
- * VICTIM-PODS cell dropped when narrow. */
-static void row(pk_table *t, bool wide, const char *const cells[9])
+ * ADJUSTED-SUM and VICTIM-PODS cells dropped when narrow. */
+static void row(pk_table *t, bool wide, const char *const cells[10])
 {
 	if (wide) {
 		pk_table_row(t, cells);
 		return;
 	}
-	const char *narrow[8] = { cells[0], cells[1], cells[2], cells[3], cells[4], cells[5], cells[6], cells[8] };
+	const char *narrow[8] = { cells[0], cells[1], cells[2], cells[3], cells[4], cells[5], cells[6], cells[9] };
 	pk_table_row(t, narrow);
 }
 
@@ -103,17 +106,21 @@ static void candidate_rows(pk_table *t, const pk_evaluation *e, bool wide, const
 {
 	for (int i = 0; i < e->ncandidates; i++) {
 		const pk_candidate *c = &e->candidates[i];
-		char nv[16], viol[16], top[16], result[64], reason[300];
+		char nv[16], viol[16], top[16], sum[64], result[64], reason[300];
 		snprintf(nv, sizeof nv, "%d", c->nvictims);
 		snprintf(viol, sizeof viol, "%d", c->num_pdb_violations);
 		snprintf(top, sizeof top, "%d", c->nvictims ? c->victims[0].priority : 0);
+		int64_t raw = 0;
+		for (int k = 0; k < c->nvictims; k++)
+			raw += c->victims[k].priority;
+		pk_adjusted_sum_text(c->nvictims, raw, sum, sizeof sum);
 		snprintf(result, sizeof result, "NeedsPreemption%s", i == e->best ? "*" : "");
 		if (i == e->best)
 			snprintf(reason, sizeof reason, "chosen from %d candidate node(s) by %s", e->ncandidates, e->decided_by);
 		else
 			snprintf(reason, sizeof reason, "a candidate");
 		char *names = victim_names(c);
-		const char *cells[9] = { who, prio, result, c->node, nv, viol, top, names, reason };
+		const char *cells[10] = { who, prio, result, c->node, nv, viol, top, sum, names, reason };
 		row(t, wide, cells);
 		free(names);
 	}
@@ -129,7 +136,7 @@ static void fits_row(pk_table *t, const pk_evaluation *e, bool wide, const char 
 			names[shown++] = e->nodes[i].ni->node->name;
 	char reason[600];
 	pk_fits_text(names, shown, e->nfit, reason, sizeof reason);
-	const char *cells[9] = { who, prio, pk_pre_status_name(e->status), shown ? names[0] : "<none>", "0", "-", "-",
+	const char *cells[10] = { who, prio, pk_pre_status_name(e->status), shown ? names[0] : "<none>", "0", "-", "-", "-",
 	                         "<none>", reason };
 	row(t, wide, cells);
 }
@@ -146,7 +153,7 @@ static void explain_row(void *ctx, const pk_node_group *g, const char *nodes, co
 {
 	explain_ctx *x = ctx;
 	(void)g;
-	const char *cells[9] = { x->who, x->prio, "NotCandidate", nodes, "-", "-", "-", "-", reason };
+	const char *cells[10] = { x->who, x->prio, "NotCandidate", nodes, "-", "-", "-", "-", "-", reason };
 	row(x->t, x->wide, cells);
 }
 
@@ -177,7 +184,7 @@ void victims_table_rows(pk_table *t, const pk_evaluation *e, bool wide, bool exp
 	} else if (e->status == PK_PRE_FITS) {
 		fits_row(t, e, wide, who, prio);
 	} else {
-		const char *cells[9] = { who, prio, pk_pre_status_name(e->status), "<none>", "-", "-", "-", "<none>",
+		const char *cells[10] = { who, prio, pk_pre_status_name(e->status), "<none>", "-", "-", "-", "-", "<none>",
 		                         e->message };
 		row(t, wide, cells);
 	}

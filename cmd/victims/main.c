@@ -36,7 +36,6 @@ static const pk_cli_spec spec = {
 		"      --offset K             first potential node of the sample (upstream: random)\n",
 	.formats = "json,table,wide",
 	.default_format = PK_FMT_JSON,
-	.finding = "a preemptor that cannot be placed or may not preempt",
 	.gates = PK_GATE_BIT(PK_GATE_GENERIC_WORKLOAD) | PK_GATE_BIT(PK_GATE_WORKLOAD_AWARE_PREEMPTION) |
 	         PK_GATE_BIT(PK_GATE_TOPOLOGY_AWARE_WORKLOAD_SCHEDULING),
 };

@@ -109,6 +109,18 @@ void pk_html_text(pk_html *h, const char *s)
 		pk_html_textn(h, s, strlen(s));
 }
 
+void pk_html_text_words(pk_html *h, const char *s)
+{
+	const char *from = s;
+	for (const char *p = s; p && *p; p++)
+		if (p > s && *p >= 'A' && *p <= 'Z' && p[-1] >= 'a' && p[-1] <= 'z') {
+			pk_html_textn(h, from, (size_t)(p - from));
+			PK_HTML_LIT(h, "<wbr>");
+			from = p;
+		}
+	pk_html_text(h, from);
+}
+
 void pk_html_textf(pk_html *h, const char *fmt, ...)
 {
 	char small[512];
@@ -277,7 +289,7 @@ static void page_style(pk_html *h)
 		"--link:#0550ae;--before:#818b98;--after:#0969da;--over:#cf222e;--note:#fff8c5}\n"
 		"@media (prefers-color-scheme:dark){:root{--bg:#0d1117;--fg:#e6edf3;--muted:#9198a1;--line:#3d444d;"
 		"--head:#151b23;--link:#4493f8;--before:#656c76;--after:#4493f8;--over:#f85149;--note:#3b2e00}}\n"
-		"body{margin:0 auto;max-width:80rem;padding:1rem 1.5rem 3rem;background:var(--bg);color:var(--fg);"
+		"body{margin:0 auto;max-width:100rem;padding:1rem 1rem 3rem;background:var(--bg);color:var(--fg);"
 		"font:14px/1.45 system-ui,-apple-system,'Segoe UI',sans-serif}\n"
 		"a{color:var(--link)}h1{font-size:1.6rem;margin:.5rem 0}h2{font-size:1.25rem;margin:2rem 0 .5rem;"
 		"padding-bottom:.25rem;border-bottom:1px solid var(--line)}h3{font-size:1rem;margin:1rem 0 .25rem}\n"
@@ -289,11 +301,13 @@ static void page_style(pk_html *h)
 		"table{border-collapse:collapse;width:100%;margin:.5rem 0}th,td{border:1px solid var(--line);"
 		"padding:.25rem .5rem;text-align:left;vertical-align:top}thead th{background:var(--head);position:sticky;"
 		"top:0}td.n{text-align:right;font-variant-numeric:tabular-nums}tr.group th{background:var(--head);"
-		"text-align:left}td.reason{max-width:36rem;overflow-wrap:anywhere}td.name{white-space:nowrap}\n"
-		"ul.pods{margin:0;padding-left:1.1rem}.tag{display:inline-block;border:1px solid var(--line);"
+		"text-align:left}td{overflow-wrap:break-word}td.reason{min-width:7rem;max-width:36rem}td.reason,td.name,td a,ul.pods li{overflow-wrap:anywhere}\n"
+		"ul.pods{margin:0;padding-left:1.1rem;min-width:8rem}.tag{display:inline-block;border:1px solid var(--line);"
 		"border-radius:4px;padding:0 .3rem;font-size:.8rem;margin-left:.3rem}.tag.warn{border-color:var(--over)}\n"
-		".note{background:var(--note);border-radius:6px;padding:.4rem .8rem}\n"
-		"svg.bars{display:block;color:var(--fg);font-size:11px}svg.bars text{fill:currentColor}"
+		".note{background:var(--note);border-radius:6px;padding:.4rem .8rem}"
+		"ul.warnings{list-style:none;padding:0;margin:.5rem 0;display:grid;gap:.4rem}"
+		"ul.warnings .reach{font-weight:600;margin-right:.4rem}ul.warnings .reach::after{content:':'}\n"
+		"svg.bars{display:block;color:var(--fg);font-size:11px;width:28rem;min-width:20rem;max-width:100%;height:auto}svg.bars text{fill:currentColor}"
 		"svg.bars .t{fill:none;stroke:var(--line)}svg.bars .b{fill:var(--before)}"
 		"svg.bars .a{fill:url(#pk-hatch);color:var(--after)}svg.bars .o{fill:none;stroke:var(--over);"
 		"stroke-width:2}\n"
@@ -303,12 +317,12 @@ static void page_style(pk_html *h)
 		"button.sort::after{content:' \\2193'}input.filter{margin:.25rem 0;padding:.2rem .4rem;width:18rem;"
 		"max-width:100%}\n"
 		":target{outline:2px solid var(--link)}\n"
-		"svg.chart{display:block;color:var(--fg);font-size:11px;width:100%;max-width:340px;height:auto}svg.chart text{fill:currentColor}"
-		"svg.chart .axis{stroke:var(--line);fill:none}svg.chart .line{fill:none;stroke-width:1.5}"
+		"svg.chart{display:block;color:var(--fg);font-size:11px;width:100%;height:auto}svg.chart text{fill:currentColor}"
+		"svg.chart .axis{stroke:var(--muted);fill:none}svg.chart .grid-line{stroke:var(--line);stroke-opacity:.6;fill:none}svg.chart .line{fill:none;stroke-width:1.5}"
 		"svg.chart .s0{stroke:var(--after)}svg.chart .s1{stroke:var(--over);stroke-dasharray:6 3}"
 		"svg.chart .s2{stroke:var(--before);stroke-dasharray:2 2}svg.chart .s3{stroke:var(--fg);"
 		"stroke-dasharray:8 2 2 2}svg.chart .s4{stroke:var(--link);stroke-dasharray:1 3}"
-		".grid{display:grid;grid-template-columns:repeat(auto-fit,minmax(16rem,1fr));gap:.5rem 1rem}"
+		".grid{display:grid;grid-template-columns:repeat(auto-fit,minmax(max(16rem,calc(50% - 1rem)),1fr));gap:.5rem 1rem}"
 		"ul.legend{display:flex;gap:1rem;list-style:none;padding:0;margin:.2rem 0}"
 		"ul.legend svg.chart{display:inline;width:28px}"
 		"figure{margin:0}figcaption{font-weight:600;margin:.5rem 0 .2rem}\n"

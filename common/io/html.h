@@ -37,6 +37,9 @@ void pk_html_markup_(pk_html *h, const char *markup, size_t len);
 /* Escaped text content (NULL writes nothing). */
 void pk_html_text(pk_html *h, const char *s);
 void pk_html_textn(pk_html *h, const char *s, size_t len);
+/* Text with a line break allowed inside CamelCase words (a <wbr> before
+ * each word of "NoPreemptionNeeded"), so a narrow column can wrap them. */
+void pk_html_text_words(pk_html *h, const char *s);
 /* printf, then escaped as text. */
 void pk_html_textf(pk_html *h, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

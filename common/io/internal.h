@@ -32,6 +32,7 @@ typedef struct pk_sink {
 	void *ctx;
 	const char *file;         /* display name of the current input */
 	long records;             /* objects delivered so far (all inputs) */
+	long opened;              /* operands that could be opened (all inputs) */
 	int stop;                 /* callback's non-zero value */
 	/* Where delivered trees go after the callback: NULL = cJSON_Delete.
 	 * The JSON path hands them back to the thread that built them, which

@@ -60,6 +60,8 @@ static void read_ahead(src *s)
 static int src_need(src *s, size_t at, size_t keep)
 {
 	while (at >= s->base + s->len) {
+		if (at > keep && at - keep > s->limit)
+			return -3;      /* one record needs more than --max-record-bytes */
 		if (s->eof)
 			return -1;
 		if (s->err)
@@ -517,9 +519,15 @@ static void submit_if_full(jscan *j)
 		submit(j);
 }
 
+static void scan_error(jscan *j, int rc, size_t at, long line, long col, long index, const char *what);
+
 /* Queue the text [start, end) of one object for parsing. */
 static void queue_item(jscan *j, size_t start, size_t end, long line, long col, long index, int in_list)
 {
+	if (end - start > j->in.limit) {   /* read whole already (a small file) */
+		scan_error(j, -3, start, line, col, index, NULL);
+		return;
+	}
 	item *it = queue(j, ITEM_OBJECT, j->in.buf + (start - j->in.base), end - start, line, col, index);
 	if (it)
 		it->in_list = in_list;
@@ -571,7 +579,8 @@ static void scan_error(jscan *j, int rc, size_t at, long line, long col, long in
 		              "read error: %s", strerror(j->in.err));
 	else if (rc == -3)
 		notice(j, PK_REC_ERROR, PK_ERR_LIMIT, line, col, index, NULL,
-		              "object is larger than %zu bytes (--max-record-bytes)", j->sink->lim.max_record_bytes);
+		              "the object here is larger than %zu bytes (--max-record-bytes): it and the rest of "
+		              "this input are not read", j->sink->lim.max_record_bytes);
 	else if (rc == -1)
 		notice(j, PK_REC_ERROR, PK_ERR_PARSE, line, col, index, NULL,
 		              "unexpected end of input in %s", what);

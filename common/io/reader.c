@@ -6,11 +6,14 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <zlib.h>
 
 static void apply_defaults(const pk_limits *in, pk_limits *out)
 {
@@ -41,13 +44,117 @@ static int sniff(int fd, char *buf, size_t cap, size_t *n, int *first)
 		for (; i < *n; i++)
 			if (!strchr(" \t\r\n", buf[i])) {
 				*first = (unsigned char)buf[i];
+				if (*first == 0x1F && i + 1 == *n)
+					break;   /* gzip's magic is two bytes: read the second */
 				return 0;
 			}
 	}
 	return 0;
 }
 
-static int read_fd(pk_sink *s, int fd)
+/* ---- gzip ------------------------------------------------------------------
+ * A gzip input (magic bytes 1f 8b, on a file or a pipe) is inflated by a
+ * thread into one end of a socket pair; the other end is read as any input,
+ * so positions are those of the inflated text and memory stays bounded by
+ * the parsers' own windows. A socket, not a pipe: a reader that stops early
+ * closes its end and the inflater's send gets EPIPE, not SIGPIPE. */
+typedef struct gunzip {
+	int in, out;             /* the compressed input; the inflated text's write end */
+	const char *prefix;      /* bytes of `in` already read for sniffing */
+	size_t nprefix;
+	char error[160];         /* why inflating stopped early, or "" */
+} gunzip;
+
+static int send_all(int fd, const unsigned char *p, size_t n)
+{
+	while (n) {
+		ssize_t w = send(fd, p, n, MSG_NOSIGNAL);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return -1;
+		p += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+static void *gunzip_thread(void *arg)
+{
+	gunzip *g = arg;
+	unsigned char in[1 << 16], out[1 << 16];
+	z_stream z = { 0 };
+	int rc = Z_OK, ended = 0;
+
+	if (inflateInit2(&z, 16 + MAX_WBITS) != Z_OK) {
+		snprintf(g->error, sizeof g->error, "gzip: cannot start inflating");
+		close(g->out);
+		return NULL;
+	}
+	z.next_in = (unsigned char *)(uintptr_t)g->prefix;
+	z.avail_in = (uInt)g->nprefix;
+	for (;;) {
+		if (z.avail_in == 0) {
+			ssize_t r = read(g->in, in, sizeof in);
+			if (r < 0 && errno == EINTR)
+				continue;
+			if (r < 0) {
+				snprintf(g->error, sizeof g->error, "read error: %s", strerror(errno));
+				break;
+			}
+			if (r == 0) {
+				if (!ended)
+					snprintf(g->error, sizeof g->error, "gzip: the compressed data is truncated");
+				break;
+			}
+			z.next_in = in;
+			z.avail_in = (uInt)r;
+		}
+		if (ended) {     /* concatenated members, as gzip -c a b > c writes */
+			inflateReset(&z);
+			ended = 0;
+		}
+		z.next_out = out;
+		z.avail_out = sizeof out;
+		rc = inflate(&z, Z_NO_FLUSH);
+		if (rc != Z_OK && rc != Z_STREAM_END && rc != Z_BUF_ERROR) {
+			snprintf(g->error, sizeof g->error, "gzip: %s", z.msg ? z.msg : "the compressed data is corrupt");
+			break;
+		}
+		if (send_all(g->out, out, sizeof out - z.avail_out) < 0)
+			break;   /* the reader stopped */
+		ended = rc == Z_STREAM_END;
+	}
+	inflateEnd(&z);
+	close(g->out);
+	return NULL;
+}
+
+static int read_fd(pk_sink *s, int fd, int may_gzip);
+
+static int read_gzip(pk_sink *s, int fd, const char *prefix, size_t n)
+{
+	int sv[2];
+	pthread_t t;
+	gunzip g = { .in = fd, .prefix = prefix, .nprefix = n };
+
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0)
+		return pk_sink_error(s, PK_REC_ERROR, PK_ERR_IO, 0, 0, -1, 0, NULL, "gzip: %s", strerror(errno));
+	g.out = sv[1];
+	if (pthread_create(&t, NULL, gunzip_thread, &g) != 0) {
+		close(sv[0]);
+		close(sv[1]);
+		return pk_sink_error(s, PK_REC_ERROR, PK_ERR_IO, 0, 0, -1, 0, NULL, "gzip: cannot start a thread");
+	}
+	int rc = read_fd(s, sv[0], 0);   /* gzip inside gzip is not unpacked */
+	close(sv[0]);    /* an inflater still sending gets EPIPE */
+	pthread_join(t, NULL);
+	if (g.error[0] && !s->stop)
+		pk_sink_error(s, PK_REC_ERROR, PK_ERR_IO, 0, 0, -1, 0, NULL, "%s", g.error);
+	return rc;
+}
+
+static int read_fd(pk_sink *s, int fd, int may_gzip)
 {
 	char prefix[4096];
 	size_t n;
@@ -57,6 +164,8 @@ static int read_fd(pk_sink *s, int fd)
 		return pk_sink_error(s, PK_REC_ERROR, PK_ERR_IO, 0, 0, -1, 0, NULL, "read error: %s", strerror(errno));
 	if (first == -1)
 		return 0;        /* empty input: no documents */
+	if (may_gzip && n >= 2 && (unsigned char)prefix[0] == 0x1F && (unsigned char)prefix[1] == 0x8B)
+		return read_gzip(s, fd, prefix, n);
 	if (s->opts->skip_file && pk_nonobject_text(s->file, prefix, n)) {
 		s->opts->skip_file(s->ctx, s->file, PK_NONOBJECT_TEMPLATE);
 		return 0;
@@ -69,8 +178,10 @@ static int read_fd(pk_sink *s, int fd)
 int pk_manifest_name(const char *name)
 {
 	size_t n = strlen(name);
-	return (n > 5 && strcmp(name + n - 5, ".yaml") == 0) || (n > 4 && strcmp(name + n - 4, ".yml") == 0) ||
-	       (n > 5 && strcmp(name + n - 5, ".json") == 0);
+	if (n > 3 && strcmp(name + n - 3, ".gz") == 0)
+		n -= 3;   /* deploy/nodes.json.gz */
+	return (n > 5 && strncmp(name + n - 5, ".yaml", 5) == 0) || (n > 4 && strncmp(name + n - 4, ".yml", 4) == 0) ||
+	       (n > 5 && strncmp(name + n - 5, ".json", 5) == 0);
 }
 
 static int cmp_str(const void *a, const void *b)
@@ -128,7 +239,8 @@ static int read_path(pk_sink *s, const char *path, int depth)
 
 	s->file = path;
 	if (strcmp(path, "-") == 0) {
-		rc = read_fd(s, STDIN_FILENO);
+		s->opened++;
+		rc = read_fd(s, STDIN_FILENO, 1);
 		if (s->opts->file_done)
 			s->opts->file_done(s->ctx, path);
 		return rc;
@@ -143,13 +255,14 @@ static int read_path(pk_sink *s, const char *path, int depth)
 	}
 	if (fd < 0)
 		return pk_sink_error(s, PK_REC_ERROR, PK_ERR_IO, 0, 0, -1, 0, NULL, "%s", strerror(errno));
+	s->opened++;
 	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
 		close(fd);
 		if (depth > 64)
 			return pk_sink_error(s, PK_REC_ERROR, PK_ERR_IO, 0, 0, -1, 0, NULL, "directories nested too deep");
 		return read_dir(s, path, depth);
 	}
-	rc = read_fd(s, fd);
+	rc = read_fd(s, fd, 1);
 	close(fd);
 	if (s->opts->file_done)
 		s->opts->file_done(s->ctx, path);
@@ -169,6 +282,8 @@ int pk_read_paths(const pk_reader_opts *opts, char *const *paths, size_t npaths,
 	}
 	for (size_t i = 0; i < npaths && !s.stop; i++)
 		read_path(&s, paths[i], 0);
+	if (!s.stop && s.opened == 0)
+		return -1;   /* every operand failed to open: said already, nothing more to say */
 	return s.stop;
 }
 
@@ -248,7 +363,7 @@ static cJSON *parse_text(const char *text, size_t len, char *err, size_t errsize
 	if (yaml)
 		pk_yaml_stream(&s, fileno(tmp), "", 0);
 	else
-		read_fd(&s, fileno(tmp));
+		read_fd(&s, fileno(tmp), 1);
 	fclose(tmp);
 	return f.obj;
 }

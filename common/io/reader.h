@@ -9,6 +9,8 @@
  *   - YAML: multi-document, via libyaml events, typed as kubectl types it
  *     (YAML 1.1 as go-yaml v2 resolves it). A List document's items are
  *     streamed too.
+ * An input that starts with gzip's magic bytes (1f 8b), a file or stdin, is
+ * inflated on the fly (concatenated members too) and read as its text.
  * Format is sniffed per input: first significant byte '{', '[' or 0x1E means
  * JSON, anything else YAML (so JSON preceded by '#' comments goes through the
  * YAML path, as kubectl does).

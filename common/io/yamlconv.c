@@ -26,7 +26,15 @@ typedef struct yin {
 	size_t base, len, cap;   /* buf holds [base, base+len) */
 	size_t handed;           /* absolute offset handed to libyaml so far */
 	int eof, err;
+	size_t record_start;     /* absolute offset where the record being read starts */
+	size_t limit;            /* --max-record-bytes */
+	int too_large;           /* the record went past the limit: nothing more was handed */
 } yin;
+
+/* How far past a record's limit libyaml may read ahead before the record
+ * is taken as too large (its own buffers read ahead a few kB); the exact
+ * check is made on the record's events. */
+#define YIN_LOOKAHEAD ((size_t)64 << 10)
 
 #define YIN_KEEP (1u << 20)  /* bytes kept behind the parser for resync */
 
@@ -68,6 +76,11 @@ static int yin_fill(yin *in)
 static int read_handler(void *data, unsigned char *buffer, size_t size, size_t *size_read)
 {
 	yin *in = data;
+
+	if (in->handed > in->record_start && in->handed - in->record_start > in->limit + YIN_LOOKAHEAD) {
+		in->too_large = 1;    /* one huge scalar would be buffered whole by libyaml */
+		return 0;
+	}
 
 	while (in->handed >= in->base + in->len && !in->eof && !in->err)
 		if (yin_fill(in) < 0)
@@ -118,6 +131,9 @@ typedef struct ybuild {
 	int nanchors, acap;
 	long nodes, alias_nodes;
 	long line_offset;         /* lines before a restart point */
+	size_t byte_offset;       /* bytes before a restart point */
+	yaml_mark_t record;       /* where the record being built starts (parser's marks) */
+	int too_large;            /* it is larger than --max-record-bytes */
 	int failed;               /* this document hit a limit: skip to its end */
 	char err[300];
 } ybuild;
@@ -495,6 +511,7 @@ static int push(ybuild *b, cJSON *node, int is_map, const yaml_event_t *ev, cons
 	if (parent && parent->stream_items) {
 		f->pos = pk_posmap_new();
 		b->list_seen = 1;
+		b->record = ev->start_mark;   /* an item of a List: a record of its own */
 	}
 	/* the root mapping's "items" sequence is streamed */
 	if (!is_map && b->depth == 1 && parent && parent->is_map && parent->key &&
@@ -634,10 +651,25 @@ static void end_document(ybuild *b)
 	b->doc++;
 }
 
+static int record_too_large(ybuild *b)
+{
+	char msg[200];
+	snprintf(msg, sizeof msg, "the object here is larger than %zu bytes (--max-record-bytes): it and the rest "
+	         "of this input are not read", b->sink->lim.max_record_bytes);
+	b->too_large = 1;
+	return fail(b, &b->record, msg);
+}
+
 static int on_event(ybuild *b, const yaml_event_t *ev)
 {
 	if (b->failed && ev->type != YAML_DOCUMENT_END_EVENT && ev->type != YAML_STREAM_END_EVENT)
 		return 0;
+	if (b->depth == 0 && (ev->type == YAML_MAPPING_START_EVENT || ev->type == YAML_SEQUENCE_START_EVENT ||
+	                      ev->type == YAML_SCALAR_EVENT || ev->type == YAML_DOCUMENT_START_EVENT ||
+	                      ev->type == YAML_DOCUMENT_END_EVENT))
+		b->record = ev->start_mark;   /* a document is a record, or the List of them */
+	if (ev->end_mark.index > b->record.index && ev->end_mark.index - b->record.index > b->sink->lim.max_record_bytes)
+		return record_too_large(b);
 	switch (ev->type) {
 	case YAML_DOCUMENT_START_EVENT:
 		b->docpos = pk_posmap_new();
@@ -734,6 +766,7 @@ int pk_yaml_stream(pk_sink *s, int fd, const char *prefix, size_t nprefix)
 	long start_line = 0;       /* 0-based line of `start` */
 	int errors = 0;
 
+	in.limit = s->lim.max_record_bytes;
 	in.cap = nprefix + (1 << 18);
 	in.buf = malloc(in.cap);
 	if (!in.buf)
@@ -746,7 +779,10 @@ int pk_yaml_stream(pk_sink *s, int fd, const char *prefix, size_t nprefix)
 		int done = 0;
 
 		in.handed = start;
+		in.record_start = start;
 		b.line_offset = start_line;
+		b.byte_offset = start;
+		b.record = (yaml_mark_t){ 0 };
 		yaml_parser_initialize(&parser);
 		yaml_parser_set_input(&parser, read_handler, &in);
 		while (!done && !s->stop) {
@@ -754,7 +790,9 @@ int pk_yaml_stream(pk_sink *s, int fd, const char *prefix, size_t nprefix)
 				size_t at = start + parser.problem_mark.index;
 				long line = (long)parser.problem_mark.line + 1 + start_line;
 				long col = (long)parser.problem_mark.column + 1;
-				if (in.err)
+				if (in.too_large)
+					record_too_large(&b);
+				else if (in.err)
 					pk_sink_error(s, PK_REC_ERROR, PK_ERR_IO, 0, 0, -1, b.doc, NULL,
 					              "read error: %s", strerror(in.err));
 				else if (parser.context)
@@ -773,7 +811,7 @@ int pk_yaml_stream(pk_sink *s, int fd, const char *prefix, size_t nprefix)
 				size_t restart;
 				long skipped;
 				long err_line0 = start_line + (long)parser.problem_mark.line;
-				if (in.err || ++errors >= 100 || err_line0 < 0 ||
+				if (in.too_large || in.err || ++errors >= 100 || err_line0 < 0 ||
 				    !find_restart(&in, at, &restart, &skipped, start + 1)) {
 					done = 2;
 				} else {
@@ -788,6 +826,11 @@ int pk_yaml_stream(pk_sink *s, int fd, const char *prefix, size_t nprefix)
 			else
 				on_event(&b, &ev);
 			yaml_event_delete(&ev);
+			in.record_start = b.byte_offset + b.record.index;
+			if (b.failed && b.too_large) {
+				done = 2;     /* a clear stop, as the JSON reader makes */
+				break;
+			}
 			if (b.failed && !done) {
 				/* A limit was hit: do not let libyaml wade through the rest
 				 * of a hostile document (its simple-key bookkeeping is

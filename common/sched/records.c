@@ -36,6 +36,13 @@ static char *two_digits(char *p, unsigned v)
  * victim, printed on several threads at once, and gmtime_r takes the time
  * zone lock. Nanoseconds in an int64_t span the years 1677 to 2262, so
  * the year always has four digits. */
+int64_t pk_adjusted_sum_text(long nvictims, int64_t priority_sum, char *buf, size_t size)
+{
+	snprintf(buf, size, "%ldx2^31%c%lld", nvictims, priority_sum < 0 ? '-' : '+',
+	         (long long)(priority_sum < 0 ? -priority_sum : priority_sum));
+	return (int64_t)nvictims * ((int64_t)INT32_MAX + 1) + priority_sum;
+}
+
 void pk_format_time(int64_t ns, char *buf, size_t size)
 {
 	int64_t sec = ns / 1000000000, frac = ns % 1000000000;

@@ -30,6 +30,21 @@
 #include "engine.h"
 #include "../io/writer.h"
 
+/* The priority sum node choice compares at its third step: each victim
+ * adds its priority + 2^31 (MaxInt32 + 1), so one victim more always weighs
+ * more than any priorities. The one way the tables and the report write
+ * it: "Nx2^31+S" (N victims, S the plain sum of their priorities; no
+ * blanks, so that a table's columns still split on them), so that a node
+ * with sum 100 ranking above one with sum 0 reads right. Returns the
+ * adjusted sum itself (to sort by). */
+int64_t pk_adjusted_sum_text(long nvictims, int64_t priority_sum, char *buf, size_t size);
+/* Its column's name in the tables, and the rule in one line (a table's
+ * footer, the report under its table). */
+#define PK_ADJUSTED_SUM_COLUMN "ADJUSTED-SUM"
+#define PK_ADJUSTED_SUM_RULE                                                                                  \
+	"ADJUSTED-SUM is the sum node choice compares (smallest wins): every victim adds its priority + 2^31, " \
+	"written Nx2^31+S for N victims whose priorities sum to S, so fewer victims rank first whatever their priorities"
+
 /* RFC 3339 UTC ("2024-01-02T03:04:05Z", fraction only when non-zero). */
 void pk_format_time(int64_t unix_nanos, char *buf, size_t size);
 

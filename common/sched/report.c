@@ -71,6 +71,8 @@ void pk_report_free(pk_report *r)
 	for (long i = 0; i < r->nreasons; i++)
 		free_list(&r->reasons[i].examples);
 	free(r->reasons);
+	free(r->warnings);
+	cJSON_Delete(r->run_warnings);
 	cJSON_Delete(r->summary);
 	cJSON_Delete(r->applied);
 	cJSON_Delete(r->extra);
@@ -499,8 +501,66 @@ static int cmp_reason(const void *a, const void *b)
 	return c ? c : strcmp(x->text, y->text);
 }
 
+void pk_report_warnings(pk_report *r, cJSON *warnings)
+{
+	cJSON_Delete(r->run_warnings);
+	r->run_warnings = warnings;
+}
+
+/* The warning with text (a count " (N times)" at its end taken off into
+ * *times), added if new. */
+static rp_warning *warning_of(pk_report *r, const char *text, long *times)
+{
+	char buf[2200];
+	snprintf(buf, sizeof buf, "%s", text);
+	*times = 1;
+	size_t n = strlen(buf);
+	if (n > 8 && strcmp(buf + n - 7, " times)") == 0) {
+		char *open = strrchr(buf, '(');
+		char *end;
+		long k = open && open > buf && open[-1] == ' ' ? strtol(open + 1, &end, 10) : 0;
+		if (k > 1 && strcmp(end, " times)") == 0) {
+			*times = k;
+			open[-1] = '\0';
+		}
+	}
+	const char *key = rp_str(r, buf);
+	for (long i = 0; i < r->nwarnings; i++)
+		if (r->warnings[i].text == key)
+			return &r->warnings[i];
+	r->warnings = grow(r->warnings, &r->capwarnings, r->nwarnings + 1, sizeof *r->warnings);
+	r->warnings[r->nwarnings] = (rp_warning){ .text = key, .last_unit = -1 };
+	return &r->warnings[r->nwarnings++];
+}
+
+/* Each warning once: the run's (its own count), then the plans' and the
+ * applied objects' (how many carry it; a record that repeats one counts
+ * once). */
+static void gather_warnings(pk_report *r)
+{
+	const cJSON *w, *rec;
+	long times;
+	const cJSON *run = r->summary ? pk_get(r->summary, "warnings") : r->run_warnings;
+	cJSON_ArrayForEach(w, run)
+		if (cJSON_IsString(w))
+			warning_of(r, w->valuestring, &times)->times += times;
+	for (long i = 0; i < r->nunits; i++)
+		cJSON_ArrayForEach(w, pk_get(r->units[i].plan, "warnings")) {
+			rp_warning *x = cJSON_IsString(w) ? warning_of(r, w->valuestring, &times) : NULL;
+			if (x && x->last_unit != i) {
+				x->last_unit = i;
+				x->units++;
+			}
+		}
+	cJSON_ArrayForEach(rec, r->applied)
+		cJSON_ArrayForEach(w, pk_get(rec, "warnings"))
+			if (cJSON_IsString(w))
+				warning_of(r, w->valuestring, &times)->applied++;
+}
+
 static void gather(pk_report *r)
 {
+	gather_warnings(r);
 	for (long i = 0; i < r->nunits; i++) {
 		rp_unit *u = &r->units[i];
 		int64_t v = 0;
@@ -527,14 +587,14 @@ static void gather(pk_report *r)
 static void write_nav(pk_report *r, pk_html *h)
 {
 	static const char *const sections[][2] = {
-		{ "summary", "Summary" }, { "applied", "Applied objects" }, { "choice", "Node choice" },
+		{ "warnings", "Warnings" }, { "summary", "Summary" }, { "applied", "Applied objects" }, { "choice", "Node choice" },
 		{ "impact", "Impact by owner" }, { "pdb", "PDB violations" }, { "gangs", "Gangs" },
 		{ "cascades", "Cascades" }, { "reasons", "Reasons" }, { "nodes", "Nodes touched" },
 		{ "units", "Plans" }, { "data", "Data" },
 	};
 	PK_HTML_LIT(h, "<nav aria-label=\"Sections\"><ol>");
 	for (size_t i = 0; i < sizeof sections / sizeof sections[0]; i++) {
-		if ((i == 1 && !cJSON_GetArraySize(r->applied)) || (i == 2 && !r->choice))
+		if ((i == 2 && !cJSON_GetArraySize(r->applied)) || (i == 3 && !r->choice))
 			continue;
 		char href[32];
 		snprintf(href, sizeof href, "#%s", sections[i][0]);
@@ -610,6 +670,7 @@ int pk_report_write(pk_report *r, pk_out *out)
 	write_head(r, &h);
 	write_nav(r, &h);
 	PK_HTML_LIT(&h, "<main>\n");
+	rp_write_warnings(r, &h);
 	rp_write_summary(r, &h);
 	rp_write_applied(r, &h);
 	rp_write_choice(r, &h);

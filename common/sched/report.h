@@ -12,7 +12,8 @@
  * type; -o json has them), and beyond a byte budget the plans that do not
  * fit are left out of the embedded data, which the page says.
  *
- * Order of the page: summary; applied objects; the node choice of a single
+ * Order of the page: warnings (each once, with the plans, applied objects
+ * or times it concerns); summary; applied objects; the node choice of a single
  * plan; impact by owner workload; PDB violations; gangs; cascades;
  * Unschedulable and NotEligible reasons grouped; nodes touched (one SVG
  * capacity bar per resource before and after, at most max_nodes of them);
@@ -57,6 +58,12 @@ void pk_report_take(pk_report *r, cJSON *rec);
  * may be NULL, it is emptied). preemptor is the plan's preemptor reference. */
 void pk_report_candidates(pk_report *r, const cJSON *preemptor, const pk_candidate *c, int n,
                           pk_node_groups *others, int64_t now);
+
+/* The tool's own warnings of the run (pk_cli_warnings_json: "message" or
+ * "message (N times)"), for a run without a SimulationSummary record; the
+ * report owns them from here. With the warnings of the records they make
+ * the box at the top of the page: each once, with what it touched. */
+void pk_report_warnings(pk_report *r, cJSON *warnings);
 
 /* Write the page. Returns 0, or -1 when a write failed (out remembers it). */
 int pk_report_write(pk_report *r, pk_out *out);

@@ -62,6 +62,15 @@ typedef struct rp_reason {
 	rp_list examples;
 } rp_reason;
 
+/* A warning of the run, once however many records carry it. */
+typedef struct rp_warning {
+	const char *text;         /* interned, without a " (N times)" count */
+	long units;               /* plans that carry it */
+	long applied;             /* applied objects that carry it */
+	long times;               /* how often the run said it (its own count), 0: no record of the run says it */
+	long last_unit;           /* while counting: the last plan counted, so that a plan counts once */
+} rp_warning;
+
 struct pk_report {
 	pk_report_opts o;
 	pk_strtab *strs;
@@ -84,6 +93,9 @@ struct pk_report {
 	pk_pair_map index;        /* (tag, key) -> index + 1 for the arrays above */
 	pk_pair_map evicted_by;   /* victim (namespace, name) -> unit + 1 */
 	long victims, pdb_violations, recreated, cascades;
+	rp_warning *warnings;     /* in the order first met: the run's, then the plans', the applied objects' */
+	long nwarnings, capwarnings;
+	cJSON *run_warnings;      /* the tool's own (pk_report_warnings), or NULL */
 };
 
 /* Interned strings of the report. */
@@ -94,6 +106,7 @@ void rp_list_add(rp_list *l, long unit);
 void rp_sort(void *base, long n, size_t size, int (*cmp)(const void *, const void *));
 
 /* Sections (report_page.c), in page order. */
+void rp_write_warnings(pk_report *r, pk_html *h);
 void rp_write_summary(pk_report *r, pk_html *h);
 void rp_write_applied(pk_report *r, pk_html *h);
 void rp_write_choice(pk_report *r, pk_html *h);

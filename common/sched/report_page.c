@@ -7,6 +7,7 @@
 
 #include "../k8s/json.h"
 #include "../k8s/quantity.h"
+#include "records.h"
 #include "report_int.h"
 
 /* ---- shared pieces ------------------------------------------------------------------- */
@@ -36,6 +37,18 @@ void rp_note(pk_html *h, const char *id, const char *fmt, ...)
 static void section_end(pk_html *h)
 {
 	PK_HTML_LIT(h, "</section>\n");
+}
+
+/* Start a section; when empty, end it at once with a line that says so
+ * (none), and return true. */
+static bool section_or_none(pk_html *h, const char *id, const char *title, bool empty, const char *none)
+{
+	rp_section_start(h, id, title);
+	if (!empty)
+		return false;
+	rp_none(h, none);
+	section_end(h);
+	return true;
 }
 
 /* A link to the unit's row; its name alone when the table leaves it out. */
@@ -115,6 +128,47 @@ static void warnings(pk_html *h, const cJSON *w)
 	string_list(h, w, 10);
 }
 
+/* ---- 0. warnings --------------------------------------------------------------------- */
+
+/* What a warning touched: "3 of 15 plans", "1 applied object", "said 4 times". */
+static void warning_reach(pk_report *r, pk_html *h, const rp_warning *w)
+{
+	char parts[3][96];
+	int n = 0;
+	if (w->units)
+		snprintf(parts[n++], sizeof parts[0], "%ld of %ld plan(s)", w->units, r->nunits);
+	if (w->applied)
+		snprintf(parts[n++], sizeof parts[0], "%ld applied object(s)", w->applied);
+	if (w->times > 1 && !w->units && !w->applied)
+		snprintf(parts[n++], sizeof parts[0], "said %ld times in the run", w->times);
+	else if (!n)
+		snprintf(parts[n++], sizeof parts[0], "the whole run");
+	PK_HTML_LIT(h, "<span class=\"reach\">");
+	for (int i = 0; i < n; i++)
+		pk_html_textf(h, "%s%s", i ? ", " : "", parts[i]);
+	PK_HTML_LIT(h, "</span>");
+}
+
+void rp_write_warnings(pk_report *r, pk_html *h)
+{
+	if (section_or_none(h, "warnings", "Warnings", !r->nwarnings,
+	                    "None: no answer on this page rests on an assumption the tool knows of."))
+		return;
+	PK_HTML_LIT(h, "<p>");
+	pk_html_textf(h, "%ld assumption(s) or omission(s) of the run, each once, with what it touched; the "
+	              "plans concerned say it again in their row under Plans.", r->nwarnings);
+	PK_HTML_LIT(h, "</p>\n<ul class=\"warnings\">\n");
+	for (long i = 0; i < r->nwarnings; i++) {
+		PK_HTML_LIT(h, "<li class=\"note\">");
+		warning_reach(r, h, &r->warnings[i]);
+		PK_HTML_LIT(h, " ");
+		pk_html_text(h, r->warnings[i].text);
+		PK_HTML_LIT(h, "</li>\n");
+	}
+	PK_HTML_LIT(h, "</ul>\n");
+	section_end(h);
+}
+
 /* ---- 1. summary ---------------------------------------------------------------------- */
 
 static void count_box(pk_html *h, const char *id, const char *label, long v)
@@ -182,11 +236,6 @@ static void simulation_line(pk_report *r, pk_html *h)
 	if (num(s, "scaled"))
 		pk_html_textf(h, " %ld of them added by --scale.", num(s, "scaled"));
 	PK_HTML_LIT(h, "</p>\n");
-	if (cJSON_GetArraySize(pk_get(s, "warnings"))) {
-		PK_HTML_LIT(h, "<p class=\"note\"><strong>Warnings:</strong> ");
-		string_list(h, pk_get(s, "warnings"), 20);
-		PK_HTML_LIT(h, "</p>\n");
-	}
 	if (num(s, "recreationsDropped")) {
 		PK_HTML_LIT(h, "<p class=\"note\">");
 		pk_html_textf(h, "%ld victim(s) would be recreated beyond the bound on recreations "
@@ -201,6 +250,7 @@ void rp_write_summary(pk_report *r, pk_html *h)
 	result_row rows[16];
 	long n = count_results(r, rows, 16);
 	PK_HTML_LIT(h, "<ul class=\"counts\">");
+	count_box(h, "count-warnings", "Warnings", r->nwarnings);
 	count_box(h, "count-units", "Plans", r->nunits);
 	for (long i = 0; i < n; i++) {
 		char id[200];
@@ -339,7 +389,11 @@ static void choice_row(pk_html *h, const cJSON *c)
 	rp_td_num(h, num(c, "numPDBViolations"));
 	if (pk_get(c, "highestVictimPriority")) {
 		rp_td_num(h, num(c, "highestVictimPriority"));
-		rp_td_num(h, num(c, "victimPrioritySum"));
+		char text[64], sort[32];
+		int64_t sum = 0;
+		pk_int64(c, "victimPrioritySum", &sum);
+		snprintf(sort, sizeof sort, "%" PRId64, pk_adjusted_sum_text(num(c, "victims"), sum, text, sizeof text));
+		pk_html_elem(h, "td", text, "class", "n", "data-sort", sort, NULL);
 	} else {
 		td_text(h, "-");
 		td_text(h, "-");
@@ -390,11 +444,11 @@ void rp_write_choice(pk_report *r, pk_html *h)
 		pk_html_text(h, crit);
 	}
 	PK_HTML_LIT(h, "</p>\n<p class=\"muted\">Node choice (pickOneNodeForPreemption) compares, in this order: "
-	               "fewest PDB violations, lowest highest victim priority, smallest sum of victim priorities, "
+	               "fewest PDB violations, lowest highest victim priority, smallest adjusted priority sum, "
 	               "fewest victims, latest start among the highest-priority victims, then (preemptkit, for "
 	               "determinism) the node name. The table ranks the candidates the same way.</p>\n");
 	static const char *const cols[] = { "Rank", "Node", "PDB violations", "Highest victim priority",
-		                            "Sum of victim priorities", "Victims", "Earliest start of the highest",
+		                            PK_ADJUSTED_SUM_COLUMN, "Victims", "Earliest start of the highest",
 		                            NULL };
 	table_start(h, "choice-table", cols);
 	PK_HTML_LIT(h, "<tbody>\n");
@@ -402,6 +456,7 @@ void rp_write_choice(pk_report *r, pk_html *h)
 	cJSON_ArrayForEach(c, ranked)
 		choice_row(h, c);
 	PK_HTML_LIT(h, "</tbody></table>\n");
+	pk_html_elem(h, "p", PK_ADJUSTED_SUM_RULE ".", "class", "muted", "id", "adjusted-sum-rule", NULL);
 	if (num(ch, "candidates") > cJSON_GetArraySize(ranked)) {
 		PK_HTML_LIT(h, "<p class=\"muted\">");
 		pk_html_textf(h, "%ld more candidate(s) rank lower and are left out.",
@@ -472,15 +527,19 @@ static void owner_row(pk_report *r, pk_html *h, const rp_owner *o)
 
 void rp_write_owners(pk_report *r, pk_html *h)
 {
-	rp_section_start(h, "impact", "Impact by owner");
-	if (!r->nowners) {
-		rp_none(h, "No plan evicts a pod.");
-		section_end(h);
+	if (section_or_none(h, "impact", "Impact by owner", !r->nowners, "No plan evicts a pod."))
 		return;
-	}
+	const rp_owner **rows = malloc(sizeof *rows * (size_t)r->nowners);
+	if (!rows)
+		abort();
+	for (long i = 0; i < r->nowners; i++)
+		rows[i] = &r->owners[i];
+	/* namespaces counted on the owners sorted by namespace, not in the
+	 * order they were met */
+	rp_sort(rows, r->nowners, sizeof *rows, cmp_owner_ns);
 	long namespaces = 0;
 	for (long i = 0; i < r->nowners; i++)
-		namespaces += i == 0 || r->owners[i].ns != r->owners[i - 1].ns;
+		namespaces += i == 0 || strcmp(rows[i]->ns, rows[i - 1]->ns) != 0;
 	PK_HTML_LIT(h, "<p>");
 	pk_html_textf(h, "%ld victim(s) of %ld workload(s) in %ld namespace(s). A workload is the pod's controller "
 	              "(ownerReferences), a Deployment for the pods of its ReplicaSets; a pod without one is its "
@@ -490,16 +549,11 @@ void rp_write_owners(pk_report *r, pk_html *h)
 		                            NULL };
 	table_start(h, "owners-table", cols);
 	/* the workloads that lose most, grouped by namespace */
-	const rp_owner **rows = malloc(sizeof *rows * (size_t)r->nowners);
-	if (!rows)
-		abort();
-	for (long i = 0; i < r->nowners; i++)
-		rows[i] = &r->owners[i];
 	long shown = r->nowners < MAX_OWNER_ROWS ? r->nowners : MAX_OWNER_ROWS;
 	rp_sort(rows, r->nowners, sizeof *rows, cmp_owner_pods);
 	rp_sort(rows, shown, sizeof *rows, cmp_owner_ns);
 	for (long i = 0; i < shown; i++) {
-		if (i == 0 || rows[i]->ns != rows[i - 1]->ns) {
+		if (i == 0 || strcmp(rows[i]->ns, rows[i - 1]->ns) != 0) {
 			if (i)
 				PK_HTML_LIT(h, "</tbody>\n");
 			PK_HTML_LIT(h, "<tbody><tr class=\"group\"><th colspan=\"5\" scope=\"rowgroup\">");
@@ -541,12 +595,9 @@ static void named_table(pk_report *r, pk_html *h, const char *id, const char *co
 
 void rp_write_pdbs(pk_report *r, pk_html *h)
 {
-	rp_section_start(h, "pdb", "PDB violations");
-	if (!r->pdb_violations && !r->pdbs.n) {
-		rp_none(h, "No plan evicts a pod beyond its PodDisruptionBudget.");
-		section_end(h);
+	if (section_or_none(h, "pdb", "PDB violations", !r->pdb_violations && !r->pdbs.n,
+	                    "No plan evicts a pod beyond its PodDisruptionBudget."))
 		return;
-	}
 	PK_HTML_LIT(h, "<p>");
 	pk_html_textf(h, "%ld victim(s) are evicted beyond what their PodDisruptionBudget allows "
 	              "(status.disruptionsAllowed): each is one disruption more than the budget. The scheduler "
@@ -677,12 +728,8 @@ void rp_write_cascades(pk_report *r, pk_html *h)
 
 void rp_write_reasons(pk_report *r, pk_html *h)
 {
-	rp_section_start(h, "reasons", "Unschedulable and NotEligible");
-	if (!r->nreasons) {
-		rp_none(h, "Every plan places its pods.");
-		section_end(h);
+	if (section_or_none(h, "reasons", "Unschedulable and NotEligible", !r->nreasons, "Every plan places its pods."))
 		return;
-	}
 	PK_HTML_LIT(h, "<p>The reasons of the plans that place nothing, one row per reason: how many plans give "
 	               "it and on how many nodes in all (the count before each reason of a FitError). "
 	               "Filter: the scheduling cycle's filters; Preemption: the preemption dry run.</p>\n");
@@ -876,12 +923,8 @@ static void node_row(pk_report *r, pk_html *h, const rp_node *n)
 
 void rp_write_nodes(pk_report *r, pk_html *h)
 {
-	rp_section_start(h, "nodes", "Nodes touched");
-	if (!r->nnodes) {
-		rp_none(h, "No plan touches a node.");
-		section_end(h);
+	if (section_or_none(h, "nodes", "Nodes touched", !r->nnodes, "No plan touches a node."))
 		return;
-	}
 	long shown = r->nnodes < r->o.max_nodes ? r->nnodes : r->o.max_nodes;
 	PK_HTML_LIT(h, "<p>");
 	pk_html_textf(h, "%ld node(s) lose or gain pods", r->nnodes);
@@ -925,7 +968,8 @@ static void calls_cell(pk_html *h, const rp_unit *u)
 	for (int k = 0; k < RP_NCALLS; k++) {
 		if (!u->calls[k])
 			continue;
-		pk_html_textf(h, "%s%ld %s", first ? "" : ", ", u->calls[k], what[k]);
+		pk_html_textf(h, "%s%ld ", first ? "" : ", ", u->calls[k]);
+		pk_html_text_words(h, what[k]);
 		first = false;
 	}
 	if (first)
@@ -964,7 +1008,7 @@ static void unit_row(pk_report *r, pk_html *h, long i)
 	const rp_unit *u = &r->units[i];
 	pk_html_open(h, "tr", "id", u->id, NULL);
 	rp_td_num(h, i + 1);
-	PK_HTML_LIT(h, "<td>");
+	PK_HTML_LIT(h, "<td class=\"name\">");
 	pk_html_textf(h, "%s%s/%s", strcmp(u->kind, "PodGroup") == 0 ? "podgroup " : "", u->ns, u->name);
 	if (pk_bool(u->plan, "recreated"))
 		PK_HTML_LIT(h, "<span class=\"tag\">recreated</span>");
@@ -972,13 +1016,15 @@ static void unit_row(pk_report *r, pk_html *h, long i)
 		PK_HTML_LIT(h, "<span class=\"tag\">scaled</span>");
 	PK_HTML_LIT(h, "</td>");
 	rp_td_num(h, num(pk_get(u->plan, "preemptor"), "priority"));
-	td_text(h, u->result);
+	PK_HTML_LIT(h, "<td>");
+	pk_html_text_words(h, u->result);
+	PK_HTML_LIT(h, "</td>");
 	const char *node = pk_str(u->plan, "nominatedNodeName");
 	if (!node)
 		node = pk_str(u->plan, "node");
 	long placed = cJSON_GetArraySize(pk_get(u->plan, "placements"));
 	if (node || !placed) {
-		td_text(h, node ? node : "-");
+		pk_html_elem(h, "td", node ? node : "-", "class", "name", NULL);
 	} else {
 		PK_HTML_LIT(h, "<td>");
 		pk_html_textf(h, "%ld node(s) for %ld member(s)", placed, placed);
@@ -997,12 +1043,8 @@ static void unit_row(pk_report *r, pk_html *h, long i)
 
 void rp_write_units(pk_report *r, pk_html *h)
 {
-	rp_section_start(h, "units", "Plans");
-	if (!r->nunits) {
-		rp_none(h, "No plans.");
-		section_end(h);
+	if (section_or_none(h, "units", "Plans", !r->nunits, "No plans."))
 		return;
-	}
 	PK_HTML_LIT(h, "<p>One row per plan, in the order the tool wrote them (for --simulate, queue order); "
 	               "each row is an anchor: <code>#pod-NAMESPACE.NAME</code> or "
 	               "<code>#podgroup-NAMESPACE.NAME</code>.</p>\n");

@@ -37,7 +37,8 @@ static const char *const records[] = {
 	"\"uid\":\"u2\",\"priority\":1000},\"result\":\"Unschedulable\",\"nominatedNodeName\":null,\"victims\":[],"
 	"\"numPDBViolations\":0,\"reason\":\"0/3 nodes are available: 1 node(s) had untolerated taint(s), "
 	"2 Insufficient example.com/gpu. preemption: 0/3 nodes are available: 1 Preemption is not helpful for "
-	"scheduling, 2 No preemption victims found for incoming pod.\",\"actions\":[]}",
+	"scheduling, 2 No preemption victims found for incoming pod.\",\"actions\":[],"
+	"\"warnings\":[\"priorityClassName \\\"gone\\\" not found; priority 5 assumed\"]}",
 
 	"{\"kind\":\"PreemptionPlan\",\"preemptor\":{\"kind\":\"Pod\",\"namespace\":\"shop\",\"name\":\"<script>x</script>\","
 	"\"uid\":\"u3\",\"priority\":5},\"result\":\"NotEligible\",\"nominatedNodeName\":null,\"victims\":[],"
@@ -46,7 +47,8 @@ static const char *const records[] = {
 
 	"{\"kind\":\"SimulationSummary\",\"scheduled\":0,\"nominated\":1,\"unschedulable\":2,\"victims\":2,"
 	"\"cascadingPreemptions\":0,\"units\":3,\"pods\":3,\"podGroups\":0,\"recreated\":0,\"recreationsDropped\":0,"
-	"\"scaled\":0,\"nodes\":3}",
+	"\"scaled\":0,\"nodes\":3,\"warnings\":[\"priorityClassName \\\"gone\\\" not found; priority 5 assumed (2 times)\","
+	"\"1 Job object(s) not used (3 times)\"]}",
 };
 
 typedef struct reason_seen {
@@ -153,7 +155,7 @@ int main(int argc, char **argv)
 	      strstr(page, "1 Insufficient cpu") && strstr(page, "replicas absent: 1 assumed"),
 	      "the applied object's name, origin, grouped reasons and warnings are shown");
 	CHECK(strstr(page, "<td>fewest PDB violations</td>") != NULL, "the plan's criterion (decidedBy) is in its row");
-	CHECK(strstr(page, "2 DisruptionTarget patch, 2 delete, 1 nomination") != NULL,
+	CHECK(strstr(page, "2 Disruption<wbr>Target patch, 2 delete, 1 nomination") != NULL,
 	      "the API calls are counted by kind");
 	CHECK(strstr(page, "\"actions\"") == NULL, "the embedded records leave the actions out");
 	CHECK(strstr(page, "<td>Job report</td><td class=\"n\">2</td><td>low</td>") != NULL,
@@ -173,6 +175,18 @@ int main(int argc, char **argv)
 	CHECK(count(page, "<script") == 2, "two script elements: the data and the page's own");
 	CHECK(strstr(page, "<br><strong>Warnings:</strong> priorityClassName &quot;gone&quot; not found; priority 5 "
 	                   "assumed</td>") != NULL, "a plan's warnings are in its row");
+	/* the warnings box: at the top, each warning once, with what it touched */
+	const char *box = strstr(page, "<section id=\"warnings\">");
+	CHECK(box && box < strstr(page, "<section id=\"summary\">"), "the warnings come first");
+	CHECK(count(page, "<li class=\"note\">") == 3, "three warnings, a box each (%d)", count(page, "<li class=\"note\">"));
+	CHECK(strstr(page, "<li class=\"note\"><span class=\"reach\">2 of 3 plan(s)</span> priorityClassName "
+	                   "&quot;gone&quot; not found; priority 5 assumed</li>") != NULL,
+	      "a warning of two plans and of the run: once, with the plans it touched");
+	CHECK(strstr(page, "<span class=\"reach\">said 3 times in the run</span> 1 Job object(s) not used</li>") != NULL,
+	      "a warning of the run alone: how often it was said");
+	CHECK(strstr(page, "<span class=\"reach\">1 applied object(s)</span> replicas absent: 1 assumed</li>") != NULL,
+	      "a warning of an applied object");
+	CHECK(strstr(page, "<strong id=\"count-warnings\">3</strong>") != NULL, "the headline counts them");
 	if (argc > 1) {
 		FILE *f = fopen(argv[1], "w");
 		CHECK(f && fwrite(page, 1, size, f) == size && fclose(f) == 0, "page written to %s", argv[1]);
