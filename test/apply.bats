@@ -165,11 +165,12 @@ EOF
 }
 
 @test "OrderedReady: a pod that stays pending holds the ordinals above it back" {
-	statefulset 3 3 >"$T/db.yaml"
+	# web-7d9f6-d (pending, 1 cpu) goes to node-2, where the scores put it: each node has 2 cpu left
+	statefulset 4 2 >"$T/db.yaml"
 	run -1 --separate-stderr sim "$SCALE/cluster.json" --apply "$T/db.yaml"
-	run jq -se '([.[] | select(.appliedFrom) | [.preemptor.name, .result]] == [["db-0", "NoPreemptionNeeded"], ["db-1", "Unschedulable"]])
-		and (.[] | select(.kind == "AppliedObject") | .pods == 3 and .waiting == 1
-			and .message == "StatefulSet shop/db: 3 pods — 1 placed, 1 unschedulable: Insufficient cpu, 1 not created yet (OrderedReady)")' <<<"$output"
+	run jq -se '([.[] | select(.appliedFrom) | [.preemptor.name, .result, .node]] == [["db-0", "NoPreemptionNeeded", "node-1"], ["db-1", "NoPreemptionNeeded", "node-2"], ["db-2", "Unschedulable", null]])
+		and (.[] | select(.kind == "AppliedObject") | .pods == 4 and .waiting == 1
+			and .message == "StatefulSet shop/db: 4 pods — 2 placed, 1 unschedulable: Insufficient cpu, 1 not created yet (OrderedReady)")' <<<"$output"
 	assert_success
 }
 
@@ -265,7 +266,7 @@ EOF
 	assert_success
 	assert_output --partial "Deployment shop/checkout: 6 pods — 6 placed by preempting 6 pods"
 	assert_line "default/filler-5c8d-0"
-	assert_line "default/filler-5c8d-0-recreated: NoPreemptionNeeded node-03"
+	assert_line "default/filler-5c8d-0-recreated: NoPreemptionNeeded node-04"
 }
 
 @test "classes, then Workloads, then PodGroups are applied before what names them, wherever they stand" {

@@ -98,9 +98,15 @@ setup() {
 @test "a pod that fits shows where, and exits 0" {
 	printf 'kind: Pod\nmetadata: {name: small, namespace: shop}\nspec:\n  containers: [{name: c, resources: {requests: {cpu: 10m}}}]\n' > "$BATS_TEST_TMPDIR/small.yaml"
 	run -0 victims -o table --preemptor "$BATS_TEST_TMPDIR/small.yaml" "$CLUSTER"
-	assert_line --index 1 --regexp '^shop/small +[0-9]+ +FitsWithoutPreemption +demo-worker1 +0 .* fits without preemption on 4 node\(s\): demo-worker1, demo-worker2, demo-worker3, demo-worker4$'
+	# demo-worker4: TaintToleration 100 x 3 + LeastAllocated 24 (cpu 3610m of 4, memory 9280Mi + the
+	# pod's 200Mi default of 15940Mi) + BalancedAllocation 83; demo-worker1 has 300 + 36 + 70
+	assert_line --index 1 --regexp '^shop/small +[0-9]+ +FitsWithoutPreemption +demo-worker4 +0 .* fits without preemption on 4 node\(s\): demo-worker1, demo-worker2, demo-worker3, demo-worker4; placed on demo-worker4: score 407, the highest of 4 node\(s\)$'
 	run -0 victims --preemptor "$BATS_TEST_TMPDIR/small.yaml" "$CLUSTER"
 	[ "$(printf '%s\n' "$output" | jq -r .status)" = FitsWithoutPreemption ]
+	run jq -e '.placement | .node == "demo-worker4" and .score == 407 and .tiedNodes == 1 and .tieBroken == false
+		and .plugins.NodeResourcesFit.score == 24 and .plugins.NodeResourcesBalancedAllocation.score == 83
+		and .plugins.TaintToleration == {score: 100, weight: 3}' <<<"$output"
+	assert_success
 }
 
 @test "-o wide adds the victim pods" {

@@ -384,6 +384,8 @@ void pk_res_add(pk_res *dst, const pk_res *src, int sign)
 	dst->cpu += sign * src->cpu;
 	dst->memory += sign * src->memory;
 	dst->ephemeral += sign * src->ephemeral;
+	dst->cpu_unset = (uint16_t)(dst->cpu_unset + sign * src->cpu_unset);
+	dst->memory_unset = (uint16_t)(dst->memory_unset + sign * src->memory_unset);
 	for (int i = 0; i < src->nscalar; i++) {
 		int j = 0;
 		while (j < dst->nscalar && dst->scalar[j].name != src->scalar[i].name)
