@@ -208,6 +208,12 @@ static cJSON *pod_plan(sim_run *r, const pk_sim_step *st)
 	plan_entry pe;
 	memset(&pe, 0, sizeof pe);
 	pe.preemptor = pk_preemptor_json(e, &r->snap);
+	if (st->node) { /* plan_build carries the placement into the plan */
+		cJSON_AddItemToObject(pe.preemptor, "placement", pk_placement_json(&st->placement));
+		if (st->placement.assumes)
+			cJSON_AddItemToArray(cJSON_GetObjectItemCaseSensitive(pe.preemptor, "warnings"),
+			                     cJSON_CreateString(st->placement.assumes));
+	}
 	if (st->gate_message) {
 		cJSON_ReplaceItemInObject(pe.preemptor, "status", cJSON_CreateString("NotEligible"));
 		cJSON_ReplaceItemInObject(pe.preemptor, "message", cJSON_CreateString(st->gate_message));
@@ -223,22 +229,6 @@ static cJSON *pod_plan(sim_run *r, const pk_sim_step *st)
 	cJSON *ref = cJSON_GetObjectItemCaseSensitive(plan, "preemptor");
 	if (ref)
 		cJSON_AddItemToObject(ref, "kind", cJSON_CreateString("Pod"));
-	if (st->node) {
-		cJSON_AddStringToObject(plan, "node", st->node->node->name);
-		cJSON_AddItemToObject(plan, "placement", pk_placement_json(&st->placement));
-		char text[600];
-		const char *reason = pk_str_or(plan, "reason", "");
-		size_t len = strlen(reason) + sizeof text + 3;
-		char *joined = malloc(len);
-		if (!joined)
-			abort();
-		snprintf(joined, len, "%s%s%s", reason, *reason ? "; " : "",
-		         pk_placement_text(&st->placement, text, sizeof text));
-		cJSON_ReplaceItemInObject(plan, "reason", cJSON_CreateString(joined));
-		free(joined);
-		if (st->placement.assumes)
-			add_warning(plan, st->placement.assumes);
-	}
 	if (st->unit->recreated)
 		cJSON_AddBoolToObject(plan, "recreated", 1);
 	if (st->unit->scaled)

@@ -569,16 +569,34 @@ cJSON *pk_placement_json(const pk_placement *pl)
 	return o;
 }
 
+static const char *describe(const char *node, int64_t score, long nscored, long ntop, char *buf, size_t size)
+{
+	int w = snprintf(buf, size, "placed on %s: score %lld, the highest of %ld node(s)", node, (long long)score,
+	                 nscored);
+	if (ntop > 1 && w > 0 && (size_t)w < size)
+		snprintf(buf + w, size - (size_t)w, ", tied with %ld other(s): the lowest name taken (upstream: at random)",
+		         ntop - 1);
+	return buf;
+}
+
 const char *pk_placement_text(const pk_placement *pl, char *buf, size_t size)
 {
 	if (!pl->node) {
 		snprintf(buf, size, "no node to place on");
 		return buf;
 	}
-	int w = snprintf(buf, size, "placed on %s: score %lld, the highest of %ld node(s)", pl->node->node->name,
-	                 (long long)pl->score, pl->nscored);
-	if (pl->ntop > 1 && w > 0 && (size_t)w < size)
-		snprintf(buf + w, size - (size_t)w, ", tied with %ld other(s): the lowest name taken (upstream: at random)",
-		         pl->ntop - 1);
-	return buf;
+	return describe(pl->node->node->name, pl->score, pl->nscored, pl->ntop, buf, size);
+}
+
+const char *pk_placement_json_text(const cJSON *placement, char *buf, size_t size)
+{
+	const cJSON *node = cJSON_GetObjectItemCaseSensitive(placement, "node");
+	const cJSON *score = cJSON_GetObjectItemCaseSensitive(placement, "score");
+	const cJSON *scored = cJSON_GetObjectItemCaseSensitive(placement, "scoredNodes");
+	const cJSON *tied = cJSON_GetObjectItemCaseSensitive(placement, "tiedNodes");
+	if (!cJSON_IsString(node) || !*node->valuestring || !cJSON_IsNumber(score) || !cJSON_IsNumber(scored) ||
+	    !cJSON_IsNumber(tied))
+		return NULL;
+	return describe(node->valuestring, (int64_t)score->valuedouble, (long)scored->valuedouble,
+	                (long)tied->valuedouble, buf, size);
 }

@@ -88,7 +88,10 @@ void pk_score_place(const pk_snapshot *s, pk_score_cache *c, const pk_pod *pod, 
 /* {"node", "score", "scoredNodes", "tiedNodes", "rule", "plugins": {name: score},
  *  "assumes"} for a record. */
 cJSON *pk_placement_json(const pk_placement *pl);
-/* "placed on NODE (score S of N node(s)[, a tie of K broken by name])". */
+/* "placed on NODE: score S, the highest of N node(s)[, tied with K-1
+ * other(s): ...]". */
 const char *pk_placement_text(const pk_placement *pl, char *buf, size_t size);
+/* The same from the record pk_placement_json wrote; NULL if it is none. */
+const char *pk_placement_json_text(const cJSON *placement, char *buf, size_t size);
 
 #endif
