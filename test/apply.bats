@@ -303,3 +303,37 @@ EOF2
 		and .detail == "replicas 4 -> 6; template changed, but the Deployment is paused: no rollout until it is resumed"' <<<"$output"
 	assert_success
 }
+
+@test "--apply on a snapshot without PriorityClasses: a class its pods name with one spec.priority is taken at that value, and said" {
+	jq '.items |= map(select(.kind != "PriorityClass"))' "$SAMPLE/cluster.json" >"$T/c.json"
+	cat >"$T/d.yaml" <<'EOF2'
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: api2, namespace: shop}
+spec:
+  replicas: 1
+  selector: {matchLabels: {app: api2}}
+  template:
+    metadata: {labels: {app: api2}}
+    spec:
+      priorityClassName: high
+      containers:
+      - {name: c, image: x, resources: {requests: {cpu: 100m}}}
+EOF2
+	run -1 --separate-stderr sim "$T/c.json" --apply "$T/d.yaml" --no-cascade # a pending pod of the snapshot stays unschedulable
+	run jq -se '(.[] | select(.kind == "AppliedObject") | .action == "create" and .placed == 1
+			and .warnings == ["PriorityClass \"high\" is not in the input: taken at 100000, the spec.priority of the 5 pod(s) that name it (admission wrote the class'"'"'s value there)"])
+		and (.[] | select(.appliedFrom) | .preemptor.priority == 100000)
+		and (.[-1] | .warnings | map(select(startswith("4 PriorityClass(es) not in the input taken from the spec.priority"))) | length == 1)' <<<"$output"
+	assert_success
+}
+
+@test "--apply rejected for a class the snapshot's pods disagree on: the rejection says why" {
+	jq '.items |= map(select(.kind != "PriorityClass"))
+		| (.items[] | select(.kind == "Pod" and .metadata.name == "notebook-dave") | .spec.priority) = 7' "$SAMPLE/cluster.json" >"$T/c.json"
+	printf 'kind: Pod\nmetadata: {name: p, namespace: shop}\nspec:\n  priorityClassName: preemptible\n  containers: [{name: c, image: x}]\n' >"$T/p.yaml"
+	run -1 --separate-stderr sim "$T/c.json" --apply "$T/p.yaml"
+	run jq -se '.[] | select(.kind == "AppliedObject") | .action == "rejected"
+		and .error == "the Priority admission plugin would reject its pods: no PriorityClass with name preemptible was found; PriorityClass \"preemptible\" is not in the input, and the 5 pod(s) that name it disagree on its value (-10 on analytics/notebook-alice, 7 on analytics/notebook-dave): each keeps its spec.priority, and a pod without one cannot be resolved (admission would reject it)"' <<<"$output"
+	assert_success
+}

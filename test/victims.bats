@@ -269,7 +269,13 @@ setup() {
 	jq '.items |= map(select(.kind != "PriorityClass"))' "$CLUSTER" > "$BATS_TEST_TMPDIR/noclasses.json"
 	run -1 --separate-stderr victims --pending "$BATS_TEST_TMPDIR/noclasses.json"
 	[ "$(printf '%s\n' "$stderr" | grep -c 'PriorityClass')" = 1 ]
-	[[ $stderr == *"warning: the input holds no PriorityClass objects, and "*" pod(s) name a class (first: "*"their spec.priority is used"*"kubectl get nodes,pods,pdb,priorityclasses -A -o json"* ]]
+	[[ $stderr == *"warning: 4 PriorityClass(es) not in the input taken from the spec.priority of the pods that name them"* ]]
+	printf '%s\n' "$output" | jq -e 'select(.kind == "Preemptor") | .warnings | any(startswith("4 PriorityClass(es) not in the input"))'
+	# pods without spec.priority (not admitted): nothing to take the classes from
+	jq '(.items[] | select(.kind == "Pod") | .spec) |= del(.priority)' "$BATS_TEST_TMPDIR/noclasses.json" >"$BATS_TEST_TMPDIR/bare.json"
+	run -1 --separate-stderr victims --pending "$BATS_TEST_TMPDIR/bare.json"
+	[ "$(printf '%s\n' "$stderr" | grep -c 'no PriorityClass objects')" = 1 ]
+	[[ $stderr == *"warning: the input holds no PriorityClass objects, and "*" pod(s) name a class it cannot resolve (first: "*"): none carries a spec.priority: 0 is used, as for a pod without a class; take the snapshot with "*"kubectl get nodes,pods,pdb,priorityclasses -A -o json"* ]]
 	printf '%s\n' "$output" | jq -e 'select(.kind == "Preemptor") | .warnings | any(startswith("the input holds no PriorityClass objects"))'
 	printf '%s\n' "$output" | jq -e 'select(.kind == "Preemptor") | .warnings | any(contains("admission would have rejected the pod (no PriorityClass with name"))'
 }
@@ -397,4 +403,29 @@ setup() {
 		"$SHARED/kubectl/derailed__popeye__internal__lint__testdata__pol__pdb__1.yaml"
 	[ "$status" -ne 2 ]
 	[[ $stderr == *"rejected 0, unreadable 0"* ]]
+}
+
+@test "a snapshot without PriorityClasses: a class its pods name with one spec.priority is taken at that value, and said" {
+	jq '.items |= map(select(.kind != "PriorityClass"))' "$CLUSTER" >"$BATS_TEST_TMPDIR/c.json"
+	printf 'kind: Pod\nmetadata: {name: small, namespace: shop}\nspec:\n  priorityClassName: high\n  containers: [{name: c, resources: {requests: {cpu: 10m}}}]\n' >"$BATS_TEST_TMPDIR/p.yaml"
+	run -0 --separate-stderr victims --preemptor "$BATS_TEST_TMPDIR/p.yaml" "$BATS_TEST_TMPDIR/c.json"
+	want='4 PriorityClass(es) not in the input taken from the spec.priority of the pods that name them (admission wrote the class'"'"'s value there): standard 1000 (6 pod(s)), high 100000 (5 pod(s)), batch-low 100 (10 pod(s)), preemptible -10 (5 pod(s))'
+	run jq -e --arg w "$want" '.preemptor.priority == 100000 and (.warnings | index($w) != null)
+		and (.warnings | map(select(test("0 where a pod has none"))) | length == 0)' <<<"$output"
+	assert_success
+	[[ $stderr == *"victims: warning: $want"* ]] || fail "stderr: $stderr"
+	run -0 victims -o table --preemptor "$BATS_TEST_TMPDIR/p.yaml" "$BATS_TEST_TMPDIR/c.json"
+	assert_line --regexp '^shop/small +100000 +FitsWithoutPreemption '
+	assert_line "Warning: $want"
+}
+
+@test "a snapshot without PriorityClasses: pods that disagree on a class's value are said, with a pod on each side" {
+	jq '.items |= map(select(.kind != "PriorityClass"))
+		| (.items[] | select(.kind == "Pod" and .metadata.name == "notebook-dave") | .spec.priority) = 7' "$CLUSTER" >"$BATS_TEST_TMPDIR/c.json"
+	printf 'kind: Pod\nmetadata: {name: small, namespace: shop}\nspec:\n  priorityClassName: preemptible\n  containers: [{name: c, resources: {requests: {cpu: 10m}}}]\n' >"$BATS_TEST_TMPDIR/p.yaml"
+	run --separate-stderr victims --preemptor "$BATS_TEST_TMPDIR/p.yaml" "$BATS_TEST_TMPDIR/c.json"
+	[[ $stderr == *'PriorityClass "preemptible" is not in the input, and the 5 pod(s) that name it disagree on its value (-10 on analytics/notebook-alice, 7 on analytics/notebook-dave): each keeps its spec.priority, and a pod without one cannot be resolved (admission would reject it)'* ]] || fail "stderr: $stderr"
+	[[ $stderr != *"0 where a pod has none"* ]] || fail "stderr: $stderr"
+	run jq -e '.preemptor.priority == 0 and (.warnings | map(select(startswith("PriorityClass \"preemptible\" is not in the input, and the 5 pod(s)"))) | length == 1)' <<<"$output"
+	assert_success
 }

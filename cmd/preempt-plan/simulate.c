@@ -414,6 +414,18 @@ static void warn(sim_run *r, const pk_origin *at, const char *fmt, ...)
 	pk_diag_warn_once(&r->cli.diag, msg, at, "%s", msg);
 }
 
+/* PriorityClasses the snapshot lacks, taken from its pods or not (priority.h):
+ * said once for the run. */
+static void warn_classes(sim_run *r)
+{
+	char text[1200];
+	if (pk_inferred_classes_text(&r->snap.classes, text, sizeof text))
+		warn(r, NULL, "%s", text);
+	for (int i = 0; i < r->snap.classes.nevidence; i++)
+		if (r->snap.classes.evidence[i].min != r->snap.classes.evidence[i].max)
+			warn(r, NULL, "%s", pk_class_evidence_text(&r->snap.classes.evidence[i], text, sizeof text));
+}
+
 /* ---- accounting ------------------------------------------------------------------ */
 
 /* Stats and messages for the applied manifests: rejections are errors at
@@ -702,6 +714,7 @@ int pp_simulate_main(int argc, char **argv)
 	    !r->trouble &&
 	    (a.napply == 0 || pk_read_paths(&apply_reader, a.apply_paths, (size_t)a.napply, on_applied, r) >= 0)) {
 		pk_snapshot_finish(&r->snap);
+		warn_classes(r);
 		pk_pg_set_finish(&r->groups, &r->snap);
 		pk_sim sim;
 		pk_sim_init(&sim, &r->snap, &r->groups, &so);

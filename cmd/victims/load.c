@@ -338,20 +338,35 @@ static void input_admission_warnings(victims_run *r)
 			first_conflict = first_conflict ? first_conflict : p;
 		}
 	}
+	char text[1200];
+	if (pk_inferred_classes_text(&s->classes, text, sizeof text))
+		input_warn(r, "input-classes-inferred", "%s", text);
+	for (int i = 0; i < s->classes.nevidence; i++) {
+		const pk_class_evidence *e = &s->classes.evidence[i];
+		char key[300];
+		snprintf(key, sizeof key, "input-class-disagreement:%s", e->name);
+		if (e->min != e->max)
+			input_warn(r, key, "%s", pk_class_evidence_text(e, text, sizeof text));
+	}
+	char used[200] = "each pod's spec.priority is used";
+	if (missing_without_priority == missing)
+		snprintf(used, sizeof used, "none carries a spec.priority: 0 is used, as for a pod without a class");
+	else if (missing_without_priority)
+		snprintf(used, sizeof used,
+		         "each pod's spec.priority is used, and 0 for the %ld that carry none, as for a pod without a class",
+		         missing_without_priority);
 	if (missing && s->priority_classes == 0)
 		input_warn(r, "input-no-priorityclasses",
-		           "the input holds no PriorityClass objects, and %ld pod(s) name a class (first: %s/%s, \"%s\"): "
-		           "their spec.priority is used, 0 where a pod has none (%ld) as for a pod without a class; take "
-		           "the snapshot with `kubectl get nodes,pods,pdb,priorityclasses -A -o json`",
-		           missing, first_missing->namespace_, first_missing->name, first_missing->class_name,
-		           missing_without_priority);
+		           "the input holds no PriorityClass objects, and %ld pod(s) name a class it cannot resolve "
+		           "(first: %s/%s, \"%s\"): %s; take the snapshot with "
+		           "`kubectl get nodes,pods,pdb,priorityclasses -A -o json`",
+		           missing, first_missing->namespace_, first_missing->name, first_missing->class_name, used);
 	else if (missing)
 		input_warn(r, "input-class-missing",
 		           "%ld pod(s) name a PriorityClass that is not in the input (first: %s/%s, \"%s\"); admission "
-		           "rejects a new pod whose class does not exist; their spec.priority is used, 0 where a pod has "
-		           "none (%ld); `kubectl get priorityclasses` belongs in the snapshot",
-		           missing, first_missing->namespace_, first_missing->name, first_missing->class_name,
-		           missing_without_priority);
+		           "rejects a new pod whose class does not exist; %s; "
+		           "`kubectl get priorityclasses` belongs in the snapshot",
+		           missing, first_missing->namespace_, first_missing->name, first_missing->class_name, used);
 	if (conflicts) {
 		char why[900];
 		pk_resolved_priority rp = pk_pod_resolve_priority(&s->classes, first_conflict);
