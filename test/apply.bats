@@ -337,3 +337,18 @@ EOF2
 		and .error == "the Priority admission plugin would reject its pods: no PriorityClass with name preemptible was found; PriorityClass \"preemptible\" is not in the input, and the 5 pod(s) that name it disagree on its value (-10 on analytics/notebook-alice, 7 on analytics/notebook-dave): each keeps its spec.priority, and a pod without one cannot be resolved (admission would reject it)"' <<<"$output"
 	assert_success
 }
+
+@test "an empty --apply directory says that nothing was applied from it" {
+	mkdir "$T/empty"
+	run -1 --separate-stderr sim "$SAMPLE/cluster.json" --apply "$T/empty"
+	[[ $stderr == *"preempt-plan: warning: --apply $T/empty: no manifests in it (an empty directory or file): nothing applied from it"* ]] || fail "stderr: $stderr"
+	run jq -se '.[-1].warnings | index("--apply '"$T"'/empty: no manifests in it (an empty directory or file): nothing applied from it") != null' <<<"$output"
+	assert_success
+}
+
+@test "a snapshot given after --apply gets a hint that it is taken as manifests" {
+	run --separate-stderr sim "$SAMPLE/cluster.json" --apply "$SAMPLE/cluster.json"
+	[[ $stderr == *"warning: --apply $SAMPLE/cluster.json: it holds 6 Node object(s), as a cluster snapshot does: every path after --apply is taken as manifests to apply (Nodes are not applied, pods are created anew); give the snapshot before --apply"* ]] || fail "stderr: $stderr"
+	run -2 --separate-stderr sim --apply "$SAMPLE/cluster.json"
+	[[ $stderr == *"no nodes in the snapshot: --simulate needs them (kubectl get nodes,pods,pdb,priorityclasses -A -o json); $SAMPLE/cluster.json holds nodes but follows --apply: give the snapshot before --apply"* ]] || fail "stderr: $stderr"
+}

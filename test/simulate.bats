@@ -213,3 +213,24 @@ JSON
 		and .placement.plugins.TaintToleration.score == 100 and .placement.score == 474' <<<"$output"
 	assert_success
 }
+
+@test "a victim already terminating is not recreated: its controller replaced it when its deletion began" {
+	cat >"$BATS_TEST_TMPDIR/c.json" <<'JSON'
+{"kind": "List", "items": [
+ {"kind": "Node", "metadata": {"name": "node-a"}, "status": {"allocatable": {"cpu": "2", "memory": "4Gi", "pods": "110"}}},
+ {"kind": "Pod", "metadata": {"name": "old-1", "namespace": "default", "uid": "u-old-1", "deletionTimestamp": "2026-01-01T00:00:00Z",
+   "ownerReferences": [{"apiVersion": "apps/v1", "kind": "ReplicaSet", "name": "old", "uid": "rs", "controller": true}]},
+  "spec": {"nodeName": "node-a", "priority": 0, "containers": [{"name": "c", "resources": {"requests": {"cpu": "1"}}}]}, "status": {"phase": "Running"}},
+ {"kind": "Pod", "metadata": {"name": "old-2", "namespace": "default", "uid": "u-old-2",
+   "ownerReferences": [{"apiVersion": "apps/v1", "kind": "ReplicaSet", "name": "old", "uid": "rs", "controller": true}]},
+  "spec": {"nodeName": "node-a", "priority": 0, "containers": [{"name": "c", "resources": {"requests": {"cpu": "1"}}}]}, "status": {"phase": "Running"}},
+ {"kind": "Pod", "metadata": {"name": "big", "namespace": "default", "uid": "u-big"},
+  "spec": {"priority": 1000, "containers": [{"name": "c", "resources": {"requests": {"cpu": "2"}}}]}, "status": {"phase": "Pending"}}
+]}
+JSON
+	run --separate-stderr sim "$BATS_TEST_TMPDIR/c.json"
+	run jq -se '(.[0] | .result == "Preempt" and ([.victims[].name] | sort) == ["old-1", "old-2"] and .requeuedVictims == 1)
+		and ([.[] | select(.kind == "PreemptionPlan" and .recreated) | .preemptor.name] == ["old-2-recreated"])
+		and (.[-1] | .recreated == 1)' <<<"$output"
+	assert_success
+}

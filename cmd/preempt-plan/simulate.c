@@ -94,6 +94,8 @@ typedef struct sim_run {
 	char **where;
 	long napplied, appliedcap;
 	long apply_trouble;      /* unreadable documents among them */
+	long apply_nodes;        /* Node objects among them (a snapshot after --apply?) */
+	char *apply_nodes_file;  /* the first file that held one */
 } sim_run;
 
 /* ---- reading -------------------------------------------------------------------- */
@@ -170,6 +172,8 @@ static int on_applied(void *ctx, pk_record *rec)
 		if (!r->applied || !r->where)
 			abort();
 	}
+	if (strcmp(pk_kind(rec->obj), "Node") == 0 && r->apply_nodes++ == 0)
+		r->apply_nodes_file = strdup(rec->origin.file ? rec->origin.file : "-");
 	char at[300];
 	snprintf(at, sizeof at, "%s:%ld", rec->origin.file ? rec->origin.file : "-", rec->origin.line);
 	r->where[r->napplied] = strdup(at);
@@ -678,12 +682,34 @@ static void free_run(sim_run *r)
 	}
 	free(r->applied);
 	free(r->where);
+	free(r->apply_nodes_file);
 	pk_apply_free(&r->apply);
 	pk_report_free(r->report);
 	plan_free(&r->plans);
 	pk_pg_set_free(&r->groups);
 	pk_snapshot_free(&r->snap);
 	free(r);
+}
+
+/* The --apply paths, one at a time, so that a path without any object
+ * (an empty directory) is said, and a snapshot among them too. */
+static bool read_applied(sim_run *r, const pk_reader_opts *reader, const sim_args *a)
+{
+	for (int i = 0; i < a->napply; i++) {
+		long before = r->napplied, trouble = r->apply_trouble;
+		if (pk_read_paths(reader, &a->apply_paths[i], 1, on_applied, r) < 0)
+			return false;
+		if (r->napplied == before && r->apply_trouble == trouble)
+			warn(r, NULL, "--apply %s: no manifests in it (an empty directory or file): nothing applied from it",
+			     a->apply_paths[i]);
+	}
+	if (r->apply_nodes)
+		warn(r, NULL,
+		     "--apply %s: it holds %ld Node object(s), as a cluster snapshot does: every path after --apply is "
+		     "taken as manifests to apply (Nodes are not applied, pods are created anew); give the snapshot "
+		     "before --apply",
+		     r->apply_nodes_file, r->apply_nodes);
+	return true;
 }
 
 int pp_simulate_main(int argc, char **argv)
@@ -711,8 +737,7 @@ int pp_simulate_main(int argc, char **argv)
 	pk_reader_opts apply_reader = r->cli.reader; /* manifests are read whole */
 	r->cli.reader.prune = pk_snapshot_unused_members;
 	if (pk_read_paths(&r->cli.reader, a.rest + optind, (size_t)(a.nrest - optind), on_record, r) >= 0 &&
-	    !r->trouble &&
-	    (a.napply == 0 || pk_read_paths(&apply_reader, a.apply_paths, (size_t)a.napply, on_applied, r) >= 0)) {
+	    !r->trouble && read_applied(r, &apply_reader, &a)) {
 		pk_snapshot_finish(&r->snap);
 		warn_classes(r);
 		pk_pg_set_finish(&r->groups, &r->snap);
@@ -720,7 +745,10 @@ int pp_simulate_main(int argc, char **argv)
 		pk_sim_init(&sim, &r->snap, &r->groups, &so);
 		if (r->snap.nnodes == 0)
 			pk_diag_report(&r->cli.diag, PK_SEV_ERROR, NULL, "no nodes in the snapshot: --simulate needs "
-			               "them (kubectl get nodes,pods,pdb,priorityclasses -A -o json)");
+			               "them (kubectl get nodes,pods,pdb,priorityclasses -A -o json)%s%s%s",
+			               r->apply_nodes ? "; " : "", r->apply_nodes ? r->apply_nodes_file : "",
+			               r->apply_nodes ? " holds nodes but follows --apply: give the snapshot before --apply"
+			                              : "");
 		else if (apply_all(r, &sim, &a)) {
 			status = simulate(r, &sim, &secs);
 			units = sim.sum.units;

@@ -237,10 +237,13 @@ static void enqueue_pod(pk_sim *m, pk_pod *p, bool recreated, bool scaled)
 }
 
 /* A victim whose controller would recreate it comes back as a new pending
- * pod, once per victim, within the global bound. */
+ * pod, once per victim, within the global bound. One already terminating
+ * (deletionTimestamp set) does not: its controller counted it gone when
+ * its deletion began and has made its replacement already. */
 static int requeue_victim(pk_sim *m, const pk_pod *v)
 {
-	if (!m->opts.cascade || v->index < 0 || v->index >= m->g->npods || !m->g->pod_owner_kind[v->index] ||
+	if (!m->opts.cascade || v->terminating || v->index < 0 || v->index >= m->g->npods ||
+	    !m->g->pod_owner_kind[v->index] ||
 	    !*m->g->pod_owner_kind[v->index])
 		return 0;
 	if (m->sum.recreated >= m->opts.max_recreations) {
