@@ -429,3 +429,49 @@ setup() {
 	run jq -e '.preemptor.priority == 0 and (.warnings | map(select(startswith("PriorityClass \"preemptible\" is not in the input, and the 5 pod(s)"))) | length == 1)' <<<"$output"
 	assert_success
 }
+
+@test "a preemptor copied from a bound pod (its uid) is that pod being rescheduled: the original leaves its node first" {
+	copy="$SHARED/kubectl/itaysk__kubectl-neat__test__fixtures__pod-1-raw.yaml"
+	# a one-pod node holding the original (kubectl get pod -o yaml of a minikube pod)
+	{ printf 'apiVersion: v1\nkind: Node\nmetadata: {name: minikube}\nstatus: {allocatable: {cpu: "2", memory: 2Gi, pods: "1"}}\n---\n'; cat "$copy"; } >"$BATS_TEST_TMPDIR/snap.yaml"
+	run -0 --separate-stderr victims --preemptor "$copy" "$BATS_TEST_TMPDIR/snap.yaml"
+	want='pod default/myapp has the uid of pod default/myapp, bound to node minikube: planned as that pod being rescheduled, the original leaving minikube first (as after its deletion)'
+	[[ $stderr == *"$want"* ]] || fail "stderr: $stderr"
+	run jq -e --arg w "$want" '.status == "FitsWithoutPreemption" and .placement.node == "minikube" and (.warnings | index($w) != null)' <<<"$output"
+	assert_success
+}
+
+@test "--preemptor files may hold PriorityClasses and PodGroups: used as --apply uses them" {
+	cat >"$BATS_TEST_TMPDIR/p.yaml" <<'EOF2'
+apiVersion: scheduling.k8s.io/v1
+kind: PriorityClass
+metadata: {name: urgent}
+value: 500000
+---
+apiVersion: scheduling.k8s.io/v1alpha2
+kind: PodGroup
+metadata: {name: g, namespace: shop}
+spec: {schedulingPolicy: {basic: {}}}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: hot, namespace: shop}
+spec:
+  priorityClassName: urgent
+  containers: [{name: c, resources: {requests: {cpu: "3"}}}]
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: member, namespace: shop}
+spec:
+  priorityClassName: urgent
+  schedulingGroup: {podGroupName: g}
+  containers: [{name: c, resources: {requests: {cpu: "3"}}}]
+EOF2
+	# exit 1, not 2: the gang member is NotEligible (WorkloadAwarePreemption), a finding
+	run -1 --separate-stderr victims --preemptor "$BATS_TEST_TMPDIR/p.yaml" "$CLUSTER"
+	[[ $stderr != *"neither a Pod nor a workload"* ]] || fail "stderr: $stderr"
+	[[ $stderr != *"not found in the input"* && $stderr != *"(not in the input)"* ]] || fail "stderr: $stderr"
+	run jq -se '[.[] | select(.kind == "Preemptor") | [.preemptor.name, .preemptor.priority]] == [["hot", 500000], ["member", 500000]]' <<<"$output"
+	assert_success
+}
