@@ -352,3 +352,24 @@ EOF2
 	run -2 --separate-stderr sim --apply "$SAMPLE/cluster.json"
 	[[ $stderr == *"no nodes in the snapshot: --simulate needs them (kubectl get nodes,pods,pdb,priorityclasses -A -o json); $SAMPLE/cluster.json holds nodes but follows --apply: give the snapshot before --apply"* ]] || fail "stderr: $stderr"
 }
+
+@test "--apply plans pods with a workloadRef as the snapshot groups them: one gang, with the Workload's minCount" {
+	cat >"$T/wl.yaml" <<'EOF2'
+apiVersion: scheduling.k8s.io/v1alpha1
+kind: Workload
+metadata: {name: wl, namespace: ml}
+spec:
+  podGroups:
+  - name: workers
+    policy: {gang: {minCount: 2}}
+EOF2
+	for i in 0 1; do
+		printf -- '---\nkind: Pod\nmetadata: {name: x-%s, namespace: ml}\nspec:\n  priorityClassName: training-high\n  workloadRef: {name: wl, podGroup: workers}\n  containers: [{name: c, resources: {requests: {cpu: "1"}}}]\n' "$i"
+	done >>"$T/wl.yaml"
+	run -0 --separate-stderr sim --no-cascade "$GANG" --apply "$T/wl.yaml"
+	applied=$(jq -sc '[.[] | select(.kind == "PreemptionPlan" and .preemptor.kind == "PodGroup" and .preemptor.name == "wl-workers") | {members, minCount, pods: [.placements[].name]}]' <<<"$output")
+	[ "$applied" = '[{"members":2,"minCount":2,"pods":["x-0","x-1"]}]' ] || fail "applied: $applied"
+	# none of them planned on its own
+	run jq -se '[.[] | select(.kind == "PreemptionPlan" and .preemptor.kind == "Pod" and (.preemptor.name | startswith("x-")))] == []' <<<"$output"
+	assert_success
+}

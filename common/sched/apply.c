@@ -252,7 +252,7 @@ pk_pod *pk_apply_new_pod(pk_apply *a, pk_applied *o, const pk_pod *tpl, const ch
 	char uid[700];
 	snprintf(uid, sizeof uid, "%s-%s-%s", o->action == PK_APPLY_SCALE ? "scaled" : "applied", o->namespace_, name);
 	pk_pod *p = pk_sim_new_pod(a->m, tpl, name, uid);
-	pk_pg_add_pod(a->g, a->s, p, tpl->con->pod_group, owner_kind, owner_name);
+	pk_pg_add_pod(a->g, a->s, p, pk_pg_group_name(a->g, a->s, tpl), owner_kind, owner_name);
 	pk_pair_map_add(&a->pod_origin, p->namespace_, p->name, (o - a->objs) + 1);
 	o->pods++;
 	return p;
