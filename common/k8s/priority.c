@@ -102,6 +102,8 @@ void pk_pclass_set_init(pk_pclass_set *s)
 	s->n = s->cap = 0;
 	s->index = NULL;
 	s->index_cap = 0;
+	s->evidence = NULL;
+	s->nevidence = s->evidence_cap = 0;
 	for (size_t i = 0; i < sizeof system_classes / sizeof system_classes[0]; i++) {
 		pk_pclass *c = append(s, system_classes[i].name);
 		if (!c)
