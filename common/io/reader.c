@@ -101,7 +101,8 @@ static int read_dir(pk_sink *s, const char *path, int depth)
 		n++;
 	}
 	closedir(d);
-	qsort(names, n, sizeof *names, cmp_str);
+	if (n > 1) /* an empty directory has no array at all */
+		qsort(names, n, sizeof *names, cmp_str);
 	int rc = 0;
 	for (size_t i = 0; i < n; i++) {
 		struct stat st;
