@@ -126,7 +126,7 @@ typedef struct node_count {
 
 typedef struct controller {
 	const char *ns, *kind;    /* interned */
-	char *name;
+	const char *name;         /* a pod's controller_name: lives with the snapshot */
 	uint64_t hash;
 	node_count *where;
 	int n, cap;
@@ -148,6 +148,8 @@ struct pk_score_cache {
 	long nctl, ctlcap;
 	int32_t *slots;           /* open addressing over ctl (-1 free) */
 	size_t nslots;
+	pk_arena where;           /* the controllers' where arrays: most hold a pod or two,
+	                           * and a malloc each cost more than the index */
 };
 
 pk_score_cache *pk_score_cache_new(void)
@@ -155,6 +157,7 @@ pk_score_cache *pk_score_cache_new(void)
 	pk_score_cache *c = calloc(1, sizeof *c);
 	if (!c)
 		abort();
+	pk_arena_init(&c->where);
 	return c;
 }
 
@@ -162,10 +165,7 @@ static void cache_clear(pk_score_cache *c)
 {
 	for (long i = 0; i < c->nnodes; i++)
 		free(c->ids[i]);
-	for (long i = 0; i < c->nctl; i++) {
-		free(c->ctl[i].name);
-		free(c->ctl[i].where);
-	}
+	pk_arena_free(&c->where);
 	free(c->zone);
 	free(c->hostname);
 	free(c->generation);
@@ -174,6 +174,7 @@ static void cache_clear(pk_score_cache *c)
 	free(c->ctl);
 	free(c->slots);
 	memset(c, 0, sizeof *c);
+	pk_arena_init(&c->where);
 }
 
 void pk_score_cache_free(pk_score_cache *c)
@@ -231,7 +232,7 @@ static int32_t controller_id(pk_score_cache *c, const pk_pod *p, bool add)
 	for (; c->slots[j] >= 0; j = (j + 1) & (c->nslots - 1)) {
 		const controller *k = &c->ctl[c->slots[j]];
 		if (k->hash == h && k->ns == p->namespace_ && k->kind == p->controller_kind &&
-		    strcmp(k->name, p->controller_name) == 0)
+		    (k->name == p->controller_name || strcmp(k->name, p->controller_name) == 0))
 			return c->slots[j];
 	}
 	if (!add)
@@ -244,15 +245,13 @@ static int32_t controller_id(pk_score_cache *c, const pk_pod *p, bool add)
 	memset(k, 0, sizeof *k);
 	k->ns = p->namespace_;
 	k->kind = p->controller_kind;
-	k->name = strdup(p->controller_name);
-	if (!k->name)
-		abort();
+	k->name = p->controller_name;
 	k->hash = h;
 	c->slots[j] = (int32_t)c->nctl;
 	return (int32_t)c->nctl++;
 }
 
-static void count_on(controller *k, int32_t node, int delta)
+static void count_on(pk_arena *a, controller *k, int32_t node, int delta)
 {
 	for (int i = 0; i < k->n; i++)
 		if (k->where[i].node == node) {
@@ -261,9 +260,12 @@ static void count_on(controller *k, int32_t node, int delta)
 				k->where[i] = k->where[--k->n];
 			return;
 		}
-	if (k->n == k->cap) {
-		k->cap = k->cap ? 2 * k->cap : 4;
-		k->where = grow_or_die(k->where, (size_t)k->cap, sizeof *k->where);
+	if (k->n == k->cap) { /* the old array stays in the arena until the cache goes */
+		k->cap = k->cap ? 2 * k->cap : 2;
+		node_count *w = pk_arena_alloc(a, sizeof *w * (size_t)k->cap);
+		if (k->n)
+			memcpy(w, k->where, sizeof *w * (size_t)k->n);
+		k->where = w;
 	}
 	k->where[k->n++] = (node_count){ node, delta };
 }
@@ -274,7 +276,7 @@ static void count_on(controller *k, int32_t node, int delta)
 static void index_node(pk_score_cache *c, const pk_nodeinfo *ni, long i, const int32_t *known, long nknown)
 {
 	for (int k = 0; k < c->nids[i]; k++)
-		count_on(&c->ctl[c->ids[i][k]], (int32_t)i, -1);
+		count_on(&c->where, &c->ctl[c->ids[i][k]], (int32_t)i, -1);
 	c->nids[i] = 0;
 	free(c->ids[i]);
 	c->ids[i] = NULL;
@@ -289,7 +291,7 @@ static void index_node(pk_score_cache *c, const pk_nodeinfo *ni, long i, const i
 			continue;
 		int32_t id = known && q->index >= 0 && q->index < nknown ? known[q->index] : controller_id(c, q, true);
 		c->ids[i][c->nids[i]++] = id;
-		count_on(&c->ctl[id], (int32_t)i, 1);
+		count_on(&c->where, &c->ctl[id], (int32_t)i, 1);
 	}
 	c->generation[i] = ni->generation;
 }
