@@ -148,8 +148,6 @@ struct pk_score_cache {
 	long nctl, ctlcap;
 	int32_t *slots;           /* open addressing over ctl (-1 free) */
 	size_t nslots;
-	pk_arena where;           /* the controllers' where arrays: most hold a pod or two,
-	                           * and a malloc each cost more than the index */
 };
 
 pk_score_cache *pk_score_cache_new(void)
@@ -157,7 +155,6 @@ pk_score_cache *pk_score_cache_new(void)
 	pk_score_cache *c = calloc(1, sizeof *c);
 	if (!c)
 		abort();
-	pk_arena_init(&c->where);
 	return c;
 }
 
@@ -165,7 +162,8 @@ static void cache_clear(pk_score_cache *c)
 {
 	for (long i = 0; i < c->nnodes; i++)
 		free(c->ids[i]);
-	pk_arena_free(&c->where);
+	for (long i = 0; i < c->nctl; i++)
+		free(c->ctl[i].where);
 	free(c->zone);
 	free(c->hostname);
 	free(c->generation);
@@ -174,7 +172,6 @@ static void cache_clear(pk_score_cache *c)
 	free(c->ctl);
 	free(c->slots);
 	memset(c, 0, sizeof *c);
-	pk_arena_init(&c->where);
 }
 
 void pk_score_cache_free(pk_score_cache *c)
@@ -251,7 +248,7 @@ static int32_t controller_id(pk_score_cache *c, const pk_pod *p, bool add)
 	return (int32_t)c->nctl++;
 }
 
-static void count_on(pk_arena *a, controller *k, int32_t node, int delta)
+static void count_on(controller *k, int32_t node, int delta)
 {
 	for (int i = 0; i < k->n; i++)
 		if (k->where[i].node == node) {
@@ -260,12 +257,9 @@ static void count_on(pk_arena *a, controller *k, int32_t node, int delta)
 				k->where[i] = k->where[--k->n];
 			return;
 		}
-	if (k->n == k->cap) { /* the old array stays in the arena until the cache goes */
-		k->cap = k->cap ? 2 * k->cap : 2;
-		node_count *w = pk_arena_alloc(a, sizeof *w * (size_t)k->cap);
-		if (k->n)
-			memcpy(w, k->where, sizeof *w * (size_t)k->n);
-		k->where = w;
+	if (k->n == k->cap) {
+		k->cap = k->cap ? 2 * k->cap : 4;
+		k->where = grow_or_die(k->where, (size_t)k->cap, sizeof *k->where);
 	}
 	k->where[k->n++] = (node_count){ node, delta };
 }
@@ -276,7 +270,7 @@ static void count_on(pk_arena *a, controller *k, int32_t node, int delta)
 static void index_node(pk_score_cache *c, const pk_nodeinfo *ni, long i, const int32_t *known, long nknown)
 {
 	for (int k = 0; k < c->nids[i]; k++)
-		count_on(&c->where, &c->ctl[c->ids[i][k]], (int32_t)i, -1);
+		count_on(&c->ctl[c->ids[i][k]], (int32_t)i, -1);
 	c->nids[i] = 0;
 	free(c->ids[i]);
 	c->ids[i] = NULL;
@@ -291,7 +285,7 @@ static void index_node(pk_score_cache *c, const pk_nodeinfo *ni, long i, const i
 			continue;
 		int32_t id = known && q->index >= 0 && q->index < nknown ? known[q->index] : controller_id(c, q, true);
 		c->ids[i][c->nids[i]++] = id;
-		count_on(&c->where, &c->ctl[id], (int32_t)i, 1);
+		count_on(&c->ctl[id], (int32_t)i, 1);
 	}
 	c->generation[i] = ni->generation;
 }
