@@ -165,11 +165,12 @@ EOF
 }
 
 @test "OrderedReady: a pod that stays pending holds the ordinals above it back" {
-	statefulset 3 3 >"$T/db.yaml"
+	# web-7d9f6-d (pending, 1 cpu) goes to node-2, where the scores put it: each node has 2 cpu left
+	statefulset 4 2 >"$T/db.yaml"
 	run -1 --separate-stderr sim "$SCALE/cluster.json" --apply "$T/db.yaml"
-	run jq -se '([.[] | select(.appliedFrom) | [.preemptor.name, .result]] == [["db-0", "NoPreemptionNeeded"], ["db-1", "Unschedulable"]])
-		and (.[] | select(.kind == "AppliedObject") | .pods == 3 and .waiting == 1
-			and .message == "StatefulSet shop/db: 3 pods — 1 placed, 1 unschedulable: Insufficient cpu, 1 not created yet (OrderedReady)")' <<<"$output"
+	run jq -se '([.[] | select(.appliedFrom) | [.preemptor.name, .result, .node]] == [["db-0", "NoPreemptionNeeded", "node-1"], ["db-1", "NoPreemptionNeeded", "node-2"], ["db-2", "Unschedulable", null]])
+		and (.[] | select(.kind == "AppliedObject") | .pods == 4 and .waiting == 1
+			and .message == "StatefulSet shop/db: 4 pods — 2 placed, 1 unschedulable: Insufficient cpu, 1 not created yet (OrderedReady)")' <<<"$output"
 	assert_success
 }
 
@@ -265,7 +266,7 @@ EOF
 	assert_success
 	assert_output --partial "Deployment shop/checkout: 6 pods — 6 placed by preempting 6 pods"
 	assert_line "default/filler-5c8d-0"
-	assert_line "default/filler-5c8d-0-recreated: NoPreemptionNeeded node-03"
+	assert_line "default/filler-5c8d-0-recreated: NoPreemptionNeeded node-04"
 }
 
 @test "classes, then Workloads, then PodGroups are applied before what names them, wherever they stand" {
@@ -300,5 +301,75 @@ EOF2
 	run -0 --separate-stderr sim "$SCALE/cluster.json" --apply "$T/web.yaml"
 	run jq -se '.[] | select(.kind == "AppliedObject") | .pods == 2 and .deleted == 0
 		and .detail == "replicas 4 -> 6; template changed, but the Deployment is paused: no rollout until it is resumed"' <<<"$output"
+	assert_success
+}
+
+@test "--apply on a snapshot without PriorityClasses: a class its pods name with one spec.priority is taken at that value, and said" {
+	jq '.items |= map(select(.kind != "PriorityClass"))' "$SAMPLE/cluster.json" >"$T/c.json"
+	cat >"$T/d.yaml" <<'EOF2'
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: api2, namespace: shop}
+spec:
+  replicas: 1
+  selector: {matchLabels: {app: api2}}
+  template:
+    metadata: {labels: {app: api2}}
+    spec:
+      priorityClassName: high
+      containers:
+      - {name: c, image: x, resources: {requests: {cpu: 100m}}}
+EOF2
+	run -1 --separate-stderr sim "$T/c.json" --apply "$T/d.yaml" --no-cascade # a pending pod of the snapshot stays unschedulable
+	run jq -se '(.[] | select(.kind == "AppliedObject") | .action == "create" and .placed == 1
+			and .warnings == ["PriorityClass \"high\" is not in the input: taken at 100000, the spec.priority of the 5 pod(s) that name it (admission wrote the class'"'"'s value there)"])
+		and (.[] | select(.appliedFrom) | .preemptor.priority == 100000)
+		and (.[-1] | .warnings | map(select(startswith("4 PriorityClass(es) not in the input taken from the spec.priority"))) | length == 1)' <<<"$output"
+	assert_success
+}
+
+@test "--apply rejected for a class the snapshot's pods disagree on: the rejection says why" {
+	jq '.items |= map(select(.kind != "PriorityClass"))
+		| (.items[] | select(.kind == "Pod" and .metadata.name == "notebook-dave") | .spec.priority) = 7' "$SAMPLE/cluster.json" >"$T/c.json"
+	printf 'kind: Pod\nmetadata: {name: p, namespace: shop}\nspec:\n  priorityClassName: preemptible\n  containers: [{name: c, image: x}]\n' >"$T/p.yaml"
+	run -1 --separate-stderr sim "$T/c.json" --apply "$T/p.yaml"
+	run jq -se '.[] | select(.kind == "AppliedObject") | .action == "rejected"
+		and .error == "the Priority admission plugin would reject its pods: no PriorityClass with name preemptible was found; PriorityClass \"preemptible\" is not in the input, and the 5 pod(s) that name it disagree on its value (-10 on analytics/notebook-alice, 7 on analytics/notebook-dave): each keeps its spec.priority, and a pod without one cannot be resolved (admission would reject it)"' <<<"$output"
+	assert_success
+}
+
+@test "an empty --apply directory says that nothing was applied from it" {
+	mkdir "$T/empty"
+	run -1 --separate-stderr sim "$SAMPLE/cluster.json" --apply "$T/empty"
+	[[ $stderr == *"preempt-plan: warning: --apply $T/empty: no manifests in it (an empty directory or file): nothing applied from it"* ]] || fail "stderr: $stderr"
+	run jq -se '.[-1].warnings | index("--apply '"$T"'/empty: no manifests in it (an empty directory or file): nothing applied from it") != null' <<<"$output"
+	assert_success
+}
+
+@test "a snapshot given after --apply gets a hint that it is taken as manifests" {
+	run --separate-stderr sim "$SAMPLE/cluster.json" --apply "$SAMPLE/cluster.json"
+	[[ $stderr == *"warning: --apply $SAMPLE/cluster.json: it holds 6 Node object(s), as a cluster snapshot does: every path after --apply is taken as manifests to apply (Nodes are not applied, pods are created anew); give the snapshot before --apply"* ]] || fail "stderr: $stderr"
+	run -2 --separate-stderr sim --apply "$SAMPLE/cluster.json"
+	[[ $stderr == *"no nodes in the snapshot: --simulate needs them (kubectl get nodes,pods,pdb,priorityclasses -A -o json); $SAMPLE/cluster.json holds nodes but follows --apply: give the snapshot before --apply"* ]] || fail "stderr: $stderr"
+}
+
+@test "--apply plans pods with a workloadRef as the snapshot groups them: one gang, with the Workload's minCount" {
+	cat >"$T/wl.yaml" <<'EOF2'
+apiVersion: scheduling.k8s.io/v1alpha1
+kind: Workload
+metadata: {name: wl, namespace: ml}
+spec:
+  podGroups:
+  - name: workers
+    policy: {gang: {minCount: 2}}
+EOF2
+	for i in 0 1; do
+		printf -- '---\nkind: Pod\nmetadata: {name: x-%s, namespace: ml}\nspec:\n  priorityClassName: training-high\n  workloadRef: {name: wl, podGroup: workers}\n  containers: [{name: c, resources: {requests: {cpu: "1"}}}]\n' "$i"
+	done >>"$T/wl.yaml"
+	run -0 --separate-stderr sim --no-cascade "$GANG" --apply "$T/wl.yaml"
+	applied=$(jq -sc '[.[] | select(.kind == "PreemptionPlan" and .preemptor.kind == "PodGroup" and .preemptor.name == "wl-workers") | {members, minCount, pods: [.placements[].name]}]' <<<"$output")
+	[ "$applied" = '[{"members":2,"minCount":2,"pods":["x-0","x-1"]}]' ] || fail "applied: $applied"
+	# none of them planned on its own
+	run jq -se '[.[] | select(.kind == "PreemptionPlan" and .preemptor.kind == "Pod" and (.preemptor.name | startswith("x-")))] == []' <<<"$output"
 	assert_success
 }

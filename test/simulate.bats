@@ -35,7 +35,7 @@ sim() {
 		and ([.victims[].name] | sort) == ["batch-nightly-05","batch-nightly-06","batch-nightly-07","batch-nightly-08","etl-0","etl-1","etl-2","etl-3"]
 		and ([.placements[].node] | unique | length) == 8' <<<"$plan"
 	assert_success
-	run jq -e '.kind == "SimulationSummary" and .nominated == 5 and .scheduled == 4 and .unschedulable == 6
+	run jq -e '.kind == "SimulationSummary" and .nominated == 5 and .scheduled == 5 and .unschedulable == 5
 		and .victims == 12 and .recreated == 12 and .cascadingPreemptions == 4 and .podGroups == 1' <<<"$summary"
 	assert_success
 }
@@ -50,8 +50,8 @@ sim() {
 	run -1 --separate-stderr sim -o table "$GANG"
 	assert_line --index 0 --regexp '^PREEMPTOR +PRIORITY +RESULT +NODE +VICTIMS +REASON$'
 	assert_line --regexp '^podgroup/ml/train +5000 +Preempt +8 placed +8 '
-	assert_line --regexp '^default/api-canary +1000 +NoPreemptionNeeded +node-01 '
-	assert_line '15 unit(s): 4 scheduled, 5 nominated, 6 unschedulable; 12 victim(s), 12 recreated, 4 cascading preemption(s)'
+	assert_line --regexp '^default/api-canary +1000 +NoPreemptionNeeded +node-09 '
+	assert_line '15 unit(s): 5 scheduled, 5 nominated, 5 unschedulable; 12 victim(s), 12 recreated, 4 cascading preemption(s)'
 }
 
 @test "exit 0 when every pending unit is placed or nominated" {
@@ -176,4 +176,61 @@ sim() {
 	refute_line --regexp '^PREEMPTOR'
 	refute_line --partial 'unit(s):'
 	assert_line --regexp '^podgroup/ml/train +5000 +Preempt '
+}
+
+# Three nodes, node-a half full: the scheduler's LeastAllocated and
+# BalancedAllocation rank the empty node-b and node-c above it, equally.
+placement_cluster() {
+	cat <<'JSON'
+{"kind": "List", "items": [
+ {"kind": "Node", "metadata": {"name": "node-a", "labels": {"kubernetes.io/hostname": "node-a"}}, "status": {"allocatable": {"cpu": "4", "memory": "8Gi", "pods": "110"}}},
+ {"kind": "Node", "metadata": {"name": "node-b", "labels": {"kubernetes.io/hostname": "node-b"}}, "status": {"allocatable": {"cpu": "4", "memory": "8Gi", "pods": "110"}}},
+ {"kind": "Node", "metadata": {"name": "node-c", "labels": {"kubernetes.io/hostname": "node-c"}}, "status": {"allocatable": {"cpu": "4", "memory": "8Gi", "pods": "110"}}},
+ {"kind": "Pod", "metadata": {"name": "busy", "namespace": "default", "uid": "u-busy"}, "spec": {"nodeName": "node-a", "containers": [{"name": "c", "resources": {"requests": {"cpu": "2", "memory": "4Gi"}}}]}, "status": {"phase": "Running"}},
+ {"kind": "Pod", "metadata": {"name": "web", "namespace": "default", "uid": "u-web"}, "spec": {"containers": [{"name": "c", "resources": {"requests": {"cpu": "1", "memory": "1Gi"}}}]}, "status": {"phase": "Pending"}}
+]}
+JSON
+}
+
+@test "a pod that fits goes where the default score plugins put it, and the plan says a tie was broken" {
+	placement_cluster >"$BATS_TEST_TMPDIR/c.json"
+	run -0 --separate-stderr sim "$BATS_TEST_TMPDIR/c.json"
+	run jq -se '.[0] | .result == "NoPreemptionNeeded" and .node == "node-b"
+		and .placement.node == "node-b" and .placement.tiedNodes == 2 and .placement.tieBroken == true
+		and .placement.scoredNodes == 3 and .placement.plugins.NodeResourcesFit.score == 81
+		and .placement.plugins.NodeResourcesBalancedAllocation == {score: 93, weight: 1}
+		and (.reason | endswith("placed on node-b: score 474, the highest of 3 node(s), tied with 1 other(s): the lowest name taken (upstream: at random)"))' <<<"$output"
+	assert_success
+	run -0 sim -o wide "$BATS_TEST_TMPDIR/c.json"
+	assert_line --regexp '^default/web +0 +NoPreemptionNeeded +node-b +0 .*placed on node-b: score 474'
+}
+
+@test "a pod that fits avoids PreferNoSchedule taints it does not tolerate: TaintToleration (weight 3) decides" {
+	placement_cluster | jq '.items[0].spec.taints = [{key: "spot", value: "true", effect: "PreferNoSchedule"}]
+		| .items[1].spec.taints = [{key: "spot", value: "true", effect: "PreferNoSchedule"}]' >"$BATS_TEST_TMPDIR/c.json"
+	run -0 --separate-stderr sim "$BATS_TEST_TMPDIR/c.json"
+	run jq -se '.[0] | .node == "node-c" and .placement.tiedNodes == 1 and .placement.tieBroken == false
+		and .placement.plugins.TaintToleration.score == 100 and .placement.score == 474' <<<"$output"
+	assert_success
+}
+
+@test "a victim already terminating is not recreated: its controller replaced it when its deletion began" {
+	cat >"$BATS_TEST_TMPDIR/c.json" <<'JSON'
+{"kind": "List", "items": [
+ {"kind": "Node", "metadata": {"name": "node-a"}, "status": {"allocatable": {"cpu": "2", "memory": "4Gi", "pods": "110"}}},
+ {"kind": "Pod", "metadata": {"name": "old-1", "namespace": "default", "uid": "u-old-1", "deletionTimestamp": "2026-01-01T00:00:00Z",
+   "ownerReferences": [{"apiVersion": "apps/v1", "kind": "ReplicaSet", "name": "old", "uid": "rs", "controller": true}]},
+  "spec": {"nodeName": "node-a", "priority": 0, "containers": [{"name": "c", "resources": {"requests": {"cpu": "1"}}}]}, "status": {"phase": "Running"}},
+ {"kind": "Pod", "metadata": {"name": "old-2", "namespace": "default", "uid": "u-old-2",
+   "ownerReferences": [{"apiVersion": "apps/v1", "kind": "ReplicaSet", "name": "old", "uid": "rs", "controller": true}]},
+  "spec": {"nodeName": "node-a", "priority": 0, "containers": [{"name": "c", "resources": {"requests": {"cpu": "1"}}}]}, "status": {"phase": "Running"}},
+ {"kind": "Pod", "metadata": {"name": "big", "namespace": "default", "uid": "u-big"},
+  "spec": {"priority": 1000, "containers": [{"name": "c", "resources": {"requests": {"cpu": "2"}}}]}, "status": {"phase": "Pending"}}
+]}
+JSON
+	run --separate-stderr sim "$BATS_TEST_TMPDIR/c.json"
+	run jq -se '(.[0] | .result == "Preempt" and ([.victims[].name] | sort) == ["old-1", "old-2"] and .requeuedVictims == 1)
+		and ([.[] | select(.kind == "PreemptionPlan" and .recreated) | .preemptor.name] == ["old-2-recreated"])
+		and (.[-1] | .recreated == 1)' <<<"$output"
+	assert_success
 }

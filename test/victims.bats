@@ -99,9 +99,15 @@ setup() {
 @test "a pod that fits shows where, and exits 0" {
 	printf 'kind: Pod\nmetadata: {name: small, namespace: shop}\nspec:\n  containers: [{name: c, resources: {requests: {cpu: 10m}}}]\n' > "$BATS_TEST_TMPDIR/small.yaml"
 	run -0 victims -o table --preemptor "$BATS_TEST_TMPDIR/small.yaml" "$CLUSTER"
-	assert_line --index 1 --regexp '^shop/small +[0-9]+ +FitsWithoutPreemption +demo-worker1 +0 .* fits without preemption on 4 node\(s\): demo-worker1, demo-worker2, demo-worker3, demo-worker4$'
+	# demo-worker4: TaintToleration 100 x 3 + LeastAllocated 24 (cpu 3610m of 4, memory 9280Mi + the
+	# pod's 200Mi default of 15940Mi) + BalancedAllocation 83; demo-worker1 has 300 + 36 + 70
+	assert_line --index 1 --regexp '^shop/small +[0-9]+ +FitsWithoutPreemption +demo-worker4 +0 .* fits without preemption on 4 node\(s\): demo-worker1, demo-worker2, demo-worker3, demo-worker4; placed on demo-worker4: score 407, the highest of 4 node\(s\)$'
 	run -0 victims --preemptor "$BATS_TEST_TMPDIR/small.yaml" "$CLUSTER"
 	[ "$(printf '%s\n' "$output" | jq -r .status)" = FitsWithoutPreemption ]
+	run jq -e '.placement | .node == "demo-worker4" and .score == 407 and .tiedNodes == 1 and .tieBroken == false
+		and .plugins.NodeResourcesFit.score == 24 and .plugins.NodeResourcesBalancedAllocation.score == 83
+		and .plugins.TaintToleration == {score: 100, weight: 3}' <<<"$output"
+	assert_success
 }
 
 @test "-o wide adds the victim pods" {
@@ -264,7 +270,13 @@ setup() {
 	jq '.items |= map(select(.kind != "PriorityClass"))' "$CLUSTER" > "$BATS_TEST_TMPDIR/noclasses.json"
 	run -1 --separate-stderr victims --pending "$BATS_TEST_TMPDIR/noclasses.json"
 	[ "$(printf '%s\n' "$stderr" | grep -c 'PriorityClass')" = 1 ]
-	[[ $stderr == *"warning: the input holds no PriorityClass objects, and "*" pod(s) name a class (first: "*"their spec.priority is used"*"kubectl get nodes,pods,pdb,priorityclasses -A -o json"* ]]
+	[[ $stderr == *"warning: 4 PriorityClass(es) not in the input taken from the spec.priority of the pods that name them"* ]]
+	printf '%s\n' "$output" | jq -e 'select(.kind == "Preemptor") | .warnings | any(startswith("4 PriorityClass(es) not in the input"))'
+	# pods without spec.priority (not admitted): nothing to take the classes from
+	jq '(.items[] | select(.kind == "Pod") | .spec) |= del(.priority)' "$BATS_TEST_TMPDIR/noclasses.json" >"$BATS_TEST_TMPDIR/bare.json"
+	run -1 --separate-stderr victims --pending "$BATS_TEST_TMPDIR/bare.json"
+	[ "$(printf '%s\n' "$stderr" | grep -c 'no PriorityClass objects')" = 1 ]
+	[[ $stderr == *"warning: the input holds no PriorityClass objects, and "*" pod(s) name a class it cannot resolve (first: "*"): none carries a spec.priority: 0 is used, as for a pod without a class; take the snapshot with "*"kubectl get nodes,pods,pdb,priorityclasses -A -o json"* ]]
 	printf '%s\n' "$output" | jq -e 'select(.kind == "Preemptor") | .warnings | any(startswith("the input holds no PriorityClass objects"))'
 	printf '%s\n' "$output" | jq -e 'select(.kind == "Preemptor") | .warnings | any(contains("admission would have rejected the pod (no PriorityClass with name"))'
 }
@@ -425,4 +437,75 @@ setup() {
 	run --separate-stderr victims --kubernetes-version 1.35 --pending "$SAMPLE/gang/cluster.json"
 	[[ $stderr == *"Kubernetes 1.35's gang scheduling"*"is not modelled"* ]]
 	printf '%s\n' "$output" | jq -se '[.[] | select(.kind == "Preemptor")] | all(.warnings | any(contains("1.35'"'"'s gang scheduling")))'
+}
+
+@test "a snapshot without PriorityClasses: a class its pods name with one spec.priority is taken at that value, and said" {
+	jq '.items |= map(select(.kind != "PriorityClass"))' "$CLUSTER" >"$BATS_TEST_TMPDIR/c.json"
+	printf 'kind: Pod\nmetadata: {name: small, namespace: shop}\nspec:\n  priorityClassName: high\n  containers: [{name: c, resources: {requests: {cpu: 10m}}}]\n' >"$BATS_TEST_TMPDIR/p.yaml"
+	run -0 --separate-stderr victims --preemptor "$BATS_TEST_TMPDIR/p.yaml" "$BATS_TEST_TMPDIR/c.json"
+	want='4 PriorityClass(es) not in the input taken from the spec.priority of the pods that name them (admission wrote the class'"'"'s value there): standard 1000 (6 pod(s)), high 100000 (5 pod(s)), batch-low 100 (10 pod(s)), preemptible -10 (5 pod(s))'
+	run jq -e --arg w "$want" '.preemptor.priority == 100000 and (.warnings | index($w) != null)
+		and (.warnings | map(select(test("0 where a pod has none"))) | length == 0)' <<<"$output"
+	assert_success
+	[[ $stderr == *"victims: warning: $want"* ]] || fail "stderr: $stderr"
+	run -0 victims -o table --preemptor "$BATS_TEST_TMPDIR/p.yaml" "$BATS_TEST_TMPDIR/c.json"
+	assert_line --regexp '^shop/small +100000 +FitsWithoutPreemption '
+	assert_line "Warning: $want"
+}
+
+@test "a snapshot without PriorityClasses: pods that disagree on a class's value are said, with a pod on each side" {
+	jq '.items |= map(select(.kind != "PriorityClass"))
+		| (.items[] | select(.kind == "Pod" and .metadata.name == "notebook-dave") | .spec.priority) = 7' "$CLUSTER" >"$BATS_TEST_TMPDIR/c.json"
+	printf 'kind: Pod\nmetadata: {name: small, namespace: shop}\nspec:\n  priorityClassName: preemptible\n  containers: [{name: c, resources: {requests: {cpu: 10m}}}]\n' >"$BATS_TEST_TMPDIR/p.yaml"
+	run --separate-stderr victims --preemptor "$BATS_TEST_TMPDIR/p.yaml" "$BATS_TEST_TMPDIR/c.json"
+	[[ $stderr == *'PriorityClass "preemptible" is not in the input, and the 5 pod(s) that name it disagree on its value (-10 on analytics/notebook-alice, 7 on analytics/notebook-dave): each keeps its spec.priority, and a pod without one cannot be resolved (admission would reject it)'* ]] || fail "stderr: $stderr"
+	[[ $stderr != *"0 where a pod has none"* ]] || fail "stderr: $stderr"
+	run jq -e '.preemptor.priority == 0 and (.warnings | map(select(startswith("PriorityClass \"preemptible\" is not in the input, and the 5 pod(s)"))) | length == 1)' <<<"$output"
+	assert_success
+}
+
+@test "a preemptor copied from a bound pod (its uid) is that pod being rescheduled: the original leaves its node first" {
+	copy="$SHARED/kubectl/itaysk__kubectl-neat__test__fixtures__pod-1-raw.yaml"
+	# a one-pod node holding the original (kubectl get pod -o yaml of a minikube pod)
+	{ printf 'apiVersion: v1\nkind: Node\nmetadata: {name: minikube}\nstatus: {allocatable: {cpu: "2", memory: 2Gi, pods: "1"}}\n---\n'; cat "$copy"; } >"$BATS_TEST_TMPDIR/snap.yaml"
+	run -0 --separate-stderr victims --preemptor "$copy" "$BATS_TEST_TMPDIR/snap.yaml"
+	want='pod default/myapp has the uid of pod default/myapp, bound to node minikube: planned as that pod being rescheduled, the original leaving minikube first (as after its deletion)'
+	[[ $stderr == *"$want"* ]] || fail "stderr: $stderr"
+	run jq -e --arg w "$want" '.status == "FitsWithoutPreemption" and .placement.node == "minikube" and (.warnings | index($w) != null)' <<<"$output"
+	assert_success
+}
+
+@test "--preemptor files may hold PriorityClasses and PodGroups: used as --apply uses them" {
+	cat >"$BATS_TEST_TMPDIR/p.yaml" <<'EOF2'
+apiVersion: scheduling.k8s.io/v1
+kind: PriorityClass
+metadata: {name: urgent}
+value: 500000
+---
+apiVersion: scheduling.k8s.io/v1alpha2
+kind: PodGroup
+metadata: {name: g, namespace: shop}
+spec: {schedulingPolicy: {basic: {}}}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: hot, namespace: shop}
+spec:
+  priorityClassName: urgent
+  containers: [{name: c, resources: {requests: {cpu: "3"}}}]
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: member, namespace: shop}
+spec:
+  priorityClassName: urgent
+  schedulingGroup: {podGroupName: g}
+  containers: [{name: c, resources: {requests: {cpu: "3"}}}]
+EOF2
+	# exit 1, not 2: the gang member is NotEligible (WorkloadAwarePreemption), a finding
+	run -1 --separate-stderr victims --preemptor "$BATS_TEST_TMPDIR/p.yaml" "$CLUSTER"
+	[[ $stderr != *"neither a Pod nor a workload"* ]] || fail "stderr: $stderr"
+	[[ $stderr != *"not found in the input"* && $stderr != *"(not in the input)"* ]] || fail "stderr: $stderr"
+	run jq -se '[.[] | select(.kind == "Preemptor") | [.preemptor.name, .preemptor.priority]] == [["hot", 500000], ["member", 500000]]' <<<"$output"
+	assert_success
 }

@@ -75,7 +75,9 @@ static bool table_row(pk_table *t, const cJSON *plan, bool wide)
 	if (cut)
 		*cut = '\0';
 	const char *node = pk_str_or(plan, "nominatedNodeName", NULL);
-	if (!node) /* a pod that fits: the first node it fits on */
+	if (!node) /* a pod that fits: where it is placed */
+		node = pk_str_or(plan, "node", NULL);
+	if (!node) /* or, without a placement, the first node it fits on */
 		node = cJSON_IsString(cJSON_GetArrayItem(pk_getp(plan, "fits.nodes"), 0))
 		       ? cJSON_GetArrayItem(pk_getp(plan, "fits.nodes"), 0)->valuestring : "<none>";
 	const char *narrow[] = { who, prio, pk_str_or(plan, "result", ""), node, nv, sum, shortr };

@@ -9,6 +9,7 @@
 
 #include "k8s/json.h"
 #include "sched/records.h"
+#include "sched/score.h"
 
 void plan_init(plan_run *r, pk_cli *cli)
 {
@@ -204,6 +205,21 @@ static const char *fits_reason(const plan_entry *e, cJSON *plan, char *buf, size
 	return pk_fits_text(names, shown, cJSON_GetArraySize(fits), buf, size);
 }
 
+/* Where victims' record places a pod that fits (its placement, score.h):
+ * the node and the placement in the plan, the placement's text after the
+ * reason. */
+static void placement_of(const plan_entry *e, cJSON *plan, char *reason, size_t size)
+{
+	const cJSON *pl = pk_get(e->preemptor, "placement");
+	char text[600];
+	if (!pk_placement_json_text(pl, text, sizeof text))
+		return;
+	cJSON_AddStringToObject(plan, "node", pk_str_or(pl, "node", ""));
+	cJSON_AddItemToObject(plan, "placement", cJSON_Duplicate(pl, 1));
+	size_t w = strlen(reason);
+	snprintf(reason + w, size - w, "; %s", text);
+}
+
 /* What the Preemptor record says the answer assumed, and the PostFilter
  * gate that stopped it, carried into the plan. */
 static void carry_assumptions(cJSON *plan, const plan_entry *e)
@@ -264,6 +280,7 @@ cJSON *plan_build(plan_run *r, const plan_entry *e, bool *placed)
 		result = "NoPreemptionNeeded";
 		*placed = true;
 		fits_reason(e, fits, reason, sizeof reason);
+		placement_of(e, fits, reason, sizeof reason);
 	} else if (strcmp(status, "NotEligible") == 0) {
 		/* Upstream returns a nil result: an existing nomination stays. */
 		result = "NotEligible";
@@ -287,6 +304,10 @@ cJSON *plan_build(plan_run *r, const plan_entry *e, bool *placed)
 	cJSON_AddNumberToObject(o, "candidates", e->ncandidates);
 	if (cJSON_GetArraySize(fits))
 		cJSON_AddItemToObject(o, "fits", cJSON_DetachItemFromObject(fits, "fits"));
+	if (cJSON_GetObjectItemCaseSensitive(fits, "node")) {
+		cJSON_AddItemToObject(o, "node", cJSON_DetachItemFromObject(fits, "node"));
+		cJSON_AddItemToObject(o, "placement", cJSON_DetachItemFromObject(fits, "placement"));
+	}
 	cJSON_Delete(fits);
 	if (decided_by && best >= 0)
 		cJSON_AddStringToObject(o, "decidedBy", decided_by);

@@ -94,6 +94,8 @@ typedef struct sim_run {
 	char **where;
 	long napplied, appliedcap;
 	long apply_trouble;      /* unreadable documents among them */
+	long apply_nodes;        /* Node objects among them (a snapshot after --apply?) */
+	char *apply_nodes_file;  /* the first file that held one */
 } sim_run;
 
 /* ---- reading -------------------------------------------------------------------- */
@@ -170,6 +172,8 @@ static int on_applied(void *ctx, pk_record *rec)
 		if (!r->applied || !r->where)
 			abort();
 	}
+	if (strcmp(pk_kind(rec->obj), "Node") == 0 && r->apply_nodes++ == 0)
+		r->apply_nodes_file = strdup(rec->origin.file ? rec->origin.file : "-");
 	char at[300];
 	snprintf(at, sizeof at, "%s:%ld", rec->origin.file ? rec->origin.file : "-", rec->origin.line);
 	r->where[r->napplied] = strdup(at);
@@ -208,6 +212,12 @@ static cJSON *pod_plan(sim_run *r, const pk_sim_step *st)
 	plan_entry pe;
 	memset(&pe, 0, sizeof pe);
 	pe.preemptor = pk_preemptor_json(e, &r->snap);
+	if (st->node) { /* plan_build carries the placement into the plan */
+		cJSON_AddItemToObject(pe.preemptor, "placement", pk_placement_json(&st->placement));
+		if (st->placement.assumes)
+			cJSON_AddItemToArray(cJSON_GetObjectItemCaseSensitive(pe.preemptor, "warnings"),
+			                     cJSON_CreateString(st->placement.assumes));
+	}
 	if (st->gate_message) {
 		cJSON_ReplaceItemInObject(pe.preemptor, "status", cJSON_CreateString("NotEligible"));
 		cJSON_ReplaceItemInObject(pe.preemptor, "message", cJSON_CreateString(st->gate_message));
@@ -223,8 +233,6 @@ static cJSON *pod_plan(sim_run *r, const pk_sim_step *st)
 	cJSON *ref = cJSON_GetObjectItemCaseSensitive(plan, "preemptor");
 	if (ref)
 		cJSON_AddItemToObject(ref, "kind", cJSON_CreateString("Pod"));
-	if (st->node)
-		cJSON_AddStringToObject(plan, "node", st->node->node->name);
 	if (st->unit->recreated)
 		cJSON_AddBoolToObject(plan, "recreated", 1);
 	if (st->unit->scaled)
@@ -408,6 +416,18 @@ static void warn(sim_run *r, const pk_origin *at, const char *fmt, ...)
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
 	pk_diag_warn_once(&r->cli.diag, msg, at, "%s", msg);
+}
+
+/* PriorityClasses the snapshot lacks, taken from its pods or not (priority.h):
+ * said once for the run. */
+static void warn_classes(sim_run *r)
+{
+	char text[1200];
+	if (pk_inferred_classes_text(&r->snap.classes, text, sizeof text))
+		warn(r, NULL, "%s", text);
+	for (int i = 0; i < r->snap.classes.nevidence; i++)
+		if (r->snap.classes.evidence[i].min != r->snap.classes.evidence[i].max)
+			warn(r, NULL, "%s", pk_class_evidence_text(&r->snap.classes.evidence[i], text, sizeof text));
 }
 
 /* ---- accounting ------------------------------------------------------------------ */
@@ -662,12 +682,34 @@ static void free_run(sim_run *r)
 	}
 	free(r->applied);
 	free(r->where);
+	free(r->apply_nodes_file);
 	pk_apply_free(&r->apply);
 	pk_report_free(r->report);
 	plan_free(&r->plans);
 	pk_pg_set_free(&r->groups);
 	pk_snapshot_free(&r->snap);
 	free(r);
+}
+
+/* The --apply paths, one at a time, so that a path without any object
+ * (an empty directory) is said, and a snapshot among them too. */
+static bool read_applied(sim_run *r, const pk_reader_opts *reader, const sim_args *a)
+{
+	for (int i = 0; i < a->napply; i++) {
+		long before = r->napplied, trouble = r->apply_trouble;
+		if (pk_read_paths(reader, &a->apply_paths[i], 1, on_applied, r) < 0)
+			return false;
+		if (r->napplied == before && r->apply_trouble == trouble)
+			warn(r, NULL, "--apply %s: no manifests in it (an empty directory or file): nothing applied from it",
+			     a->apply_paths[i]);
+	}
+	if (r->apply_nodes)
+		warn(r, NULL,
+		     "--apply %s: it holds %ld Node object(s), as a cluster snapshot does: every path after --apply is "
+		     "taken as manifests to apply (Nodes are not applied, pods are created anew); give the snapshot "
+		     "before --apply",
+		     r->apply_nodes_file, r->apply_nodes);
+	return true;
 }
 
 int pp_simulate_main(int argc, char **argv)
@@ -695,9 +737,9 @@ int pp_simulate_main(int argc, char **argv)
 	pk_reader_opts apply_reader = r->cli.reader; /* manifests are read whole */
 	r->cli.reader.prune = pk_snapshot_unused_members;
 	if (pk_read_paths(&r->cli.reader, a.rest + optind, (size_t)(a.nrest - optind), on_record, r) >= 0 &&
-	    !r->trouble &&
-	    (a.napply == 0 || pk_read_paths(&apply_reader, a.apply_paths, (size_t)a.napply, on_applied, r) >= 0)) {
+	    !r->trouble && read_applied(r, &apply_reader, &a)) {
 		pk_snapshot_finish(&r->snap);
+		warn_classes(r);
 		pk_pg_set_finish(&r->groups, &r->snap);
 		const char *caveat = pk_pg_release_caveat(&r->groups);
 		if (caveat)
@@ -706,7 +748,10 @@ int pp_simulate_main(int argc, char **argv)
 		pk_sim_init(&sim, &r->snap, &r->groups, &so);
 		if (r->snap.nnodes == 0)
 			pk_diag_report(&r->cli.diag, PK_SEV_ERROR, NULL, "no nodes in the snapshot: --simulate needs "
-			               "them (kubectl get nodes,pods,pdb,priorityclasses -A -o json)");
+			               "them (kubectl get nodes,pods,pdb,priorityclasses -A -o json)%s%s%s",
+			               r->apply_nodes ? "; " : "", r->apply_nodes ? r->apply_nodes_file : "",
+			               r->apply_nodes ? " holds nodes but follows --apply: give the snapshot before --apply"
+			                              : "");
 		else if (apply_all(r, &sim, &a)) {
 			status = simulate(r, &sim, &secs);
 			units = sim.sum.units;

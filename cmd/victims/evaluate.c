@@ -6,10 +6,17 @@
 #include <string.h>
 
 #include "sched/records.h"
+#include "sched/score.h"
 
-static void write_records(pk_out *out, const pk_evaluation *e, pk_snapshot *s, bool explain, int threads)
+static void write_records(pk_out *out, const pk_evaluation *e, const pk_placement *pl, pk_snapshot *s,
+                          bool explain, int threads)
 {
 	cJSON *rec = pk_preemptor_json(e, s);
+	if (pl) {
+		cJSON_AddItemToObject(rec, "placement", pk_placement_json(pl));
+		if (pl->assumes)
+			cJSON_AddItemToArray(cJSON_GetObjectItemCaseSensitive(rec, "warnings"), cJSON_CreateString(pl->assumes));
+	}
 	pk_out_json(out, rec);
 	cJSON_Delete(rec);
 	pk_write_candidates(out, s, e, threads);
@@ -32,22 +39,28 @@ long victims_evaluate(victims_run *r, pk_out *out)
 	pk_table t;
 	if (table)
 		victims_table_header(r->cli, &t, wide);
+	pk_score_cache *scores = pk_score_cache_new();
 	for (long i = 0; i < r->npreemptors; i++) {
 		pk_preemptor *p = &r->preemptors[i];
 		pk_evaluation e;
 		pk_evaluate(&r->snap, p, &r->opts->eval, &e);
+		pk_placement pl; /* where a pod that fits goes */
+		if (e.status == PK_PRE_FITS)
+			pk_score_place(&r->snap, scores, p->pod, &e, &pl);
 		if (e.status == PK_PRE_NOT_ELIGIBLE || e.status == PK_PRE_UNSCHEDULABLE)
 			negative++;
 		chosen |= e.best >= 0;
 		if (table)
-			victims_table_rows(&t, &e, wide, r->opts->explain);
+			victims_table_rows(&t, &e, e.status == PK_PRE_FITS ? &pl : NULL, wide, r->opts->explain);
 		else
-			write_records(out, &e, &r->snap, r->opts->explain, r->opts->eval.threads);
+			write_records(out, &e, e.status == PK_PRE_FITS ? &pl : NULL, &r->snap, r->opts->explain,
+			              r->opts->eval.threads);
 		/* Later preemptors see this one's plan carried out: victims gone,
 		 * the preemptor nominated to the chosen node. */
 		pk_snapshot_apply(&r->snap, &e);
 		pk_evaluation_free(&e);
 	}
+	pk_score_cache_free(scores);
 	if (table) {
 		if (chosen)
 			pk_table_footer(&t, "* the node pickOneNodeForPreemption chooses: fewest PDB violations, then lowest "
@@ -126,18 +139,22 @@ static void candidate_rows(pk_table *t, const pk_evaluation *e, bool wide, const
 	}
 }
 
-/* A pod that fits: where (the first nodes and how many). */
-static void fits_row(pk_table *t, const pk_evaluation *e, bool wide, const char *who, const char *prio)
+/* A pod that fits: where the scores place it, and on how many nodes it fits
+ * (the first of them). */
+static void fits_row(pk_table *t, const pk_evaluation *e, const pk_placement *pl, bool wide, const char *who,
+                     const char *prio)
 {
 	const char *names[PK_FITS_SHOWN];
 	int shown = 0;
 	for (long i = 0; i < e->nnodes && shown < PK_FITS_SHOWN; i++)
 		if (e->nodes[i].filter->code == PK_CODE_SUCCESS)
 			names[shown++] = e->nodes[i].ni->node->name;
-	char reason[600];
-	pk_fits_text(names, shown, e->nfit, reason, sizeof reason);
-	const char *cells[10] = { who, prio, pk_pre_status_name(e->status), shown ? names[0] : "<none>", "0", "-", "-", "-",
-	                         "<none>", reason };
+	char fits[600], placed[600], reason[1300];
+	pk_fits_text(names, shown, e->nfit, fits, sizeof fits);
+	snprintf(reason, sizeof reason, "%s; %s%s%s", fits, pk_placement_text(pl, placed, sizeof placed),
+	         pl->assumes ? "; " : "", pl->assumes ? pl->assumes : "");
+	const char *cells[10] = { who, prio, pk_pre_status_name(e->status), pl->node ? pl->node->node->name : "<none>",
+	                         "0", "-", "-", "-", "<none>", reason };
 	row(t, wide, cells);
 }
 
@@ -173,7 +190,7 @@ static void explain_rows(pk_table *t, const pk_evaluation *e, bool wide, const c
 
 /* One row per candidate (the chosen one's RESULT marked with '*'), or one
  * row with the reason when there is none; --explain adds the others. */
-void victims_table_rows(pk_table *t, const pk_evaluation *e, bool wide, bool explain)
+void victims_table_rows(pk_table *t, const pk_evaluation *e, const pk_placement *pl, bool wide, bool explain)
 {
 	const pk_pod *p = e->preemptor->pod;
 	char who[600], prio[16];
@@ -181,8 +198,8 @@ void victims_table_rows(pk_table *t, const pk_evaluation *e, bool wide, bool exp
 	snprintf(prio, sizeof prio, "%d", p->priority);
 	if (e->ncandidates > 0) {
 		candidate_rows(t, e, wide, who, prio);
-	} else if (e->status == PK_PRE_FITS) {
-		fits_row(t, e, wide, who, prio);
+	} else if (pl) {
+		fits_row(t, e, pl, wide, who, prio);
 	} else {
 		const char *cells[10] = { who, prio, pk_pre_status_name(e->status), "<none>", "-", "-", "-", "-", "<none>",
 		                         e->message };

@@ -70,11 +70,20 @@ static void input_warn(victims_run *r, const char *key, const char *fmt, ...)
 
 /* ---- cluster input ---------------------------------------------------------- */
 
+static int add_cluster_object(victims_run *r, pk_record *rec);
+
 static int on_cluster_record(void *ctx, pk_record *rec)
 {
 	victims_run *r = ctx;
 	if (!pk_cli_accept_record(r->cli, &r->stats, rec, &r->trouble))
 		return 0;
+	return add_cluster_object(r, rec);
+}
+
+/* An object of the cluster: into the snapshot, or PodGroups and Workloads
+ * into the groups. */
+static int add_cluster_object(victims_run *r, pk_record *rec)
+{
 	char err[512];
 	bool take = false;
 	const char *kind = pk_kind(rec->obj);
@@ -219,6 +228,12 @@ static int on_preemptor_record(void *ctx, pk_record *rec)
 	if (rec->type != PK_REC_OBJECT)
 		return 0;
 	const char *kind = pk_kind(rec->obj);
+	if (strcmp(kind, "PriorityClass") == 0 || strcmp(kind, "PodGroup") == 0 || strcmp(kind, "Workload") == 0) {
+		/* what the preemptors name, given with them: used as the cluster's,
+		 * as --apply uses them */
+		r->stats.read++;
+		return add_cluster_object(r, rec);
+	}
 	cJSON *pod;
 	char cleared[300] = "", count[64] = "";
 	if (strcmp(kind, "Pod") == 0) {
@@ -338,20 +353,35 @@ static void input_admission_warnings(victims_run *r)
 			first_conflict = first_conflict ? first_conflict : p;
 		}
 	}
+	char text[1200];
+	if (pk_inferred_classes_text(&s->classes, text, sizeof text))
+		input_warn(r, "input-classes-inferred", "%s", text);
+	for (int i = 0; i < s->classes.nevidence; i++) {
+		const pk_class_evidence *e = &s->classes.evidence[i];
+		char key[300];
+		snprintf(key, sizeof key, "input-class-disagreement:%s", e->name);
+		if (e->min != e->max)
+			input_warn(r, key, "%s", pk_class_evidence_text(e, text, sizeof text));
+	}
+	char used[200] = "each pod's spec.priority is used";
+	if (missing_without_priority == missing)
+		snprintf(used, sizeof used, "none carries a spec.priority: 0 is used, as for a pod without a class");
+	else if (missing_without_priority)
+		snprintf(used, sizeof used,
+		         "each pod's spec.priority is used, and 0 for the %ld that carry none, as for a pod without a class",
+		         missing_without_priority);
 	if (missing && s->priority_classes == 0)
 		input_warn(r, "input-no-priorityclasses",
-		           "the input holds no PriorityClass objects, and %ld pod(s) name a class (first: %s/%s, \"%s\"): "
-		           "their spec.priority is used, 0 where a pod has none (%ld) as for a pod without a class; take "
-		           "the snapshot with `kubectl get nodes,pods,pdb,priorityclasses -A -o json`",
-		           missing, first_missing->namespace_, first_missing->name, first_missing->class_name,
-		           missing_without_priority);
+		           "the input holds no PriorityClass objects, and %ld pod(s) name a class it cannot resolve "
+		           "(first: %s/%s, \"%s\"): %s; take the snapshot with "
+		           "`kubectl get nodes,pods,pdb,priorityclasses -A -o json`",
+		           missing, first_missing->namespace_, first_missing->name, first_missing->class_name, used);
 	else if (missing)
 		input_warn(r, "input-class-missing",
 		           "%ld pod(s) name a PriorityClass that is not in the input (first: %s/%s, \"%s\"); admission "
-		           "rejects a new pod whose class does not exist; their spec.priority is used, 0 where a pod has "
-		           "none (%ld); `kubectl get priorityclasses` belongs in the snapshot",
-		           missing, first_missing->namespace_, first_missing->name, first_missing->class_name,
-		           missing_without_priority);
+		           "rejects a new pod whose class does not exist; %s; "
+		           "`kubectl get priorityclasses` belongs in the snapshot",
+		           missing, first_missing->namespace_, first_missing->name, first_missing->class_name, used);
 	if (conflicts) {
 		char why[900];
 		pk_resolved_priority rp = pk_pod_resolve_priority(&s->classes, first_conflict);
@@ -412,9 +442,38 @@ static void warn_unmodelled(victims_run *r, long i)
 	                  pod->namespace_, pod->name, names);
 }
 
+/* A preemptor from a file with the uid of a bound pod of the snapshot (a
+ * pod copied with kubectl get pod -o yaml) is that pod being rescheduled:
+ * its original leaves its node first, so that the two do not compete. */
+static void reschedule_copies(victims_run *r)
+{
+	for (long i = 0; i < r->npreemptors; i++) {
+		pk_preemptor *p = &r->preemptors[i];
+		if (p->pod->index >= 0 || !*p->pod->uid)
+			continue;
+		for (long k = 0; k < r->snap.npods; k++) {
+			pk_pod *q = r->snap.pods[k];
+			if (q->shadowed || !*q->node_name || pk_pod_is_terminal(q) || strcmp(q->uid, p->pod->uid) != 0)
+				continue;
+			pk_nodeinfo *ni = pk_snapshot_node(&r->snap, q->node_name);
+			if (!ni)
+				continue;
+			pk_snapshot_delete(&r->snap, q);
+			q->shadowed = true; /* the preemptor stands for it now */
+			preemptor_warn(r, i, "preemptor-rescheduled",
+			               "pod %s/%s has the uid of pod %s/%s, bound to node %s: planned as that pod being "
+			               "rescheduled, the original leaving %s first (as after its deletion)",
+			               p->pod->namespace_, p->pod->name, q->namespace_, q->name, ni->node->name,
+			               ni->node->name);
+			break;
+		}
+	}
+}
+
 /* Everything the answers will rest on, said before the first answer. */
 static void preemptor_assumptions(victims_run *r)
 {
+	reschedule_copies(r);
 	input_admission_warnings(r);
 	for (long i = 0; i < r->npreemptors; i++) {
 		resolve_preemptor(r, i);

@@ -6,6 +6,7 @@
 #include "cli.h"
 #include "io/writer.h"
 #include "sched/engine.h"
+#include "sched/score.h"
 #include "io/table.h"
 #include "sched/podgroup.h"
 
@@ -43,6 +44,7 @@ void victims_free(victims_run *r);
 /* -o table / -o wide rows; explain adds the nodes that are no candidate,
  * grouped by what failed. */
 void victims_table_header(const pk_cli *cli, pk_table *t, bool wide);
-void victims_table_rows(pk_table *t, const pk_evaluation *e, bool wide, bool explain);
+/* pl: where a pod that fits goes (score.h), NULL for the others. */
+void victims_table_rows(pk_table *t, const pk_evaluation *e, const pk_placement *pl, bool wide, bool explain);
 
 #endif

@@ -422,6 +422,29 @@ static const char *const spec_members[S_COUNT + 1] = {
 	"resourceClaims", "schedulingGates", "topologySpreadConstraints", "schedulingGroup", "workloadRef", NULL,
 };
 
+/* The containers that run with the app (app containers and sidecars) and
+ * name no cpu / memory request, unless the pod-level requests name it. */
+static void count_unset_requests(const cJSON *const *spec, const cJSON *pod_level, pk_res *out)
+{
+	unsigned cpu = 0, memory = 0;
+	const cJSON *it;
+	cJSON_ArrayForEach(it, spec[S_CONTAINERS]) {
+		const cJSON *req = pk_getp(it, "resources.requests");
+		cpu += !pk_get(req, "cpu");
+		memory += !pk_get(req, "memory");
+	}
+	cJSON_ArrayForEach(it, spec[S_INIT_CONTAINERS]) {
+		const char *rp = pk_str(it, "restartPolicy");
+		if (!rp || strcmp(rp, "Always") != 0)
+			continue;
+		const cJSON *req = pk_getp(it, "resources.requests");
+		cpu += !pk_get(req, "cpu");
+		memory += !pk_get(req, "memory");
+	}
+	out->cpu_unset = (uint16_t)(pk_get(pod_level, "cpu") ? 0 : cpu > UINT16_MAX ? UINT16_MAX : cpu);
+	out->memory_unset = (uint16_t)(pk_get(pod_level, "memory") ? 0 : memory > UINT16_MAX ? UINT16_MAX : memory);
+}
+
 static int requests_of(pk_decoder *d, const cJSON *const *spec, pk_res *out, char *err, size_t errsize)
 {
 	res_acc sum = {0}, c, sidecars = {0}, init_peak = {0};
@@ -466,6 +489,7 @@ static int requests_of(pk_decoder *d, const cJSON *const *spec, pk_res *out, cha
 	if (acc_parse_list(&sum, d, spec[S_OVERHEAD], "overhead", err, errsize) < 0)
 		return -1;
 	acc_to_res(d, &sum, out);
+	count_unset_requests(spec, pod_level, out);
 	return 0;
 }
 
@@ -792,6 +816,26 @@ static int count_host_ports(const cJSON *containers)
 	return n;
 }
 
+/* A NodeSelectorTerm (matchExpressions and matchFields); what names the
+ * term's place in messages. */
+static int compile_node_term(const cJSON *t, pk_node_term *x, const char *what, char *err, size_t errsize)
+{
+	char why[256];
+	const cJSON *fields = pk_get(t, "matchFields");
+	if (pk_selector_compile_node_reqs(pk_get(t, "matchExpressions"), &x->labels, why, sizeof why) < 0) {
+		snprintf(err, errsize, "%snodeAffinity matchExpressions: %s", what, why);
+		return -1;
+	}
+	if (fields && cJSON_GetArraySize(fields) > 0) {
+		x->has_fields = true;
+		if (pk_selector_compile_node_reqs(fields, &x->fields, why, sizeof why) < 0) {
+			snprintf(err, errsize, "%snodeAffinity matchFields: %s", what, why);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 static int decode_node_affinity(pk_decoder *d, const cJSON *const *spec, pk_pod_constraints *out, char *err,
                                 size_t errsize)
 {
@@ -812,22 +856,30 @@ static int decode_node_affinity(pk_decoder *d, const cJSON *const *spec, pk_pod_
 		return 0; /* no terms: matches nothing (see filter) */
 	out->affinity_terms = pk_arena_alloc(d->arena, sizeof *out->affinity_terms * (size_t)n);
 	const cJSON *t;
-	char why[256];
-	cJSON_ArrayForEach(t, terms) {
-		pk_node_term *x = &out->affinity_terms[out->naffinity_terms++];
-		const cJSON *exprs = pk_get(t, "matchExpressions");
-		const cJSON *fields = pk_get(t, "matchFields");
-		if (pk_selector_compile_node_reqs(exprs, &x->labels, why, sizeof why) < 0) {
-			snprintf(err, errsize, "nodeAffinity matchExpressions: %s", why);
+	cJSON_ArrayForEach(t, terms)
+		if (compile_node_term(t, &out->affinity_terms[out->naffinity_terms++], "", err, errsize) < 0)
 			return -1;
-		}
-		if (fields && cJSON_GetArraySize(fields) > 0) {
-			x->has_fields = true;
-			if (pk_selector_compile_node_reqs(fields, &x->fields, why, sizeof why) < 0) {
-				snprintf(err, errsize, "nodeAffinity matchFields: %s", why);
-				return -1;
-			}
-		}
+	return 0;
+}
+
+/* Preferred nodeAffinity terms (NodeAffinity's score), with their weights. */
+static int decode_preferred_node_terms(pk_decoder *d, const cJSON *aff, pk_pod_constraints *out, char *err,
+                                       size_t errsize)
+{
+	const cJSON *list = pk_getp(aff, "nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution");
+	int n = cJSON_IsArray(list) ? cJSON_GetArraySize(list) : 0;
+	if (n == 0)
+		return 0;
+	out->preferred = pk_arena_alloc(d->arena, sizeof *out->preferred * (size_t)n);
+	out->preferred_weight = pk_arena_alloc(d->arena, sizeof *out->preferred_weight * (size_t)n);
+	const cJSON *t;
+	cJSON_ArrayForEach(t, list) {
+		int64_t w = 0;
+		pk_int64(t, "weight", &w);
+		pk_node_term *x = &out->preferred[out->npreferred];
+		out->preferred_weight[out->npreferred++] = (int32_t)w;
+		if (compile_node_term(pk_get(t, "preference"), x, "preferred ", err, errsize) < 0)
+			return -1;
 	}
 	return 0;
 }
@@ -1045,8 +1097,15 @@ static int decode_constraints(pk_decoder *d, const cJSON *const *sp, const cJSON
 	    decode_pod_terms(d, pk_getp(aff, "podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution"),
 	                     unmodelled, &c->anti_affinity, &c->nanti_affinity, err, errsize) < 0)
 		return -1;
-	if (decode_spread(d, sp[S_SPREAD], labels, c, err, errsize) < 0)
+	if (decode_spread(d, sp[S_SPREAD], labels, c, err, errsize) < 0 ||
+	    decode_preferred_node_terms(d, aff, c, err, errsize) < 0)
 		return -1;
+	const cJSON *sc;
+	cJSON_ArrayForEach(sc, sp[S_SPREAD])
+		c->soft_spread |= strcmp(pk_str_or(sc, "whenUnsatisfiable", "DoNotSchedule"), "ScheduleAnyway") == 0;
+	c->preferred_pod_affinity =
+		cJSON_GetArraySize(pk_getp(aff, "podAffinity.preferredDuringSchedulingIgnoredDuringExecution")) > 0 ||
+		cJSON_GetArraySize(pk_getp(aff, "podAntiAffinity.preferredDuringSchedulingIgnoredDuringExecution")) > 0;
 	c->pod_group = istr(d, sp[S_GROUP], "podGroupName", "");
 	c->workload_name = istr(d, sp[S_WORKLOAD], "name", "");
 	c->workload_pod_group = istr(d, sp[S_WORKLOAD], "podGroup", "");
@@ -1059,7 +1118,8 @@ static void attach_constraints(pk_decoder *d, pk_pod *out, const pk_pod_constrai
 	if (!c->nports && !c->has_node_selector && !c->has_node_affinity && !c->naffinity_terms && !c->naffinity &&
 	    !c->nanti_affinity && !c->nspread && !c->affinity && !c->anti_affinity && !c->spread &&
 	    !c->affinity_terms && c->node_selector.is_nil && !c->node_selector.nreqs && !*c->pod_group &&
-	    !*c->workload_name && !*c->workload_pod_group)
+	    !*c->workload_name && !*c->workload_pod_group && !c->npreferred && !c->soft_spread &&
+	    !c->preferred_pod_affinity)
 		return;
 	pk_pod_constraints *own = pk_arena_alloc(d->arena, sizeof *own);
 	*own = *c;
@@ -1166,6 +1226,12 @@ void pk_pod_release(pk_pod *p)
 			pk_selector_free(&c->affinity_terms[i].fields);
 	}
 	c->naffinity_terms = 0;
+	for (int i = 0; i < c->npreferred; i++) {
+		pk_selector_free(&c->preferred[i].labels);
+		if (c->preferred[i].has_fields)
+			pk_selector_free(&c->preferred[i].fields);
+	}
+	c->npreferred = 0;
 	for (int i = 0; i < c->naffinity; i++)
 		pk_selector_free(&c->affinity[i].selector);
 	for (int i = 0; i < c->nanti_affinity; i++)

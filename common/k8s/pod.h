@@ -83,6 +83,9 @@ typedef struct pk_res {
 	int64_t cpu, memory, ephemeral, pods;
 	pk_scalar_res *scalar;   /* arena; nscalar entries, names unique */
 	int nscalar;
+	/* App and sidecar containers that name no cpu / no memory request:
+	 * scoring counts each at the scheduler's defaults (sched/score.h). */
+	uint16_t cpu_unset, memory_unset;
 } pk_res;
 
 int64_t pk_res_scalar(const pk_res *r, const char *interned_name);
@@ -185,6 +188,13 @@ typedef struct pk_pod_constraints {
 	int nanti_affinity;
 	int nspread;
 	pk_spread *spread;            /* DoNotSchedule topology spread constraints */
+	/* For scoring (sched/score.h): preferred nodeAffinity terms and their
+	 * weights; whether the pod has ScheduleAnyway spread constraints or
+	 * preferred pod (anti-)affinity terms (not scored: said). */
+	pk_node_term *preferred;
+	int32_t *preferred_weight;
+	int npreferred;
+	bool soft_spread, preferred_pod_affinity;
 	/* Gang membership, for PodGroup preemption (common/sched/podgroup*.c):
 	 * spec.schedulingGroup.podGroupName (scheduling/v1alpha2 PodGroup) and
 	 * spec.workloadRef {name, podGroup} (v1alpha1 Workload); "" when absent. */

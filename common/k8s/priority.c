@@ -83,6 +83,7 @@ static pk_pclass *append(pk_pclass_set *s, const char *name)
 		s->cap = cap;
 	}
 	pk_pclass *c = &s->items[s->n];
+	memset(c, 0, sizeof *c);
 	size_t len = strlen(name) + 1;
 	if (!(c->name = malloc(len)))
 		return NULL;
@@ -101,6 +102,8 @@ void pk_pclass_set_init(pk_pclass_set *s)
 	s->n = s->cap = 0;
 	s->index = NULL;
 	s->index_cap = 0;
+	s->evidence = NULL;
+	s->nevidence = s->evidence_cap = 0;
 	for (size_t i = 0; i < sizeof system_classes / sizeof system_classes[0]; i++) {
 		pk_pclass *c = append(s, system_classes[i].name);
 		if (!c)
@@ -114,6 +117,14 @@ void pk_pclass_set_init(pk_pclass_set *s)
 
 void pk_pclass_set_free(pk_pclass_set *s)
 {
+	for (int i = 0; i < s->nevidence; i++) {
+		free(s->evidence[i].name);
+		free((char *)s->evidence[i].min_pod);
+		free((char *)s->evidence[i].max_pod);
+	}
+	free(s->evidence);
+	s->evidence = NULL;
+	s->nevidence = s->evidence_cap = 0;
 	for (int i = 0; i < s->n; i++)
 		free(s->items[i].name);
 	free(s->items);
@@ -146,7 +157,98 @@ int pk_pclass_set_add(pk_pclass_set *s, const cJSON *pc)
 	c->global_default = pk_bool(pc, "globalDefault");
 	c->policy = policy;
 	c->builtin = false;
+	c->inferred_from = 0;
 	return 0;
+}
+
+static char *pod_key(const char *ns, const char *name)
+{
+	size_t n = strlen(ns) + strlen(name) + 2;
+	char *k = malloc(n);
+	if (!k)
+		abort();
+	snprintf(k, n, "%s/%s", ns, name);
+	return k;
+}
+
+const pk_class_evidence *pk_class_evidence_find(const pk_pclass_set *s, const char *class_name)
+{
+	for (int i = 0; i < s->nevidence; i++)
+		if (strcmp(s->evidence[i].name, class_name) == 0)
+			return &s->evidence[i];
+	return NULL;
+}
+
+void pk_class_evidence_note(pk_pclass_set *s, const char *class_name, const char *ns, const char *name,
+                            int32_t priority, const pk_preemption_policy *policy)
+{
+	pk_class_evidence *e = (pk_class_evidence *)pk_class_evidence_find(s, class_name);
+	if (!e) {
+		if (s->nevidence == s->evidence_cap) {
+			s->evidence_cap = s->evidence_cap ? 2 * s->evidence_cap : 8;
+			s->evidence = realloc(s->evidence, sizeof *s->evidence * (size_t)s->evidence_cap);
+			if (!s->evidence)
+				abort();
+		}
+		e = &s->evidence[s->nevidence++];
+		memset(e, 0, sizeof *e);
+		e->name = strdup(class_name);
+		if (!e->name)
+			abort();
+		e->min = e->max = priority;
+		e->min_pod = pod_key(ns, name);
+		e->max_pod = pod_key(ns, name);
+		e->policy = policy ? *policy : PK_PREEMPT_LOWER;
+	}
+	if (priority < e->min) {
+		e->min = priority;
+		free((char *)e->min_pod);
+		e->min_pod = pod_key(ns, name);
+	}
+	if (priority > e->max) {
+		e->max = priority;
+		free((char *)e->max_pod);
+		e->max_pod = pod_key(ns, name);
+	}
+	e->policy_mixed |= (policy ? *policy : PK_PREEMPT_LOWER) != e->policy;
+	e->pods++;
+}
+
+int pk_pclass_set_infer(pk_pclass_set *s)
+{
+	int added = 0;
+	for (int i = 0; i < s->nevidence; i++) {
+		const pk_class_evidence *e = &s->evidence[i];
+		if (e->min != e->max || find_mut(s, e->name))
+			continue;
+		pk_pclass *c = append(s, e->name);
+		if (!c)
+			continue;
+		c->value = e->min;
+		c->global_default = false;
+		c->policy = e->policy_mixed ? PK_PREEMPT_LOWER : e->policy;
+		c->builtin = false;
+		c->inferred_from = e->pods;
+		added++;
+	}
+	return added;
+}
+
+const char *pk_class_evidence_text(const pk_class_evidence *e, char *buf, size_t size)
+{
+	if (e->min == e->max)
+		snprintf(buf, size,
+		         "PriorityClass \"%s\" is not in the input: taken at %d, the spec.priority of the %ld pod(s) "
+		         "that name it (admission wrote the class's value there)%s",
+		         e->name, e->min, e->pods,
+		         e->policy_mixed ? "; their preemptionPolicy differs: PreemptLowerPriority assumed" : "");
+	else
+		snprintf(buf, size,
+		         "PriorityClass \"%s\" is not in the input, and the %ld pod(s) that name it disagree on its "
+		         "value (%d on %s, %d on %s): each keeps its spec.priority, and a pod without one cannot be "
+		         "resolved (admission would reject it)",
+		         e->name, e->pods, e->min, e->min_pod, e->max, e->max_pod);
+	return buf;
 }
 
 const pk_pclass *pk_pclass_find(const pk_pclass_set *s, const char *name)
@@ -245,4 +347,29 @@ const char *pk_priority_admission_error(const pk_resolved_priority *r, char *buf
 		pk_policy_conflict_message(r->policy, r->class_policy, policy, sizeof policy);
 	snprintf(buf, size, "%s%s%s", priority, priority[0] && policy[0] ? "; " : "", policy);
 	return buf[0] ? buf : NULL;
+}
+
+const char *pk_inferred_classes_text(const pk_pclass_set *s, char *buf, size_t size)
+{
+	int n = 0;
+	for (int i = 0; i < s->nevidence; i++)
+		n += s->evidence[i].min == s->evidence[i].max;
+	if (!n)
+		return NULL;
+	size_t w = (size_t)snprintf(buf, size,
+	                            "%d PriorityClass(es) not in the input taken from the spec.priority of the pods "
+	                            "that name them (admission wrote the class's value there):", n);
+	int shown = 0;
+	for (int i = 0; i < s->nevidence && w < size; i++) {
+		const pk_class_evidence *e = &s->evidence[i];
+		if (e->min != e->max)
+			continue;
+		if (shown++ == 8) {
+			snprintf(buf + w, size - w, ", ...");
+			break;
+		}
+		w += (size_t)snprintf(buf + w, size - w, "%s %s %d (%ld pod(s)%s)", shown > 1 ? "," : "", e->name, e->min,
+		                      e->pods, e->policy_mixed ? ", preemptionPolicy differs: PreemptLowerPriority" : "");
+	}
+	return buf;
 }

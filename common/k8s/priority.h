@@ -22,13 +22,29 @@ typedef struct pk_pclass {
 	bool global_default;
 	pk_preemption_policy policy;
 	bool builtin;        /* one of the two system classes, not read from input */
+	long inferred_from;  /* > 0: not in the input, taken from the spec.priority of
+	                      * this many pods that name it (pk_pclass_set_infer) */
 } pk_pclass;
+
+/* What the pods of an input say of a PriorityClass the input lacks: the
+ * spec.priority and spec.preemptionPolicy that admission wrote into them
+ * from it. */
+typedef struct pk_class_evidence {
+	char *name;
+	long pods;                /* pods naming it with spec.priority */
+	int32_t min, max;         /* their spec.priority */
+	const char *min_pod, *max_pod; /* "namespace/name" of a pod with each (owned) */
+	pk_preemption_policy policy;   /* the policy they carry, when they agree */
+	bool policy_mixed;
+} pk_class_evidence;
 
 typedef struct pk_pclass_set {
 	pk_pclass *items;
 	int n, cap;
 	int *index;          /* open-addressing hash of names -> items[i] + 1; 0 = empty */
 	int index_cap;
+	pk_class_evidence *evidence; /* noted by pk_class_evidence_note */
+	int nevidence, evidence_cap;
 } pk_pclass_set;
 
 /* A set that already holds system-node-critical and system-cluster-critical. */
@@ -40,6 +56,30 @@ int pk_pclass_set_add(pk_pclass_set *s, const cJSON *priorityclass);
 const pk_pclass *pk_pclass_find(const pk_pclass_set *s, const char *name);
 /* The effective global default (lowest value among defaults), or NULL. */
 const pk_pclass *pk_pclass_default(const pk_pclass_set *s);
+
+/* A pod named ns/name carries priorityClassName class (not in the set) and
+ * spec.priority *priority; policy NULL when it carries no preemptionPolicy. */
+void pk_class_evidence_note(pk_pclass_set *s, const char *class_name, const char *ns, const char *name,
+                            int32_t priority, const pk_preemption_policy *policy);
+/* After the input: every class the pods noted agree on (one spec.priority)
+ * joins the set at that value (inferred_from = the pods), with their
+ * preemptionPolicy when they agree on it (else PreemptLowerPriority). A
+ * class whose pods disagree stays missing. Returns the classes added. */
+int pk_pclass_set_infer(pk_pclass_set *s);
+/* The evidence noted for a class, or NULL. */
+const pk_class_evidence *pk_class_evidence_find(const pk_pclass_set *s, const char *class_name);
+/* What was inferred or could not be, one sentence (for warnings): "PriorityClass
+ * "x" is not in the input: taken at 1000, the spec.priority of the 3 pod(s)
+ * that name it (admission wrote the class's value there)" or "... the 4
+ * pod(s) that name it disagree (100 on ns/a, 1000 on ns/b): each keeps its
+ * spec.priority, and a pod without one cannot be resolved (admission would
+ * reject it)". */
+const char *pk_class_evidence_text(const pk_class_evidence *e, char *buf, size_t size);
+/* Every class taken from its pods, in one sentence ("3 PriorityClass(es)
+ * are not in the input and were taken from the spec.priority of the pods
+ * that name them (admission wrote the class's value there): standard 1000
+ * (6 pods), ..."), or NULL when none was. */
+const char *pk_inferred_classes_text(const pk_pclass_set *s, char *buf, size_t size);
 
 /* True for the two built-in class names. */
 bool pk_is_system_class_name(const char *name);

@@ -208,13 +208,19 @@ pk_pod *pk_apply_template(pk_apply *a, pk_applied *o, const cJSON *tpl, const cJ
 		return NULL;
 	}
 	pk_resolved_priority r = pk_resolve_priority(&a->s->classes, spec);
-	char err[600];
+	char err[600], evidence[1200];
+	const pk_class_evidence *ev = *r.class_name ? pk_class_evidence_find(&a->s->classes, r.class_name) : NULL;
+	if (ev)
+		pk_class_evidence_text(ev, evidence, sizeof evidence);
 	if (pk_priority_admission_error(&r, err, sizeof err)) {
-		pk_applied_reject(o, "the Priority admission plugin would reject its pods: %s%s", err,
-		                  r.class_missing ? " (if the cluster has that class, add priorityclasses to the "
-		                                    "snapshot, or apply it too)" : "");
+		pk_applied_reject(o, "the Priority admission plugin would reject its pods: %s%s%s", err,
+		                  ev ? "; " : r.class_missing ? " (if the cluster has that class, add priorityclasses to the "
+		                                                "snapshot, or apply it too)" : "",
+		                  ev ? evidence : "");
 		return NULL;
 	}
+	if (ev) /* the class was taken from the snapshot's pods */
+		pk_applied_warn(o, "%s", evidence);
 	cJSON *meta = cJSON_Duplicate(pk_get(tpl, "metadata"), 1);
 	if (!cJSON_IsObject(meta)) {
 		cJSON_Delete(meta);
@@ -246,7 +252,7 @@ pk_pod *pk_apply_new_pod(pk_apply *a, pk_applied *o, const pk_pod *tpl, const ch
 	char uid[700];
 	snprintf(uid, sizeof uid, "%s-%s-%s", o->action == PK_APPLY_SCALE ? "scaled" : "applied", o->namespace_, name);
 	pk_pod *p = pk_sim_new_pod(a->m, tpl, name, uid);
-	pk_pg_add_pod(a->g, a->s, p, tpl->con->pod_group, owner_kind, owner_name);
+	pk_pg_add_pod(a->g, a->s, p, pk_pg_group_name(a->g, a->s, tpl), owner_kind, owner_name);
 	pk_pair_map_add(&a->pod_origin, p->namespace_, p->name, (o - a->objs) + 1);
 	o->pods++;
 	return p;

@@ -242,6 +242,8 @@ pk_status pk_run_filters(pk_snapshot *s, const pk_pod *pod, const pk_nodeinfo *n
  * gang code: spec.nodeSelector + required node affinity; NoSchedule and
  * NoExecute taints tolerated. */
 bool pk_node_affinity_matches(const pk_pod *pod, const pk_node *n);
+/* A node-affinity term (required or preferred) selects n; an empty one none. */
+bool pk_node_term_matches(const pk_node_term *t, const pk_node *n);
 bool pk_taints_tolerated(const pk_pod *pod, const pk_node *n);
 
 /* PreFilter state of PodTopologySpread and InterPodAffinity for pod: the

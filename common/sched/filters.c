@@ -77,7 +77,7 @@ static bool taints_fail(const pk_pod *pod, const pk_node *n)
 	return false;
 }
 
-static bool term_matches(const pk_node_term *t, const pk_node *n)
+bool pk_node_term_matches(const pk_node_term *t, const pk_node *n)
 {
 	/* A term with neither expressions nor fields selects no node. */
 	if (t->labels.nreqs == 0 && !t->has_fields)
@@ -96,7 +96,7 @@ static bool affinity_fails(const pk_pod *pod, const pk_node *n)
 	if (!pod->con->has_node_affinity)
 		return false;
 	for (int i = 0; i < pod->con->naffinity_terms; i++)
-		if (term_matches(&pod->con->affinity_terms[i], n))
+		if (pk_node_term_matches(&pod->con->affinity_terms[i], n))
 			return false;
 	return true;
 }

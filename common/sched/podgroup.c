@@ -339,6 +339,9 @@ static signed char pod_is_ready(const cJSON *pod)
 /* The group a pod names: spec.schedulingGroup.podGroupName, or for the older
  * v1alpha1 form spec.workloadRef{name, podGroup, podGroupReplicaKey} a group
  * synthesized from the Workload ("<workload>-<podGroup>[-<replicaKey>]"). */
+static const char *synthesized_group(pk_pg_set *g, pk_snapshot *s, const pk_pod *p, const char *wl, const char *grp,
+                                     const char *key);
+
 static const char *pod_group_name(pk_pg_set *g, pk_snapshot *s, const pk_pod *p, const cJSON *spec)
 {
 	const char *n = pk_str(spec, "schedulingGroup.podGroupName");
@@ -348,7 +351,26 @@ static const char *pod_group_name(pk_pg_set *g, pk_snapshot *s, const pk_pod *p,
 	const char *grp = pk_str(spec, "workloadRef.podGroup");
 	if (!wl || !grp || !g->gates.generic_workload)
 		return pk_intern(s->strs, "");
-	const char *key = pk_str(spec, "workloadRef.podGroupReplicaKey");
+	return synthesized_group(g, s, p, wl, grp, pk_str(spec, "workloadRef.podGroupReplicaKey"));
+}
+
+static void apply_template(pk_pg_set *g, pk_snapshot *s, pk_podgroup *pg);
+
+const char *pk_pg_group_name(pk_pg_set *g, pk_snapshot *s, const pk_pod *p)
+{
+	if (*p->con->pod_group)
+		return p->con->pod_group;
+	if (!*p->con->workload_name || !*p->con->workload_pod_group || !g->gates.generic_workload)
+		return pk_intern(s->strs, "");
+	const char *name = synthesized_group(g, s, p, p->con->workload_name, p->con->workload_pod_group, NULL);
+	/* a pod created during a run: its group takes the Workload's policy now */
+	apply_template(g, s, pk_pg_find(g, p->namespace_, name));
+	return name;
+}
+
+static const char *synthesized_group(pk_pg_set *g, pk_snapshot *s, const pk_pod *p, const char *wl, const char *grp,
+                                     const char *key)
+{
 	char buf[800];
 	snprintf(buf, sizeof buf, "%s-%s%s%s", wl, grp, key && *key ? "-" : "", key ? key : "");
 	const char *name = pk_intern(s->strs, buf);
@@ -391,6 +413,10 @@ void pk_pg_add_pod(pk_pg_set *g, pk_snapshot *s, pk_pod *p, const char *group, c
 		g->pod_group_name[i] = pk_intern(s->strs, group);
 		pk_podgroup *pg = pk_pg_find(g, p->namespace_, g->pod_group_name[i]);
 		g->pod_group[i] = pg ? pg - g->groups : -1;
+		if (pg && pg->synthesized && !pg->has_priority) { /* v1alpha1 has no group priority */
+			pg->priority = p->priority;
+			pg->has_priority = true;
+		}
 	}
 	g->pod_owner_kind[i] = owner_kind ? pk_intern(s->strs, owner_kind) : NULL;
 	g->pod_owner_name[i] = owner_name ? pk_intern(s->strs, owner_name) : NULL;

@@ -137,6 +137,10 @@ const char *pk_pg_missing_group(const pk_pg_set *g, pk_snapshot *s, const pk_pod
 pk_podgroup *pk_pg_find(const pk_pg_set *g, const char *namespace_, const char *name);
 /* The group of a snapshot pod (NULL if none or unknown). */
 pk_podgroup *pk_pg_of_pod(const pk_pg_set *g, const pk_pod *p);
+/* The group a decoded pod (or template) names, as the snapshot groups its
+ * pods: spec.schedulingGroup's, or the one synthesized from spec.workloadRef
+ * ("<workload>-<podGroup>", created when new); "" for none. */
+const char *pk_pg_group_name(pk_pg_set *g, pk_snapshot *s, const pk_pod *p);
 /* A member of pg was bound during a simulation (it becomes part of the
  * group's victim unit). */
 void pk_pg_add_bound(pk_podgroup *pg, pk_pod *p);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "../k8s/json.h"
+#include "score.h"
 
 
 void pk_sim_opts_default(pk_sim_opts *o)
@@ -123,6 +124,7 @@ void pk_sim_init(pk_sim *m, pk_snapshot *s, pk_pg_set *g, const pk_sim_opts *o)
 	m->g = g;
 	m->opts = *o;
 	m->opts.eval.memo = pk_eval_memo_new(); /* successive decisions differ by a node or two */
+	m->scores = pk_score_cache_new();
 	pk_arena_init(&m->arena);
 	pk_pod **pending;
 	long np = pk_snapshot_pending(s, &pending);
@@ -189,6 +191,7 @@ void pk_sim_free(pk_sim *m)
 	free(m->uids.uid);
 	free(m->uids.pod);
 	pk_eval_memo_free(m->opts.eval.memo);
+	pk_score_cache_free(m->scores);
 	pk_arena_free(&m->arena);
 	memset(m, 0, sizeof *m);
 }
@@ -234,10 +237,13 @@ static void enqueue_pod(pk_sim *m, pk_pod *p, bool recreated, bool scaled)
 }
 
 /* A victim whose controller would recreate it comes back as a new pending
- * pod, once per victim, within the global bound. */
+ * pod, once per victim, within the global bound. One already terminating
+ * (deletionTimestamp set) does not: its controller counted it gone when
+ * its deletion began and has made its replacement already. */
 static int requeue_victim(pk_sim *m, const pk_pod *v)
 {
-	if (!m->opts.cascade || v->index < 0 || v->index >= m->g->npods || !m->g->pod_owner_kind[v->index] ||
+	if (!m->opts.cascade || v->terminating || v->index < 0 || v->index >= m->g->npods ||
+	    !m->g->pod_owner_kind[v->index] ||
 	    !*m->g->pod_owner_kind[v->index])
 		return 0;
 	if (m->sum.recreated >= m->opts.max_recreations) {
@@ -415,9 +421,8 @@ static void run_pod(pk_sim *m, const pk_sim_unit *u, pk_sim_fn fn, void *ctx)
 	pk_evaluate(m->s, &pre, &m->opts.eval, &e);
 	pk_sim_step st = { .unit = u, .pod_eval = &e, .preemptor = &pre, .outcome = PK_SIM_UNSCHEDULABLE };
 	if (e.status == PK_PRE_FITS) {
-		for (long i = 0; i < e.nnodes && !st.node; i++)
-			if (e.nodes[i].filter->code == PK_CODE_SUCCESS)
-				st.node = e.nodes[i].ni;
+		pk_score_place(m->s, m->scores, p, &e, &st.placement);
+		st.node = st.placement.node;
 		st.outcome = PK_SIM_SCHEDULED;
 	} else if ((st.gate_message = postfilter_gate(m, p)) != NULL) {
 		st.outcome = PK_SIM_UNSCHEDULABLE;

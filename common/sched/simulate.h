@@ -4,9 +4,10 @@
  * GenericWorkload and WorkloadAwarePreemption are on - is taken in
  * scheduling-queue order (priority, then queue time = creationTimestamp,
  * then namespace/name) and:
- *   - fits without preemption: it is assumed onto the FIRST node in name
- *     order whose filters pass (a pod), or onto the nodes the greedy
- *     first-fit placement picked (a group): deterministic, documented;
+ *   - fits without preemption: it is assumed onto the node the default
+ *     score plugins rank highest (a pod: score.h, equal scores go to the
+ *     lowest node name), or onto the nodes the greedy first-fit placement
+ *     picked (a group): deterministic, documented;
  *   - or preempts: its victims are removed from the snapshot, and the pod
  *     is nominated to the chosen node (a group's members to their intended
  *     nodes), where later preemptors count it as upstream counts nominated
@@ -32,6 +33,7 @@
 #include <stdbool.h>
 #include "engine.h"
 #include "podgroup.h"
+#include "score.h"
 
 typedef struct pk_sim_opts {
 	pk_eval_opts eval;
@@ -71,6 +73,7 @@ typedef struct pk_sim_step {
 	const pk_preemptor *preemptor;
 	const char *gate_message;           /* per-pod PostFilter refused it (gates), or NULL */
 	const pk_nodeinfo *node;            /* node a fitting pod was assumed onto */
+	pk_placement placement;             /* how the scores chose it (pod units) */
 	const pk_pg_evaluation *group_eval; /* group units */
 	int requeued;                       /* victims re-queued by this step */
 } pk_sim_step;
@@ -95,6 +98,7 @@ typedef struct pk_sim {
 	long nowned, ownedcap;
 	int64_t clock;            /* queue time of pods created during the run */
 	pk_sim_summary sum;
+	pk_score_cache *scores;   /* what placement keeps between units */
 	pk_arena arena;
 	/* The uids of the pods that may be nominated (pending at the start, and
 	 * every preemptor run): while none repeats, the memo may keep a shape's

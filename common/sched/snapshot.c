@@ -384,6 +384,8 @@ void pk_res_add(pk_res *dst, const pk_res *src, int sign)
 	dst->cpu += sign * src->cpu;
 	dst->memory += sign * src->memory;
 	dst->ephemeral += sign * src->ephemeral;
+	dst->cpu_unset = (uint16_t)(dst->cpu_unset + sign * src->cpu_unset);
+	dst->memory_unset = (uint16_t)(dst->memory_unset + sign * src->memory_unset);
 	for (int i = 0; i < src->nscalar; i++) {
 		int j = 0;
 		while (j < dst->nscalar && dst->scalar[j].name != src->scalar[i].name)
@@ -499,10 +501,33 @@ static void finish_nodes(void *ctx, int part, int nparts)
 	}
 }
 
+/* Classes the input lacks but its pods name with a spec.priority: noted,
+ * and taken at that value where the pods agree (priority.h), before any
+ * pod's priority is resolved. Replicas name one class one after another:
+ * the last class found is not looked up again. */
+static void infer_missing_classes(pk_snapshot *s)
+{
+	const char *known = NULL;
+	for (long i = 0; i < s->npods; i++) {
+		const pk_pod *p = s->pods[i];
+		if (!*p->class_name || !p->has_priority || p->shadowed || p->class_name == known)
+			continue;
+		if (pk_pclass_find(&s->classes, p->class_name)) {
+			known = p->class_name;
+			continue;
+		}
+		pk_preemption_policy policy = p->policy;
+		pk_class_evidence_note(&s->classes, p->class_name, p->namespace_, p->name, p->priority,
+		                       p->has_policy ? &policy : NULL);
+	}
+	pk_pclass_set_infer(&s->classes);
+}
+
 void pk_snapshot_finish(pk_snapshot *s)
 {
 	if (s->finished)
 		return;
+	infer_missing_classes(s);
 	if (s->nnodes > 1)
 		qsort(s->nodes, (size_t)s->nnodes, sizeof *s->nodes, node_name_cmp);
 	drop_duplicate_nodes(s);

@@ -105,5 +105,40 @@ int main(void)
 		pk_pclass_set_free(&only_system);
 		pk_pclass_set_free(&with_classes);
 	}
+	{
+		/* Classes an input lacks, taken from the spec.priority admission
+		 * wrote into the pods that name them, where they agree. */
+		pk_pclass_set e;
+		pk_pclass_set_init(&e);
+		pk_preemption_policy never = PK_PREEMPT_NEVER;
+		pk_class_evidence_note(&e, "high", "shop", "a", 100000, NULL);
+		pk_class_evidence_note(&e, "high", "shop", "b", 100000, NULL);
+		pk_class_evidence_note(&e, "quiet", "ml", "c", 5, &never);
+		pk_class_evidence_note(&e, "mixed", "ns", "low", 10, NULL);
+		pk_class_evidence_note(&e, "mixed", "ns", "high", 20, NULL);
+		CHECK(pk_pclass_set_infer(&e) == 2, "two classes agreed on, one did not");
+		const pk_pclass *h = pk_pclass_find(&e, "high");
+		CHECK(h && h->value == 100000 && h->inferred_from == 2 && !h->global_default && h->policy == PK_PREEMPT_LOWER,
+		      "high taken at 100000 from 2 pods");
+		const pk_pclass *q = pk_pclass_find(&e, "quiet");
+		CHECK(q && q->policy == PK_PREEMPT_NEVER, "their preemptionPolicy comes with it");
+		CHECK(!pk_pclass_find(&e, "mixed"), "pods that disagree leave the class missing");
+		pk_resolved_priority hr = resolve(&e, "{\"priorityClassName\":\"high\"}");
+		CHECK(hr.value == 100000 && !hr.class_missing, "a new pod naming it resolves to its value");
+		char buf[600];
+		CHECK_STR(pk_class_evidence_text(pk_class_evidence_find(&e, "mixed"), buf, sizeof buf),
+		          "PriorityClass \"mixed\" is not in the input, and the 2 pod(s) that name it disagree on its value "
+		          "(10 on ns/low, 20 on ns/high): each keeps its spec.priority, and a pod without one cannot be "
+		          "resolved (admission would reject it)",
+		          "the disagreement named, with a pod on each side");
+		CHECK_STR(pk_inferred_classes_text(&e, buf, sizeof buf),
+		          "2 PriorityClass(es) not in the input taken from the spec.priority of the pods that name them "
+		          "(admission wrote the class's value there): high 100000 (2 pod(s)), quiet 5 (1 pod(s))",
+		          "the classes taken, in one sentence");
+		add(&e, "{\"metadata\":{\"name\":\"high\"},\"value\":7}");
+		CHECK(pk_pclass_find(&e, "high")->value == 7 && pk_pclass_find(&e, "high")->inferred_from == 0,
+		      "a class applied later replaces the one taken from pods");
+		pk_pclass_set_free(&e);
+	}
 	return T_DONE();
 }
