@@ -299,3 +299,8 @@ JSON
 	run -2 --separate-stderr apiq-sim step <<<'{"op":"preempt","preemptor":{"kind":"PodGroup","uid":"pg"},"node":"cluster","victims":[]}'
 	[[ $stderr == *'a "preemptor" of kind PodGroup needs a "members" array'* ]]
 }
+
+@test "run: a PodGroup plan without members is an error, not one pod" {
+	run -2 sh -c 'echo "{\"kind\":\"PreemptionPlan\",\"preemptor\":{\"kind\":\"PodGroup\",\"name\":\"g\",\"uid\":\"u\"},\"result\":\"Preempt\",\"victims\":[{\"name\":\"v\"}]}" | apiq-sim run - 2>&1'
+	assert_output --partial "a PodGroup preemptor's plan needs \"members\" (1 to 100000), got 0"
+}

@@ -625,3 +625,19 @@ EOF
 	run -0 pc-validate --against HEAD deploy/web.yaml deploy/moved.yaml
 	assert_output ""
 }
+
+@test "--against REV: a committed CompositePodGroup's changed disruptionMode is immutable, minGroupCount may change" {
+	git_repo
+	cd "$REPO"
+	F="$ROOT/test/fixtures/pc-validate/TestStrategyUpdate-CompositePodGroup-no-changes/in.yaml"
+	cp "$F" deploy/cpg.yaml
+	git add -A && git commit -qm cpg
+	gates=GenericWorkload=true,CompositePodGroup=true
+	sed -i 's/minGroupCount: 5/minGroupCount: 4/' deploy/cpg.yaml
+	run -0 pc-validate --feature-gates $gates --against HEAD deploy/cpg.yaml
+	assert_output ""
+	sed -i 's/single: {}/all: {}/' deploy/cpg.yaml
+	run -1 pc-validate --feature-gates $gates --against HEAD deploy/cpg.yaml
+	assert_output --partial 'CompositePodGroup/foo: spec.disruptionMode: Invalid value'
+	assert_output --partial 'field is immutable'
+}

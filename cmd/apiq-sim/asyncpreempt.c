@@ -129,6 +129,12 @@ static void observe_victims(apiq_evaluator *ev, size_t n)
 	ev->m.victims_count++;
 }
 
+void apiq_disruption_message(char *buf, size_t size, const char *scheduler, bool pod_group)
+{
+	snprintf(buf, size, "%s: preempting to accommodate a higher priority %s",
+	         scheduler && *scheduler ? scheduler : "default-scheduler", pod_group ? "podgroup" : "pod");
+}
+
 /* PreemptPod for one victim: DisruptionTarget patch, then delete. The
  * condition's message names the preemptor's type: "pod" or "podgroup". */
 static const char *preempt_pod(apiq_evaluator *ev, const apiq_preempt_req *r, const apiq_victim *v)
@@ -137,9 +143,7 @@ static const char *preempt_pod(apiq_evaluator *ev, const apiq_preempt_req *r, co
 	const char *del = v->del ? v->del : "ok";
 	if (!same(patch, "none")) {
 		char condition[320];
-		snprintf(condition, sizeof(condition), "%s: preempting to accommodate a higher priority %s",
-		         r->scheduler && *r->scheduler ? r->scheduler : "default-scheduler",
-		         r->pod_group ? "podgroup" : "pod");
+		apiq_disruption_message(condition, sizeof(condition), r->scheduler, r->pod_group);
 		ev->env.request(ev->env.ctx, "PATCH", &v->pod, "status", condition);
 		if (same(patch, "fail"))
 			return ERR_PATCH;

@@ -93,6 +93,11 @@ typedef struct apiq_goroutine_result {
 	char message[160];
 } apiq_goroutine_result;
 
+/* The DisruptionTarget condition's message a victim gets: it names the
+ * preemptor's type as the executor's Type() does ("pod" or "podgroup");
+ * NULL or "" scheduler: default-scheduler. */
+void apiq_disruption_message(char *buf, size_t size, const char *scheduler, bool pod_group);
+
 void apiq_eval_init(apiq_evaluator *ev, bool async, const apiq_preempt_env *env);
 void apiq_eval_free(apiq_evaluator *ev);
 

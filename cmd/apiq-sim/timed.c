@@ -15,6 +15,7 @@
 
 #include "io/writer.h"
 #include "k8s/json.h"
+#include "asyncpreempt.h"
 #include "metrics.h"
 #include "queue.h"
 
@@ -90,6 +91,10 @@ typedef struct tpod {
 	const char *srv_nnn;
 	int srv_msg;            /* -1: no PodScheduled condition */
 	struct tpod *next;      /* free list / FIFO link */
+	/* A PodGroup preemptor (workload-aware preemption) is one unit in the
+	 * queue and in the preempting set, keyed by the group; its member pods
+	 * (a list through next_member) are nominated and bound each. */
+	struct tpod *members, *next_member;
 } tpod;
 
 typedef struct tfifo { tpod *head, *tail; long len; } tfifo;
@@ -168,7 +173,7 @@ typedef struct sim {
 	tpool pods, reqs, calls, jobs;
 	long live_pods, peak_live_pods;
 	/* plans (PreemptionPlan input) */
-	struct plan { pod_kind kind; int victims, clears; } *plans; size_t nplans, capplans;
+	struct plan { pod_kind kind; int victims, clears, members; } *plans; size_t nplans, capplans;
 	/* accounting */
 	long measured_total, measured_bound, preemptors_total;
 	double last_bind;
@@ -181,6 +186,7 @@ typedef struct sim {
 	long exec_total[APIQ_MAX_TYPES][2];
 	apiq_hist exec_dur[APIQ_MAX_TYPES][2];
 	long preempt_attempts;
+	long disruption_targets[2];  /* victims' DisruptionTarget: pod, podgroup preemptor */
 	apiq_hist victims_hist;
 	apiq_hist goroutine_dur[2];
 	long goroutine_total[2];
@@ -313,6 +319,10 @@ static void pod_unref(sim *s, tpod *p)
 {
 	if (--p->refs > 0)
 		return;
+	for (tpod *m = p->members, *next; m; m = next) {
+		next = m->next_member;
+		pod_unref(s, m);  /* the group's hold on its members */
+	}
 	pool_put(&s->pods, p);
 	s->live_pods--;
 }
@@ -738,11 +748,25 @@ static void job_phase(sim *s, tjob *j, int n)
 		victim_start(s, j);
 }
 
+/* The nominated node written: a pod's, or each member's of a pod group;
+ * the loop goes on after the last patch. */
+static void patch_nomination(sim *s, tpod *p)
+{
+	if (!p->members) {
+		patch_status(s, p, p->msg, NODE, true, true);
+		return;
+	}
+	for (tpod *m = p->members; m; m = m->next_member) {
+		m->msg = p->msg;
+		patch_status(s, m, m->msg, NODE, true, m->next_member == NULL);
+	}
+}
+
 /* The failure handler after PostFilter nominated the preemptor. */
 static void nominate(sim *s, tpod *p)
 {
 	p->waiting = true;
-	patch_status(s, p, p->msg, NODE, true, true);
+	patch_nomination(s, p);
 	if (p->victims_left == 0 && !p->preempting)
 		activate(s, p);
 }
@@ -756,8 +780,12 @@ static void job_end(sim *s, tjob *j)
 		s->goroutine_total[j->error]++;
 		apiq_hist_observe(&s->goroutine_dur[j->error], s->now - j->started);
 		timeline(s, "goroutineDone", p, "result", j->error ? "error" : "success");
-		if (j->error)
+		if (j->error) {
 			p->preempted = false;  /* Activate: it will preempt again */
+			/* Activate(preemptor.Pods()): a pod group's every member */
+			for (tpod *m = p->members; m; m = m->next_member)
+				timeline(s, "memberActivated", m, NULL, NULL);
+		}
 		if ((j->error || p->victims_left == 0) && p->waiting)
 			activate(s, p);
 	} else if (j->error) {
@@ -802,7 +830,7 @@ static void start_preemption(sim *s, tpod *p)
 	p->preempted = true;
 	s->preempting++;
 	apiq_hist_observe(&s->victims_hist, j->total);
-	timeline(s, j->async ? "preemptionGoroutine" : "preemption", p, NULL, NULL);
+	timeline(s, j->async ? "preemptionGoroutine" : "preemption", p, p->members ? "preemptor" : NULL, "podgroup");
 	/* lower-priority nominations on the node are cleared first */
 	for (int i = 0; i < p->clears; i++) {
 		tpod *other = pod_new(s, POD_UNSCHED);  /* stands for the nominated pod */
@@ -847,7 +875,16 @@ static void on_loop(sim *s)
 static void on_cycle_end(sim *s, tpod *p)
 {
 	if (fits(p)) {
-		start_binding(s, p);  /* the binding cycle runs on its own goroutine */
+		if (!p->members) {
+			start_binding(s, p);  /* the binding cycle runs on its own goroutine */
+		} else {
+			/* the group's cycle placed every member; each binds on its own */
+			for (tpod *m = p->members; m; m = m->next_member) {
+				pod_ref(m);  /* the scheduler's, released when it binds */
+				start_binding(s, m);
+			}
+			pod_unref(s, p);  /* the scheduler is done with the group */
+		}
 		loop_continue(s);
 		return;
 	}
@@ -865,7 +902,7 @@ static void on_cycle_end(sim *s, tpod *p)
 	if (p->preempted) {
 		/* victims still terminating: not eligible; wait for their deletes */
 		p->waiting = true;
-		patch_status(s, p, p->msg, NODE, true, true);
+		patch_nomination(s, p);
 		if (p->victims_left == 0 && !p->preempting)
 			activate(s, p);
 		return;
@@ -896,6 +933,8 @@ static void on_request(sim *s, treq *r)
 		call_done(s, r->call, true, r->error);
 		break;
 	case REQ_VICTIM_PATCH:
+		if (!r->error)
+			s->disruption_targets[r->pod->members != NULL]++;
 		if (r->error) {
 			victim_done(s, j, true);
 		} else {
@@ -972,7 +1011,7 @@ typedef struct plan_reader {
 	bool trouble;
 } plan_reader;
 
-static int add_plan(sim *s, pod_kind kind, int victims, int clears)
+static int add_plan(sim *s, pod_kind kind, int victims, int clears, int members)
 {
 	if (s->nplans == s->capplans) {
 		size_t cap = s->capplans ? s->capplans * 2 : 64;
@@ -982,7 +1021,7 @@ static int add_plan(sim *s, pod_kind kind, int victims, int clears)
 		s->plans = p;
 		s->capplans = cap;
 	}
-	s->plans[s->nplans++] = (struct plan){kind, victims, clears};
+	s->plans[s->nplans++] = (struct plan){kind, victims, clears, members};
 	return 0;
 }
 
@@ -1031,7 +1070,23 @@ static int on_plan(void *ctx, pk_record *rec)
 			if (!strcmp(pk_str_or(a, "call", ""), "pod_delete"))
 				victims++;
 	}
-	if (add_plan(pr->s, kind, victims, clears) < 0) {
+	int members = 0;
+	if (kind != POD_UNSCHED && !strcmp(pk_str_or(pk_get(o, "preemptor"), "kind", "Pod"), "PodGroup")) {
+		/* a PodGroup's plan (workload-aware preemption): its members */
+		int64_t n = 0;
+		if (!pk_int64(o, "members", &n))
+			n = cJSON_GetArraySize(pk_get(o, "placements"));
+		if (n < 1 || n > 100000) {
+			pk_diag_report(&pr->cli->diag, PK_SEV_ERROR, &rec->origin,
+			               "PreemptionPlan: a PodGroup preemptor's plan needs \"members\" (1 to 100000), "
+			               "got %lld", (long long)n);
+			pk_stats_reject(pr->stats, "PreemptionPlan");
+			pr->trouble = true;
+			return 0;
+		}
+		members = (int)n;
+	}
+	if (add_plan(pr->s, kind, victims, clears, members) < 0) {
 		pk_diag_report(&pr->cli->diag, PK_SEV_ERROR, &rec->origin, "out of memory");
 		return 1;
 	}
@@ -1075,6 +1130,19 @@ static void sim_free(sim *s)
 	free(s->heap);
 }
 
+/* A PodGroup's n member pods: measured each; a preemptor's fit once the
+ * group's victims are gone. */
+static void add_members(sim *s, tpod *group, int n)
+{
+	for (int k = 0; k < n; k++) {
+		tpod *m = pod_new(s, group->kind);  /* its ref: the group's hold */
+		m->measured = true;
+		m->preempted = group->kind == POD_PREEMPTOR;
+		m->next_member = group->members;
+		group->members = m;
+	}
+}
+
 /* Materialise plan pods at t=0 (in input order within each priority). */
 static void load_plans(sim *s, const struct plan *plans, size_t n)
 {
@@ -1082,11 +1150,13 @@ static void load_plans(sim *s, const struct plan *plans, size_t n)
 		tpod *p = pod_new(s, plans[i].kind);
 		p->victims_left = plans[i].victims;
 		p->clears = plans[i].clears;
-		p->measured = plans[i].kind != POD_UNSCHED;
-		if (p->measured)
-			s->measured_total++;
+		p->measured = plans[i].kind != POD_UNSCHED && plans[i].members == 0;
+		add_members(s, p, plans[i].members);
+		int pods = plans[i].members ? plans[i].members : 1;
+		if (plans[i].kind != POD_UNSCHED)
+			s->measured_total += pods;
 		if (p->kind == POD_PREEMPTOR)
-			s->preemptors_total++;
+			s->preemptors_total += pods;
 		fifo_push(p->kind == POD_PREEMPTOR ? &s->high : p->kind == POD_NORMAL ? &s->low : &s->lowest, p);
 	}
 }
@@ -1180,6 +1250,17 @@ static cJSON *summary_json(const sim *s)
 	cJSON_AddNumberToObject(p, "attempts", (double)s->preempt_attempts);
 	cJSON_AddNumberToObject(p, "goroutinesSucceeded", (double)s->goroutine_total[0]);
 	cJSON_AddNumberToObject(p, "goroutinesFailed", (double)s->goroutine_total[1]);
+	cJSON *dt = cJSON_AddArrayToObject(p, "disruptionTargets");
+	for (int g = 0; g < 2; g++) {
+		if (!s->disruption_targets[g])
+			continue;
+		char msg[160];
+		apiq_disruption_message(msg, sizeof msg, NULL, g);
+		cJSON *e = cJSON_CreateObject();
+		cJSON_AddStringToObject(e, "message", msg);
+		cJSON_AddNumberToObject(e, "victims", (double)s->disruption_targets[g]);
+		cJSON_AddItemToArray(dt, e);
+	}
 	return o;
 }
 

@@ -368,7 +368,8 @@ void pcv_cross_add_cluster(pcv_ctx *c, cJSON *obj, const pk_origin *at)
 			f = next;
 		}
 		cJSON_DeleteItemFromObjectCaseSensitive(obj, "status");
-	} else if (strcmp(kind, "PriorityClass") != 0 && strcmp(kind, "Workload") != 0 && strcmp(kind, "PodGroup") != 0) {
+	} else if (strcmp(kind, "PriorityClass") != 0 && strcmp(kind, "Workload") != 0 && strcmp(kind, "PodGroup") != 0 &&
+	           strcmp(kind, "CompositePodGroup") != 0) {
 		cJSON_Delete(obj);  /* nothing of other kinds is needed */
 		return;
 	}
@@ -778,6 +779,25 @@ static const cJSON *find_by_name(const cJSON *list, const char *name)
 	return NULL;
 }
 
+/* schedulingPolicy at path: basic is immutable, gang cannot be set or
+ * cleared (its minCount / minGroupCount may change). */
+static void update_scheduling_policy(pcv_obj *o, const cJSON *np, const cJSON *op, const char *path)
+{
+	if (!np || cJSON_IsNull(np))
+		return;
+	char f[PCV_PATH_MAX];
+	pcv_path(f, "%s.basic", path);
+	if (!same(pk_get(np, "basic"), pk_get(op, "basic")))
+		pcv_set_rule(pcv_invalid(o, f, pk_get(np, "basic"), "field is immutable"), f, "immutable");
+	bool ng = pk_get(np, "gang") && !cJSON_IsNull(pk_get(np, "gang"));
+	bool og = pk_get(op, "gang") && !cJSON_IsNull(pk_get(op, "gang"));
+	pcv_path(f, "%s.gang", path);
+	if (ng && !og)
+		pcv_set_rule(pcv_invalid(o, f, pk_get(np, "gang"), "field cannot be set once created"), f, "noSet");
+	else if (!ng && og)
+		pcv_set_rule(pcv_invalid(o, f, NULL, "field cannot be cleared once set"), f, "noUnset");
+}
+
 static void update_templates(pcv_obj *o, const cJSON *nlist, const cJSON *olist, const char *path)
 {
 	static const char *const frozen[] = {"schedulingConstraints", "resourceClaims", "disruptionMode",
@@ -793,19 +813,8 @@ static void update_templates(pcv_obj *o, const cJSON *nlist, const cJSON *olist,
 			pcv_set_rule(pcv_forbidden(o, p, "items may not be added to this list"), p, "noAddItem");
 			continue;
 		}
-		const cJSON *np = pk_get(t, "schedulingPolicy"), *op = pk_get(ot, "schedulingPolicy");
-		if (np && !cJSON_IsNull(np)) {
-			pcv_path(f, "%s.schedulingPolicy.basic", p);
-			if (!same(pk_get(np, "basic"), pk_get(op, "basic")))
-				pcv_set_rule(pcv_invalid(o, f, pk_get(np, "basic"), "field is immutable"), f, "immutable");
-			bool ng = pk_get(np, "gang") && !cJSON_IsNull(pk_get(np, "gang"));
-			bool og = pk_get(op, "gang") && !cJSON_IsNull(pk_get(op, "gang"));
-			pcv_path(f, "%s.schedulingPolicy.gang", p);
-			if (ng && !og)
-				pcv_set_rule(pcv_invalid(o, f, pk_get(np, "gang"), "field cannot be set once created"), f, "noSet");
-			else if (!ng && og)
-				pcv_set_rule(pcv_invalid(o, f, NULL, "field cannot be cleared once set"), f, "noUnset");
-		}
+		pcv_path(f, "%s.schedulingPolicy", p);
+		update_scheduling_policy(o, pk_get(t, "schedulingPolicy"), pk_get(ot, "schedulingPolicy"), f);
 		for (size_t k = 0; k < sizeof frozen / sizeof frozen[0]; k++) {
 			pcv_path(f, "%s.%s", p, frozen[k]);
 			immutable(o, t, ot, frozen[k], f);
@@ -816,6 +825,27 @@ static void update_templates(pcv_obj *o, const cJSON *nlist, const cJSON *olist,
 			pcv_set_rule(pcv_forbidden(o, path, "items may not be removed from this list"), path, "noRemoveItem");
 			break;
 		}
+}
+
+/* A CompositePodGroup's spec is immutable but for the gang's
+ * minGroupCount (TestStrategyUpdate at 06e67ba2). With PodGroupPreemptionPolicy
+ * off a stored preemptionPolicy is kept, and changing it is also Forbidden
+ * (declarative validation ratchets only an unchanged value). */
+static void composite_update(pcv_obj *o, const cJSON *ns, const cJSON *os)
+{
+	static const char *const frozen[] = {"workloadRef", "parentCompositePodGroupName", "schedulingConstraints",
+	                                     "disruptionMode", "priorityClassName", "priority", "preemptionPolicy"};
+	update_scheduling_policy(o, pk_get(ns, "schedulingPolicy"), pk_get(os, "schedulingPolicy"),
+	                         "spec.schedulingPolicy");
+	const cJSON *pp = pk_get(ns, "preemptionPolicy");
+	if (!o->ctx->gates.pg_preemption_policy && pp && !cJSON_IsNull(pp) && !same(pp, pk_get(os, "preemptionPolicy")))
+		pcv_set_rule(pcv_forbidden(o, "spec.preemptionPolicy", "Forbidden (feature gate PodGroupPreemptionPolicy is disabled)"),
+		             "spec.preemptionPolicy", "ifDisabledForbidden");
+	for (size_t k = 0; k < sizeof frozen / sizeof frozen[0]; k++) {
+		char f[PCV_PATH_MAX];
+		pcv_path(f, "spec.%s", frozen[k]);
+		immutable(o, ns, os, frozen[k], f);
+	}
 }
 
 void pcv_update_rules(pcv_obj *o)
@@ -856,6 +886,8 @@ void pcv_update_rules(pcv_obj *o)
 				      "(allow it to be set to 1 if it was previously negative)");
 			pcv_set_rule(d, f, "immutable");
 		}
+	} else if (strcmp(o->kind, "CompositePodGroup") == 0) {
+		composite_update(o, ns, os);
 	} else if (strcmp(o->kind, "PodGroup") == 0) {
 		static const char *const frozen[] = {"podGroupTemplateRef", "workloadRef", "parentCompositePodGroupName",
 		                                     "schedulingPolicy", "schedulingConstraints", "resourceClaims",

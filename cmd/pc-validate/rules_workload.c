@@ -183,7 +183,10 @@ static void check_group_preemption_policy(pcv_obj *o, const cJSON *parent, const
 {
 	char p[PCV_PATH_MAX];
 	pcv_path(p, "%s.preemptionPolicy", path);
-	const cJSON *pp = pcv_gated(o, parent, "preemptionPolicy", p, o->ctx->gates.pg_preemption_policy,
+	/* an update keeps a dropped field the stored object uses
+	 * (dropDisabledFields); the update rules judge a change */
+	bool kept = verdict == PCV_GATE_DROPPED && o->old && present(pk_getp(o->old, p));
+	const cJSON *pp = pcv_gated(o, parent, "preemptionPolicy", p, o->ctx->gates.pg_preemption_policy || kept,
 	                            "PodGroupPreemptionPolicy", verdict);
 	if (!cJSON_IsString(pp))
 		return;

@@ -218,6 +218,7 @@ static bool dispatch_scheduling(pcv_obj *o)
 		pcv_cross_priorityclass(o);
 	} else if (eq(k, "CompositePodGroup")) {
 		pcv_rules_composite_podgroup(o);
+		pcv_update_rules(o);
 	} else {
 		if (eq(k, "PodGroup"))
 			pcv_rules_podgroup(o);
