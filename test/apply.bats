@@ -302,3 +302,10 @@ EOF2
 		and .detail == "replicas 4 -> 6; template changed, but the Deployment is paused: no rollout until it is resumed"' <<<"$output"
 	assert_success
 }
+
+@test "AppliedObject records name the release answered for" {
+	deployment b 1 100m shop >"$T/b.yaml"
+	run -0 --separate-stderr sim --kubernetes-version 1.36 "$CREATE/cluster.json" --apply "$T/b.yaml"
+	run jq -se 'any(.kind == "AppliedObject") and all(.kubernetesVersion == "1.36")' <<<"$output"
+	assert_success
+}

@@ -426,3 +426,15 @@ setup() {
 	[[ $stderr == *"Kubernetes 1.35's gang scheduling"*"is not modelled"* ]]
 	printf '%s\n' "$output" | jq -se '[.[] | select(.kind == "Preemptor")] | all(.warnings | any(contains("1.35'"'"'s gang scheduling")))'
 }
+
+@test "every record names the release it answers for, and follows --kubernetes-version" {
+	run -0 --separate-stderr victims --explain --preemptor "$PREEMPTOR" "$CLUSTER"
+	run jq -se 'map(.kind) | unique == ["Candidate", "NodeStatus", "Preemptor"]' <<<"$output"
+	assert_success
+	run -0 --separate-stderr victims --explain --kubernetes-version 1.36 --preemptor "$PREEMPTOR" "$CLUSTER"
+	run jq -se 'length > 2 and all(.kubernetesVersion == "1.36")' <<<"$output"
+	assert_success
+	run -0 --separate-stderr victims --explain --preemptor "$PREEMPTOR" "$CLUSTER"
+	run jq -se 'all(.kubernetesVersion == "1.37")' <<<"$output"
+	assert_success
+}

@@ -103,6 +103,24 @@ static void add_node_status(plan_run *r, plan_entry *e, const cJSON *o)
 	r->stats.used++;
 }
 
+/* victims' records name the release they answer for; a plan for another
+ * release than the one asked for would mix two releases' answers. Said
+ * once, at the first record that differs. Records of a victims that did
+ * not name one are taken as they are. */
+static void check_release(plan_run *r, const pk_record *rec)
+{
+	const char *theirs = pk_str(rec->obj, PK_K8S_VERSION_KEY);
+	char ours[16];
+	pk_cli_k8s_version(r->cli, ours, sizeof ours);
+	if (!theirs || r->release_warned || strcmp(theirs, ours) == 0)
+		return;
+	r->release_warned = true;
+	pk_diag_report(&r->cli->diag, PK_SEV_WARNING, &rec->origin,
+	               "the records answer for Kubernetes %s (kubernetesVersion) but this plan is for %s "
+	               "(--kubernetes-version): their victims are %s's choice; run victims and preempt-plan "
+	               "with the same --kubernetes-version", theirs, ours, theirs);
+}
+
 static int on_record(void *ctx, pk_record *rec)
 {
 	plan_run *r = ctx;
@@ -125,6 +143,7 @@ static int on_record(void *ctx, pk_record *rec)
 		pk_diag_report(&r->cli->diag, PK_SEV_WARNING, &rec->origin, "%s record without a preemptor object", kind);
 		return 0;
 	}
+	check_release(r, rec);
 	plan_entry *e = entry_for(r, ref);
 	if (is_pre) {
 		cJSON_Delete(e->preemptor);
@@ -227,6 +246,7 @@ cJSON *plan_build(plan_run *r, const plan_entry *e, bool *placed)
 
 	cJSON *o = cJSON_CreateObject();
 	cJSON_AddStringToObject(o, "kind", "PreemptionPlan");
+	pk_cli_add_k8s_version(r->cli, o);
 	cJSON_AddItemToObject(o, "preemptor", ref_json(ref));
 	cJSON *actions = cJSON_CreateArray();
 	cJSON *fits = cJSON_CreateObject(); /* filled for a pod that fits */
