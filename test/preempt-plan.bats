@@ -192,6 +192,8 @@ candidates() {
 	assert_success
 	run -0 --separate-stderr preempt-plan "$BATS_TEST_TMPDIR/v136"
 	[ "$stderr" = "preempt-plan: $BATS_TEST_TMPDIR/v136:1:1: warning: the records answer for Kubernetes 1.36 (kubernetesVersion) but this plan is for 1.37 (--kubernetes-version): their victims are 1.36's choice; run victims and preempt-plan with the same --kubernetes-version" ]
-	run jq -e '.kubernetesVersion == "1.37"' <<<"$output"
+	run jq -e '.kubernetesVersion == "1.37" and (.warnings | any(startswith("the records answer for Kubernetes 1.36")))' <<<"$output"
 	assert_success
+	run -0 --separate-stderr preempt-plan -o table "$BATS_TEST_TMPDIR/v136"
+	assert_line "Warning: the records answer for Kubernetes 1.36 (kubernetesVersion) but this plan is for 1.37 (--kubernetes-version): their victims are 1.36's choice; run victims and preempt-plan with the same --kubernetes-version"
 }
