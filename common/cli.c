@@ -244,14 +244,12 @@ int pk_cli_handle(pk_cli *c, int opt, const char *arg)
 
 const char *pk_cli_k8s_version(const pk_cli *c, char *buf, size_t size)
 {
-	snprintf(buf, size, "1.%d", c->gates.k8s_minor);
-	return buf;
+	return pk_k8s_version_text(c->gates.k8s_minor, buf, size);
 }
 
 void pk_cli_add_k8s_version(const pk_cli *c, cJSON *record)
 {
-	char v[16];
-	cJSON_AddStringToObject(record, "kubernetesVersion", pk_cli_k8s_version(c, v, sizeof v));
+	pk_k8s_add_version(record, c->gates.k8s_minor);
 }
 
 static bool answers_for_kubernetes(const pk_cli *c);

@@ -373,3 +373,10 @@ EOF2
 	run jq -se '[.[] | select(.kind == "PreemptionPlan" and .preemptor.kind == "Pod" and (.preemptor.name | startswith("x-")))] == []' <<<"$output"
 	assert_success
 }
+
+@test "AppliedObject records name the release answered for" {
+	deployment b 1 100m shop >"$T/b.yaml"
+	run -0 --separate-stderr sim --kubernetes-version 1.36 "$CREATE/cluster.json" --apply "$T/b.yaml"
+	run jq -se 'any(.kind == "AppliedObject") and all(.kubernetesVersion == "1.36")' <<<"$output"
+	assert_success
+}

@@ -302,3 +302,12 @@ axis_labels() {
 	[ "$(count "$shown" 'Job object(s) not used')" -eq 1 ] || fail "a run warning shown more than once"
 	grep -q '<li class="note"><span class="reach">the whole run</span> 1 Job object(s) not used' "$page" || fail "run warning"
 }
+
+@test "-o html: the header names the release answered for (--kubernetes-version)" {
+	page="$BATS_TEST_TMPDIR/plan.html"
+	victims --kubernetes-version 1.36 --preemptor "$SAMPLE/preemptor.yaml" "$SAMPLE/cluster.json" |
+		preempt-plan -o html --kubernetes-version 1.36 >"$page"
+	grep -q '<p class="meta">victims | preempt-plan: 1 plan(s) on a cluster of [0-9]* node(s); answers for Kubernetes 1.36;' "$page"
+	preempt-plan --simulate -o html "$SAMPLE/gang/cluster.json" >"$page" 2>/dev/null || [ $? -eq 1 ]
+	grep -q '<p class="meta">preempt-plan --simulate: .*; answers for Kubernetes 1.37;' "$page"
+}

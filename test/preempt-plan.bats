@@ -187,3 +187,17 @@ candidates() {
 	# 200,000 victim refs of ~100 bytes, decoded, would add 20 MB
 	[ $((many - few)) -lt 8000 ]
 }
+
+@test "a plan names the release it answers for; records of another release get a warning" {
+	victims --kubernetes-version 1.36 --preemptor "$SAMPLE/preemptor.yaml" "$SAMPLE/cluster.json" >"$BATS_TEST_TMPDIR/v136"
+	run -0 --separate-stderr preempt-plan --kubernetes-version 1.36 "$BATS_TEST_TMPDIR/v136"
+	[ -z "$stderr" ]
+	run jq -se 'length == 1 and .[0].kind == "PreemptionPlan" and .[0].kubernetesVersion == "1.36"' <<<"$output"
+	assert_success
+	run -0 --separate-stderr preempt-plan "$BATS_TEST_TMPDIR/v136"
+	[ "$stderr" = "preempt-plan: $BATS_TEST_TMPDIR/v136:1:1: warning: the records answer for Kubernetes 1.36 (kubernetesVersion) but this plan is for 1.37 (--kubernetes-version): their victims are 1.36's choice; run victims and preempt-plan with the same --kubernetes-version" ]
+	run jq -e '.kubernetesVersion == "1.37" and (.warnings | any(startswith("the records answer for Kubernetes 1.36")))' <<<"$output"
+	assert_success
+	run -0 --separate-stderr preempt-plan -o table "$BATS_TEST_TMPDIR/v136"
+	assert_line "Warning: the records answer for Kubernetes 1.36 (kubernetesVersion) but this plan is for 1.37 (--kubernetes-version): their victims are 1.36's choice; run victims and preempt-plan with the same --kubernetes-version"
+}

@@ -234,3 +234,15 @@ JSON
 		and (.[-1] | .recreated == 1)' <<<"$output"
 	assert_success
 }
+
+@test "--simulate: plans (of pods and of pod groups) and SimulationSummary records name the release" {
+	run --separate-stderr sim --kubernetes-version 1.36 "$GANG"
+	run jq -se 'map(.kind) | unique == ["PreemptionPlan", "SimulationSummary"]' <<<"$output"
+	assert_success
+	run --separate-stderr sim --kubernetes-version 1.36 "$GANG"
+	run jq -se 'all(.kubernetesVersion == "1.36")' <<<"$output"
+	assert_success
+	run --separate-stderr sim "$GANG"
+	run jq -se 'any(.preemptor.kind == "PodGroup") and all(.kubernetesVersion == "1.37")' <<<"$output"
+	assert_success
+}

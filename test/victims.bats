@@ -509,3 +509,15 @@ EOF2
 	run jq -se '[.[] | select(.kind == "Preemptor") | [.preemptor.name, .preemptor.priority]] == [["hot", 500000], ["member", 500000]]' <<<"$output"
 	assert_success
 }
+
+@test "every record names the release it answers for, and follows --kubernetes-version" {
+	run -0 --separate-stderr victims --explain --preemptor "$PREEMPTOR" "$CLUSTER"
+	run jq -se 'map(.kind) | unique == ["Candidate", "NodeStatus", "Preemptor"]' <<<"$output"
+	assert_success
+	run -0 --separate-stderr victims --explain --kubernetes-version 1.36 --preemptor "$PREEMPTOR" "$CLUSTER"
+	run jq -se 'length > 2 and all(.kubernetesVersion == "1.36")' <<<"$output"
+	assert_success
+	run -0 --separate-stderr victims --explain --preemptor "$PREEMPTOR" "$CLUSTER"
+	run jq -se 'all(.kubernetesVersion == "1.37")' <<<"$output"
+	assert_success
+}

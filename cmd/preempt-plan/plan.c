@@ -104,6 +104,32 @@ static void add_node_status(plan_run *r, plan_entry *e, const cJSON *o)
 	r->stats.used++;
 }
 
+/* victims' records name the release they answer for; a plan for another
+ * release than the one asked for would mix two releases' answers. Said
+ * once, at the first record that differs. Records of a victims that did
+ * not name one are taken as they are. */
+static bool other_release(const plan_run *r, const cJSON *record, char *msg, size_t size)
+{
+	const char *theirs = pk_str(record, PK_K8S_VERSION_KEY);
+	char ours[16];
+	pk_cli_k8s_version(r->cli, ours, sizeof ours);
+	if (!theirs || strcmp(theirs, ours) == 0)
+		return false;
+	snprintf(msg, size, "the records answer for Kubernetes %s (kubernetesVersion) but this plan is for %s "
+	         "(--kubernetes-version): their victims are %s's choice; run victims and preempt-plan with the "
+	         "same --kubernetes-version", theirs, ours, theirs);
+	return true;
+}
+
+static void check_release(plan_run *r, const pk_record *rec)
+{
+	char msg[400];
+	if (r->release_warned || !other_release(r, rec->obj, msg, sizeof msg))
+		return;
+	r->release_warned = true;
+	pk_diag_report(&r->cli->diag, PK_SEV_WARNING, &rec->origin, "%s", msg);
+}
+
 static int on_record(void *ctx, pk_record *rec)
 {
 	plan_run *r = ctx;
@@ -126,6 +152,7 @@ static int on_record(void *ctx, pk_record *rec)
 		pk_diag_report(&r->cli->diag, PK_SEV_WARNING, &rec->origin, "%s record without a preemptor object", kind);
 		return 0;
 	}
+	check_release(r, rec);
 	plan_entry *e = entry_for(r, ref);
 	if (is_pre) {
 		cJSON_Delete(e->preemptor);
@@ -220,12 +247,17 @@ static void placement_of(const plan_entry *e, cJSON *plan, char *reason, size_t 
 	snprintf(reason + w, size - w, "; %s", text);
 }
 
-/* What the Preemptor record says the answer assumed, and the PostFilter
- * gate that stopped it, carried into the plan. */
-static void carry_assumptions(cJSON *plan, const plan_entry *e)
+/* What the Preemptor record says the answer assumed (and whether it
+ * answered for another release), and the PostFilter gate that stopped it,
+ * carried into the plan. */
+static void carry_assumptions(const plan_run *r, cJSON *plan, const plan_entry *e)
 {
 	const cJSON *w = e->preemptor ? pk_get(e->preemptor, "warnings") : NULL;
-	cJSON_AddItemToObject(plan, "warnings", cJSON_IsArray(w) ? cJSON_Duplicate(w, 1) : cJSON_CreateArray());
+	cJSON *warnings = cJSON_IsArray(w) ? cJSON_Duplicate(w, 1) : cJSON_CreateArray();
+	char msg[400];
+	if (e->preemptor && other_release(r, e->preemptor, msg, sizeof msg))
+		cJSON_AddItemToArray(warnings, cJSON_CreateString(msg));
+	cJSON_AddItemToObject(plan, "warnings", warnings);
 	const cJSON *gate = e->preemptor ? pk_get(e->preemptor, "postFilter") : NULL;
 	if (cJSON_IsObject(gate))
 		cJSON_AddItemToObject(plan, "postFilter", cJSON_Duplicate(gate, 1));
@@ -243,6 +275,7 @@ cJSON *plan_build(plan_run *r, const plan_entry *e, bool *placed)
 
 	cJSON *o = cJSON_CreateObject();
 	cJSON_AddStringToObject(o, "kind", "PreemptionPlan");
+	pk_cli_add_k8s_version(r->cli, o);
 	cJSON_AddItemToObject(o, "preemptor", ref_json(ref));
 	cJSON *actions = cJSON_CreateArray();
 	cJSON *fits = cJSON_CreateObject(); /* filled for a pod that fits */
@@ -312,7 +345,7 @@ cJSON *plan_build(plan_run *r, const plan_entry *e, bool *placed)
 	if (decided_by && best >= 0)
 		cJSON_AddStringToObject(o, "decidedBy", decided_by);
 	cJSON_AddStringToObject(o, "reason", reason);
-	carry_assumptions(o, e);
+	carry_assumptions(r, o, e);
 	cJSON_AddItemToObject(o, "actions", actions);
 	cJSON *res = best >= 0 && e->candidates[best].node_resources ? cJSON_Parse(e->candidates[best].node_resources)
 	                                                              : NULL;

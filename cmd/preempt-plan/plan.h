@@ -40,6 +40,7 @@ typedef struct plan_run {
 	 * choice as the records arrive: a plan (NDJSON) lists that one's
 	 * victims only. Tables and the page show every candidate's. */
 	bool summaries;
+	bool release_warned;      /* a record named another release (said once) */
 } plan_run;
 
 void plan_init(plan_run *r, pk_cli *cli);

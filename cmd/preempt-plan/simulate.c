@@ -319,6 +319,7 @@ static void on_step(void *ctx, const pk_sim_step *st)
 	if (st->group_eval) {
 		plan = pk_pg_plan_json(st->group_eval, st->unit->npods ? st->unit->pods[0]->scheduler_name
 		                                                       : "default-scheduler");
+		pk_cli_add_k8s_version(&r->cli, plan);
 		cJSON *nodes = pk_pg_plan_nodes_json(&r->snap, st->group_eval);
 		if (nodes)
 			cJSON_AddItemToObject(plan, "nodeResources", nodes);
@@ -350,6 +351,7 @@ static cJSON *summary_json(const sim_run *r, const pk_sim *m)
 	const pk_sim_summary *s = &m->sum;
 	cJSON *o = cJSON_CreateObject();
 	cJSON_AddStringToObject(o, "kind", "SimulationSummary");
+	pk_cli_add_k8s_version(&r->cli, o);
 	cJSON_AddNumberToObject(o, "scheduled", (double)s->scheduled);
 	cJSON_AddNumberToObject(o, "nominated", (double)s->nominated);
 	cJSON_AddNumberToObject(o, "unschedulable", (double)s->unschedulable);
@@ -372,6 +374,13 @@ static cJSON *summary_json(const sim_run *r, const pk_sim *m)
 	return o;
 }
 
+static cJSON *applied_json(const sim_run *r, const pk_applied *o)
+{
+	cJSON *j = pk_applied_json(o);
+	pk_cli_add_k8s_version(&r->cli, j);
+	return j;
+}
+
 /* The applied objects: a record each (json), a line each under the table. */
 static void write_applied(sim_run *r, bool table)
 {
@@ -384,9 +393,9 @@ static void write_applied(sim_run *r, bool table)
 			pk_applied_message(o, msg, sizeof msg);
 			pk_table_footer(&r->table, "%s", msg);
 		} else if (r->report) {
-			pk_report_take(r->report, pk_applied_json(o));
+			pk_report_take(r->report, applied_json(r, o));
 		} else {
-			cJSON *j = pk_applied_json(o);
+			cJSON *j = applied_json(r, o);
 			pk_out_json(&r->out, j);
 			cJSON_Delete(j);
 		}
@@ -633,6 +642,7 @@ static pk_report *sim_report_new(const sim_run *r)
 	pk_report_opts o;
 	pk_report_opts_default(&o);
 	o.title = "preempt-plan --simulate";
+	o.k8s_minor = r->cli.gates.k8s_minor;
 	o.nodes = r->snap.nnodes;
 	return pk_report_new(&o);
 }
@@ -727,6 +737,7 @@ int pp_simulate_main(int argc, char **argv)
 	split_apply(argc, argv, &a);
 	parse_options(r, &so, &a, a.nrest, a.rest);
 	so.eval.threads = r->cli.reader.threads; /* --threads: the dry runs too */
+	so.eval.k8s_minor = r->cli.gates.k8s_minor; /* the records name it */
 	pk_pg_gates_from(&r->groups.gates, &r->cli.gates);
 	plan_init(&r->plans, &r->cli);
 	pk_out_init(&r->out, stdout);

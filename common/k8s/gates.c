@@ -1,4 +1,5 @@
 #include "k8s/gates.h"
+#include <cjson/cJSON.h>
 
 #include "diag.h"
 
@@ -236,6 +237,18 @@ const char *pk_k8s_versions_supported(void)
 {
 	_Static_assert(PK_K8S_NRELEASES == 3, "name every modelled release here");
 	return "1.35, 1.36, 1.37";
+}
+
+const char *pk_k8s_version_text(int minor, char *buf, size_t size)
+{
+	snprintf(buf, size, "1.%d", minor ? minor : PK_K8S_MINOR_NEWEST);
+	return buf;
+}
+
+void pk_k8s_add_version(cJSON *record, int minor)
+{
+	char v[16];
+	cJSON_AddStringToObject(record, PK_K8S_VERSION_KEY, pk_k8s_version_text(minor, v, sizeof v));
 }
 
 void pk_feature_gates_default(pk_feature_gates *g)

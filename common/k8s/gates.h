@@ -105,6 +105,14 @@ int pk_feature_gates_check_release(const pk_feature_gates *g, char *err, size_t 
 bool pk_k8s_version_parse(const char *s, int *minor);
 /* "1.35, 1.36, 1.37": the releases modelled, for messages. */
 const char *pk_k8s_versions_supported(void);
+/* The field of every record that names the release answered for, and its
+ * value: "1.<minor>" (minor 0: the newest modelled). One spelling for the
+ * cJSON records (pk_cli_add_k8s_version) and the text ones (pk_emit). */
+#define PK_K8S_VERSION_KEY "kubernetesVersion"
+const char *pk_k8s_version_text(int minor, char *buf, size_t size);
+/* Adds "kubernetesVersion":"1.<minor>" to a record (a cJSON object). */
+struct cJSON;
+void pk_k8s_add_version(struct cJSON *record, int minor);
 
 static inline bool pk_gate_on(const pk_feature_gates *g, pk_gate_id id)
 {

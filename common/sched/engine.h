@@ -448,6 +448,9 @@ typedef struct pk_eval_opts {
 	 * same either way. */
 	int threads;
 	long threads_from;
+	/* The release answered for (--kubernetes-version; 0: the newest),
+	 * which the records name (pk_evaluation.k8s_minor). */
+	int k8s_minor;
 } pk_eval_opts;
 
 /* Per-node results of the last preemptor shape evaluated. Consecutive
@@ -492,6 +495,7 @@ typedef struct pk_evaluation {
 	int ncandidates;
 	int best;                 /* pk_pick_one_node result, or -1 */
 	const char *decided_by;   /* the criterion that chose it (pk_pick_one_node_why) */
+	int k8s_minor;            /* pk_eval_opts.k8s_minor: the release its records name */
 	pk_arena arena;           /* owns everything above */
 } pk_evaluation;
 

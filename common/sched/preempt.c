@@ -1290,6 +1290,7 @@ void pk_evaluate(pk_snapshot *s, const pk_preemptor *p, const pk_eval_opts *o, p
 	s->spread = NULL;
 	pk_prefilter_begin(s, p->pod);
 	evaluate(s, p, o, e);
+	e->k8s_minor = o->k8s_minor;
 	pk_prefilter_end(s);
 	s->interpod = outer_ip;
 	s->spread = outer_sp;

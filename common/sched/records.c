@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "../io/emit.h"
+#include "../k8s/gates.h"
 #include "../k8s/json.h"
 #include "../k8s/quantity.h"
 #include "workers.h"
@@ -382,10 +383,13 @@ static void candidate_resources_emit(pk_emit *e, const pk_snapshot *s, const pk_
 	free(gone);
 }
 
-static void candidate_emit(pk_emit *e, const pk_snapshot *s, const pk_pod *preemptor, const pk_candidate *c)
+/* release: "1.37", pk_k8s_version_text's, made once per evaluation. */
+static void candidate_emit(pk_emit *e, const pk_snapshot *s, const pk_pod *preemptor, const pk_candidate *c,
+                           const char *release)
 {
 	pk_emit_object(e, NULL);
 	pk_emit_string(e, "kind", "Candidate");
+	pk_emit_string(e, PK_K8S_VERSION_KEY, release);
 	pod_ref_emit(e, "preemptor", preemptor, false);
 	pk_emit_string(e, "node", c->node);
 	pk_emit_array(e, "victims");
@@ -404,20 +408,28 @@ static void candidate_emit(pk_emit *e, const pk_snapshot *s, const pk_pod *preem
 	pk_emit_end(e);
 }
 
-cJSON *pk_candidate_json(const pk_snapshot *s, const pk_pod *preemptor, const pk_candidate *c)
+cJSON *pk_candidate_json(const pk_snapshot *s, const pk_pod *preemptor, const pk_candidate *c, int k8s_minor)
 {
+	char release[16];
 	pk_emit e;
 	pk_emit_tree(&e);
-	candidate_emit(&e, s, preemptor, c);
+	candidate_emit(&e, s, preemptor, c, pk_k8s_version_text(k8s_minor, release, sizeof release));
 	return pk_emit_tree_done(&e);
 }
 
-char *pk_candidate_text(const pk_snapshot *s, const pk_pod *preemptor, const pk_candidate *c)
+static char *candidate_text(const pk_snapshot *s, const pk_pod *preemptor, const pk_candidate *c,
+                            const char *release)
 {
 	pk_emit e;
 	pk_emit_text(&e);
-	candidate_emit(&e, s, preemptor, c);
+	candidate_emit(&e, s, preemptor, c, release);
 	return pk_emit_text_done(&e);
+}
+
+char *pk_candidate_text(const pk_snapshot *s, const pk_pod *preemptor, const pk_candidate *c, int k8s_minor)
+{
+	char release[16];
+	return candidate_text(s, preemptor, c, pk_k8s_version_text(k8s_minor, release, sizeof release));
 }
 
 /* Candidates [from, from + n) of a job, printed into text[0..n). */
@@ -425,16 +437,18 @@ typedef struct candidates_job {
 	pk_snapshot *s;
 	const pk_pod *preemptor;
 	const pk_candidate *c;
+	const char *release;      /* what the records name: "1.37" */
 	char **text;
 	int from, n;
 } candidates_job;
 
 /* A candidate whose victims the evaluation left out (victims_of_best_only)
  * has them listed again here, on this thread. */
-static char *candidate_text_listing(pk_snapshot *s, const pk_pod *preemptor, const pk_candidate *c)
+static char *candidate_text_listing(pk_snapshot *s, const pk_pod *preemptor, const pk_candidate *c,
+                                    const char *release)
 {
 	if (c->victims || c->nvictims == 0 || !s)
-		return pk_candidate_text(s, preemptor, c);
+		return candidate_text(s, preemptor, c, release);
 	pk_arena arena;
 	pk_arena_init(&arena);
 	pk_candidate full;
@@ -442,7 +456,7 @@ static char *candidate_text_listing(pk_snapshot *s, const pk_pod *preemptor, con
 		fprintf(stderr, "internal error: the victims of candidate node %s came out otherwise\n", c->node);
 		abort();
 	}
-	char *text = pk_candidate_text(s, preemptor, &full);
+	char *text = candidate_text(s, preemptor, &full, release);
 	pk_arena_free(&arena);
 	return text;
 }
@@ -451,7 +465,7 @@ static void print_candidates(void *ctx, int part, int nparts)
 {
 	candidates_job *j = ctx;
 	for (int i = j->n * part / nparts; i < j->n * (part + 1) / nparts; i++)
-		j->text[i] = candidate_text_listing(j->s, j->preemptor, &j->c[j->from + i]);
+		j->text[i] = candidate_text_listing(j->s, j->preemptor, &j->c[j->from + i], j->release);
 }
 
 int pk_write_candidates(pk_out *out, pk_snapshot *s, const pk_evaluation *e, int threads)
@@ -462,7 +476,9 @@ int pk_write_candidates(pk_out *out, pk_snapshot *s, const pk_evaluation *e, int
 	char **text = malloc(sizeof *text * CHUNK);
 	if (!text)
 		abort();
-	candidates_job job = { .s = s, .preemptor = e->preemptor->pod, .c = e->candidates, .text = text };
+	char release[16];
+	candidates_job job = { .s = s, .preemptor = e->preemptor->pod, .c = e->candidates, .text = text,
+	                       .release = pk_k8s_version_text(e->k8s_minor, release, sizeof release) };
 	for (job.from = 0; job.from < n; job.from += CHUNK) {
 		job.n = n - job.from < CHUNK ? n - job.from : CHUNK;
 		pk_workers_run(w, print_candidates, &job);
@@ -556,6 +572,7 @@ cJSON *pk_preemptor_json(const pk_evaluation *e, const pk_snapshot *s)
 	const pk_preemptor *p = e->preemptor;
 	cJSON *o = cJSON_CreateObject();
 	cJSON_AddStringToObject(o, "kind", "Preemptor");
+	pk_k8s_add_version(o, e->k8s_minor);
 	cJSON_AddItemToObject(o, "preemptor", pk_pod_ref_json(p->pod, true));
 	cJSON_AddStringToObject(o, "source", p->source ? p->source : "Pod");
 	cJSON_AddStringToObject(o, "status", pk_pre_status_name(e->status));
@@ -615,6 +632,7 @@ cJSON *pk_node_status_json(const pk_evaluation *e, long i)
 		return NULL;
 	cJSON *o = cJSON_CreateObject();
 	cJSON_AddStringToObject(o, "kind", "NodeStatus");
+	pk_k8s_add_version(o, e->k8s_minor);
 	cJSON_AddItemToObject(o, "preemptor", pk_pod_ref_json(e->preemptor->pod, false));
 	cJSON_AddStringToObject(o, "node", e->nodes[i].ni->node->name);
 	cJSON_AddStringToObject(o, "stage", stage);

@@ -1,6 +1,9 @@
 /* The NDJSON records victims writes and preempt-plan reads: one place that
  * encodes and decodes them, so the two tools cannot drift apart.
  *
+ * Every record names the release answered for, after its kind:
+ * "kubernetesVersion":"1.37" (--kubernetes-version; pk_evaluation.k8s_minor).
+ *
  *   {"kind":"Preemptor","preemptor":{namespace,name,uid,priority,
  *     preemptionPolicy,priorityClassName,schedulerName},"status":"NeedsPreemption",
  *     "message":"…","nodes":N,"fitsNodes":[…],"potentialNodes":N,
@@ -56,10 +59,11 @@ bool pk_victim_ref_from_json(const cJSON *o, pk_strtab *strs, pk_victim_ref *out
 
 /* With s, the candidate's nodeResources from the snapshot (the victims gone,
  * the preemptor added); without, those the record it was read from had. */
-cJSON *pk_candidate_json(const pk_snapshot *s, const pk_pod *preemptor, const pk_candidate *c);
+/* k8s_minor: the release the record names ("kubernetesVersion"; 0: the newest). */
+cJSON *pk_candidate_json(const pk_snapshot *s, const pk_pod *preemptor, const pk_candidate *c, int k8s_minor);
 /* The same record as compact text (malloc'd), what cJSON_PrintUnformatted
  * prints for pk_candidate_json's tree, without building one. */
-char *pk_candidate_text(const pk_snapshot *s, const pk_pod *preemptor, const pk_candidate *c);
+char *pk_candidate_text(const pk_snapshot *s, const pk_pod *preemptor, const pk_candidate *c, int k8s_minor);
 /* Write the Candidate records of e (pk_candidate_text with s) to out, in
  * order, built and printed on up to `threads` threads (0: one per CPU, at
  * most 4) 256 at a time: a 65,000-node snapshot has tens of thousands

@@ -658,6 +658,8 @@ static void write_head(pk_report *r, pk_html *h)
 	pk_html_textf(h, "%s: %ld plan(s)", r->o.title, r->nunits);
 	if (r->o.nodes >= 0)
 		pk_html_textf(h, " on a cluster of %ld node(s)", r->o.nodes);
+	char release[16];
+	pk_html_textf(h, "; answers for Kubernetes %s", pk_k8s_version_text(r->o.k8s_minor, release, sizeof release));
 	pk_html_text(h, "; written by preemptkit " PK_VERSION ".");
 	PK_HTML_LIT(h, "</p></header>\n");
 }

@@ -146,15 +146,17 @@ static void test_candidate(void)
 		           .clear_nominations = v + 2, .nclear = 1,
 		           .node_resources = "{\"node\":\"n1\",\"allocatable\":{\"cpu\":\"4\"}}" };
 	pk_pod pre = { .namespace_ = "a", .name = "pre", .uid = "u-pre", .priority = 1000 };
-	cJSON *tree = pk_candidate_json(NULL, &pre, &c);
+	cJSON *tree = pk_candidate_json(NULL, &pre, &c, 36);
 	char *want = cJSON_PrintUnformatted(tree);
-	char *got = pk_candidate_text(NULL, &pre, &c);
+	char *got = pk_candidate_text(NULL, &pre, &c, 36);
 	CHECK_STR(got, want, "a Candidate record as text is what cJSON prints for its tree");
 	CHECK(strstr(got, "\"owner\":{\"kind\":\"Deployment\",\"name\":\"web\"}") != NULL,
 	      "a ReplicaSet's owner is its Deployment, named without the hash");
 	CHECK(strstr(got, "\"startTime\":\"2023-11-14T22:13:20.123456789Z\"") &&
 	      strstr(got, "\"startTime\":\"1969-12-31T23:59:58.5Z\"") && strstr(got, "\"startTime\":null"),
 	      "start times with fractions, before 1970, and none");
+	CHECK(strncmp(got, "{\"kind\":\"Candidate\",\"kubernetesVersion\":\"1.36\",", 45) == 0,
+	      "a Candidate record names the release answered for, after its kind");
 	free(want);
 	free(got);
 	cJSON_Delete(tree);
