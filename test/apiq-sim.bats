@@ -304,3 +304,12 @@ JSON
 	run -2 sh -c 'echo "{\"kind\":\"PreemptionPlan\",\"preemptor\":{\"kind\":\"PodGroup\",\"name\":\"g\",\"uid\":\"u\"},\"result\":\"Preempt\",\"victims\":[{\"name\":\"v\"}]}" | apiq-sim run - 2>&1'
 	assert_output --partial "a PodGroup preemptor's plan needs \"members\" (1 to 100000), got 0"
 }
+
+@test "every record names the Kubernetes release answered for: run's Summary and Comparison, step's results" {
+	run -0 apiq-sim run --pods 50 --seed 1 --compare --kubernetes-version 1.36
+	run jq -se '(map(.kind) | unique) == ["Comparison", "Summary"] and all(.kubernetesVersion == "1.36")' <<<"$output"
+	assert_success
+	run -0 apiq-sim step "$BATS_TEST_DIRNAME/../share/examples/apiq/last-victim-race.ndjson"
+	run jq -se 'length > 2 and all(.kubernetesVersion == "1.37")' <<<"$output"
+	assert_success
+}

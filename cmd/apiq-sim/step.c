@@ -826,6 +826,7 @@ static void replay(step_session *s, const cJSON *op)
 	if (!strcmp(name, "pop") && !s->popped && s->waiting_pops > 0)
 		cJSON_AddBoolToObject(res, "blocked", true);
 	cJSON_AddItemToObject(res, "state", state_json(s));
+	pk_cli_add_k8s_version(s->cli, res);
 	pk_out_json(&s->out, res);
 	cJSON_Delete(res);
 }

@@ -1348,6 +1348,7 @@ static cJSON *run_one(pk_cli *cli, const apiq_types *types, const apiq_run_opts 
 		s.series = apiq_series_new();
 	simulate(&s, plans, nplans);
 	cJSON *sum = summary_json(&s);
+	pk_cli_add_k8s_version(cli, sum);
 	if (s.series) {
 		cJSON_AddItemToObject(sum, "series", apiq_series_json(s.series, types, s.now));
 		apiq_series_free(s.series);
@@ -1446,6 +1447,7 @@ int apiq_run_main(pk_cli *cli, const apiq_types *types, const apiq_run_opts *o,
 		}
 		if (o->compare) {
 			cJSON *cmp = comparison_json(sums, n);
+			pk_cli_add_k8s_version(cli, cmp);
 			pk_out_json(&out, cmp);
 			cJSON_Delete(cmp);
 		}
