@@ -184,3 +184,14 @@ teardown() {
 	run -2 victims --feature-gates WorkloadAwarePreemption=false --version
 	assert_output --partial "unrecognized feature gate: WorkloadAwarePreemption (removed in Kubernetes 1.37 by kubernetes/kubernetes#139520; GenericWorkload switches the feature now)"
 }
+
+@test "the README's demo output is what the demo prints" {
+	cmd='victims --preemptor share/sample/preemptor.yaml share/sample/cluster.json | preempt-plan -o table'
+	want=$(awk -v c="\$ $cmd" '$0 == c { on = 1; next } on && /^```/ { exit } on' "$ROOT/README.md")
+	[ -n "$want" ] || fail "no demo block after '\$ $cmd' in README.md"
+	cd "$ROOT" && run -0 bash -c "$cmd"
+	[ "$output" = "$want" ] || fail "README says:
+$want
+the demo prints:
+$output"
+}
