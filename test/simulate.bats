@@ -246,3 +246,15 @@ JSON
 	run jq -se 'any(.preemptor.kind == "PodGroup") and all(.kubernetesVersion == "1.37")' <<<"$output"
 	assert_success
 }
+
+@test "1.37 gang answers say that their reprieve is not yet 1.37's (#139980): in the plan, once on stderr, not for 1.36" {
+	run -0 --separate-stderr sim --no-cascade "$GANG"
+	run jq -se '[.[] | select(.kind == "PreemptionPlan" and .preemptor.kind == "PodGroup" and .result == "Preempt")
+		| .warnings | any(contains("#139980, not modelled yet"))] | length > 0 and all' <<<"$output"
+	assert_success
+	[ "$(grep -c '#139980' <<<"$stderr")" -eq 1 ] || fail "stderr: $stderr"
+	run -0 --separate-stderr sim --no-cascade --kubernetes-version 1.36 "$GANG"
+	[[ $stderr != *"#139980"* ]] || fail "stderr: $stderr"
+	run jq -se 'all(.warnings // [] | all(contains("#139980") | not))' <<<"$output"
+	assert_success
+}

@@ -311,6 +311,8 @@ static void table_row(sim_run *r, const cJSON *plan)
 	free(reason);
 }
 
+static void warn(sim_run *r, const pk_origin *at, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
 static void on_step(void *ctx, const pk_sim_step *st)
 {
 	sim_run *r = ctx;
@@ -320,6 +322,11 @@ static void on_step(void *ctx, const pk_sim_step *st)
 		plan = pk_pg_plan_json(st->group_eval, st->unit->npods ? st->unit->pods[0]->scheduler_name
 		                                                       : "default-scheduler");
 		pk_cli_add_k8s_version(&r->cli, plan);
+		const char *reprieve = pk_pg_reprieve_assumption(st->group_eval, r->cli.gates.k8s_minor);
+		if (reprieve) {
+			add_warning(plan, reprieve);
+			warn(r, NULL, "%s", reprieve);
+		}
 		cJSON *nodes = pk_pg_plan_nodes_json(&r->snap, st->group_eval);
 		if (nodes)
 			cJSON_AddItemToObject(plan, "nodeResources", nodes);
@@ -416,7 +423,6 @@ static void write_table_end(sim_run *r, const pk_sim *m)
 }
 
 /* A warning on stderr, once per message, that also goes under the table. */
-static void warn(sim_run *r, const pk_origin *at, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static void warn(sim_run *r, const pk_origin *at, const char *fmt, ...)
 {
 	char msg[2048];

@@ -213,6 +213,11 @@ void pk_pg_evaluation_free(pk_pg_evaluation *e);
  * nominated to their intended nodes (so later preemptors respect them). */
 void pk_pg_apply(pk_snapshot *s, const pk_pg_evaluation *e);
 
+/* What a group evaluation for Kubernetes 1.<k8s_minor> assumed about its
+ * reprieve, or NULL when it follows that release (podgroup_eval.c's
+ * unit_fits says why): to be said wherever the answer is shown. */
+const char *pk_pg_reprieve_assumption(const pk_pg_evaluation *e, int k8s_minor);
+
 /* The plan record (kind PreemptionPlan, preemptor kind PodGroup); caller
  * owns it. scheduler is the members' schedulerName. */
 cJSON *pk_pg_plan_json(const pk_pg_evaluation *e, const char *scheduler);

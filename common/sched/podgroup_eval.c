@@ -155,6 +155,16 @@ static bool unit_touches_placement(const pg_sched *c, const pk_victim_unit *u)
  * pods to schedule than initial maxScheduledCount" cases, ported here, are
  * gone from its test since. Until it is modelled, 1.37's gang answers
  * follow the rescheduling reprieve (#138757). */
+const char *pk_pg_reprieve_assumption(const pk_pg_evaluation *e, int k8s_minor)
+{
+	if (k8s_minor < 37 || e->potential_units == 0)
+		return NULL;
+	return "workload-aware preemption: victims were reprieved by re-running the scheduling function for "
+	       "each (kubernetes/kubernetes#138757); Kubernetes 1.37 keeps the placement found with every "
+	       "potential victim removed and spares a victim only where each placed member still passes the "
+	       "filters on its node (#139980, not modelled yet), so its victims may differ";
+}
+
 static bool unit_fits(void *ctx)
 {
 	pg_sched *c = ctx;
