@@ -2,7 +2,7 @@
 #include "plan.h"
 
 #include "k8s/json.h"
-#include "sched/report.h"
+#include "sched/report/report.h"
 
 long plan_write_html(plan_run *r, pk_out *out)
 {

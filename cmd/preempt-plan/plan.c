@@ -8,8 +8,8 @@
 #include <time.h>
 
 #include "k8s/json.h"
-#include "sched/records.h"
-#include "sched/score.h"
+#include "sched/report/records.h"
+#include "sched/engine/score.h"
 
 void plan_init(plan_run *r, pk_cli *cli)
 {

@@ -5,8 +5,8 @@
 #include <stdbool.h>
 #include "cli.h"
 #include "io/writer.h"
-#include "sched/engine.h"
-#include "sched/records.h"
+#include "sched/engine/engine.h"
+#include "sched/report/records.h"
 
 /* Everything victims said about one preemptor. */
 typedef struct plan_entry {

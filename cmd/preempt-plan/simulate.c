@@ -16,10 +16,10 @@
 #include "io/writer.h"
 #include "k8s/json.h"
 #include "plan.h"
-#include "sched/apply.h"
-#include "sched/records.h"
-#include "sched/report.h"
-#include "sched/simulate.h"
+#include "sched/sim/apply.h"
+#include "sched/report/records.h"
+#include "sched/report/report.h"
+#include "sched/sim/simulate.h"
 
 static const pk_cli_spec spec = {
 	.prog = "preempt-plan",

@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sched/records.h"
-#include "sched/score.h"
+#include "sched/report/records.h"
+#include "sched/engine/score.h"
 
 static void write_records(pk_out *out, const pk_evaluation *e, const pk_placement *pl, pk_snapshot *s,
                           bool explain, int threads)

@@ -5,10 +5,10 @@
 #include <stdbool.h>
 #include "cli.h"
 #include "io/writer.h"
-#include "sched/engine.h"
-#include "sched/score.h"
+#include "sched/engine/engine.h"
+#include "sched/engine/score.h"
 #include "io/table.h"
-#include "sched/podgroup.h"
+#include "sched/engine/podgroup.h"
 
 typedef struct victims_opts {
 	char **preemptor_files;   /* --preemptor, in order */

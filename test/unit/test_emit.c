@@ -10,7 +10,7 @@
 #include <time.h>
 
 #include "io/emit.h"
-#include "sched/records.h"
+#include "sched/report/records.h"
 #include "t.h"
 
 /* build describes one record; both targets must print the same text. */

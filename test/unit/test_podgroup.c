@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "t.h"
-#include "sched/podgroup.h"
+#include "sched/engine/podgroup.h"
 
 #define NS 1000000000LL
 

@@ -3,7 +3,7 @@
 #include "t.h"
 #include <stdlib.h>
 #include "io/internal.h"
-#include "sched/engine.h"
+#include "sched/engine/engine.h"
 
 static const char *const drop[] = { "metadata.managedFields", "status.containerStatuses", "spec.volumes",
 	                                    "spec.containers[].env", "spec.template.spec.containers[].env", NULL };

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "k8s/json.h"
-#include "sched/records.h"
+#include "sched/report/records.h"
 #include "t.h"
 
 static void add(pk_snapshot *s, const char *json)

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sched/report.h"
+#include "sched/report/report.h"
 #include "t.h"
 
 static const char *const records[] = {

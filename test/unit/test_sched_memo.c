@@ -7,8 +7,8 @@
 #include <string.h>
 
 #include "t.h"
-#include "sched/simulate.h"
-#include "sched/engine.h"
+#include "sched/sim/simulate.h"
+#include "sched/engine/engine.h"
 
 enum { CLUSTERS = 120 };
 

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "t.h"
-#include "sched/engine.h"
+#include "sched/engine/engine.h"
 
 #define NS 1000000000LL
 

@@ -10,7 +10,7 @@
 #include "t.h"
 #include "io/reader.h"
 #include "k8s/pod.h"
-#include "sched/engine.h"
+#include "sched/engine/engine.h"
 
 #define NODE "{\"kind\":\"Node\",\"metadata\":{\"name\":\"n\"},\"status\":{\"allocatable\":{" \
 	"\"cpu\":\"10m\",\"memory\":\"20\",\"pods\":\"32\",\"example.com/aaa\":\"5\"," \

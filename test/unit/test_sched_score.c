@@ -11,8 +11,8 @@
 
 #include "t.h"
 #include "k8s/pod.h"
-#include "sched/engine.h"
-#include "sched/score.h"
+#include "sched/engine/engine.h"
+#include "sched/engine/score.h"
 
 static cJSON *parse(const char *text)
 {

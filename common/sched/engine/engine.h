@@ -1,0 +1,560 @@
+/* The preemption engine shared by victims and preempt-plan: kube-scheduler's
+ * DefaultPreemption (pkg/scheduler/framework/preemption + plugins/
+ * defaultpreemption), offline, over a cluster snapshot read from kubectl
+ * output.
+ *
+ * Layers, each usable on its own:
+ *   1. pk_snapshot  - nodes, pods (bound and nominated), PDBs, PriorityClasses,
+ *                     decoded into compact views (k8s/pod.h), pods grouped per
+ *                     node and ordered by importance. Mutable: pods can be
+ *                     removed (victims), bound (assumed) or nominated, so a
+ *                     sequence of preemptors, a PodGroup evaluator or a
+ *                     what-if simulator can play plans forward.
+ *   2. filters      - the Filter plugins the engine models (interpod.h for
+ *                     InterPodAffinity), with upstream's
+ *                     status codes (Unschedulable vs UnschedulableAndUnresolvable)
+ *                     and reasons; run with nominated pods like
+ *                     RunFilterPluginsWithNominatedPods.
+ *   3. victim units - the generic pieces of SelectVictimsOnNode: importance
+ *                     order, PDB split, greedy reprieve. A unit is one pod for
+ *                     per-pod preemption; a PodGroup evaluator (podgroup*.c)
+ *                     builds multi-pod units and reuses the same functions
+ *                     with its own fit callback.
+ *   4. evaluation   - one preemptor: eligibility, filter pass, potential nodes,
+ *                     candidate sampling, dry run, node choice.
+ *   5. candidates   - node choice (pickOneNodeForPreemption) over candidates
+ *                     that need no snapshot, so preempt-plan can choose from
+ *                     victims' NDJSON output with the same code.
+ *
+ * Determinism: upstream breaks the last tie by Go map order and samples
+ * candidates from a random offset. Here every potential node is evaluated by
+ * default, nodes are visited in name order and the final tie-break is the
+ * node name (smallest first); --offset and the --min-candidate-nodes-*
+ * options reproduce upstream's sampling exactly for a given offset.
+ *
+ * Nothing here keeps global state; a snapshot is single-threaded.
+ *
+ * Extending (PodGroup preemption in podgroup*.c, preempt-plan --simulate in
+ * cmd/preempt-plan/simulate*.c) needs no change to these files:
+ *   - Objects the snapshot does not know (PodGroup, Workload) come back from
+ *     pk_snapshot_add as PK_ADD_SKIPPED: decode them in your own record
+ *     callback. Pods already carry pod_group / workload_* (k8s/pod.h).
+ *   - A "domain" evaluator builds pk_victim_unit arrays (all pods of a
+ *     PodGroup with disruptionMode PodGroup in one unit, priority = the
+ *     group's), removes them with pk_snapshot_delete or the nodeinfo
+ *     functions, and calls pk_units_sort, pk_units_pdb_split and
+ *     pk_units_reprieve with its own fit callback (e.g. a gang placement
+ *     that counts scheduled members) and apply callback.
+ *   - A simulator loops: pk_evaluate -> decide -> pk_snapshot_apply (or
+ *     pk_snapshot_bind for pods that fit, pk_snapshot_delete for victims
+ *     whose deletion completes), with pk_snapshot_pending for queue order.
+ */
+#ifndef PK_SCHED_ENGINE_H
+#define PK_SCHED_ENGINE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cjson/cJSON.h>
+#include "diag.h"
+#include "k8s/pod.h"
+#include "k8s/priority.h"
+
+/* ======================================================================
+ * Status (framework.Status)
+ * ====================================================================== */
+
+typedef enum {
+	PK_CODE_SUCCESS = 0,
+	PK_CODE_ERROR,
+	PK_CODE_UNSCHEDULABLE,              /* preemption may help */
+	PK_CODE_UNSCHEDULABLE_UNRESOLVABLE, /* preemption cannot help */
+} pk_code;
+
+#define PK_STATUS_MAX_REASONS 8
+
+typedef struct pk_status {
+	pk_code code;
+	const char *plugin;                 /* failing plugin, e.g. "NodeResourcesFit" */
+	int nreasons;
+	const char *reasons[PK_STATUS_MAX_REASONS]; /* static or interned strings */
+} pk_status;
+
+const char *pk_code_name(pk_code c);    /* "Unschedulable", ... */
+/* Success without plugin or reasons: the one shared value of it. */
+extern const pk_status pk_status_success;
+void pk_status_set(pk_status *s, pk_code code, const char *plugin, const char *reason);
+void pk_status_add_reason(pk_status *s, const char *reason);
+
+/* ======================================================================
+ * 1. Snapshot
+ * ====================================================================== */
+
+/* What victim selection reads of a bound pod, for every node of every
+ * decision, packed together: following pods[i] to the pod itself costs a
+ * cache miss per pod, and one decision on a 5,000-node cluster visits
+ * 150,000 of them. */
+typedef struct pk_pod_slot {
+	int64_t cpu, memory, ephemeral;  /* the pod's requests */
+	int64_t start;            /* status.startTime, or INT64_MIN when not started */
+	int32_t priority;
+	int8_t npdbs;             /* as pk_pod.npdbs, copied once it is known */
+	int16_t pdbs[PK_POD_MAX_PDBS];
+} pk_pod_slot;
+
+/* One node and the pods the scheduler cache holds for it. */
+typedef struct pk_nodeinfo {
+	pk_node *node;
+	pk_pod **pods;            /* bound, non-terminal pods; most important first
+	                           * (pk_pod_importance_cmp at the snapshot's now) */
+	pk_pod_slot *slots;       /* parallel to pods */
+	int npods, cap;
+	int64_t now;              /* the snapshot's now, to insert in order */
+	uint64_t generation;      /* bumped by every change of pods or nominated */
+	pk_res requested;         /* sum of the pods' requests (terminating included) */
+	pk_pod **nominated;       /* pending pods with status.nominatedNodeName == node */
+	int nnominated, nomcap;
+} pk_nodeinfo;
+
+typedef struct pk_interpod pk_interpod; /* InterPodAffinity state (interpod.h) */
+typedef struct pk_spread_state pk_spread_state; /* PodTopologySpread state (spread.h) */
+
+/* A PDB's place in pk_snapshot.pdb_keys: a pod's PDBs are those of its
+ * namespace without a required label (value 0) and those whose required
+ * label value the pod carries. Namespaces and values are interned: their
+ * addresses name them. */
+typedef struct pk_pdb_key {
+	uintptr_t ns, value;
+	int idx;
+} pk_pdb_key;
+
+typedef struct pk_snapshot {
+	pk_arena arena;
+	pk_strtab *strs;
+	pk_decoder dec;
+	pk_pclass_set classes;
+
+	pk_node *nodes;           /* decoded nodes; after pk_snapshot_finish sorted by name */
+	long nnodes, nodecap;
+	pk_nodeinfo *infos;       /* parallel to nodes after finish */
+
+	pk_pod **pods;            /* every decoded pod, input order */
+	long npods, podcap;
+	pk_pdb *pdbs;
+	int npdbs, pdbcap;
+	pk_pdb_key *pdb_keys;     /* the PDBs by namespace, required label
+	                           * value, then index (pk_pdb_index, at finish) */
+	uint64_t pdb_key_bits[64];/* a bit per hash of each key's (ns, value):
+	                           * a pod's label values that no PDB requires
+	                           * are passed over without a search */
+
+	bool keep_pending_objects;/* keep the cJSON of pending pods (for --pending) */
+	int threads;              /* pk_snapshot_finish's nodes are shared out
+	                           * among this many (0: one per CPU, at most 4) */
+	cJSON **pending_objects;  /* parallel to pods: owned cJSON or NULL */
+
+	long anti_affinity_pods;  /* bound pods with required pod anti-affinity */
+	pk_interpod *interpod;    /* InterPodAffinity state of the pod under evaluation, or NULL */
+	pk_spread_state *spread;  /* PodTopologySpread state of the pod under evaluation, or NULL */
+	long unbound_node_pods;   /* bound to a node that is not in the input */
+	long duplicates;          /* Nodes/Pods read twice: the last one read is used */
+	long terminal_pods;       /* Succeeded/Failed: not in the scheduler cache */
+	long priority_classes;    /* PriorityClass objects read (the built-in two not counted) */
+	bool finished;
+	int64_t now;              /* "now" for pods without a start time (Unix ns) */
+
+	/* Pod-by-pod preemption as Kubernetes 1.37 does it (#137981, #139030):
+	 * a bound pod of a known PodGroup is a victim at its group's priority,
+	 * and the bound members of a group with disruptionMode all are one
+	 * victim across nodes (evicted, counted and reprieved together). NULL:
+	 * every pod is a victim on its own at its own priority (1.35 and 1.36,
+	 * GenericWorkload off, or no PodGroup in the input). Set by
+	 * pk_pg_set_finish (podgroup.h); the memo does not apply while set. */
+	const struct pk_pg_set *victim_groups;
+
+	void *index;              /* private: node-name hash index */
+} pk_snapshot;
+
+typedef enum { PK_ADD_USED, PK_ADD_SKIPPED, PK_ADD_REJECTED } pk_add_result;
+
+/* Members of a snapshot's objects the engine never reads (managedFields,
+ * container statuses, node images, annotations, ...): pass as the reader's
+ * prune list so that they are not even built. NULL-terminated. */
+extern const char *const pk_snapshot_unused_members[];
+
+void pk_snapshot_init(pk_snapshot *s);
+void pk_snapshot_free(pk_snapshot *s);
+/* Decode one object (Node, Pod, PodDisruptionBudget, PriorityClass) into the
+ * snapshot. The object is not kept (except a pending pod's when
+ * keep_pending_objects: then *take is set and the caller must detach it).
+ * Other kinds are PK_ADD_SKIPPED; unusable objects PK_ADD_REJECTED with a
+ * message in err. */
+pk_add_result pk_snapshot_add(pk_snapshot *s, const cJSON *obj, long record, bool *take,
+                              char *err, size_t errsize);
+/* After the last object: resolve priorities that pods do not carry (classes
+ * may follow pods in the input), group pods per node, order them, sum
+ * requests, index nominated pods. */
+void pk_snapshot_finish(pk_snapshot *s);
+/* Order the PDBs for the pods' PDB look-up (preempt.c). */
+void pk_pdb_index(pk_snapshot *s);
+/* Work out which PDBs select p (pk_pod.pdbs) unless known. */
+void pk_pod_match_pdbs(const pk_snapshot *s, pk_pod *p);
+
+pk_nodeinfo *pk_snapshot_node(const pk_snapshot *s, const char *name); /* NULL if unknown */
+
+/* State updates (keep every nodeinfo's order and sums consistent). The
+ * nodeinfo functions only touch the node's lists; the snapshot functions
+ * also keep the pod's own fields (node_name, nominated_node) in step. */
+void pk_nodeinfo_remove_pod(pk_nodeinfo *ni, const pk_pod *p);
+void pk_nodeinfo_add_pod(pk_nodeinfo *ni, pk_pod *p);
+void pk_nodeinfo_add_nominated(pk_nodeinfo *ni, pk_pod *p);
+void pk_nodeinfo_remove_nominated(pk_nodeinfo *ni, const pk_pod *p);
+
+/* dst += sign * src for cpu, memory, ephemeral storage and the scalar
+ * resources (not pods); dst's scalar table is malloc-owned and grows when
+ * src brings a name dst has not seen yet. */
+void pk_res_add(pk_res *dst, const pk_res *src, int sign);
+
+/* Bind (assume) a pod to a node: drops its nomination, sets spec.nodeName,
+ * adds it to the node. Returns false if the node is unknown. */
+bool pk_snapshot_bind(pk_snapshot *s, pk_pod *p, const char *node);
+/* Delete a bound pod (a victim gone) or forget a pending one. */
+void pk_snapshot_delete(pk_snapshot *s, pk_pod *p);
+/* Set or clear (node NULL/"") a pending pod's nomination. */
+void pk_snapshot_nominate(pk_snapshot *s, pk_pod *p, const char *node);
+
+/* Importance (MoreImportantPod): higher priority first, then earlier start
+ * (no start time = now), then - our addition for determinism - namespace/
+ * name order. Returns <0 if a is more important. */
+int pk_pod_importance_cmp(const pk_pod *a, const pk_pod *b, int64_t now);
+
+/* ======================================================================
+ * 2. Filters
+ * ====================================================================== */
+
+/* Run the modelled Filter plugins in the default profile's order
+ * (NodeUnschedulable, NodeName, TaintToleration, NodeAffinity, NodePorts,
+ * NodeResourcesFit, PodTopologySpread, InterPodAffinity); stops at the
+ * first failure like RunFilterPlugins. The last two use s->spread and
+ * s->interpod when they were built for this pod (pk_evaluate does that). */
+pk_status pk_run_filters(pk_snapshot *s, const pk_pod *pod, const pk_nodeinfo *ni);
+/* Pieces of NodeAffinity and TaintToleration, shared with the spread and
+ * gang code: spec.nodeSelector + required node affinity; NoSchedule and
+ * NoExecute taints tolerated. */
+bool pk_node_affinity_matches(const pk_pod *pod, const pk_node *n);
+/* A node-affinity term (required or preferred) selects n; an empty one none. */
+bool pk_node_term_matches(const pk_node_term *t, const pk_node *n);
+bool pk_taints_tolerated(const pk_pod *pod, const pk_node *n);
+
+/* PreFilter state of PodTopologySpread and InterPodAffinity for pod: the
+ * filters check those two plugins only while it is active (pk_evaluate
+ * builds its own and restores the previous one). Code that runs the filters
+ * itself (a gang placement) brackets them with begin/end and reports every
+ * pod it adds to or removes from a node with pk_prefilter_update (upstream's
+ * AddPod/RemovePod extensions); pk_snapshot_bind/delete do that already. */
+void pk_prefilter_begin(pk_snapshot *s, const pk_pod *pod);
+void pk_prefilter_end(pk_snapshot *s);
+void pk_prefilter_update(pk_snapshot *s, const pk_pod *q, const pk_node *n, int mult);
+
+/* RunFilterPluginsWithNominatedPods: pods nominated to the node with
+ * priority >= pod's (and another uid) are counted as if running there. */
+pk_status pk_run_filters_with_nominated(pk_snapshot *s, const pk_pod *pod, pk_nodeinfo *ni);
+/* The filters that look only at the node (NodeUnschedulable, NodeName,
+ * TaintToleration, NodeAffinity), and the others with nominated pods when
+ * the node-only ones are known to pass: victim selection asks the second
+ * question once per reprieve candidate. */
+pk_status pk_run_static_filters(const pk_pod *pod, const pk_nodeinfo *ni);
+/* NodeResourcesFit for a pod without extended resources, given what the
+ * node holds: npods pods requesting cpu, memory and ephemeral-storage. */
+pk_status pk_fit_basic(const pk_pod *pod, const pk_node *n, int64_t npods, int64_t cpu, int64_t memory,
+                       int64_t ephemeral);
+/* Its verdict alone, without building the status (reprieve asks often). */
+bool pk_fits_basic(const pk_pod *pod, const pk_node *n, int64_t npods, int64_t cpu, int64_t memory,
+                   int64_t ephemeral);
+pk_status pk_run_pod_filters_with_nominated(pk_snapshot *s, const pk_pod *pod, pk_nodeinfo *ni);
+
+/* ======================================================================
+ * 3. Victim units
+ * ====================================================================== */
+
+typedef struct pk_victim_unit {
+	pk_pod **pods;            /* one pod for per-pod preemption */
+	int npods;
+	int32_t priority;         /* unit priority (a PodGroup's own priority for gangs) */
+	int64_t earliest_start;   /* earliest start of its pods (now if none started) */
+	bool is_group;
+	bool violating;           /* set by pk_units_pdb_split */
+	int violating_pods;       /* its pods whose eviction violates a PDB (the
+	                           * per-pod path counts these, ViolateCount) */
+} pk_victim_unit;
+
+/* moreImportantVictim; <0 if a is more important. For single pods this is
+ * pk_pod_importance_cmp. */
+int pk_unit_importance_cmp(const pk_victim_unit *a, const pk_victim_unit *b, int64_t now);
+void pk_units_sort(pk_victim_unit *u, int n, int64_t now);
+
+/* filterPodsWithPDBViolation over units in importance order, with a fresh
+ * budget (status.disruptionsAllowed) per call; sets ->violating (a unit
+ * violates if any member does). */
+void pk_units_pdb_split(const pk_snapshot *s, pk_victim_unit *u, int n);
+
+/* Greedy reprieve: units were all removed by the caller. Violating units
+ * first, then the others, each in the given order: add back (apply(ctx,u,
+ * true)), keep if fits(ctx), else remove again (apply(ctx,u,false)) and
+ * append the unit index to victims_out. Returns the number of victims;
+ * *violations counts victim units that are violating. */
+typedef bool (*pk_fit_fn)(void *ctx);
+typedef void (*pk_unit_apply_fn)(void *ctx, const pk_victim_unit *u, bool add);
+int pk_units_reprieve(pk_victim_unit *u, int n, pk_fit_fn fits, pk_unit_apply_fn apply, void *ctx,
+                      int *victims_out, int *violations);
+
+/* ======================================================================
+ * 4. Evaluation of one preemptor
+ * ====================================================================== */
+
+/* A preemptor: a pod (given or pending) plus where it came from. */
+typedef struct pk_preemptor {
+	pk_pod *pod;              /* decoded view; arena-owned */
+	cJSON *object;            /* the pod object to echo in output (owned), may be NULL */
+	const char *source;       /* "Pod", "Deployment", ... */
+	const char *file;         /* input file, for messages */
+	/* What the answer for this preemptor assumes, one sentence each: a
+	 * cJSON array of strings owned by the caller, or NULL. The Preemptor
+	 * record's "warnings" list them after the unmodelled features. */
+	cJSON *warnings;
+	/* DefaultPreemption.PostFilter's stop for a pod of a pod group
+	 * (pk_postfilter_group_gate), decided by the caller: the pod is then
+	 * NotEligible with this status message. NULL: the evaluator runs. */
+	const char *gate_message; /* "preemption: not eligible due to ..." */
+	const char *gate;         /* the feature gate that decided */
+} pk_preemptor;
+
+/* The pod-group gating at the start of DefaultPreemption.PostFilter, for a
+ * pod that no node fits. Kubernetes 1.37 (#139520): GenericWorkload on and
+ * the pod names a PodGroup (found or not): stopped ("workload aware
+ * preemption enabled"). Before 1.37 (default_preemption.go at the commit
+ * preemption.md pins):
+ *   TopologyAwareWorkloadScheduling on and the pod names a PodGroup: a
+ *     PodGroup missing from the input stops it ("pod group for pod not
+ *     found"), one with spec.schedulingConstraints too (the
+ *     "placement-based pod group scheduling limitation");
+ *   then WorkloadAwarePreemption on and the pod names a PodGroup: stopped
+ *     ("workload aware preemption enabled"), the group being preempted
+ *     for as a whole by PodGroupPostFilter instead.
+ * GenericWorkload off: the apiserver drops spec.schedulingGroup, so no pod
+ * names a group. One implementation for victims and the simulator. */
+typedef struct pk_group_gate_in {
+	bool generic_workload, workload_aware_preemption, topology_aware; /* the gates */
+	int k8s_minor;              /* the release answered for (0: the newest) */
+	bool has_group;             /* spec.schedulingGroup names a PodGroup */
+	bool group_found;           /* that PodGroup is in the input */
+	bool group_has_constraints; /* it has spec.schedulingConstraints */
+} pk_group_gate_in;
+
+typedef struct pk_group_gate {
+	const char *message;      /* upstream's status message, or NULL: the evaluator runs */
+	const char *gate;         /* the gate that decided (NULL with message) */
+} pk_group_gate;
+
+pk_group_gate pk_postfilter_group_gate(const pk_group_gate_in *in);
+
+typedef struct pk_victim_ref {
+	const char *namespace_, *name, *uid, *node;
+	int32_t priority;
+	int64_t start_time;
+	bool has_start_time;
+	bool violating;           /* counted as a PDB violation */
+	bool terminating;         /* already being deleted: the executor skips it */
+	uint8_t owner_trim;       /* see owner_kind below */
+	/* For reports (NULL when a record did not carry them): the pod's
+	 * priorityClassName, its owner workload (as pk_pod.controller_kind
+	 * says: the name without its last owner_trim characters a Deployment's),
+	 * the PodGroup it names (spec.schedulingGroup.podGroupName), and when
+	 * violating, a PodDisruptionBudget that selects it. */
+	const char *class_name, *owner_kind, *owner_name, *pod_group, *pdb;
+} pk_victim_ref;
+
+typedef struct pk_candidate {
+	const char *node;
+	pk_victim_ref *victims;   /* most important first */
+	int nvictims;
+	int num_pdb_violations;
+	/* Pods nominated to this node with lower priority than the preemptor:
+	 * their nomination is cleared if this node is chosen. */
+	pk_victim_ref *clear_nominations;
+	int nclear;
+	/* What node choice compares, so that it need not walk the victims
+	 * (which may be left out: pk_eval_opts.victims_of_best_only). Set by
+	 * pk_candidate_summarize, or by the engine as it selects. */
+	int32_t top_priority;     /* victims[0].priority; INT32_MIN without victims */
+	int64_t priority_sum;     /* sum of (priority + MaxInt32 + 1) */
+	int64_t top_start;        /* earliest start of the top-priority victims that
+	                           * have one; INT64_MAX if none has */
+	bool top_unstarted;       /* a top-priority victim has no start time (= now) */
+	bool summarized;          /* the four above are set (node choice works them
+	                           * out from victims otherwise) */
+	/* The Candidate record's nodeResources member as JSON text (arena),
+	 * passed on to the plan; NULL when the record had none. */
+	const char *node_resources;
+} pk_candidate;
+
+/* The pod of the node that r names (namespace and name), or NULL. */
+pk_pod *pk_nodeinfo_find_pod(const pk_nodeinfo *ni, const pk_victim_ref *r);
+/* A victim reference to bound pod p (violating and pdb unset). */
+void pk_victim_ref_of_pod(pk_victim_ref *r, const pk_pod *p);
+
+/* Fill the node-choice summary from c->victims. */
+void pk_candidate_summarize(pk_candidate *c);
+
+typedef enum {
+	PK_PRE_NOT_ELIGIBLE,       /* PodEligibleToPreemptOthers said no */
+	PK_PRE_FITS,               /* some node passes the filters: no preemption needed */
+	PK_PRE_NEEDS_PREEMPTION,   /* candidates exist */
+	PK_PRE_UNSCHEDULABLE,      /* preemption cannot help */
+} pk_pre_status;
+
+const char *pk_pre_status_name(pk_pre_status s); /* NotEligible, FitsWithoutPreemption, ... */
+
+/* Per node: what the filter pass and the dry run said. */
+typedef struct pk_node_eval {
+	const pk_nodeinfo *ni;
+	/* Statuses by reference, so that a 5,000-node evaluation stays small:
+	 * they live in the evaluation's arena, in the memo (pk_eval_memo) that
+	 * outlives it, or are the shared pk_status_success. */
+	const pk_status *filter;  /* status of the scheduling-cycle filter pass */
+	const pk_status *dry;     /* SelectVictimsOnNode's (Success = candidate), or
+	                           * NULL when it was not run on the node */
+	int candidate;            /* index into candidates, or -1 */
+} pk_node_eval;
+
+typedef struct pk_eval_opts {
+	/* Candidate sampling. sample=false (default): every potential node. */
+	bool sample;
+	int min_candidate_nodes_percentage;   /* upstream default 10 */
+	int min_candidate_nodes_absolute;     /* upstream default 100 */
+	long offset;                          /* upstream: rand.Int31n(n); here given */
+	/* Fill victims for the chosen candidate only; the others keep their
+	 * counts and summary, without victims or clear_nominations. For
+	 * callers that use nothing else (the simulator): on a 5,000-node
+	 * cluster, copying every candidate's victims costs more than choosing
+	 * them. */
+	bool victims_of_best_only;
+	/* With victims_of_best_only: per-node results kept across evaluations
+	 * (pk_eval_memo_new), or NULL. */
+	struct pk_eval_memo *memo;
+	/* Threads for a memo's dry runs of every potential node (after a new
+	 * shape): 0 = one per core, at most 4; 1 = the caller's alone. Used
+	 * from threads_from potential nodes on (0 = 512). The answer is the
+	 * same either way. */
+	int threads;
+	long threads_from;
+	/* The release answered for (--kubernetes-version; 0: the newest),
+	 * which the records name (pk_evaluation.k8s_minor). */
+	int k8s_minor;
+} pk_eval_opts;
+
+/* Per-node results of the last preemptor shape evaluated. Consecutive
+ * preemptors that ask for the same thing (replicas of one template: same
+ * priority, requests, tolerations, node selection) get the filter status
+ * and the dry-run summary of every node that has not changed since (its
+ * generation) without recomputing them; only the node the previous
+ * decision touched is evaluated again. Used when the arithmetic path
+ * applies (no host ports, extended resources, spread or pod affinity) and
+ * the preemptor is not nominated. The arrays of the pods given to
+ * pk_evaluate (tolerations, selectors) must outlive the memo or the next
+ * pk_evaluate with it. */
+typedef struct pk_eval_memo pk_eval_memo;
+pk_eval_memo *pk_eval_memo_new(void);
+/* The caller (the simulator) vouches that no two pods it may nominate share
+ * a uid: a node then never holds a nominated twin of the preemptor, which
+ * the scheduler would leave out of its view. With it the memo keeps the
+ * whole evaluation of a shape between decisions (see memo.c, pk_session):
+ * the evaluation's nodes are then lent until the next one, and candidates
+ * lists the chosen candidate alone (ncandidates still counts them all; a
+ * node's candidate index is 0 for it and -1 for the others). */
+void pk_eval_memo_uids_unique(pk_eval_memo *m, bool unique);
+void pk_eval_memo_free(pk_eval_memo *m);
+
+void pk_eval_opts_default(pk_eval_opts *o);
+
+typedef struct pk_evaluation {
+	const pk_preemptor *preemptor;
+	pk_pre_status status;
+	const char *message;      /* FailedScheduling-style text: filter FitError, then
+	                           * "preemption: " and the eligibility or preemption
+	                           * FitError; "" when the pod fits (arena) */
+	pk_node_eval *nodes;      /* one per snapshot node, snapshot order */
+	long nnodes;
+	long nfit;                /* nodes passing the filter pass */
+	long npotential;          /* nodes whose filter status is Unschedulable */
+	long num_candidates;      /* sampling bound (GetOffsetAndNumCandidates) */
+	long offset;
+	pk_candidate *candidates; /* non-violating then violating, as upstream; with
+	                           * a memo whose uids are unique, the chosen one
+	                           * alone (pk_eval_memo_uids_unique) */
+	int ncandidates;
+	int best;                 /* pk_pick_one_node result, or -1 */
+	const char *decided_by;   /* the criterion that chose it (pk_pick_one_node_why) */
+	int k8s_minor;            /* pk_eval_opts.k8s_minor: the release its records name */
+	pk_arena arena;           /* owns everything above */
+} pk_evaluation;
+
+/* Evaluate one preemptor against the current snapshot state. */
+void pk_evaluate(pk_snapshot *s, const pk_preemptor *p, const pk_eval_opts *o, pk_evaluation *out);
+void pk_evaluation_free(pk_evaluation *e);
+
+/* Play the chosen plan forward: remove the victims of the best candidate
+ * from their node, clear lower-priority nominations there and nominate the
+ * preemptor to the node (so later preemptors see it, priority >= rule).
+ * Unschedulable: clear the preemptor's nomination, as upstream does. Other
+ * outcomes change nothing (a pod that fits is not placed: scoring is not
+ * modelled). */
+void pk_snapshot_apply(pk_snapshot *s, const pk_evaluation *e);
+
+/* SelectVictimsOnNode for one node (state restored on return). victims is
+ * filled in importance order (arena-allocated from e->arena). */
+pk_status pk_select_victims_on_node(pk_snapshot *s, const pk_pod *preemptor, pk_nodeinfo *ni,
+                                    pk_arena *arena, pk_candidate *out);
+
+/* The victims (and nominations to clear) of candidate c of an evaluation
+ * of preemptor with victims_of_best_only, which left them out, into *out
+ * (arena-allocated): the same selection again, on the snapshot as that
+ * evaluation left it. It reads and completes only c's node (the
+ * arithmetic path), so threads may call it for different nodes at once.
+ * false if the selection does not come out as it did (a bug). */
+bool pk_candidate_list_victims(pk_snapshot *s, const pk_pod *preemptor, const pk_candidate *c, pk_arena *arena,
+                               pk_candidate *out);
+
+/* PodEligibleToPreemptOthers. On false, *why is the upstream message. */
+bool pk_pod_eligible_to_preempt(pk_snapshot *s, const pk_pod *p, const char **why);
+
+/* Preemptors from --pending: pending pods (no nodeName, not terminal, not
+ * gated) in scheduling-queue order (PrioritySort: priority desc, then
+ * creation time, then namespace/name). Returns the count; *out is malloc'd. */
+long pk_snapshot_pending(const pk_snapshot *s, pk_pod ***out);
+
+/* FitError text: "0/N nodes are available: <count> <reason>, ...." with
+ * reasons counted and sorted as strings. */
+char *pk_fit_error_message(pk_arena *a, long nnodes, const pk_status *const *statuses, long n);
+
+/* ======================================================================
+ * 5. Node choice
+ * ====================================================================== */
+
+/* pickOneNodeForPreemption: fewest PDB violations, lowest highest-victim
+ * priority, smallest sum of (priority + MaxInt32 + 1), fewest victims,
+ * latest earliest-start among highest-priority victims (unset = now),
+ * then smallest node name. Returns the index, -1 if n == 0. */
+int pk_pick_one_node(const pk_candidate *c, int n, int64_t now);
+/* The same, and the criterion that decided, as upstream applies them: each
+ * keeps the best-scoring nodes and the choice is made at the criterion
+ * where the last other candidate drops out. *decided_by is one of "the
+ * only candidate", "fewest PDB violations", "lowest highest-victim
+ * priority", "smallest priority sum", "fewest victims", "latest start of
+ * the highest-priority victims", "node name (upstream: map order)". */
+int pk_pick_one_node_why(const pk_candidate *c, int n, int64_t now, const char **decided_by);
+
+/* GetOffsetAndNumCandidates with a given offset (taken modulo n). */
+long pk_num_candidates(long n, int pct, int abs);
+
+#endif

@@ -1,0 +1,348 @@
+/* The Filter plugins the engine models, in the default profile's order, with
+ * upstream's reasons and status codes. */
+#include "sched/engine/engine.h"
+#include "sched/engine/interpod.h"
+#include "sched/engine/spread.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *pk_code_name(pk_code c)
+{
+	switch (c) {
+	case PK_CODE_SUCCESS: return "Success";
+	case PK_CODE_ERROR: return "Error";
+	case PK_CODE_UNSCHEDULABLE: return "Unschedulable";
+	case PK_CODE_UNSCHEDULABLE_UNRESOLVABLE: return "UnschedulableAndUnresolvable";
+	}
+	return "Unknown";
+}
+
+const pk_status pk_status_success = { .code = PK_CODE_SUCCESS };
+
+void pk_status_set(pk_status *s, pk_code code, const char *plugin, const char *reason)
+{
+	memset(s, 0, sizeof *s);
+	s->code = code;
+	s->plugin = plugin;
+	if (reason)
+		pk_status_add_reason(s, reason);
+}
+
+void pk_status_add_reason(pk_status *s, const char *reason)
+{
+	if (s->nreasons < PK_STATUS_MAX_REASONS)
+		s->reasons[s->nreasons++] = reason;
+}
+
+/* Upstream reason strings. */
+#define R_UNSCHEDULABLE "node(s) were unschedulable"
+#define R_NODE_NAME "node(s) didn't match the requested node name"
+#define R_TAINT "node(s) had untolerated taint(s)"
+#define R_AFFINITY "node(s) didn't match Pod's node affinity/selector"
+#define R_PORTS "node(s) didn't have free ports for the requested pod ports"
+#define R_TOO_MANY_PODS "Too many pods"
+#define R_CPU "Insufficient cpu"
+#define R_MEMORY "Insufficient memory"
+#define R_EPHEMERAL "Insufficient ephemeral-storage"
+
+static bool node_unschedulable_fails(const pk_pod *pod, const pk_node *n)
+{
+	if (!n->unschedulable)
+		return false;
+	pk_taint t = { "node.kubernetes.io/unschedulable", "", PK_EFFECT_NO_SCHEDULE };
+	return !pk_pod_tolerates(pod, &t);
+}
+
+bool pk_taints_tolerated(const pk_pod *pod, const pk_node *n)
+{
+	for (int i = 0; i < n->ntaints; i++) {
+		const pk_taint *t = &n->taints[i];
+		if (t->effect != PK_EFFECT_PREFER_NO_SCHEDULE && !pk_pod_tolerates(pod, t))
+			return false;
+	}
+	return true;
+}
+
+static bool taints_fail(const pk_pod *pod, const pk_node *n)
+{
+	for (int i = 0; i < n->ntaints; i++) {
+		const pk_taint *t = &n->taints[i];
+		if (t->effect == PK_EFFECT_PREFER_NO_SCHEDULE)
+			continue;
+		if (!pk_pod_tolerates(pod, t))
+			return true;
+	}
+	return false;
+}
+
+bool pk_node_term_matches(const pk_node_term *t, const pk_node *n)
+{
+	/* A term with neither expressions nor fields selects no node. */
+	if (t->labels.nreqs == 0 && !t->has_fields)
+		return false;
+	if (t->labels.nreqs > 0 && !pk_selector_matches_labels(&t->labels, n->labels))
+		return false;
+	if (t->has_fields && !pk_selector_matches_labels(&t->fields, n->fields))
+		return false;
+	return true;
+}
+
+static bool affinity_fails(const pk_pod *pod, const pk_node *n)
+{
+	if (pod->con->has_node_selector && !pk_selector_matches_labels(&pod->con->node_selector, n->labels))
+		return true;
+	if (!pod->con->has_node_affinity)
+		return false;
+	for (int i = 0; i < pod->con->naffinity_terms; i++)
+		if (pk_node_term_matches(&pod->con->affinity_terms[i], n))
+			return false;
+	return true;
+}
+
+bool pk_node_affinity_matches(const pk_pod *pod, const pk_node *n)
+{
+	return !affinity_fails(pod, n);
+}
+
+static bool port_conflict(const pk_host_port *a, const pk_host_port *b)
+{
+	if (a->port != b->port || strcmp(a->protocol, b->protocol) != 0)
+		return false;
+	return strcmp(a->ip, b->ip) == 0 || strcmp(a->ip, "0.0.0.0") == 0 || strcmp(b->ip, "0.0.0.0") == 0;
+}
+
+static bool pods_conflict(const pk_pod *pod, const pk_pod *other)
+{
+	for (int i = 0; i < pod->con->nports; i++)
+		for (int j = 0; j < other->con->nports; j++)
+			if (port_conflict(&pod->con->ports[i], &other->con->ports[j]))
+				return true;
+	return false;
+}
+
+static bool ports_fail(const pk_pod *pod, const pk_nodeinfo *ni)
+{
+	if (pod->con->nports == 0)
+		return false;
+	for (int i = 0; i < ni->npods; i++)
+		if (pods_conflict(pod, ni->pods[i]))
+			return true;
+	return false;
+}
+
+static int64_t requested_scalar(const pk_res *r, const char *name)
+{
+	return pk_res_scalar(r, name);
+}
+
+/* One resource check of fitsRequest: Insufficient if request > free,
+ * Unresolvable if request > allocatable. */
+static bool res_fits(int64_t req, int64_t alloc, int64_t used)
+{
+	return req <= 0 || req <= alloc - used;
+}
+
+/* reason: the constant for cpu, memory and ephemeral-storage; NULL for
+ * other resources, whose reason is made from name. */
+static void check_res(pk_status *st, pk_snapshot *s, const char *name, const char *reason, int64_t req,
+                      int64_t alloc, int64_t used, bool *unresolvable)
+{
+	if (res_fits(req, alloc, used))
+		return;
+	if (!reason) {
+		char buf[320];
+		snprintf(buf, sizeof buf, "Insufficient %s", name);
+		reason = pk_intern(s->strs, buf);
+	}
+	pk_status_add_reason(st, reason);
+	if (req > alloc)
+		*unresolvable = true;
+}
+
+static pk_status fits_request(pk_snapshot *s, const pk_pod *pod, const pk_nodeinfo *ni, int extra_pods,
+                              const pk_res *extra)
+{
+	pk_status st;
+	pk_status_set(&st, PK_CODE_SUCCESS, NULL, NULL);
+	const pk_res *al = &ni->node->allocatable, *rq = &ni->requested, *p = &pod->requests;
+	bool unresolvable = false;
+	if ((int64_t)(ni->npods + extra_pods + 1) * 1000 > al->pods)
+		pk_status_add_reason(&st, R_TOO_MANY_PODS);
+	if (!pk_res_is_zero(p)) {
+		check_res(&st, s, "cpu", R_CPU, p->cpu, al->cpu, rq->cpu + extra->cpu, &unresolvable);
+		check_res(&st, s, "memory", R_MEMORY, p->memory, al->memory, rq->memory + extra->memory, &unresolvable);
+		check_res(&st, s, "ephemeral-storage", R_EPHEMERAL, p->ephemeral, al->ephemeral,
+		          rq->ephemeral + extra->ephemeral, &unresolvable);
+		for (int i = 0; i < p->nscalar; i++) {
+			const char *n = p->scalar[i].name;
+			check_res(&st, s, n, NULL, p->scalar[i].milli, pk_res_scalar(al, n),
+			          requested_scalar(rq, n) + requested_scalar(extra, n), &unresolvable);
+		}
+	}
+	if (st.nreasons > 0) {
+		st.code = unresolvable ? PK_CODE_UNSCHEDULABLE_UNRESOLVABLE : PK_CODE_UNSCHEDULABLE;
+		st.plugin = "NodeResourcesFit";
+	}
+	return st;
+}
+
+/* The filters that look at the node alone, not at the pods on it:
+ * NodeUnschedulable, NodeName, TaintToleration, NodeAffinity. Their verdict
+ * for a (pod, node) pair cannot change while victims come and go. */
+pk_status pk_run_static_filters(const pk_pod *pod, const pk_nodeinfo *ni)
+{
+	pk_status st;
+	const pk_node *n = ni->node;
+	pk_status_set(&st, PK_CODE_SUCCESS, NULL, NULL);
+	if (node_unschedulable_fails(pod, n)) {
+		pk_status_set(&st, PK_CODE_UNSCHEDULABLE_UNRESOLVABLE, "NodeUnschedulable", R_UNSCHEDULABLE);
+		return st;
+	}
+	if (*pod->node_name && pod->node_name != n->name && strcmp(pod->node_name, n->name) != 0) {
+		pk_status_set(&st, PK_CODE_UNSCHEDULABLE_UNRESOLVABLE, "NodeName", R_NODE_NAME);
+		return st;
+	}
+	if (taints_fail(pod, n)) {
+		pk_status_set(&st, PK_CODE_UNSCHEDULABLE_UNRESOLVABLE, "TaintToleration", R_TAINT);
+		return st;
+	}
+	if (affinity_fails(pod, n)) {
+		pk_status_set(&st, PK_CODE_UNSCHEDULABLE_UNRESOLVABLE, "NodeAffinity", R_AFFINITY);
+		return st;
+	}
+	return st;
+}
+
+bool pk_fits_basic(const pk_pod *pod, const pk_node *n, int64_t npods, int64_t cpu, int64_t memory,
+                   int64_t ephemeral)
+{
+	const pk_res *al = &n->allocatable, *p = &pod->requests;
+	if ((npods + 1) * 1000 > al->pods)
+		return false;
+	return pk_res_is_zero(p) || (res_fits(p->cpu, al->cpu, cpu) && res_fits(p->memory, al->memory, memory) &&
+	                             res_fits(p->ephemeral, al->ephemeral, ephemeral));
+}
+
+pk_status pk_fit_basic(const pk_pod *pod, const pk_node *n, int64_t npods, int64_t cpu, int64_t memory,
+                       int64_t ephemeral)
+{
+	pk_status st;
+	pk_status_set(&st, PK_CODE_SUCCESS, NULL, NULL);
+	if (pk_fits_basic(pod, n, npods, cpu, memory, ephemeral))
+		return st;
+	const pk_res *al = &n->allocatable, *p = &pod->requests;
+	bool unresolvable = false;
+	if ((npods + 1) * 1000 > al->pods)
+		pk_status_add_reason(&st, R_TOO_MANY_PODS);
+	if (!pk_res_is_zero(p)) {
+		check_res(&st, NULL, "cpu", R_CPU, p->cpu, al->cpu, cpu, &unresolvable);
+		check_res(&st, NULL, "memory", R_MEMORY, p->memory, al->memory, memory, &unresolvable);
+		check_res(&st, NULL, "ephemeral-storage", R_EPHEMERAL, p->ephemeral, al->ephemeral, ephemeral,
+		          &unresolvable);
+	}
+	if (st.nreasons > 0) {
+		st.code = unresolvable ? PK_CODE_UNSCHEDULABLE_UNRESOLVABLE : PK_CODE_UNSCHEDULABLE;
+		st.plugin = "NodeResourcesFit";
+	}
+	return st;
+}
+
+/* Filters with some pods added on top of the node (nominated pods). With
+ * static_passed the node-only filters are known to pass and are skipped. */
+static pk_status run_filters_extra(pk_snapshot *s, const pk_pod *pod, const pk_nodeinfo *ni,
+                                   pk_pod *const *extra, int nextra, bool static_passed)
+{
+	pk_status st;
+	if (!static_passed && (st = pk_run_static_filters(pod, ni)).code != PK_CODE_SUCCESS)
+		return st;
+	bool ports = ports_fail(pod, ni);
+	for (int i = 0; !ports && i < nextra; i++)
+		ports = pods_conflict(pod, extra[i]);
+	if (ports) {
+		pk_status_set(&st, PK_CODE_UNSCHEDULABLE, "NodePorts", R_PORTS);
+		return st;
+	}
+	/* Sum of the extra pods' requests; scalar names in a small table. */
+	enum { MAXS = 16 };
+	pk_scalar_res sc[MAXS];
+	pk_res add = { .scalar = sc };
+	for (int i = 0; i < nextra; i++) {
+		const pk_res *r = &extra[i]->requests;
+		add.cpu += r->cpu;
+		add.memory += r->memory;
+		add.ephemeral += r->ephemeral;
+		for (int k = 0; k < r->nscalar; k++) {
+			int j = 0;
+			while (j < add.nscalar && sc[j].name != r->scalar[k].name)
+				j++;
+			if (j == add.nscalar) {
+				if (j == MAXS)
+					continue;
+				sc[j] = (pk_scalar_res){ r->scalar[k].name, 0 };
+				add.nscalar++;
+			}
+			sc[j].milli += r->scalar[k].milli;
+		}
+	}
+	st = fits_request(s, pod, ni, nextra, &add);
+	if (st.code != PK_CODE_SUCCESS || (!s->interpod && !s->spread))
+		return st;
+	/* PodTopologySpread and InterPodAffinity, with the extra pods added as
+	 * their AddPod extensions would. */
+	for (int i = 0; i < nextra; i++) {
+		pk_spread_update(s->spread, extra[i], ni->node, 1);
+		pk_interpod_update(s->interpod, extra[i], ni->node, 1);
+	}
+	if (pk_spread_check(s->spread, pod, ni->node, &st))
+		pk_interpod_check(s->interpod, pod, ni->node, &st);
+	for (int i = 0; i < nextra; i++) {
+		pk_spread_update(s->spread, extra[i], ni->node, -1);
+		pk_interpod_update(s->interpod, extra[i], ni->node, -1);
+	}
+	return st;
+}
+
+pk_status pk_run_filters(pk_snapshot *s, const pk_pod *pod, const pk_nodeinfo *ni)
+{
+	return run_filters_extra(s, pod, ni, NULL, 0, false);
+}
+
+static pk_status with_nominated(pk_snapshot *s, const pk_pod *pod, pk_nodeinfo *ni, bool static_passed);
+
+pk_status pk_run_filters_with_nominated(pk_snapshot *s, const pk_pod *pod, pk_nodeinfo *ni)
+{
+	return with_nominated(s, pod, ni, false);
+}
+
+pk_status pk_run_pod_filters_with_nominated(pk_snapshot *s, const pk_pod *pod, pk_nodeinfo *ni)
+{
+	return with_nominated(s, pod, ni, true);
+}
+
+static pk_status with_nominated(pk_snapshot *s, const pk_pod *pod, pk_nodeinfo *ni, bool static_passed)
+{
+	enum { SMALL = 64 };
+	pk_pod *small[SMALL] = {0};
+	pk_pod **extra = ni->nnominated <= SMALL ? small : malloc(sizeof *extra * (size_t)ni->nnominated);
+	if (!extra)
+		abort();
+	int n = 0;
+	for (int i = 0; i < ni->nnominated; i++) {
+		pk_pod *q = ni->nominated[i];
+		if (q == pod || (*q->uid && strcmp(q->uid, pod->uid) == 0))
+			continue;
+		if (q->priority >= pod->priority)
+			extra[n++] = q;
+	}
+	pk_status st = run_filters_extra(s, pod, ni, extra, n, static_passed);
+	if (extra != small)
+		free(extra);
+	if (st.code != PK_CODE_SUCCESS || n == 0)
+		return st;
+	/* Both passes must succeed: with the nominated pods (resources, ports,
+	 * anti-affinity) and without them (pod affinity must not rely on a pod
+	 * that is only nominated). */
+	return run_filters_extra(s, pod, ni, NULL, 0, static_passed);
+}

@@ -1,0 +1,162 @@
+/* InterPodAffinity (required terms only), as the plugin's PreFilter/Filter and
+ * its AddPod/RemovePod extensions compute it:
+ *   existing[(k,v)] - bound pods whose anti-affinity term with topology key k
+ *                     selects the incoming pod, on nodes labelled k=v;
+ *   affinity[(k,v)] - bound pods that match ALL the incoming pod's affinity
+ *                     terms, per term key k, on nodes labelled k=v;
+ *   anti[(k,v)]     - bound pods matched by an anti-affinity term of the
+ *                     incoming pod with key k, on nodes labelled k=v.
+ * Filter: affinity must hold for every term (UnschedulableAndUnresolvable,
+ * with the first-pod-of-a-group exception), then the incoming pod's and the
+ * existing pods' anti-affinity (Unschedulable). Preemption removes and adds
+ * pods through pk_interpod_update, so victims lift the counts they held. */
+#include "sched/engine/interpod.h"
+#include "sched/engine/pairmap.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define R_AFFINITY "node(s) didn't match pod affinity rules"
+#define R_ANTI "node(s) didn't match pod anti-affinity rules"
+#define R_EXISTING "node(s) didn't satisfy existing pods anti-affinity rules"
+
+struct pk_interpod {
+	const pk_pod *pod;
+	pk_pair_map existing, affinity, anti;
+};
+
+/* Value of label key (interned) on node n, or NULL. */
+static const char *node_label(const pk_node *n, const char *key)
+{
+	for (uint32_t i = 0; n->labels && i < n->labels->n; i++) {
+		const pk_label_pair *kv = pk_labels_pair(n->labels, i);
+		if (kv->key == key) /* both interned */
+			return kv->value;
+	}
+	return NULL;
+}
+
+static bool matches_all_affinity(const pk_pod *p, const pk_pod *q)
+{
+	for (int i = 0; i < p->con->naffinity; i++)
+		if (!pk_pod_term_matches(&p->con->affinity[i], p, q))
+			return false;
+	return true;
+}
+
+void pk_interpod_update(pk_interpod *st, const pk_pod *q, const pk_node *n, int mult)
+{
+	if (!st || q == st->pod)
+		return;
+	const pk_pod *p = st->pod;
+	for (int i = 0; i < q->con->nanti_affinity; i++) {
+		const pk_pod_term *t = &q->con->anti_affinity[i];
+		const char *v = node_label(n, t->topology_key);
+		if (v && pk_pod_term_matches(t, q, p))
+			pk_pair_map_add(&st->existing, t->topology_key, v, mult);
+	}
+	if (p->con->naffinity && matches_all_affinity(p, q))
+		for (int i = 0; i < p->con->naffinity; i++) {
+			const char *v = node_label(n, p->con->affinity[i].topology_key);
+			if (v)
+				pk_pair_map_add(&st->affinity, p->con->affinity[i].topology_key, v, mult);
+		}
+	for (int i = 0; i < p->con->nanti_affinity; i++) {
+		const pk_pod_term *t = &p->con->anti_affinity[i];
+		const char *v = node_label(n, t->topology_key);
+		if (v && pk_pod_term_matches(t, p, q))
+			pk_pair_map_add(&st->anti, t->topology_key, v, mult);
+	}
+}
+
+pk_interpod *pk_interpod_new(const pk_snapshot *s, const pk_pod *p)
+{
+	if (p->con->naffinity == 0 && p->con->nanti_affinity == 0 && s->anti_affinity_pods == 0)
+		return NULL; /* upstream's PreFilter returns Skip */
+	pk_interpod *st = calloc(1, sizeof *st);
+	if (!st)
+		abort();
+	st->pod = p;
+	pk_pair_map_init(&st->existing);
+	pk_pair_map_init(&st->affinity);
+	pk_pair_map_init(&st->anti);
+	for (long i = 0; i < s->nnodes; i++) {
+		const pk_nodeinfo *ni = &s->infos[i];
+		for (int k = 0; k < ni->npods; k++)
+			pk_interpod_update(st, ni->pods[k], ni->node, 1);
+	}
+	return st;
+}
+
+void pk_interpod_free(pk_interpod *st)
+{
+	if (!st)
+		return;
+	pk_pair_map_free(&st->existing);
+	pk_pair_map_free(&st->affinity);
+	pk_pair_map_free(&st->anti);
+	free(st);
+}
+
+static bool affinity_ok(const pk_interpod *st, const pk_node *n)
+{
+	const pk_pod *p = st->pod;
+	if (p->con->naffinity == 0)
+		return true;
+	bool exist = true;
+	for (int i = 0; i < p->con->naffinity; i++) {
+		const char *v = node_label(n, p->con->affinity[i].topology_key);
+		if (!v)
+			return false; /* every topology label must exist, self-affinity too */
+		if (pk_pair_map_get(&st->affinity, p->con->affinity[i].topology_key, v) <= 0)
+			exist = false;
+	}
+	if (exist)
+		return true;
+	/* The first pod of a group that selects itself may go anywhere. */
+	return st->affinity.nonzero == 0 && matches_all_affinity(p, p);
+}
+
+static bool anti_ok(const pk_interpod *st, const pk_node *n)
+{
+	const pk_pod *p = st->pod;
+	if (st->anti.nonzero == 0)
+		return true;
+	for (int i = 0; i < p->con->nanti_affinity; i++) {
+		const char *v = node_label(n, p->con->anti_affinity[i].topology_key);
+		if (v && pk_pair_map_get(&st->anti, p->con->anti_affinity[i].topology_key, v) > 0)
+			return false;
+	}
+	return true;
+}
+
+static bool existing_ok(const pk_interpod *st, const pk_node *n)
+{
+	if (st->existing.nonzero == 0)
+		return true;
+	for (uint32_t i = 0; n->labels && i < n->labels->n; i++) {
+		const pk_label_pair *kv = pk_labels_pair(n->labels, i);
+		if (pk_pair_map_get(&st->existing, kv->key, kv->value) > 0)
+			return false;
+	}
+	return true;
+}
+
+bool pk_interpod_check(const pk_interpod *st, const pk_pod *pod, const pk_node *n, pk_status *out)
+{
+	if (!st || st->pod != pod)
+		return true;
+	if (!affinity_ok(st, n)) {
+		pk_status_set(out, PK_CODE_UNSCHEDULABLE_UNRESOLVABLE, "InterPodAffinity", R_AFFINITY);
+		return false;
+	}
+	if (!anti_ok(st, n)) {
+		pk_status_set(out, PK_CODE_UNSCHEDULABLE, "InterPodAffinity", R_ANTI);
+		return false;
+	}
+	if (!existing_ok(st, n)) {
+		pk_status_set(out, PK_CODE_UNSCHEDULABLE, "InterPodAffinity", R_EXISTING);
+		return false;
+	}
+	return true;
+}

@@ -1,0 +1,820 @@
+/* The cache across evaluations (pk_eval_memo, engine.h): what pk_evaluate
+ * worked out for a preemptor's shape, kept for the next preemptor that asks
+ * for the same thing (replicas of one template), on the arithmetic path:
+ *   - per node: the filter status and the dry run's summary for the memo's
+ *     shape (memo_entry), the lower-priority tail (pk_tail, preempt_int.h),
+ *     the node-only filters' verdict for the static shape;
+ *   - NodeResourcesFit's status per set of failed checks, and each status
+ *     the entries point to, stored once (status_set);
+ *   - the session (pk_session): the last shape's whole evaluation, kept up
+ *     to date between decisions, its candidates in a heap;
+ *   - the dry runs of a reset, cut into parts on several cores (workers.h).
+ * pk_node_filter and pk_node_dry_run serve evaluations without a memo entry
+ * too: they then copy the status into the evaluation's arena (statuses by
+ * reference, engine.h's pk_node_eval).
+ *
+ * One owner: the memo holds all of it (entries, tails, statuses, session,
+ * threads); an evaluation only borrows (the session's nodes, until the next
+ * evaluation with the memo), and preempt.c does the work (victim selection,
+ * node choice) into what it is handed. One invalidation rule: a node's
+ * results hold while its generation - bumped by every change of its pods or
+ * nominated pods - is the one they saw, and for the shape they were worked
+ * out for; a new shape starts the entries and the session over. Nothing
+ * else goes stale: the nodes and the PDBs' budgets do not change while the
+ * snapshot is played forward (the node-only verdicts, read of the node
+ * alone, hold for their static shape). */
+#include "sched/engine/preempt_int.h"
+#include "sched/engine/workers.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Ask for a node's slots before its turn: each node's are a separate
+ * allocation, and victim selection reads them from the end. */
+static void prefetch_slots(const pk_nodeinfo *ni)
+{
+	const char *p = (const char *)ni->slots, *e = p + sizeof *ni->slots * (size_t)ni->npods;
+	for (; p < e; p += 64)
+		__builtin_prefetch(p);
+}
+
+/* ---- statuses by reference -------------------------------------------------- */
+
+/* A status for an evaluation's node table: the shared success, or a copy in
+ * the evaluation's arena. */
+static const pk_status *keep_status(pk_arena *a, const pk_status *st)
+{
+	if (st->code == PK_CODE_SUCCESS && st->nreasons == 0 && !st->plugin)
+		return &pk_status_success;
+	pk_status *c = pk_arena_alloc(a, sizeof *c);
+	*c = *st;
+	return c;
+}
+
+/* ---- memo across evaluations ------------------------------------------------- */
+
+/* What node choice reads of a candidate that lists no victims: its key,
+ * and the two fields the key folds into one. */
+typedef struct memo_cand {
+	pick_key key;
+	bool top_unstarted;
+	int64_t top_start;
+} memo_cand;
+
+typedef struct memo_entry {
+	uint64_t generation;      /* the node's when computed */
+	uint64_t shape;           /* the memo's shape id when computed; 0 = never */
+	const pk_status *filter;  /* interned in the memo */
+	const pk_status *dry;     /* NULL until the dry run is known */
+	memo_cand cand;
+	uint64_t twin_in;         /* the evaluation in which a pod with the
+	                           * preemptor's uid was nominated here */
+} memo_entry;
+
+/* The distinct statuses the memo's entries point to: a few per shape
+ * ("Insufficient cpu", ...), each stored once for the memo's life. */
+typedef struct status_set {
+	pk_status **slot;
+	size_t cap, n;
+	pk_arena arena;
+} status_set;
+
+/* ---- the last shape's evaluation, kept up to date ------------------------------ */
+
+/* Replicas of one template follow each other in the queue, and each
+ * decision changes a node or two. Rather than visit every node's memo entry
+ * per decision, the memo keeps the whole evaluation of its shape: per-node
+ * statuses as an evaluation lists them, the counts, how often each filter
+ * status occurs (for the FitError text), and the candidates in a heap
+ * ordered as pickOneNodeForPreemption orders them. Only the nodes whose
+ * generation moved are evaluated again. Its one owner is the memo; it is
+ * valid for one shape (pk_eval_memo.shape) and, per node, while the node's
+ * generation is the one it saw. */
+typedef struct status_count {
+	const pk_status *st;      /* interned in the memo */
+	long n;
+} status_count;
+
+typedef struct pk_session {
+	uint64_t shape;           /* the memo shape it holds; 0 = none */
+	long nnodes;
+	pk_node_eval *nodes;      /* lent to the evaluations, dry set as below */
+	const pk_status **dry;    /* per node: SelectVictimsOnNode's status, NULL
+	                           * when not potential */
+	bool dry_shown;           /* nodes[].dry is dry[] (else all NULL) */
+	uint64_t *seen;           /* per node: the generation nodes[i] reflects */
+	long nfit, npotential;
+	status_count *counts;     /* filter statuses and how many nodes have each */
+	int ncounts, countcap;
+	int *heap;                /* candidate nodes, the best first once built */
+	int nheap;
+	bool heap_built;          /* heap order holds (else a list: a shape seen
+	                           * once pays no heap, see pk_session_sync) */
+	int first, second;        /* without the heap: the best two, or -1 */
+	/* Dry runs are done only when a decision needs them (a pod that fits
+	 * needs none): the potential nodes whose dry run is owed. */
+	bool all_owed;            /* every potential node (after a reset) */
+	int *owed;
+	int nowed;
+	bool *is_owed;            /* per node: in owed */
+	int *at;                  /* per node: its place in heap, or -1 */
+	long shown_best;          /* the node whose candidate is 0 (the last pick), or -1 */
+} pk_session;
+
+/* A node's verdict of the node-only filters for one static shape (nodes
+ * do not change while the snapshot is played forward). */
+typedef struct static_entry {
+	uint64_t shape;           /* the memo's static_shape when worked out; 0 = never */
+	const pk_status *st;
+} static_entry;
+
+struct pk_eval_memo {
+	memo_entry *nodes;
+	pk_tail *tails;           /* per node, whatever the shape */
+	static_entry *statics;    /* per node, for static_shape */
+	long nnodes;
+	uint64_t static_shape;    /* id of the last preemptor's tolerations and node selection */
+	/* NodeResourcesFit's status by the set of checks that failed (fit_failures):
+	 * a handful of distinct values, worked out once each. */
+	const pk_status *fit_status[32];
+	/* The last preemptor it served, as it was then: binding or nominating
+	 * it changes the pod afterwards. The arrays it points to do not change. */
+	pk_pod last;
+	bool has_last;
+	uint64_t shape, next_shape;
+	uint64_t evaluation;      /* counts pk_memo_begin calls, from 1 */
+	status_set statuses;
+	/* No two pods the simulator may nominate share a uid (it says so,
+	 * pk_eval_memo_uids_unique): no node can hide a twin of the preemptor,
+	 * and the uid comparisons are skipped. */
+	bool uids_unique;
+	pk_session session;
+	pk_workers *workers;      /* the dry runs' threads, started on first need */
+	bool workers_tried;
+};
+
+static void session_free(pk_session *x)
+{
+	free(x->nodes);
+	free(x->dry);
+	free(x->seen);
+	free(x->counts);
+	free(x->heap);
+	free(x->at);
+	free(x->owed);
+	free(x->is_owed);
+	memset(x, 0, sizeof *x);
+}
+
+void pk_eval_memo_uids_unique(pk_eval_memo *m, bool unique)
+{
+	if (m)
+		m->uids_unique = unique;
+}
+
+static void free_tails(pk_eval_memo *m)
+{
+	for (long i = 0; m->tails && i < m->nnodes; i++)
+		pk_tail_free(&m->tails[i]);
+	free(m->tails);
+	free(m->nodes);
+	free(m->statics);
+	m->tails = NULL;
+	m->nodes = NULL;
+	m->statics = NULL;
+}
+
+pk_eval_memo *pk_eval_memo_new(void)
+{
+	pk_eval_memo *m = calloc(1, sizeof *m);
+	if (!m)
+		abort();
+	pk_arena_init(&m->statuses.arena);
+	return m;
+}
+
+void pk_eval_memo_free(pk_eval_memo *m)
+{
+	if (!m)
+		return;
+	pk_workers_free(m->workers);
+	free_tails(m);
+	session_free(&m->session);
+	free(m->statuses.slot);
+	pk_arena_free(&m->statuses.arena);
+	free(m);
+}
+
+/* Reasons and plugins are constants or interned: pointers identify them
+ * (equal texts at two addresses only cost a second copy). */
+static size_t status_hash(const pk_status *st)
+{
+	uint64_t h = (uint64_t)st->code * 0x9e3779b97f4a7c15u ^ (uintptr_t)st->plugin;
+	for (int i = 0; i < st->nreasons; i++)
+		h = (h ^ (uintptr_t)st->reasons[i]) * 0x100000001b3u;
+	return (size_t)(h ^ h >> 29);
+}
+
+static bool status_same(const pk_status *a, const pk_status *b)
+{
+	if (a->code != b->code || a->plugin != b->plugin || a->nreasons != b->nreasons)
+		return false;
+	for (int i = 0; i < a->nreasons; i++)
+		if (a->reasons[i] != b->reasons[i])
+			return false;
+	return true;
+}
+
+static void status_set_grow(status_set *t)
+{
+	size_t cap = t->cap ? t->cap * 2 : 64;
+	pk_status **slot = calloc(cap, sizeof *slot);
+	if (!slot)
+		abort();
+	for (size_t i = 0; i < t->cap; i++) {
+		if (!t->slot[i])
+			continue;
+		size_t j = status_hash(t->slot[i]) & (cap - 1);
+		while (slot[j])
+			j = (j + 1) & (cap - 1);
+		slot[j] = t->slot[i];
+	}
+	free(t->slot);
+	t->slot = slot;
+	t->cap = cap;
+}
+
+static const pk_status *memo_status(pk_eval_memo *m, const pk_status *st)
+{
+	if (st->code == PK_CODE_SUCCESS && st->nreasons == 0 && !st->plugin)
+		return &pk_status_success;
+	status_set *t = &m->statuses;
+	if (2 * (t->n + 1) > t->cap)
+		status_set_grow(t);
+	size_t j = status_hash(st) & (t->cap - 1);
+	for (; t->slot[j]; j = (j + 1) & (t->cap - 1))
+		if (status_same(t->slot[j], st))
+			return t->slot[j];
+	pk_status *c = pk_arena_alloc(&t->arena, sizeof *c);
+	*c = *st;
+	t->slot[j] = c;
+	t->n++;
+	return c;
+}
+
+static void memo_cand_store(memo_cand *mc, const pk_candidate *c, int64_t now)
+{
+	*mc = (memo_cand){ pk_pick_key_of(c, now), c->top_unstarted, c->top_start };
+}
+
+static void memo_cand_load(pk_candidate *c, const memo_cand *mc)
+{
+	const pick_key *k = &mc->key;
+	*c = (pk_candidate){ .node = k->node, .nvictims = k->nvictims, .num_pdb_violations = k->num_pdb_violations,
+	                     .top_priority = k->top_priority, .priority_sum = k->priority_sum,
+	                     .top_start = mc->top_start, .top_unstarted = mc->top_unstarted, .summarized = true };
+}
+
+static bool same_str(const char *a, const char *b)
+{
+	return a == b || strcmp(a, b) == 0;
+}
+
+static bool same_tolerations(const pk_pod *a, const pk_pod *b)
+{
+	if (a->ntolerations != b->ntolerations)
+		return false;
+	for (int i = 0; i < a->ntolerations; i++) {
+		const pk_toleration *x = &a->tolerations[i], *y = &b->tolerations[i];
+		if (x->op != y->op || x->effect != y->effect || !same_str(x->key, y->key) || !same_str(x->value, y->value))
+			return false;
+	}
+	return true;
+}
+
+static bool same_node_selection(const pk_pod *a, const pk_pod *b)
+{
+	if (!same_str(a->node_name, b->node_name) || a->con->has_node_selector != b->con->has_node_selector ||
+	    a->con->has_node_affinity != b->con->has_node_affinity || a->con->naffinity_terms != b->con->naffinity_terms)
+		return false;
+	if (a->con->has_node_selector && !pk_selector_equal(&a->con->node_selector, &b->con->node_selector))
+		return false;
+	for (int i = 0; i < a->con->naffinity_terms; i++) {
+		const pk_node_term *x = &a->con->affinity_terms[i], *y = &b->con->affinity_terms[i];
+		if (x->has_fields != y->has_fields || !pk_selector_equal(&x->labels, &y->labels) ||
+		    (x->has_fields && !pk_selector_equal(&x->fields, &y->fields)))
+			return false;
+	}
+	return true;
+}
+
+/* What the node-only filters read of a preemptor. */
+static bool same_static_shape(const pk_pod *a, const pk_pod *b)
+{
+	return same_tolerations(a, b) && same_node_selection(a, b);
+}
+
+/* Everything else the filter pass and the arithmetic SelectVictimsOnNode
+ * read of a preemptor, but its identity. */
+static bool same_requests(const pk_pod *a, const pk_pod *b)
+{
+	const pk_res *x = &a->requests, *y = &b->requests;
+	return a->priority == b->priority && x->cpu == y->cpu && x->memory == y->memory &&
+	       x->ephemeral == y->ephemeral && x->nscalar == 0 && y->nscalar == 0 && a->con->nports == 0 &&
+	       b->con->nports == 0;
+}
+
+memo_entry *pk_memo_begin(const pk_snapshot *s, const pk_pod *pod, const pk_eval_opts *o)
+{
+	pk_eval_memo *m = o->memo;
+	/* with pod groups as victims a node's answer depends on other nodes */
+	if (!m || !o->victims_of_best_only || !pk_arithmetic_applies(s, pod) || *pod->nominated_node ||
+	    s->victim_groups)
+		return NULL;
+	if (m->nnodes != s->nnodes) {
+		free_tails(m);
+		m->nodes = calloc((size_t)s->nnodes + 1, sizeof *m->nodes);
+		m->tails = calloc((size_t)s->nnodes + 1, sizeof *m->tails);
+		m->statics = calloc((size_t)s->nnodes + 1, sizeof *m->statics);
+		if (!m->nodes || !m->tails || !m->statics)
+			abort();
+		m->nnodes = s->nnodes;
+		m->has_last = false;
+	}
+	bool same_static = m->has_last && same_static_shape(&m->last, pod);
+	if (!same_static)
+		m->static_shape = ++m->next_shape;
+	if (!same_static || !same_requests(&m->last, pod))
+		m->shape = ++m->next_shape;
+	m->last = *pod;
+	m->has_last = true;
+	m->evaluation++;
+	return m->nodes;
+}
+
+/* A pod nominated to the node with the preemptor's uid (a duplicate) is
+ * left out of the preemptor's view: such a node is not memoised. */
+static bool uid_nominated_on(const pk_nodeinfo *ni, const pk_pod *pod)
+{
+	for (int i = 0; i < ni->nnominated; i++)
+		if (*ni->nominated[i]->uid && same_str(ni->nominated[i]->uid, pod->uid))
+			return true;
+	return false;
+}
+
+/* The node's memo entry for this evaluation, or NULL when the node is not
+ * memoised; *valid says whether it holds this shape's results. The filter
+ * pass looks for a twin once and marks the entry; the dry run reads the mark. */
+static memo_entry *memo_entry_of(memo_entry *entries, const pk_eval_memo *m, const pk_nodeinfo *ni,
+                                 const pk_pod *pod, bool *valid, bool filter_pass)
+{
+	*valid = false;
+	if (!entries)
+		return NULL;
+	memo_entry *me = &entries[ni->node->index];
+	if (filter_pass && !m->uids_unique && ni->nnominated && uid_nominated_on(ni, pod))
+		me->twin_in = m->evaluation;
+	if (me->twin_in == m->evaluation)
+		return NULL;
+	*valid = me->shape == m->shape && me->generation == ni->generation;
+	return me;
+}
+
+enum { FIT_PODS = 1, FIT_CPU = 2, FIT_MEMORY = 4, FIT_EPHEMERAL = 8, FIT_UNRESOLVABLE = 16 };
+
+/* Which of NodeResourcesFit's checks fail with t on the node: the status
+ * (pk_fit_basic's) is a function of this set alone. */
+static int fit_failures(const pk_pod *pod, const pk_node *n, const room *r, const sums *t)
+{
+	const pk_res *al = &n->allocatable, *p = &pod->requests;
+	int f = t->pods * 1000 > r->pods_milli ? FIT_PODS : 0;
+	if (t->cpu > r->cpu)
+		f |= FIT_CPU | (p->cpu > al->cpu ? FIT_UNRESOLVABLE : 0);
+	if (t->memory > r->memory)
+		f |= FIT_MEMORY | (p->memory > al->memory ? FIT_UNRESOLVABLE : 0);
+	if (t->ephemeral > r->ephemeral)
+		f |= FIT_EPHEMERAL | (p->ephemeral > al->ephemeral ? FIT_UNRESOLVABLE : 0);
+	return f;
+}
+
+/* pk_run_filters_with_nominated for a preemptor on the arithmetic path
+ * (no host ports, extended resources, spread or pod affinity: the
+ * node-only filters, then NodeResourcesFit with the nominated pods of
+ * equal or higher priority), from the memo's per-node and per-outcome
+ * statuses. */
+static const pk_status *arithmetic_filter(const pk_pod *pod, pk_nodeinfo *ni, pk_eval_memo *m)
+{
+	static_entry *se = &m->statics[ni->node->index];
+	if (se->shape != m->static_shape) {
+		pk_status st = pk_run_static_filters(pod, ni);
+		*se = (static_entry){ m->static_shape, memo_status(m, &st) };
+	}
+	if (se->st->code != PK_CODE_SUCCESS)
+		return se->st;
+	sums t = pk_node_sums(ni, pod);
+	room r = pk_room_beside(pod, ni->node);
+	int f = fit_failures(pod, ni->node, &r, &t);
+	if (!m->fit_status[f]) {
+		pk_status st = pk_fit_sums(pod, ni, &t);
+		m->fit_status[f] = memo_status(m, &st);
+	}
+	return m->fit_status[f];
+}
+
+const pk_status *pk_node_filter(pk_snapshot *s, const pk_pod *pod, pk_nodeinfo *ni, memo_entry *entries,
+                                pk_eval_memo *m, pk_arena *arena)
+{
+	bool valid;
+	memo_entry *me = memo_entry_of(entries, m, ni, pod, &valid, true);
+	if (valid)
+		return me->filter;
+	if (!entries) {
+		pk_status st = pk_run_filters_with_nominated(s, pod, ni);
+		return keep_status(arena, &st);
+	}
+	const pk_status *st = arithmetic_filter(pod, ni, m);
+	if (me)
+		*me = (memo_entry){ .generation = ni->generation, .shape = m->shape, .filter = st };
+	return st;
+}
+
+const pk_status *pk_node_dry_run(pk_snapshot *s, const pk_pod *pod, pk_nodeinfo *ni, const pk_eval_opts *o,
+                                 memo_entry *entries, pk_arena *arena, pk_candidate *c)
+{
+	bool valid;
+	memo_entry *me = memo_entry_of(entries, o->memo, ni, pod, &valid, false);
+	if (valid && me->dry) {
+		memo_cand_load(c, &me->cand);
+		return me->dry;
+	}
+	/* a potential node: its filter status was Unschedulable, which the
+	 * node-only filters never say */
+	pk_tail *tail = entries ? &o->memo->tails[ni->node->index] : NULL;
+	pk_status st = pk_select_victims(s, pod, ni, arena, c, !o->victims_of_best_only, tail, true);
+	if (!valid)
+		return keep_status(arena, &st);
+	me->dry = memo_status(o->memo, &st);
+	memo_cand_store(&me->cand, c, s->now);
+	return me->dry;
+}
+
+void pk_prefetch_unless_known(const pk_nodeinfo *ni, memo_entry *entries, const pk_eval_memo *m)
+{
+	if (entries) {
+		const memo_entry *me = &entries[ni->node->index];
+		if (me->shape == m->shape && me->generation == ni->generation && me->dry)
+			return;
+	}
+	prefetch_slots(ni);
+}
+
+/* ---- the session (see pk_session) ------------------------------------------------ */
+
+static void session_alloc(pk_session *x, const pk_snapshot *s)
+{
+	session_free(x);
+	size_t n = (size_t)s->nnodes + 1;
+	x->nnodes = s->nnodes;
+	x->nodes = calloc(n, sizeof *x->nodes);
+	x->dry = calloc(n, sizeof *x->dry);
+	x->seen = malloc(n * sizeof *x->seen);
+	x->heap = malloc(n * sizeof *x->heap);
+	x->at = malloc(n * sizeof *x->at);
+	x->owed = malloc(n * sizeof *x->owed);
+	x->is_owed = calloc(n, sizeof *x->is_owed);
+	if (!x->nodes || !x->dry || !x->seen || !x->heap || !x->at || !x->owed || !x->is_owed)
+		abort();
+}
+
+/* Start over for another shape: every node is to be evaluated again. */
+static void session_reset(pk_session *x, const pk_snapshot *s, uint64_t shape)
+{
+	if (x->nnodes != s->nnodes || !x->nodes)
+		session_alloc(x, s);
+	x->shape = shape;
+	x->nfit = x->npotential = 0;
+	x->ncounts = 0;
+	x->nheap = 0;
+	x->heap_built = false;
+	x->all_owed = true;
+	x->nowed = 0;
+	x->dry_shown = false;
+	x->shown_best = -1;
+	for (long i = 0; i < s->nnodes; i++) {
+		x->nodes[i] = (pk_node_eval){ .ni = &s->infos[i], .candidate = -1 };
+		x->dry[i] = NULL;
+		x->at[i] = -1;
+		x->is_owed[i] = false;
+		x->seen[i] = ~s->infos[i].generation;
+	}
+}
+
+static void count_status(pk_session *x, const pk_status *st, long d)
+{
+	for (int i = 0; i < x->ncounts; i++)
+		if (x->counts[i].st == st) {
+			x->counts[i].n += d;
+			return;
+		}
+	if (x->ncounts == x->countcap) {
+		x->countcap = x->countcap ? 2 * x->countcap : 16;
+		x->counts = realloc(x->counts, sizeof *x->counts * (size_t)x->countcap);
+		if (!x->counts)
+			abort();
+	}
+	x->counts[x->ncounts++] = (status_count){ st, d };
+}
+
+/* Candidate order of nodes a and b (preempt.c's candidate_cmp, on their memo
+ * summaries). */
+static int node_order(const pk_snapshot *s, const pk_eval_memo *m, int a, int b, int *criterion)
+{
+	(void)s;
+	return pk_pick_key_cmp(&m->nodes[a].cand.key, &m->nodes[b].cand.key, criterion);
+}
+
+static bool heap_before(const pk_snapshot *s, const pk_eval_memo *m, int a, int b)
+{
+	int criterion;
+	return node_order(s, m, a, b, &criterion) < 0;
+}
+
+static void heap_put(pk_session *x, int pos, int node)
+{
+	x->heap[pos] = node;
+	x->at[node] = pos;
+}
+
+static void sift_up(pk_session *x, const pk_snapshot *s, const pk_eval_memo *m, int pos)
+{
+	int node = x->heap[pos];
+	while (pos > 0 && heap_before(s, m, node, x->heap[(pos - 1) / 2])) {
+		heap_put(x, pos, x->heap[(pos - 1) / 2]);
+		pos = (pos - 1) / 2;
+	}
+	heap_put(x, pos, node);
+}
+
+static void sift_down(pk_session *x, const pk_snapshot *s, const pk_eval_memo *m, int pos)
+{
+	int node = x->heap[pos];
+	for (;;) {
+		int c = 2 * pos + 1;
+		if (c >= x->nheap)
+			break;
+		if (c + 1 < x->nheap && heap_before(s, m, x->heap[c + 1], x->heap[c]))
+			c++;
+		if (!heap_before(s, m, x->heap[c], node))
+			break;
+		heap_put(x, pos, x->heap[c]);
+		pos = c;
+	}
+	heap_put(x, pos, node);
+}
+
+static void heap_remove(pk_session *x, const pk_snapshot *s, const pk_eval_memo *m, int node)
+{
+	int pos = x->at[node];
+	x->at[node] = -1;
+	int last = x->heap[--x->nheap];
+	if (pos == x->nheap)
+		return;
+	heap_put(x, pos, last);
+	sift_up(x, s, m, pos);
+	sift_down(x, s, m, x->at[last]);
+}
+
+/* Filter node i again for the session's shape; its dry run is owed. */
+static void session_redo(pk_session *x, pk_snapshot *s, const pk_pod *pod, memo_entry *entries,
+                         pk_eval_memo *m, long i, pk_arena *arena)
+{
+	pk_nodeinfo *ni = &s->infos[i];
+	pk_node_eval *ne = &x->nodes[i];
+	if (ne->filter) {
+		count_status(x, ne->filter, -1);
+		x->nfit -= ne->filter->code == PK_CODE_SUCCESS;
+		x->npotential -= ne->filter->code == PK_CODE_UNSCHEDULABLE;
+	}
+	if (x->at[i] >= 0)
+		heap_remove(x, s, m, (int)i); /* never after a reset: the heap is empty */
+	ne->filter = pk_node_filter(s, pod, ni, entries, m, arena);
+	count_status(x, ne->filter, 1);
+	x->nfit += ne->filter->code == PK_CODE_SUCCESS;
+	x->npotential += ne->filter->code == PK_CODE_UNSCHEDULABLE;
+	x->dry[i] = NULL;
+	ne->dry = NULL;
+	ne->candidate = -1;
+	if (ne->filter->code == PK_CODE_UNSCHEDULABLE && !x->all_owed && !x->is_owed[i]) {
+		x->is_owed[i] = true;
+		x->owed[x->nowed++] = (int)i;
+	}
+	x->seen[i] = ni->generation;
+}
+
+/* The dry run of a potential node whose run was owed: a candidate into the
+ * heap (built by then: a reset's runs go through session_dry_all). */
+static void session_dry(pk_session *x, pk_snapshot *s, const pk_pod *pod, const pk_eval_opts *o,
+                        memo_entry *entries, int i, pk_arena *arena)
+{
+	pk_candidate c;
+	x->dry[i] = pk_node_dry_run(s, pod, &s->infos[i], o, entries, arena, &c);
+	x->nodes[i].dry = x->dry_shown ? x->dry[i] : NULL;
+	if (x->dry[i]->code != PK_CODE_SUCCESS)
+		return;
+	heap_put(x, x->nheap++, i);
+	sift_up(x, s, o->memo, x->at[i]);
+}
+
+/* Without the heap: the best two candidates in one pass. */
+static void best_two(pk_session *x, const pk_snapshot *s, const pk_eval_memo *m)
+{
+	x->first = x->second = -1;
+	for (int k = 0; k < x->nheap; k++) {
+		int c = x->heap[k];
+		if (x->first < 0 || heap_before(s, m, c, x->first)) {
+			x->second = x->first;
+			x->first = c;
+		} else if (x->second < 0 || heap_before(s, m, c, x->second)) {
+			x->second = c;
+		}
+	}
+}
+
+pk_session *pk_session_sync(pk_snapshot *s, const pk_pod *pod, const pk_eval_opts *o, memo_entry *entries,
+                            pk_evaluation *e)
+{
+	pk_eval_memo *m = o->memo;
+	if (!entries || o->sample || !m->uids_unique)
+		return NULL;
+	pk_session *x = &m->session;
+	bool bulk = x->shape != m->shape || x->nnodes != s->nnodes || !x->nodes;
+	if (bulk)
+		session_reset(x, s, m->shape);
+	else if (!x->heap_built) {
+		/* the shape's second decision: worth a heap from now on */
+		for (int pos = x->nheap / 2 - 1; pos >= 0; pos--)
+			sift_down(x, s, m, pos);
+		x->heap_built = true;
+	}
+	for (long i = 0; i < s->nnodes; i++) {
+		if (i + 8 < s->nnodes)
+			__builtin_prefetch(&s->infos[i + 8].generation);
+		if (x->seen[i] != s->infos[i].generation)
+			session_redo(x, s, pod, entries, m, i, &e->arena);
+	}
+	if (x->shown_best >= 0)
+		x->nodes[x->shown_best].candidate = -1;
+	x->shown_best = -1;
+	e->nodes = x->nodes; /* lent until the next evaluation with the memo */
+	e->nfit = x->nfit;
+	e->npotential = x->npotential;
+	return x;
+}
+
+void pk_session_show_dry(pk_session *x, bool show)
+{
+	if (x->dry_shown == show)
+		return;
+	x->dry_shown = show;
+	for (long i = 0; i < x->nnodes; i++)
+		x->nodes[i].dry = show ? x->dry[i] : NULL;
+}
+
+const char *pk_session_filter_message(pk_evaluation *e, const pk_session *x)
+{
+	if (e->nnodes == 0)
+		return "no nodes available to schedule pods";
+	const pk_status **st = malloc(sizeof *st * (size_t)(x->ncounts + 1));
+	long *w = malloc(sizeof *w * (size_t)(x->ncounts + 1));
+	if (!st || !w)
+		abort();
+	long n = 0;
+	for (int i = 0; i < x->ncounts; i++)
+		if (x->counts[i].n) {
+			st[n] = x->counts[i].st;
+			w[n++] = x->counts[i].n;
+		}
+	const char *msg = pk_fit_error_weighted(&e->arena, e->nnodes, st, w, n);
+	free(st);
+	free(w);
+	return msg;
+}
+
+/* ---- the dry runs of a reset, on more than one core ------------------------------ */
+
+/* After a reset every potential node is owed its dry run, and those are
+ * independent: each reads the snapshot and writes only its own node's tail,
+ * slots, pods' PDB lists and memo entry. With several cores they are cut
+ * into parts run at once (5,000 nodes of ~25 lower-priority pods cost about
+ * half a millisecond on one); the statuses are interned and the candidates
+ * listed afterwards by the calling thread, which alone touches the memo's
+ * shared tables, the string table and the session. */
+typedef struct dry_job {
+	pk_snapshot *s;
+	const pk_pod *pod;
+	const pk_eval_opts *o;
+	const int *nodes;         /* the potential nodes, in node order */
+	long n;
+	pk_status *status;        /* per position: the dry run's status */
+} dry_job;
+
+static void dry_part(void *ctx, int part, int nparts)
+{
+	dry_job *j = ctx;
+	pk_eval_memo *m = j->o->memo;
+	long from = j->n * part / nparts, to = j->n * (part + 1) / nparts;
+	for (long k = from; k < to; k++) {
+		int i = j->nodes[k];
+		if (k + 1 < to)
+			prefetch_slots(&j->s->infos[j->nodes[k + 1]]);
+		memo_entry *me = &m->nodes[i];
+		pk_candidate c;
+		j->status[k] = pk_select_victims(j->s, j->pod, &j->s->infos[i], NULL, &c, false, &m->tails[i], true);
+		if (j->status[k].code == PK_CODE_SUCCESS)
+			memo_cand_store(&me->cand, &c, j->s->now);
+	}
+}
+
+/* Threads for the dry runs of this many potential nodes, or NULL for one. */
+static pk_workers *dry_workers(pk_eval_memo *m, const pk_eval_opts *o, long potential)
+{
+	long from = o->threads_from > 0 ? o->threads_from : 512;
+	if (potential < from)
+		return NULL;
+	if (!m->workers_tried) {
+		m->workers_tried = true;
+		m->workers = pk_workers_new(pk_workers_wanted(o->threads));
+	}
+	return m->workers;
+}
+
+/* Every potential node's dry run, after a reset: the candidates listed, the
+ * best two found. */
+static void session_dry_all(pk_session *x, pk_snapshot *s, const pk_pod *pod, const pk_eval_opts *o,
+                            pk_arena *arena)
+{
+	pk_eval_memo *m = o->memo;
+	dry_job j = { s, pod, o, x->owed, 0, NULL };
+	for (long i = 0; i < x->nnodes; i++)
+		if (x->nodes[i].filter->code == PK_CODE_UNSCHEDULABLE)
+			x->owed[j.n++] = (int)i;
+	pk_workers *w = dry_workers(m, o, j.n);
+	j.status = malloc(sizeof *j.status * (size_t)(j.n + 1));
+	if (!j.status)
+		abort();
+	pk_workers_run(w, dry_part, &j);
+	for (long k = 0; k < j.n; k++) {
+		int i = x->owed[k];
+		pk_status *st = &j.status[k];
+		if (st->code == PK_CODE_ERROR && st->nreasons == 0) {
+			pk_candidate c; /* its message needs the string table: once more, here */
+			*st = pk_select_victims(s, pod, &s->infos[i], arena, &c, false, &m->tails[i], true);
+		}
+		memo_entry *me = &m->nodes[i];
+		x->dry[i] = me->dry = memo_status(m, st);
+		x->nodes[i].dry = x->dry_shown ? x->dry[i] : NULL;
+		if (st->code == PK_CODE_SUCCESS)
+			heap_put(x, x->nheap++, i);
+	}
+	free(j.status);
+}
+
+void pk_session_pick(pk_session *x, pk_snapshot *s, const pk_pod *pod, const pk_eval_opts *o,
+                     pk_evaluation *e)
+{
+	const pk_eval_memo *m = o->memo;
+	memo_entry *entries = o->memo->nodes;
+	if (x->all_owed) {
+		session_dry_all(x, s, pod, o, &e->arena);
+		x->all_owed = false;
+		x->heap_built = false;
+		best_two(x, s, m);
+	} else {
+		for (int k = 0; k < x->nowed; k++) {
+			x->is_owed[x->owed[k]] = false;
+			session_dry(x, s, pod, o, entries, x->owed[k], &e->arena);
+		}
+	}
+	x->nowed = 0;
+	e->num_candidates = x->npotential;
+	e->offset = 0;
+	e->ncandidates = x->nheap;
+	if (x->nheap == 0)
+		return;
+	int best = x->first, second = x->second, criterion = 0;
+	if (x->heap_built) {
+		best = x->heap[0];
+		second = x->nheap < 2 ? -1
+		         : x->nheap > 2 && heap_before(s, m, x->heap[2], x->heap[1]) ? x->heap[2] : x->heap[1];
+	}
+	if (second >= 0)
+		node_order(s, m, best, second, &criterion);
+	e->decided_by = pk_pick_criteria[criterion];
+	e->candidates = pk_arena_alloc(&e->arena, sizeof *e->candidates);
+	e->best = 0;
+	x->nodes[best].candidate = 0; /* back to -1 at the next sync */
+	x->shown_best = best;
+	pk_nodeinfo *ni = &s->infos[best];
+	pk_select_victims(s, pod, ni, &e->arena, &e->candidates[0], true, &o->memo->tails[best], true);
+}
+

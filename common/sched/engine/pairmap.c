@@ -1,0 +1,96 @@
+/* Topology-pair counters; see pairmap.h. */
+#include "sched/engine/pairmap.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+static size_t pair_hash(const char *k, const char *v)
+{
+	uintptr_t x = (uintptr_t)k * 0x9e3779b97f4a7c15ull ^ (uintptr_t)v;
+	x ^= x >> 29;
+	x *= 0xbf58476d1ce4e5b9ull;
+	return (size_t)(x ^ (x >> 32));
+}
+
+void pk_pair_map_init(pk_pair_map *m)
+{
+	memset(m, 0, sizeof *m);
+}
+
+void pk_pair_map_free(pk_pair_map *m)
+{
+	free(m->keys);
+	free(m->vals);
+	free(m->counts);
+	pk_pair_map_init(m);
+}
+
+static void grow(pk_pair_map *m)
+{
+	pk_pair_map n = { .cap = m->cap ? m->cap * 2 : 64 };
+	n.keys = calloc(n.cap, sizeof *n.keys);
+	n.vals = calloc(n.cap, sizeof *n.vals);
+	n.counts = calloc(n.cap, sizeof *n.counts);
+	if (!n.keys || !n.vals || !n.counts)
+		abort();
+	for (size_t i = 0; i < m->cap; i++) {
+		if (!m->keys[i])
+			continue;
+		size_t j = pair_hash(m->keys[i], m->vals[i]) & (n.cap - 1);
+		while (n.keys[j])
+			j = (j + 1) & (n.cap - 1);
+		n.keys[j] = m->keys[i];
+		n.vals[j] = m->vals[i];
+		n.counts[j] = m->counts[i];
+	}
+	n.used = m->used;
+	n.nonzero = m->nonzero;
+	pk_pair_map_free(m);
+	*m = n;
+}
+
+static long *slot(const pk_pair_map *m, const char *k, const char *v, size_t *free_at)
+{
+	if (!m->cap)
+		return NULL;
+	size_t j = pair_hash(k, v) & (m->cap - 1);
+	while (m->keys[j]) {
+		if (m->keys[j] == k && m->vals[j] == v)
+			return &m->counts[j];
+		j = (j + 1) & (m->cap - 1);
+	}
+	if (free_at)
+		*free_at = j;
+	return NULL;
+}
+
+long pk_pair_map_add(pk_pair_map *m, const char *k, const char *v, long d)
+{
+	if ((m->used + 1) * 2 > m->cap)
+		grow(m);
+	size_t j = 0;
+	long *c = slot(m, k, v, &j);
+	if (!c) {
+		m->keys[j] = k;
+		m->vals[j] = v;
+		m->counts[j] = 0;
+		m->used++;
+		c = &m->counts[j];
+	}
+	long before = *c;
+	*c += d;
+	m->nonzero += (before == 0 && *c != 0) - (before != 0 && *c == 0);
+	return *c;
+}
+
+long pk_pair_map_get(const pk_pair_map *m, const char *k, const char *v)
+{
+	long *c = slot(m, k, v, NULL);
+	return c ? *c : 0;
+}
+
+int pk_pair_map_has(const pk_pair_map *m, const char *k, const char *v)
+{
+	return slot(m, k, v, NULL) != NULL;
+}

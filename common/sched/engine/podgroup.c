@@ -1,0 +1,661 @@
+/* PodGroup objects, Workload templates, pod membership and feature gates;
+ * see podgroup.h. */
+#include "sched/engine/podgroup.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "k8s/gates.h"
+#include "k8s/json.h"
+
+/* ---- feature gates -------------------------------------------------------- */
+
+void pk_pg_gates_from(pk_pg_gates *g, const pk_feature_gates *fg)
+{
+	g->generic_workload = pk_gate_on(fg, PK_GATE_GENERIC_WORKLOAD);
+	g->k8s_minor = fg->k8s_minor ? fg->k8s_minor : PK_K8S_MINOR_NEWEST;
+	g->workload_aware_preemption = g->k8s_minor >= 37 ? g->generic_workload
+	                                                  : pk_gate_on(fg, PK_GATE_WORKLOAD_AWARE_PREEMPTION);
+	g->topology_aware = pk_gate_on(fg, PK_GATE_TOPOLOGY_AWARE_WORKLOAD_SCHEDULING);
+}
+
+bool pk_pg_groups_count_in_pod_preemption(const pk_pg_gates *g)
+{
+	return g->generic_workload && g->k8s_minor >= 37;
+}
+
+const char *pk_pg_release_caveat(const pk_pg_set *g)
+{
+	if (g->gates.k8s_minor >= 36 || g->n == 0)
+		return NULL;
+	return "Kubernetes 1.35's gang scheduling (the GangScheduling plugin holding members at Permit, "
+	       "scheduling.k8s.io/v1alpha1 Workloads) is not modelled: the PodGroups of the input are "
+	       "answered for as Kubernetes 1.36 answers them";
+}
+
+/* ---- the set and its (namespace, name) index -------------------------------- */
+
+typedef struct pg_index {
+	long *slots;   /* group index + 1; 0 = empty */
+	size_t cap;
+} pg_index;
+
+static size_t key_hash(const char *ns, const char *name)
+{
+	uintptr_t x = (uintptr_t)ns * 0x9e3779b97f4a7c15ull ^ (uintptr_t)name;
+	x ^= x >> 31;
+	x *= 0xbf58476d1ce4e5b9ull;
+	x ^= x >> 29;
+	return (size_t)x;
+}
+
+static void index_insert(pg_index *ix, const pk_podgroup *groups, long i)
+{
+	size_t j = key_hash(groups[i].namespace_, groups[i].name) & (ix->cap - 1);
+	while (ix->slots[j])
+		j = (j + 1) & (ix->cap - 1);
+	ix->slots[j] = i + 1;
+}
+
+static void index_rebuild(pk_pg_set *g)
+{
+	pg_index *ix = g->index;
+	free(ix->slots);
+	ix->cap = 16;
+	while (ix->cap < (size_t)g->n * 2 + 2)
+		ix->cap *= 2;
+	ix->slots = calloc(ix->cap, sizeof *ix->slots);
+	if (!ix->slots)
+		abort();
+	for (long i = 0; i < g->n; i++)
+		index_insert(ix, g->groups, i);
+}
+
+void pk_pg_set_init(pk_pg_set *g)
+{
+	memset(g, 0, sizeof *g);
+	g->index = calloc(1, sizeof(pg_index));
+	g->workloads = cJSON_CreateArray();
+	g->templates = cJSON_CreateArray();
+	if (!g->index || !g->workloads || !g->templates)
+		abort();
+	pk_feature_gates defaults;
+	pk_feature_gates_default(&defaults);
+	pk_pg_gates_from(&g->gates, &defaults);
+	index_rebuild(g);
+}
+
+void pk_pg_set_free(pk_pg_set *g)
+{
+	for (long i = 0; i < g->n; i++)
+		free(g->groups[i].bound);
+	free(g->groups);
+	free(g->pod_group_name);
+	free(g->pod_group);
+	free(g->pod_owner_kind);
+	free(g->pod_owner_name);
+	free(g->pod_ready);
+	cJSON_Delete(g->workloads);
+	cJSON_Delete(g->templates);
+	if (g->index)
+		free(((pg_index *)g->index)->slots);
+	free(g->index);
+	memset(g, 0, sizeof *g);
+}
+
+pk_podgroup *pk_pg_find(const pk_pg_set *g, const char *ns, const char *name)
+{
+	const pg_index *ix = g->index;
+	size_t j = key_hash(ns, name) & (ix->cap - 1);
+	while (ix->slots[j]) {
+		pk_podgroup *pg = &g->groups[ix->slots[j] - 1];
+		if (pg->namespace_ == ns && pg->name == name)
+			return pg;
+		j = (j + 1) & (ix->cap - 1);
+	}
+	return NULL;
+}
+
+/* The group (namespace, name), created empty if new. Names are interned. */
+static pk_podgroup *group_get(pk_pg_set *g, const char *ns, const char *name, bool *created)
+{
+	pk_podgroup *pg = pk_pg_find(g, ns, name);
+	*created = false;
+	if (pg)
+		return pg;
+	if (g->n == g->cap) {
+		g->cap = g->cap ? g->cap * 2 : 16;
+		g->groups = realloc(g->groups, sizeof *g->groups * (size_t)g->cap);
+		if (!g->groups)
+			abort();
+	}
+	pg = &g->groups[g->n];
+	memset(pg, 0, sizeof *pg);
+	pg->namespace_ = ns;
+	pg->name = name;
+	pg->uid = "";
+	pg->parent = "";
+	pg->class_name = "";
+	pg->workload = "";
+	pg->template_ = "";
+	g->n++;
+	if ((size_t)g->n * 2 > ((pg_index *)g->index)->cap)
+		index_rebuild(g);
+	else
+		index_insert(g->index, g->groups, g->n - 1);
+	*created = true;
+	return pg;
+}
+
+/* ---- decoding ---------------------------------------------------------------- */
+
+/* disruptionMode: "Pod" | "PodGroup" (v1alpha2) or {single:{}} | {all:{}}. */
+static bool decode_mode(const cJSON *m, bool *whole)
+{
+	if (cJSON_IsString(m)) {
+		*whole = strcmp(m->valuestring, "PodGroup") == 0;
+		return true;
+	}
+	if (cJSON_IsObject(m)) {
+		*whole = pk_get(m, "all") != NULL;
+		return true;
+	}
+	return false;
+}
+
+static bool decode_sched_policy(const cJSON *sp, pk_pg_policy *policy, int32_t *min_count)
+{
+	if (!cJSON_IsObject(sp))
+		return false;
+	const cJSON *gang = pk_get(sp, "gang");
+	if (cJSON_IsObject(gang)) {
+		int64_t mc = 1;
+		pk_int64(gang, "minCount", &mc);
+		*policy = PK_PG_POLICY_GANG;
+		*min_count = (int32_t)(mc < 1 ? 1 : mc > INT32_MAX ? INT32_MAX : mc);
+		return true;
+	}
+	if (pk_get(sp, "basic")) {
+		*policy = PK_PG_POLICY_BASIC;
+		return true;
+	}
+	return false;
+}
+
+/* Fields a PodGroup spec or a Workload template can carry. */
+static void decode_group_fields(pk_podgroup *pg, pk_strtab *strs, const cJSON *spec, bool fill_only)
+{
+	int64_t prio;
+	if ((!fill_only || !pg->has_priority) && pk_int64(spec, "priority", &prio) && prio >= INT32_MIN &&
+	    prio <= INT32_MAX) {
+		pg->priority = (int32_t)prio;
+		pg->has_priority = true;
+	}
+	const char *cls = pk_str(spec, "priorityClassName");
+	if (cls && (!fill_only || !*pg->class_name))
+		pg->class_name = pk_intern(strs, cls);
+	if (!fill_only || !pg->has_mode)
+		pg->has_mode = decode_mode(pk_get(spec, "disruptionMode"), &pg->disrupt_whole) || pg->has_mode;
+	const char *pol = pk_str(spec, "preemptionPolicy");
+	if (pol && (!fill_only || !pg->has_policy_field)) {
+		pg->policy_never = strcmp(pol, "Never") == 0;
+		pg->has_policy_field = true;
+	}
+	if (!fill_only || !pg->has_sched_policy)
+		pg->has_sched_policy = decode_sched_policy(pk_get(spec, "schedulingPolicy"), &pg->policy,
+		                                           &pg->min_count) || pg->has_sched_policy;
+	const cJSON *sc = pk_get(spec, "schedulingConstraints");
+	if (cJSON_IsObject(sc) && sc->child)
+		pg->has_constraints = true;
+}
+
+static bool add_podgroup(pk_pg_set *g, pk_snapshot *s, const cJSON *obj, char *err, size_t errsize)
+{
+	const char *name = pk_name(obj);
+	if (!*name) {
+		snprintf(err, errsize, "%s without metadata.name", pk_kind(obj));
+		return false;
+	}
+	const cJSON *prio = pk_getp(obj, "spec.priority");
+	int64_t pv;
+	if (prio && !cJSON_IsNull(prio) && (!pk_num_int64(prio, &pv) || pv < INT32_MIN || pv > INT32_MAX)) {
+		snprintf(err, errsize, "%s %s: spec.priority is not an int32", pk_kind(obj), name);
+		return false;
+	}
+	const char *ns = pk_namespace(obj);
+	bool created;
+	pk_podgroup *pg = group_get(g, pk_intern(s->strs, *ns ? ns : "default"), pk_intern(s->strs, name), &created);
+	if (!created && !pg->synthesized) {
+		free(pg->bound);
+		const char *keep_ns = pg->namespace_, *keep_name = pg->name;
+		memset(pg, 0, sizeof *pg);
+		pg->namespace_ = keep_ns;
+		pg->name = keep_name;
+		pg->class_name = pg->workload = pg->template_ = "";
+	}
+	pg->synthesized = false;
+	pg->composite = strcmp(pk_kind(obj), "CompositePodGroup") == 0;
+	const char *parent = pk_str(pk_get(obj, "spec"), "parentCompositePodGroupName");
+	pg->parent = pk_intern(s->strs, parent ? parent : "");
+	pg->uid = pk_intern(s->strs, pk_uid(obj));
+	const char *ts = pk_str(obj, "metadata.creationTimestamp");
+	if (ts)
+		pk_parse_time(ts, &pg->created);
+	const cJSON *spec = pk_get(obj, "spec");
+	decode_group_fields(pg, s->strs, spec, false);
+	/* v1alpha2: spec.podGroupTemplateRef.workload; v1alpha3: spec.workloadRef */
+	const char *wl = pk_str(spec, "podGroupTemplateRef.workload.workloadName");
+	const char *tpl = pk_str(spec, "podGroupTemplateRef.workload.podGroupTemplateName");
+	if (!wl) {
+		wl = pk_str(spec, "workloadRef.workloadName");
+		tpl = pk_str(spec, "workloadRef.templateName");
+	}
+	pg->workload = pk_intern(s->strs, wl ? wl : "");
+	pg->template_ = pk_intern(s->strs, tpl ? tpl : "");
+	return true;
+}
+
+bool pk_pg_is_controller_kind(const char *kind)
+{
+	static const char *const kinds[] = { "Deployment", "ReplicaSet", "StatefulSet", "Job", "DaemonSet",
+	                                     "ReplicationController", "CronJob" };
+	for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
+		if (strcmp(kind, kinds[i]) == 0)
+			return true;
+	return false;
+}
+
+bool pk_pg_set_add(pk_pg_set *g, pk_snapshot *s, const cJSON *obj, bool *rejected, char *err, size_t errsize)
+{
+	const char *kind = pk_kind(obj);
+	const char *api = pk_api_version(obj);
+	/* Volcano's and other projects' PodGroups share the kind, not the group. */
+	bool k8s_scheduling = !*api || strncmp(api, "scheduling.k8s.io/", 18) == 0;
+	*rejected = false;
+	if ((strcmp(kind, "PodGroup") == 0 || strcmp(kind, "CompositePodGroup") == 0) && k8s_scheduling) {
+		*rejected = !add_podgroup(g, s, obj, err, errsize);
+		return true;
+	}
+	if (strcmp(kind, "Workload") == 0 && k8s_scheduling) {
+		cJSON_AddItemToArray(g->workloads, cJSON_Duplicate(obj, 1));
+		return true;
+	}
+	bool workload_api = !*api || strcmp(api, "v1") == 0 || strncmp(api, "apps/", 5) == 0 || strncmp(api, "batch/", 6) == 0;
+	if (pk_pg_is_controller_kind(kind) && workload_api) {
+		if (!cJSON_IsObject(pk_getp(obj, "spec.template")) && !cJSON_IsObject(pk_getp(obj, "spec.jobTemplate.spec.template"))) {
+			snprintf(err, errsize, "%s %s has no pod template", kind, pk_name(obj));
+			*rejected = true;
+			return true;
+		}
+		cJSON_AddItemToArray(g->templates, cJSON_Duplicate(obj, 1));
+		return true;
+	}
+	return false;
+}
+
+static void grow_pod_arrays(pk_pg_set *g, long need)
+{
+	if (need <= g->podcap)
+		return;
+	long cap = g->podcap ? g->podcap : 256;
+	while (cap < need)
+		cap *= 2;
+	g->pod_group_name = realloc(g->pod_group_name, sizeof *g->pod_group_name * (size_t)cap);
+	g->pod_group = realloc(g->pod_group, sizeof *g->pod_group * (size_t)cap);
+	g->pod_owner_kind = realloc(g->pod_owner_kind, sizeof *g->pod_owner_kind * (size_t)cap);
+	g->pod_owner_name = realloc(g->pod_owner_name, sizeof *g->pod_owner_name * (size_t)cap);
+	g->pod_ready = realloc(g->pod_ready, sizeof *g->pod_ready * (size_t)cap);
+	if (!g->pod_group_name || !g->pod_group || !g->pod_owner_kind || !g->pod_owner_name || !g->pod_ready)
+		abort();
+	g->podcap = cap;
+}
+
+/* Entries [from, to) for pods that were not noted: the group their
+ * spec.schedulingGroup names (snapshot pods), no controller. */
+static void clear_pod_entries(pk_pg_set *g, pk_snapshot *s, long from, long to)
+{
+	for (long k = from; k < to; k++) {
+		const char *grp = k < s->npods && g->gates.generic_workload ? s->pods[k]->con->pod_group : NULL;
+		g->pod_group_name[k] = pk_intern(s->strs, grp ? grp : "");
+		g->pod_group[k] = -1;
+		g->pod_owner_kind[k] = NULL;
+		g->pod_owner_name[k] = NULL;
+		g->pod_ready[k] = 0;
+	}
+}
+
+/* The Ready condition (podutil.IsPodReady when 1); -1 when there is none. */
+static signed char pod_is_ready(const cJSON *pod)
+{
+	const cJSON *c;
+	cJSON_ArrayForEach(c, pk_getp(pod, "status.conditions"))
+		if (strcmp(pk_str_or(c, "type", ""), "Ready") == 0)
+			return strcmp(pk_str_or(c, "status", ""), "True") == 0;
+	return -1;
+}
+
+/* The group a pod names: spec.schedulingGroup.podGroupName, or for the older
+ * v1alpha1 form spec.workloadRef{name, podGroup, podGroupReplicaKey} a group
+ * synthesized from the Workload ("<workload>-<podGroup>[-<replicaKey>]"). */
+static const char *synthesized_group(pk_pg_set *g, pk_snapshot *s, const pk_pod *p, const char *wl, const char *grp,
+                                     const char *key);
+
+static const char *pod_group_name(pk_pg_set *g, pk_snapshot *s, const pk_pod *p, const cJSON *spec)
+{
+	const char *n = pk_str(spec, "schedulingGroup.podGroupName");
+	if (n && *n)
+		return pk_intern(s->strs, n);
+	const char *wl = pk_str(spec, "workloadRef.name");
+	const char *grp = pk_str(spec, "workloadRef.podGroup");
+	if (!wl || !grp || !g->gates.generic_workload)
+		return pk_intern(s->strs, "");
+	return synthesized_group(g, s, p, wl, grp, pk_str(spec, "workloadRef.podGroupReplicaKey"));
+}
+
+static void apply_template(pk_pg_set *g, pk_snapshot *s, pk_podgroup *pg);
+
+const char *pk_pg_group_name(pk_pg_set *g, pk_snapshot *s, const pk_pod *p)
+{
+	if (*p->con->pod_group)
+		return p->con->pod_group;
+	if (!*p->con->workload_name || !*p->con->workload_pod_group || !g->gates.generic_workload)
+		return pk_intern(s->strs, "");
+	const char *name = synthesized_group(g, s, p, p->con->workload_name, p->con->workload_pod_group, NULL);
+	/* a pod created during a run: its group takes the Workload's policy now */
+	apply_template(g, s, pk_pg_find(g, p->namespace_, name));
+	return name;
+}
+
+static const char *synthesized_group(pk_pg_set *g, pk_snapshot *s, const pk_pod *p, const char *wl, const char *grp,
+                                     const char *key)
+{
+	char buf[800];
+	snprintf(buf, sizeof buf, "%s-%s%s%s", wl, grp, key && *key ? "-" : "", key ? key : "");
+	const char *name = pk_intern(s->strs, buf);
+	bool created;
+	pk_podgroup *pg = group_get(g, p->namespace_, name, &created);
+	if (created) {
+		pg->synthesized = true;
+		pg->workload = pk_intern(s->strs, wl);
+		pg->template_ = pk_intern(s->strs, grp);
+	}
+	return name;
+}
+
+void pk_pg_note_pod(pk_pg_set *g, pk_snapshot *s, const cJSON *pod)
+{
+	if (s->npods <= 0)
+		return;
+	long i = s->npods - 1;
+	grow_pod_arrays(g, i + 1);
+	clear_pod_entries(g, s, g->npods, i); /* pods added without a note */
+	const pk_pod *p = s->pods[i];
+	g->pod_group_name[i] = g->gates.generic_workload ? pod_group_name(g, s, p, pk_get(pod, "spec"))
+	                                                 : pk_intern(s->strs, "");
+	g->pod_group[i] = -1;
+	/* the controller ownerReference, as the pod's decoding found it */
+	bool owned = p->controller_kind && *p->controller_kind;
+	g->pod_owner_kind[i] = owned ? p->controller_kind : NULL;
+	g->pod_owner_name[i] = owned ? p->controller_name : NULL;
+	g->pod_ready[i] = pod_is_ready(pod);
+	g->npods = i + 1;
+}
+
+void pk_pg_add_pod(pk_pg_set *g, pk_snapshot *s, pk_pod *p, const char *group, const char *owner_kind,
+                   const char *owner_name)
+{
+	long i = g->npods;
+	grow_pod_arrays(g, i + 1);
+	clear_pod_entries(g, s, i, i + 1);
+	if (g->gates.generic_workload && group && *group) {
+		g->pod_group_name[i] = pk_intern(s->strs, group);
+		pk_podgroup *pg = pk_pg_find(g, p->namespace_, g->pod_group_name[i]);
+		g->pod_group[i] = pg ? pg - g->groups : -1;
+		if (pg && pg->synthesized && !pg->has_priority) { /* v1alpha1 has no group priority */
+			pg->priority = p->priority;
+			pg->has_priority = true;
+		}
+	}
+	g->pod_owner_kind[i] = owner_kind ? pk_intern(s->strs, owner_kind) : NULL;
+	g->pod_owner_name[i] = owner_name ? pk_intern(s->strs, owner_name) : NULL;
+	if (owner_kind) { /* a report names the object that made the pod */
+		p->controller_kind = g->pod_owner_kind[i];
+		p->controller_name = g->pod_owner_name[i] ? g->pod_owner_name[i] : "";
+		p->owner_trim = 0;
+	}
+	p->index = i;
+	g->npods = i + 1;
+}
+
+bool pk_pg_pod_owner(const pk_pg_set *g, const pk_pod *p, const char **kind, const char **name)
+{
+	if (p->index < 0 || p->index >= g->npods || !g->pod_owner_kind[p->index])
+		return false;
+	*kind = g->pod_owner_kind[p->index];
+	*name = g->pod_owner_name[p->index] ? g->pod_owner_name[p->index] : "";
+	return true;
+}
+
+int pk_pg_pod_ready(const pk_pg_set *g, const pk_pod *p)
+{
+	return p->index >= 0 && p->index < g->npods ? g->pod_ready[p->index] : 0;
+}
+
+/* ---- finishing ------------------------------------------------------------------ */
+
+static const cJSON *find_workload(const pk_pg_set *g, const char *ns, const char *name)
+{
+	const cJSON *w;
+	cJSON_ArrayForEach(w, g->workloads) {
+		const char *wns = pk_namespace(w);
+		if (strcmp(pk_name(w), name) == 0 && strcmp(*wns ? wns : "default", ns) == 0)
+			return w;
+	}
+	return NULL;
+}
+
+static const cJSON *find_named(const cJSON *arr, const char *name)
+{
+	const cJSON *it;
+	cJSON_ArrayForEach(it, arr)
+		if (strcmp(pk_str_or(it, "name", ""), name) == 0)
+			return it;
+	return NULL;
+}
+
+/* Fill what the PodGroup left unset from its Workload template. */
+static void apply_template(pk_pg_set *g, pk_snapshot *s, pk_podgroup *pg)
+{
+	if (!*pg->workload)
+		return;
+	const cJSON *w = find_workload(g, pg->namespace_, pg->workload);
+	if (!w)
+		return;
+	const cJSON *spec = pk_get(w, "spec");
+	if (pg->synthesized) { /* v1alpha1: spec.podGroups[].policy */
+		const cJSON *grp = find_named(pk_get(spec, "podGroups"), pg->template_);
+		const cJSON *pol = pk_get(grp, "policy");
+		decode_sched_policy(pol, &pg->policy, &pg->min_count);
+		pg->has_mode = decode_mode(pk_getp(pol, "gang.disruptionMode"), &pg->disrupt_whole);
+		return;
+	}
+	const cJSON *tpl = find_named(pk_get(spec, "podGroupTemplates"), pg->template_);
+	if (tpl)
+		decode_group_fields(pg, s->strs, tpl, true);
+}
+
+void pk_pg_add_bound(pk_podgroup *pg, pk_pod *p)
+{
+	if (pg->nbound == pg->boundcap) {
+		pg->boundcap = pg->boundcap ? pg->boundcap * 2 : 8;
+		pg->bound = realloc(pg->bound, sizeof *pg->bound * (size_t)pg->boundcap);
+		if (!pg->bound)
+			abort();
+	}
+	pg->bound[pg->nbound++] = p;
+}
+
+/* PodGroupPriority as admission sets it when the object does not carry it. */
+static void resolve_group_priority(pk_snapshot *s, pk_podgroup *pg)
+{
+	cJSON *spec = cJSON_CreateObject();
+	if (*pg->class_name)
+		cJSON_AddStringToObject(spec, "priorityClassName", pg->class_name);
+	pk_resolved_priority r = pk_resolve_priority(&s->classes, spec);
+	cJSON_Delete(spec);
+	pg->priority = r.value;
+	if (!pg->has_policy_field)
+		pg->policy_never = r.policy == PK_PREEMPT_NEVER;
+}
+
+void pk_pg_set_finish(pk_pg_set *g, pk_snapshot *s)
+{
+	grow_pod_arrays(g, s->npods + 1);
+	if (g->npods < s->npods) {
+		clear_pod_entries(g, s, g->npods, s->npods);
+		g->npods = s->npods;
+	}
+	for (long i = g->nresolved; i < g->n; i++) {
+		pk_podgroup *pg = &g->groups[i];
+		apply_template(g, s, pg);
+		if (!pg->has_priority && !pg->synthesized)
+			resolve_group_priority(s, pg);
+	}
+	g->nresolved = g->n;
+	/* link the pods not linked yet: all of them the first time, then those
+	 * whose group has arrived since */
+	for (long k = 0; k < g->npods; k++) {
+		if (!*g->pod_group_name[k] || g->pod_group[k] >= 0)
+			continue;
+		pk_pod *p = k < s->npods ? s->pods[k] : NULL;
+		if (!p)
+			continue; /* created during a run: linked by pk_pg_add_pod */
+		pk_podgroup *pg = pk_pg_find(g, p->namespace_, g->pod_group_name[k]);
+		if (!pg)
+			continue;
+		g->pod_group[k] = pg - g->groups;
+		if (pg->synthesized && !pg->has_priority) { /* v1alpha1 has no group priority */
+			pg->priority = p->priority;
+			pg->has_priority = true;
+		}
+		if (*p->node_name && !pk_pod_is_terminal(p) && pk_snapshot_node(s, p->node_name))
+			pk_pg_add_bound(pg, p);
+	}
+	if (g->n > 0 && pk_pg_groups_count_in_pod_preemption(&g->gates))
+		s->victim_groups = g;
+}
+
+pk_podgroup *pk_pg_of_pod(const pk_pg_set *g, const pk_pod *p)
+{
+	if (p->index < 0 || p->index >= g->npods || g->pod_group[p->index] < 0)
+		return NULL;
+	return &g->groups[g->pod_group[p->index]];
+}
+
+bool pk_pg_pod_has_group(const pk_pg_set *g, const pk_pod *p)
+{
+	return p->index >= 0 && p->index < g->npods && *g->pod_group_name[p->index];
+}
+
+int32_t pk_pg_pod_priority(const pk_pg_set *g, const pk_pod *p)
+{
+	const pk_podgroup *pg = pk_pg_of_pod(g, p);
+	return pg ? pg->priority : p->priority;
+}
+
+int32_t pk_pg_victim_priority(const pk_pg_set *g, const pk_pod *p)
+{
+	return pk_pg_groups_count_in_pod_preemption(&g->gates) ? pk_pg_pod_priority(g, p) : p->priority;
+}
+
+/* The parent of pg (a CompositePodGroup in the input), or NULL. */
+static const pk_podgroup *parent_of(const pk_pg_set *g, const pk_podgroup *pg)
+{
+	return *pg->parent ? pk_pg_find(g, pg->namespace_, pg->parent) : NULL;
+}
+
+/* Hierarchies are at most four deep (WorkloadMaxTreeDepth); the bound
+ * keeps a cycle in a hand-written input from looping. */
+enum { MAX_DEPTH = 8 };
+
+const pk_podgroup *pk_pg_whole_group(const pk_pg_set *g, const pk_pod *p)
+{
+	const pk_podgroup *pg = pk_pg_of_pod(g, p), *whole = NULL;
+	for (int d = 0; pg && d < MAX_DEPTH; d++, pg = parent_of(g, pg))
+		if (pg->disrupt_whole)
+			whole = pg;
+	return whole;
+}
+
+static bool under(const pk_pg_set *g, const pk_podgroup *pg, const pk_podgroup *root)
+{
+	for (int d = 0; pg && d < MAX_DEPTH; d++, pg = parent_of(g, pg))
+		if (pg == root)
+			return true;
+	return false;
+}
+
+static int present_of(const pk_snapshot *s, const pk_podgroup *pg, pk_pod **out, int n)
+{
+	for (int m = 0; m < pg->nbound; m++) {
+		pk_pod *q = pg->bound[m];
+		const pk_nodeinfo *qn = pk_snapshot_node(s, q->node_name);
+		bool present = false;
+		for (int t = 0; qn && t < qn->npods && !present; t++)
+			present = qn->pods[t] == q;
+		if (!present)
+			continue;
+		if (out)
+			out[n] = q;
+		n++;
+	}
+	return n;
+}
+
+int pk_pg_present_members(const pk_pg_set *g, const pk_snapshot *s, const pk_podgroup *pg, pk_pod **out)
+{
+	if (!pg->composite)
+		return present_of(s, pg, out, 0);
+	int n = 0;
+	for (long i = 0; i < g->n; i++)
+		if (!g->groups[i].composite && under(g, &g->groups[i], pg))
+			n = present_of(s, &g->groups[i], out, n);
+	return n;
+}
+
+int pk_pg_required(const pk_podgroup *pg, int nmembers)
+{
+	if (pg->policy == PK_PG_POLICY_GANG)
+		return pg->min_count;
+	return nmembers > 0 ? 1 : 0;
+}
+
+const char *pk_pg_missing_group(const pk_pg_set *g, pk_snapshot *s, const pk_pod *p, char *buf, size_t size)
+{
+	if (!g->gates.generic_workload)
+		return NULL;
+	if (p->con->pod_group && *p->con->pod_group) {
+		if (pk_pg_find(g, p->namespace_, pk_intern(s->strs, p->con->pod_group)))
+			return NULL;
+		snprintf(buf, size,
+		         "PodGroup %s/%s (spec.schedulingGroup.podGroupName) is not in the input: planned as a pod on its "
+		         "own; upstream holds such a pod before the queue (GangScheduling PreEnqueue: \"waiting for pod's "
+		         "pod group \"%s\" to appear in scheduling queue\") until the PodGroup exists; kubectl get "
+		         "podgroups belongs in the snapshot",
+		         p->namespace_, p->con->pod_group, p->con->pod_group);
+		return buf;
+	}
+	if (p->con->workload_name && *p->con->workload_name) {
+		if (find_workload(g, p->namespace_, p->con->workload_name))
+			return NULL;
+		snprintf(buf, size,
+		         "Workload %s/%s (spec.workloadRef.name) is not in the input: its gang policy is unknown, so its "
+		         "pods are planned as a basic group; upstream waits for the Workload before it schedules them; "
+		         "kubectl get workloads belongs in the snapshot",
+		         p->namespace_, p->con->workload_name);
+		return buf;
+	}
+	return NULL;
+}

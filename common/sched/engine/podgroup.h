@@ -1,0 +1,221 @@
+/* Workload-aware preemption (KEP-5710): a PodGroup as the preemptor, whole
+ * PodGroups (disruptionMode PodGroup) as victim units, the whole cluster as
+ * the domain. Follows kube-scheduler's PodGroupEvaluator
+ * (pkg/scheduler/framework/preemption/podgrouppreemption.go and types.go as
+ * of the v1alpha2 PodGroup API) with a real pod-group scheduling function:
+ * the members are placed greedily, first fit in node-name order, with the
+ * engine's filters (nominated pods included), where upstream's unit tests
+ * use a mock.
+ *
+ * Objects read (pk_pg_set_add): scheduling.k8s.io PodGroup (v1alpha2
+ * string disruptionMode Pod|PodGroup, v1alpha3 and v1beta1 {single:{}}|
+ * {all:{}}, spec.parentCompositePodGroupName), CompositePodGroup (#139596,
+ * #140634: the same priority and disruptionMode fields, kept as a group
+ * that pods do not name but PodGroups name as their parent),
+ * Workload (v1alpha2/3 podGroupTemplates supply fields a PodGroup leaves
+ * unset; v1alpha1 spec.podGroups[] for pods that use the older
+ * spec.workloadRef), and per pod its spec.schedulingGroup.podGroupName (or
+ * spec.workloadRef) and its controller ownerReference.
+ *
+ * Nothing here keeps global state.
+ */
+#ifndef PK_SCHED_PODGROUP_H
+#define PK_SCHED_PODGROUP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <cjson/cJSON.h>
+#include "sched/engine/engine.h"
+#include "k8s/gates.h"
+
+/* ---- feature gates -------------------------------------------------------- */
+
+typedef struct pk_pg_gates {
+	bool generic_workload;          /* GenericWorkload: schedulingGroup / PodGroup honoured */
+	bool workload_aware_preemption; /* PodGroupPostFilter: the WorkloadAwarePreemption
+	                                 * gate before 1.37, GenericWorkload from 1.37
+	                                 * (the gate was removed, #139520) */
+	bool topology_aware;            /* TopologyAwareWorkloadScheduling */
+	int k8s_minor;                  /* the release answered for (gates.h) */
+} pk_pg_gates;
+
+/* The gates the engine reads, from the shared --feature-gates (defaults in
+ * common/k8s/gates.c), and the release they are for. */
+void pk_pg_gates_from(pk_pg_gates *g, const pk_feature_gates *fg);
+/* From Kubernetes 1.37 a PodGroup's priority and disruptionMode count in
+ * pod-by-pod scheduling and preemption too (#137981, #139030), and its
+ * priority is authoritative for its members in workload-aware preemption;
+ * 1.36 respected them in workload-aware preemption only. */
+bool pk_pg_groups_count_in_pod_preemption(const pk_pg_gates *g);
+/* What the answers leave out for the release answered for, one sentence
+ * to say (stderr, records), or NULL: Kubernetes 1.35's gang scheduling
+ * (GangScheduling at Permit, v1alpha1 Workloads) is not modelled, so an
+ * input with PodGroups is answered as 1.36 answers it. */
+const char *pk_pg_release_caveat(const struct pk_pg_set *g);
+
+/* ---- PodGroups ------------------------------------------------------------ */
+
+typedef enum { PK_PG_POLICY_NONE, PK_PG_POLICY_BASIC, PK_PG_POLICY_GANG } pk_pg_policy;
+
+typedef struct pk_podgroup {
+	const char *namespace_, *name, *uid;   /* interned */
+	int32_t priority;                      /* PodGroupPriority (resolved at finish) */
+	bool disrupt_whole;                    /* disruptionMode PodGroup / {all:{}} */
+	bool policy_never;                     /* spec.preemptionPolicy Never */
+	pk_pg_policy policy;
+	int32_t min_count;                     /* gang.minCount */
+	bool has_constraints;                  /* spec.schedulingConstraints present */
+	bool synthesized;                      /* built from a v1alpha1 Workload */
+	bool composite;                        /* a CompositePodGroup (a parent of groups) */
+	const char *parent;                    /* spec.parentCompositePodGroupName ("" none) */
+	int64_t created;                       /* metadata.creationTimestamp (0 if absent) */
+	/* what the object said, before template fallback and resolution */
+	bool has_priority, has_mode, has_policy_field, has_sched_policy;
+	const char *class_name;
+	const char *workload, *template_;      /* template reference ("" none) */
+	pk_pod **bound;                        /* members bound to a node (victim side) */
+	int nbound, boundcap;
+} pk_podgroup;
+
+typedef struct pk_pg_set {
+	pk_podgroup *groups;
+	long n, cap;
+	/* per pod: the snapshot's (parallel to s->pods), then pods created
+	 * during a simulation (pk_pg_add_pod): group name, group, controller */
+	const char **pod_group_name;    /* "" when the pod names no group */
+	long *pod_group;                /* index into groups, -1 */
+	const char **pod_owner_kind;    /* controller ownerReference kind (pk_pod.controller_kind), or NULL */
+	const char **pod_owner_name;    /* its name (interned), or NULL */
+	signed char *pod_ready;         /* condition Ready: 1 True, 0 not True, -1 no such condition */
+	long npods, podcap;
+	long nresolved;                 /* groups whose priority pk_pg_set_finish resolved */
+	cJSON *workloads;               /* array of Workload objects (owned) */
+	cJSON *templates;               /* array of workload-like objects for --scale (owned) */
+	pk_pg_gates gates;
+	void *index;                    /* private: (namespace, name) -> group */
+} pk_pg_set;
+
+void pk_pg_set_init(pk_pg_set *g);
+void pk_pg_set_free(pk_pg_set *g);
+
+/* Offer one object. Returns true if it was a PodGroup/Workload/controller
+ * object taken here (rejects are reported through err and return true with
+ * *rejected set). Pods are NOT taken: call pk_pg_note_pod after the snapshot
+ * accepted a pod. */
+bool pk_pg_set_add(pk_pg_set *g, pk_snapshot *s, const cJSON *obj, bool *rejected, char *err, size_t errsize);
+/* Deployment, ReplicaSet, StatefulSet, Job, DaemonSet, ReplicationController,
+ * CronJob: the objects pk_pg_set_add keeps in templates. */
+bool pk_pg_is_controller_kind(const char *kind);
+/* Record the group membership and controller of the pod just added to s. */
+void pk_pg_note_pod(pk_pg_set *g, pk_snapshot *s, const cJSON *pod);
+/* After pk_snapshot_finish: resolve priorities and templates, link pods
+ * (a pod pk_pg_note_pod did not see links by its spec.schedulingGroup).
+ * Again after more pk_pg_set_add calls (applied objects): only the groups
+ * added since are resolved, with the classes the snapshot has by then.
+ * When the groups count in pod-by-pod preemption
+ * (pk_pg_groups_count_in_pod_preemption) and the input has a PodGroup,
+ * sets s->victim_groups = g: g must then outlive s's evaluations. */
+void pk_pg_set_finish(pk_pg_set *g, pk_snapshot *s);
+/* A pod created after the snapshot was read (by a controller the simulation
+ * plays): gives it an index (p->index) for the lookups below. group is the
+ * spec.schedulingGroup.podGroupName it names ("" none); owner_kind and
+ * owner_name its controller (NULL none). */
+void pk_pg_add_pod(pk_pg_set *g, pk_snapshot *s, pk_pod *p, const char *group, const char *owner_kind,
+                   const char *owner_name);
+/* The controller (kind and name) of a pod, or false. */
+bool pk_pg_pod_owner(const pk_pg_set *g, const pk_pod *p, const char **kind, const char **name);
+/* The Ready condition of a snapshot pod: 1 True, 0 other, -1 the pod has
+ * none (and 0 for pods created during a run). */
+int pk_pg_pod_ready(const pk_pg_set *g, const pk_pod *p);
+/* A pod names a PodGroup (spec.schedulingGroup) or a Workload (v1alpha1
+ * spec.workloadRef) that is not in the input: the warning to give, in buf,
+ * naming the group, not the pod (NULL when the pod names none, or it
+ * exists, or GenericWorkload is off). Works for any pod decoded with the
+ * snapshot's strings, in the set or not. */
+const char *pk_pg_missing_group(const pk_pg_set *g, pk_snapshot *s, const pk_pod *p, char *buf, size_t size);
+
+pk_podgroup *pk_pg_find(const pk_pg_set *g, const char *namespace_, const char *name);
+/* The group of a snapshot pod (NULL if none or unknown). */
+pk_podgroup *pk_pg_of_pod(const pk_pg_set *g, const pk_pod *p);
+/* The group a decoded pod (or template) names, as the snapshot groups its
+ * pods: spec.schedulingGroup's, or the one synthesized from spec.workloadRef
+ * ("<workload>-<podGroup>", created when new); "" for none. */
+const char *pk_pg_group_name(pk_pg_set *g, pk_snapshot *s, const pk_pod *p);
+/* A member of pg was bound during a simulation (it becomes part of the
+ * group's victim unit). */
+void pk_pg_add_bound(pk_podgroup *pg, pk_pod *p);
+/* Does the pod name a scheduling group (whether or not it exists)? */
+bool pk_pg_pod_has_group(const pk_pg_set *g, const pk_pod *p);
+/* Priority as the PodGroup evaluator sees a pod: its group's when it has one. */
+int32_t pk_pg_pod_priority(const pk_pg_set *g, const pk_pod *p);
+/* The priority a bound pod has as a victim unit of its own: its group's
+ * from 1.37 (GetPodPriority, #139030), its own before. */
+int32_t pk_pg_victim_priority(const pk_pg_set *g, const pk_pod *p);
+/* The group whose bound members are evicted together with p
+ * (getHighestAllAncestor): of p's PodGroup and the CompositePodGroups above
+ * it, the highest with disruptionMode all; NULL when none has it. */
+const pk_podgroup *pk_pg_whole_group(const pk_pg_set *g, const pk_pod *p);
+/* Members of pg (of every PodGroup under it, for a CompositePodGroup) still
+ * bound to their node (not preempted meanwhile), into out when it is not
+ * NULL (call with NULL first for the room needed); returns their number. */
+int pk_pg_present_members(const pk_pg_set *g, const pk_snapshot *s, const pk_podgroup *pg, pk_pod **out);
+
+/* Members of a group that must be placed to succeed (minCount for gangs, 1
+ * otherwise, as upstream's scheduling function treats basic groups).
+ * pk_pg_evaluate lowers a gang's figure by the members already running. */
+int pk_pg_required(const pk_podgroup *pg, int nmembers);
+
+/* ---- evaluation ----------------------------------------------------------- */
+
+typedef enum {
+	PK_PG_NO_PREEMPTION_NEEDED,
+	PK_PG_PREEMPT,
+	PK_PG_NOT_ELIGIBLE,
+	PK_PG_UNSCHEDULABLE,
+	/* 1.37 (#140641): a preemption of the group is under way (a member's
+	 * nominated node holds a lower-priority pod terminating by preemption):
+	 * Success, and the members keep their nominations */
+	PK_PG_PREEMPTION_IN_PROGRESS,
+} pk_pg_result;
+
+const char *pk_pg_result_name(pk_pg_result r);  /* NoPreemptionNeeded, Preempt, ... */
+
+typedef struct pk_pg_placement {
+	pk_pod *pod;
+	const pk_nodeinfo *node;   /* NULL: not placed */
+} pk_pg_placement;
+
+typedef struct pk_pg_evaluation {
+	const pk_podgroup *group;
+	pk_pg_result result;
+	pk_code code;              /* status code of the PodGroupPostFilter outcome */
+	const char *reason;        /* arena text */
+	pk_pg_placement *placements; /* one per member, member order */
+	int nmembers, nplaced, required;
+	pk_pod **victims;          /* victim pods, unit importance order */
+	int nvictims;
+	int nvictim_units;
+	int num_pod_group_disruptions; /* victim units whose pods name a scheduling group */
+	int num_pdb_violations;    /* violating victim units */
+	long potential_units;
+	long schedule_calls;       /* scheduling-function runs (for --stats) */
+	pk_arena arena;
+} pk_pg_evaluation;
+
+/* Evaluate a pending PodGroup whose pending members are given in queue
+ * order. State is restored on return. */
+void pk_pg_evaluate(pk_snapshot *s, const pk_pg_set *g, const pk_podgroup *pg, pk_pod **members, int n,
+                    pk_pg_evaluation *out);
+void pk_pg_evaluation_free(pk_pg_evaluation *e);
+
+/* Play the outcome forward: victims removed from their nodes; on
+ * NoPreemptionNeeded the placed members are bound, on Preempt they are
+ * nominated to their intended nodes (so later preemptors respect them). */
+void pk_pg_apply(pk_snapshot *s, const pk_pg_evaluation *e);
+
+/* What a group evaluation for Kubernetes 1.<k8s_minor> assumed about its
+ * reprieve, or NULL when it follows that release (podgroup_eval.c's
+ * unit_fits says why): to be said wherever the answer is shown. */
+const char *pk_pg_reprieve_assumption(const pk_pg_evaluation *e, int k8s_minor);
+
+#endif

@@ -1,0 +1,142 @@
+/* What preempt.c (victim selection, node choice, the evaluation) and memo.c
+ * (the cache across evaluations: the memo, the session, the dry runs of a
+ * reset) share. Internal to sched/. */
+#ifndef PK_SCHED_PREEMPT_INT_H
+#define PK_SCHED_PREEMPT_INT_H
+
+#include "sched/engine/engine.h"
+
+/* ---- preempt.c ------------------------------------------------------------- */
+
+/* Requests summed over some pods (the arithmetic path). */
+typedef struct sums {
+	int64_t pods, cpu, memory, ephemeral;
+} sums;
+
+/* What may sit on a node beside the preemptor: NodeResourcesFit passes
+ * while the node's pods stay within these (pk_fits_basic's arithmetic,
+ * turned around so that the reprieve loop compares sums only). */
+typedef struct room {
+	int64_t pods_milli, cpu, memory, ephemeral;
+} room;
+
+/* The pods a preemptor of some priority may evict from a node: those of
+ * lower priority, the end of the node's list (kept in importance order).
+ * What SelectVictimsOnNode needs of them before it looks at the preemptor's
+ * requests depends only on the node's pods and the PDBs (their budgets do
+ * not change while the snapshot is played forward), so the simulator keeps
+ * it per node in its memo, valid while the node's generation holds and for
+ * every preemptor priority in (lo, hi]. */
+typedef struct pk_tail {
+	bool known;
+	uint64_t generation;      /* the node's when worked out */
+	int from;                 /* first pod of the tail; npods = none */
+	int64_t lo, hi;           /* the priorities it serves: lo < p <= hi */
+	sums total;               /* the tail's requests, summed */
+	bool *violating;          /* per tail pod: its eviction would violate a
+	                           * PDB (pk_units_pdb_split, one pod a unit) */
+	int *order;               /* the reprieve's order: the violating pods,
+	                           * then the others, each in the node's order */
+	int cap;                  /* of violating and order */
+} pk_tail;
+
+/* What pickOneNodeForPreemption compares of a candidate, in its order. */
+typedef struct pick_key {
+	int num_pdb_violations;
+	int32_t top_priority;
+	int64_t priority_sum;     /* sum of (priority + MaxInt32 + 1): every term
+	                           * positive; fits in int64 for 2^31 victims */
+	int nvictims;
+	int64_t top_start;        /* pk_earliest_top_start: the later the better */
+	const char *node;
+} pick_key;
+
+/* The arithmetic path applies: only NodeResourcesFit can change its
+ * verdict as pods come and go. Inline: called for every node's dry run. */
+static inline bool pk_arithmetic_applies(const pk_snapshot *s, const pk_pod *preemptor)
+{
+	return preemptor->con->nports == 0 && preemptor->requests.nscalar == 0 && !s->interpod && !s->spread;
+}
+
+/* What the node holds, nominated pods of equal or higher priority included
+ * (RunFilterPluginsWithNominatedPods; without pod affinity its second pass
+ * without them cannot fail when the first passed). */
+sums pk_node_sums(const pk_nodeinfo *ni, const pk_pod *preemptor);
+/* NodeResourcesFit's status for the preemptor on ni holding t. */
+pk_status pk_fit_sums(const pk_pod *preemptor, const pk_nodeinfo *ni, const sums *t);
+/* What may sit on node n beside the preemptor. */
+room pk_room_beside(const pk_pod *preemptor, const pk_node *n);
+/* Frees what t holds (not t). */
+void pk_tail_free(pk_tail *t);
+
+/* SelectVictimsOnNode. fill: whether to list the victims (the general path
+ * always does). tail: the memo's entry for the node, or NULL. static_passed:
+ * the node-only filters are known to pass (the filter pass said
+ * Unschedulable). arena NULL (a dry-run thread): an error's reason is left
+ * out. */
+pk_status pk_select_victims(pk_snapshot *s, const pk_pod *preemptor, pk_nodeinfo *ni, pk_arena *arena,
+                            pk_candidate *out, bool fill, pk_tail *tail, bool static_passed);
+
+/* The FitError text from statuses, each counted weight[i] times (1 when
+ * weight is NULL). */
+char *pk_fit_error_weighted(pk_arena *a, long nnodes, const pk_status *const *statuses, const long *weight,
+                            long n);
+
+/* The criteria of pickOneNodeForPreemption, in upstream's order. */
+extern const char *const pk_pick_criteria[];
+
+/* The earliest start among the highest-priority victims (unset = now). */
+static inline int64_t pk_earliest_top_start(const pk_candidate *c, int64_t now)
+{
+	return c->top_unstarted && now < c->top_start ? now : c->top_start;
+}
+
+/* What node choice compares of a summarized candidate (inline: stored for
+ * every node's dry run). */
+static inline pick_key pk_pick_key_of(const pk_candidate *c, int64_t now)
+{
+	return (pick_key){ c->num_pdb_violations, c->top_priority, c->priority_sum, c->nvictims,
+	                   pk_earliest_top_start(c, now), c->node };
+}
+
+/* <0 if a is the better node; *criterion is the index in pk_pick_criteria of
+ * the first criterion that tells them apart. */
+int pk_pick_key_cmp(const pick_key *a, const pick_key *b, int *criterion);
+
+/* ---- memo.c ---------------------------------------------------------------- */
+
+/* A node's results in the memo; the last shape's evaluation (pk_session). */
+typedef struct memo_entry memo_entry;
+typedef struct pk_session pk_session;
+
+/* The per-node entries valid for this preemptor's shape, or NULL when the
+ * memo does not apply to it. */
+memo_entry *pk_memo_begin(const pk_snapshot *s, const pk_pod *pod, const pk_eval_opts *o);
+/* The filter pass's status on ni, from the memo when it holds it. */
+const pk_status *pk_node_filter(pk_snapshot *s, const pk_pod *pod, pk_nodeinfo *ni, memo_entry *entries,
+                                pk_eval_memo *m, pk_arena *arena);
+/* SelectVictimsOnNode on a potential node, from the memo when it holds it. */
+const pk_status *pk_node_dry_run(pk_snapshot *s, const pk_pod *pod, pk_nodeinfo *ni, const pk_eval_opts *o,
+                                 memo_entry *entries, pk_arena *arena, pk_candidate *c);
+/* Ask for a node's slots before its turn unless the memo holds its dry run
+ * (the common case between replicas: only the slots' reads miss the cache). */
+void pk_prefetch_unless_known(const pk_nodeinfo *ni, memo_entry *entries, const pk_eval_memo *m);
+
+/* The session brought up to date for this preemptor, its nodes lent to e,
+ * or NULL when it does not apply (no memo for the pod, sampling, or uids
+ * that may repeat). */
+pk_session *pk_session_sync(pk_snapshot *s, const pk_pod *pod, const pk_eval_opts *o, memo_entry *entries,
+                            pk_evaluation *e);
+/* nodes[].dry as the evaluation's status wants them: set where the dry run
+ * ran (preemption was tried), NULL otherwise. */
+void pk_session_show_dry(pk_session *x, bool show);
+/* The owed dry runs, then the chosen candidate from the heap: e->candidates
+ * lists it alone (ncandidates counts them all); decided_by compares it with
+ * the runner-up, which of all candidates agrees with it longest in pick
+ * order. */
+void pk_session_pick(pk_session *x, pk_snapshot *s, const pk_pod *pod, const pk_eval_opts *o,
+                     pk_evaluation *e);
+/* The filter pass's FitError from the session's counts. */
+const char *pk_session_filter_message(pk_evaluation *e, const pk_session *x);
+
+#endif

@@ -1,0 +1,746 @@
+/* Encoding and decoding of victims' NDJSON records; see records.h. */
+#include "sched/report/records.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "io/emit.h"
+#include "k8s/gates.h"
+#include "k8s/json.h"
+#include "k8s/quantity.h"
+#include "sched/engine/workers.h"
+
+/* Days since 1970-01-01 to a civil date (proleptic Gregorian), as in
+ * Howard Hinnant's chrono-compatible low-level date algorithms. */
+static void civil_from_days(int64_t z, int64_t *y, unsigned *m, unsigned *d)
+{
+	z += 719468;
+	int64_t era = (z >= 0 ? z : z - 146096) / 146097;
+	unsigned doe = (unsigned)(z - era * 146097);
+	unsigned yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+	unsigned doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+	unsigned mp = (5 * doy + 2) / 153;
+	*d = doy - (153 * mp + 2) / 5 + 1;
+	*m = mp < 10 ? mp + 3 : mp - 9;
+	*y = (int64_t)yoe + era * 400 + (*m <= 2);
+}
+
+static char *two_digits(char *p, unsigned v)
+{
+	p[0] = (char)('0' + v / 10);
+	p[1] = (char)('0' + v % 10);
+	return p + 2;
+}
+
+/* Without gmtime_r and strftime: a Candidate record has a start time per
+ * victim, printed on several threads at once, and gmtime_r takes the time
+ * zone lock. Nanoseconds in an int64_t span the years 1677 to 2262, so
+ * the year always has four digits. */
+int64_t pk_adjusted_sum_text(long nvictims, int64_t priority_sum, char *buf, size_t size)
+{
+	snprintf(buf, size, "%ldx2^31%c%lld", nvictims, priority_sum < 0 ? '-' : '+',
+	         (long long)(priority_sum < 0 ? -priority_sum : priority_sum));
+	return (int64_t)nvictims * ((int64_t)INT32_MAX + 1) + priority_sum;
+}
+
+void pk_format_time(int64_t ns, char *buf, size_t size)
+{
+	int64_t sec = ns / 1000000000, frac = ns % 1000000000;
+	if (frac < 0) {
+		frac += 1000000000;
+		sec--;
+	}
+	int64_t days = sec / 86400, rem = sec % 86400;
+	if (rem < 0) {
+		rem += 86400;
+		days--;
+	}
+	int64_t y;
+	unsigned m, d;
+	civil_from_days(days, &y, &m, &d);
+	char t[40], *p = t;
+	p = two_digits(p, (unsigned)(y / 100));
+	p = two_digits(p, (unsigned)(y % 100));
+	*p++ = '-';
+	p = two_digits(p, m);
+	*p++ = '-';
+	p = two_digits(p, d);
+	*p++ = 'T';
+	p = two_digits(p, (unsigned)(rem / 3600));
+	*p++ = ':';
+	p = two_digits(p, (unsigned)(rem / 60 % 60));
+	*p++ = ':';
+	p = two_digits(p, (unsigned)(rem % 60));
+	if (frac) {    /* nine digits, trailing zeros dropped */
+		*p++ = '.';
+		int n = 9;
+		for (int i = 8; i >= 0; i--, frac /= 10)
+			p[i] = (char)('0' + frac % 10);
+		while (p[n - 1] == '0')
+			n--;
+		p += n;
+	}
+	*p++ = 'Z';
+	*p = '\0';
+	snprintf(buf, size, "%s", t);
+}
+
+static void pod_ref_emit(pk_emit *e, const char *key, const pk_pod *p, bool full)
+{
+	pk_emit_object(e, key);
+	pk_emit_string(e, "namespace", p->namespace_);
+	pk_emit_string(e, "name", p->name);
+	pk_emit_string(e, "uid", p->uid);
+	pk_emit_number(e, "priority", p->priority);
+	if (full) {
+		pk_emit_string(e, "preemptionPolicy", pk_preemption_policy_name(p->policy));
+		pk_emit_string(e, "priorityClassName", p->class_name);
+		pk_emit_string(e, "schedulerName", p->scheduler_name);
+		if (*p->nominated_node)
+			pk_emit_string(e, "nominatedNodeName", p->nominated_node);
+	}
+	pk_emit_end(e);
+}
+
+cJSON *pk_pod_ref_json(const pk_pod *p, bool full)
+{
+	pk_emit e;
+	pk_emit_tree(&e);
+	pod_ref_emit(&e, NULL, p, full);
+	return pk_emit_tree_done(&e);
+}
+
+static void victim_ref_emit(pk_emit *e, const char *key, const pk_victim_ref *v)
+{
+	pk_emit_object(e, key);
+	pk_emit_string(e, "namespace", v->namespace_);
+	pk_emit_string(e, "name", v->name);
+	pk_emit_string(e, "uid", v->uid);
+	pk_emit_string(e, "node", v->node ? v->node : "");
+	pk_emit_number(e, "priority", v->priority);
+	if (v->has_start_time) {
+		char t[64];
+		pk_format_time(v->start_time, t, sizeof t);
+		pk_emit_string(e, "startTime", t);
+	} else {
+		pk_emit_null(e, "startTime");
+	}
+	if (v->violating)
+		pk_emit_bool(e, "pdbViolation", true);
+	if (v->terminating)
+		pk_emit_bool(e, "terminating", true);
+	if (v->class_name && *v->class_name)
+		pk_emit_string(e, "priorityClassName", v->class_name);
+	if (v->owner_kind && *v->owner_kind) {
+		pk_emit_object(e, "owner");
+		const char *name = v->owner_name ? v->owner_name : "";
+		size_t n = strlen(name);
+		if (v->owner_trim && v->owner_trim < n) { /* a Deployment's ReplicaSet: the Deployment */
+			pk_emit_string(e, "kind", "Deployment");
+			pk_emit_string_n(e, "name", name, n - v->owner_trim);
+		} else {
+			pk_emit_string(e, "kind", v->owner_kind);
+			pk_emit_string(e, "name", name);
+		}
+		pk_emit_end(e);
+	}
+	if (v->pod_group && *v->pod_group)
+		pk_emit_string(e, "podGroup", v->pod_group);
+	if (v->pdb && *v->pdb)
+		pk_emit_string(e, "pdb", v->pdb);
+	pk_emit_end(e);
+}
+
+cJSON *pk_victim_ref_json(const pk_victim_ref *v)
+{
+	pk_emit e;
+	pk_emit_tree(&e);
+	victim_ref_emit(&e, NULL, v);
+	return pk_emit_tree_done(&e);
+}
+
+/* A member's string, interned; NULL when it is missing or no string. */
+static const char *interned_or_null(pk_strtab *strs, const cJSON *v)
+{
+	return cJSON_IsString(v) ? pk_intern(strs, v->valuestring) : NULL;
+}
+
+static const char *interned_or_empty(pk_strtab *strs, const cJSON *v)
+{
+	return pk_intern(strs, cJSON_IsString(v) ? v->valuestring : "");
+}
+
+/* A copy of a member's string that is the ref's own ("" when missing):
+ * names and uids are one per pod, and interning millions of them (victims'
+ * output at 65,000 nodes) made the table's probes most of a plan's time.
+ * As for a pod's own (pk_pod.name, .uid), nothing compares them by address. */
+static const char *own_or_empty(pk_strtab *strs, const cJSON *v)
+{
+	const char *s = cJSON_IsString(v) ? v->valuestring : "";
+	return pk_strtab_keep(strs, s, strlen(s));
+}
+
+/* A victim ref's members, read in one pass over the object: a plan reads
+ * every victim of every candidate. */
+enum { REF_NAMESPACE, REF_NAME, REF_UID, REF_NODE, REF_PRIORITY, REF_START, REF_PDB_VIOLATION, REF_TERMINATING,
+       REF_CLASS, REF_OWNER, REF_POD_GROUP, REF_PDB, REF_COUNT };
+static const char *const ref_members[REF_COUNT + 1] = {
+	"namespace", "name", "uid", "node", "priority", "startTime", "pdbViolation", "terminating",
+	"priorityClassName", "owner", "podGroup", "pdb", NULL,
+};
+
+/* What node choice reads of a victim ref, from its members m. */
+static void ref_times(const cJSON *const *m, pk_victim_ref *out)
+{
+	int64_t p = 0;
+	pk_num_int64(m[REF_PRIORITY], &p);
+	out->priority = (int32_t)p;
+	out->has_start_time = cJSON_IsString(m[REF_START]) && pk_parse_time(m[REF_START]->valuestring, &out->start_time);
+}
+
+bool pk_victim_ref_from_json(const cJSON *o, pk_strtab *strs, pk_victim_ref *out)
+{
+	const cJSON *m[REF_COUNT];
+
+	memset(out, 0, sizeof *out);
+	if (!cJSON_IsObject(o))
+		return false;
+	pk_get_members(o, ref_members, m);
+	out->namespace_ = interned_or_empty(strs, m[REF_NAMESPACE]);
+	out->name = own_or_empty(strs, m[REF_NAME]);
+	out->uid = own_or_empty(strs, m[REF_UID]);
+	out->node = interned_or_empty(strs, m[REF_NODE]);
+	ref_times(m, out);
+	out->violating = cJSON_IsTrue(m[REF_PDB_VIOLATION]);
+	out->terminating = cJSON_IsTrue(m[REF_TERMINATING]);
+	out->class_name = interned_or_null(strs, m[REF_CLASS]);
+	out->owner_kind = interned_or_null(strs, pk_get(m[REF_OWNER], "kind"));
+	out->owner_name = interned_or_null(strs, pk_get(m[REF_OWNER], "name"));
+	out->pod_group = interned_or_null(strs, m[REF_POD_GROUP]);
+	out->pdb = interned_or_null(strs, m[REF_PDB]);
+	return true;
+}
+
+/* ---- node resources ---------------------------------------------------------------- */
+
+static void quantity_emit(pk_emit *e, const char *name, int64_t milli)
+{
+	char q[32];
+	pk_qty_format(milli, q, sizeof q);
+	pk_emit_string(e, name, q);
+}
+
+/* A ResourceList: cpu, memory and pods always, the others when not zero. */
+static void resource_list_emit(pk_emit *e, const char *key, const pk_res *r)
+{
+	pk_emit_object(e, key);
+	quantity_emit(e, "cpu", r->cpu);
+	quantity_emit(e, "memory", r->memory);
+	quantity_emit(e, "pods", r->pods);
+	if (r->ephemeral)
+		quantity_emit(e, "ephemeral-storage", r->ephemeral);
+	for (int i = 0; i < r->nscalar; i++)
+		if (r->scalar[i].milli)
+			quantity_emit(e, r->scalar[i].name, r->scalar[i].milli);
+	pk_emit_end(e);
+}
+
+static void res_pods(pk_res *r, const pk_pod *const *pods, int n, int sign)
+{
+	for (int i = 0; i < n; i++) {
+		pk_res_add(r, &pods[i]->requests, sign);
+		r->pods += sign * 1000;
+	}
+}
+
+static bool among(const pk_pod *p, const pk_pod *const *pods, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (pods[i] == p)
+			return true;
+	return false;
+}
+
+static void node_resources_emit(pk_emit *e, const char *key, const pk_nodeinfo *ni,
+                                const pk_pod *const *gone, int ngone, const pk_pod *const *added, int nadded)
+{
+	/* the pods bound there, and those nominated there: the scheduler
+	 * holds room for them (a plan's own preemptor counts once, after) */
+	pk_res before = {0}, after = {0};
+	pk_res_add(&before, &ni->requested, 1);
+	before.pods = (int64_t)ni->npods * 1000;
+	for (int i = 0; i < ni->nnominated; i++)
+		if (!among(ni->nominated[i], added, nadded))
+			res_pods(&before, (const pk_pod *const *)&ni->nominated[i], 1, 1);
+	pk_res_add(&after, &before, 1);
+	after.pods = before.pods;
+	res_pods(&after, gone, ngone, -1);
+	res_pods(&after, added, nadded, 1);
+	pk_emit_object(e, key);
+	pk_emit_string(e, "node", ni->node->name);
+	resource_list_emit(e, "allocatable", &ni->node->allocatable);
+	resource_list_emit(e, "requested", &before);
+	resource_list_emit(e, "requestedAfter", &after);
+	pk_emit_end(e);
+	free(before.scalar);
+	free(after.scalar);
+}
+
+cJSON *pk_node_resources_json(const pk_nodeinfo *ni, const pk_pod *const *gone, int ngone,
+                              const pk_pod *const *added, int nadded)
+{
+	pk_emit e;
+	pk_emit_tree(&e);
+	node_resources_emit(&e, NULL, ni, gone, ngone, added, nadded);
+	return pk_emit_tree_done(&e);
+}
+
+static int pods_on(const char *node, const pk_pod *const *pods, const char *const *nodes, int n,
+                   const pk_pod **out)
+{
+	int k = 0;
+	for (int i = 0; i < n; i++)
+		if ((nodes ? nodes[i] : pods[i]->node_name) == node)
+			out[k++] = pods[i];
+	return k;
+}
+
+cJSON *pk_plan_nodes_json(const pk_snapshot *s, const pk_pod *const *gone, int ngone,
+                          const pk_pod *const *added, const char *const *added_nodes, int nadded)
+{
+	int total = ngone + nadded;
+	const char **names = malloc(sizeof *names * (size_t)(total ? total : 1));
+	const pk_pod **g = malloc(sizeof *g * (size_t)(ngone ? ngone : 1));
+	const pk_pod **a = malloc(sizeof *a * (size_t)(nadded ? nadded : 1));
+	if (!names || !g || !a)
+		abort();
+	int nnames = 0;
+	for (int i = 0; i < total; i++) {
+		const char *n = i < ngone ? gone[i]->node_name : added_nodes[i - ngone];
+		int k = 0;
+		while (k < nnames && names[k] != n)
+			k++;
+		if (k == nnames)
+			names[nnames++] = n;
+	}
+	cJSON *arr = cJSON_CreateArray();
+	for (int k = 0; k < nnames; k++) {
+		const pk_nodeinfo *ni = pk_snapshot_node(s, names[k]);
+		if (!ni)
+			continue;
+		int ng = pods_on(names[k], gone, NULL, ngone, g);
+		int na = pods_on(names[k], added, added_nodes, nadded, a);
+		cJSON_AddItemToArray(arr, pk_node_resources_json(ni, g, ng, a, na));
+	}
+	free(names);
+	free(g);
+	free(a);
+	return arr;
+}
+
+/* The pods of ni that c's victims name (malloc'd, *n of them). */
+static const pk_pod **victim_pods(const pk_nodeinfo *ni, const pk_candidate *c, int *n)
+{
+	const pk_pod **pods = malloc(sizeof *pods * (size_t)(c->nvictims ? c->nvictims : 1));
+	if (!pods)
+		abort();
+	*n = 0;
+	for (int i = 0; i < c->nvictims; i++) {
+		const pk_pod *p = pk_nodeinfo_find_pod(ni, &c->victims[i]);
+		if (p)
+			pods[(*n)++] = p;
+	}
+	return pods;
+}
+
+cJSON *pk_pod_plan_nodes_json(const pk_snapshot *s, const pk_evaluation *e, const pk_nodeinfo *assumed)
+{
+	const pk_pod *pre = e->preemptor->pod;
+	if (assumed)
+		return pk_plan_nodes_json(s, NULL, 0, &pre, &assumed->node->name, 1);
+	if (e->status != PK_PRE_NEEDS_PREEMPTION || e->best < 0)
+		return NULL;
+	const pk_nodeinfo *ni = pk_snapshot_node(s, e->candidates[e->best].node);
+	if (!ni)
+		return NULL;
+	int ngone;
+	const pk_pod **gone = victim_pods(ni, &e->candidates[e->best], &ngone);
+	cJSON *o = pk_plan_nodes_json(s, gone, ngone, &pre, &ni->node->name, 1);
+	free(gone);
+	return o;
+}
+
+static void candidate_resources_emit(pk_emit *e, const pk_snapshot *s, const pk_pod *preemptor,
+                                     const pk_candidate *c)
+{
+	const pk_nodeinfo *ni = pk_snapshot_node(s, c->node);
+	if (!ni)
+		return;
+	int ngone;
+	const pk_pod **gone = victim_pods(ni, c, &ngone);
+	node_resources_emit(e, "nodeResources", ni, gone, ngone, &preemptor, 1);
+	free(gone);
+}
+
+/* release: "1.37", pk_k8s_version_text's, made once per evaluation. */
+static void candidate_emit(pk_emit *e, const pk_snapshot *s, const pk_pod *preemptor, const pk_candidate *c,
+                           const char *release)
+{
+	pk_emit_object(e, NULL);
+	pk_emit_string(e, "kind", "Candidate");
+	pk_emit_string(e, PK_K8S_VERSION_KEY, release);
+	pod_ref_emit(e, "preemptor", preemptor, false);
+	pk_emit_string(e, "node", c->node);
+	pk_emit_array(e, "victims");
+	for (int i = 0; i < c->nvictims; i++)
+		victim_ref_emit(e, NULL, &c->victims[i]);
+	pk_emit_end(e);
+	pk_emit_number(e, "numPDBViolations", c->num_pdb_violations);
+	pk_emit_array(e, "nominatedPodsToClear");
+	for (int i = 0; i < c->nclear; i++)
+		victim_ref_emit(e, NULL, &c->clear_nominations[i]);
+	pk_emit_end(e);
+	if (s)
+		candidate_resources_emit(e, s, preemptor, c);
+	else
+		pk_emit_printed(e, "nodeResources", c->node_resources);
+	pk_emit_end(e);
+}
+
+cJSON *pk_candidate_json(const pk_snapshot *s, const pk_pod *preemptor, const pk_candidate *c, int k8s_minor)
+{
+	char release[16];
+	pk_emit e;
+	pk_emit_tree(&e);
+	candidate_emit(&e, s, preemptor, c, pk_k8s_version_text(k8s_minor, release, sizeof release));
+	return pk_emit_tree_done(&e);
+}
+
+static char *candidate_text(const pk_snapshot *s, const pk_pod *preemptor, const pk_candidate *c,
+                            const char *release)
+{
+	pk_emit e;
+	pk_emit_text(&e);
+	candidate_emit(&e, s, preemptor, c, release);
+	return pk_emit_text_done(&e);
+}
+
+char *pk_candidate_text(const pk_snapshot *s, const pk_pod *preemptor, const pk_candidate *c, int k8s_minor)
+{
+	char release[16];
+	return candidate_text(s, preemptor, c, pk_k8s_version_text(k8s_minor, release, sizeof release));
+}
+
+/* Candidates [from, from + n) of a job, printed into text[0..n). */
+typedef struct candidates_job {
+	pk_snapshot *s;
+	const pk_pod *preemptor;
+	const pk_candidate *c;
+	const char *release;      /* what the records name: "1.37" */
+	char **text;
+	int from, n;
+} candidates_job;
+
+/* A candidate whose victims the evaluation left out (victims_of_best_only)
+ * has them listed again here, on this thread. */
+static char *candidate_text_listing(pk_snapshot *s, const pk_pod *preemptor, const pk_candidate *c,
+                                    const char *release)
+{
+	if (c->victims || c->nvictims == 0 || !s)
+		return candidate_text(s, preemptor, c, release);
+	pk_arena arena;
+	pk_arena_init(&arena);
+	pk_candidate full;
+	if (!pk_candidate_list_victims(s, preemptor, c, &arena, &full)) {
+		fprintf(stderr, "internal error: the victims of candidate node %s came out otherwise\n", c->node);
+		abort();
+	}
+	char *text = candidate_text(s, preemptor, &full, release);
+	pk_arena_free(&arena);
+	return text;
+}
+
+static void print_candidates(void *ctx, int part, int nparts)
+{
+	candidates_job *j = ctx;
+	for (int i = j->n * part / nparts; i < j->n * (part + 1) / nparts; i++)
+		j->text[i] = candidate_text_listing(j->s, j->preemptor, &j->c[j->from + i], j->release);
+}
+
+int pk_write_candidates(pk_out *out, pk_snapshot *s, const pk_evaluation *e, int threads)
+{
+	enum { CHUNK = 256 };    /* records in memory at once */
+	int n = e->ncandidates, rc = 0;
+	pk_workers *w = n > 64 ? pk_workers_new(pk_workers_wanted(threads)) : NULL;
+	char **text = malloc(sizeof *text * CHUNK);
+	if (!text)
+		abort();
+	char release[16];
+	candidates_job job = { .s = s, .preemptor = e->preemptor->pod, .c = e->candidates, .text = text,
+	                       .release = pk_k8s_version_text(e->k8s_minor, release, sizeof release) };
+	for (job.from = 0; job.from < n; job.from += CHUNK) {
+		job.n = n - job.from < CHUNK ? n - job.from : CHUNK;
+		pk_workers_run(w, print_candidates, &job);
+		for (int i = 0; i < job.n; i++) {
+			if (rc == 0 && pk_out_record_text(out, text[i]) < 0)
+				rc = -1;
+			free(text[i]);
+		}
+	}
+	free(text);
+	pk_workers_free(w);
+	return rc;
+}
+
+static pk_victim_ref *refs_from_json(const cJSON *arr, pk_strtab *strs, pk_arena *a, int *n)
+{
+	int cnt = cJSON_IsArray(arr) ? cJSON_GetArraySize(arr) : 0;
+	*n = 0;
+	pk_victim_ref *v = pk_arena_alloc(a, sizeof *v * (size_t)(cnt ? cnt : 1));
+	const cJSON *it;
+	cJSON_ArrayForEach(it, arr)
+		if (pk_victim_ref_from_json(it, strs, &v[*n]))
+			(*n)++;
+	return v;
+}
+
+/* A victim ref's priority and start time only. */
+static void victim_ref_times(const cJSON *o, pk_victim_ref *out)
+{
+	const cJSON *m[REF_COUNT];
+	memset(out, 0, sizeof *out);
+	pk_get_members(o, ref_members, m);
+	ref_times(m, out);
+}
+
+bool pk_candidate_summary_from_json(const cJSON *o, pk_strtab *strs, pk_candidate *out)
+{
+	memset(out, 0, sizeof *out);
+	const char *node = pk_str(o, "node");
+	if (!node)
+		return false;
+	out->node = pk_intern(strs, node);
+	int64_t v = 0;
+	pk_int64(o, "numPDBViolations", &v);
+	out->num_pdb_violations = (int)v;
+	/* the victims' times, for pk_candidate_summarize, then dropped */
+	const cJSON *arr = pk_get(o, "victims"), *it;
+	int cnt = cJSON_IsArray(arr) ? cJSON_GetArraySize(arr) : 0;
+	pk_victim_ref *refs = malloc(sizeof *refs * (size_t)(cnt ? cnt : 1));
+	if (!refs)
+		abort();
+	cJSON_ArrayForEach(it, arr)
+		if (cJSON_IsObject(it))    /* as refs_from_json counts them */
+			victim_ref_times(it, &refs[out->nvictims++]);
+	out->victims = refs;
+	pk_candidate_summarize(out);
+	out->victims = NULL;
+	free(refs);
+	return true;
+}
+
+bool pk_candidate_from_json(const cJSON *o, pk_strtab *strs, pk_arena *a, pk_candidate *out)
+{
+	memset(out, 0, sizeof *out);
+	const char *node = pk_str(o, "node");
+	if (!node)
+		return false;
+	out->node = pk_intern(strs, node);
+	out->victims = refs_from_json(pk_get(o, "victims"), strs, a, &out->nvictims);
+	out->clear_nominations = refs_from_json(pk_get(o, "nominatedPodsToClear"), strs, a, &out->nclear);
+	int64_t v = 0;
+	pk_int64(o, "numPDBViolations", &v);
+	out->num_pdb_violations = (int)v;
+	const cJSON *res = pk_get(o, "nodeResources");
+	if (cJSON_IsObject(res)) {
+		char *text = cJSON_PrintUnformatted(res);
+		if (!text)
+			abort();
+		size_t len = strlen(text) + 1;
+		char *copy = pk_arena_alloc(a, len);
+		memcpy(copy, text, len);
+		out->node_resources = copy;
+		free(text);
+	}
+	pk_candidate_summarize(out);
+	return true;
+}
+
+cJSON *pk_preemptor_json(const pk_evaluation *e, const pk_snapshot *s)
+{
+	const pk_preemptor *p = e->preemptor;
+	cJSON *o = cJSON_CreateObject();
+	cJSON_AddStringToObject(o, "kind", "Preemptor");
+	pk_k8s_add_version(o, e->k8s_minor);
+	cJSON_AddItemToObject(o, "preemptor", pk_pod_ref_json(p->pod, true));
+	cJSON_AddStringToObject(o, "source", p->source ? p->source : "Pod");
+	cJSON_AddStringToObject(o, "status", pk_pre_status_name(e->status));
+	cJSON_AddStringToObject(o, "message", e->message);
+	cJSON_AddNumberToObject(o, "nodes", (double)e->nnodes);
+	cJSON *fits = cJSON_AddArrayToObject(o, "fitsNodes");
+	for (long i = 0; i < e->nnodes; i++)
+		if (e->nodes[i].filter->code == PK_CODE_SUCCESS)
+			cJSON_AddItemToArray(fits, cJSON_CreateString(e->nodes[i].ni->node->name));
+	cJSON_AddNumberToObject(o, "potentialNodes", (double)e->npotential);
+	cJSON_AddNumberToObject(o, "numCandidates", (double)e->num_candidates);
+	cJSON_AddNumberToObject(o, "offset", (double)e->offset);
+	cJSON_AddNumberToObject(o, "candidates", e->ncandidates);
+	cJSON *w = cJSON_AddArrayToObject(o, "warnings");
+	if (p->pod->unmodelled) {
+		char names[256], msg[400];
+		pk_unmodelled_names(p->pod->unmodelled, names, sizeof names);
+		snprintf(msg, sizeof msg, "not modelled, ignored when filtering: %s", names);
+		cJSON_AddItemToArray(w, cJSON_CreateString(msg));
+	}
+	const cJSON *it;
+	cJSON_ArrayForEach(it, p->warnings)
+		cJSON_AddItemToArray(w, cJSON_Duplicate(it, 1));
+	if (p->gate_message && e->status == PK_PRE_NOT_ELIGIBLE) {
+		cJSON *g = cJSON_AddObjectToObject(o, "postFilter");
+		cJSON_AddStringToObject(g, "gate", p->gate);
+		cJSON_AddStringToObject(g, "status", p->gate_message);
+	}
+	(void)s;
+	if (p->object)
+		cJSON_AddItemReferenceToObject(o, "pod", p->object);
+	return o;
+}
+
+const pk_status *pk_node_status_of(const pk_evaluation *e, long i, const char **stage, const char **preemption)
+{
+	const pk_node_eval *ne = &e->nodes[i];
+	*stage = *preemption = NULL;
+	if (ne->candidate >= 0)
+		return NULL;
+	const pk_status *st = ne->dry ? ne->dry : ne->filter;
+	*stage = ne->dry ? "DryRun" : "Filter";
+	/* A node that failed the filters in a way preemption cannot fix is
+	 * never dry-run: say so, as the FitError does. */
+	if (!ne->dry && st->code == PK_CODE_UNSCHEDULABLE_UNRESOLVABLE && e->status != PK_PRE_FITS)
+		*preemption = "Preemption is not helpful for scheduling";
+	else if (!ne->dry && st->code == PK_CODE_UNSCHEDULABLE && e->status == PK_PRE_NEEDS_PREEMPTION)
+		*preemption = "not evaluated (enough candidates found)";
+	return st;
+}
+
+cJSON *pk_node_status_json(const pk_evaluation *e, long i)
+{
+	const char *stage, *preemption;
+	const pk_status *st = pk_node_status_of(e, i, &stage, &preemption);
+	if (!st)
+		return NULL;
+	cJSON *o = cJSON_CreateObject();
+	cJSON_AddStringToObject(o, "kind", "NodeStatus");
+	pk_k8s_add_version(o, e->k8s_minor);
+	cJSON_AddItemToObject(o, "preemptor", pk_pod_ref_json(e->preemptor->pod, false));
+	cJSON_AddStringToObject(o, "node", e->nodes[i].ni->node->name);
+	cJSON_AddStringToObject(o, "stage", stage);
+	cJSON_AddStringToObject(o, "code", pk_code_name(st->code));
+	cJSON_AddStringToObject(o, "plugin", st->plugin ? st->plugin : "");
+	cJSON *r = cJSON_AddArrayToObject(o, "reasons");
+	for (int k = 0; k < st->nreasons; k++)
+		cJSON_AddItemToArray(r, cJSON_CreateString(st->reasons[k]));
+	if (preemption)
+		cJSON_AddStringToObject(o, "preemption", preemption);
+	return o;
+}
+
+void pk_node_groups_add(pk_node_groups *gs, const char *node, const char *stage, const char *code,
+                        const char *plugin, const char *const *reasons, int nreasons, const char *preemption)
+{
+	char what[700];
+	size_t w = (size_t)snprintf(what, sizeof what, "%s: ", plugin && *plugin ? plugin : stage);
+	for (int k = 0; k < nreasons && w < sizeof what; k++)
+		w += (size_t)snprintf(what + w, sizeof what - w, "%s%s", k ? ", " : "", reasons[k]);
+	if (w < sizeof what)
+		snprintf(what + w, sizeof what - w, " (%s %s%s%s)", stage, code, preemption ? "; " : "",
+		         preemption ? preemption : "");
+	long j = 0;
+	while (j < gs->n && strcmp(gs->g[j].what, what) != 0)
+		j++;
+	if (j == gs->n) {
+		gs->g = realloc(gs->g, sizeof *gs->g * (size_t)(gs->n + 1));
+		if (!gs->g)
+			abort();
+		memset(&gs->g[j], 0, sizeof *gs->g);
+		snprintf(gs->g[j].what, sizeof gs->g[j].what, "%s", what);
+		gs->n++;
+	}
+	pk_node_group *x = &gs->g[j];
+	if ((gs->all_names || x->count < 3) && x->nodes_len + strlen(node) + 2 < sizeof x->nodes)
+		x->nodes_len += (size_t)snprintf(x->nodes + x->nodes_len, sizeof x->nodes - x->nodes_len, "%s%s",
+		                                 x->count ? "," : "", node);
+	else
+		x->more = true;
+	x->count++;
+}
+
+void pk_node_groups_flush(pk_node_groups *gs, pk_node_group_row_fn fn, void *ctx)
+{
+	for (long j = 0; j < gs->n; j++) {
+		char nodes[440], reason[800];
+		snprintf(nodes, sizeof nodes, "%s%s", gs->g[j].nodes, gs->g[j].more ? ",..." : "");
+		snprintf(reason, sizeof reason, "%ld node(s): %s", gs->g[j].count, gs->g[j].what);
+		fn(ctx, &gs->g[j], nodes, reason);
+	}
+	free(gs->g);
+	gs->g = NULL;
+	gs->n = 0;
+}
+
+const char *pk_fits_text(const char *const *nodes, int nshown, long n, char *buf, size_t size)
+{
+	size_t w = (size_t)snprintf(buf, size, "fits without preemption on %ld node(s)", n);
+	for (int k = 0; k < nshown && w < size; k++)
+		w += (size_t)snprintf(buf + w, size - w, "%s%s", k ? ", " : ": ", nodes[k]);
+	if (n > nshown && w < size)
+		snprintf(buf + w, size - w, ", ...");
+	return buf;
+}
+
+void pk_preemptor_key(const cJSON *ref, char *buf, size_t size)
+{
+	const char *uid = pk_str_or(ref, "uid", "");
+	if (*uid)
+		snprintf(buf, size, "uid:%s", uid);
+	else
+		snprintf(buf, size, "%s/%s", pk_str_or(ref, "namespace", ""), pk_str_or(ref, "name", ""));
+}
+
+cJSON *pk_action_json(const char *call, const char *uid, const char *ns, const char *name)
+{
+	cJSON *a = cJSON_CreateObject();
+	cJSON_AddStringToObject(a, "call", call);
+	cJSON_AddStringToObject(a, "uid", uid);
+	cJSON_AddStringToObject(a, "namespace", ns);
+	cJSON_AddStringToObject(a, "name", name);
+	return a;
+}
+
+void pk_victim_actions_json(cJSON *actions, const pk_victim_ref *v, const char *node, const char *scheduler,
+                            const char *what, const char *by)
+{
+	if (v->terminating)
+		return;
+	char msg[600];
+	cJSON *a = pk_action_json("pod_status_patch", v->uid, v->namespace_, v->name);
+	cJSON *cond = cJSON_AddObjectToObject(cJSON_AddObjectToObject(a, "details"), "condition");
+	snprintf(msg, sizeof msg, "%s: preempting to accommodate a higher priority %s", scheduler, what);
+	cJSON_AddStringToObject(cond, "type", "DisruptionTarget");
+	cJSON_AddStringToObject(cond, "status", "True");
+	cJSON_AddStringToObject(cond, "reason", "PreemptionByScheduler");
+	cJSON_AddStringToObject(cond, "message", msg);
+	cJSON_AddItemToArray(actions, a);
+
+	a = pk_action_json("pod_delete", v->uid, v->namespace_, v->name);
+	cJSON *d = cJSON_AddObjectToObject(a, "details");
+	cJSON_AddStringToObject(d, "node", node);
+	cJSON *ev = cJSON_AddObjectToObject(d, "event");
+	snprintf(msg, sizeof msg, "Preempted by %s on node %s", by, node);
+	cJSON_AddStringToObject(ev, "type", "Normal");
+	cJSON_AddStringToObject(ev, "reason", "Preempted");
+	cJSON_AddStringToObject(ev, "action", "Preempting");
+	cJSON_AddStringToObject(ev, "message", msg);
+	cJSON_AddItemToArray(actions, a);
+}

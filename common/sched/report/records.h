@@ -1,0 +1,156 @@
+/* The NDJSON records victims writes and preempt-plan reads: one place that
+ * encodes and decodes them, so the two tools cannot drift apart.
+ *
+ * Every record names the release answered for, after its kind:
+ * "kubernetesVersion":"1.37" (--kubernetes-version; pk_evaluation.k8s_minor).
+ *
+ *   {"kind":"Preemptor","preemptor":{namespace,name,uid,priority,
+ *     preemptionPolicy,priorityClassName,schedulerName},"status":"NeedsPreemption",
+ *     "message":"…","nodes":N,"fitsNodes":[…],"potentialNodes":N,
+ *     "numCandidates":N,"offset":K,"warnings":[…],
+ *     "postFilter":{"gate","status"} (when a feature gate stopped it),"pod":{…}}
+ *   {"kind":"Candidate","preemptor":{namespace,name,uid,priority},"node":"…",
+ *     "victims":[{namespace,name,uid,node,priority,startTime,priorityClassName,
+ *       owner:{kind,name},podGroup,pdb}],
+ *     "numPDBViolations":N,"nominatedPodsToClear":[…],"nodeResources":{…}}
+ *
+ * A victim's priorityClassName, owner (the owner workload, pk_pod.owner_*),
+ * podGroup (spec.schedulingGroup.podGroupName) and pdb (a budget that
+ * selects a violating victim) are left out when empty. nodeResources, of a Candidate and (an array, one per node the plan
+ * touches) of a PreemptionPlan:
+ *   {"node":"…","allocatable":{cpu,memory,pods,…},"requested":{…},
+ *    "requestedAfter":{…}}
+ * quantities as resource.Quantity strings (bytes as plain integers); what
+ * the pods bound or nominated to the node request now (pods: how many) and
+ * after the plan's victims are gone and its pods placed or nominated there.
+ *   {"kind":"NodeStatus","preemptor":{…},"node":"…","stage":"Filter"|"DryRun",
+ *     "code":"…","plugin":"…","reasons":[…]}            (victims --explain)
+ */
+#ifndef PK_SCHED_RECORDS_H
+#define PK_SCHED_RECORDS_H
+
+#include <cjson/cJSON.h>
+#include "sched/engine/engine.h"
+#include "sched/engine/podgroup.h"
+#include "io/writer.h"
+
+/* The priority sum node choice compares at its third step: each victim
+ * adds its priority + 2^31 (MaxInt32 + 1), so one victim more always weighs
+ * more than any priorities. The one way the tables and the report write
+ * it: "Nx2^31+S" (N victims, S the plain sum of their priorities; no
+ * blanks, so that a table's columns still split on them), so that a node
+ * with sum 100 ranking above one with sum 0 reads right. Returns the
+ * adjusted sum itself (to sort by). */
+int64_t pk_adjusted_sum_text(long nvictims, int64_t priority_sum, char *buf, size_t size);
+/* Its column's name in the tables, and the rule in one line (a table's
+ * footer, the report under its table). */
+#define PK_ADJUSTED_SUM_COLUMN "ADJUSTED-SUM"
+#define PK_ADJUSTED_SUM_RULE                                                                                  \
+	"ADJUSTED-SUM is the sum node choice compares (smallest wins): every victim adds its priority + 2^31, " \
+	"written Nx2^31+S for N victims whose priorities sum to S, so fewer victims rank first whatever their priorities"
+
+/* RFC 3339 UTC ("2024-01-02T03:04:05Z", fraction only when non-zero). */
+void pk_format_time(int64_t unix_nanos, char *buf, size_t size);
+
+/* {"namespace","name","uid","priority"} of a pod. */
+cJSON *pk_pod_ref_json(const pk_pod *p, bool full);
+cJSON *pk_victim_ref_json(const pk_victim_ref *v);
+/* Decode a victim ref; strings are interned through strs. false if not an object. */
+bool pk_victim_ref_from_json(const cJSON *o, pk_strtab *strs, pk_victim_ref *out);
+
+/* With s, the candidate's nodeResources from the snapshot (the victims gone,
+ * the preemptor added); without, those the record it was read from had. */
+/* k8s_minor: the release the record names ("kubernetesVersion"; 0: the newest). */
+cJSON *pk_candidate_json(const pk_snapshot *s, const pk_pod *preemptor, const pk_candidate *c, int k8s_minor);
+/* The same record as compact text (malloc'd), what cJSON_PrintUnformatted
+ * prints for pk_candidate_json's tree, without building one. */
+char *pk_candidate_text(const pk_snapshot *s, const pk_pod *preemptor, const pk_candidate *c, int k8s_minor);
+/* Write the Candidate records of e (pk_candidate_text with s) to out, in
+ * order, built and printed on up to `threads` threads (0: one per CPU, at
+ * most 4) 256 at a time: a 65,000-node snapshot has tens of thousands
+ * of candidates, and each record reads scattered pods. Victims the
+ * evaluation left out (victims_of_best_only) are listed again as they are
+ * printed (pk_candidate_list_victims). Returns 0 or -1 on a write error. */
+int pk_write_candidates(pk_out *out, pk_snapshot *s, const pk_evaluation *e, int threads);
+/* Decode a Candidate record (victims arena-allocated). */
+bool pk_candidate_from_json(const cJSON *o, pk_strtab *strs, pk_arena *a, pk_candidate *out);
+/* Only what node choice compares (the node, numPDBViolations and the
+ * victims' summary, pk_candidate_summarize's): no victims, nominations or
+ * nodeResources. The same summary as pk_candidate_from_json's. */
+bool pk_candidate_summary_from_json(const cJSON *o, pk_strtab *strs, pk_candidate *out);
+
+/* nodeResources of node ni when the pods in gone leave it and those in
+ * added arrive. */
+cJSON *pk_node_resources_json(const pk_nodeinfo *ni, const pk_pod *const *gone, int ngone,
+                              const pk_pod *const *added, int nadded);
+/* A plan's nodeResources array: every node that loses a pod of gone or
+ * gains added[i] (on added_nodes[i]), in order of first mention. */
+cJSON *pk_plan_nodes_json(const pk_snapshot *s, const pk_pod *const *gone, int ngone,
+                          const pk_pod *const *added, const char *const *added_nodes, int nadded);
+
+/* The nodeResources of a pod's plan from s as it is before the plan is
+ * played forward: the preemptor assumed onto the node when it fits, or the
+ * chosen candidate's victims gone and the preemptor nominated there; NULL
+ * for other outcomes. */
+cJSON *pk_pod_plan_nodes_json(const pk_snapshot *s, const pk_evaluation *e, const pk_nodeinfo *assumed);
+
+cJSON *pk_preemptor_json(const pk_evaluation *e, const pk_snapshot *s);
+/* NodeStatus records of --explain for node i of e (NULL if it is a candidate). */
+cJSON *pk_node_status_json(const pk_evaluation *e, long i);
+/* What such a record says: the status that ruled node i out, its stage
+ * ("Filter" or "DryRun") and a note on preemption (NULL if none); NULL
+ * for a candidate. */
+const pk_status *pk_node_status_of(const pk_evaluation *e, long i, const char **stage, const char **preemption);
+/* The nodes that are no candidate, grouped for a table (victims --explain,
+ * and preempt-plan over its NodeStatus records): one group per plugin,
+ * reasons, stage and code, with the count and the first nodes (all of them
+ * when wide). */
+typedef struct pk_node_group {
+	char what[700];           /* "TaintToleration: node(s) had ... (Filter UnschedulableAndUnresolvable; ...)" */
+	long count;
+	char nodes[400];          /* "a,b,c" then ",..." when more were left out */
+	size_t nodes_len;
+	bool more;
+} pk_node_group;
+
+typedef struct pk_node_groups {
+	pk_node_group *g;
+	long n;
+	bool all_names;           /* list every node (up to the cell's room), not the first three */
+} pk_node_groups;
+
+void pk_node_groups_add(pk_node_groups *gs, const char *node, const char *stage, const char *code,
+                        const char *plugin, const char *const *reasons, int nreasons, const char *preemption);
+/* A table row per group: PREEMPTOR, PRIORITY, RESULT "NotCandidate", NODE,
+ * then the cells row_fn fills in (the tools' columns differ); frees. */
+typedef void (*pk_node_group_row_fn)(void *ctx, const pk_node_group *g, const char *nodes, const char *reason);
+void pk_node_groups_flush(pk_node_groups *gs, pk_node_group_row_fn fn, void *ctx);
+
+/* "fits without preemption on N node(s): a, b, ..." naming the first
+ * nshown of the n nodes (a pod that fits shows where). */
+#define PK_FITS_SHOWN 5
+const char *pk_fits_text(const char *const *nodes, int nshown, long n, char *buf, size_t size);
+
+/* The API calls of a PreemptionPlan's "actions", as the executor makes them.
+ * pk_action_json: {"call","uid","namespace","name"}, details to be added.
+ * pk_victim_actions_json appends a victim's two calls: a status patch
+ * adding the DisruptionTarget condition, then a plain DELETE (no eviction:
+ * the apiserver does not enforce PDBs) with the Preempted event; none for
+ * a victim already terminating. node is the victim's node; by is what preempts, as the messages name
+ * it: "pod <uid>" or "pod group <namespace>/<name>"; what is "pod" or
+ * "pod group". */
+cJSON *pk_action_json(const char *call, const char *uid, const char *ns, const char *name);
+void pk_victim_actions_json(cJSON *actions, const pk_victim_ref *v, const char *node, const char *scheduler,
+                            const char *what, const char *by);
+
+/* Key identifying a preemptor in records: uid if set, else namespace/name. */
+void pk_preemptor_key(const cJSON *ref, char *buf, size_t size);
+
+/* The plan record (kind PreemptionPlan, preemptor kind PodGroup); caller
+ * owns it. scheduler is the members' schedulerName. */
+cJSON *pk_pg_plan_json(const pk_pg_evaluation *e, const char *scheduler);
+/* Its nodeResources (records.h) from s as it is before pk_pg_apply: the
+ * victims gone and the placed members added; NULL when nothing moves. */
+cJSON *pk_pg_plan_nodes_json(const pk_snapshot *s, const pk_pg_evaluation *e);
+
+#endif

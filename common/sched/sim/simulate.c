@@ -1,0 +1,494 @@
+/* The what-if queue simulation; see simulate.h. */
+#include "sched/sim/simulate.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "k8s/json.h"
+#include "sched/engine/score.h"
+
+
+void pk_sim_opts_default(pk_sim_opts *o)
+{
+	memset(o, 0, sizeof *o);
+	pk_eval_opts_default(&o->eval);
+	o->eval.victims_of_best_only = true; /* a step reports the chosen node's only */
+	o->cascade = true;
+	o->max_recreations = 1000;
+}
+
+/* ---- the queue ------------------------------------------------------------------ */
+
+static int unit_cmp(const pk_sim_unit *a, const pk_sim_unit *b)
+{
+	if (a->priority != b->priority)
+		return a->priority > b->priority ? -1 : 1;
+	if (a->created != b->created)
+		return a->created < b->created ? -1 : 1;
+	const char *an = a->group ? a->group->namespace_ : a->pods[0]->namespace_;
+	const char *bn = b->group ? b->group->namespace_ : b->pods[0]->namespace_;
+	int c = strcmp(an, bn);
+	if (c)
+		return c;
+	return strcmp(a->group ? a->group->name : a->pods[0]->name, b->group ? b->group->name : b->pods[0]->name);
+}
+
+static int unit_qsort_cmp(const void *a, const void *b)
+{
+	return unit_cmp(a, b);
+}
+
+static pk_sim_unit *push_unit(pk_sim *m)
+{
+	if (m->n == m->cap) {
+		m->cap = m->cap ? m->cap * 2 : 64;
+		m->queue = realloc(m->queue, sizeof *m->queue * (size_t)m->cap);
+		if (!m->queue)
+			abort();
+	}
+	pk_sim_unit *u = &m->queue[m->n++];
+	memset(u, 0, sizeof *u);
+	return u;
+}
+
+/* Insert a new unit into the not-yet-run part of the queue, in order. */
+static void enqueue_sorted(pk_sim *m, const pk_sim_unit *nu)
+{
+	push_unit(m);
+	long i = m->n - 1;
+	while (i > m->head && unit_cmp(nu, &m->queue[i - 1]) < 0) {
+		m->queue[i] = m->queue[i - 1];
+		i--;
+	}
+	m->queue[i] = *nu;
+}
+
+static bool gang_path(const pk_sim *m)
+{
+	return m->g->gates.generic_workload && m->g->gates.workload_aware_preemption && !m->opts.pod_postfilter;
+}
+
+/* ---- uids of the pods that may be nominated ------------------------------------ */
+
+static void uids_grow(pk_sim *m)
+{
+	size_t cap = m->uids.cap ? 2 * m->uids.cap : 256;
+	const char **uid = calloc(cap, sizeof *uid);
+	const pk_pod **pod = calloc(cap, sizeof *pod);
+	if (!uid || !pod)
+		abort();
+	for (size_t i = 0; i < m->uids.cap; i++) {
+		if (!m->uids.uid[i])
+			continue;
+		size_t j = (size_t)pk_hash_str(m->uids.uid[i]) & (cap - 1);
+		while (uid[j])
+			j = (j + 1) & (cap - 1);
+		uid[j] = m->uids.uid[i];
+		pod[j] = m->uids.pod[i];
+	}
+	free(m->uids.uid);
+	free(m->uids.pod);
+	m->uids.uid = uid;
+	m->uids.pod = pod;
+	m->uids.cap = cap;
+}
+
+/* Note p as a pod that may be nominated; a second pod with its uid ends
+ * the memo's whole-evaluation shortcut for the rest of the run. */
+static void note_uid(pk_sim *m, const pk_pod *p)
+{
+	if (!*p->uid || m->uid_twins)
+		return;
+	if (2 * (m->uids.n + 1) > m->uids.cap)
+		uids_grow(m);
+	size_t j = (size_t)pk_hash_str(p->uid) & (m->uids.cap - 1);
+	for (; m->uids.uid[j]; j = (j + 1) & (m->uids.cap - 1))
+		if (strcmp(m->uids.uid[j], p->uid) == 0) {
+			if (m->uids.pod[j] != p) {
+				m->uid_twins = true;
+				pk_eval_memo_uids_unique(m->opts.eval.memo, false);
+			}
+			return;
+		}
+	m->uids.uid[j] = p->uid;
+	m->uids.pod[j] = p;
+	m->uids.n++;
+}
+
+void pk_sim_init(pk_sim *m, pk_snapshot *s, pk_pg_set *g, const pk_sim_opts *o)
+{
+	memset(m, 0, sizeof *m);
+	m->s = s;
+	m->g = g;
+	m->opts = *o;
+	m->opts.eval.memo = pk_eval_memo_new(); /* successive decisions differ by a node or two */
+	m->scores = pk_score_cache_new();
+	pk_arena_init(&m->arena);
+	pk_pod **pending;
+	long np = pk_snapshot_pending(s, &pending);
+	long *unit_of_group = malloc(sizeof *unit_of_group * (size_t)(g->n + 1));
+	if (!unit_of_group)
+		abort();
+	for (long i = 0; i < g->n; i++)
+		unit_of_group[i] = -1;
+	/* members first counted, then stored, so each group's array is exact */
+	int *count = calloc((size_t)g->n + 1, sizeof *count);
+	if (!count)
+		abort();
+	for (long i = 0; i < np; i++) {
+		pk_podgroup *pg = gang_path(m) ? pk_pg_of_pod(g, pending[i]) : NULL;
+		if (pg)
+			count[pg - g->groups]++;
+	}
+	pk_eval_memo_uids_unique(m->opts.eval.memo, true);
+	for (long i = 0; i < np; i++)
+		note_uid(m, pending[i]);
+	for (long i = 0; i < np; i++) {
+		pk_pod *p = pending[i];
+		int64_t created = p->created;
+		if (created > m->clock)
+			m->clock = created;
+		pk_podgroup *pg = gang_path(m) ? pk_pg_of_pod(g, p) : NULL;
+		if (!pg) {
+			pk_sim_unit *u = push_unit(m);
+			u->pods = pk_arena_alloc(&m->arena, sizeof *u->pods);
+			u->pods[0] = p;
+			u->npods = 1;
+			u->priority = p->priority;
+			u->created = p->created;
+			continue;
+		}
+		long gi = pg - g->groups;
+		if (unit_of_group[gi] < 0) {
+			pk_sim_unit *u = push_unit(m);
+			unit_of_group[gi] = m->n - 1;
+			u->group = pg;
+			u->pods = pk_arena_alloc(&m->arena, sizeof *u->pods * (size_t)count[gi]);
+			u->priority = pg->priority;
+			u->created = pg->created ? pg->created : p->created;
+		}
+		pk_sim_unit *u = &m->queue[unit_of_group[gi]];
+		u->pods[u->npods++] = p;
+		if (!pg->created && p->created < u->created)
+			u->created = p->created;
+	}
+	free(count);
+	free(unit_of_group);
+	free(pending);
+	if (m->n > 1)
+		qsort(m->queue, (size_t)m->n, sizeof *m->queue, unit_qsort_cmp);
+	m->clock += 1000000000; /* pods created during the run queue after every input pod */
+}
+
+void pk_sim_free(pk_sim *m)
+{
+	for (long i = 0; i < m->nowned; i++)
+		pk_pod_release(m->owned[i]);
+	free(m->owned);
+	free(m->queue);
+	free(m->uids.uid);
+	free(m->uids.pod);
+	pk_eval_memo_free(m->opts.eval.memo);
+	pk_score_cache_free(m->scores);
+	pk_arena_free(&m->arena);
+	memset(m, 0, sizeof *m);
+}
+
+/* ---- new pending pods: recreated victims and pods of applied objects ----------------- */
+
+static pk_pod *copy_pod(pk_sim *m, const pk_pod *src, const char *name, const char *uid)
+{
+	pk_pod *c = pk_arena_alloc(&m->arena, sizeof *c);
+	*c = *src; /* selectors and labels stay owned by src */
+	c->name = pk_strtab_keep(m->s->strs, name, strlen(name)); /* as the decoder keeps them */
+	c->uid = pk_intern(m->s->strs, uid);
+	c->node_name = pk_intern(m->s->strs, "");
+	c->nominated_node = c->node_name;
+	c->phase = pk_intern(m->s->strs, "Pending");
+	c->has_start_time = false;
+	c->start_time = 0;
+	c->terminating = false;
+	c->preemption_target = false;
+	c->created = m->clock;
+	m->clock += 1000000; /* 1 ms apart: creation order is queue order */
+	c->index = -1;
+	return c;
+}
+
+static pk_sim_unit pod_unit(pk_sim *m, pk_pod *p)
+{
+	pk_sim_unit u = {0};
+	u.pods = pk_arena_alloc(&m->arena, sizeof *u.pods);
+	u.pods[0] = p;
+	u.npods = 1;
+	u.priority = p->priority;
+	u.created = p->created;
+	return u;
+}
+
+static void enqueue_pod(pk_sim *m, pk_pod *p, bool recreated, bool scaled)
+{
+	pk_sim_unit u = pod_unit(m, p);
+	u.recreated = recreated;
+	u.scaled = scaled;
+	enqueue_sorted(m, &u);
+}
+
+/* A victim whose controller would recreate it comes back as a new pending
+ * pod, once per victim, within the global bound. One already terminating
+ * (deletionTimestamp set) does not: its controller counted it gone when
+ * its deletion began and has made its replacement already. */
+static int requeue_victim(pk_sim *m, const pk_pod *v)
+{
+	if (!m->opts.cascade || v->terminating || v->index < 0 || v->index >= m->g->npods ||
+	    !m->g->pod_owner_kind[v->index] ||
+	    !*m->g->pod_owner_kind[v->index])
+		return 0;
+	if (m->sum.recreated >= m->opts.max_recreations) {
+		m->sum.recreations_dropped++;
+		return 0;
+	}
+	char name[600], uid[600];
+	snprintf(name, sizeof name, "%s-recreated", v->name);
+	snprintf(uid, sizeof uid, "recreated-%s", *v->uid ? v->uid : v->name);
+	enqueue_pod(m, copy_pod(m, v, name, uid), true, false);
+	m->sum.recreated++;
+	return 1;
+}
+
+pk_pod *pk_sim_new_pod(pk_sim *m, const pk_pod *tpl, const char *name, const char *uid)
+{
+	return copy_pod(m, tpl, name, uid);
+}
+
+void pk_sim_keep(pk_sim *m, pk_pod *tpl)
+{
+	if (m->nowned == m->ownedcap) {
+		m->ownedcap = m->ownedcap ? m->ownedcap * 2 : 4;
+		m->owned = realloc(m->owned, sizeof *m->owned * (size_t)m->ownedcap);
+		if (!m->owned)
+			abort();
+	}
+	m->owned[m->nowned++] = tpl;
+}
+
+static void count_created(pk_sim *m, bool scaled)
+{
+	if (scaled)
+		m->sum.scaled++;
+	else
+		m->sum.applied++;
+}
+
+/* A member of a PodGroup joins the group's unit that has not run yet, or
+ * starts one. */
+static void enqueue_member(pk_sim *m, pk_podgroup *pg, pk_pod *p, bool scaled)
+{
+	for (long i = m->head; i < m->n; i++) {
+		pk_sim_unit *u = &m->queue[i];
+		if (u->group != pg)
+			continue;
+		pk_pod **pods = pk_arena_alloc(&m->arena, sizeof *pods * (size_t)(u->npods + 1));
+		memcpy(pods, u->pods, sizeof *pods * (size_t)u->npods);
+		pods[u->npods] = p;
+		u->pods = pods;
+		u->npods++;
+		u->applied |= !scaled;
+		u->scaled |= scaled;
+		return;
+	}
+	pk_sim_unit u = pod_unit(m, p);
+	u.group = pg;
+	u.priority = pg->priority;
+	u.created = pg->created ? pg->created : p->created;
+	u.applied = !scaled;
+	u.scaled = scaled;
+	enqueue_sorted(m, &u);
+}
+
+void pk_sim_enqueue(pk_sim *m, pk_pod *p, bool scaled)
+{
+	count_created(m, scaled);
+	pk_podgroup *pg = gang_path(m) ? pk_pg_of_pod(m->g, p) : NULL;
+	if (pg) {
+		enqueue_member(m, pg, p, scaled);
+		return;
+	}
+	pk_sim_unit u = pod_unit(m, p);
+	u.scaled = scaled;
+	u.applied = !scaled;
+	enqueue_sorted(m, &u);
+}
+
+static void enqueue_chain_next(pk_sim *m, pk_sim_chain *c)
+{
+	pk_pod *p = c->pods[c->next++];
+	p->created = m->clock; /* created now, behind everything queued so far */
+	m->clock += 1000000;
+	count_created(m, c->scaled);
+	pk_sim_unit u = pod_unit(m, p);
+	u.scaled = c->scaled;
+	u.applied = !c->scaled;
+	u.chain = c;
+	enqueue_sorted(m, &u);
+}
+
+pk_sim_chain *pk_sim_enqueue_ordered(pk_sim *m, pk_pod **pods, int n, bool scaled)
+{
+	pk_sim_chain *c = pk_arena_alloc(&m->arena, sizeof *c);
+	c->pods = pk_arena_alloc(&m->arena, sizeof *c->pods * (size_t)(n + 1));
+	memcpy(c->pods, pods, sizeof *pods * (size_t)n);
+	c->n = n;
+	c->scaled = scaled;
+	if (n > 0)
+		enqueue_chain_next(m, c);
+	return c;
+}
+
+void pk_sim_dequeue(pk_sim *m, const pk_pod *p)
+{
+	for (long i = m->head; i < m->n; i++) {
+		pk_sim_unit *u = &m->queue[i];
+		int k = 0;
+		while (k < u->npods && u->pods[k] != p)
+			k++;
+		if (k == u->npods)
+			continue;
+		memmove(&u->pods[k], &u->pods[k + 1], sizeof *u->pods * (size_t)(u->npods - k - 1));
+		if (p->index >= m->s->npods) { /* created for this run, then deleted before it ran */
+			m->sum.applied -= u->applied;
+			m->sum.scaled -= u->scaled;
+		}
+		if (--u->npods == 0) {
+			memmove(&m->queue[i], &m->queue[i + 1], sizeof *m->queue * (size_t)(m->n - i - 1));
+			m->n--;
+		}
+		return;
+	}
+}
+
+/* ---- one step ------------------------------------------------------------------------ */
+
+/* The per-pod PostFilter's gates for a pod that names a scheduling group
+ * (one predicate, in the engine, for victims and the simulator). */
+static const char *postfilter_gate(const pk_sim *m, const pk_pod *p)
+{
+	const pk_pg_set *g = m->g;
+	const pk_podgroup *pg = pk_pg_of_pod(g, p);
+	pk_group_gate_in in = {
+		.generic_workload = g->gates.generic_workload,
+		.workload_aware_preemption = g->gates.workload_aware_preemption,
+		.topology_aware = g->gates.topology_aware,
+		.k8s_minor = g->gates.k8s_minor,
+		.has_group = pk_pg_pod_has_group(g, p),
+		.group_found = pg != NULL,
+		.group_has_constraints = pg && pg->has_constraints,
+	};
+	return pk_postfilter_group_gate(&in).message;
+}
+
+static void bind_pod(pk_snapshot *s, pk_pod *p, pk_nodeinfo *ni)
+{
+	pk_nodeinfo *old = pk_snapshot_node(s, p->nominated_node);
+	if (old)
+		pk_nodeinfo_remove_nominated(old, p);
+	p->nominated_node = pk_intern(s->strs, "");
+	p->node_name = ni->node->name;
+	pk_nodeinfo_add_pod(ni, p);
+}
+
+static void count_outcome(pk_sim *m, pk_sim_outcome o)
+{
+	if (o == PK_SIM_SCHEDULED)
+		m->sum.scheduled++;
+	else if (o == PK_SIM_NOMINATED)
+		m->sum.nominated++;
+	else
+		m->sum.unschedulable++;
+}
+
+/* The callback sees the step before the state changes, so that records can
+ * show the pods as the scheduler found them. */
+static void run_pod(pk_sim *m, const pk_sim_unit *u, pk_sim_fn fn, void *ctx)
+{
+	pk_pod *p = u->pods[0];
+	pk_preemptor pre = { .pod = p,
+	                     .source = u->recreated ? "Recreated" : u->scaled ? "Scaled" : u->applied ? "Applied" : "Pod" };
+	pk_evaluation e;
+	note_uid(m, p);
+	pk_evaluate(m->s, &pre, &m->opts.eval, &e);
+	pk_sim_step st = { .unit = u, .pod_eval = &e, .preemptor = &pre, .outcome = PK_SIM_UNSCHEDULABLE };
+	if (e.status == PK_PRE_FITS) {
+		pk_score_place(m->s, m->scores, p, &e, &st.placement);
+		st.node = st.placement.node;
+		st.outcome = PK_SIM_SCHEDULED;
+	} else if ((st.gate_message = postfilter_gate(m, p)) != NULL) {
+		st.outcome = PK_SIM_UNSCHEDULABLE;
+	} else if (e.status == PK_PRE_NEEDS_PREEMPTION && e.best >= 0) {
+		const pk_candidate *c = &e.candidates[e.best];
+		pk_nodeinfo *ni = pk_snapshot_node(m->s, c->node);
+		for (int i = 0; ni && i < c->nvictims; i++) {
+			pk_pod *v = pk_nodeinfo_find_pod(ni, &c->victims[i]);
+			if (v)
+				st.requeued += requeue_victim(m, v);
+		}
+		m->sum.victims += c->nvictims;
+		st.outcome = PK_SIM_NOMINATED;
+	}
+	if (u->recreated && st.outcome == PK_SIM_NOMINATED)
+		m->sum.cascading_preemptions++;
+	count_outcome(m, st.outcome);
+	fn(ctx, &st);
+	if (st.outcome == PK_SIM_SCHEDULED)
+		bind_pod(m->s, p, (pk_nodeinfo *)st.node);
+	else if (!st.gate_message)
+		pk_snapshot_apply(m->s, &e);
+	pk_evaluation_free(&e);
+	if (u->chain && st.outcome != PK_SIM_UNSCHEDULABLE && u->chain->next < u->chain->n)
+		enqueue_chain_next(m, u->chain);
+}
+
+static void run_group(pk_sim *m, const pk_sim_unit *u, pk_sim_fn fn, void *ctx)
+{
+	pk_pg_evaluation e;
+	for (int i = 0; i < u->npods; i++)
+		note_uid(m, u->pods[i]);
+	pk_pg_evaluate(m->s, m->g, u->group, u->pods, u->npods, &e);
+	pk_sim_step st = { .unit = u, .group_eval = &e, .outcome = PK_SIM_UNSCHEDULABLE };
+	if (e.result == PK_PG_PREEMPT) {
+		for (int i = 0; i < e.nvictims; i++)
+			st.requeued += requeue_victim(m, e.victims[i]);
+		m->sum.victims += e.nvictims;
+		st.outcome = PK_SIM_NOMINATED;
+	} else if (e.result == PK_PG_NO_PREEMPTION_NEEDED) {
+		st.outcome = PK_SIM_SCHEDULED;
+	} else if (e.result == PK_PG_PREEMPTION_IN_PROGRESS) {
+		st.outcome = PK_SIM_NOMINATED; /* the members wait on their nominated nodes */
+	}
+	count_outcome(m, st.outcome);
+	fn(ctx, &st);
+	pk_pg_apply(m->s, &e);
+	if (e.result == PK_PG_NO_PREEMPTION_NEEDED)
+		for (int k = 0; k < e.nmembers; k++)
+			if (e.placements[k].node)
+				pk_pg_add_bound(u->group, e.placements[k].pod);
+	pk_pg_evaluation_free(&e);
+}
+
+void pk_sim_run(pk_sim *m, pk_sim_fn fn, void *ctx)
+{
+	while (m->head < m->n) {
+		/* the queue may grow (and move) while a unit runs: work on a copy */
+		pk_sim_unit u = m->queue[m->head++];
+		m->sum.units++;
+		m->sum.pods += u.npods;
+		if (u.group) {
+			m->sum.pod_groups++;
+			run_group(m, &u, fn, ctx);
+		} else {
+			run_pod(m, &u, fn, ctx);
+		}
+	}
+}

@@ -1,0 +1,131 @@
+/* What-if simulation of the scheduling queue over a cluster snapshot.
+ *
+ * Every pending unit - a pod, or the pending members of a PodGroup when
+ * GenericWorkload and WorkloadAwarePreemption are on - is taken in
+ * scheduling-queue order (priority, then queue time = creationTimestamp,
+ * then namespace/name) and:
+ *   - fits without preemption: it is assumed onto the node the default
+ *     score plugins rank highest (a pod: score.h, equal scores go to the
+ *     lowest node name), or onto the nodes the greedy first-fit placement
+ *     picked (a group): deterministic, documented;
+ *   - or preempts: its victims are removed from the snapshot, and the pod
+ *     is nominated to the chosen node (a group's members to their intended
+ *     nodes), where later preemptors count it as upstream counts nominated
+ *     pods (priority >= theirs);
+ *   - or stays unschedulable.
+ * Victims owned by a controller (ownerReferences with controller: true) are
+ * re-queued once as a new pending pod with the same spec (the controller
+ * recreating them); a recreated pod that preempts again is a cascading
+ * preemption. The number of recreations is bounded globally.
+ *
+ * Pods created by applied objects (apply.h) are queued before the run with
+ * pk_sim_enqueue: created after every pod of the snapshot, in the order
+ * they are given, so that at equal priority they queue behind the
+ * snapshot's pending pods. pk_sim_enqueue_ordered queues a StatefulSet's
+ * pods one at a time (OrderedReady).
+ *
+ * State updates are incremental (the engine's nodeinfo add/remove); no
+ * step rescans all pods except a PodGroup's unit building.
+ */
+#ifndef PK_SCHED_SIMULATE_H
+#define PK_SCHED_SIMULATE_H
+
+#include <stdbool.h>
+#include "sched/engine/engine.h"
+#include "sched/engine/podgroup.h"
+#include "sched/engine/score.h"
+
+typedef struct pk_sim_opts {
+	pk_eval_opts eval;
+	bool pod_postfilter;      /* every pending pod on its own through the per-pod PostFilter */
+	bool cascade;             /* re-queue controller-owned victims (default on) */
+	long max_recreations;     /* global bound (default 1000) */
+} pk_sim_opts;
+
+void pk_sim_opts_default(pk_sim_opts *o);
+
+typedef enum { PK_SIM_SCHEDULED, PK_SIM_NOMINATED, PK_SIM_UNSCHEDULABLE } pk_sim_outcome;
+
+/* Pods of which each is created only once the one before is placed. */
+typedef struct pk_sim_chain {
+	pk_pod **pods;
+	int n, next;              /* next: how many have been queued */
+	bool scaled;
+} pk_sim_chain;
+
+typedef struct pk_sim_unit {
+	pk_pod **pods;            /* the pod, or the group's pending members in queue order */
+	int npods;
+	pk_podgroup *group;       /* NULL for a pod */
+	int32_t priority;
+	int64_t created;
+	bool recreated;           /* a victim re-queued by its controller */
+	bool scaled;              /* created by --scale */
+	bool applied;             /* created by an applied object */
+	pk_sim_chain *chain;      /* the pod's chain (OrderedReady), or NULL */
+} pk_sim_unit;
+
+/* What happened to one unit; handed to the caller's callback. */
+typedef struct pk_sim_step {
+	const pk_sim_unit *unit;
+	pk_sim_outcome outcome;
+	const pk_evaluation *pod_eval;      /* pod units */
+	const pk_preemptor *preemptor;
+	const char *gate_message;           /* per-pod PostFilter refused it (gates), or NULL */
+	const pk_nodeinfo *node;            /* node a fitting pod was assumed onto */
+	pk_placement placement;             /* how the scores chose it (pod units) */
+	const pk_pg_evaluation *group_eval; /* group units */
+	int requeued;                       /* victims re-queued by this step */
+} pk_sim_step;
+
+typedef void (*pk_sim_fn)(void *ctx, const pk_sim_step *st);
+
+typedef struct pk_sim_summary {
+	long units, pods, pod_groups;
+	long scheduled, nominated, unschedulable;
+	long victims;
+	long recreated, cascading_preemptions, scaled, applied;
+	long recreations_dropped; /* over the global bound */
+} pk_sim_summary;
+
+typedef struct pk_sim {
+	pk_snapshot *s;
+	pk_pg_set *g;
+	pk_sim_opts opts;
+	pk_sim_unit *queue;
+	long n, cap, head;
+	pk_pod **owned;           /* decoded templates to release */
+	long nowned, ownedcap;
+	int64_t clock;            /* queue time of pods created during the run */
+	pk_sim_summary sum;
+	pk_score_cache *scores;   /* what placement keeps between units */
+	pk_arena arena;
+	/* The uids of the pods that may be nominated (pending at the start, and
+	 * every preemptor run): while none repeats, the memo may keep a shape's
+	 * whole evaluation (pk_eval_memo_uids_unique). */
+	struct { const char **uid; const pk_pod **pod; size_t cap, n; } uids;
+	bool uid_twins;
+} pk_sim;
+
+/* Build the queue from the snapshot's pending pods (after both finishes). */
+void pk_sim_init(pk_sim *m, pk_snapshot *s, pk_pg_set *g, const pk_sim_opts *o);
+void pk_sim_free(pk_sim *m);
+/* A new pod: a copy of tpl (a decoded pod template, which must outlive the
+ * run: see pk_sim_keep) named name with uid, pending, created now. */
+pk_pod *pk_sim_new_pod(pk_sim *m, const pk_pod *tpl, const char *name, const char *uid);
+/* Release tpl (decoded into the snapshot's arena) with the simulation. */
+void pk_sim_keep(pk_sim *m, pk_pod *tpl);
+/* Queue a new pending pod: a unit of its own, or a member of its PodGroup's
+ * unit (pk_pg_add_pod first) when gangs are played. scaled: by --scale
+ * (else by an applied object). */
+void pk_sim_enqueue(pk_sim *m, pk_pod *p, bool scaled);
+/* Queue pods[0] now and each next one once the one before it was scheduled
+ * or nominated. The chain (arena) tells how many were queued by the end. */
+pk_sim_chain *pk_sim_enqueue_ordered(pk_sim *m, pk_pod **pods, int n, bool scaled);
+/* Take a pending pod out of the queue before the run (its controller
+ * deleted it). */
+void pk_sim_dequeue(pk_sim *m, const pk_pod *p);
+/* Run the queue to the end, calling fn after each unit. */
+void pk_sim_run(pk_sim *m, pk_sim_fn fn, void *ctx);
+
+#endif
