@@ -323,7 +323,8 @@ void pp_run_read(pp_run *r, char *const *paths, size_t npaths)
 	r->cli->reader.skip_file = on_skip_file;
 	if (r->opts->against) {
 		r->committed = true;
-		if (pk_git_against(r->cli->prog, r->opts->against, paths, npaths, on_committed, r) < 0)
+		if (pk_git_against(r->cli->prog, r->opts->against, paths, npaths,
+		                   r->cli->reader.limits.max_record_bytes, on_committed, r) < 0)
 			r->trouble = true;
 		r->committed = false;
 	}
