@@ -15,11 +15,19 @@
  *                           pod without constraints of its own
  *   NodeResourcesBalancedAllocation 1  1 - the spread of the cpu and memory
  *                           fractions; a pod that requests neither is skipped
+ *   InterPodAffinity 2      per topology pair: the weights of the pod's
+ *                           preferred terms that select a bound pod there
+ *                           (anti-affinity negative), of the bound pods'
+ *                           preferred terms and required affinity terms
+ *                           (hardPodAffinityWeight 1) that select the pod;
+ *                           min..max normalised to 0..100
+ *   ImageLocality 1         sizes of the pod's container images that the
+ *                           node lists in status.images, each scaled by the
+ *                           share of nodes that list it, clamped to
+ *                           23 MB..1000 MB a container, as 0..100
  *
- * Not scored (zero for every node): InterPodAffinity and ImageLocality
- * (node images are not read). A pod with preferred pod (anti-)affinity or
- * ScheduleAnyway constraints of its own is placed without those terms, and
- * the placement says so (pk_placement.assumes).
+ * A pod with ScheduleAnyway constraints of its own is placed without those
+ * terms, and the placement says so (pk_placement.assumes).
  *
  * Assumptions (the man pages say them): the defaults for absent requests
  * count per app or sidecar container (not in an init container's peak); the
@@ -44,6 +52,8 @@ enum {
 	PK_SCORE_FIT,
 	PK_SCORE_SPREAD,
 	PK_SCORE_BALANCED,
+	PK_SCORE_INTERPOD,
+	PK_SCORE_IMAGE,
 	PK_SCORE_NPLUGINS
 };
 
