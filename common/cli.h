@@ -16,6 +16,7 @@
 #include "io/reader.h"
 #include "io/table.h"
 #include "k8s/gates.h"
+#include "k8s/options.h"
 
 #include "version.h"
 
@@ -52,7 +53,11 @@ typedef struct pk_cli {
 	bool named;               /* prog has been taken from argv[0] */
 	pk_format format;
 	bool no_headers;
-	pk_feature_gates gates;    /* gates.k8s_minor: the release answered for */
+	/* The release, its gates and the thread count, decided once the options
+	 * are read, for the library (engine.gates.k8s_minor: the release
+	 * answered for); reader.threads is engine.threads. */
+	pk_engine_opts engine;
+	int threads_asked;        /* --threads as given (0: not given) */
 	bool want_version;        /* -V: printed once the options are read (the release may follow) */
 	pk_color_mode color_mode;
 	bool stats;

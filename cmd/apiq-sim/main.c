@@ -171,7 +171,7 @@ int main(int argc, char **argv)
 	int opt;
 	while ((opt = pk_cli_getopt(&cli, argc, argv, "", longopts)) != -1)
 		parse_option(&cli, opt, optarg, &types, &ro);
-	apiq_gates_from(&ro.gates, &cli.gates);
+	apiq_gates_from(&ro.gates, &cli.engine.gates);
 	if (optind >= argc)
 		pk_cli_usage_error(&cli, "missing mode: step or run");
 	const char *mode = argv[optind++];

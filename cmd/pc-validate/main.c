@@ -128,7 +128,7 @@ int main(int argc, char **argv)
 	cli.reader.file_done = pcv_on_file_done;
 	cli.reader.skip_file = pcv_on_skip_file;
 	parse_options(&cli, &c, &opt, argc, argv);
-	pcv_gates_from(&c.gates, &cli.gates);
+	pcv_gates_from(&c.gates, &cli.engine.gates);
 
 	load_existing(&c, &opt, argc, argv);
 	size_t npaths = optind < argc ? (size_t)(argc - optind) : 0;

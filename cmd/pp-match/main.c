@@ -75,7 +75,7 @@ int main(int argc, char **argv)
 			pk_cli_usage_error(&cli, "unexpected option");
 		}
 	}
-	opts.preemption_gate = pk_gate_on(&cli.gates, PK_GATE_PROPAGATION_POLICY_PREEMPTION);
+	opts.preemption_gate = pk_gate_on(&cli.engine.gates, PK_GATE_PROPAGATION_POLICY_PREEMPTION);
 
 	pk_out_init(&out, stdout);
 	pp_run r = {.cli = &cli, .opts = &opts};

@@ -322,7 +322,7 @@ static void on_step(void *ctx, const pk_sim_step *st)
 		plan = pk_pg_plan_json(st->group_eval, st->unit->npods ? st->unit->pods[0]->scheduler_name
 		                                                       : "default-scheduler");
 		pk_cli_add_k8s_version(&r->cli, plan);
-		const char *reprieve = pk_pg_reprieve_assumption(st->group_eval, r->cli.gates.k8s_minor);
+		const char *reprieve = pk_pg_reprieve_assumption(st->group_eval, r->cli.engine.gates.k8s_minor);
 		if (reprieve) {
 			add_warning(plan, reprieve);
 			warn(r, NULL, "%s", reprieve);
@@ -648,7 +648,7 @@ static pk_report *sim_report_new(const sim_run *r)
 	pk_report_opts o;
 	pk_report_opts_default(&o);
 	o.title = "preempt-plan --simulate";
-	o.k8s_minor = r->cli.gates.k8s_minor;
+	o.k8s_minor = r->cli.engine.gates.k8s_minor;
 	o.nodes = r->snap.nnodes;
 	return pk_report_new(&o);
 }
@@ -735,16 +735,15 @@ int pp_simulate_main(int argc, char **argv)
 		abort();
 	pk_cli_init(&r->cli, &spec);
 	pk_snapshot_init(&r->snap);
-	r->snap.threads = r->cli.reader.threads;
-	pk_pg_set_init(&r->groups);
+	r->snap.threads = r->cli.engine.threads;
+	pk_pg_set_init(&r->groups, &r->cli.engine.gates);
 	pk_sim_opts so;
 	pk_sim_opts_default(&so);
 	sim_args a = {0};
 	split_apply(argc, argv, &a);
 	parse_options(r, &so, &a, a.nrest, a.rest);
-	so.eval.threads = r->cli.reader.threads; /* --threads: the dry runs too */
-	so.eval.k8s_minor = r->cli.gates.k8s_minor; /* the records name it */
-	pk_pg_gates_from(&r->groups.gates, &r->cli.gates);
+	so.eval.threads = r->cli.engine.threads; /* --threads: the dry runs too */
+	so.eval.k8s_minor = r->cli.engine.gates.k8s_minor; /* the records name it */
 	plan_init(&r->plans, &r->cli);
 	pk_out_init(&r->out, stdout);
 

@@ -398,7 +398,7 @@ static void input_admission_warnings(victims_run *r)
 static void gate_preemptor(victims_run *r, long i)
 {
 	pk_preemptor *p = &r->preemptors[i];
-	const pk_feature_gates *fg = &r->cli->gates;
+	const pk_feature_gates *fg = &r->cli->engine.gates;
 	const char *group = *p->pod->con->pod_group ? p->pod->con->pod_group : p->pod->con->workload_pod_group;
 	if (!*group || !pk_gate_on(fg, PK_GATE_GENERIC_WORKLOAD))
 		return;
@@ -492,9 +492,8 @@ static void preemptor_assumptions(victims_run *r)
 int victims_load(victims_run *r, char **paths, int npaths)
 {
 	pk_snapshot_init(&r->snap);
-	r->snap.threads = r->cli->reader.threads;
-	pk_pg_set_init(&r->groups);
-	pk_pg_gates_from(&r->groups.gates, &r->cli->gates);
+	r->snap.threads = r->cli->engine.threads;
+	pk_pg_set_init(&r->groups, &r->cli->engine.gates);
 	r->snap.keep_pending_objects = r->opts->pending;
 	for (int i = 0; i < r->opts->npreemptor_files; i++) {
 		preemptor_ctx pc = { r, r->opts->preemptor_files[i] };

@@ -73,7 +73,7 @@ static void index_rebuild(pk_pg_set *g)
 		index_insert(ix, g->groups, i);
 }
 
-void pk_pg_set_init(pk_pg_set *g)
+void pk_pg_set_init(pk_pg_set *g, const pk_feature_gates *fg)
 {
 	memset(g, 0, sizeof *g);
 	g->index = calloc(1, sizeof(pg_index));
@@ -81,9 +81,7 @@ void pk_pg_set_init(pk_pg_set *g)
 	g->templates = cJSON_CreateArray();
 	if (!g->index || !g->workloads || !g->templates)
 		abort();
-	pk_feature_gates defaults;
-	pk_feature_gates_default(&defaults);
-	pk_pg_gates_from(&g->gates, &defaults);
+	pk_pg_gates_from(&g->gates, fg);
 	index_rebuild(g);
 }
 

@@ -95,7 +95,9 @@ typedef struct pk_pg_set {
 	void *index;                    /* private: (namespace, name) -> group */
 } pk_pg_set;
 
-void pk_pg_set_init(pk_pg_set *g);
+/* The gates are installed once, with their final values for the release
+ * answered for (the option layer's engine options). */
+void pk_pg_set_init(pk_pg_set *g, const pk_feature_gates *fg);
 void pk_pg_set_free(pk_pg_set *g);
 
 /* Offer one object. Returns true if it was a PodGroup/Workload/controller
