@@ -166,10 +166,13 @@ struct pk_score_cache {
 	long nctl, ctlcap;
 	int32_t *slots;           /* open addressing over ctl (-1 free) */
 	size_t nslots;
+	uint64_t ns_mask;         /* ns_bit of each wanted controller's namespace */
 	image_state *images;      /* NULL until built */
 	long nimages, imgcap;
 	int32_t *img_slots;       /* open addressing over images by name address (-1 free) */
 	size_t nimg_slots;
+	bool current;             /* up to date: within one pk_score_nodes, whose
+	                           * snapshot does not change */
 };
 
 pk_score_cache *pk_score_cache_new(void)
@@ -248,6 +251,13 @@ static void slots_rebuild(pk_score_cache *c)
 	}
 }
 
+/* A bit of the wanted controllers' namespaces mask: most pods of other
+ * namespaces are passed over without hashing their controller's name. */
+static uint64_t ns_bit(const char *ns)
+{
+	return 1ull << (((uintptr_t)ns >> 4) & 63);
+}
+
 /* p's controller number, -1 if it is not wanted and add is false. */
 static int32_t controller_id(pk_score_cache *c, const pk_pod *p, bool add)
 {
@@ -268,6 +278,7 @@ static int32_t controller_id(pk_score_cache *c, const pk_pod *p, bool add)
 		c->ctl = grow_or_die(c->ctl, (size_t)c->ctlcap, sizeof *c->ctl);
 	}
 	c->ctl[c->nctl] = (controller){ p->namespace_, p->controller_kind, p->controller_name, h };
+	c->ns_mask |= ns_bit(p->namespace_);
 	c->slots[j] = (int32_t)c->nctl;
 	return (int32_t)c->nctl++;
 }
@@ -288,11 +299,15 @@ static void index_node(pk_score_cache *c, const pk_nodeinfo *ni, long i)
 	int32_t last_id = -1;
 	for (int k = 0; k < ni->npods; k++) {
 		const pk_pod *q = ni->pods[k];
-		if (pk_interpod_scores_others(q)) {
+		if (k + 4 < ni->npods) { /* the first pass touches every bound pod: ask for them ahead */
+			__builtin_prefetch(ni->pods[k + 4]);
+			__builtin_prefetch((const char *)ni->pods[k + 4] + 128);
+		}
+		if (q->con != &pk_pod_no_constraints && pk_interpod_scores_others(q)) {
 			affine = grow_or_die(affine, (size_t)na + 1, sizeof *affine);
 			affine[na++] = q;
 		}
-		if (q->terminating || !*q->controller_name || c->nctl == 0)
+		if (!(c->ns_mask & ns_bit(q->namespace_)) || q->terminating || !*q->controller_name)
 			continue;
 		/* replicas share their controller's name (the decoder keeps one
 		 * copy for a run of them): found without hashing */
@@ -329,6 +344,8 @@ static pk_score_cache *cache_for(const pk_snapshot *s, pk_score_cache *c)
 {
 	if (!c)
 		c = pk_score_cache_new();
+	if (c->current)
+		return c;
 	if (c->nnodes != s->nnodes) {
 		cache_clear(c);
 		size_t n = (size_t)s->nnodes;
@@ -350,9 +367,16 @@ static pk_score_cache *cache_for(const pk_snapshot *s, pk_score_cache *c)
 		c->nnodes = s->nnodes;
 		mark_stale(c);
 	}
-	for (long i = 0; i < s->nnodes; i++)
-		if (c->stale[i] || s->infos[i].generation != c->generation[i])
-			index_node(c, &s->infos[i], i);
+	for (long i = 0; i < s->nnodes; i++) {
+		if (!c->stale[i] && s->infos[i].generation == c->generation[i])
+			continue;
+		if (i + 1 < s->nnodes && c->stale[i + 1]) /* the first pass: the next node's first pods */
+			for (int k = 0; k < 4 && k < s->infos[i + 1].npods; k++) {
+				__builtin_prefetch(s->infos[i + 1].pods[k]);
+				__builtin_prefetch((const char *)s->infos[i + 1].pods[k] + 128);
+			}
+		index_node(c, &s->infos[i], i);
+	}
 	return c;
 }
 
@@ -376,8 +400,11 @@ static void spread_raw(const pk_snapshot *s, pk_score_cache *given, const pk_pod
 	int32_t id = controller_id(c, pod, false);
 	if (id < 0) { /* a controller no pending pod of the snapshot has: count its pods */
 		id = controller_id(c, pod, true);
+		bool current = c->current;
+		c->current = false;
 		mark_stale(c);
 		cache_for(s, c);
+		c->current = current;
 	}
 	int32_t *on_node = alloc_or_die((size_t)s->nnodes, sizeof *on_node);
 	zone_count *zones = alloc_or_die((size_t)n + 1, sizeof *zones);
@@ -655,6 +682,10 @@ void pk_score_nodes(const pk_snapshot *s, pk_score_cache *c, const pk_pod *pod, 
 	int64_t *norm[PK_SCORE_NPLUGINS] = { 0 };
 	if (!total || !raw)
 		abort();
+	if (c) {
+		cache_for(s, c);
+		c->current = true;
+	}
 	for (int p = 0; p < PK_SCORE_NPLUGINS; p++) {
 		if (!pk_score_raw(s, c, pod, p, nodes, n, raw))
 			continue;
@@ -666,6 +697,8 @@ void pk_score_nodes(const pk_snapshot *s, pk_score_cache *c, const pk_pod *pod, 
 		if (!raw)
 			abort();
 	}
+	if (c)
+		c->current = false;
 	long best = 0;
 	for (long i = 1; i < n; i++)
 		if (total[i] > total[best])

@@ -72,10 +72,11 @@ typedef struct pk_placement {
 
 /* What scoring keeps between the placements of one run, so that replicas
  * of one template placed one after another cost a pass over the nodes and
- * not over every pod: each node's zone and hostname labels, and the count
- * of the last controller's pods on each node with the node's generation
- * when counted. Belongs to the caller (one per snapshot); NULL: nothing
- * kept. */
+ * not over every pod: each node's zone and hostname labels, the pods on
+ * each node of the controllers of the pods placed, each node's pods whose
+ * pod affinity terms score others, and the nodes' image states; a node is
+ * indexed again when its generation moves. Belongs to the caller (one per
+ * snapshot); NULL: nothing kept. */
 typedef struct pk_score_cache pk_score_cache;
 pk_score_cache *pk_score_cache_new(void);
 void pk_score_cache_free(pk_score_cache *c);

@@ -16,7 +16,7 @@
 	"metadata.ownerReferences[].apiVersion", "metadata.ownerReferences[].blockOwnerDeletion", \
 	"metadata.ownerReferences[].uid", \
 	"status.containerStatuses", "status.initContainerStatuses", "status.ephemeralContainerStatuses", \
-	"status.images", "status.nodeInfo", "status.addresses", "status.daemonEndpoints", \
+	"status.nodeInfo", "status.addresses", "status.daemonEndpoints", \
 	"status.volumesAttached", "status.volumesInUse", "status.podIPs", "status.hostIPs", "status.config", \
 	"status.hostIP", "status.podIP", "status.qosClass", "status.capacity", \
 	/* of a condition the engine reads type, status and reason */ \
@@ -28,15 +28,16 @@
 	/* of a volume, whether it names a persistentVolumeClaim */ \
 	"spec.volumes[].projected", "spec.volumes[].configMap", "spec.volumes[].secret", \
 	"spec.volumes[].downwardAPI", "spec.volumes[].emptyDir", "spec.volumes[].hostPath", \
-	/* of a container the engine reads name, resources, ports, restartPolicy */ \
+	/* of a container the engine reads name, image (ImageLocality), resources, ports, \
+	 * restartPolicy; a node's status.images are read too */ \
 	"spec.containers[].env", "spec.containers[].envFrom", "spec.containers[].volumeMounts", \
 	"spec.containers[].command", "spec.containers[].args", "spec.containers[].livenessProbe", \
 	"spec.containers[].readinessProbe", "spec.containers[].startupProbe", "spec.containers[].lifecycle", \
-	"spec.containers[].securityContext", "spec.containers[].image", "spec.containers[].imagePullPolicy", \
+	"spec.containers[].securityContext", "spec.containers[].imagePullPolicy", \
 	"spec.containers[].terminationMessagePath", "spec.containers[].terminationMessagePolicy", \
 	"spec.containers[].ports[].name", \
 	"spec.initContainers[].env", "spec.initContainers[].envFrom", "spec.initContainers[].volumeMounts", \
-	"spec.initContainers[].command", "spec.initContainers[].args", "spec.initContainers[].image", \
+	"spec.initContainers[].command", "spec.initContainers[].args", \
 	"spec.restartPolicy", "spec.volumes[].name", "spec.containers[].ports[].containerPort"
 
 const char *const pk_snapshot_unused_members[] = { UNUSED_MEMBERS, NULL };
