@@ -734,14 +734,15 @@ int pp_simulate_main(int argc, char **argv)
 	if (!r)
 		abort();
 	pk_cli_init(&r->cli, &spec);
-	pk_snapshot_init(&r->snap);
-	r->snap.threads = r->cli.engine.threads;
-	pk_pg_set_init(&r->groups, &r->cli.engine.gates);
 	pk_sim_opts so;
 	pk_sim_opts_default(&so);
 	sim_args a = {0};
 	split_apply(argc, argv, &a);
 	parse_options(r, &so, &a, a.nrest, a.rest);
+	/* the engine options are final once the options are read */
+	pk_snapshot_init(&r->snap);
+	r->snap.threads = r->cli.engine.threads;
+	pk_pg_set_init(&r->groups, &r->cli.engine.gates);
 	so.eval.threads = r->cli.engine.threads; /* --threads: the dry runs too */
 	so.eval.k8s_minor = r->cli.engine.gates.k8s_minor; /* the records name it */
 	plan_init(&r->plans, &r->cli);
