@@ -1383,7 +1383,7 @@ static cJSON *run_one(pk_cli *cli, const apiq_types *types, const apiq_run_opts 
 			s.tl_out = &tl;
 		}
 	}
-	if (cli->format == PK_FMT_HTML)
+	if (o->writer->plots_series)
 		s.series = apiq_series_new();
 	simulate(&s, plans, nplans);
 	cJSON *sum = summary_json(&s);
@@ -1421,6 +1421,25 @@ static cJSON *comparison_json(cJSON *const *sums, int n)
 	}
 	return o;
 }
+
+/* -o json: the Summary records (with this run's warnings), then with
+ * --compare the Comparison. */
+static void write_json(const pk_cli *cli, pk_out *out, cJSON *const *sums, int n, bool compare)
+{
+	for (int i = 0; i < n; i++) {
+		if (cli->diag.ncauses)
+			cJSON_AddItemToObject(sums[i], "warnings", pk_cli_warnings_json(cli));
+		pk_out_json(out, sums[i]);
+	}
+	if (compare) {
+		cJSON *cmp = comparison_json(sums, n);
+		pk_cli_add_k8s_version(cli, cmp);
+		pk_out_json(out, cmp);
+		cJSON_Delete(cmp);
+	}
+}
+
+const apiq_writer apiq_json_writer = { .ndjson = true, .write = write_json };
 
 int apiq_run_main(pk_cli *cli, const apiq_types *types, const apiq_run_opts *o,
                   char *const *paths, size_t npaths)
@@ -1471,26 +1490,7 @@ int apiq_run_main(pk_cli *cli, const apiq_types *types, const apiq_run_opts *o,
 		                            variants[i].gates.async_api_calls == o->gates.async_api_calls);
 		sums[i] = run_one(cli, types, &variants[i], holder.plans, holder.nplans, mine, &status);
 	}
-	if (cli->format == PK_FMT_HTML) {
-		if (cli->diag.ncauses)
-			for (int i = 0; i < n; i++)
-				cJSON_AddItemToObject(sums[i], "warnings", pk_cli_warnings_json(cli));
-		apiq_plot_write(&out, sums, n);
-	} else if (cli->format == PK_FMT_TABLE || cli->format == PK_FMT_WIDE) {
-		apiq_run_table(cli, &out, sums, n, o->compare);
-	} else {
-		for (int i = 0; i < n; i++) {
-			if (cli->diag.ncauses)
-				cJSON_AddItemToObject(sums[i], "warnings", pk_cli_warnings_json(cli));
-			pk_out_json(&out, sums[i]);
-		}
-		if (o->compare) {
-			cJSON *cmp = comparison_json(sums, n);
-			pk_cli_add_k8s_version(cli, cmp);
-			pk_out_json(&out, cmp);
-			cJSON_Delete(cmp);
-		}
-	}
+	o->writer->write(cli, &out, sums, n, o->compare);
 	for (int i = 0; i < n; i++)
 		cJSON_Delete(sums[i]);
 	free(holder.plans);
