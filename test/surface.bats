@@ -195,3 +195,25 @@ $want
 the demo prints:
 $output"
 }
+
+@test "an empty answer is a note on stderr in every tool and every format, never a warning; stdout keeps the format" {
+	: >"$TMP/empty.yaml"
+	printf 'apiVersion: v1\nkind: Node\nmetadata: {name: n1}\nstatus: {allocatable: {cpu: "4", memory: 4Gi, pods: "10"}}\n' >"$TMP/node.yaml"
+	for o in json table; do
+		run -0 --separate-stderr pc-validate -o "$o" "$TMP/empty.yaml"
+		assert_equal "$stderr" "pc-validate: note: 0 objects checked"
+		run -0 --separate-stderr pp-match -o "$o" "$TMP/empty.yaml"
+		assert_equal "$stderr" "pp-match: note: 0 resource templates in the input: 0 policies matched nothing"
+		run -0 --separate-stderr victims -o "$o" --pending "$TMP/node.yaml"
+		assert_equal "$stderr" "victims: note: --pending: no pending pods in the input; 0 preemptors evaluated"
+		run -0 --separate-stderr preempt-plan -o "$o" "$TMP/empty.yaml"
+		assert_equal "$stderr" "preempt-plan: note: the input is empty: 0 preemptors planned"
+		run -0 --separate-stderr preempt-plan --simulate -o "$o" "$TMP/node.yaml"
+		assert_equal "$stderr" "preempt-plan: note: no pending pods in the input"
+	done
+	# a valid input: the findings are the answer, and there are none
+	printf 'apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: high}\nvalue: 1000\n' >"$TMP/pc.yaml"
+	run -0 --separate-stderr pc-validate "$TMP/pc.yaml"
+	assert_output ""
+	assert_equal "$stderr" ""
+}

@@ -658,8 +658,8 @@ static int simulate(sim_run *r, pk_sim *sim, double *secs)
 {
 	bool table = r->cli.format == PK_FMT_TABLE || r->cli.format == PK_FMT_WIDE;
 	warn_skipped(r);
-	if (sim->n == 0)
-		pk_diag_report(&r->cli.diag, PK_SEV_WARNING, NULL, "%s",
+	if (sim->n == 0) /* an empty answer is a note, in every tool */
+		pk_diag_report(&r->cli.diag, PK_SEV_NOTE, NULL, "%s",
 		               r->apply.n ? "nothing to schedule: no pending pods, and the applied objects create none"
 		                          : "no pending pods in the input");
 	if (table)
