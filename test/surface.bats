@@ -217,3 +217,25 @@ $output"
 	assert_output ""
 	assert_equal "$stderr" ""
 }
+
+@test "a unique prefix of a long option is that option in every tool, the options a tool finds before getopt (--simulate, --apply) too" {
+	local F="$ROOT/test/fixtures/simulate/apply-deployment-create-preempts"
+	run --separate-stderr preempt-plan --simulate "$F/cluster.json" --apply "$F/deploy.yaml"
+	local full=$output want=$status
+	[ "$(jq -s 'map(select(.kind == "AppliedObject")) | length' <<<"$full")" -eq 1 ]
+	run --separate-stderr preempt-plan --simul "$F/cluster.json" --app "$F/deploy.yaml"
+	assert_equal "$status:$output" "$want:$full"
+	run --separate-stderr preempt-plan --sim "$F/cluster.json" --appl="$F/deploy.yaml"
+	assert_equal "$status:$output" "$want:$full"
+	# an ambiguous prefix is refused, as getopt refuses it
+	run -2 preempt-plan --s "$F/cluster.json"
+	assert_output --partial "unknown or ambiguous option '--s'"
+	run -0 victims --preempt "$SAMPLE/preemptor.yaml" --no-head -o table "$SAMPLE/cluster.json"
+	assert_line --index 0 --partial "shop/checkout"
+	printf 'apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: high}\nvalue: 1000\n' >"$TMP/pc.yaml"
+	run -0 pc-validate --stri --summ "$TMP/pc.yaml"
+	assert_output --partial "1 object checked in 1 file"
+	run -0 pp-match --expl -o table /dev/null
+	run -0 apiq-sim run --po 10 --compa -o table --no-h
+	assert_equal "${#lines[@]}" 4
+}

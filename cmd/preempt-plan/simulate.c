@@ -64,6 +64,7 @@ enum {
 	OPT_NO_CASCADE,
 	OPT_MAX_RECREATIONS,
 	OPT_NAMESPACE,
+	OPT_APPLY,
 };
 
 static const struct option long_options[] = {
@@ -75,6 +76,7 @@ static const struct option long_options[] = {
 	{"no-cascade", no_argument, NULL, OPT_NO_CASCADE},
 	{"max-recreations", required_argument, NULL, OPT_MAX_RECREATIONS},
 	{"namespace", required_argument, NULL, OPT_NAMESPACE},
+	{"apply", required_argument, NULL, OPT_APPLY}, /* taken out by split_apply */
 	{NULL, 0, NULL, 0},
 };
 
@@ -548,11 +550,12 @@ static void split_apply(int argc, char **argv, sim_args *a)
 	for (int i = 0; i < argc; i++) {
 		if (!dashdash && strcmp(argv[i], "--") == 0)
 			dashdash = true;
-		if (!dashdash && i > 0 && strncmp(argv[i], "--apply=", 8) == 0) {
-			a->apply_paths[a->napply++] = argv[i] + 8;
+		bool apply = !dashdash && i > 0 && pk_cli_names_option(argv[i], "apply", long_options);
+		if (apply && strchr(argv[i], '=')) {
+			a->apply_paths[a->napply++] = strchr(argv[i], '=') + 1;
 			continue;
 		}
-		if (!dashdash && i > 0 && strcmp(argv[i], "--apply") == 0) {
+		if (apply) {
 			while (i + 1 < argc && is_path_arg(argv[i + 1]))
 				a->apply_paths[a->napply++] = argv[++i];
 			if (!a->napply)
