@@ -239,3 +239,26 @@ $output"
 	run -0 apiq-sim run --po 10 --compa -o table --no-h
 	assert_equal "${#lines[@]}" 4
 }
+
+@test "victims -n NS / -A as kubectl has them: the pending pods of NS, a preemptor without a namespace in NS, -A every namespace" {
+	run -1 victims --pending -o table --no-headers "$SAMPLE/cluster.json"   # it cannot be placed
+	assert_line --index 0 --partial "batch/report-29871560-q4w8e"
+	run -1 victims --pending -n batch -o table --no-headers "$SAMPLE/cluster.json"
+	assert_line --index 0 --partial "batch/report-29871560-q4w8e"
+	run -0 --separate-stderr victims --pending --namespace shop "$SAMPLE/cluster.json"
+	assert_output ""
+	assert_equal "$stderr" "victims: note: --pending: no pending pods in the input in namespace shop; 0 preemptors evaluated"
+	# -A answers for every namespace whatever -n says, as in kubectl
+	run -1 victims --pending -n shop -A -o table --no-headers "$SAMPLE/cluster.json"
+	assert_line --index 0 --partial "batch/report-29871560-q4w8e"
+	# kubectl apply -n NS: an object without a namespace is created in NS, one in another is refused
+	sed '/namespace:/d' "$SAMPLE/preemptor.yaml" >"$TMP/nons.yaml"
+	run -0 victims -n team -o table --no-headers --preemptor "$TMP/nons.yaml" "$SAMPLE/cluster.json"
+	assert_line --index 0 --partial "team/checkout-7c9d5b8f4-m2x6q"
+	run -2 victims -n team --preemptor "$SAMPLE/preemptor.yaml" "$SAMPLE/cluster.json"
+	assert_output --partial "--preemptor: the namespace of the object (\"shop\") does not match -n \"team\""
+	# the plugin form passes -n through
+	ln -s "$(command -v victims)" "$TMP/kubectl-victims"
+	run -1 "$TMP/kubectl-victims" -n batch --pending -o table --no-headers "$SAMPLE/cluster.json"
+	assert_line --index 0 --partial "batch/report-29871560-q4w8e"
+}
