@@ -331,6 +331,22 @@ static _Noreturn void unknown_option(const pk_cli *c, const char *word, const st
 	pk_cli_usage_error(c, "unknown or ambiguous option '--%s'%s", name, near);
 }
 
+bool pk_cli_names_option(const char *word, const char *name, const struct option *longopts)
+{
+	if (strncmp(word, "--", 2) != 0 || !word[2])
+		return false;
+	const char *given = word + 2;
+	size_t n = strcspn(given, "=");
+	if (strncmp(name, given, n) != 0)
+		return false;
+	if (!name[n])
+		return true;
+	for (const struct option *o = longopts; o->name; o++)
+		if (strcmp(o->name, name) != 0 && strncmp(o->name, given, n) == 0)
+			return false;  /* ambiguous, or another option's exact name */
+	return true;
+}
+
 int pk_cli_getopt(pk_cli *c, int argc, char *const *argv, const char *shortopts, const struct option *longopts)
 {
 	char shorts[64];

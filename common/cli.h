@@ -108,6 +108,14 @@ int pk_cli_handle(pk_cli *c, int opt, const char *arg);
 int pk_cli_getopt(pk_cli *c, int argc, char *const *argv, const char *shortopts,
                   const struct option *longopts);
 
+/* The one rule for long options and their abbreviations, in every tool
+ * (getopt_long's): word names the long option `name` of longopts when it
+ * is "--name", "--name=VALUE", or "--" and a prefix of name that no other
+ * long option of longopts begins with ("--sim" for --simulate). For the
+ * words a tool must find before getopt runs (a mode, an option that takes
+ * several paths). */
+bool pk_cli_names_option(const char *word, const char *name, const struct option *longopts);
+
 /* A table with the shared --no-headers applied and its header row added. */
 void pk_cli_table_init(const pk_cli *c, pk_table *t, int ncols, const char *const *header);
 /* One footer line per warning cause of this run ("Warning: ... (N times)"). */

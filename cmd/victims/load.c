@@ -217,6 +217,29 @@ static const char *clear_placement(cJSON *pod, char *buf, size_t size)
 	return buf;
 }
 
+/* -n NS: a preemptor without a namespace is in NS, as kubectl apply -n NS
+ * creates it; one in another namespace is refused, as kubectl refuses it. */
+static bool preemptor_in_namespace(victims_run *r, cJSON *pod, const pk_record *rec)
+{
+	const char *ns = r->opts->namespace_, *own = pk_namespace(pod);
+	if (!ns)
+		return true;
+	if (!*own) {
+		cJSON *meta = cJSON_GetObjectItemCaseSensitive(pod, "metadata");
+		if (!meta)
+			meta = cJSON_AddObjectToObject(pod, "metadata");
+		cJSON_AddStringToObject(meta, "namespace", ns);
+		return true;
+	}
+	if (strcmp(own, ns) == 0)
+		return true;
+	pk_diag_report(&r->cli->diag, PK_SEV_ERROR, &rec->origin,
+	               "--preemptor: the namespace of the object (\"%s\") does not match -n \"%s\"", own, ns);
+	cJSON_Delete(pod);
+	r->trouble++;
+	return false;
+}
+
 static int on_preemptor_record(void *ctx, pk_record *rec)
 {
 	preemptor_ctx *pc = ctx;
@@ -252,6 +275,8 @@ static int on_preemptor_record(void *ctx, pk_record *rec)
 		pod = pod_from_template(rec->obj, tmpl);
 		controller_count(rec->obj, kind, count, sizeof count);
 	}
+	if (!preemptor_in_namespace(r, pod, rec))
+		return 0;
 	pk_preemptor p = { .object = pod, .source = pk_intern(r->snap.strs, *kind ? kind : "Pod"),
 	                   .file = pc->file };
 	p.pod = pk_arena_alloc(&r->snap.arena, sizeof *p.pod);
@@ -325,6 +350,8 @@ static void add_pending(victims_run *r)
 	pk_pod **pending;
 	long n = pk_snapshot_pending(&r->snap, &pending);
 	for (long i = 0; i < n; i++) {
+		if (r->opts->namespace_ && strcmp(pending[i]->namespace_, r->opts->namespace_) != 0)
+			continue; /* -n NS */
 		pk_preemptor p = { .pod = pending[i], .source = "Pod", .file = NULL };
 		if (r->snap.pending_objects)
 			p.object = r->snap.pending_objects[pending[i]->index];
@@ -533,7 +560,8 @@ int victims_load(victims_run *r, char **paths, int npaths)
 		add_pending(r);
 		if (r->npreemptors == before)
 			pk_diag_report(&r->cli->diag, PK_SEV_NOTE, NULL,
-			               "--pending: no pending pods in the input; 0 preemptors evaluated");
+			               "--pending: no pending pods in the input%s%s; 0 preemptors evaluated",
+			               r->opts->namespace_ ? " in namespace " : "", r->opts->namespace_ ? r->opts->namespace_ : "");
 	}
 	preemptor_assumptions(r);
 	return 0;

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "k8s/queue_order.h"
 #include "k8s/json.h"
 #include "sched/engine/workers.h"
 
@@ -667,12 +668,9 @@ void pk_snapshot_delete(pk_snapshot *s, pk_pod *p)
 static int queue_cmp(const void *a, const void *b)
 {
 	const pk_pod *x = *(pk_pod *const *)a, *y = *(pk_pod *const *)b;
-	if (x->priority != y->priority)
-		return x->priority > y->priority ? -1 : 1;
-	if (x->created != y->created)
-		return x->created < y->created ? -1 : 1;
-	int c = strcmp(x->namespace_, y->namespace_);
-	return c ? c : strcmp(x->name, y->name);
+	pk_queue_key kx = { x->priority, x->created, x->namespace_, x->name };
+	pk_queue_key ky = { y->priority, y->created, y->namespace_, y->name };
+	return pk_queue_order_cmp(&kx, &ky);
 }
 
 long pk_snapshot_pending(const pk_snapshot *s, pk_pod ***out)

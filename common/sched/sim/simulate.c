@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "k8s/json.h"
+#include "k8s/queue_order.h"
 #include "sched/engine/score.h"
 
 
@@ -21,18 +22,22 @@ void pk_sim_opts_default(pk_sim_opts *o)
 
 /* ---- the queue ------------------------------------------------------------------ */
 
+/* The queue order (k8s/queue_order.h) of a unit: a pod group queues under
+ * its group's name. */
+static pk_queue_key unit_key(const pk_sim_unit *u)
+{
+	return (pk_queue_key){
+		.priority = u->priority,
+		.timestamp_ns = u->created,
+		.namespace_ = u->group ? u->group->namespace_ : u->pods[0]->namespace_,
+		.name = u->group ? u->group->name : u->pods[0]->name,
+	};
+}
+
 static int unit_cmp(const pk_sim_unit *a, const pk_sim_unit *b)
 {
-	if (a->priority != b->priority)
-		return a->priority > b->priority ? -1 : 1;
-	if (a->created != b->created)
-		return a->created < b->created ? -1 : 1;
-	const char *an = a->group ? a->group->namespace_ : a->pods[0]->namespace_;
-	const char *bn = b->group ? b->group->namespace_ : b->pods[0]->namespace_;
-	int c = strcmp(an, bn);
-	if (c)
-		return c;
-	return strcmp(a->group ? a->group->name : a->pods[0]->name, b->group ? b->group->name : b->pods[0]->name);
+	pk_queue_key ka = unit_key(a), kb = unit_key(b);
+	return pk_queue_order_cmp(&ka, &kb);
 }
 
 static int unit_qsort_cmp(const void *a, const void *b)
