@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "k8s/json.h"
+
 static char *dup_str(const char *s)
 {
 	size_t n = strlen(s) + 1;
@@ -157,12 +159,11 @@ int pk_selector_compile_node_reqs(const cJSON *reqs, pk_selector *out, char *err
 	return compile_exprs(reqs, true, out, err, errsize);
 }
 
+/* The value of key in a labels object, "" for a member that is no string
+ * (the last of a repeated key, as pk_get reads it). */
 static const char *label_value(const cJSON *labels, const char *key)
 {
-	const cJSON *v = NULL;
-	for (const cJSON *c = cJSON_IsObject(labels) ? labels->child : NULL; c; c = c->next)
-		if (strcmp(c->string, key) == 0)
-			v = c;
+	const cJSON *v = pk_get(labels, key);
 	if (!v)
 		return NULL;
 	return cJSON_IsString(v) ? v->valuestring : "";
@@ -186,13 +187,12 @@ static bool parse_long(const char *s, long long *out)
 
 const char *pk_labels_value(const pk_labels *labels, const char *key)
 {
-	const char *v = NULL;
 	for (uint32_t i = 0; labels && i < labels->n; i++) {
 		const pk_label_pair *kv = pk_labels_pair(labels, i);
-		if (strcmp(kv->key, key) == 0)
-			v = kv->value;
+		if (kv->key == key || strcmp(kv->key, key) == 0)
+			return kv->value;
 	}
-	return v;
+	return NULL;
 }
 
 /* Does requirement r hold for a map where its key has value v (NULL:

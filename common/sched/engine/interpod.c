@@ -25,17 +25,6 @@ struct pk_interpod {
 	pk_pair_map existing, affinity, anti;
 };
 
-/* Value of label key (interned) on node n, or NULL. */
-static const char *node_label(const pk_node *n, const char *key)
-{
-	for (uint32_t i = 0; n->labels && i < n->labels->n; i++) {
-		const pk_label_pair *kv = pk_labels_pair(n->labels, i);
-		if (kv->key == key) /* both interned */
-			return kv->value;
-	}
-	return NULL;
-}
-
 static bool matches_all_affinity(const pk_pod *p, const pk_pod *q)
 {
 	for (int i = 0; i < p->con->naffinity; i++)
@@ -51,19 +40,19 @@ void pk_interpod_update(pk_interpod *st, const pk_pod *q, const pk_node *n, int 
 	const pk_pod *p = st->pod;
 	for (int i = 0; i < q->con->nanti_affinity; i++) {
 		const pk_pod_term *t = &q->con->anti_affinity[i];
-		const char *v = node_label(n, t->topology_key);
+		const char *v = pk_labels_value(n->labels, t->topology_key);
 		if (v && pk_pod_term_matches(t, q, p))
 			pk_pair_map_add(&st->existing, t->topology_key, v, mult);
 	}
 	if (p->con->naffinity && matches_all_affinity(p, q))
 		for (int i = 0; i < p->con->naffinity; i++) {
-			const char *v = node_label(n, p->con->affinity[i].topology_key);
+			const char *v = pk_labels_value(n->labels, p->con->affinity[i].topology_key);
 			if (v)
 				pk_pair_map_add(&st->affinity, p->con->affinity[i].topology_key, v, mult);
 		}
 	for (int i = 0; i < p->con->nanti_affinity; i++) {
 		const pk_pod_term *t = &p->con->anti_affinity[i];
-		const char *v = node_label(n, t->topology_key);
+		const char *v = pk_labels_value(n->labels, t->topology_key);
 		if (v && pk_pod_term_matches(t, p, q))
 			pk_pair_map_add(&st->anti, t->topology_key, v, mult);
 	}
@@ -105,7 +94,7 @@ static bool affinity_ok(const pk_interpod *st, const pk_node *n)
 		return true;
 	bool exist = true;
 	for (int i = 0; i < p->con->naffinity; i++) {
-		const char *v = node_label(n, p->con->affinity[i].topology_key);
+		const char *v = pk_labels_value(n->labels, p->con->affinity[i].topology_key);
 		if (!v)
 			return false; /* every topology label must exist, self-affinity too */
 		if (pk_pair_map_get(&st->affinity, p->con->affinity[i].topology_key, v) <= 0)
@@ -123,7 +112,7 @@ static bool anti_ok(const pk_interpod *st, const pk_node *n)
 	if (st->anti.nonzero == 0)
 		return true;
 	for (int i = 0; i < p->con->nanti_affinity; i++) {
-		const char *v = node_label(n, p->con->anti_affinity[i].topology_key);
+		const char *v = pk_labels_value(n->labels, p->con->anti_affinity[i].topology_key);
 		if (v && pk_pair_map_get(&st->anti, p->con->anti_affinity[i].topology_key, v) > 0)
 			return false;
 	}

@@ -37,20 +37,10 @@ struct pk_spread_state {
 	int n;
 };
 
-static const char *node_label(const pk_node *n, const char *key)
-{
-	for (uint32_t i = 0; n->labels && i < n->labels->n; i++) {
-		const pk_label_pair *kv = pk_labels_pair(n->labels, i);
-		if (kv->key == key) /* both interned */
-			return kv->value;
-	}
-	return NULL;
-}
-
 static bool has_all_keys(const pk_pod *p, const pk_node *n)
 {
 	for (int i = 0; i < p->con->nspread; i++)
-		if (!node_label(n, p->con->spread[i].topology_key))
+		if (!pk_labels_value(n->labels, p->con->spread[i].topology_key))
 			return false;
 	return true;
 }
@@ -112,7 +102,7 @@ pk_spread_state *pk_spread_new(const pk_snapshot *s, const pk_pod *p)
 			for (int j = 0; j < ni->npods; j++)
 				if (!ni->pods[j]->terminating && counts_pod(st, c, ni->pods[j]))
 					add++;
-			pk_pair_map_add(&cs[i].counts, c->topology_key, node_label(ni->node, c->topology_key), add);
+			pk_pair_map_add(&cs[i].counts, c->topology_key, pk_labels_value(ni->node->labels, c->topology_key), add);
 		}
 	}
 	for (int i = 0; i < st->n; i++) {
@@ -148,7 +138,7 @@ void pk_spread_update(pk_spread_state *st, const pk_pod *q, const pk_node *n, in
 		return;
 	for (int i = 0; i < st->n; i++) {
 		constraint_state *cs = &st->cs[i];
-		const char *v = node_label(n, cs->c->topology_key);
+		const char *v = pk_labels_value(n->labels, cs->c->topology_key);
 		if (!counts_pod(st, cs->c, q) || !pk_pair_map_has(&cs->counts, cs->c->topology_key, v))
 			continue;
 		long before = pk_pair_map_get(&cs->counts, cs->c->topology_key, v);
@@ -164,7 +154,7 @@ bool pk_spread_check(const pk_spread_state *st, const pk_pod *pod, const pk_node
 	for (int i = 0; i < st->n; i++) {
 		const constraint_state *cs = &st->cs[i];
 		const pk_spread *c = cs->c;
-		const char *v = node_label(n, c->topology_key);
+		const char *v = pk_labels_value(n->labels, c->topology_key);
 		if (!v) {
 			pk_status_set(out, PK_CODE_UNSCHEDULABLE_UNRESOLVABLE, "PodTopologySpread", R_MISSING);
 			return false;
