@@ -8,19 +8,17 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "diag.h"
-
 _Noreturn void pk_out_of_memory(void)
 {
-	/* Nothing here may allocate: the message goes out with write(2), and
-	 * _exit ends the run without flushing a half-written stdout or running
-	 * exit handlers while other threads still work. */
-	const char *prog = program_invocation_short_name;
-	static const char msg[] = ": out of memory\n";
-	ssize_t ignored = write(STDERR_FILENO, prog, strlen(prog));
-	ignored = write(STDERR_FILENO, msg, sizeof msg - 1);
+	/* Nothing here may allocate: the message is put together on the stack
+	 * and goes out in one write(2); _exit ends the run without flushing a
+	 * half-written stdout or running exit handlers while other threads
+	 * still work. */
+	char msg[128];
+	int n = snprintf(msg, sizeof msg, "%s: out of memory\n", program_invocation_short_name);
+	ssize_t ignored = write(STDERR_FILENO, msg, n > 0 && (size_t)n < sizeof msg ? (size_t)n : strlen(msg));
 	(void)ignored;
-	_exit(PK_EXIT_TROUBLE);
+	_exit(PK_EXIT_OUT_OF_MEMORY);
 }
 
 void *pk_xmalloc(size_t size)
@@ -66,7 +64,7 @@ char *pk_xstrndup(const char *s, size_t n)
 	return p;
 }
 
-void *pk_grow(void *p, size_t *cap, size_t need, size_t elem)
+void *pk_grow_slow(void *p, size_t *cap, size_t need, size_t elem)
 {
 	if (need <= *cap)
 		return p;

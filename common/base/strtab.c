@@ -8,11 +8,16 @@
 #include "base/arena.h"
 #include "base/hash.h"
 
-/* Strings and pairs are found through open-addressing tables of 64-bit
- * slots: the top half of the key's hash above its id + 1 (0: empty). A
- * probe reads the string or pair itself only when the hash halves agree,
- * and the table grows without reading any (a 2-million-pod snapshot holds
- * some 720,000 strings; a 65,000-node one 784,000 label pairs). */
+/* Strings are found through an open-addressing table that probes an
+ * array of 32-bit hashes (16 to a cache line) and touches a string only
+ * when its hash matches; the strings' pointers and ids are parallel
+ * arrays. Filled up to 4/5: a 2-million-pod snapshot holds some 720,000
+ * strings (pod names, uids and controller names are kept outside it). */
+
+/* Pairs are found through a table of 64-bit slots: the top half of the
+ * pair's hash above its id + 1 (0: empty). A probe reads the pair only
+ * when the hash halves agree, and the table grows without reading any (a
+ * 65,000-node snapshot has 784,000 label pairs, a cache miss each). */
 typedef struct id_index {
 	uint64_t *slots;
 	size_t cap, count;
@@ -43,11 +48,11 @@ static void index_reserve(id_index *ix)
 }
 
 /* Ids are 32-bit: the last one is kept free. */
-static uint32_t index_next_id(const id_index *ix)
+static uint32_t next_id(size_t count)
 {
-	if (ix->count >= UINT32_MAX - 1)
+	if (count >= UINT32_MAX - 1)
 		pk_out_of_memory();
-	return (uint32_t)ix->count;
+	return (uint32_t)count;
 }
 
 /* A shared run of bytes (pk_intern_blob): its copy, size and hash. */
@@ -62,7 +67,10 @@ enum { PAIR_CHUNK = 1u << PK_PAIR_CHUNK_BITS, PAIR_MAX_CHUNKS = 1u << (32 - PK_P
 struct pk_strtab {
 	pk_arena chars;           /* the strings, packed end to end */
 	pk_arena maps;            /* blobs, pairs and pk_strtab_alloc (aligned) */
-	id_index strs;            /* string hash -> id */
+	uint32_t *hashes;         /* cap slots: the string's hash (never 0), or 0 */
+	const char **strs;        /* parallel: the string */
+	uint32_t *ids;            /* parallel: its id */
+	size_t cap, count;
 	const char **by_id;       /* id -> string */
 	size_t idcap;
 	setslot *sets;
@@ -76,6 +84,10 @@ pk_strtab *pk_strtab_new(void)
 	pk_strtab *t = pk_xcalloc(1, sizeof *t);
 	pk_arena_init(&t->chars);
 	pk_arena_init(&t->maps);
+	t->cap = 1024;
+	t->hashes = pk_xcalloc(t->cap, sizeof *t->hashes);
+	t->strs = pk_xcalloc(t->cap, sizeof *t->strs);
+	t->ids = pk_xcalloc(t->cap, sizeof *t->ids);
 	t->setcap = 64;
 	t->sets = pk_xcalloc(t->setcap, sizeof *t->sets);
 	return t;
@@ -87,7 +99,9 @@ void pk_strtab_free(pk_strtab *t)
 		return;
 	pk_arena_free(&t->chars);
 	pk_arena_free(&t->maps);
-	free(t->strs.slots);
+	free(t->hashes);
+	free(t->strs);
+	free(t->ids);
 	free(t->by_id);
 	free(t->sets);
 	free(t->pair_chunks);
@@ -95,8 +109,30 @@ void pk_strtab_free(pk_strtab *t)
 	free(t);
 }
 
-size_t pk_strtab_count(const pk_strtab *t) { return t->strs.count; }
+size_t pk_strtab_count(const pk_strtab *t) { return t->count; }
 size_t pk_strtab_blobs(const pk_strtab *t) { return t->nsets; }
+
+static void strtab_grow(pk_strtab *t)
+{
+	size_t ncap = t->cap * 2;
+	uint32_t *nh = pk_xcalloc(ncap, sizeof *nh);
+	const char **ns = pk_xcalloc(ncap, sizeof *ns);
+	uint32_t *ni = pk_xcalloc(ncap, sizeof *ni);
+	for (size_t i = 0; i < t->cap; i++) {
+		if (!t->hashes[i])
+			continue;
+		size_t j = t->hashes[i] & (ncap - 1);
+		while (nh[j])
+			j = (j + 1) & (ncap - 1);
+		nh[j] = t->hashes[i];
+		ns[j] = t->strs[i];
+		ni[j] = t->ids[i];
+	}
+	free(t->hashes), t->hashes = nh;
+	free(t->strs), t->strs = ns;
+	free(t->ids), t->ids = ni;
+	t->cap = ncap;
+}
 
 /* Is the stored string c equal to s[0..n)? (strnlen reads no further than
  * c's end or n + 1 bytes.) */
@@ -105,39 +141,49 @@ static bool same_string(const char *c, const char *s, size_t n)
 	return strnlen(c, n + 1) == n && memcmp(c, s, n) == 0;
 }
 
-/* The slot of s[0..n) (tag: slot_tag of its hash): where it is, or the
- * empty slot where it would go. The table has slots. */
-static size_t string_slot(const pk_strtab *t, const char *s, size_t n, uint64_t tag)
+/* A string's hash as the table keeps it: never 0, which marks an empty
+ * slot, so that a probe reads the hashes only. The bit it sets is above
+ * any slot number's. */
+static uint32_t string_hash(const char *s, size_t n)
 {
-	const id_index *ix = &t->strs;
-	size_t j = slot_home(tag, ix->cap);
-	for (; ix->slots[j]; j = (j + 1) & (ix->cap - 1))
-		if (slot_tag(ix->slots[j]) == tag && same_string(t->by_id[slot_id(ix->slots[j])], s, n))
+	return (uint32_t)pk_hash_bytes(s, n) | 0x80000000u;
+}
+
+/* The slot of s[0..n) (hash h): where it is, or the empty slot where it
+ * would go. */
+static size_t string_slot(const pk_strtab *t, const char *s, size_t n, uint32_t h)
+{
+	size_t j = h & (t->cap - 1);
+	for (; t->hashes[j]; j = (j + 1) & (t->cap - 1))
+		if (t->hashes[j] == h && same_string(t->strs[j], s, n))
 			break;
 	return j;
 }
 
-static uint32_t intern_id_n(pk_strtab *t, const char *s, size_t n)
+/* The slot of s[0..n), interning it. */
+static size_t intern_slot(pk_strtab *t, const char *s, size_t n)
 {
-	index_reserve(&t->strs);
-	uint64_t tag = slot_tag(pk_hash_bytes(s, n));
-	size_t j = string_slot(t, s, n, tag);
-	if (t->strs.slots[j])
-		return slot_id(t->strs.slots[j]);
-	uint32_t id = index_next_id(&t->strs);
+	if ((t->count + 1) * 5 > t->cap * 4)
+		strtab_grow(t);
+	uint32_t h = string_hash(s, n);
+	size_t j = string_slot(t, s, n, h);
+	if (t->hashes[j])
+		return j;
+	uint32_t id = next_id(t->count);
 	t->by_id = pk_grow(t->by_id, &t->idcap, (size_t)id + 1, sizeof *t->by_id);
-	t->by_id[id] = pk_arena_strndup(&t->chars, s, n);
-	t->strs.slots[j] = tag | ((uint64_t)id + 1);
-	t->strs.count++;
-	return id;
+	t->by_id[id] = t->strs[j] = pk_arena_strndup(&t->chars, s, n);
+	t->hashes[j] = h;
+	t->ids[j] = id;
+	t->count++;
+	return j;
 }
 
 const char *pk_intern_n(pk_strtab *t, const char *s, size_t n)
 {
 	if (!s)
 		return NULL;
-	uint32_t id = intern_id_n(t, s, n); /* may move by_id */
-	return t->by_id[id];
+	size_t j = intern_slot(t, s, n); /* may move the slots */
+	return t->strs[j];
 }
 
 const char *pk_intern(pk_strtab *t, const char *s)
@@ -147,7 +193,8 @@ const char *pk_intern(pk_strtab *t, const char *s)
 
 uint32_t pk_intern_id(pk_strtab *t, const char *s)
 {
-	return intern_id_n(t, s, strlen(s));
+	size_t j = intern_slot(t, s, strlen(s)); /* may move the slots */
+	return t->ids[j];
 }
 
 const char *pk_strtab_str(const pk_strtab *t, uint32_t id)
@@ -155,19 +202,26 @@ const char *pk_strtab_str(const pk_strtab *t, uint32_t id)
 	return t->by_id[id];
 }
 
-long pk_strtab_find_id(const pk_strtab *t, const char *s)
+/* The slot of s if the table has it, else -1. */
+static long find_slot(const pk_strtab *t, const char *s)
 {
-	if (!s || !t->strs.cap)
+	if (!s)
 		return -1;
 	size_t n = strlen(s);
-	size_t j = string_slot(t, s, n, slot_tag(pk_hash_bytes(s, n)));
-	return t->strs.slots[j] ? (long)slot_id(t->strs.slots[j]) : -1;
+	size_t j = string_slot(t, s, n, string_hash(s, n));
+	return t->hashes[j] ? (long)j : -1;
+}
+
+long pk_strtab_find_id(const pk_strtab *t, const char *s)
+{
+	long j = find_slot(t, s);
+	return j < 0 ? -1 : (long)t->ids[j];
 }
 
 const char *pk_strtab_find(const pk_strtab *t, const char *s)
 {
-	long id = pk_strtab_find_id(t, s);
-	return id < 0 ? NULL : t->by_id[id];
+	long j = find_slot(t, s);
+	return j < 0 ? NULL : t->strs[j];
 }
 
 const char *pk_strtab_keep(pk_strtab *t, const char *s, size_t n)
@@ -252,7 +306,7 @@ uint32_t pk_intern_pair(pk_strtab *t, const char *k, const char *v)
 		if (kv->key == k && kv->value == v)
 			return slot_id(ix->slots[j]);
 	}
-	uint32_t id = index_next_id(ix);
+	uint32_t id = next_id(ix->count);
 	pk_strtab_pairs(t);
 	pk_str_pair **chunk = &t->pair_chunks[id >> PK_PAIR_CHUNK_BITS];
 	if (!*chunk)

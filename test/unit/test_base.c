@@ -13,12 +13,12 @@
 #include "base/hash.h"
 #include "base/strtab.h"
 
-/* Two strings of the same length with the same 64-bit FNV-1a hash would be
- * a search; a table of 1024 slots puts many strings on one home slot, which
- * is the collision the probing must get right: find such a set. */
+/* Two strings with the same 64-bit FNV-1a hash would be a search; a table
+ * of 1024 slots (the string table's first) puts many strings on one home
+ * slot, which is the collision the probing must get right: find such a set. */
 static int same_home(const char *a, const char *b)
 {
-	return (pk_hash_str(a) >> 32 & 1023) == (pk_hash_str(b) >> 32 & 1023);
+	return (pk_hash_str(a) & 1023) == (pk_hash_str(b) & 1023);
 }
 
 static void test_intern(void)
