@@ -6,39 +6,23 @@
 #include <string.h>
 
 #include "k8s/json.h"
-
-static char *dup_str(const char *s)
-{
-	size_t n = strlen(s) + 1;
-	char *d = malloc(n);
-	if (d)
-		memcpy(d, s, n);
-	return d;
-}
+#include "base/alloc.h"
 
 static int add_req(pk_selector *s, const char *key, pk_sel_op op)
 {
-	pk_sel_req *r = realloc(s->reqs, (size_t)(s->nreqs + 1) * sizeof *r);
-	if (!r)
-		return -1;
-	s->reqs = r;
-	r = &s->reqs[s->nreqs++];
-	r->key = dup_str(key);
+	s->reqs = pk_xrealloc(s->reqs, (size_t)s->nreqs + 1, sizeof *s->reqs);
+	pk_sel_req *r = &s->reqs[s->nreqs++];
+	r->key = pk_xstrdup(key);
 	r->op = op;
 	r->values = NULL;
 	r->nvalues = 0;
-	return r->key ? 0 : -1;
+	return 0;
 }
 
 static int add_value(pk_sel_req *r, const char *v)
 {
-	char **vals = realloc(r->values, (size_t)(r->nvalues + 1) * sizeof *vals);
-	if (!vals)
-		return -1;
-	r->values = vals;
-	if (!(vals[r->nvalues] = dup_str(v)))
-		return -1;
-	r->nvalues++;
+	r->values = pk_xrealloc(r->values, (size_t)r->nvalues + 1, sizeof *r->values);
+	r->values[r->nvalues++] = pk_xstrdup(v);
 	return 0;
 }
 
