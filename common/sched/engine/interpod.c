@@ -16,6 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/alloc.h"
+
 #define R_AFFINITY "node(s) didn't match pod affinity rules"
 #define R_ANTI "node(s) didn't match pod anti-affinity rules"
 #define R_EXISTING "node(s) didn't satisfy existing pods anti-affinity rules"
@@ -62,9 +64,7 @@ pk_interpod *pk_interpod_new(const pk_snapshot *s, const pk_pod *p)
 {
 	if (p->con->naffinity == 0 && p->con->nanti_affinity == 0 && s->anti_affinity_pods == 0)
 		return NULL; /* upstream's PreFilter returns Skip */
-	pk_interpod *st = calloc(1, sizeof *st);
-	if (!st)
-		abort();
+	pk_interpod *st = pk_xcalloc(1, sizeof *st);
 	st->pod = p;
 	pk_pair_map_init(&st->existing);
 	pk_pair_map_init(&st->affinity);

@@ -15,6 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/alloc.h"
+
 #define R_NO_VICTIMS "No preemption victims found for incoming pod"
 #define R_NOT_HELPFUL "Preemption is not helpful for scheduling"
 
@@ -66,9 +68,7 @@ void pk_units_sort(pk_victim_unit *u, int n, int64_t now)
 	if (sorted)
 		return;
 	pk_victim_unit small[64];
-	pk_victim_unit *tmp = n <= 64 ? small : malloc(sizeof *tmp * (size_t)n);
-	if (!tmp)
-		abort();
+	pk_victim_unit *tmp = n <= 64 ? small : pk_xmalloc(sizeof *tmp * (size_t)n);
 	units_merge_sort(u, tmp, n, now);
 	if (tmp != small)
 		free(tmp);
@@ -116,9 +116,7 @@ static unsigned pdb_key_bit(uintptr_t ns, uintptr_t value)
 void pk_pdb_index(pk_snapshot *s)
 {
 	free(s->pdb_keys);
-	s->pdb_keys = malloc(sizeof *s->pdb_keys * (size_t)(s->npdbs + 1));
-	if (!s->pdb_keys)
-		abort();
+	s->pdb_keys = pk_xmalloc(sizeof *s->pdb_keys * (size_t)(s->npdbs + 1));
 	for (int i = 0; i < s->npdbs; i++) {
 		const pk_pdb *b = &s->pdbs[i];
 		s->pdb_keys[i] = (pk_pdb_key){ (uintptr_t)b->namespace_, b->must_key ? (uintptr_t)b->must_value : 0, i };
@@ -234,9 +232,7 @@ static int32_t *budget_of(budget *b, const pk_snapshot *s, int i)
 		b->left[b->n] = s->pdbs[i].disruptions_allowed;
 		return &b->left[b->n++];
 	}
-	b->all = malloc(sizeof *b->all * (size_t)s->npdbs);
-	if (!b->all)
-		abort();
+	b->all = pk_xmalloc(sizeof *b->all * (size_t)s->npdbs);
 	for (int k = 0; k < s->npdbs; k++)
 		b->all[k] = s->pdbs[k].disruptions_allowed;
 	for (int k = 0; k < b->n; k++)
@@ -490,10 +486,8 @@ static void tail_compute(const pk_snapshot *s, pk_nodeinfo *ni, int32_t priority
 		free(t->violating);
 		free(t->order);
 		t->cap = n < 32 ? 32 : n;
-		t->violating = malloc((size_t)t->cap);
-		t->order = malloc(sizeof *t->order * (size_t)t->cap);
-		if (!t->violating || !t->order)
-			abort();
+		t->violating = pk_xmalloc((size_t)t->cap);
+		t->order = pk_xmalloc(sizeof *t->order * (size_t)t->cap);
 	}
 	if (n)
 		slots_pdb_split(s, ni, from, t->violating);
@@ -611,9 +605,7 @@ static pk_status select_victims_by_sums(pk_snapshot *s, const pk_pod *preemptor,
 
 	enum { SMALL = 256 };
 	bool small[SMALL];
-	bool *victim = n <= SMALL ? small : malloc((size_t)n);
-	if (!victim)
-		abort();
+	bool *victim = n <= SMALL ? small : pk_xmalloc((size_t)n);
 	int violations;
 	int nv = reprieve_slots(&ni->slots[from], t, n, &r, &left, victim, &violations, out);
 	if (nv == 0) {
@@ -728,11 +720,9 @@ static void group_units_build(pk_snapshot *s, const pk_pod *preemptor, const pk_
 		const pk_podgroup *pg = pk_pg_whole_group(g, ni->pods[i]);
 		cap += pg ? pk_pg_present_members(g, s, pg, NULL) + 1 : 1;
 	}
-	gu->u = malloc(sizeof *gu->u * (size_t)(ni->npods + 1));
-	gu->group = malloc(sizeof *gu->group * (size_t)(ni->npods + 1));
-	gu->pods = malloc(sizeof *gu->pods * (size_t)(cap + 1));
-	if (!gu->u || !gu->group || !gu->pods)
-		abort();
+	gu->u = pk_xmalloc(sizeof *gu->u * (size_t)(ni->npods + 1));
+	gu->group = pk_xmalloc(sizeof *gu->group * (size_t)(ni->npods + 1));
+	gu->pods = pk_xmalloc(sizeof *gu->pods * (size_t)(cap + 1));
 	gu->n = 0;
 	long np = 0;
 	for (int i = 0; i < ni->npods; i++) {
@@ -795,10 +785,8 @@ static pk_status select_victims_with_groups(pk_snapshot *s, const pk_pod *preemp
 	pk_units_sort(gu.u, gu.n, s->now);
 	pk_units_pdb_split(s, gu.u, gu.n);
 	size_t nu = (size_t)gu.n + 1;
-	int *picked = malloc(sizeof *picked * nu);
-	pk_victim_unit *vu = malloc(sizeof *vu * nu);
-	if (!picked || !vu)
-		abort();
+	int *picked = pk_xmalloc(sizeof *picked * nu);
+	pk_victim_unit *vu = pk_xmalloc(sizeof *vu * nu);
 	int units_violating;
 	int nv = pk_units_reprieve(gu.u, gu.n, node_fits, group_unit_apply, &ctx, picked, &units_violating);
 	int npods = 0, violations = 0;
@@ -866,11 +854,9 @@ pk_status pk_select_victims(pk_snapshot *s, const pk_pod *preemptor, pk_nodeinfo
 	pk_pod *pods_small[SMALL];
 	int picked_small[SMALL];
 	bool big = n > SMALL;
-	pk_victim_unit *units = big ? malloc(sizeof *units * (size_t)n) : units_small;
-	pk_pod **pods = big ? malloc(sizeof *pods * (size_t)n) : pods_small;
-	int *picked = big ? malloc(sizeof *picked * (size_t)n) : picked_small;
-	if (!units || !pods || !picked)
-		abort();
+	pk_victim_unit *units = big ? pk_xmalloc(sizeof *units * (size_t)n) : units_small;
+	pk_pod **pods = big ? pk_xmalloc(sizeof *pods * (size_t)n) : pods_small;
+	int *picked = big ? pk_xmalloc(sizeof *picked * (size_t)n) : picked_small;
 	for (int k = 0; k < n; k++)
 		pods[k] = ni->pods[from + k];
 	for (int i = 0; i < n; i++) {
@@ -898,9 +884,7 @@ pk_status pk_select_victims(pk_snapshot *s, const pk_pod *preemptor, pk_nodeinfo
 	/* Victims: violating first, then the rest; re-sort when both exist so
 	 * that victims[0] is the most important one (node choice relies on it). */
 	pk_victim_unit vu_small[SMALL];
-	pk_victim_unit *vu = big ? malloc(sizeof *vu * (size_t)(nv ? nv : 1)) : vu_small;
-	if (!vu)
-		abort();
+	pk_victim_unit *vu = big ? pk_xmalloc(sizeof *vu * (size_t)(nv ? nv : 1)) : vu_small;
 	for (int i = 0; i < nv; i++)
 		vu[i] = units[picked[i]];
 	pk_units_sort(vu, nv, s->now);
@@ -1187,9 +1171,7 @@ static const char *filter_message(pk_evaluation *e)
 {
 	if (e->nnodes == 0)
 		return "no nodes available to schedule pods";
-	const pk_status **st = malloc(sizeof *st * (size_t)e->nnodes);
-	if (!st)
-		abort();
+	const pk_status **st = pk_xmalloc(sizeof *st * (size_t)e->nnodes);
 	for (long i = 0; i < e->nnodes; i++)
 		st[i] = e->nodes[i].filter;
 	const char *m = pk_fit_error_message(&e->arena, e->nnodes, st, e->nnodes);
@@ -1219,7 +1201,8 @@ static void dry_run(pk_snapshot *s, const pk_preemptor *p, const pk_eval_opts *o
 	pk_candidate *cand = pk_arena_alloc(&e->arena, sizeof *cand * (size_t)(np + 1));
 	pk_candidate *vio = NULL;
 	long *vio_node = NULL;
-	long nn = 0, nvl = 0, vcap = 0;
+	long nn = 0, nvl = 0;
+	size_t vcap = 0;
 	pk_candidate c;
 	for (long i = 0; i < np; i++) {
 		long idx = potential[(e->offset + i) % np];
@@ -1233,13 +1216,10 @@ static void dry_run(pk_snapshot *s, const pk_preemptor *p, const pk_eval_opts *o
 			ne->candidate = (int)nn;
 			cand[nn++] = c;
 		} else if (c.num_pdb_violations != 0 && nvl < e->num_candidates) {
-			if (nvl == vcap) {
-				vcap = vcap ? 2 * vcap : 16;
-				vio = realloc(vio, sizeof *vio * (size_t)vcap);
-				vio_node = realloc(vio_node, sizeof *vio_node * (size_t)vcap);
-				if (!vio || !vio_node)
-					abort();
-			}
+			size_t had = vcap;
+			vio = pk_grow(vio, &vcap, (size_t)nvl + 1, sizeof *vio);
+			if (vcap != had) /* parallel */
+				vio_node = pk_xrealloc(vio_node, vcap, sizeof *vio_node);
 			vio_node[nvl] = idx;
 			vio[nvl++] = c;
 		}
@@ -1380,9 +1360,7 @@ static void evaluate(pk_snapshot *s, const pk_preemptor *p, const pk_eval_opts *
 		e->message = fit_message(e, x);
 		return;
 	}
-	const pk_status **st = malloc(sizeof *st * (size_t)(s->nnodes + 1));
-	if (!st)
-		abort();
+	const pk_status **st = pk_xmalloc(sizeof *st * (size_t)(s->nnodes + 1));
 	for (long i = 0; i < s->nnodes; i++)
 		st[i] = e->nodes[i].dry ? e->nodes[i].dry : &not_helpful;
 	const char *fe = pk_fit_error_message(&e->arena, s->nnodes, st, s->nnodes);

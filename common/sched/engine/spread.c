@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "sched/engine/pairmap.h"
+#include "base/alloc.h"
 
 #define R_MISSING "node(s) didn't match pod topology spread constraints (missing required label)"
 #define R_SKEW "node(s) didn't match pod topology spread constraints"
@@ -26,7 +27,7 @@ typedef struct constraint_state {
 	const pk_spread *c;
 	pk_pair_map counts;      /* (key, domain) -> matching pods; every domain present */
 	long *hist;              /* hist[k] = domains whose count is k */
-	long histcap;
+	size_t histcap;
 	long min;                /* smallest count over the domains */
 	long ndomains;
 } constraint_state;
@@ -53,16 +54,10 @@ static bool counts_pod(const pk_spread_state *st, const pk_spread *c, const pk_p
 static void hist_move(constraint_state *s, long from, long to)
 {
 	long need = (from > to ? from : to) + 1;
-	if (need > s->histcap) {
-		long cap = s->histcap ? s->histcap : 16;
-		while (cap < need)
-			cap *= 2;
-		long *h = realloc(s->hist, sizeof *h * (size_t)cap);
-		if (!h)
-			abort();
-		memset(h + s->histcap, 0, sizeof *h * (size_t)(cap - s->histcap));
-		s->hist = h;
-		s->histcap = cap;
+	if ((size_t)need > s->histcap) {
+		size_t had = s->histcap;
+		s->hist = pk_grow(s->hist, &s->histcap, (size_t)need, sizeof *s->hist);
+		memset(s->hist + had, 0, sizeof *s->hist * (s->histcap - had));
 	}
 	if (from >= 0)
 		s->hist[from]--;
@@ -77,10 +72,8 @@ pk_spread_state *pk_spread_new(const pk_snapshot *s, const pk_pod *p)
 {
 	if (p->con->nspread == 0)
 		return NULL;
-	pk_spread_state *st = calloc(1, sizeof *st);
-	constraint_state *cs = calloc((size_t)p->con->nspread, sizeof *cs);
-	if (!st || !cs)
-		abort();
+	pk_spread_state *st = pk_xcalloc(1, sizeof *st);
+	constraint_state *cs = pk_xcalloc((size_t)p->con->nspread, sizeof *cs);
 	st->pod = p;
 	st->cs = cs;
 	st->n = p->con->nspread;

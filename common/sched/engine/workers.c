@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "base/alloc.h"
+
 enum { MAX_PARTS = 8 };
 
 struct pk_workers {
@@ -60,9 +62,7 @@ pk_workers *pk_workers_new(int nparts)
 		return NULL;
 	if (nparts > MAX_PARTS)
 		nparts = MAX_PARTS;
-	pk_workers *w = calloc(1, sizeof *w);
-	if (!w)
-		abort();
+	pk_workers *w = pk_xcalloc(1, sizeof *w);
 	pthread_mutex_init(&w->mu, NULL);
 	pthread_cond_init(&w->work, NULL);
 	pthread_cond_init(&w->done, NULL);
