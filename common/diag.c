@@ -4,6 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/alloc.h"
+
+_Static_assert((int)PK_EXIT_TROUBLE == (int)PK_EXIT_OUT_OF_MEMORY, "out of memory is trouble (README, Exit status)");
+
 void pk_diag_init(pk_diag *d, const char *prog)
 {
 	d->prog = prog;
@@ -70,14 +74,6 @@ static pk_diag_cause *find_cause(pk_diag *d, const char *key)
 	return NULL;
 }
 
-static char *xstrdup(const char *s)
-{
-	char *p = strdup(s);
-	if (!p)
-		abort();
-	return p;
-}
-
 long pk_diag_warn_once(pk_diag *d, const char *key, const pk_origin *at, const char *fmt, ...)
 {
 	pk_diag_cause *c = find_cause(d, key);
@@ -85,18 +81,13 @@ long pk_diag_warn_once(pk_diag *d, const char *key, const pk_origin *at, const c
 		d->warnings++;
 		return ++c->count;
 	}
-	if (d->ncauses == d->causes_cap) {
-		d->causes_cap = d->causes_cap ? d->causes_cap * 2 : 8;
-		d->causes = realloc(d->causes, d->causes_cap * sizeof *d->causes);
-		if (!d->causes)
-			abort();
-	}
+	d->causes = pk_grow(d->causes, &d->causes_cap, d->ncauses + 1, sizeof *d->causes);
 	char message[2048];
 	va_list ap;
 	va_start(ap, fmt);
 	vsnprintf(message, sizeof message, fmt, ap);
 	va_end(ap);
-	d->causes[d->ncauses++] = (pk_diag_cause){ xstrdup(key), xstrdup(message), 1 };
+	d->causes[d->ncauses++] = (pk_diag_cause){ pk_xstrdup(key), pk_xstrdup(message), 1 };
 	pk_diag_report(d, PK_SEV_WARNING, at, "%s", message);
 	return 1;
 }
@@ -118,9 +109,7 @@ void pk_diag_finish(pk_diag *d)
 size_t pk_edit_distance(const char *a, const char *b)
 {
 	size_t la = strlen(a), lb = strlen(b);
-	size_t *row = malloc((lb + 1) * sizeof *row);
-	if (!row)
-		abort();
+	size_t *row = pk_xmalloc((lb + 1) * sizeof *row);
 	for (size_t j = 0; j <= lb; j++)
 		row[j] = j;
 	for (size_t i = 1; i <= la; i++) {

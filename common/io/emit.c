@@ -7,14 +7,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/alloc.h"
+
 void pk_emit_text(pk_emit *e)
 {
 	memset(e, 0, sizeof *e);
 	e->text = true;
 	e->cap = 1024;
-	e->buf = malloc(e->cap);
-	if (!e->buf)
-		abort();
+	e->buf = pk_xmalloc(e->cap);
 }
 
 void pk_emit_tree(pk_emit *e)
@@ -26,13 +26,9 @@ void pk_emit_tree(pk_emit *e)
 
 static char *room(pk_emit *e, size_t n)
 {
-	if (e->len + n + 1 > e->cap) {
-		while (e->len + n + 1 > e->cap)
-			e->cap *= 2;
-		e->buf = realloc(e->buf, e->cap);
-		if (!e->buf)
-			abort();
-	}
+	if (n > SIZE_MAX - e->len - 1)
+		pk_out_of_memory();
+	e->buf = pk_grow(e->buf, &e->cap, e->len + n + 1, 1);
 	return e->buf + e->len;
 }
 
@@ -127,7 +123,7 @@ static void put_number(pk_emit *e, double v)
 	cJSON *n = cJSON_CreateNumber(v);
 	char *s = n ? cJSON_PrintUnformatted(n) : NULL;
 	if (!s)
-		abort();
+		pk_out_of_memory();
 	put(e, s, strlen(s));
 	free(s);
 	cJSON_Delete(n);
@@ -139,7 +135,7 @@ static void put_number(pk_emit *e, double v)
 static void tree_add(pk_emit *e, const char *key, cJSON *item)
 {
 	if (!item)
-		abort();
+		pk_out_of_memory(); /* cJSON could not allocate it */
 	if (e->depth == 0) {
 		cJSON_Delete(e->root);
 		e->root = item;
@@ -198,9 +194,7 @@ void pk_emit_string_n(pk_emit *e, const char *key, const char *s, size_t n)
 		put_quoted(e, s, n);
 		return;
 	}
-	char *copy = malloc(n + 1);
-	if (!copy)
-		abort();
+	char *copy = pk_xmalloc(n + 1);
 	memcpy(copy, s, n);
 	copy[n] = '\0';
 	tree_add(e, key, cJSON_CreateString(copy));

@@ -13,6 +13,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "base/alloc.h"
+
 extern char **environ;
 
 typedef struct git_proc {
@@ -75,12 +77,7 @@ static int git_output(char *const argv[], char **buf, size_t *len, bool quiet)
 		return -1;
 	size_t cap = 0;
 	for (;;) {
-		if (*len + 4096 > cap) {
-			char *nb = realloc(*buf, cap = cap * 2 + 65536);
-			if (!nb)
-				break;
-			*buf = nb;
-		}
+		*buf = pk_grow(*buf, &cap, *len + 65536, 1);
 		size_t n = fread(*buf + *len, 1, cap - *len - 1, g.out);
 		*len += n;
 		if (n == 0)
@@ -165,14 +162,9 @@ static int temp_fd(char *err, size_t errsize)
 /* size bytes of cat-file's output into *buf (grown as needed). */
 static bool read_blob(FILE *in, unsigned long long size, char **buf, size_t *cap)
 {
-	if (size + 1 > *cap) {
-		size_t ncap = (size_t)size + 1 > *cap * 2 ? (size_t)size + 1 : *cap * 2;
-		char *nb = realloc(*buf, ncap);
-		if (!nb)
-			return false;
-		*buf = nb;
-		*cap = ncap;
-	}
+	if (size >= SIZE_MAX)
+		pk_out_of_memory();
+	*buf = pk_grow(*buf, cap, (size_t)size + 1, 1);
 	if (size && fread(*buf, 1, (size_t)size, in) != (size_t)size)
 		return false;
 	(*buf)[size] = '\0';
@@ -305,9 +297,7 @@ static bool is_replaced(const against *a, const char *path)
 			return true;
 	}
 	size_t n = strlen(a->top) + strlen(path) + 2;
-	char *full = malloc(n);
-	if (!full)
-		return false;
+	char *full = pk_xmalloc(n);
 	snprintf(full, n, "%s/%s", a->top, path);
 	bool gone = access(full, F_OK) != 0;  /* deleted from the work tree */
 	free(full);
@@ -319,7 +309,7 @@ static int on_committed(void *ctx, const char *path, const char *data, size_t le
 	against *a = ctx;
 	size_t np = strlen(a->prefix);
 	size_t nname = strlen(a->rev) + strlen(path) + 2, nlocal = strlen(a->top) + strlen(path) + 2;
-	char *name = malloc(nname), *local = malloc(nlocal);
+	char *name = pk_xmalloc(nname), *local = pk_xmalloc(nlocal);
 	int rc = -1;
 	if (name && local) {
 		snprintf(name, nname, "%s:%s", a->rev, path);
@@ -340,9 +330,7 @@ static int on_committed(void *ctx, const char *path, const char *data, size_t le
 static int replaced_paths(against *a, const char *prog, char *const *paths, size_t npaths)
 {
 	size_t ntop = strlen(a->top);
-	a->replaced = calloc(npaths + 1, sizeof *a->replaced);
-	if (!a->replaced)
-		return -1;
+	a->replaced = pk_xcalloc(npaths + 1, sizeof *a->replaced);
 	for (size_t i = 0; i < npaths; i++) {
 		if (strcmp(paths[i], "-") == 0)
 			continue;

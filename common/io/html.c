@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "version.h"
+#include "base/alloc.h"
 
 void pk_html_init(pk_html *h, pk_out *out)
 {
@@ -134,9 +135,7 @@ void pk_html_textf(pk_html *h, const char *fmt, ...)
 		pk_html_textn(h, small, (size_t)n);
 		return;
 	}
-	char *big = malloc((size_t)n + 1);
-	if (!big)
-		abort();
+	char *big = pk_xmalloc((size_t)n + 1);
 	va_start(ap, fmt);
 	vsnprintf(big, (size_t)n + 1, fmt, ap);
 	va_end(ap);
@@ -268,7 +267,7 @@ void pk_html_json_value(pk_html *h, const cJSON *v)
 {
 	char *text = cJSON_PrintUnformatted(v);
 	if (!text)
-		abort();
+		pk_out_of_memory();
 	json_escaped(h, text);
 	free(text);
 }
@@ -402,7 +401,7 @@ char *pk_html_escape(const char *s)
 	size_t size = 0;
 	FILE *fp = open_memstream(&buf, &size);
 	if (!fp)
-		abort();
+		pk_out_of_memory();
 	pk_out out;
 	pk_out_init(&out, fp);
 	pk_html h;

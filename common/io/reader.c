@@ -15,6 +15,8 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "base/alloc.h"
+
 static void apply_defaults(const pk_limits *in, pk_limits *out)
 {
 	*out = *in;
@@ -203,16 +205,9 @@ static int read_dir(pk_sink *s, const char *path, int depth)
 	while ((e = readdir(d)) != NULL) {
 		if (e->d_name[0] == '.')
 			continue;
-		if (n == cap) {
-			cap = cap ? cap * 2 : 32;
-			char **nn = realloc(names, cap * sizeof *nn);
-			if (!nn)
-				break;
-			names = nn;
-		}
+		names = pk_grow(names, &cap, n + 1, sizeof *names);
 		size_t len = strlen(path) + strlen(e->d_name) + 2;
-		if (!(names[n] = malloc(len)))
-			break;
+		names[n] = pk_xmalloc(len);
 		/* "deploy/" names "deploy/a.yaml", not "deploy//a.yaml" */
 		snprintf(names[n], len, "%s%s%s", path, path[0] && path[strlen(path) - 1] == '/' ? "" : "/", e->d_name);
 		n++;

@@ -10,13 +10,15 @@
 #include <string.h>
 #if defined(__SSE2__)
 #include <emmintrin.h>
+
+#include "base/alloc.h"
 #endif
 
 /* ---- posmap ------------------------------------------------------------- */
 
 pk_posmap *pk_posmap_new(void)
 {
-	return calloc(1, sizeof(pk_posmap));
+	return pk_xcalloc(1, sizeof(pk_posmap));
 }
 
 static size_t slot_of(const pk_posmap *m, const cJSON *node)
@@ -30,9 +32,7 @@ static size_t slot_of(const pk_posmap *m, const cJSON *node)
 static void posmap_grow(pk_posmap *m)
 {
 	pk_posmap bigger = { .cap = m->cap ? m->cap * 2 : 64 };
-	bigger.slots = calloc(bigger.cap, sizeof *bigger.slots);
-	if (!bigger.slots)
-		return;
+	bigger.slots = pk_xcalloc(bigger.cap, sizeof *bigger.slots);
 	for (size_t i = 0; i < m->cap; i++)
 		if (m->slots[i].node)
 			pk_posmap_put(&bigger, m->slots[i].node, m->slots[i].line, m->slots[i].col);
@@ -310,10 +310,8 @@ static void warn_at(walkctx *w, const cJSON *node, pk_err_type et, const char *f
 static void warn_at(walkctx *w, const cJSON *node, pk_err_type et, const char *fmt, ...)
 {
 	va_list ap;
-	pk_finding *f = calloc(1, sizeof *f);
+	pk_finding *f = pk_xcalloc(1, sizeof *f);
 
-	if (!f)
-		return;
 	if (++w->nfound >= 1000)
 		w->stop = 1;   /* enough said about one object */
 	f->et = et;
@@ -394,13 +392,8 @@ static void check_duplicates(walkctx *w, const cJSON *obj)
 	}
 	/* more: sorted by name, the later occurrences marked, then reported in
 	 * document order */
-	member_at *v = malloc((size_t)n * sizeof *v);
-	bool *later = calloc((size_t)n, sizeof *later);
-	if (!v || !later) {
-		free(v);
-		free(later);
-		return;
-	}
+	member_at *v = pk_xmalloc((size_t)n * sizeof *v);
+	bool *later = pk_xcalloc((size_t)n, sizeof *later);
 	int i = 0;
 	for (const cJSON *c = obj->child; c; c = c->next, i++)
 		v[i] = (member_at){ c, i };

@@ -6,11 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/alloc.h"
+
 static char *copy_cell(const char *s)
 {
-	char *p = strdup(s ? s : "");
-	if (!p)
-		abort();
+	char *p = pk_xstrdup(s ? s : "");
 	return p;
 }
 
@@ -28,12 +28,7 @@ void pk_table_header(pk_table *t, const char *const *cells)
 
 void pk_table_row(pk_table *t, const char *const *cells)
 {
-	if (t->nrows == t->cap) {
-		t->cap = t->cap ? t->cap * 2 : 32;
-		t->cells = realloc(t->cells, sizeof *t->cells * (size_t)(t->cap * t->ncols));
-		if (!t->cells)
-			abort();
-	}
+	t->cells = pk_grow(t->cells, &t->cap, (size_t)(t->nrows + 1) * (size_t)t->ncols, sizeof *t->cells);
 	for (int c = 0; c < t->ncols; c++)
 		t->cells[t->nrows * t->ncols + c] = copy_cell(cells[c]);
 	t->nrows++;
@@ -46,12 +41,7 @@ void pk_table_footer(pk_table *t, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(line, sizeof line, fmt, ap);
 	va_end(ap);
-	if (t->nfooter == t->footer_cap) {
-		t->footer_cap = t->footer_cap ? t->footer_cap * 2 : 8;
-		t->footer = realloc(t->footer, sizeof *t->footer * (size_t)t->footer_cap);
-		if (!t->footer)
-			abort();
-	}
+	t->footer = pk_grow(t->footer, &t->footer_cap, t->nfooter + 1, sizeof *t->footer);
 	t->footer[t->nfooter++] = copy_cell(line);
 }
 
@@ -73,9 +63,7 @@ static void print_row(const pk_table *t, long r, const size_t *w, pk_out *out)
 void pk_table_flush(pk_table *t, pk_out *out)
 {
 	long first = t->has_header && t->no_headers ? 1 : 0;
-	size_t *w = calloc((size_t)t->ncols, sizeof *w);
-	if (!w)
-		abort();
+	size_t *w = pk_xcalloc((size_t)t->ncols, sizeof *w);
 	for (long r = first; r < t->nrows; r++)
 		for (int c = 0; c < t->ncols; c++) {
 			size_t l = strlen(t->cells[r * t->ncols + c]);
@@ -86,12 +74,12 @@ void pk_table_flush(pk_table *t, pk_out *out)
 		print_row(t, r, w, out);
 	if (!t->no_headers && t->nfooter) {
 		pk_out_printf(out, "\n");
-		for (long i = 0; i < t->nfooter; i++)
+		for (size_t i = 0; i < t->nfooter; i++)
 			pk_out_printf(out, "%s\n", t->footer[i]);
 	}
 	for (long i = 0; i < t->nrows * t->ncols; i++)
 		free(t->cells[i]);
-	for (long i = 0; i < t->nfooter; i++)
+	for (size_t i = 0; i < t->nfooter; i++)
 		free(t->footer[i]);
 	free(t->cells);
 	free(t->footer);

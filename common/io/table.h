@@ -10,15 +10,17 @@
 
 #include <stdbool.h>
 #include "writer.h"
+#include "base/alloc.h"
 
 typedef struct pk_table {
 	int ncols;
 	bool no_headers;
 	bool has_header;          /* row 0 is the header */
 	char **cells;             /* nrows * ncols, malloc'd copies */
-	long nrows, cap;
+	long nrows;
+	size_t cap;               /* of cells */
 	char **footer;            /* lines printed under the table */
-	long nfooter, footer_cap;
+	size_t nfooter, footer_cap;
 } pk_table;
 
 void pk_table_init(pk_table *t, int ncols);

@@ -8,6 +8,7 @@
  *  - the items of a List document are delivered one by one as they complete;
  *  - after a syntax error, reading resumes at the next "---" line. */
 #include "io/internal.h"
+#include "base/alloc.h"
 
 #include <errno.h>
 #include <math.h>
@@ -48,16 +49,7 @@ static int yin_fill(yin *in)
 		in->base += drop;
 		in->len -= drop;
 	}
-	if (in->cap - in->len < 65536) {
-		size_t cap = in->cap ? in->cap * 2 : 1 << 18;
-		char *b = realloc(in->buf, cap);
-		if (!b) {
-			in->err = ENOMEM;
-			return -1;
-		}
-		in->buf = b;
-		in->cap = cap;
-	}
+	in->buf = pk_grow(in->buf, &in->cap, in->len + 65536, 1);
 	for (;;) {
 		ssize_t n = read(in->fd, in->buf + in->len, in->cap - in->len);
 		if (n < 0 && errno == EINTR)
@@ -108,6 +100,7 @@ typedef struct frame {
 	pk_posmap *pos;           /* positions of this item (streamed items) */
 	const cJSON **merged;     /* members that came from a merge key: later keys replace them */
 	int nmerged;
+	size_t mergedcap;
 	long key_line, key_col;   /* where the pending key stands */
 } frame;
 
@@ -120,7 +113,8 @@ typedef struct anchor {
 typedef struct ybuild {
 	pk_sink *sink;
 	frame *stack;
-	int depth, cap;
+	int depth;
+	size_t cap;               /* of stack */
 	cJSON *root;
 	pk_posmap *docpos;
 	long doc_line, doc_col;
@@ -128,7 +122,8 @@ typedef struct ybuild {
 	long item_index;
 	int list_seen;            /* root has an "items" sequence */
 	anchor *anchors;
-	int nanchors, acap;
+	int nanchors;
+	size_t acap;
 	long nodes, alias_nodes;
 	long line_offset;         /* lines before a restart point */
 	size_t byte_offset;       /* bytes before a restart point */
@@ -137,13 +132,6 @@ typedef struct ybuild {
 	int failed;               /* this document hit a limit: skip to its end */
 	char err[300];
 } ybuild;
-
-static char *dupstr(const char *s)
-{
-	size_t n = strlen(s) + 1;
-	char *d = malloc(n);
-	return d ? memcpy(d, s, n) : NULL;
-}
 
 static pk_posmap *current_pos(ybuild *b)
 {
@@ -306,7 +294,7 @@ static cJSON *scalar_value(const yaml_event_t *ev)
 static char *key_text(const yaml_event_t *ev)
 {
 	if (ev->data.scalar.style != YAML_PLAIN_SCALAR_STYLE)
-		return dupstr((const char *)ev->data.scalar.value);
+		return pk_xstrdup((const char *)ev->data.scalar.value);
 	cJSON *v = resolve_plain((const char *)ev->data.scalar.value);
 	char buf[64];
 	const char *s = (const char *)ev->data.scalar.value;
@@ -320,7 +308,7 @@ static char *key_text(const yaml_event_t *ev)
 	} else if (cJSON_IsNull(v))
 		s = "null";
 	cJSON_Delete(v);
-	return dupstr(s);
+	return pk_xstrdup(s);
 }
 
 /* ---- tree operations ---------------------------------------------------- */
@@ -348,9 +336,7 @@ static void set_member(frame *f, const char *key, cJSON *value)
 	cJSON *old = cJSON_GetObjectItemCaseSensitive(f->node, key);
 	if (old && was_merged(f, old)) {
 		cJSON_ReplaceItemViaPointer(f->node, old, value);
-		value->string = malloc(strlen(key) + 1);
-		if (value->string)
-			strcpy(value->string, key);
+		value->string = pk_xstrdup(key);
 		return;
 	}
 	cJSON_AddItemToObject(f->node, key, value);
@@ -366,11 +352,8 @@ static void merge_into(frame *f, const cJSON *src)
 			cJSON_DeleteItemFromObjectCaseSensitive(f->node, c->string);
 		cJSON *copy = cJSON_Duplicate(c, 1);
 		cJSON_AddItemToObject(f->node, c->string, copy);
-		const cJSON **m = realloc(f->merged, (size_t)(f->nmerged + 1) * sizeof *m);
-		if (m) {
-			f->merged = m;
-			f->merged[f->nmerged++] = copy;
-		}
+		f->merged = pk_grow(f->merged, &f->mergedcap, (size_t)f->nmerged + 1, sizeof *f->merged);
+		f->merged[f->nmerged++] = copy;
 	}
 }
 
@@ -412,16 +395,7 @@ static void free_anchors(ybuild *b)
 
 static void register_anchor(ybuild *b, char *name, const cJSON *node)
 {
-	if (b->nanchors == b->acap) {
-		int cap = b->acap ? b->acap * 2 : 8;
-		anchor *a = realloc(b->anchors, (size_t)cap * sizeof *a);
-		if (!a) {
-			free(name);
-			return;
-		}
-		b->anchors = a;
-		b->acap = cap;
-	}
+	b->anchors = pk_grow(b->anchors, &b->acap, (size_t)b->nanchors + 1, sizeof *b->anchors);
 	/* a copy: the node itself may be delivered and freed before its alias */
 	b->anchors[b->nanchors++] = (anchor){ name, cJSON_Duplicate(node, 1),
 	                                      count_nodes(node, b->sink->lim.max_alias_expansions + 1) };
@@ -488,16 +462,7 @@ static int push(ybuild *b, cJSON *node, int is_map, const yaml_event_t *ev, cons
 		cJSON_Delete(node);
 		return fail(b, &ev->start_mark, "nesting is too deep (--max-depth)");
 	}
-	if (b->depth == b->cap) {
-		int cap = b->cap ? b->cap * 2 : 32;
-		frame *f = realloc(b->stack, (size_t)cap * sizeof *f);
-		if (!f) {
-			cJSON_Delete(node);
-			return fail(b, &ev->start_mark, "out of memory");
-		}
-		b->stack = f;
-		b->cap = cap;
-	}
+	b->stack = pk_grow(b->stack, &b->cap, (size_t)b->depth + 1, sizeof *b->stack);
 	frame *parent = b->depth ? &b->stack[b->depth - 1] : NULL;
 	frame *f = &b->stack[b->depth];
 	/* a block mapping or sequence under a key starts on the next line:
@@ -507,7 +472,7 @@ static int push(ybuild *b, cJSON *node, int is_map, const yaml_event_t *ev, cons
 		col = parent->key_col;
 	}
 	*f = (frame){ .node = node, .is_map = is_map,
-	              .anchor = anchor_name ? dupstr((const char *)anchor_name) : NULL };
+	              .anchor = anchor_name ? pk_xstrdup((const char *)anchor_name) : NULL };
 	if (parent && parent->stream_items) {
 		f->pos = pk_posmap_new();
 		b->list_seen = 1;
@@ -564,7 +529,7 @@ static int on_scalar(ybuild *b, const yaml_event_t *ev)
 		parent->key_col = col;
 		parent->key_is_merge = ev->data.scalar.style == YAML_PLAIN_SCALAR_STYLE &&
 		                       strcmp((const char *)ev->data.scalar.value, "<<") == 0;
-		return parent->key ? 0 : fail(b, &ev->start_mark, "out of memory");
+		return 0;
 	}
 	cJSON *v = scalar_value(ev);
 	b->nodes++;
@@ -573,7 +538,7 @@ static int on_scalar(ybuild *b, const yaml_event_t *ev)
 		pos = pk_posmap_new();
 	pk_posmap_put(pos ? pos : current_pos(b), v, line, col);
 	if (ev->data.scalar.anchor)
-		register_anchor(b, dupstr((const char *)ev->data.scalar.anchor), v);
+		register_anchor(b, pk_xstrdup((const char *)ev->data.scalar.anchor), v);
 	return attach(b, v, pos, &ev->start_mark);
 }
 
@@ -606,18 +571,18 @@ static int on_alias(ybuild *b, const yaml_event_t *ev)
 			return fail(b, &ev->start_mark, "unsupported map key: an alias of a mapping or sequence");
 		char buf[64];
 		if (cJSON_IsString(a->copy))
-			parent->key = dupstr(a->copy->valuestring);
+			parent->key = pk_xstrdup(a->copy->valuestring);
 		else {
 			snprintf(buf, sizeof buf, cJSON_IsBool(a->copy) ? (cJSON_IsTrue(a->copy) ? "true" : "false") : "%.17g",
 			         a->copy->valuedouble);
-			parent->key = dupstr(buf);
+			parent->key = pk_xstrdup(buf);
 		}
 		parent->key_is_merge = 0;
 		return 0;
 	}
 	cJSON *copy = cJSON_Duplicate(a->copy, 1);
 	if (!copy)
-		return fail(b, &ev->start_mark, "out of memory");
+		pk_out_of_memory();
 	pk_posmap *pos = parent && parent->stream_items ? pk_posmap_new() : NULL;
 	pk_posmap_put(pos ? pos : current_pos(b), copy, (long)ev->start_mark.line + 1 + b->line_offset,
 	              (long)ev->start_mark.column + 1);
@@ -737,14 +702,7 @@ static int find_restart(yin *in, size_t at, size_t *restart, long *lines_skipped
 		in->handed = in->base + in->len;   /* let the window move on, but keep `at` */
 		if (in->len >= (64u << 20))
 			return 0;
-		if (in->cap - in->len < 65536) {
-			size_t cap = in->cap * 2;
-			char *b = realloc(in->buf, cap);
-			if (!b)
-				return 0;
-			in->buf = b;
-			in->cap = cap;
-		}
+		in->buf = pk_grow(in->buf, &in->cap, in->len + 65536, 1);
 		ssize_t n = read(in->fd, in->buf + in->len, in->cap - in->len);
 		if (n <= 0) {
 			in->eof = n == 0;
@@ -768,9 +726,7 @@ int pk_yaml_stream(pk_sink *s, int fd, const char *prefix, size_t nprefix)
 
 	in.limit = s->lim.max_record_bytes;
 	in.cap = nprefix + (1 << 18);
-	in.buf = malloc(in.cap);
-	if (!in.buf)
-		return -1;
+	in.buf = pk_xmalloc(in.cap);
 	memcpy(in.buf, prefix, nprefix);
 	in.len = nprefix;
 	for (;;) {

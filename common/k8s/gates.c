@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/alloc.h"
+
 bool pk_parse_go_bool(const char *s, bool *out)
 {
 	static const char *const yes[] = {"1", "t", "T", "TRUE", "true", "True"};
@@ -27,13 +29,9 @@ typedef int (*gate_fn)(void *ctx, const char *name, bool value, char *err, size_
 /* component-base's syntax: comma-separated Name=value pairs. */
 static int each_gate(const char *spec, gate_fn fn, void *ctx, char *err, size_t errsize)
 {
-	char *copy = strdup(spec), *save = NULL;
+	char *copy = pk_xstrdup(spec), *save = NULL;
 	int rc = 0;
 
-	if (!copy) {
-		snprintf(err, errsize, "out of memory");
-		return -1;
-	}
 	for (char *tok = strtok_r(copy, ",", &save); tok && rc == 0; tok = strtok_r(NULL, ",", &save)) {
 		while (*tok == ' ')
 			tok++;

@@ -5,258 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/alloc.h"
 #include "json.h"
 #include "quantity.h"
-
-/* ---- arena --------------------------------------------------------------- */
-
-struct pk_arena_block {
-	pk_arena_block *next;
-	size_t size, used;
-	_Alignas(16) unsigned char data[];
-};
-
-enum { PK_ARENA_BLOCK = 256 * 1024 };
-
-void pk_arena_init(pk_arena *a)
-{
-	a->head = NULL;
-	a->used_bytes = 0;
-}
-
-/* Bump-allocate size bytes at the given alignment (1 or 16). */
-static void *arena_alloc_aligned(pk_arena *a, size_t size, size_t align)
-{
-	if (a->head)
-		a->head->used = (a->head->used + align - 1) & ~(align - 1);
-	if (!a->head || a->head->size - a->head->used < size) {
-		/* a multiple of 16, so that aligning `used` never passes the end */
-		size_t cap = size > PK_ARENA_BLOCK / 4 ? (size + 15) & ~(size_t)15 : PK_ARENA_BLOCK;
-		pk_arena_block *b = malloc(sizeof *b + cap);
-		if (!b) {
-			fputs("out of memory\n", stderr);
-			abort();
-		}
-		b->size = cap;
-		b->used = 0;
-		/* A big one-off allocation goes behind the current block so the
-		 * current block keeps serving small requests. */
-		if (cap != PK_ARENA_BLOCK && a->head) {
-			b->next = a->head->next;
-			a->head->next = b;
-		} else {
-			b->next = a->head;
-			a->head = b;
-		}
-		b->used = size;
-		a->used_bytes += size;
-		memset(b->data, 0, size);
-		return b->data;
-	}
-	void *p = a->head->data + a->head->used;
-	a->head->used += size;
-	a->used_bytes += size;
-	memset(p, 0, size);
-	return p;
-}
-
-void *pk_arena_alloc(pk_arena *a, size_t size)
-{
-	return arena_alloc_aligned(a, (size + 15) & ~(size_t)15, 16);
-}
-
-void pk_arena_free(pk_arena *a)
-{
-	pk_arena_block *b = a->head;
-	while (b) {
-		pk_arena_block *n = b->next;
-		free(b);
-		b = n;
-	}
-	a->head = NULL;
-	a->used_bytes = 0;
-}
-
-/* Strings need no alignment: packed end to end, two million pod names and
- * uids waste nothing on padding. */
-static char *arena_strndup(pk_arena *a, const char *s, size_t n)
-{
-	char *p = arena_alloc_aligned(a, n + 1, 1);
-	memcpy(p, s, n);
-	p[n] = '\0';
-	return p;
-}
-
-/* ---- string interning (open addressing, FNV-1a) -------------------------- */
-
-/* The string table probes an array of 32-bit hashes (16 to a cache line)
- * and touches a string only when its hash matches; the strings' pointers
- * are a parallel array. 12 bytes a slot, filled up to 4/5: a 2-million-pod
- * snapshot holds some 720,000 strings (pod names, uids and controller
- * names are kept outside it). */
-
-/* A shared run of bytes (pk_intern_blob): its copy, size and hash. */
-typedef struct setslot {
-	const void *set;
-	uint32_t size;
-	uint32_t hash;
-} setslot;
-
-/* Label pairs (pk_intern_labels): numbered in chunks of 2^16 that never
- * move, and found again through an open-addressing table whose slots hold
- * a pair's number + 1 and, above it, the top half of its hash: a probe
- * reads the pair itself only when the halves agree. (Read on every probe,
- * the pairs of a 65,000-node snapshot, 784,000 in a table 3/4 full, were
- * a cache miss each.) */
-enum { PAIR_CHUNK = 1u << PK_LABEL_CHUNK_BITS, PAIR_MAX_CHUNKS = 1u << (32 - PK_LABEL_CHUNK_BITS) };
-
-struct pk_strtab {
-	pk_arena chars;           /* the strings, packed end to end */
-	pk_arena maps;            /* shared blobs, label pairs and maps (aligned) */
-	const char **strs;        /* cap slots: the string, or NULL */
-	uint32_t *hashes;         /* parallel: its hash */
-	size_t cap, count;
-	setslot *sets;
-	size_t setcap, nsets;
-	pk_label_pair **pair_chunks; /* PAIR_MAX_CHUNKS entries, allocated on first use */
-	uint64_t *pair_slots;     /* hash >> 32 << 32 | number + 1, or 0 */
-	size_t pair_cap, npairs;
-};
-
-pk_strtab *pk_strtab_new(void)
-{
-	pk_strtab *t = calloc(1, sizeof *t);
-	if (!t)
-		abort();
-	pk_arena_init(&t->chars);
-	pk_arena_init(&t->maps);
-	t->cap = 1024;
-	t->strs = calloc(t->cap, sizeof *t->strs);
-	t->hashes = calloc(t->cap, sizeof *t->hashes);
-	t->setcap = 64;
-	t->sets = calloc(t->setcap, sizeof *t->sets);
-	if (!t->strs || !t->hashes || !t->sets)
-		abort();
-	return t;
-}
-
-void pk_strtab_free(pk_strtab *t)
-{
-	if (!t)
-		return;
-	pk_arena_free(&t->chars);
-	pk_arena_free(&t->maps);
-	free(t->strs);
-	free(t->hashes);
-	free(t->sets);
-	free(t->pair_chunks);
-	free(t->pair_slots);
-	free(t);
-}
-
-size_t pk_strtab_count(const pk_strtab *t) { return t->count; }
-size_t pk_strtab_blobs(const pk_strtab *t) { return t->nsets; }
-
-uint64_t pk_hash_bytes(const char *s, size_t n)
-{
-	uint64_t h = 1469598103934665603ull;
-	for (size_t i = 0; i < n; i++) {
-		h ^= (unsigned char)s[i];
-		h *= 1099511628211ull;
-	}
-	return h;
-}
-
-uint64_t pk_hash_str(const char *s)
-{
-	return pk_hash_bytes(s, strlen(s));
-}
-
-static void strtab_grow(pk_strtab *t)
-{
-	size_t ncap = t->cap * 2;
-	const char **ns = calloc(ncap, sizeof *ns);
-	uint32_t *nh = calloc(ncap, sizeof *nh);
-	if (!ns || !nh)
-		abort();
-	for (size_t i = 0; i < t->cap; i++) {
-		if (!t->hashes[i])
-			continue;
-		size_t j = t->hashes[i] & (ncap - 1);
-		while (ns[j])
-			j = (j + 1) & (ncap - 1);
-		ns[j] = t->strs[i];
-		nh[j] = t->hashes[i];
-	}
-	free(t->strs);
-	free(t->hashes);
-	t->strs = ns;
-	t->hashes = nh;
-	t->cap = ncap;
-}
-
-/* Is the stored string c equal to s[0..n)? (strnlen reads no further than
- * c's end or n + 1 bytes.) */
-static bool same_string(const char *c, const char *s, size_t n)
-{
-	return strnlen(c, n + 1) == n && memcmp(c, s, n) == 0;
-}
-
-/* A string's hash as the table keeps it: never 0, which marks an empty
- * slot, so that a probe reads the hashes only, not the pointers beside
- * them (one array read a probe, not two). The bit it sets is above any
- * slot number's. */
-static uint32_t strtab_hash(const char *s, size_t n)
-{
-	return (uint32_t)pk_hash_bytes(s, n) | 0x80000000u;
-}
-
-/* The slot of s[0..n) (hash h, strtab_hash): where it is, or the empty
- * slot where it would go. */
-static size_t strtab_slot(const pk_strtab *t, const char *s, size_t n, uint32_t h)
-{
-	size_t j = h & (t->cap - 1);
-	for (; t->hashes[j]; j = (j + 1) & (t->cap - 1))
-		if (t->hashes[j] == h && same_string(t->strs[j], s, n))
-			break;
-	return j;
-}
-
-const char *pk_strtab_find(const pk_strtab *t, const char *s)
-{
-	if (!s)
-		return NULL;
-	size_t n = strlen(s);
-	size_t j = strtab_slot(t, s, n, strtab_hash(s, n));
-	return t->hashes[j] ? t->strs[j] : NULL;
-}
-
-const char *pk_intern_n(pk_strtab *t, const char *s, size_t n)
-{
-	if (!s)
-		return NULL;
-	if ((t->count + 1) * 5 > t->cap * 4)
-		strtab_grow(t);
-	uint32_t h = strtab_hash(s, n);
-	size_t j = strtab_slot(t, s, n, h);
-	if (t->hashes[j])
-		return t->strs[j];
-	const char *copy = arena_strndup(&t->chars, s, n);
-	t->strs[j] = copy;
-	t->hashes[j] = h;
-	t->count++;
-	return copy;
-}
-
-const char *pk_strtab_keep(pk_strtab *t, const char *s, size_t n)
-{
-	return arena_strndup(&t->chars, s, n);
-}
-
-const char *pk_intern(pk_strtab *t, const char *s)
-{
-	return s ? pk_intern_n(t, s, strlen(s)) : NULL;
-}
 
 /* ---- resources ----------------------------------------------------------- */
 
@@ -502,110 +253,15 @@ int pk_pod_requests(pk_decoder *d, const cJSON *spec, pk_res *out, char *err, si
 
 /* ---- labels --------------------------------------------------------------- */
 
-static void sets_grow(pk_strtab *t)
+/* The index in p of the pair whose key is key (interned), or -1. Maps are
+ * small: a scan; a hostile map of thousands of keys costs its square once,
+ * when decoded, and is no worse than the selectors that read it. */
+static long packed_key_index(const pk_labels *p, const char *key)
 {
-	size_t ncap = t->setcap * 2;
-	setslot *ns = calloc(ncap, sizeof *ns);
-	if (!ns)
-		abort();
-	for (size_t i = 0; i < t->setcap; i++) {
-		if (!t->sets[i].set)
-			continue;
-		size_t j = t->sets[i].hash & (ncap - 1);
-		while (ns[j].set)
-			j = (j + 1) & (ncap - 1);
-		ns[j] = t->sets[i];
-	}
-	free(t->sets);
-	t->sets = ns;
-	t->setcap = ncap;
-}
-
-const void *pk_intern_blob(pk_strtab *t, const void *data, size_t size)
-{
-	if ((t->nsets + 1) * 2 > t->setcap)
-		sets_grow(t);
-	if (size > UINT32_MAX) { /* beyond a slot's size field: kept unshared */
-		void *own = pk_arena_alloc(&t->maps, size);
-		return memcpy(own, data, size);
-	}
-	uint32_t h = (uint32_t)pk_hash_bytes(data, size);
-	size_t j = h & (t->setcap - 1);
-	for (; t->sets[j].set; j = (j + 1) & (t->setcap - 1))
-		if (t->sets[j].hash == h && t->sets[j].size == size && memcmp(t->sets[j].set, data, size) == 0)
-			return t->sets[j].set;
-	void *copy = pk_arena_alloc(&t->maps, size);
-	memcpy(copy, data, size);
-	t->sets[j] = (setslot){ copy, (uint32_t)size, h };
-	t->nsets++;
-	return copy;
-}
-
-static uint64_t pair_hash(const char *k, const char *v)
-{
-	uint64_t h = ((uint64_t)(uintptr_t)k * 0x9e3779b97f4a7c15ull) ^ (uint64_t)(uintptr_t)v;
-	return h * 0xff51afd7ed558ccdull ^ (h >> 29);
-}
-
-static const pk_label_pair *pair_of(const pk_strtab *t, uint32_t id)
-{
-	return &t->pair_chunks[id >> PK_LABEL_CHUNK_BITS][id & (PAIR_CHUNK - 1)];
-}
-
-/* A slot's table position comes from the hash half it keeps, so that the
- * table grows without reading a pair. */
-static size_t pair_home(uint64_t slot, size_t cap)
-{
-	return (size_t)(slot >> 32) & (cap - 1);
-}
-
-static void pairs_grow(pk_strtab *t)
-{
-	size_t ncap = t->pair_cap ? t->pair_cap * 2 : 1024;
-	uint64_t *ns = calloc(ncap, sizeof *ns);
-	if (!ns)
-		abort();
-	for (size_t i = 0; i < t->pair_cap; i++) {
-		if (!t->pair_slots[i])
-			continue;
-		size_t j = pair_home(t->pair_slots[i], ncap);
-		while (ns[j])
-			j = (j + 1) & (ncap - 1);
-		ns[j] = t->pair_slots[i];
-	}
-	free(t->pair_slots);
-	t->pair_slots = ns;
-	t->pair_cap = ncap;
-}
-
-/* The number of the pair (k, v), both interned. */
-static uint32_t intern_pair(pk_strtab *t, const char *k, const char *v)
-{
-	if ((t->npairs + 1) * 4 > t->pair_cap * 3)
-		pairs_grow(t);
-	uint64_t tag = pair_hash(k, v) >> 32 << 32;
-	size_t j = pair_home(tag, t->pair_cap);
-	for (; t->pair_slots[j]; j = (j + 1) & (t->pair_cap - 1)) {
-		if ((t->pair_slots[j] & ~(uint64_t)UINT32_MAX) != tag)
-			continue;
-		uint32_t id = (uint32_t)t->pair_slots[j] - 1;
-		const pk_label_pair *kv = pair_of(t, id);
-		if (kv->key == k && kv->value == v)
-			return id;
-	}
-	if (t->npairs == (size_t)UINT32_MAX) {
-		fputs("out of memory: more than 2^32 - 1 distinct labels\n", stderr);
-		abort();
-	}
-	uint32_t id = (uint32_t)t->npairs++;
-	if (!t->pair_chunks && !(t->pair_chunks = calloc(PAIR_MAX_CHUNKS, sizeof *t->pair_chunks)))
-		abort();
-	pk_label_pair **chunk = &t->pair_chunks[id >> PK_LABEL_CHUNK_BITS];
-	if (!*chunk)
-		*chunk = pk_arena_alloc(&t->maps, sizeof **chunk * PAIR_CHUNK);
-	(*chunk)[id & (PAIR_CHUNK - 1)] = (pk_label_pair){ k, v };
-	t->pair_slots[j] = tag | ((uint64_t)id + 1);
-	return id;
+	for (uint32_t i = 0; i < p->n; i++)
+		if (pk_labels_pair(p, i)->key == key)
+			return i;
+	return -1;
 }
 
 const pk_labels *pk_intern_labels(pk_strtab *t, const cJSON *labels)
@@ -613,17 +269,23 @@ const pk_labels *pk_intern_labels(pk_strtab *t, const cJSON *labels)
 	if (!cJSON_IsObject(labels) || !labels->child)
 		return NULL;
 	int max = cJSON_GetArraySize(labels);
-	pk_labels *p = pk_arena_alloc(&t->maps, sizeof *p + sizeof *p->ids * (size_t)max);
+	pk_labels *p = pk_strtab_alloc(t, sizeof *p + sizeof *p->ids * (size_t)max);
+	p->chunks = pk_strtab_pairs(t);
 	const cJSON *it;
 	cJSON_ArrayForEach(it, labels) {
-		if (it->string && cJSON_IsString(it))
-			p->ids[p->n++] = intern_pair(t, pk_intern(t, it->string), pk_intern(t, it->valuestring));
+		if (!it->string || !cJSON_IsString(it))
+			continue;
+		const char *key = pk_intern(t, it->string);
+		uint32_t id = pk_intern_pair(t, key, pk_intern(t, it->valuestring));
+		/* A label map is a map: keys are unique. A key our decoding saw
+		 * twice keeps its last value, as Go's encoding/json (and so the
+		 * apiserver) decodes a repeated key. */
+		long at = packed_key_index(p, key);
+		if (at >= 0)
+			p->ids[at] = id;
+		else
+			p->ids[p->n++] = id;
 	}
-	if (!t->pair_chunks) /* no string member: an empty map still names the table */
-		t->pair_chunks = calloc(PAIR_MAX_CHUNKS, sizeof *t->pair_chunks);
-	if (!t->pair_chunks)
-		abort();
-	p->chunks = t->pair_chunks;
 	return p;
 }
 
@@ -670,7 +332,7 @@ static const pk_labels *node_fields(pk_decoder *d, const char *name)
 {
 	cJSON *fields = cJSON_CreateObject();
 	if (!fields || !cJSON_AddItemToObjectCS(fields, "metadata.name", cJSON_CreateStringReference(name)))
-		abort();
+		pk_out_of_memory();
 	const pk_labels *packed = pk_intern_labels(d->strs, fields);
 	cJSON_Delete(fields);
 	return packed;
@@ -764,9 +426,7 @@ static int decode_tolerations(pk_decoder *d, const cJSON *tols, pk_pod *out, cha
 		return -1;
 	}
 	pk_toleration local[8];
-	pk_toleration *list = n <= 8 ? local : malloc(sizeof *list * (size_t)n);
-	if (!list)
-		abort();
+	pk_toleration *list = n <= 8 ? local : pk_xrealloc(NULL, (size_t)n, sizeof *list);
 	memset(list, 0, sizeof *list * (size_t)n);
 	int rc = 0;
 	const cJSON *t;
@@ -1363,16 +1023,6 @@ void pk_pdb_release(pk_pdb *p)
 }
 
 /* ---- semantics ------------------------------------------------------------ */
-
-bool pk_labels_have_interned(const pk_labels *labels, const char *key, const char *value)
-{
-	for (uint32_t i = 0; labels && i < labels->n; i++) {
-		const pk_label_pair *kv = pk_labels_pair(labels, i);
-		if (kv->key == key)
-			return kv->value == value;
-	}
-	return false;
-}
 
 bool pk_toleration_tolerates(const pk_toleration *t, const pk_taint *taint)
 {

@@ -23,51 +23,20 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cjson/cJSON.h>
+#include "base/arena.h"
+#include "base/hash.h"
+#include "base/strtab.h"
 #include "priority.h"
 #include "selector.h"
 
-/* ---- arena and string interning ---------------------------------------- */
+/* ---- string interning (base/strtab.h) ------------------------------- */
 
-typedef struct pk_arena_block pk_arena_block;
-typedef struct pk_arena {
-	pk_arena_block *head;
-	size_t used_bytes;        /* total handed out, for --stats and tests */
-} pk_arena;
-
-void pk_arena_init(pk_arena *a);
-/* Zeroed, 16-byte aligned memory; aborts on out-of-memory. */
-void *pk_arena_alloc(pk_arena *a, size_t size);
-void pk_arena_free(pk_arena *a);
-
-typedef struct pk_strtab pk_strtab;
-pk_strtab *pk_strtab_new(void);
-void pk_strtab_free(pk_strtab *t);
-/* The unique copy of s (NULL stays NULL). Pointers are stable until free. */
-const char *pk_intern(pk_strtab *t, const char *s);
-/* The same for s[0..len), which holds no NUL. */
-const char *pk_intern_n(pk_strtab *t, const char *s, size_t len);
-/* FNV-1a of s[0..n), and of the C string s: the string hash of the
- * tables here and in sched/. */
-uint64_t pk_hash_bytes(const char *s, size_t n);
-uint64_t pk_hash_str(const char *s);
-/* The unique copy of s if the table has one, else NULL; the table is not
- * changed (threads may look up at once while nobody interns). */
-const char *pk_strtab_find(const pk_strtab *t, const char *s);
-size_t pk_strtab_count(const pk_strtab *t);
-/* A copy of s[0..n) kept with the table's strings but not interned (equal
- * strings are not equal pointers): for what every object has its own of. */
-const char *pk_strtab_keep(pk_strtab *t, const char *s, size_t n);
 /* A label map (metadata.labels) packed (selector.h): its pairs, keys and
  * values interned, numbered by the table. Members that are not strings
- * are left out. NULL when labels is no object or empty. Lives as long as
+ * are left out; a repeated key keeps its last value (encoding/json), so
+ * the packed keys are unique. NULL when labels is no object or empty. Lives as long as
  * the table. */
 const pk_labels *pk_intern_labels(pk_strtab *t, const cJSON *labels);
-/* The table's one copy (16-byte aligned) of size bytes equal to data: what
- * many pods repeat (toleration lists) is kept once. Compared
- * bytewise: zero the padding of what you pass. Read-only; lives as long as
- * the table. */
-const void *pk_intern_blob(pk_strtab *t, const void *data, size_t size);
-size_t pk_strtab_blobs(const pk_strtab *t);
 
 /* ---- resources ---------------------------------------------------------- */
 
@@ -340,9 +309,6 @@ int pk_pod_requests(pk_decoder *d, const cJSON *spec, pk_res *out, char *err, si
 void pk_pod_release(pk_pod *p);
 void pk_pdb_release(pk_pdb *p);
 
-/* Does a pod's label map hold key=value, both interned in the same table?
- * Compares pointers only. */
-bool pk_labels_have_interned(const pk_labels *labels, const char *key, const char *value);
 /* Toleration semantics (v1.Toleration.ToleratesTaint). */
 bool pk_toleration_tolerates(const pk_toleration *t, const pk_taint *taint);
 bool pk_pod_tolerates(const pk_pod *p, const pk_taint *taint);

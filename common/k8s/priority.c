@@ -5,6 +5,7 @@
 #include <string.h>
 #include "k8s/json.h"
 #include "k8s/pod.h"
+#include "base/alloc.h"
 
 static const struct { const char *name; int32_t value; } system_classes[] = {
 	{"system-node-critical", PK_SYSTEM_NODE_CRITICAL},
@@ -54,9 +55,7 @@ static void reindex(pk_pclass_set *s)
 	int cap = 16;
 	while (cap < s->n * 2 + 2)
 		cap *= 2;
-	int *index = calloc((size_t)cap, sizeof *index);
-	if (!index)
-		return;
+	int *index = pk_xcalloc((size_t)cap, sizeof *index);
 	free(s->index);
 	s->index = index;
 	s->index_cap = cap;
@@ -74,20 +73,10 @@ static pk_pclass *find_mut(const pk_pclass_set *s, const char *name)
 
 static pk_pclass *append(pk_pclass_set *s, const char *name)
 {
-	if (s->n == s->cap) {
-		int cap = s->cap ? s->cap * 2 : 8;
-		pk_pclass *items = realloc(s->items, (size_t)cap * sizeof *items);
-		if (!items)
-			return NULL;
-		s->items = items;
-		s->cap = cap;
-	}
+	s->items = pk_grow(s->items, &s->cap, (size_t)s->n + 1, sizeof *s->items);
 	pk_pclass *c = &s->items[s->n];
 	memset(c, 0, sizeof *c);
-	size_t len = strlen(name) + 1;
-	if (!(c->name = malloc(len)))
-		return NULL;
-	memcpy(c->name, name, len);
+	c->name = pk_xstrdup(name);
 	s->n++;
 	if (s->n * 2 + 2 > s->index_cap)
 		reindex(s);
@@ -164,9 +153,7 @@ int pk_pclass_set_add(pk_pclass_set *s, const cJSON *pc)
 static char *pod_key(const char *ns, const char *name)
 {
 	size_t n = strlen(ns) + strlen(name) + 2;
-	char *k = malloc(n);
-	if (!k)
-		abort();
+	char *k = pk_xmalloc(n);
 	snprintf(k, n, "%s/%s", ns, name);
 	return k;
 }
@@ -184,17 +171,10 @@ void pk_class_evidence_note(pk_pclass_set *s, const char *class_name, const char
 {
 	pk_class_evidence *e = (pk_class_evidence *)pk_class_evidence_find(s, class_name);
 	if (!e) {
-		if (s->nevidence == s->evidence_cap) {
-			s->evidence_cap = s->evidence_cap ? 2 * s->evidence_cap : 8;
-			s->evidence = realloc(s->evidence, sizeof *s->evidence * (size_t)s->evidence_cap);
-			if (!s->evidence)
-				abort();
-		}
+		s->evidence = pk_grow(s->evidence, &s->evidence_cap, (size_t)s->nevidence + 1, sizeof *s->evidence);
 		e = &s->evidence[s->nevidence++];
 		memset(e, 0, sizeof *e);
-		e->name = strdup(class_name);
-		if (!e->name)
-			abort();
+		e->name = pk_xstrdup(class_name);
 		e->min = e->max = priority;
 		e->min_pod = pod_key(ns, name);
 		e->max_pod = pod_key(ns, name);

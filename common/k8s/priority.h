@@ -9,6 +9,8 @@
 #include <stdint.h>
 #include <cjson/cJSON.h>
 
+#include "base/alloc.h"
+
 #define PK_HIGHEST_USER_PRIORITY 1000000000
 #define PK_SYSTEM_CLUSTER_CRITICAL 2000000000
 #define PK_SYSTEM_NODE_CRITICAL 2000001000
@@ -40,11 +42,13 @@ typedef struct pk_class_evidence {
 
 typedef struct pk_pclass_set {
 	pk_pclass *items;
-	int n, cap;
+	int n;
+	size_t cap;
 	int *index;          /* open-addressing hash of names -> items[i] + 1; 0 = empty */
 	int index_cap;
 	pk_class_evidence *evidence; /* noted by pk_class_evidence_note */
-	int nevidence, evidence_cap;
+	int nevidence;
+	size_t evidence_cap;
 } pk_pclass_set;
 
 /* A set that already holds system-node-critical and system-cluster-critical. */

@@ -5,38 +5,24 @@
 #include <stdlib.h>
 #include <string.h>
 
-static char *dup_str(const char *s)
-{
-	size_t n = strlen(s) + 1;
-	char *d = malloc(n);
-	if (d)
-		memcpy(d, s, n);
-	return d;
-}
+#include "k8s/json.h"
+#include "base/alloc.h"
 
 static int add_req(pk_selector *s, const char *key, pk_sel_op op)
 {
-	pk_sel_req *r = realloc(s->reqs, (size_t)(s->nreqs + 1) * sizeof *r);
-	if (!r)
-		return -1;
-	s->reqs = r;
-	r = &s->reqs[s->nreqs++];
-	r->key = dup_str(key);
+	s->reqs = pk_xrealloc(s->reqs, (size_t)s->nreqs + 1, sizeof *s->reqs);
+	pk_sel_req *r = &s->reqs[s->nreqs++];
+	r->key = pk_xstrdup(key);
 	r->op = op;
 	r->values = NULL;
 	r->nvalues = 0;
-	return r->key ? 0 : -1;
+	return 0;
 }
 
 static int add_value(pk_sel_req *r, const char *v)
 {
-	char **vals = realloc(r->values, (size_t)(r->nvalues + 1) * sizeof *vals);
-	if (!vals)
-		return -1;
-	r->values = vals;
-	if (!(vals[r->nvalues] = dup_str(v)))
-		return -1;
-	r->nvalues++;
+	r->values = pk_xrealloc(r->values, (size_t)r->nvalues + 1, sizeof *r->values);
+	r->values[r->nvalues++] = pk_xstrdup(v);
 	return 0;
 }
 
@@ -157,12 +143,11 @@ int pk_selector_compile_node_reqs(const cJSON *reqs, pk_selector *out, char *err
 	return compile_exprs(reqs, true, out, err, errsize);
 }
 
+/* The value of key in a labels object, "" for a member that is no string
+ * (the last of a repeated key, as pk_get reads it). */
 static const char *label_value(const cJSON *labels, const char *key)
 {
-	const cJSON *v = NULL;
-	for (const cJSON *c = cJSON_IsObject(labels) ? labels->child : NULL; c; c = c->next)
-		if (strcmp(c->string, key) == 0)
-			v = c;
+	const cJSON *v = pk_get(labels, key);
 	if (!v)
 		return NULL;
 	return cJSON_IsString(v) ? v->valuestring : "";
@@ -186,13 +171,12 @@ static bool parse_long(const char *s, long long *out)
 
 const char *pk_labels_value(const pk_labels *labels, const char *key)
 {
-	const char *v = NULL;
 	for (uint32_t i = 0; labels && i < labels->n; i++) {
 		const pk_label_pair *kv = pk_labels_pair(labels, i);
-		if (strcmp(kv->key, key) == 0)
-			v = kv->value;
+		if (kv->key == key || strcmp(kv->key, key) == 0)
+			return kv->value;
 	}
-	return v;
+	return NULL;
 }
 
 /* Does requirement r hold for a map where its key has value v (NULL:

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <cjson/cJSON.h>
+#include "base/strtab.h"
 
 typedef enum { PK_SEL_IN, PK_SEL_NOT_IN, PK_SEL_EXISTS, PK_SEL_DOES_NOT_EXIST,
                PK_SEL_GT, PK_SEL_LT /* node selector terms only */ } pk_sel_op;
@@ -39,11 +40,9 @@ bool pk_selector_matches(const pk_selector *s, const cJSON *labels);
  * once by the string table and numbered; a map is its count and the 32-bit
  * numbers of its pairs, 4 bytes a label where a cJSON object costs 64.
  * Pair number id is chunks[id >> PK_LABEL_CHUNK_BITS][id & (chunk - 1)]. */
-typedef struct pk_label_pair {
-	const char *key, *value;
-} pk_label_pair;
+typedef pk_str_pair pk_label_pair;
 
-enum { PK_LABEL_CHUNK_BITS = 16 };
+enum { PK_LABEL_CHUNK_BITS = PK_PAIR_CHUNK_BITS };
 
 typedef struct pk_labels {
 	pk_label_pair *const *chunks; /* the table's pairs (stable while it lives) */
@@ -56,8 +55,10 @@ static inline const pk_label_pair *pk_labels_pair(const pk_labels *l, uint32_t i
 	uint32_t id = l->ids[i];
 	return &l->chunks[id >> PK_LABEL_CHUNK_BITS][id & ((1u << PK_LABEL_CHUNK_BITS) - 1)];
 }
-/* The value of key in a packed map (NULL: no labels), the last one if the
- * key is repeated (as the matchers read it), or NULL. */
+/* The one label lookup: the value of key in a packed map (NULL: no
+ * labels), or NULL. Keys of a packed map are unique (pk_intern_labels keeps
+ * a repeated key's last value, as encoding/json does); key may be interned
+ * in the map's table (compared by address first) or not. */
 const char *pk_labels_value(const pk_labels *labels, const char *key);
 /* The same matching over a packed map (NULL: no labels). */
 bool pk_selector_matches_labels(const pk_selector *s, const pk_labels *labels);

@@ -59,6 +59,7 @@
 #include "diag.h"
 #include "k8s/pod.h"
 #include "k8s/priority.h"
+#include "base/alloc.h"
 
 /* ======================================================================
  * Status (framework.Status)
@@ -113,7 +114,8 @@ typedef struct pk_nodeinfo {
 	uint64_t generation;      /* bumped by every change of pods or nominated */
 	pk_res requested;         /* sum of the pods' requests (terminating included) */
 	pk_pod **nominated;       /* pending pods with status.nominatedNodeName == node */
-	int nnominated, nomcap;
+	int nnominated;
+	size_t nomcap;
 } pk_nodeinfo;
 
 typedef struct pk_interpod pk_interpod; /* InterPodAffinity state (interpod.h) */
@@ -135,13 +137,16 @@ typedef struct pk_snapshot {
 	pk_pclass_set classes;
 
 	pk_node *nodes;           /* decoded nodes; after pk_snapshot_finish sorted by name */
-	long nnodes, nodecap;
+	long nnodes;
+	size_t nodecap;
 	pk_nodeinfo *infos;       /* parallel to nodes after finish */
 
 	pk_pod **pods;            /* every decoded pod, input order */
-	long npods, podcap;
+	long npods;
+	size_t podcap;
 	pk_pdb *pdbs;
-	int npdbs, pdbcap;
+	int npdbs;
+	size_t pdbcap;
 	pk_pdb_key *pdb_keys;     /* the PDBs by namespace, required label
 	                           * value, then index (pk_pdb_index, at finish) */
 	uint64_t pdb_key_bits[64];/* a bit per hash of each key's (ns, value):

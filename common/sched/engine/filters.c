@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/alloc.h"
+
 /* Upstream reason strings. */
 #define R_UNSCHEDULABLE "node(s) were unschedulable"
 #define R_NODE_NAME "node(s) didn't match the requested node name"
@@ -246,9 +248,7 @@ static pk_status with_nominated(pk_snapshot *s, const pk_pod *pod, pk_nodeinfo *
 {
 	enum { SMALL = 64 };
 	pk_pod *small[SMALL] = {0};
-	pk_pod **extra = ni->nnominated <= SMALL ? small : malloc(sizeof *extra * (size_t)ni->nnominated);
-	if (!extra)
-		abort();
+	pk_pod **extra = ni->nnominated <= SMALL ? small : pk_xmalloc(sizeof *extra * (size_t)ni->nnominated);
 	int n = 0;
 	for (int i = 0; i < ni->nnominated; i++) {
 		pk_pod *q = ni->nominated[i];

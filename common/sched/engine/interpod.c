@@ -15,6 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/alloc.h"
+
 #define R_AFFINITY "node(s) didn't match pod affinity rules"
 #define R_ANTI "node(s) didn't match pod anti-affinity rules"
 #define R_EXISTING "node(s) didn't satisfy existing pods anti-affinity rules"
@@ -23,17 +25,6 @@ struct pk_interpod {
 	const pk_pod *pod;
 	pk_pair_map existing, affinity, anti;
 };
-
-/* Value of label key (interned) on node n, or NULL. */
-static const char *node_label(const pk_node *n, const char *key)
-{
-	for (uint32_t i = 0; n->labels && i < n->labels->n; i++) {
-		const pk_label_pair *kv = pk_labels_pair(n->labels, i);
-		if (kv->key == key) /* both interned */
-			return kv->value;
-	}
-	return NULL;
-}
 
 static bool matches_all_affinity(const pk_pod *p, const pk_pod *q)
 {
@@ -50,19 +41,19 @@ void pk_interpod_update(pk_interpod *st, const pk_pod *q, const pk_node *n, int 
 	const pk_pod *p = st->pod;
 	for (int i = 0; i < q->con->nanti_affinity; i++) {
 		const pk_pod_term *t = &q->con->anti_affinity[i];
-		const char *v = node_label(n, t->topology_key);
+		const char *v = pk_labels_value(n->labels, t->topology_key);
 		if (v && pk_pod_term_matches(t, q, p))
 			pk_pair_map_add(&st->existing, t->topology_key, v, mult);
 	}
 	if (p->con->naffinity && matches_all_affinity(p, q))
 		for (int i = 0; i < p->con->naffinity; i++) {
-			const char *v = node_label(n, p->con->affinity[i].topology_key);
+			const char *v = pk_labels_value(n->labels, p->con->affinity[i].topology_key);
 			if (v)
 				pk_pair_map_add(&st->affinity, p->con->affinity[i].topology_key, v, mult);
 		}
 	for (int i = 0; i < p->con->nanti_affinity; i++) {
 		const pk_pod_term *t = &p->con->anti_affinity[i];
-		const char *v = node_label(n, t->topology_key);
+		const char *v = pk_labels_value(n->labels, t->topology_key);
 		if (v && pk_pod_term_matches(t, p, q))
 			pk_pair_map_add(&st->anti, t->topology_key, v, mult);
 	}
@@ -72,9 +63,7 @@ pk_interpod *pk_interpod_new(const pk_snapshot *s, const pk_pod *p)
 {
 	if (p->con->naffinity == 0 && p->con->nanti_affinity == 0 && s->anti_affinity_pods == 0)
 		return NULL; /* upstream's PreFilter returns Skip */
-	pk_interpod *st = calloc(1, sizeof *st);
-	if (!st)
-		abort();
+	pk_interpod *st = pk_xcalloc(1, sizeof *st);
 	st->pod = p;
 	pk_pair_map_init(&st->existing);
 	pk_pair_map_init(&st->affinity);
@@ -104,7 +93,7 @@ static bool affinity_ok(const pk_interpod *st, const pk_node *n)
 		return true;
 	bool exist = true;
 	for (int i = 0; i < p->con->naffinity; i++) {
-		const char *v = node_label(n, p->con->affinity[i].topology_key);
+		const char *v = pk_labels_value(n->labels, p->con->affinity[i].topology_key);
 		if (!v)
 			return false; /* every topology label must exist, self-affinity too */
 		if (pk_pair_map_get(&st->affinity, p->con->affinity[i].topology_key, v) <= 0)
@@ -122,7 +111,7 @@ static bool anti_ok(const pk_interpod *st, const pk_node *n)
 	if (st->anti.nonzero == 0)
 		return true;
 	for (int i = 0; i < p->con->nanti_affinity; i++) {
-		const char *v = node_label(n, p->con->anti_affinity[i].topology_key);
+		const char *v = pk_labels_value(n->labels, p->con->anti_affinity[i].topology_key);
 		if (v && pk_pair_map_get(&st->anti, p->con->anti_affinity[i].topology_key, v) > 0)
 			return false;
 	}
@@ -171,7 +160,7 @@ bool pk_interpod_scores_others(const pk_pod *q)
 static void score_term(pk_pair_map *pairs, const pk_pod_term *t, int64_t weight, const pk_pod *owner,
                        const pk_pod *target, const pk_node *n)
 {
-	const char *v = node_label(n, t->topology_key);
+	const char *v = pk_labels_value(n->labels, t->topology_key);
 	if (v && pk_pod_term_matches(t, owner, target))
 		pk_pair_map_add(pairs, t->topology_key, v, (long)weight);
 }

@@ -29,6 +29,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/alloc.h"
+
 /* Ask for a node's slots before its turn: each node's are a separate
  * allocation, and victim selection reads them from the end. */
 static void prefetch_slots(const pk_nodeinfo *ni)
@@ -105,7 +107,8 @@ typedef struct pk_session {
 	uint64_t *seen;           /* per node: the generation nodes[i] reflects */
 	long nfit, npotential;
 	status_count *counts;     /* filter statuses and how many nodes have each */
-	int ncounts, countcap;
+	int ncounts;
+	size_t countcap;
 	int *heap;                /* candidate nodes, the best first once built */
 	int nheap;
 	bool heap_built;          /* heap order holds (else a list: a shape seen
@@ -186,9 +189,7 @@ static void free_tails(pk_eval_memo *m)
 
 pk_eval_memo *pk_eval_memo_new(void)
 {
-	pk_eval_memo *m = calloc(1, sizeof *m);
-	if (!m)
-		abort();
+	pk_eval_memo *m = pk_xcalloc(1, sizeof *m);
 	pk_arena_init(&m->statuses.arena);
 	return m;
 }
@@ -228,9 +229,7 @@ static bool status_same(const pk_status *a, const pk_status *b)
 static void status_set_grow(status_set *t)
 {
 	size_t cap = t->cap ? t->cap * 2 : 64;
-	pk_status **slot = calloc(cap, sizeof *slot);
-	if (!slot)
-		abort();
+	pk_status **slot = pk_xcalloc(cap, sizeof *slot);
 	for (size_t i = 0; i < t->cap; i++) {
 		if (!t->slot[i])
 			continue;
@@ -333,11 +332,9 @@ memo_entry *pk_memo_begin(const pk_snapshot *s, const pk_pod *pod, const pk_eval
 		return NULL;
 	if (m->nnodes != s->nnodes) {
 		free_tails(m);
-		m->nodes = calloc((size_t)s->nnodes + 1, sizeof *m->nodes);
-		m->tails = calloc((size_t)s->nnodes + 1, sizeof *m->tails);
-		m->statics = calloc((size_t)s->nnodes + 1, sizeof *m->statics);
-		if (!m->nodes || !m->tails || !m->statics)
-			abort();
+		m->nodes = pk_xcalloc((size_t)s->nnodes + 1, sizeof *m->nodes);
+		m->tails = pk_xcalloc((size_t)s->nnodes + 1, sizeof *m->tails);
+		m->statics = pk_xcalloc((size_t)s->nnodes + 1, sizeof *m->statics);
 		m->nnodes = s->nnodes;
 		m->has_last = false;
 	}
@@ -475,15 +472,13 @@ static void session_alloc(pk_session *x, const pk_snapshot *s)
 	session_free(x);
 	size_t n = (size_t)s->nnodes + 1;
 	x->nnodes = s->nnodes;
-	x->nodes = calloc(n, sizeof *x->nodes);
-	x->dry = calloc(n, sizeof *x->dry);
-	x->seen = malloc(n * sizeof *x->seen);
-	x->heap = malloc(n * sizeof *x->heap);
-	x->at = malloc(n * sizeof *x->at);
-	x->owed = malloc(n * sizeof *x->owed);
-	x->is_owed = calloc(n, sizeof *x->is_owed);
-	if (!x->nodes || !x->dry || !x->seen || !x->heap || !x->at || !x->owed || !x->is_owed)
-		abort();
+	x->nodes = pk_xcalloc(n, sizeof *x->nodes);
+	x->dry = pk_xcalloc(n, sizeof *x->dry);
+	x->seen = pk_xmalloc(n * sizeof *x->seen);
+	x->heap = pk_xmalloc(n * sizeof *x->heap);
+	x->at = pk_xmalloc(n * sizeof *x->at);
+	x->owed = pk_xmalloc(n * sizeof *x->owed);
+	x->is_owed = pk_xcalloc(n, sizeof *x->is_owed);
 }
 
 /* Start over for another shape: every node is to be evaluated again. */
@@ -516,12 +511,7 @@ static void count_status(pk_session *x, const pk_status *st, long d)
 			x->counts[i].n += d;
 			return;
 		}
-	if (x->ncounts == x->countcap) {
-		x->countcap = x->countcap ? 2 * x->countcap : 16;
-		x->counts = realloc(x->counts, sizeof *x->counts * (size_t)x->countcap);
-		if (!x->counts)
-			abort();
-	}
+	x->counts = pk_grow(x->counts, &x->countcap, (size_t)x->ncounts + 1, sizeof *x->counts);
 	x->counts[x->ncounts++] = (status_count){ st, d };
 }
 
@@ -684,10 +674,8 @@ const char *pk_session_filter_message(pk_evaluation *e, const pk_session *x)
 {
 	if (e->nnodes == 0)
 		return "no nodes available to schedule pods";
-	const pk_status **st = malloc(sizeof *st * (size_t)(x->ncounts + 1));
-	long *w = malloc(sizeof *w * (size_t)(x->ncounts + 1));
-	if (!st || !w)
-		abort();
+	const pk_status **st = pk_xmalloc(sizeof *st * (size_t)(x->ncounts + 1));
+	long *w = pk_xmalloc(sizeof *w * (size_t)(x->ncounts + 1));
 	long n = 0;
 	for (int i = 0; i < x->ncounts; i++)
 		if (x->counts[i].n) {
@@ -759,9 +747,7 @@ static void session_dry_all(pk_session *x, pk_snapshot *s, const pk_pod *pod, co
 		if (x->nodes[i].filter->code == PK_CODE_UNSCHEDULABLE)
 			x->owed[j.n++] = (int)i;
 	pk_workers *w = dry_workers(m, o, j.n);
-	j.status = malloc(sizeof *j.status * (size_t)(j.n + 1));
-	if (!j.status)
-		abort();
+	j.status = pk_xmalloc(sizeof *j.status * (size_t)(j.n + 1));
 	pk_workers_run(w, dry_part, &j);
 	for (long k = 0; k < j.n; k++) {
 		int i = x->owed[k];

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/alloc.h"
+
 static size_t pair_hash(const char *k, const char *v)
 {
 	uintptr_t x = (uintptr_t)k * 0x9e3779b97f4a7c15ull ^ (uintptr_t)v;
@@ -29,11 +31,9 @@ void pk_pair_map_free(pk_pair_map *m)
 static void grow(pk_pair_map *m)
 {
 	pk_pair_map n = { .cap = m->cap ? m->cap * 2 : 64 };
-	n.keys = calloc(n.cap, sizeof *n.keys);
-	n.vals = calloc(n.cap, sizeof *n.vals);
-	n.counts = calloc(n.cap, sizeof *n.counts);
-	if (!n.keys || !n.vals || !n.counts)
-		abort();
+	n.keys = pk_xcalloc(n.cap, sizeof *n.keys);
+	n.vals = pk_xcalloc(n.cap, sizeof *n.vals);
+	n.counts = pk_xcalloc(n.cap, sizeof *n.counts);
 	for (size_t i = 0; i < m->cap; i++) {
 		if (!m->keys[i])
 			continue;

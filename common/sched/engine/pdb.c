@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/alloc.h"
+
 static void cache_pod_pdbs(const pk_snapshot *s, pk_pod *p);
 
 /* PDBs ordered by namespace, then by the label every pod they select
@@ -33,9 +35,7 @@ static unsigned pdb_key_bit(uintptr_t ns, uintptr_t value)
 void pk_pdb_index(pk_snapshot *s)
 {
 	free(s->pdb_keys);
-	s->pdb_keys = malloc(sizeof *s->pdb_keys * (size_t)(s->npdbs + 1));
-	if (!s->pdb_keys)
-		abort();
+	s->pdb_keys = pk_xmalloc(sizeof *s->pdb_keys * (size_t)(s->npdbs + 1));
 	for (int i = 0; i < s->npdbs; i++) {
 		const pk_pdb *b = &s->pdbs[i];
 		s->pdb_keys[i] = (pk_pdb_key){ (uintptr_t)b->namespace_, b->must_key ? (uintptr_t)b->must_value : 0, i };

@@ -14,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/alloc.h"
+
 #define R_NOT_HELPFUL "Preemption is not helpful for scheduling"
 
 /* ---- evaluation ------------------------------------------------------------ */
@@ -46,9 +48,7 @@ static const char *filter_message(pk_evaluation *e)
 {
 	if (e->nnodes == 0)
 		return "no nodes available to schedule pods";
-	const pk_status **st = malloc(sizeof *st * (size_t)e->nnodes);
-	if (!st)
-		abort();
+	const pk_status **st = pk_xmalloc(sizeof *st * (size_t)e->nnodes);
 	for (long i = 0; i < e->nnodes; i++)
 		st[i] = e->nodes[i].filter;
 	const char *m = pk_fit_error_message(&e->arena, e->nnodes, st, e->nnodes);
@@ -78,7 +78,8 @@ static void dry_run(pk_snapshot *s, const pk_preemptor *p, const pk_eval_opts *o
 	pk_candidate *cand = pk_arena_alloc(&e->arena, sizeof *cand * (size_t)(np + 1));
 	pk_candidate *vio = NULL;
 	long *vio_node = NULL;
-	long nn = 0, nvl = 0, vcap = 0;
+	long nn = 0, nvl = 0;
+	size_t vcap = 0;
 	pk_candidate c;
 	for (long i = 0; i < np; i++) {
 		long idx = potential[(e->offset + i) % np];
@@ -92,13 +93,10 @@ static void dry_run(pk_snapshot *s, const pk_preemptor *p, const pk_eval_opts *o
 			ne->candidate = (int)nn;
 			cand[nn++] = c;
 		} else if (c.num_pdb_violations != 0 && nvl < e->num_candidates) {
-			if (nvl == vcap) {
-				vcap = vcap ? 2 * vcap : 16;
-				vio = realloc(vio, sizeof *vio * (size_t)vcap);
-				vio_node = realloc(vio_node, sizeof *vio_node * (size_t)vcap);
-				if (!vio || !vio_node)
-					abort();
-			}
+			size_t had = vcap;
+			vio = pk_grow(vio, &vcap, (size_t)nvl + 1, sizeof *vio);
+			if (vcap != had) /* parallel */
+				vio_node = pk_xrealloc(vio_node, vcap, sizeof *vio_node);
 			vio_node[nvl] = idx;
 			vio[nvl++] = c;
 		}
@@ -218,9 +216,7 @@ static void evaluate(pk_snapshot *s, const pk_preemptor *p, const pk_eval_opts *
 		e->message = fit_message(e, x);
 		return;
 	}
-	const pk_status **st = malloc(sizeof *st * (size_t)(s->nnodes + 1));
-	if (!st)
-		abort();
+	const pk_status **st = pk_xmalloc(sizeof *st * (size_t)(s->nnodes + 1));
 	for (long i = 0; i < s->nnodes; i++)
 		st[i] = e->nodes[i].dry ? e->nodes[i].dry : &not_helpful;
 	const char *fe = pk_fit_error_message(&e->arena, s->nnodes, st, s->nnodes);

@@ -24,7 +24,7 @@ static inline bool pk_pdb_matches(const pk_pdb *b, const pk_pod *p)
 {
 	/* all interned in the snapshot: equal strings are equal pointers */
 	return b->namespace_ == p->namespace_ &&
-	       (!b->must_key || pk_labels_have_interned(p->labels, b->must_key, b->must_value)) &&
+	       (!b->must_key || pk_labels_value(p->labels, b->must_key) == b->must_value) &&
 	       pk_selector_matches_labels(&b->selector, p->labels);
 }
 

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/alloc.h"
+
 #define R_NO_VICTIMS "No preemption victims found for incoming pod"
 
 /* ---- SelectVictimsOnNode --------------------------------------------------- */
@@ -199,10 +201,8 @@ static void tail_compute(const pk_snapshot *s, pk_nodeinfo *ni, int32_t priority
 		free(t->violating);
 		free(t->order);
 		t->cap = n < 32 ? 32 : n;
-		t->violating = malloc((size_t)t->cap);
-		t->order = malloc(sizeof *t->order * (size_t)t->cap);
-		if (!t->violating || !t->order)
-			abort();
+		t->violating = pk_xmalloc((size_t)t->cap);
+		t->order = pk_xmalloc(sizeof *t->order * (size_t)t->cap);
 	}
 	if (n)
 		slots_pdb_split(s, ni, from, t->violating);
@@ -320,9 +320,7 @@ static pk_status select_victims_by_sums(pk_snapshot *s, const pk_pod *preemptor,
 
 	enum { SMALL = 256 };
 	bool small[SMALL];
-	bool *victim = n <= SMALL ? small : malloc((size_t)n);
-	if (!victim)
-		abort();
+	bool *victim = n <= SMALL ? small : pk_xmalloc((size_t)n);
 	int violations;
 	int nv = reprieve_slots(&ni->slots[from], t, n, &r, &left, victim, &violations, out);
 	if (nv == 0) {
@@ -437,11 +435,9 @@ static void group_units_build(pk_snapshot *s, const pk_pod *preemptor, const pk_
 		const pk_podgroup *pg = pk_pg_whole_group(g, ni->pods[i]);
 		cap += pg ? pk_pg_present_members(g, s, pg, NULL) + 1 : 1;
 	}
-	gu->u = malloc(sizeof *gu->u * (size_t)(ni->npods + 1));
-	gu->group = malloc(sizeof *gu->group * (size_t)(ni->npods + 1));
-	gu->pods = malloc(sizeof *gu->pods * (size_t)(cap + 1));
-	if (!gu->u || !gu->group || !gu->pods)
-		abort();
+	gu->u = pk_xmalloc(sizeof *gu->u * (size_t)(ni->npods + 1));
+	gu->group = pk_xmalloc(sizeof *gu->group * (size_t)(ni->npods + 1));
+	gu->pods = pk_xmalloc(sizeof *gu->pods * (size_t)(cap + 1));
 	gu->n = 0;
 	long np = 0;
 	for (int i = 0; i < ni->npods; i++) {
@@ -504,10 +500,8 @@ static pk_status select_victims_with_groups(pk_snapshot *s, const pk_pod *preemp
 	pk_units_sort(gu.u, gu.n, s->now);
 	pk_units_pdb_split(s, gu.u, gu.n);
 	size_t nu = (size_t)gu.n + 1;
-	int *picked = malloc(sizeof *picked * nu);
-	pk_victim_unit *vu = malloc(sizeof *vu * nu);
-	if (!picked || !vu)
-		abort();
+	int *picked = pk_xmalloc(sizeof *picked * nu);
+	pk_victim_unit *vu = pk_xmalloc(sizeof *vu * nu);
 	int units_violating;
 	int nv = pk_units_reprieve(gu.u, gu.n, node_fits, group_unit_apply, &ctx, picked, &units_violating);
 	int npods = 0, violations = 0;
@@ -575,11 +569,9 @@ pk_status pk_select_victims(pk_snapshot *s, const pk_pod *preemptor, pk_nodeinfo
 	pk_pod *pods_small[SMALL];
 	int picked_small[SMALL];
 	bool big = n > SMALL;
-	pk_victim_unit *units = big ? malloc(sizeof *units * (size_t)n) : units_small;
-	pk_pod **pods = big ? malloc(sizeof *pods * (size_t)n) : pods_small;
-	int *picked = big ? malloc(sizeof *picked * (size_t)n) : picked_small;
-	if (!units || !pods || !picked)
-		abort();
+	pk_victim_unit *units = big ? pk_xmalloc(sizeof *units * (size_t)n) : units_small;
+	pk_pod **pods = big ? pk_xmalloc(sizeof *pods * (size_t)n) : pods_small;
+	int *picked = big ? pk_xmalloc(sizeof *picked * (size_t)n) : picked_small;
 	for (int k = 0; k < n; k++)
 		pods[k] = ni->pods[from + k];
 	for (int i = 0; i < n; i++) {
@@ -607,9 +599,7 @@ pk_status pk_select_victims(pk_snapshot *s, const pk_pod *preemptor, pk_nodeinfo
 	/* Victims: violating first, then the rest; re-sort when both exist so
 	 * that victims[0] is the most important one (node choice relies on it). */
 	pk_victim_unit vu_small[SMALL];
-	pk_victim_unit *vu = big ? malloc(sizeof *vu * (size_t)(nv ? nv : 1)) : vu_small;
-	if (!vu)
-		abort();
+	pk_victim_unit *vu = big ? pk_xmalloc(sizeof *vu * (size_t)(nv ? nv : 1)) : vu_small;
 	for (int i = 0; i < nv; i++)
 		vu[i] = units[picked[i]];
 	pk_units_sort(vu, nv, s->now);

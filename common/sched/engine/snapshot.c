@@ -9,6 +9,7 @@
 #include "k8s/queue_order.h"
 #include "k8s/json.h"
 #include "sched/engine/workers.h"
+#include "base/alloc.h"
 
 /* Members of a snapshot's objects the engine never reads: left out before
  * they are parsed (pk_reader_opts.prune). */
@@ -62,16 +63,12 @@ static size_t ptr_hash(const void *p)
 
 static void index_build(pk_snapshot *s)
 {
-	node_index *ix = calloc(1, sizeof *ix);
-	if (!ix)
-		abort();
+	node_index *ix = pk_xcalloc(1, sizeof *ix);
 	ix->cap = 16;
 	while (ix->cap < (size_t)s->nnodes * 2 + 2)
 		ix->cap *= 2;
-	ix->keys = calloc(ix->cap, sizeof *ix->keys);
-	ix->vals = calloc(ix->cap, sizeof *ix->vals);
-	if (!ix->keys || !ix->vals)
-		abort();
+	ix->keys = pk_xcalloc(ix->cap, sizeof *ix->keys);
+	ix->vals = pk_xcalloc(ix->cap, sizeof *ix->vals);
 	for (long i = 0; i < s->nnodes; i++) {
 		size_t j = ptr_hash(s->nodes[i].name) & (ix->cap - 1);
 		while (ix->keys[j] && ix->keys[j] != s->nodes[i].name)
@@ -160,20 +157,6 @@ void pk_snapshot_free(pk_snapshot *s)
 	memset(s, 0, sizeof *s);
 }
 
-static void *grow(void *p, long *cap, long need, size_t elem)
-{
-	if (need <= *cap)
-		return p;
-	long n = *cap ? *cap : 64;
-	while (n < need)
-		n *= 2;
-	void *q = realloc(p, (size_t)n * elem);
-	if (!q)
-		abort();
-	*cap = n;
-	return q;
-}
-
 static pk_add_result add_pod(pk_snapshot *s, const cJSON *obj, bool *take,
                              char *err, size_t errsize)
 {
@@ -182,11 +165,11 @@ static pk_add_result add_pod(pk_snapshot *s, const cJSON *obj, bool *take,
 		pk_pod_release(p);
 		return PK_ADD_REJECTED;
 	}
-	long cap = s->podcap;
-	s->pods = grow(s->pods, &cap, s->npods + 1, sizeof *s->pods);
+	size_t cap = s->podcap;
+	s->pods = pk_grow(s->pods, &cap, (size_t)s->npods + 1, sizeof *s->pods);
 	if (s->keep_pending_objects) {
-		long c2 = s->podcap;
-		s->pending_objects = grow(s->pending_objects, &c2, s->npods + 1, sizeof *s->pending_objects);
+		size_t c2 = s->podcap;
+		s->pending_objects = pk_grow(s->pending_objects, &c2, (size_t)s->npods + 1, sizeof *s->pending_objects);
 		s->pending_objects[s->npods] = NULL;
 		if (!*p->node_name && !pk_pod_is_terminal(p)) {
 			s->pending_objects[s->npods] = (cJSON *)obj;
@@ -208,7 +191,7 @@ pk_add_result pk_snapshot_add(pk_snapshot *s, const cJSON *obj, long record, boo
 	if (strcmp(kind, "Pod") == 0)
 		return add_pod(s, obj, take, err, errsize);
 	if (strcmp(kind, "Node") == 0) {
-		s->nodes = grow(s->nodes, &s->nodecap, s->nnodes + 1, sizeof *s->nodes);
+		s->nodes = pk_grow(s->nodes, &s->nodecap, (size_t)s->nnodes + 1, sizeof *s->nodes);
 		if (pk_node_decode(&s->dec, obj, &s->nodes[s->nnodes], err, errsize) < 0)
 			return PK_ADD_REJECTED;
 		s->nodes[s->nnodes].index = s->nnodes; /* input order until finish */
@@ -216,9 +199,7 @@ pk_add_result pk_snapshot_add(pk_snapshot *s, const cJSON *obj, long record, boo
 		return PK_ADD_USED;
 	}
 	if (strcmp(kind, "PodDisruptionBudget") == 0) {
-		long cap = s->pdbcap;
-		s->pdbs = grow(s->pdbs, &cap, s->npdbs + 1, sizeof *s->pdbs);
-		s->pdbcap = (int)cap;
+		s->pdbs = pk_grow(s->pdbs, &s->pdbcap, (size_t)s->npdbs + 1, sizeof *s->pdbs);
 		if (pk_pdb_decode(&s->dec, obj, &s->pdbs[s->npdbs], err, errsize) < 0)
 			return PK_ADD_REJECTED;
 		s->npdbs++;
@@ -328,12 +309,10 @@ static void shadow_duplicate_pods(pk_snapshot *s)
 	size_t cap = 16;
 	while (cap < (size_t)s->npods * 2)
 		cap *= 2;
-	uint32_t *seen = calloc(cap, sizeof *seen);
+	uint32_t *seen = pk_xcalloc(cap, sizeof *seen);
 	/* A byte of each slot's hash beside it: a probe looks at the pod (two
 	 * cache misses at two million pods) only when the bytes agree. */
-	uint8_t *tag = malloc(cap);
-	if (!seen || !tag)
-		abort();
+	uint8_t *tag = pk_xmalloc(cap);
 	/* The slots are random in a table of 16 MB at two million pods: each
 	 * pod's is fetched while the pods AHEAD of it are looked at. */
 	enum { AHEAD = 16 };
@@ -370,9 +349,7 @@ static void sort_pods(pk_pod **pods, int n, int64_t now)
 {
 	if (n < 2)
 		return;
-	pod_key *k = malloc(sizeof *k * (size_t)n);
-	if (!k)
-		abort();
+	pod_key *k = pk_xmalloc(sizeof *k * (size_t)n);
 	for (int i = 0; i < n; i++)
 		k[i] = (pod_key){pods[i], now};
 	qsort(k, (size_t)n, sizeof *k, pod_key_cmp);
@@ -393,9 +370,7 @@ void pk_res_add(pk_res *dst, const pk_res *src, int sign)
 		while (j < dst->nscalar && dst->scalar[j].name != src->scalar[i].name)
 			j++;
 		if (j == dst->nscalar) {
-			pk_scalar_res *n = realloc(dst->scalar, sizeof *n * (size_t)(dst->nscalar + 1));
-			if (!n)
-				abort();
+			pk_scalar_res *n = pk_xrealloc(dst->scalar, (size_t)dst->nscalar + 1, sizeof *n);
 			n[j].name = src->scalar[i].name;
 			n[j].milli = 0;
 			dst->scalar = n;
@@ -405,14 +380,9 @@ void pk_res_add(pk_res *dst, const pk_res *src, int sign)
 	}
 }
 
-static void push_pod(pk_pod ***arr, int *n, int *cap, pk_pod *p)
+static void push_pod(pk_pod ***arr, int *n, size_t *cap, pk_pod *p)
 {
-	if (*n == *cap) {
-		*cap = *cap ? *cap * 2 : 8;
-		*arr = realloc(*arr, sizeof **arr * (size_t)*cap);
-		if (!*arr)
-			abort();
-	}
+	*arr = pk_grow(*arr, cap, (size_t)*n + 1, sizeof **arr);
 	(*arr)[(*n)++] = p;
 }
 
@@ -430,10 +400,8 @@ static pk_pod_slot slot_of(const pk_pod *p)
 /* Room for exactly cap pods (and their slots) on a node. */
 static void size_pods(pk_nodeinfo *ni, int cap)
 {
-	ni->pods = realloc(ni->pods, sizeof *ni->pods * (size_t)(cap ? cap : 1));
-	ni->slots = realloc(ni->slots, sizeof *ni->slots * (size_t)(cap ? cap : 1));
-	if (!ni->pods || !ni->slots)
-		abort();
+	ni->pods = pk_xrealloc(ni->pods, (size_t)cap, sizeof *ni->pods);
+	ni->slots = pk_xrealloc(ni->slots, (size_t)cap, sizeof *ni->slots);
 	ni->cap = cap;
 }
 
@@ -443,10 +411,10 @@ static void reserve_pods(pk_nodeinfo *ni, int need)
 {
 	if (need <= ni->cap)
 		return;
-	int cap = ni->cap ? ni->cap : 8;
-	while (cap < need)
-		cap *= 2;
-	size_pods(ni, cap);
+	size_t cap = (size_t)ni->cap;
+	ni->pods = pk_grow(ni->pods, &cap, (size_t)need, sizeof *ni->pods);
+	ni->slots = pk_xrealloc(ni->slots, cap, sizeof *ni->slots); /* parallel */
+	ni->cap = (int)cap;
 }
 
 /* The node each pod is bound to (its index, -1 when none: pending, shadowed,
@@ -454,9 +422,7 @@ static void reserve_pods(pk_nodeinfo *ni, int need)
  * ni->npods; nominations are indexed on the way. */
 static int32_t *pods_to_nodes(pk_snapshot *s)
 {
-	int32_t *where = malloc(sizeof *where * (size_t)(s->npods ? s->npods : 1));
-	if (!where)
-		abort();
+	int32_t *where = pk_xmalloc(sizeof *where * (size_t)(s->npods ? s->npods : 1));
 	for (long i = 0; i < s->npods; i++) {
 		pk_pod *p = s->pods[i];
 		where[i] = -1;
@@ -535,9 +501,7 @@ void pk_snapshot_finish(pk_snapshot *s)
 	drop_duplicate_nodes(s);
 	shadow_duplicate_pods(s);
 	pk_pdb_index(s);
-	s->infos = calloc((size_t)s->nnodes + 1, sizeof *s->infos);
-	if (!s->infos)
-		abort();
+	s->infos = pk_xcalloc((size_t)s->nnodes + 1, sizeof *s->infos);
 	for (long i = 0; i < s->nnodes; i++) {
 		s->nodes[i].index = i;
 		s->infos[i].node = &s->nodes[i];
@@ -676,9 +640,7 @@ static int queue_cmp(const void *a, const void *b)
 long pk_snapshot_pending(const pk_snapshot *s, pk_pod ***out)
 {
 	long n = 0;
-	pk_pod **v = malloc(sizeof *v * (size_t)(s->npods + 1));
-	if (!v)
-		abort();
+	pk_pod **v = pk_xmalloc(sizeof *v * (size_t)(s->npods + 1));
 	for (long i = 0; i < s->npods; i++) {
 		pk_pod *p = s->pods[i];
 		if (*p->node_name || pk_pod_is_terminal(p) || p->terminating || p->shadowed)

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "sched/engine/pairmap.h"
+#include "base/alloc.h"
 
 #define R_MISSING "node(s) didn't match pod topology spread constraints (missing required label)"
 #define R_SKEW "node(s) didn't match pod topology spread constraints"
@@ -26,7 +27,7 @@ typedef struct constraint_state {
 	const pk_spread *c;
 	pk_pair_map counts;      /* (key, domain) -> matching pods; every domain present */
 	long *hist;              /* hist[k] = domains whose count is k */
-	long histcap;
+	size_t histcap;
 	long min;                /* smallest count over the domains */
 	long ndomains;
 } constraint_state;
@@ -37,20 +38,10 @@ struct pk_spread_state {
 	int n;
 };
 
-static const char *node_label(const pk_node *n, const char *key)
-{
-	for (uint32_t i = 0; n->labels && i < n->labels->n; i++) {
-		const pk_label_pair *kv = pk_labels_pair(n->labels, i);
-		if (kv->key == key) /* both interned */
-			return kv->value;
-	}
-	return NULL;
-}
-
 static bool has_all_keys(const pk_pod *p, const pk_node *n)
 {
 	for (int i = 0; i < p->con->nspread; i++)
-		if (!node_label(n, p->con->spread[i].topology_key))
+		if (!pk_labels_value(n->labels, p->con->spread[i].topology_key))
 			return false;
 	return true;
 }
@@ -63,16 +54,10 @@ static bool counts_pod(const pk_spread_state *st, const pk_spread *c, const pk_p
 static void hist_move(constraint_state *s, long from, long to)
 {
 	long need = (from > to ? from : to) + 1;
-	if (need > s->histcap) {
-		long cap = s->histcap ? s->histcap : 16;
-		while (cap < need)
-			cap *= 2;
-		long *h = realloc(s->hist, sizeof *h * (size_t)cap);
-		if (!h)
-			abort();
-		memset(h + s->histcap, 0, sizeof *h * (size_t)(cap - s->histcap));
-		s->hist = h;
-		s->histcap = cap;
+	if ((size_t)need > s->histcap) {
+		size_t had = s->histcap;
+		s->hist = pk_grow(s->hist, &s->histcap, (size_t)need, sizeof *s->hist);
+		memset(s->hist + had, 0, sizeof *s->hist * (s->histcap - had));
 	}
 	if (from >= 0)
 		s->hist[from]--;
@@ -87,10 +72,8 @@ pk_spread_state *pk_spread_new(const pk_snapshot *s, const pk_pod *p)
 {
 	if (p->con->nspread == 0)
 		return NULL;
-	pk_spread_state *st = calloc(1, sizeof *st);
-	constraint_state *cs = calloc((size_t)p->con->nspread, sizeof *cs);
-	if (!st || !cs)
-		abort();
+	pk_spread_state *st = pk_xcalloc(1, sizeof *st);
+	constraint_state *cs = pk_xcalloc((size_t)p->con->nspread, sizeof *cs);
 	st->pod = p;
 	st->cs = cs;
 	st->n = p->con->nspread;
@@ -112,7 +95,7 @@ pk_spread_state *pk_spread_new(const pk_snapshot *s, const pk_pod *p)
 			for (int j = 0; j < ni->npods; j++)
 				if (!ni->pods[j]->terminating && counts_pod(st, c, ni->pods[j]))
 					add++;
-			pk_pair_map_add(&cs[i].counts, c->topology_key, node_label(ni->node, c->topology_key), add);
+			pk_pair_map_add(&cs[i].counts, c->topology_key, pk_labels_value(ni->node->labels, c->topology_key), add);
 		}
 	}
 	for (int i = 0; i < st->n; i++) {
@@ -148,7 +131,7 @@ void pk_spread_update(pk_spread_state *st, const pk_pod *q, const pk_node *n, in
 		return;
 	for (int i = 0; i < st->n; i++) {
 		constraint_state *cs = &st->cs[i];
-		const char *v = node_label(n, cs->c->topology_key);
+		const char *v = pk_labels_value(n->labels, cs->c->topology_key);
 		if (!counts_pod(st, cs->c, q) || !pk_pair_map_has(&cs->counts, cs->c->topology_key, v))
 			continue;
 		long before = pk_pair_map_get(&cs->counts, cs->c->topology_key, v);
@@ -164,7 +147,7 @@ bool pk_spread_check(const pk_spread_state *st, const pk_pod *pod, const pk_node
 	for (int i = 0; i < st->n; i++) {
 		const constraint_state *cs = &st->cs[i];
 		const pk_spread *c = cs->c;
-		const char *v = node_label(n, c->topology_key);
+		const char *v = pk_labels_value(n->labels, c->topology_key);
 		if (!v) {
 			pk_status_set(out, PK_CODE_UNSCHEDULABLE_UNRESOLVABLE, "PodTopologySpread", R_MISSING);
 			return false;

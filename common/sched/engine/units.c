@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/alloc.h"
+
 /* ---- victim units ---------------------------------------------------------- */
 
 int pk_unit_importance_cmp(const pk_victim_unit *a, const pk_victim_unit *b, int64_t now)
@@ -57,9 +59,7 @@ void pk_units_sort(pk_victim_unit *u, int n, int64_t now)
 	if (sorted)
 		return;
 	pk_victim_unit small[64];
-	pk_victim_unit *tmp = n <= 64 ? small : malloc(sizeof *tmp * (size_t)n);
-	if (!tmp)
-		abort();
+	pk_victim_unit *tmp = n <= 64 ? small : pk_xmalloc(sizeof *tmp * (size_t)n);
 	units_merge_sort(u, tmp, n, now);
 	if (tmp != small)
 		free(tmp);
@@ -67,9 +67,7 @@ void pk_units_sort(pk_victim_unit *u, int n, int64_t now)
 
 int32_t *pk_budget_spill(budget *b, const pk_snapshot *s, int i)
 {
-	b->all = malloc(sizeof *b->all * (size_t)s->npdbs);
-	if (!b->all)
-		abort();
+	b->all = pk_xmalloc(sizeof *b->all * (size_t)s->npdbs);
 	for (int k = 0; k < s->npdbs; k++)
 		b->all[k] = s->pdbs[k].disruptions_allowed;
 	for (int k = 0; k < b->n; k++)

@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 
+#include "base/alloc.h"
 #include "k8s/options.h"
 
 enum { MAX_PARTS = PK_THREADS_MAX };  /* the one rule: k8s/options.h */
@@ -58,9 +59,7 @@ pk_workers *pk_workers_new(int nparts)
 		return NULL;
 	if (nparts > MAX_PARTS)
 		nparts = MAX_PARTS;
-	pk_workers *w = calloc(1, sizeof *w);
-	if (!w)
-		abort();
+	pk_workers *w = pk_xcalloc(1, sizeof *w);
 	pthread_mutex_init(&w->mu, NULL);
 	pthread_cond_init(&w->work, NULL);
 	pthread_cond_init(&w->done, NULL);

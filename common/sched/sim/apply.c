@@ -13,6 +13,7 @@
 
 #include "k8s/json.h"
 #include "k8s/quantity.h"
+#include "base/alloc.h"
 
 const char *pk_apply_action_name(pk_apply_action a)
 {
@@ -35,9 +36,7 @@ void pk_apply_init(pk_apply *a, pk_sim *m, const char *default_ns)
 	a->default_ns = pk_intern(a->s->strs, default_ns && *default_ns ? default_ns : "default");
 	pk_pair_map_init(&a->pod_origin);
 	a->nlive = cJSON_GetArraySize(a->g->templates);
-	a->live_used = calloc((size_t)a->nlive + 1, sizeof *a->live_used);
-	if (!a->live_used)
-		abort();
+	a->live_used = pk_xcalloc((size_t)a->nlive + 1, sizeof *a->live_used);
 }
 
 void pk_apply_free(pk_apply *a)
@@ -65,12 +64,7 @@ static bool is_namespaced(const char *kind)
 
 static void reserve(pk_apply *a, long more)
 {
-	if (a->n + more <= a->cap)
-		return;
-	a->cap = a->n + more + 8;
-	a->objs = realloc(a->objs, sizeof *a->objs * (size_t)a->cap);
-	if (!a->objs)
-		abort();
+	a->objs = pk_grow(a->objs, &a->cap, (size_t)(a->n + more), sizeof *a->objs);
 }
 
 /* Room must have been reserved: pointers to entries stay valid while a
@@ -102,9 +96,7 @@ static void vformat(char **dst, const char *fmt, va_list ap)
 	char buf[1024];
 	vsnprintf(buf, sizeof buf, fmt, ap);
 	free(*dst);
-	*dst = strdup(buf);
-	if (!*dst)
-		abort();
+	*dst = pk_xstrdup(buf);
 }
 
 void pk_applied_warn(pk_applied *o, const char *fmt, ...)
@@ -269,14 +261,9 @@ void pk_apply_create(pk_apply *a, pk_applied *o, const pk_pod *tpl, long n, long
 	}
 }
 
-static void push_ref(pk_apply_ref **arr, long *n, long *cap, const char *ns, const char *name)
+static void push_ref(pk_apply_ref **arr, long *n, size_t *cap, const char *ns, const char *name)
 {
-	if (*n == *cap) {
-		*cap = *cap ? *cap * 2 : 8;
-		*arr = realloc(*arr, sizeof **arr * (size_t)*cap);
-		if (!*arr)
-			abort();
-	}
+	*arr = pk_grow(*arr, cap, (size_t)*n + 1, sizeof **arr);
 	(*arr)[(*n)++] = (pk_apply_ref){ ns, name };
 }
 
@@ -313,9 +300,7 @@ static bool replicaset_of(const char *rs, const char *name)
 long pk_apply_owned_pods(pk_apply *a, const char *ns, const char *kind, const char *name, bool name_prefix,
                          const pk_selector *sel, pk_pod ***out)
 {
-	pk_pod **v = malloc(sizeof *v * (size_t)(a->s->npods + 1));
-	if (!v)
-		abort();
+	pk_pod **v = pk_xmalloc(sizeof *v * (size_t)(a->s->npods + 1));
 	long n = 0;
 	for (long i = 0; i < a->s->npods; i++) {
 		pk_pod *p = a->s->pods[i];
@@ -416,9 +401,7 @@ void pk_apply_deletion_order(pk_apply *a, pk_applied *o, pk_pod **pods, long n, 
 	pk_pair_map_init(&on_node);
 	for (long i = 0; i < n; i++)
 		pk_pair_map_add(&on_node, pods[i]->node_name, anywhere, 1);
-	del_key *keys = malloc(sizeof *keys * (size_t)n);
-	if (!keys)
-		abort();
+	del_key *keys = pk_xmalloc(sizeof *keys * (size_t)n);
 	for (long i = 0; i < n; i++)
 		keys[i] = (del_key){ pods[i], pk_pair_map_get(&on_node, pods[i]->node_name, anywhere),
 		                     pk_pg_pod_ready(a->g, pods[i]), a->s->now };
@@ -601,7 +584,7 @@ static void apply_pod(pk_apply *a, pk_applied *o, const cJSON *obj)
 		                node);
 		cJSON_DeleteItemFromObject(spec, "nodeName");
 	} else if (node && *node) {
-		pinned = strdup(node);
+		pinned = pk_xstrdup(node);
 		pk_applied_warn(o, "spec.nodeName %s: the scheduler never sees it and nothing is preempted for it; the "
 		                   "kubelet of that node runs it if it fits", node);
 		cJSON_DeleteItemFromObject(spec, "nodeName");

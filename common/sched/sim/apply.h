@@ -87,11 +87,14 @@ typedef struct pk_applied {
 	long waiting;             /* of those, not created by the end (OrderedReady) */
 	long placed, nominated, unschedulable;
 	pk_apply_count *reasons;  /* why pods stay unschedulable, per pod */
-	int nreasons, reasoncap;
+	int nreasons;
+	size_t reasoncap;
 	pk_apply_ref *victims;    /* pods its pods preempt */
-	long nvictims, victimcap;
+	long nvictims;
+	size_t victimcap;
 	pk_apply_ref *deleted_pods;  /* existing pods its controller deletes */
-	long ndeleted, deletedcap;
+	long ndeleted;
+	size_t deletedcap;
 	cJSON *warnings;          /* array of strings */
 	char *error;              /* why it was rejected (heap), or NULL */
 	pk_sim_chain *chain;
@@ -107,7 +110,8 @@ typedef struct pk_apply {
 	pk_pg_set *g;
 	const char *default_ns;   /* for objects that name no namespace */
 	pk_applied *objs;
-	long n, cap;
+	long n;
+	size_t cap;
 	pk_pair_map pod_origin;   /* (namespace, name) of a created pod -> object index + 1 */
 	bool *live_used;          /* per snapshot controller object (g->templates): read by an apply */
 	long nlive;

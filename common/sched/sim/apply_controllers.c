@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "k8s/json.h"
+#include "base/alloc.h"
 
 /* ---- small pieces ---------------------------------------------------------------------- */
 
@@ -221,9 +222,7 @@ static void deployment(pk_apply *a, pk_applied *o, const cJSON *obj)
 		                   "template changed cannot be told, so no rollout is played (kubectl get deployments "
 		                   "belongs in the snapshot)", o->namespace_, o->name, n);
 	/* a change of replicas is a scaling event first (sync.go), then the rollout */
-	pk_pod **old = malloc(sizeof *old * (size_t)(n + (want > n ? want - n : 0) + 1));
-	if (!old)
-		abort();
+	pk_pod **old = pk_xmalloc(sizeof *old * (size_t)(n + (want > n ? want - n : 0) + 1));
 	memcpy(old, pods, sizeof *old * (size_t)n);
 	long nold = n;
 	count_detail(o, "replicas", live, "replicas", n, want);
@@ -350,10 +349,8 @@ static void statefulset(pk_apply *a, pk_applied *o, const cJSON *obj)
 	pk_int64(spec, "ordinals.start", &start);
 	bool ordered = strcmp(pk_str_or(spec, "podManagementPolicy", "OrderedReady"), "Parallel") != 0;
 	pk_pod *t = pk_apply_template(a, o, tpl, NULL);
-	pk_pod **have = calloc((size_t)want + 1, sizeof *have), **condemned = malloc(sizeof *condemned * (size_t)(n + 1));
-	pk_pod **make = malloc(sizeof *make * (size_t)(want + 1));
-	if (!have || !condemned || !make)
-		abort();
+	pk_pod **have = pk_xcalloc((size_t)want + 1, sizeof *have), **condemned = pk_xmalloc(sizeof *condemned * (size_t)(n + 1));
+	pk_pod **make = pk_xmalloc(sizeof *make * (size_t)(want + 1));
 	if (!t)
 		goto out;
 	o->prefix = o->name;
@@ -654,9 +651,7 @@ static void daemonset(pk_apply *a, pk_applied *o, const cJSON *obj)
 	long n = pk_apply_owned_pods(a, o->namespace_, "DaemonSet", o->name, false, &sel, &pods);
 	o->existing = n;
 	pk_pod *probe = pk_apply_template(a, o, tpl, dspec); /* nodeShouldRunDaemonPod asks it */
-	const pk_node **update = malloc(sizeof *update * (size_t)(a->s->nnodes + 1));
-	if (!update)
-		abort();
+	const pk_node **update = pk_xmalloc(sizeof *update * (size_t)(a->s->nnodes + 1));
 	long nupdate = 0, desired = 0;
 	for (long i = 0; probe && i < a->s->nnodes; i++) {
 		const pk_node *node = a->s->infos[i].node;

@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/alloc.h"
+
 void pk_applied_add_reason(pk_apply *a, pk_applied *o, const char *why)
 {
 	const char *w = pk_intern(a->s->strs, why);
@@ -15,23 +17,13 @@ void pk_applied_add_reason(pk_apply *a, pk_applied *o, const char *why)
 			o->reasons[i].count++;
 			return;
 		}
-	if (o->nreasons == o->reasoncap) {
-		o->reasoncap = o->reasoncap ? o->reasoncap * 2 : 4;
-		o->reasons = realloc(o->reasons, sizeof *o->reasons * (size_t)o->reasoncap);
-		if (!o->reasons)
-			abort();
-	}
+	o->reasons = pk_grow(o->reasons, &o->reasoncap, (size_t)o->nreasons + 1, sizeof *o->reasons);
 	o->reasons[o->nreasons++] = (pk_apply_count){ w, 1 };
 }
 
 static void add_victim(pk_applied *o, const char *ns, const char *name)
 {
-	if (o->nvictims == o->victimcap) {
-		o->victimcap = o->victimcap ? o->victimcap * 2 : 8;
-		o->victims = realloc(o->victims, sizeof *o->victims * (size_t)o->victimcap);
-		if (!o->victims)
-			abort();
-	}
+	o->victims = pk_grow(o->victims, &o->victimcap, (size_t)o->nvictims + 1, sizeof *o->victims);
 	o->victims[o->nvictims++] = (pk_apply_ref){ ns, name };
 }
 
@@ -143,9 +135,7 @@ static int count_desc(const void *x, const void *y)
 /* The reasons, most pods first (malloc'd). */
 static pk_apply_count *sorted_reasons(const pk_applied *o)
 {
-	pk_apply_count *r = malloc(sizeof *r * (size_t)(o->nreasons + 1));
-	if (!r)
-		abort();
+	pk_apply_count *r = pk_xmalloc(sizeof *r * (size_t)(o->nreasons + 1));
 	if (o->nreasons)
 		memcpy(r, o->reasons, sizeof *r * (size_t)o->nreasons);
 	qsort(r, (size_t)o->nreasons, sizeof *r, count_desc);
