@@ -28,6 +28,8 @@ int pk_unit_importance_cmp(const pk_victim_unit *a, const pk_victim_unit *b, int
 		return a->priority > b->priority ? -1 : 1;
 	if (a->is_group != b->is_group)
 		return a->is_group ? -1 : 1;
+	if (a->is_composite != b->is_composite) /* victimRank: CompositePodGroup 3, PodGroup 2 */
+		return a->is_composite ? -1 : 1;
 	if (a->is_group && a->npods != b->npods)
 		return a->npods > b->npods ? -1 : 1;
 	if (a->earliest_start != b->earliest_start)
@@ -743,7 +745,7 @@ static void group_units_build(pk_snapshot *s, const pk_pod *preemptor, const pk_
 			continue;
 		pk_victim_unit *u = &gu->u[gu->n];
 		*u = (pk_victim_unit){ .pods = &gu->pods[np], .priority = prio, .is_group = pk_pg_pod_has_group(g, p),
-		                       .earliest_start = INT64_MAX };
+		                       .is_composite = pg && pg->composite, .earliest_start = INT64_MAX };
 		u->npods = pg ? pk_pg_present_members(g, s, pg, u->pods) : 0;
 		if (u->npods == 0) { /* upstream falls back to the pod alone */
 			u->pods[0] = p;
