@@ -288,6 +288,7 @@ typedef struct pk_victim_unit {
 	int32_t priority;         /* unit priority (a PodGroup's own priority for gangs) */
 	int64_t earliest_start;   /* earliest start of its pods (now if none started) */
 	bool is_group;
+	bool is_composite;        /* a CompositePodGroup's (outranks a PodGroup's) */
 	bool violating;           /* set by pk_units_pdb_split */
 	int violating_pods;       /* its pods whose eviction violates a PDB (the
 	                           * per-pod path counts these, ViolateCount) */

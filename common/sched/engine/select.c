@@ -448,7 +448,7 @@ static void group_units_build(pk_snapshot *s, const pk_pod *preemptor, const pk_
 			continue;
 		pk_victim_unit *u = &gu->u[gu->n];
 		*u = (pk_victim_unit){ .pods = &gu->pods[np], .priority = prio, .is_group = pk_pg_pod_has_group(g, p),
-		                       .earliest_start = INT64_MAX };
+		                       .is_composite = pg && pg->composite, .earliest_start = INT64_MAX };
 		u->npods = pg ? pk_pg_present_members(g, s, pg, u->pods) : 0;
 		if (u->npods == 0) { /* upstream falls back to the pod alone */
 			u->pods[0] = p;

@@ -21,6 +21,8 @@ int pk_unit_importance_cmp(const pk_victim_unit *a, const pk_victim_unit *b, int
 		return a->priority > b->priority ? -1 : 1;
 	if (a->is_group != b->is_group)
 		return a->is_group ? -1 : 1;
+	if (a->is_composite != b->is_composite) /* victimRank: CompositePodGroup 3, PodGroup 2 */
+		return a->is_composite ? -1 : 1;
 	if (a->is_group && a->npods != b->npods)
 		return a->npods > b->npods ? -1 : 1;
 	if (a->earliest_start != b->earliest_start)

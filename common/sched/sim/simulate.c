@@ -143,7 +143,7 @@ void pk_sim_init(pk_sim *m, pk_snapshot *s, pk_pg_set *g, const pk_sim_opts *o)
 	if (!count)
 		abort();
 	for (long i = 0; i < np; i++) {
-		pk_podgroup *pg = gang_path(m) ? pk_pg_of_pod(g, pending[i]) : NULL;
+		pk_podgroup *pg = gang_path(m) ? pk_pg_scheduling_group(g, pending[i]) : NULL;
 		if (pg)
 			count[pg - g->groups]++;
 	}
@@ -155,7 +155,7 @@ void pk_sim_init(pk_sim *m, pk_snapshot *s, pk_pg_set *g, const pk_sim_opts *o)
 		int64_t created = p->created;
 		if (created > m->clock)
 			m->clock = created;
-		pk_podgroup *pg = gang_path(m) ? pk_pg_of_pod(g, p) : NULL;
+		pk_podgroup *pg = gang_path(m) ? pk_pg_scheduling_group(g, p) : NULL;
 		if (!pg) {
 			pk_sim_unit *u = push_unit(m);
 			u->pods = pk_arena_alloc(&m->arena, sizeof *u->pods);
@@ -316,7 +316,7 @@ static void enqueue_member(pk_sim *m, pk_podgroup *pg, pk_pod *p, bool scaled)
 void pk_sim_enqueue(pk_sim *m, pk_pod *p, bool scaled)
 {
 	count_created(m, scaled);
-	pk_podgroup *pg = gang_path(m) ? pk_pg_of_pod(m->g, p) : NULL;
+	pk_podgroup *pg = gang_path(m) ? pk_pg_scheduling_group(m->g, p) : NULL;
 	if (pg) {
 		enqueue_member(m, pg, p, scaled);
 		return;
@@ -477,8 +477,10 @@ static void run_group(pk_sim *m, const pk_sim_unit *u, pk_sim_fn fn, void *ctx)
 	pk_pg_apply(m->s, &e);
 	if (e.result == PK_PG_NO_PREEMPTION_NEEDED)
 		for (int k = 0; k < e.nmembers; k++)
-			if (e.placements[k].node)
-				pk_pg_add_bound(u->group, e.placements[k].pod);
+			if (e.placements[k].node) { /* a CompositePodGroup's members join their PodGroups */
+				pk_podgroup *leaf = pk_pg_of_pod(m->g, e.placements[k].pod);
+				pk_pg_add_bound(leaf ? leaf : u->group, e.placements[k].pod);
+			}
 	pk_pg_evaluation_free(&e);
 }
 
