@@ -102,7 +102,7 @@ static const struct exit_statuses {
 	  "an unclaimed template with --require-claim; a policy the webhook rejects",
 	  "a bad option; a file or document that cannot be read; stdout that cannot be written" },
 	{ "victims",
-	  "every preemptor fits or has a candidate node; no pending pods with --pending",
+	  "every preemptor fits or has a candidate node; no pending pods with --pending (none in NS with -n NS)",
 	  "a preemptor that cannot be placed (no candidate node) or may not preempt",
 	  "a bad option; a file or document that cannot be read; stdout that cannot be written; a snapshot without nodes" },
 	{ "preempt-plan",

@@ -746,8 +746,7 @@ int pp_simulate_main(int argc, char **argv)
 	pk_snapshot_init(&r->snap);
 	r->snap.threads = r->cli.engine.threads;
 	pk_pg_set_init(&r->groups, &r->cli.engine.gates);
-	so.eval.threads = r->cli.engine.threads; /* --threads: the dry runs too */
-	so.eval.k8s_minor = r->cli.engine.gates.k8s_minor; /* the records name it */
+	pk_eval_opts_engine(&so.eval, &r->cli.engine);
 	plan_init(&r->plans, &r->cli);
 	pk_out_init(&r->out, stdout);
 

@@ -110,8 +110,7 @@ static void parse_options(int argc, char **argv, pk_cli *cli, victims_opts *o)
 		o->namespace_ = NULL;
 	if (o->npreemptor_files == 0 && !o->pending)
 		pk_cli_usage_error(cli, "give --preemptor FILE or --pending");
-	o->eval.k8s_minor = cli->engine.gates.k8s_minor;   /* the records name it */
-	o->eval.threads = cli->engine.threads;   /* --threads: the records are printed on them too */
+	pk_eval_opts_engine(&o->eval, &cli->engine); /* the records are printed on its threads too */
 	/* Records list every candidate's victims: where the evaluation can,
 	 * it leaves them out and the printer works them out again, a chunk at
 	 * a time on those threads (at 65,000 nodes the lists held 100 MB at

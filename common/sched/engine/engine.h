@@ -58,6 +58,7 @@
 #include <cjson/cJSON.h>
 #include "diag.h"
 #include "k8s/pod.h"
+#include "k8s/options.h"
 #include "k8s/priority.h"
 #include "base/alloc.h"
 
@@ -482,6 +483,9 @@ void pk_eval_memo_uids_unique(pk_eval_memo *m, bool unique);
 void pk_eval_memo_free(pk_eval_memo *m);
 
 void pk_eval_opts_default(pk_eval_opts *o);
+/* What the option layer decided (k8s/options.h): the release the records
+ * name and the dry runs' threads. */
+void pk_eval_opts_engine(pk_eval_opts *o, const pk_engine_opts *e);
 
 typedef struct pk_evaluation {
 	const pk_preemptor *preemptor;

@@ -27,6 +27,12 @@ void pk_eval_opts_default(pk_eval_opts *o)
 	o->min_candidate_nodes_absolute = 100;
 }
 
+void pk_eval_opts_engine(pk_eval_opts *o, const pk_engine_opts *e)
+{
+	o->k8s_minor = e->gates.k8s_minor;
+	o->threads = e->threads;
+}
+
 const char *pk_pre_status_name(pk_pre_status s)
 {
 	switch (s) {
