@@ -41,7 +41,7 @@ plan() {
 	run -0 bash -c 'victims --explain --preemptor "$1" "$2" | preempt-plan -o table' _ "$PREEMPTOR" "$CLUSTER"
 	[ "${#lines[@]}" -eq 5 ]   # the footer: the rule of ADJUSTED-SUM, then the release
 	assert_line --index 4 'Answers for Kubernetes 1.37 (--kubernetes-version).'
-	assert_line --index 2 --regexp '^shop/checkout-7c9d5b8f4-m2x6q +1000000 +NotCandidate +demo-control-plane,demo-gpu1 +- +- +2 node\(s\): TaintToleration: node\(s\) had untolerated taint\(s\) \(Filter UnschedulableAndUnresolvable; Preemption is not helpful for scheduling\)$'
+	assert_line --index 2 --regexp '^shop/checkout-7c9d5b8f4-m2x6q +1000000 +NotCandidate +demo-control-plane,demo-gpu1 +0 +<none> +2 node\(s\): TaintToleration: node\(s\) had untolerated taint\(s\) \(Filter UnschedulableAndUnresolvable; Preemption is not helpful for scheduling\)$'
 }
 
 @test "the plan names the criterion of pickOneNodeForPreemption that decided" {
@@ -91,7 +91,7 @@ plan() {
 	# where victims' placement puts it (the default score plugins), not the first node by name
 	[ "$(printf '%s\n' "$output" | jq -c '[.node, .placement.node, .placement.score]')" = '["demo-worker4","demo-worker4",407]' ]
 	run -0 bash -c 'victims --preemptor "$1" "$2" | preempt-plan -o table' _ "$BATS_TEST_TMPDIR/small.yaml" "$CLUSTER"
-	assert_line --index 1 --regexp '^default/small +[0-9]+ +NoPreemptionNeeded +demo-worker4 +0 +- +fits without preemption on 4 node\(s\): demo-worker1, demo-worker2, demo-worker3, demo-worker4$'
+	assert_line --index 1 --regexp '^default/small +[0-9]+ +NoPreemptionNeeded +demo-worker4 +0 +<none> +fits without preemption on 4 node\(s\): demo-worker1, demo-worker2, demo-worker3, demo-worker4$'
 	run -0 bash -c 'victims --preemptor "$1" "$2" | preempt-plan -o wide' _ "$BATS_TEST_TMPDIR/small.yaml" "$CLUSTER"
 	assert_line --index 1 --regexp 'demo-worker4; placed on demo-worker4: score 407, the highest of 4 node\(s\)$'
 }

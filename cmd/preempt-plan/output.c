@@ -1,192 +1,145 @@
-/* preempt-plan: writing plans as NDJSON or as a table. */
+/* preempt-plan: the writers of plans, one per format, chosen once
+ * (plan_writer_for): NDJSON records, a table, a wide table (html.c: a
+ * page). */
 #include "plan.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "k8s/json.h"
-#include "io/table.h"
+/* ---- json ------------------------------------------------------------------------ */
 
-static void table_header(const pk_cli *cli, pk_table *t, bool wide)
+static void json_begin(plan_run *r)
 {
-	/* NODE: the node nominated (Preempt), or where the pod fits */
-	static const char *const narrow[] = { "PREEMPTOR", "PRIORITY", "RESULT", "NODE", "VICTIMS",
-	                                      PK_ADJUSTED_SUM_COLUMN, "REASON" };
-	static const char *const wide_cols[] = { "PREEMPTOR", "PRIORITY", "RESULT", "NODE", "VICTIMS",
-	                                         PK_ADJUSTED_SUM_COLUMN, "PDB-VIOLATIONS", "VICTIM-PODS", "REASON" };
-	pk_cli_table_init(cli, t, wide ? 9 : 7, wide ? wide_cols : narrow);
+	(void)r;
 }
 
-/* What node choice compared for the plan's node: a pod's plan that
- * preempts (a gang's nodes are not chosen by it). Returns whether it did. */
-static bool adjusted_sum_cell(const cJSON *plan, char *buf, size_t size)
+static void json_plan(plan_run *r, const pk_plan *p, plan_entry *e)
 {
-	snprintf(buf, size, "-");
-	const cJSON *victims = pk_get(plan, "victims"), *it;
-	if (strcmp(pk_str_or(plan, "result", ""), "Preempt") != 0 ||
-	    strcmp(pk_str_or(pk_get(plan, "preemptor"), "kind", "Pod"), "Pod") != 0 || !cJSON_GetArraySize(victims))
-		return false;
-	int64_t sum = 0;
-	cJSON_ArrayForEach(it, victims) {
-		int64_t p = 0;
-		pk_int64(it, "priority", &p);
-		sum += p;
-	}
-	pk_adjusted_sum_text(cJSON_GetArraySize(victims), sum, buf, size);
-	return true;
+	(void)e;
+	cJSON *o = pk_plan_json(p);
+	pk_out_json(r->out, o);
+	cJSON_Delete(o);
 }
 
-static bool table_row(pk_table *t, const cJSON *plan, bool wide)
+static void json_end(plan_run *r, pk_out *out)
 {
-	const cJSON *ref = pk_get(plan, "preemptor");
-	char who[600], prio[24], nv[16], viol[24], sum[64];
-	bool compared = adjusted_sum_cell(plan, sum, sizeof sum);
-	snprintf(who, sizeof who, "%s/%s", pk_str_or(ref, "namespace", ""), pk_str_or(ref, "name", ""));
-	int64_t p = 0, v = 0;
-	pk_int64(ref, "priority", &p);
-	pk_int64(plan, "numPDBViolations", &v);
-	snprintf(prio, sizeof prio, "%lld", (long long)p);
-	snprintf(viol, sizeof viol, "%lld", (long long)v);
-	const cJSON *victims = pk_get(plan, "victims"), *it;
-	snprintf(nv, sizeof nv, "%d", cJSON_GetArraySize(victims));
-	size_t len = 8;
-	cJSON_ArrayForEach(it, victims)
-		len += strlen(pk_str_or(it, "namespace", "")) + strlen(pk_str_or(it, "name", "")) + 2;
-	char *names = malloc(len);
-	if (!names)
-		abort();
-	names[0] = '\0';
-	cJSON_ArrayForEach(it, victims) {
-		if (names[0])
-			strcat(names, ",");
-		strcat(names, pk_str_or(it, "namespace", ""));
-		strcat(names, "/");
-		strcat(names, pk_str_or(it, "name", ""));
-	}
-	if (!names[0])
-		strcpy(names, "<none>");
-	/* The reason is long; the narrow table shows its first clause. */
-	const char *reason = pk_str_or(plan, "reason", "");
-	char *shortr = strdup(reason);
-	if (!shortr)
-		abort();
-	char *cut = wide ? NULL : strchr(shortr, ';');
-	if (cut)
-		*cut = '\0';
-	const char *node = pk_str_or(plan, "nominatedNodeName", NULL);
-	if (!node) /* a pod that fits: where it is placed */
-		node = pk_str_or(plan, "node", NULL);
-	if (!node) /* or, without a placement, the first node it fits on */
-		node = cJSON_IsString(cJSON_GetArrayItem(pk_getp(plan, "fits.nodes"), 0))
-		       ? cJSON_GetArrayItem(pk_getp(plan, "fits.nodes"), 0)->valuestring : "<none>";
-	const char *narrow[] = { who, prio, pk_str_or(plan, "result", ""), node, nv, sum, shortr };
-	const char *wide_row[] = { who, prio, pk_str_or(plan, "result", ""), node, nv, sum, viol, names, shortr };
-	pk_table_row(t, wide ? wide_row : narrow);
-	free(shortr);
-	free(names);
-	return compared;
+	(void)r;
+	(void)out;
+}
+
+static const plan_writer json_writer = { json_begin, json_plan, json_end, false, false, false };
+
+/* ---- table and wide ----------------------------------------------------------------- */
+
+/* NODE: the node nominated (Preempt), or where the pod fits */
+static const pk_plan_col narrow_cols[] = { PK_COL_PREEMPTOR, PK_COL_PRIORITY, PK_COL_RESULT, PK_COL_NODE,
+                                           PK_COL_VICTIMS, PK_COL_ADJUSTED_SUM, PK_COL_REASON_FIRST };
+static const pk_plan_col wide_cols[] = { PK_COL_PREEMPTOR, PK_COL_PRIORITY, PK_COL_RESULT, PK_COL_NODE,
+                                         PK_COL_VICTIMS, PK_COL_ADJUSTED_SUM, PK_COL_PDB_VIOLATIONS,
+                                         PK_COL_VICTIM_PODS, PK_COL_REASON };
+static const pk_plan_columns narrow = { narrow_cols, sizeof narrow_cols / sizeof narrow_cols[0] };
+static const pk_plan_columns wide = { wide_cols, sizeof wide_cols / sizeof wide_cols[0] };
+
+static void table_begin(plan_run *r, const pk_plan_columns *c)
+{
+	const char *header[PK_NCOLS];
+	pk_plan_columns_header(c, header);
+	pk_cli_table_init(r->cli, &r->table, c->n, header);
+}
+
+static void narrow_begin(plan_run *r)
+{
+	table_begin(r, &narrow);
+}
+
+static void wide_begin(plan_run *r)
+{
+	table_begin(r, &wide);
 }
 
 /* The nodes victims --explain said are no candidate, grouped. */
 typedef struct group_ctx {
 	pk_table *t;
-	bool wide;
-	const char *who, *prio;
+	const pk_plan_columns *c;
+	const pk_plan *p;
 } group_ctx;
 
 static void group_row(void *ctx, const pk_node_group *g, const char *nodes, const char *reason)
 {
 	group_ctx *x = ctx;
 	(void)g;
-	const char *narrow[] = { x->who, x->prio, "NotCandidate", nodes, "-", "-", reason };
-	const char *wide_row[] = { x->who, x->prio, "NotCandidate", nodes, "-", "-", "-", "-", reason };
-	pk_table_row(x->t, x->wide ? wide_row : narrow);
+	pk_plan_row row;
+	pk_plan_row_init(&row, x->p->namespace_, x->p->name, x->p->priority);
+	pk_plan_row_not_candidate(&row, nodes, reason);
+	pk_plan_table_row(x->t, x->c, &row);
 }
 
-static void not_candidate_rows(pk_table *t, const cJSON *plan, pk_node_groups *gs, bool wide)
+static void count_warnings(plan_run *r, const pk_plan *p)
 {
-	const cJSON *ref = pk_get(plan, "preemptor");
-	char who[600], prio[24];
-	int64_t p = 0;
-	pk_int64(ref, "priority", &p);
-	snprintf(who, sizeof who, "%s/%s", pk_str_or(ref, "namespace", ""), pk_str_or(ref, "name", ""));
-	snprintf(prio, sizeof prio, "%lld", (long long)p);
-	group_ctx x = { t, wide, who, prio };
-	pk_node_groups_flush(gs, group_row, &x);
-}
-
-/* The plans' warnings under the table: each text once, with how many
- * preemptors it concerns. */
-typedef struct warning_count {
-	char *text;
-	long n;
-} warning_count;
-
-static void count_warnings(const cJSON *plan, warning_count **w, long *nw)
-{
-	const cJSON *it;
-	cJSON_ArrayForEach(it, pk_get(plan, "warnings")) {
-		if (!cJSON_IsString(it))
-			continue;
+	for (int i = 0; i < p->nwarnings; i++) {
 		long j = 0;
-		while (j < *nw && strcmp((*w)[j].text, it->valuestring) != 0)
+		while (j < r->nwarnings && strcmp(r->warnings[j].text, p->warnings[i]) != 0)
 			j++;
-		if (j == *nw) {
-			*w = realloc(*w, sizeof **w * (size_t)(*nw + 1));
-			if (!*w || !((*w)[j].text = strdup(it->valuestring)))
+		if (j == r->nwarnings) {
+			r->warnings = realloc(r->warnings, sizeof *r->warnings * (size_t)(r->nwarnings + 1));
+			if (!r->warnings || !(r->warnings[j].text = strdup(p->warnings[i])))
 				abort();
-			(*w)[j].n = 0;
-			++*nw;
+			r->warnings[j].n = 0;
+			r->nwarnings++;
 		}
-		(*w)[j].n++;
+		r->warnings[j].n++;
 	}
 }
 
-static void warning_footer(pk_table *t, warning_count *w, long nw)
+static void table_plan(plan_run *r, const pk_plan_columns *c, const pk_plan *p, plan_entry *e)
 {
-	for (long j = 0; j < nw; j++) {
-		if (w[j].n > 1)
-			pk_table_footer(t, "Warning: %s (%ld preemptors)", w[j].text, w[j].n);
+	pk_plan_row row;
+	bool compared;
+	pk_plan_row_of(&row, p, &compared);
+	r->compared |= compared;
+	pk_plan_table_row(&r->table, c, &row);
+	group_ctx x = { &r->table, c, p };
+	pk_node_groups_flush(&e->not_candidates, group_row, &x);
+	count_warnings(r, p);
+}
+
+static void narrow_plan(plan_run *r, const pk_plan *p, plan_entry *e)
+{
+	table_plan(r, &narrow, p, e);
+}
+
+static void wide_plan(plan_run *r, const pk_plan *p, plan_entry *e)
+{
+	table_plan(r, &wide, p, e);
+}
+
+static void table_end(plan_run *r, pk_out *out)
+{
+	if (r->compared)
+		pk_table_footer(&r->table, "%s", PK_ADJUSTED_SUM_RULE);
+	for (long j = 0; j < r->nwarnings; j++) {
+		if (r->warnings[j].n > 1)
+			pk_table_footer(&r->table, "Warning: %s (%ld preemptors)", r->warnings[j].text, r->warnings[j].n);
 		else
-			pk_table_footer(t, "Warning: %s", w[j].text);
-		free(w[j].text);
+			pk_table_footer(&r->table, "Warning: %s", r->warnings[j].text);
+		free(r->warnings[j].text);
 	}
-	free(w);
+	free(r->warnings);
+	r->warnings = NULL;
+	pk_cli_table_warnings(r->cli, &r->table);
+	pk_table_flush(&r->table, out);
 }
 
-long plan_write(plan_run *r, pk_out *out)
+static const plan_writer narrow_writer = { narrow_begin, narrow_plan, table_end, false, true, false };
+static const plan_writer wide_writer = { wide_begin, wide_plan, table_end, false, true, true };
+
+const plan_writer *plan_writer_for(pk_format f)
 {
-	if (r->cli->format == PK_FMT_HTML)
-		return plan_write_html(r, out);
-	warning_count *warnings = NULL;
-	long nwarnings = 0;
-	bool table = r->cli->format == PK_FMT_TABLE || r->cli->format == PK_FMT_WIDE;
-	bool wide = r->cli->format == PK_FMT_WIDE;
-	long unplaced = 0;
-	bool compared = false;
-	pk_table t;
-	if (table)
-		table_header(r->cli, &t, wide);
-	for (long i = 0; i < r->nentries; i++) {
-		bool placed;
-		cJSON *plan = plan_build(r, &r->entries[i], &placed);
-		if (!placed)
-			unplaced++;
-		if (table) {
-			compared |= table_row(&t, plan, wide);
-			not_candidate_rows(&t, plan, &r->entries[i].not_candidates, wide);
-			count_warnings(plan, &warnings, &nwarnings);
-		} else
-			pk_out_json(out, plan);
-		cJSON_Delete(plan);
+	switch (f) {
+	case PK_FMT_TABLE: return &narrow_writer;
+	case PK_FMT_WIDE: return &wide_writer;
+	case PK_FMT_HTML: return &plan_html_writer;
+	default: return &json_writer;
 	}
-	if (table) {
-		if (compared)
-			pk_table_footer(&t, "%s", PK_ADJUSTED_SUM_RULE);
-		warning_footer(&t, warnings, nwarnings);
-		pk_cli_table_warnings(r->cli, &t);
-		pk_table_flush(&t, out);
-	}
-	return unplaced;
 }

@@ -20,7 +20,8 @@ void plan_init(plan_run *r, pk_cli *cli)
 	struct timespec ts;
 	clock_gettime(CLOCK_REALTIME, &ts);
 	r->now = (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-	r->summaries = cli->format == PK_FMT_JSON;
+	r->writer = plan_writer_for(cli->format);
+	r->summaries = !r->writer->every_candidate;
 }
 
 void plan_free(plan_run *r)
@@ -98,7 +99,7 @@ static void add_node_status(plan_run *r, plan_entry *e, const cJSON *o)
 	cJSON_ArrayForEach(it, pk_get(o, "reasons"))
 		if (n < PK_STATUS_MAX_REASONS && cJSON_IsString(it))
 			reasons[n++] = it->valuestring;
-	e->not_candidates.all_names = r->cli->format == PK_FMT_WIDE;
+	e->not_candidates.all_names = r->writer->all_node_names;
 	pk_node_groups_add(&e->not_candidates, pk_str_or(o, "node", ""), pk_str_or(o, "stage", ""),
 	                   pk_str_or(o, "code", ""), pk_str(o, "plugin"), reasons, n, pk_str(o, "preemption"));
 	r->stats.used++;
@@ -138,13 +139,12 @@ static int on_record(void *ctx, pk_record *rec)
 	const char *kind = pk_kind(rec->obj);
 	const cJSON *ref = pk_get(rec->obj, "preemptor");
 	bool is_pre = strcmp(kind, "Preemptor") == 0, is_cand = strcmp(kind, "Candidate") == 0;
-	bool grouped = r->cli->format == PK_FMT_TABLE || r->cli->format == PK_FMT_WIDE || r->cli->format == PK_FMT_HTML;
-	if (grouped && strcmp(kind, "NodeStatus") == 0 && cJSON_IsObject(ref)) {
+	if (r->writer->node_status && strcmp(kind, "NodeStatus") == 0 && cJSON_IsObject(ref)) {
 		add_node_status(r, entry_for(r, ref), rec->obj);
 		return 0;
 	}
 	if (!is_pre && !is_cand) {
-		pk_stats_skip(&r->stats, kind); /* NodeStatus (for a table or a page only), Stats, other objects */
+		pk_stats_skip(&r->stats, kind); /* NodeStatus (when not shown), Stats, other objects */
 		return 0;
 	}
 	if (!cJSON_IsObject(ref)) {
@@ -181,175 +181,34 @@ int plan_read(plan_run *r, char **paths, int npaths)
 	return pk_read_paths(&r->cli->reader, paths, (size_t)npaths, on_record, r);
 }
 
-/* ---- actions --------------------------------------------------------------------- */
+/* ---- the plans --------------------------------------------------------------------- */
 
-static void nomination_action(cJSON *actions, const char *uid, const char *ns, const char *name,
-                              const char *node)
+/* The plan of one entry: the Preemptor record and the candidates decoded
+ * into the plan builder's facts, and decided. */
+static void entry_plan(const plan_run *r, const plan_entry *e, pk_plan *p)
 {
-	cJSON *a = pk_action_json("pod_status_patch", uid, ns, name);
-	cJSON *d = cJSON_AddObjectToObject(a, "details");
-	if (node)
-		cJSON_AddStringToObject(d, "nominatedNodeName", node);
-	else
-		cJSON_AddNullToObject(d, "nominatedNodeName");
-	cJSON_AddItemToArray(actions, a);
+	memset(p, 0, sizeof *p);
+	p->k8s_minor = r->cli->engine.gates.k8s_minor;
+	p->candidates = e->candidates;
+	p->ncandidates = e->ncandidates;
+	pk_plan_pod_from_record(p, e->preemptor, e->ref);
+	if (e->preemptor && other_release(r, e->preemptor, p->owned_warning, sizeof p->owned_warning))
+		pk_plan_add_warning(p, p->owned_warning);
+	pk_plan_decide(p, r->now);
 }
 
-/* ---- the plan --------------------------------------------------------------------- */
-
-static const char *entry_status(const plan_entry *e)
+long plan_write(plan_run *r, pk_out *out)
 {
-	if (e->preemptor)
-		return pk_str_or(e->preemptor, "status", "NeedsPreemption");
-	return e->ncandidates ? "NeedsPreemption" : "Unschedulable";
-}
-
-static cJSON *ref_json(const cJSON *ref)
-{
-	cJSON *o = cJSON_CreateObject();
-	static const char *const keys[] = { "namespace", "name", "uid" };
-	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
-		cJSON_AddStringToObject(o, keys[i], pk_str_or(ref, keys[i], ""));
-	int64_t p = 0;
-	pk_int64(ref, "priority", &p);
-	cJSON_AddNumberToObject(o, "priority", (double)p);
-	return o;
-}
-
-/* Where a pod that fits fits: the reason, and {"count":N,"nodes":[the
- * first few]} in the plan. */
-static const char *fits_reason(const plan_entry *e, cJSON *plan, char *buf, size_t size)
-{
-	const cJSON *fits = pk_get(e->preemptor, "fitsNodes"), *it;
-	const char *names[PK_FITS_SHOWN];
-	int shown = 0;
-	cJSON_ArrayForEach(it, fits)
-		if (shown < PK_FITS_SHOWN && cJSON_IsString(it))
-			names[shown++] = it->valuestring;
-	cJSON *f = cJSON_AddObjectToObject(plan, "fits");
-	cJSON_AddNumberToObject(f, "count", cJSON_GetArraySize(fits));
-	cJSON_AddItemToObject(f, "nodes", cJSON_CreateStringArray(names, shown));
-	return pk_fits_text(names, shown, cJSON_GetArraySize(fits), buf, size);
-}
-
-/* Where victims' record places a pod that fits (its placement, score.h):
- * the node and the placement in the plan, the placement's text after the
- * reason. */
-static void placement_of(const plan_entry *e, cJSON *plan, char *reason, size_t size)
-{
-	const cJSON *pl = pk_get(e->preemptor, "placement");
-	char text[600];
-	if (!pk_placement_json_text(pl, text, sizeof text))
-		return;
-	cJSON_AddStringToObject(plan, "node", pk_str_or(pl, "node", ""));
-	cJSON_AddItemToObject(plan, "placement", cJSON_Duplicate(pl, 1));
-	size_t w = strlen(reason);
-	snprintf(reason + w, size - w, "; %s", text);
-}
-
-/* What the Preemptor record says the answer assumed (and whether it
- * answered for another release), and the PostFilter gate that stopped it,
- * carried into the plan. */
-static void carry_assumptions(const plan_run *r, cJSON *plan, const plan_entry *e)
-{
-	const cJSON *w = e->preemptor ? pk_get(e->preemptor, "warnings") : NULL;
-	cJSON *warnings = cJSON_IsArray(w) ? cJSON_Duplicate(w, 1) : cJSON_CreateArray();
-	char msg[400];
-	if (e->preemptor && other_release(r, e->preemptor, msg, sizeof msg))
-		cJSON_AddItemToArray(warnings, cJSON_CreateString(msg));
-	cJSON_AddItemToObject(plan, "warnings", warnings);
-	const cJSON *gate = e->preemptor ? pk_get(e->preemptor, "postFilter") : NULL;
-	if (cJSON_IsObject(gate))
-		cJSON_AddItemToObject(plan, "postFilter", cJSON_Duplicate(gate, 1));
-}
-
-cJSON *plan_build(plan_run *r, const plan_entry *e, bool *placed)
-{
-	const char *status = entry_status(e);
-	const cJSON *ref = e->ref;
-	const char *uid = pk_str_or(ref, "uid", ""), *ns = pk_str_or(ref, "namespace", "");
-	const char *name = pk_str_or(ref, "name", "");
-	const char *scheduler = pk_str_or(ref, "schedulerName", "default-scheduler");
-	const char *nominated = pk_str(ref, "nominatedNodeName");
-	const char *message = e->preemptor ? pk_str_or(e->preemptor, "message", "") : "";
-
-	cJSON *o = cJSON_CreateObject();
-	cJSON_AddStringToObject(o, "kind", "PreemptionPlan");
-	pk_cli_add_k8s_version(r->cli, o);
-	cJSON_AddItemToObject(o, "preemptor", ref_json(ref));
-	cJSON *actions = cJSON_CreateArray();
-	cJSON *fits = cJSON_CreateObject(); /* filled for a pod that fits */
-	cJSON *victims = cJSON_CreateArray();
-	cJSON *cleared = cJSON_CreateArray();
-	const char *result, *node = NULL;
-	char reason[2048];
-	int violations = 0;
-	*placed = false;
-
-	const char *decided_by = e->chosen ? e->decided_by : NULL;
-	int best = strcmp(status, "NeedsPreemption") != 0 ? -1
-	           : e->chosen ? e->best : pk_pick_one_node_why(e->candidates, e->ncandidates, r->now, &decided_by);
-	if (best >= 0) {
-		const pk_candidate *c = &e->candidates[best];
-		result = "Preempt";
-		node = c->node;
-		violations = c->num_pdb_violations;
-		*placed = true;
-		snprintf(reason, sizeof reason, "preempting %d pod(s) on node %s, chosen from %d candidate node(s) by %s; %s",
-		         c->nvictims, c->node, e->ncandidates, decided_by, message);
-		char by[300];
-		snprintf(by, sizeof by, "pod %s", uid);
-		for (int i = 0; i < c->nvictims; i++) {
-			cJSON_AddItemToArray(victims, pk_victim_ref_json(&c->victims[i]));
-			pk_victim_actions_json(actions, &c->victims[i], c->node, scheduler, "pod", by);
-		}
-		for (int i = 0; i < c->nclear; i++) {
-			const pk_victim_ref *q = &c->clear_nominations[i];
-			cJSON_AddItemToArray(cleared, pk_victim_ref_json(q));
-			nomination_action(actions, q->uid, q->namespace_, q->name, NULL);
-		}
-		nomination_action(actions, uid, ns, name, c->node);
-	} else if (strcmp(status, "FitsWithoutPreemption") == 0) {
-		result = "NoPreemptionNeeded";
-		*placed = true;
-		fits_reason(e, fits, reason, sizeof reason);
-		placement_of(e, fits, reason, sizeof reason);
-	} else if (strcmp(status, "NotEligible") == 0) {
-		/* Upstream returns a nil result: an existing nomination stays. */
-		result = "NotEligible";
-		node = nominated;
-		snprintf(reason, sizeof reason, "%s", message);
-	} else {
-		/* No candidate: upstream clears any nomination the pod had. */
-		result = "Unschedulable";
-		snprintf(reason, sizeof reason, "%s", *message ? message : "no candidate node for preemption");
-		if (nominated && *nominated)
-			nomination_action(actions, uid, ns, name, NULL);
+	long unplaced = 0;
+	r->out = out;
+	r->writer->begin(r);
+	for (long i = 0; i < r->nentries; i++) {
+		pk_plan p;
+		entry_plan(r, &r->entries[i], &p);
+		unplaced += p.result != PK_PLAN_PREEMPT && p.result != PK_PLAN_NO_PREEMPTION_NEEDED;
+		r->writer->plan(r, &p, &r->entries[i]);
+		pk_plan_free(&p);
 	}
-	cJSON_AddStringToObject(o, "result", result);
-	if (node)
-		cJSON_AddStringToObject(o, "nominatedNodeName", node);
-	else
-		cJSON_AddNullToObject(o, "nominatedNodeName");
-	cJSON_AddItemToObject(o, "victims", victims);
-	cJSON_AddNumberToObject(o, "numPDBViolations", violations);
-	cJSON_AddItemToObject(o, "clearedNominations", cleared);
-	cJSON_AddNumberToObject(o, "candidates", e->ncandidates);
-	if (cJSON_GetArraySize(fits))
-		cJSON_AddItemToObject(o, "fits", cJSON_DetachItemFromObject(fits, "fits"));
-	if (cJSON_GetObjectItemCaseSensitive(fits, "node")) {
-		cJSON_AddItemToObject(o, "node", cJSON_DetachItemFromObject(fits, "node"));
-		cJSON_AddItemToObject(o, "placement", cJSON_DetachItemFromObject(fits, "placement"));
-	}
-	cJSON_Delete(fits);
-	if (decided_by && best >= 0)
-		cJSON_AddStringToObject(o, "decidedBy", decided_by);
-	cJSON_AddStringToObject(o, "reason", reason);
-	carry_assumptions(r, o, e);
-	cJSON_AddItemToObject(o, "actions", actions);
-	cJSON *res = best >= 0 && e->candidates[best].node_resources ? cJSON_Parse(e->candidates[best].node_resources)
-	                                                              : NULL;
-	if (res)
-		cJSON_AddItemToArray(cJSON_AddArrayToObject(o, "nodeResources"), res);
-	return o;
+	r->writer->end(r, out);
+	return unplaced;
 }

@@ -6,7 +6,10 @@
 #include "cli.h"
 #include "io/writer.h"
 #include "sched/engine/engine.h"
+#include "io/table.h"
+#include "sched/report/plan.h"
 #include "sched/report/records.h"
+#include "sched/report/report.h"
 
 /* Everything victims said about one preemptor. */
 typedef struct plan_entry {
@@ -16,18 +19,36 @@ typedef struct plan_entry {
 	cJSON *ref_owned;         /* a copy when no Preemptor record was seen */
 	pk_candidate *candidates;
 	int ncandidates, cap;
-	/* The choice already made (the simulator's evaluation): candidates[best]
-	 * won by decided_by, and candidates may list it alone. */
-	bool chosen;
-	int best;
-	const char *decided_by;
 	/* With plan_run.summaries: the candidate that node choice puts first
 	 * so far, the only one decoded whole (-1: none yet). */
 	int leading;
 	pk_node_groups not_candidates; /* its NodeStatus records (victims --explain), for tables */
 } plan_entry;
 
-typedef struct plan_run {
+typedef struct plan_run plan_run;
+
+/* How plans are written, chosen once from -o (output.c). */
+typedef struct plan_writer {
+	void (*begin)(plan_run *r);
+	void (*plan)(plan_run *r, const pk_plan *p, plan_entry *e);
+	void (*end)(plan_run *r, pk_out *out);
+	/* What the writer shows, so that the reading keeps it: every
+	 * candidate's victims (the page), the nodes that are no candidate
+	 * (victims --explain's NodeStatus records: a table, the page), every
+	 * node of such a group (wide). */
+	bool every_candidate, node_status, all_node_names;
+} plan_writer;
+
+const plan_writer *plan_writer_for(pk_format f);
+
+/* The plans' warnings under a table: each text once, with how many
+ * preemptors it concerns. */
+typedef struct warning_count {
+	char *text;
+	long n;
+} warning_count;
+
+struct plan_run {
 	pk_cli *cli;
 	pk_stats stats;
 	pk_arena arena;
@@ -41,7 +62,15 @@ typedef struct plan_run {
 	 * victims only. Tables and the page show every candidate's. */
 	bool summaries;
 	bool release_warned;      /* a record named another release (said once) */
-} plan_run;
+	const plan_writer *writer;
+	pk_out *out;
+	/* the writers' state: a table and what goes under it, or a page */
+	pk_table table;
+	bool compared;
+	warning_count *warnings;
+	long nwarnings;
+	pk_report *report;
+};
 
 void plan_init(plan_run *r, pk_cli *cli);
 void plan_free(plan_run *r);
@@ -49,11 +78,7 @@ void plan_free(plan_run *r);
 int plan_read(plan_run *r, char **paths, int npaths);
 /* Write one PreemptionPlan per preemptor; returns how many cannot be placed. */
 long plan_write(plan_run *r, pk_out *out);
-/* The same as a report page (-o html, html.c). */
-long plan_write_html(plan_run *r, pk_out *out);
-
-/* The PreemptionPlan record of one entry (caller owns it); *placed tells
- * whether the result is Preempt or NoPreemptionNeeded. */
-cJSON *plan_build(plan_run *r, const plan_entry *e, bool *placed);
+/* The page writer (-o html, html.c). */
+extern const plan_writer plan_html_writer;
 
 #endif

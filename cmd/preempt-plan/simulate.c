@@ -15,7 +15,7 @@
 #include "io/table.h"
 #include "io/writer.h"
 #include "k8s/json.h"
-#include "plan.h"
+#include "sched/report/plan.h"
 #include "sched/sim/apply.h"
 #include "sched/report/records.h"
 #include "sched/report/report.h"
@@ -80,12 +80,23 @@ static const struct option long_options[] = {
 	{NULL, 0, NULL, 0},
 };
 
-typedef struct sim_run {
+typedef struct sim_run sim_run;
+
+/* How the run is written, chosen once from -o: the plans as they come, and
+ * the end (applied objects, summary). */
+typedef struct sim_writer {
+	void (*begin)(sim_run *r);
+	void (*plan)(sim_run *r, const pk_plan *p);
+	void (*end)(sim_run *r, const pk_sim *m);
+	const pk_plan_columns *columns;   /* a table's */
+} sim_writer;
+
+struct sim_run {
 	pk_cli cli;
 	pk_stats stats;
 	pk_snapshot snap;
 	pk_pg_set groups;
-	plan_run plans;          /* preempt-plan's plan builder, reused for pod units */
+	const sim_writer *writer;
 	pk_out out;
 	pk_apply apply;
 	pk_table table;
@@ -98,7 +109,7 @@ typedef struct sim_run {
 	long apply_trouble;      /* unreadable documents among them */
 	long apply_nodes;        /* Node objects among them (a snapshot after --apply?) */
 	char *apply_nodes_file;  /* the first file that held one */
-} sim_run;
+};
 
 /* ---- reading -------------------------------------------------------------------- */
 
@@ -184,133 +195,19 @@ static int on_applied(void *ctx, pk_record *rec)
 	return 0;
 }
 
-/* ---- output --------------------------------------------------------------------- */
-
-static void add_warning(cJSON *plan, const char *msg)
-{
-	cJSON *w = cJSON_GetObjectItemCaseSensitive(plan, "warnings");
-	if (!w)
-		w = cJSON_AddArrayToObject(plan, "warnings");
-	cJSON_AddItemToArray(w, cJSON_CreateString(msg));
-}
+/* ---- plans ------------------------------------------------------------------------ */
 
 /* The warning for a pod whose PodGroup is not in the input: in the plan,
  * and once per group on stderr and under the table, with a count. */
-static void note_missing_group(sim_run *r, cJSON *plan, const pk_pod *p)
+static void note_missing_group(sim_run *r, pk_plan *plan, const pk_pod *p, char *msg, size_t size)
 {
-	char msg[1024];
-	if (!pk_pg_missing_group(&r->groups, &r->snap, p, msg, sizeof msg))
+	if (!pk_pg_missing_group(&r->groups, &r->snap, p, msg, size))
 		return;
-	add_warning(plan, msg);
+	pk_plan_add_warning(plan, msg);
 	char key[600];
 	snprintf(key, sizeof key, "%s %s/%s not in the input", *p->con->pod_group ? "PodGroup" : "Workload", p->namespace_,
 	         *p->con->pod_group ? p->con->pod_group : p->con->workload_name);
 	pk_diag_warn_once(&r->cli.diag, key, NULL, "%s", msg);
-}
-
-static cJSON *pod_plan(sim_run *r, const pk_sim_step *st)
-{
-	const pk_evaluation *e = st->pod_eval;
-	plan_entry pe;
-	memset(&pe, 0, sizeof pe);
-	pe.preemptor = pk_preemptor_json(e, &r->snap);
-	if (st->node) { /* plan_build carries the placement into the plan */
-		cJSON_AddItemToObject(pe.preemptor, "placement", pk_placement_json(&st->placement));
-		if (st->placement.assumes)
-			cJSON_AddItemToArray(cJSON_GetObjectItemCaseSensitive(pe.preemptor, "warnings"),
-			                     cJSON_CreateString(st->placement.assumes));
-	}
-	if (st->gate_message) {
-		cJSON_ReplaceItemInObject(pe.preemptor, "status", cJSON_CreateString("NotEligible"));
-		cJSON_ReplaceItemInObject(pe.preemptor, "message", cJSON_CreateString(st->gate_message));
-	}
-	pe.ref = (cJSON *)pk_get(pe.preemptor, "preemptor");
-	pe.candidates = st->gate_message ? NULL : e->candidates;
-	pe.ncandidates = st->gate_message ? 0 : e->ncandidates;
-	pe.chosen = e->best >= 0;
-	pe.best = e->best;
-	pe.decided_by = e->decided_by;
-	bool placed;
-	cJSON *plan = plan_build(&r->plans, &pe, &placed);
-	cJSON *ref = cJSON_GetObjectItemCaseSensitive(plan, "preemptor");
-	if (ref)
-		cJSON_AddItemToObject(ref, "kind", cJSON_CreateString("Pod"));
-	if (st->unit->recreated)
-		cJSON_AddBoolToObject(plan, "recreated", 1);
-	if (st->unit->scaled)
-		cJSON_AddBoolToObject(plan, "scaled", 1);
-	cJSON *nodes = st->gate_message ? NULL : pk_pod_plan_nodes_json(&r->snap, e, st->node);
-	if (nodes)
-		cJSON_AddItemToObject(plan, "nodeResources", nodes);
-	const cJSON *w;
-	cJSON_ArrayForEach(w, pk_get(pe.preemptor, "warnings"))
-		add_warning(plan, w->valuestring);
-	note_missing_group(r, plan, st->unit->pods[0]);
-	cJSON_Delete(pe.preemptor);
-	return plan;
-}
-
-static void table_header(sim_run *r)
-{
-	static const char *const narrow[] = { "PREEMPTOR", "PRIORITY", "RESULT", "NODE", "VICTIMS", "REASON" };
-	static const char *const wide[] = { "PREEMPTOR", "PRIORITY", "RESULT", "NODE", "VICTIMS", "VICTIM-PODS",
-	                                    "REASON" };
-	bool w = r->cli.format == PK_FMT_WIDE;
-	pk_cli_table_init(&r->cli, &r->table, w ? 7 : 6, w ? wide : narrow);
-}
-
-/* "ns/a,ns/b" or <none>. */
-static char *victim_names(const cJSON *victims)
-{
-	size_t len = 8;
-	const cJSON *it;
-	cJSON_ArrayForEach(it, victims)
-		len += strlen(pk_str_or(it, "namespace", "")) + strlen(pk_str_or(it, "name", "")) + 2;
-	char *s = malloc(len);
-	if (!s)
-		abort();
-	size_t w = 0;
-	cJSON_ArrayForEach(it, victims)
-		w += (size_t)snprintf(s + w, len - w, "%s%s/%s", w ? "," : "", pk_str_or(it, "namespace", ""),
-		                      pk_str_or(it, "name", ""));
-	if (!w)
-		snprintf(s, len, "<none>");
-	return s;
-}
-
-static void table_row(sim_run *r, const cJSON *plan)
-{
-	const cJSON *ref = pk_get(plan, "preemptor");
-	char who[600], prio[24], nv[16], nodes[64];
-	const char *kind = pk_str_or(ref, "kind", "Pod");
-	snprintf(who, sizeof who, "%s%s/%s", strcmp(kind, "PodGroup") == 0 ? "podgroup/" : "",
-	         pk_str_or(ref, "namespace", ""), pk_str_or(ref, "name", ""));
-	int64_t p = 0;
-	pk_int64(ref, "priority", &p);
-	snprintf(prio, sizeof prio, "%lld", (long long)p);
-	const char *node = pk_str(plan, "nominatedNodeName");
-	if (!node)
-		node = pk_str(plan, "node");
-	int np = cJSON_GetArraySize(pk_get(plan, "placements"));
-	if (!node && np > 0) {
-		snprintf(nodes, sizeof nodes, "%d placed", np);
-		node = nodes;
-	}
-	snprintf(nv, sizeof nv, "%d", cJSON_GetArraySize(pk_get(plan, "victims")));
-	bool wide = r->cli.format == PK_FMT_WIDE;
-	char *reason = strdup(pk_str_or(plan, "reason", ""));
-	if (!reason)
-		abort();
-	char *cut = wide ? NULL : strchr(reason, ';');
-	if (cut)
-		*cut = '\0';
-	char *names = victim_names(pk_get(plan, "victims"));
-	const char *result = pk_str_or(plan, "result", "");
-	const char *narrow_row[] = { who, prio, result, node ? node : "<none>", nv, reason };
-	const char *wide_row[] = { who, prio, result, node ? node : "<none>", nv, names, reason };
-	pk_table_row(&r->table, wide ? wide_row : narrow_row);
-	free(names);
-	free(reason);
 }
 
 static void warn(sim_run *r, const pk_origin *at, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -318,41 +215,36 @@ static void warn(sim_run *r, const pk_origin *at, const char *fmt, ...) __attrib
 static void on_step(void *ctx, const pk_sim_step *st)
 {
 	sim_run *r = ctx;
-	cJSON *plan;
+	pk_plan plan;
+	char missing[1024];
 	pk_apply_observe(&r->apply, st);
 	if (st->group_eval) {
-		plan = pk_pg_plan_json(st->group_eval, st->unit->npods ? st->unit->pods[0]->scheduler_name
-		                                                       : "default-scheduler");
-		pk_cli_add_k8s_version(&r->cli, plan);
+		pk_plan_of_group(&plan, st->group_eval,
+		                 st->unit->npods ? st->unit->pods[0]->scheduler_name : "default-scheduler",
+		                 r->cli.engine.gates.k8s_minor);
 		const char *reprieve = pk_pg_reprieve_assumption(st->group_eval, r->cli.engine.gates.k8s_minor);
 		if (reprieve) {
-			add_warning(plan, reprieve);
+			pk_plan_add_warning(&plan, reprieve);
 			warn(r, NULL, "%s", reprieve);
 		}
-		cJSON *nodes = pk_pg_plan_nodes_json(&r->snap, st->group_eval);
-		if (nodes)
-			cJSON_AddItemToObject(plan, "nodeResources", nodes);
+		plan.node_resources = pk_pg_plan_nodes_json(&r->snap, st->group_eval);
 	} else {
-		plan = pod_plan(r, st);
+		pk_plan_of_pod(&plan, st->pod_eval, st->node ? &st->placement : NULL, st->gate_message);
+		plan.recreated = st->unit->recreated;
+		plan.scaled = st->unit->scaled;
+		if (!st->gate_message)
+			plan.node_resources = pk_pod_plan_nodes_json(&r->snap, st->pod_eval, st->node);
+		note_missing_group(r, &plan, st->unit->pods[0], missing, sizeof missing);
 	}
-	if (st->requeued)
-		cJSON_AddNumberToObject(plan, "requeuedVictims", st->requeued);
+	plan.requeued = st->requeued;
 	const pk_applied *from = st->unit->npods ? pk_apply_owner(&r->apply, st->unit->pods[0]) : NULL;
 	if (from) {
-		cJSON *o = cJSON_AddObjectToObject(plan, "appliedFrom");
-		cJSON_AddStringToObject(o, "kind", from->kind);
-		cJSON_AddStringToObject(o, "namespace", from->namespace_);
-		cJSON_AddStringToObject(o, "name", from->name);
+		plan.applied_kind = from->kind;
+		plan.applied_namespace = from->namespace_;
+		plan.applied_name = from->name;
 	}
-	if (r->report) {
-		pk_report_take(r->report, plan);
-		return;
-	}
-	if (r->cli.format == PK_FMT_TABLE || r->cli.format == PK_FMT_WIDE)
-		table_row(r, plan);
-	else
-		pk_out_json(&r->out, plan);
-	cJSON_Delete(plan);
+	r->writer->plan(r, &plan);
+	pk_plan_free(&plan);
 }
 
 static cJSON *summary_json(const sim_run *r, const pk_sim *m)
@@ -383,38 +275,102 @@ static cJSON *summary_json(const sim_run *r, const pk_sim *m)
 	return o;
 }
 
-static cJSON *applied_json(const sim_run *r, const pk_applied *o)
-{
-	cJSON *j = pk_applied_json(o);
-	pk_cli_add_k8s_version(&r->cli, j);
-	return j;
-}
+/* ---- writers: one per format, chosen once (sim_writer_for) ---------------------------- */
 
-/* The applied objects: a record each (json), a line each under the table. */
-static void write_applied(sim_run *r, bool table)
+/* json and html: the plans, then an AppliedObject record per applied
+ * object and the SimulationSummary, each handed to take (which owns it). */
+static void write_records_end(sim_run *r, const pk_sim *m, void (*take)(sim_run *r, cJSON *rec))
 {
-	char msg[2048];
 	for (long i = 0; i < r->apply.n; i++) {
 		const pk_applied *o = &r->apply.objs[i];
 		if (o->skip)
 			continue;
-		if (table) {
-			pk_applied_message(o, msg, sizeof msg);
-			pk_table_footer(&r->table, "%s", msg);
-		} else if (r->report) {
-			pk_report_take(r->report, applied_json(r, o));
-		} else {
-			cJSON *j = applied_json(r, o);
-			pk_out_json(&r->out, j);
-			cJSON_Delete(j);
-		}
+		cJSON *j = pk_applied_json(o);
+		pk_cli_add_k8s_version(&r->cli, j);
+		take(r, j);
 	}
+	take(r, summary_json(r, m));
+}
+
+static void json_record(sim_run *r, cJSON *rec)
+{
+	pk_out_json(&r->out, rec);
+	cJSON_Delete(rec);
+}
+
+static void json_begin(sim_run *r)
+{
+	(void)r;
+}
+
+static void json_plan(sim_run *r, const pk_plan *p)
+{
+	json_record(r, pk_plan_json(p));
+}
+
+static void json_end(sim_run *r, const pk_sim *m)
+{
+	write_records_end(r, m, json_record);
+}
+
+static void html_record(sim_run *r, cJSON *rec)
+{
+	pk_report_take(r->report, rec);
+}
+
+static void html_begin(sim_run *r)
+{
+	pk_report_opts o;
+	pk_report_opts_default(&o);
+	o.title = "preempt-plan --simulate";
+	o.k8s_minor = r->cli.engine.gates.k8s_minor;
+	o.nodes = r->snap.nnodes;
+	r->report = pk_report_new(&o);
+}
+
+static void html_plan(sim_run *r, const pk_plan *p)
+{
+	html_record(r, pk_plan_json(p));
+}
+
+static void html_end(sim_run *r, const pk_sim *m)
+{
+	write_records_end(r, m, html_record);
+	pk_report_write(r->report, &r->out);
+}
+
+static const pk_plan_col narrow_cols[] = { PK_COL_PREEMPTOR, PK_COL_PRIORITY, PK_COL_RESULT,
+                                           PK_COL_NODE, PK_COL_VICTIMS, PK_COL_REASON_FIRST };
+static const pk_plan_col wide_cols[] = { PK_COL_PREEMPTOR, PK_COL_PRIORITY, PK_COL_RESULT, PK_COL_NODE,
+                                         PK_COL_VICTIMS, PK_COL_VICTIM_PODS, PK_COL_REASON };
+static const pk_plan_columns narrow = { narrow_cols, sizeof narrow_cols / sizeof narrow_cols[0] };
+static const pk_plan_columns wide = { wide_cols, sizeof wide_cols / sizeof wide_cols[0] };
+
+static void table_begin(sim_run *r)
+{
+	const char *header[PK_NCOLS];
+	pk_plan_columns_header(r->writer->columns, header);
+	pk_cli_table_init(&r->cli, &r->table, r->writer->columns->n, header);
+}
+
+static void table_plan(sim_run *r, const pk_plan *p)
+{
+	pk_plan_row row;
+	bool compared;
+	pk_plan_row_of(&row, p, &compared);
+	pk_plan_table_row(&r->table, r->writer->columns, &row);
 }
 
 /* Under the rows: the applied objects, the warnings, the summary. */
-static void write_table_end(sim_run *r, const pk_sim *m)
+static void table_end(sim_run *r, const pk_sim *m)
 {
-	write_applied(r, true);
+	char msg[2048];
+	for (long i = 0; i < r->apply.n; i++) {
+		if (r->apply.objs[i].skip)
+			continue;
+		pk_applied_message(&r->apply.objs[i], msg, sizeof msg);
+		pk_table_footer(&r->table, "%s", msg);
+	}
 	pk_cli_table_warnings(&r->cli, &r->table);
 	const pk_sim_summary *s = &m->sum;
 	pk_table_footer(&r->table, "%ld unit(s): %ld scheduled, %ld nominated, %ld unschedulable; %ld victim(s), "
@@ -422,6 +378,21 @@ static void write_table_end(sim_run *r, const pk_sim *m)
 	                s->units, s->scheduled, s->nominated, s->unschedulable, s->victims, s->recreated,
 	                s->cascading_preemptions);
 	pk_table_flush(&r->table, &r->out);
+}
+
+static const sim_writer json_writer = { json_begin, json_plan, json_end, NULL };
+static const sim_writer html_writer = { html_begin, html_plan, html_end, NULL };
+static const sim_writer narrow_writer = { table_begin, table_plan, table_end, &narrow };
+static const sim_writer wide_writer = { table_begin, table_plan, table_end, &wide };
+
+static const sim_writer *sim_writer_for(pk_format f)
+{
+	switch (f) {
+	case PK_FMT_TABLE: return &narrow_writer;
+	case PK_FMT_WIDE: return &wide_writer;
+	case PK_FMT_HTML: return &html_writer;
+	default: return &json_writer;
+	}
 }
 
 /* A warning on stderr, once per message, that also goes under the table. */
@@ -646,29 +617,15 @@ static bool apply_all(sim_run *r, pk_sim *sim, const sim_args *a)
 	return true;
 }
 
-static pk_report *sim_report_new(const sim_run *r)
-{
-	pk_report_opts o;
-	pk_report_opts_default(&o);
-	o.title = "preempt-plan --simulate";
-	o.k8s_minor = r->cli.engine.gates.k8s_minor;
-	o.nodes = r->snap.nnodes;
-	return pk_report_new(&o);
-}
-
 /* Run the queue and write everything; the exit status. */
 static int simulate(sim_run *r, pk_sim *sim, double *secs)
 {
-	bool table = r->cli.format == PK_FMT_TABLE || r->cli.format == PK_FMT_WIDE;
 	warn_skipped(r);
 	if (sim->n == 0) /* an empty answer is a note, in every tool */
 		pk_diag_report(&r->cli.diag, PK_SEV_NOTE, NULL, "%s",
 		               r->apply.n ? "nothing to schedule: no pending pods, and the applied objects create none"
 		                          : "no pending pods in the input");
-	if (table)
-		table_header(r);
-	if (r->cli.format == PK_FMT_HTML)
-		r->report = sim_report_new(r);
+	r->writer->begin(r);
 	struct timespec t0, t1;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	pk_sim_run(sim, on_step, r);
@@ -676,19 +633,7 @@ static int simulate(sim_run *r, pk_sim *sim, double *secs)
 	*secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
 	pk_apply_finish(&r->apply);
 	warn_after_run(r, sim);
-	if (table) {
-		write_table_end(r, sim);
-	} else {
-		write_applied(r, false);
-		cJSON *sum = summary_json(r, sim);
-		if (r->report) {
-			pk_report_take(r->report, sum);
-			pk_report_write(r->report, &r->out);
-		} else {
-			pk_out_json(&r->out, sum);
-			cJSON_Delete(sum);
-		}
-	}
+	r->writer->end(r, sim);
 	bool negative = sim->sum.unschedulable || pk_apply_rejected(&r->apply) || pk_apply_unplaced(&r->apply);
 	return negative ? PK_EXIT_FINDING : PK_EXIT_OK;
 }
@@ -704,7 +649,6 @@ static void free_run(sim_run *r)
 	free(r->apply_nodes_file);
 	pk_apply_free(&r->apply);
 	pk_report_free(r->report);
-	plan_free(&r->plans);
 	pk_pg_set_free(&r->groups);
 	pk_snapshot_free(&r->snap);
 	free(r);
@@ -747,7 +691,7 @@ int pp_simulate_main(int argc, char **argv)
 	r->snap.threads = r->cli.engine.threads;
 	pk_pg_set_init(&r->groups, &r->cli.engine.gates);
 	pk_eval_opts_engine(&so.eval, &r->cli.engine);
-	plan_init(&r->plans, &r->cli);
+	r->writer = sim_writer_for(r->cli.format);
 	pk_out_init(&r->out, stdout);
 
 	int status = PK_EXIT_TROUBLE;

@@ -146,10 +146,7 @@ void pk_victim_actions_json(cJSON *actions, const pk_victim_ref *v, const char *
 /* Key identifying a preemptor in records: uid if set, else namespace/name. */
 void pk_preemptor_key(const cJSON *ref, char *buf, size_t size);
 
-/* The plan record (kind PreemptionPlan, preemptor kind PodGroup); caller
- * owns it. scheduler is the members' schedulerName. */
-cJSON *pk_pg_plan_json(const pk_pg_evaluation *e, const char *scheduler);
-/* Its nodeResources (records.h) from s as it is before pk_pg_apply: the
+/* A PodGroup plan's nodeResources (records.h) from s as it is before pk_pg_apply: the
  * victims gone and the placed members added; NULL when nothing moves. */
 cJSON *pk_pg_plan_nodes_json(const pk_snapshot *s, const pk_pg_evaluation *e);
 

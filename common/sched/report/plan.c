@@ -1,0 +1,538 @@
+/* The PreemptionPlan: built once from the engine's structs, written as a
+ * record or a table row; see plan.h. */
+#include "sched/report/plan.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "k8s/gates.h"
+#include "k8s/json.h"
+#include "sched/report/records.h"
+
+/* ---- result names ----------------------------------------------------------------- */
+
+static const char *const result_names[] = {
+	[PK_PLAN_NO_PREEMPTION_NEEDED] = "NoPreemptionNeeded",
+	[PK_PLAN_PREEMPT] = "Preempt",
+	[PK_PLAN_NOT_ELIGIBLE] = "NotEligible",
+	[PK_PLAN_UNSCHEDULABLE] = "Unschedulable",
+	[PK_PLAN_PREEMPTION_IN_PROGRESS] = "PreemptionInProgress",
+};
+
+const char *pk_plan_result_name(pk_plan_result r)
+{
+	return r <= PK_PLAN_PREEMPTION_IN_PROGRESS ? result_names[r] : "Unknown";
+}
+
+bool pk_plan_result_parse(const char *name, pk_plan_result *out)
+{
+	for (size_t i = 0; i < sizeof result_names / sizeof result_names[0]; i++)
+		if (strcmp(name, result_names[i]) == 0) {
+			*out = (pk_plan_result)i;
+			return true;
+		}
+	/* victims' names before they were these */
+	if (strcmp(name, "FitsWithoutPreemption") == 0)
+		*out = PK_PLAN_NO_PREEMPTION_NEEDED;
+	else if (strcmp(name, "NeedsPreemption") == 0)
+		*out = PK_PLAN_PREEMPT;
+	else
+		return false;
+	return true;
+}
+
+pk_plan_result pk_plan_result_of(pk_pre_status s)
+{
+	switch (s) {
+	case PK_PRE_FITS: return PK_PLAN_NO_PREEMPTION_NEEDED;
+	case PK_PRE_NEEDS_PREEMPTION: return PK_PLAN_PREEMPT;
+	case PK_PRE_NOT_ELIGIBLE: return PK_PLAN_NOT_ELIGIBLE;
+	default: return PK_PLAN_UNSCHEDULABLE;
+	}
+}
+
+static pk_plan_result result_of_group(pk_pg_result r)
+{
+	switch (r) {
+	case PK_PG_NO_PREEMPTION_NEEDED: return PK_PLAN_NO_PREEMPTION_NEEDED;
+	case PK_PG_PREEMPT: return PK_PLAN_PREEMPT;
+	case PK_PG_NOT_ELIGIBLE: return PK_PLAN_NOT_ELIGIBLE;
+	case PK_PG_PREEMPTION_IN_PROGRESS: return PK_PLAN_PREEMPTION_IN_PROGRESS;
+	default: return PK_PLAN_UNSCHEDULABLE;
+	}
+}
+
+/* ---- building ----------------------------------------------------------------------- */
+
+void pk_plan_add_warning(pk_plan *p, const char *w)
+{
+	if (w && p->nwarnings < PK_PLAN_MAX_WARNINGS)
+		p->warnings[p->nwarnings++] = w;
+}
+
+void pk_plan_of_pod(pk_plan *p, const pk_evaluation *e, const pk_placement *pl, const char *gate_message)
+{
+	const pk_preemptor *pre = e->preemptor;
+	const pk_pod *pod = pre->pod;
+	memset(p, 0, sizeof *p);
+	p->kind_named = true;
+	p->namespace_ = pod->namespace_;
+	p->name = pod->name;
+	p->uid = pod->uid;
+	p->scheduler = *pod->scheduler_name ? pod->scheduler_name : "default-scheduler";
+	p->nominated_before = *pod->nominated_node ? pod->nominated_node : NULL;
+	p->priority = pod->priority;
+	p->k8s_minor = e->k8s_minor;
+	p->found = gate_message ? PK_PLAN_NOT_ELIGIBLE : pk_plan_result_of(e->status);
+	p->message = gate_message ? gate_message : e->message;
+	p->candidates = gate_message ? NULL : e->candidates;
+	p->ncandidates = gate_message ? 0 : e->ncandidates;
+	p->best = e->best;
+	p->decided_by = e->decided_by;
+	for (long i = 0; p->found == PK_PLAN_NO_PREEMPTION_NEEDED && i < e->nnodes; i++)
+		if (e->nodes[i].filter->code == PK_CODE_SUCCESS && p->nfit++ < PK_FITS_SHOWN)
+			p->fit_nodes[p->nfit_shown++] = e->nodes[i].ni->node->name;
+	p->placement = pl;
+	if (pod->unmodelled) {
+		char names[256];
+		pk_unmodelled_names(pod->unmodelled, names, sizeof names);
+		snprintf(p->owned_warning, sizeof p->owned_warning, "not modelled, ignored when filtering: %s", names);
+		pk_plan_add_warning(p, p->owned_warning);
+	}
+	const cJSON *it;
+	cJSON_ArrayForEach(it, pre->warnings)
+		pk_plan_add_warning(p, cJSON_IsString(it) ? it->valuestring : NULL);
+	if (pl)
+		pk_plan_add_warning(p, pl->assumes);
+	if (pre->gate_message && e->status == PK_PRE_NOT_ELIGIBLE) {
+		p->gate = pre->gate;
+		p->gate_status = pre->gate_message;
+	}
+	pk_plan_decide(p, 0);
+}
+
+void pk_plan_pod_from_record(pk_plan *p, const cJSON *rec, const cJSON *ref)
+{
+	p->namespace_ = pk_str_or(ref, "namespace", "");
+	p->name = pk_str_or(ref, "name", "");
+	p->uid = pk_str_or(ref, "uid", "");
+	p->scheduler = pk_str_or(ref, "schedulerName", "default-scheduler");
+	p->nominated_before = pk_str(ref, "nominatedNodeName");
+	pk_int64(ref, "priority", &p->priority);
+	p->best = -1;
+	p->found = p->ncandidates ? PK_PLAN_PREEMPT : PK_PLAN_UNSCHEDULABLE;
+	p->message = "";
+	if (!rec)
+		return;
+	if (!pk_plan_result_parse(pk_str_or(rec, "status", "Preempt"), &p->found))
+		p->found = PK_PLAN_UNSCHEDULABLE;
+	p->message = pk_str_or(rec, "message", "");
+	const cJSON *it;
+	cJSON_ArrayForEach(it, pk_get(rec, "fitsNodes"))
+		if (cJSON_IsString(it) && p->nfit_shown < PK_FITS_SHOWN)
+			p->fit_nodes[p->nfit_shown++] = it->valuestring;
+	p->nfit = cJSON_GetArraySize(pk_get(rec, "fitsNodes"));
+	p->placement_record = pk_get(rec, "placement");
+	cJSON_ArrayForEach(it, pk_get(rec, "warnings"))
+		pk_plan_add_warning(p, cJSON_IsString(it) ? it->valuestring : NULL);
+	const cJSON *gate = pk_get(rec, "postFilter");
+	if (cJSON_IsObject(gate)) {
+		p->gate = pk_str(gate, "gate");
+		p->gate_status = pk_str(gate, "status");
+	}
+}
+
+/* A pod that fits: where, in the reason, and the node the scores chose. */
+static void decide_fits(pk_plan *p)
+{
+	pk_fits_text(p->fit_nodes, p->nfit_shown, p->nfit, p->reason, sizeof p->reason);
+	char text[600];
+	const char *placed = NULL;
+	if (p->placement && p->placement->node) {
+		placed = pk_placement_text(p->placement, text, sizeof text);
+		p->placed_on = p->placement->node->node->name;
+	} else if (p->placement_record && (placed = pk_placement_json_text(p->placement_record, text, sizeof text))) {
+		p->placed_on = pk_str_or(p->placement_record, "node", "");
+	}
+	if (placed) {
+		size_t w = strlen(p->reason);
+		snprintf(p->reason + w, sizeof p->reason - w, "; %s", placed);
+	}
+}
+
+void pk_plan_decide(pk_plan *p, int64_t now)
+{
+	const char *decided_by = p->best >= 0 ? p->decided_by : NULL;
+	int best = p->found != PK_PLAN_PREEMPT ? -1
+	           : p->best >= 0 ? p->best : pk_pick_one_node_why(p->candidates, p->ncandidates, now, &decided_by);
+	p->best = best;
+	p->decided_by = best >= 0 ? decided_by : NULL;
+	if (best >= 0) {
+		const pk_candidate *c = &p->candidates[best];
+		p->result = PK_PLAN_PREEMPT;
+		p->nominated = c->node;
+		p->victims = c->victims;
+		p->nvictims = c->nvictims;
+		p->num_pdb_violations = c->num_pdb_violations;
+		p->cleared = c->clear_nominations;
+		p->ncleared = c->nclear;
+		p->node_resources_text = c->node_resources;
+		snprintf(p->reason, sizeof p->reason,
+		         "preempting %d pod(s) on node %s, chosen from %d candidate node(s) by %s; %s", c->nvictims, c->node,
+		         p->ncandidates, decided_by, p->message);
+	} else if (p->found == PK_PLAN_NO_PREEMPTION_NEEDED) {
+		p->result = PK_PLAN_NO_PREEMPTION_NEEDED;
+		decide_fits(p);
+	} else if (p->found == PK_PLAN_NOT_ELIGIBLE) {
+		/* Upstream returns a nil result: an existing nomination stays. */
+		p->result = PK_PLAN_NOT_ELIGIBLE;
+		p->nominated = p->nominated_before;
+		snprintf(p->reason, sizeof p->reason, "%s", p->message);
+	} else {
+		/* No candidate: upstream clears any nomination the pod had. */
+		p->result = PK_PLAN_UNSCHEDULABLE;
+		snprintf(p->reason, sizeof p->reason, "%s", *p->message ? p->message : "no candidate node for preemption");
+	}
+}
+
+void pk_plan_of_group(pk_plan *p, const pk_pg_evaluation *e, const char *scheduler, int k8s_minor)
+{
+	const pk_podgroup *pg = e->group;
+	memset(p, 0, sizeof *p);
+	p->group = e;
+	p->kind_named = true;
+	p->namespace_ = pg->namespace_;
+	p->name = pg->name;
+	p->uid = pg->uid;
+	p->scheduler = scheduler;
+	p->priority = pg->priority;
+	p->k8s_minor = k8s_minor;
+	p->best = -1;
+	p->result = p->found = result_of_group(e->result);
+	if (e->result == PK_PG_PREEMPT)
+		p->num_pdb_violations = e->num_pdb_violations;
+	if (e->result == PK_PG_PREEMPT && e->nvictims) {
+		p->owned_victims = malloc(sizeof *p->owned_victims * (size_t)e->nvictims);
+		if (!p->owned_victims)
+			abort();
+		for (int i = 0; i < e->nvictims; i++)
+			pk_victim_ref_of_pod(&p->owned_victims[i], e->victims[i]);
+		p->victims = p->owned_victims;
+		p->nvictims = e->nvictims;
+	}
+	snprintf(p->reason, sizeof p->reason, "%s", e->reason ? e->reason : "");
+}
+
+void pk_plan_free(pk_plan *p)
+{
+	free(p->owned_victims);
+	cJSON_Delete(p->node_resources);
+	p->owned_victims = NULL;
+	p->node_resources = NULL;
+}
+
+/* ---- the record ----------------------------------------------------------------------- */
+
+static void nomination_action(cJSON *actions, const char *uid, const char *ns, const char *name, const char *node)
+{
+	cJSON *a = pk_action_json("pod_status_patch", uid, ns, name);
+	cJSON *d = cJSON_AddObjectToObject(a, "details");
+	if (node)
+		cJSON_AddStringToObject(d, "nominatedNodeName", node);
+	else
+		cJSON_AddNullToObject(d, "nominatedNodeName");
+	cJSON_AddItemToArray(actions, a);
+}
+
+/* The API calls that carry the plan out, as the executor makes them. */
+static cJSON *actions_json(const pk_plan *p)
+{
+	cJSON *actions = cJSON_CreateArray();
+	char by[600];
+	if (p->group)
+		snprintf(by, sizeof by, "pod group %s/%s", p->namespace_, p->name);
+	else
+		snprintf(by, sizeof by, "pod %s", p->uid);
+	/* executor.go: podGroupExecutorPreemptor.Type() is "podgroup" */
+	for (int i = 0; i < p->nvictims; i++)
+		pk_victim_actions_json(actions, &p->victims[i], p->group ? p->victims[i].node : p->nominated, p->scheduler,
+		                       p->group ? "podgroup" : "pod", by);
+	if (p->group)
+		return actions;
+	for (int i = 0; i < p->ncleared; i++)
+		nomination_action(actions, p->cleared[i].uid, p->cleared[i].namespace_, p->cleared[i].name, NULL);
+	if (p->result == PK_PLAN_PREEMPT)
+		nomination_action(actions, p->uid, p->namespace_, p->name, p->nominated);
+	else if (p->result == PK_PLAN_UNSCHEDULABLE && p->nominated_before && *p->nominated_before)
+		nomination_action(actions, p->uid, p->namespace_, p->name, NULL);
+	return actions;
+}
+
+static cJSON *victims_json(const pk_victim_ref *v, int n)
+{
+	cJSON *a = cJSON_CreateArray();
+	for (int i = 0; i < n; i++)
+		cJSON_AddItemToArray(a, pk_victim_ref_json(&v[i]));
+	return a;
+}
+
+static void warnings_json(cJSON *o, const pk_plan *p)
+{
+	cJSON *w = cJSON_AddArrayToObject(o, "warnings");
+	for (int i = 0; i < p->nwarnings; i++)
+		cJSON_AddItemToArray(w, cJSON_CreateString(p->warnings[i]));
+}
+
+/* A pod's: what was compared, where it fits, what stopped it. */
+static void pod_fields_json(cJSON *o, const pk_plan *p)
+{
+	cJSON_AddItemToObject(o, "clearedNominations", victims_json(p->cleared, p->ncleared));
+	cJSON_AddNumberToObject(o, "candidates", p->ncandidates);
+	if (p->result == PK_PLAN_NO_PREEMPTION_NEEDED) {
+		cJSON *f = cJSON_AddObjectToObject(o, "fits");
+		cJSON_AddNumberToObject(f, "count", (double)p->nfit);
+		cJSON_AddItemToObject(f, "nodes", cJSON_CreateStringArray(p->fit_nodes, p->nfit_shown));
+	}
+	if (p->placed_on) {
+		cJSON_AddStringToObject(o, "node", p->placed_on);
+		cJSON_AddItemToObject(o, "placement", p->placement ? pk_placement_json(p->placement)
+		                                                    : cJSON_Duplicate(p->placement_record, 1));
+	}
+	if (p->decided_by)
+		cJSON_AddStringToObject(o, "decidedBy", p->decided_by);
+	cJSON_AddStringToObject(o, "reason", p->reason);
+	warnings_json(o, p);
+	if (p->gate || p->gate_status) {
+		cJSON *g = cJSON_AddObjectToObject(o, "postFilter");
+		if (p->gate)
+			cJSON_AddStringToObject(g, "gate", p->gate);
+		if (p->gate_status)
+			cJSON_AddStringToObject(g, "status", p->gate_status);
+	}
+}
+
+/* A PodGroup's: its units, its members' placements, its gate's code. */
+static void group_fields_json(cJSON *o, const pk_plan *p)
+{
+	const pk_pg_evaluation *e = p->group;
+	bool preempt = e->result == PK_PG_PREEMPT;
+	cJSON_AddNumberToObject(o, "victimUnits", preempt ? e->nvictim_units : 0);
+	cJSON_AddNumberToObject(o, "numPodGroupDisruptions", preempt ? e->num_pod_group_disruptions : 0);
+	cJSON *pl = cJSON_AddArrayToObject(o, "placements");
+	bool placed = preempt || e->result == PK_PG_NO_PREEMPTION_NEEDED;
+	for (int k = 0; placed && k < e->nmembers; k++) {
+		if (!e->placements[k].node)
+			continue;
+		cJSON *m = cJSON_CreateObject();
+		cJSON_AddStringToObject(m, "namespace", e->placements[k].pod->namespace_);
+		cJSON_AddStringToObject(m, "name", e->placements[k].pod->name);
+		cJSON_AddStringToObject(m, "node", e->placements[k].node->node->name);
+		cJSON_AddItemToArray(pl, m);
+	}
+	cJSON_AddNumberToObject(o, "members", e->nmembers);
+	cJSON_AddNumberToObject(o, "minCount", e->required);
+	cJSON_AddStringToObject(o, "disruptionMode", e->group->disrupt_whole ? "PodGroup" : "Pod");
+	cJSON_AddStringToObject(o, "reason", p->reason);
+	/* the PodGroupPostFilter status code: Unschedulable and UnschedulableAndUnresolvable
+	 * differ between releases for the same reason (1.37 GenerateVictims) */
+	cJSON_AddStringToObject(o, "code", pk_code_name(e->code));
+}
+
+/* What --simulate adds: how the unit came to be, and its nodes. */
+static void simulation_fields_json(cJSON *o, const pk_plan *p)
+{
+	if (p->recreated)
+		cJSON_AddBoolToObject(o, "recreated", 1);
+	if (p->scaled)
+		cJSON_AddBoolToObject(o, "scaled", 1);
+	cJSON *res = p->node_resources ? cJSON_Duplicate(p->node_resources, 1) : NULL;
+	if (!res && p->node_resources_text) {
+		cJSON *one = cJSON_Parse(p->node_resources_text);
+		if (one)
+			cJSON_AddItemToArray(res = cJSON_CreateArray(), one);
+	}
+	if (res)
+		cJSON_AddItemToObject(o, "nodeResources", res);
+	if (p->requeued)
+		cJSON_AddNumberToObject(o, "requeuedVictims", p->requeued);
+	if (p->applied_kind) {
+		cJSON *a = cJSON_AddObjectToObject(o, "appliedFrom");
+		cJSON_AddStringToObject(a, "kind", p->applied_kind);
+		cJSON_AddStringToObject(a, "namespace", p->applied_namespace);
+		cJSON_AddStringToObject(a, "name", p->applied_name);
+	}
+}
+
+cJSON *pk_plan_json(const pk_plan *p)
+{
+	cJSON *o = cJSON_CreateObject();
+	cJSON_AddStringToObject(o, "kind", "PreemptionPlan");
+	pk_k8s_add_version(o, p->k8s_minor);
+	cJSON *ref = cJSON_AddObjectToObject(o, "preemptor");
+	if (p->kind_named)
+		cJSON_AddStringToObject(ref, "kind", p->group ? "PodGroup" : "Pod");
+	cJSON_AddStringToObject(ref, "namespace", p->namespace_);
+	cJSON_AddStringToObject(ref, "name", p->name);
+	cJSON_AddStringToObject(ref, "uid", p->uid);
+	cJSON_AddNumberToObject(ref, "priority", (double)p->priority);
+	cJSON_AddStringToObject(o, "result", pk_plan_result_name(p->result));
+	if (p->nominated)
+		cJSON_AddStringToObject(o, "nominatedNodeName", p->nominated);
+	else
+		cJSON_AddNullToObject(o, "nominatedNodeName");
+	cJSON_AddItemToObject(o, "victims", victims_json(p->victims, p->nvictims));
+	cJSON_AddNumberToObject(o, "numPDBViolations", p->num_pdb_violations);
+	if (p->group)
+		group_fields_json(o, p);
+	else
+		pod_fields_json(o, p);
+	cJSON_AddItemToObject(o, "actions", actions_json(p));
+	if (p->group && p->nwarnings)
+		warnings_json(o, p);
+	simulation_fields_json(o, p);
+	return o;
+}
+
+/* ---- table rows ------------------------------------------------------------------------- */
+
+void pk_plan_row_init(pk_plan_row *r, const char *ns, const char *name, int64_t priority)
+{
+	memset(r, 0, sizeof *r);
+	snprintf(r->who, sizeof r->who, "%s/%s", ns, name);
+	r->priority = priority;
+	r->reason = "";
+}
+
+void pk_plan_row_victims(pk_plan_row *r, const pk_victim_ref *v, int n)
+{
+	r->nvictims = n;
+	free(r->victim_pods);
+	r->victim_pods = NULL;
+	if (!n)
+		return;
+	size_t len = 1;
+	for (int k = 0; k < n; k++)
+		len += strlen(v[k].namespace_) + strlen(v[k].name) + 2;
+	char *names = malloc(len);
+	if (!names)
+		abort();
+	size_t w = 0;
+	for (int k = 0; k < n; k++)
+		w += (size_t)snprintf(names + w, len - w, "%s%s/%s", k ? "," : "", v[k].namespace_, v[k].name);
+	r->victim_pods = names;
+}
+
+/* The ADJUSTED-SUM and TOP-PRIORITY cells of victims v. */
+static void victim_priorities(pk_plan_row *r, const pk_victim_ref *v, int n)
+{
+	int64_t sum = 0;
+	for (int k = 0; k < n; k++)
+		sum += v[k].priority;
+	r->has_top = true;
+	r->top_priority = n ? v[0].priority : 0;
+	pk_adjusted_sum_text(n, sum, r->adjusted_sum, sizeof r->adjusted_sum);
+}
+
+void pk_plan_row_of(pk_plan_row *r, const pk_plan *p, bool *compared)
+{
+	pk_plan_row_init(r, p->namespace_, p->name, p->priority);
+	if (p->group)
+		snprintf(r->who, sizeof r->who, "podgroup/%s/%s", p->namespace_, p->name);
+	snprintf(r->result, sizeof r->result, "%s", pk_plan_result_name(p->result));
+	int placed = 0;
+	for (int k = 0; p->group && (p->result == PK_PLAN_PREEMPT || p->result == PK_PLAN_NO_PREEMPTION_NEEDED) &&
+	                k < p->group->nmembers; k++)
+		placed += p->group->placements[k].node != NULL;
+	if (p->nominated)
+		snprintf(r->node, sizeof r->node, "%s", p->nominated);
+	else if (p->placed_on)
+		snprintf(r->node, sizeof r->node, "%s", p->placed_on);
+	else if (placed)
+		snprintf(r->node, sizeof r->node, "%d placed", placed);
+	else if (p->nfit_shown && p->result == PK_PLAN_NO_PREEMPTION_NEEDED)
+		snprintf(r->node, sizeof r->node, "%s", p->fit_nodes[0]); /* without a placement, the first node it fits on */
+	else
+		snprintf(r->node, sizeof r->node, PK_PLAN_NONE);
+	pk_plan_row_victims(r, p->victims, p->nvictims);
+	r->pdb_violations = p->num_pdb_violations;
+	/* what node choice compared: a pod's plan that preempts (a gang's
+	 * nodes are not chosen by it) */
+	*compared = !p->group && p->result == PK_PLAN_PREEMPT && p->nvictims > 0;
+	if (*compared)
+		victim_priorities(r, p->victims, p->nvictims);
+	r->reason = p->reason;
+}
+
+void pk_plan_row_of_candidate(pk_plan_row *r, const pk_evaluation *e, int i)
+{
+	const pk_candidate *c = &e->candidates[i];
+	snprintf(r->result, sizeof r->result, "%s%s", pk_plan_result_name(PK_PLAN_PREEMPT), i == e->best ? "*" : "");
+	snprintf(r->node, sizeof r->node, "%s", c->node);
+	pk_plan_row_victims(r, c->victims, c->nvictims);
+	r->pdb_violations = c->num_pdb_violations;
+	victim_priorities(r, c->victims, c->nvictims);
+}
+
+void pk_plan_row_not_candidate(pk_plan_row *r, const char *nodes, const char *reason)
+{
+	snprintf(r->result, sizeof r->result, "NotCandidate");
+	snprintf(r->node, sizeof r->node, "%s", nodes);
+	pk_plan_row_victims(r, NULL, 0);
+	r->pdb_violations = 0;
+	r->has_top = false;
+	r->reason = reason;
+	r->reason_whole = true;
+}
+
+static const char *const column_names[PK_NCOLS] = {
+	[PK_COL_PREEMPTOR] = "PREEMPTOR",
+	[PK_COL_PRIORITY] = "PRIORITY",
+	[PK_COL_RESULT] = "RESULT",
+	[PK_COL_NODE] = "NODE",
+	[PK_COL_VICTIMS] = "VICTIMS",
+	[PK_COL_PDB_VIOLATIONS] = "PDB-VIOLATIONS",
+	[PK_COL_TOP_PRIORITY] = "TOP-PRIORITY",
+	[PK_COL_ADJUSTED_SUM] = PK_ADJUSTED_SUM_COLUMN,
+	[PK_COL_VICTIM_PODS] = "VICTIM-PODS",
+	[PK_COL_REASON] = "REASON",
+	[PK_COL_REASON_FIRST] = "REASON",
+};
+
+void pk_plan_columns_header(const pk_plan_columns *c, const char **header)
+{
+	for (int i = 0; i < c->n; i++)
+		header[i] = column_names[c->cols[i]];
+}
+
+void pk_plan_table_row(pk_table *t, const pk_plan_columns *c, pk_plan_row *r)
+{
+	char prio[24], nv[24], viol[24], top[24], reason[2048];
+	snprintf(prio, sizeof prio, "%lld", (long long)r->priority);
+	snprintf(nv, sizeof nv, "%ld", r->nvictims);
+	snprintf(viol, sizeof viol, "%ld", r->pdb_violations);
+	snprintf(top, sizeof top, "%d", (int)r->top_priority);
+	snprintf(reason, sizeof reason, "%s", r->reason);
+	char *cut = r->reason_whole ? NULL : strchr(reason, ';');
+	if (cut)
+		*cut = '\0';
+	const char *cell[PK_NCOLS] = {
+		[PK_COL_PREEMPTOR] = r->who,
+		[PK_COL_PRIORITY] = prio,
+		[PK_COL_RESULT] = r->result,
+		[PK_COL_NODE] = r->node,
+		[PK_COL_VICTIMS] = nv,
+		[PK_COL_PDB_VIOLATIONS] = viol,
+		[PK_COL_TOP_PRIORITY] = r->has_top ? top : PK_PLAN_NONE,
+		[PK_COL_ADJUSTED_SUM] = r->has_top ? r->adjusted_sum : PK_PLAN_NONE,
+		[PK_COL_VICTIM_PODS] = r->victim_pods ? r->victim_pods : PK_PLAN_NONE,
+		[PK_COL_REASON] = r->reason,
+		[PK_COL_REASON_FIRST] = reason,
+	};
+	const char *cells[PK_NCOLS];
+	for (int i = 0; i < c->n; i++)
+		cells[i] = cell[c->cols[i]];
+	pk_table_row(t, cells);
+	free(r->victim_pods);
+	r->victim_pods = NULL;
+}
