@@ -59,7 +59,6 @@
 #include "diag.h"
 #include "k8s/pod.h"
 #include "k8s/priority.h"
-#include "base/alloc.h"
 
 /* ======================================================================
  * Status (framework.Status)
