@@ -66,9 +66,21 @@ $(B)/%: $$(addprefix $(O)/,$$(addsuffix .o,$$(basename $$(wildcard cmd/$$*/*.c))
 	@mkdir -p $(B)
 	$(CC) $(LDFLAGS) -o $@ $(filter %.o,$^) $(LIB) $(LDLIBS)
 
-$(O)/unit/%: test/unit/%.c $(LIB) test/unit/t.h
+# A tool's own objects but its main, as an archive the unit tests link:
+# test_apiq_* tests apiq-sim, test_pcv_* pc-validate, test_pp_* pp-match.
+$(O)/cmd/%/tool.a: $$(addprefix $(O)/,$$(addsuffix .o,$$(basename $$(filter-out cmd/$$*/main.c,$$(wildcard cmd/$$*/*.c)))))
+	@rm -f $@
+	ar rcs $@ $^
+
+# Kept between builds (make would delete it as an intermediate file).
+.PRECIOUS: $(O)/cmd/%/tool.a
+
+unit_tool = $(if $(filter test_apiq_%,$1),apiq-sim,$(if $(filter test_pcv_%,$1),pc-validate,$(if $(filter test_pp_%,$1),pp-match)))
+unit_archive = $(if $(call unit_tool,$1),$(O)/cmd/$(call unit_tool,$1)/tool.a)
+
+$(O)/unit/%: test/unit/%.c $$(call unit_archive,$$*) $(LIB) test/unit/t.h
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -Itest/unit -MMD -MP -MF $@.d -o $@ $< $(LIB) $(LDLIBS)
+	$(CC) $(CFLAGS) -Itest/unit $(if $(call unit_tool,$*),-Icmd/$(call unit_tool,$*)) -MMD -MP -MF $@.d -o $@ $< $(call unit_archive,$*) $(LIB) $(LDLIBS)
 
 unit: $(UNIT_BIN)
 

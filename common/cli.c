@@ -17,7 +17,7 @@ const char pk_cli_common_help[] =
 	"      --max-record-bytes N   reject single objects larger than N bytes (default 268435456)\n"
 	"      --max-alias-expansions N  reject YAML expanding more than N aliased nodes (default 1000000)\n"
 	"      --max-records N        stop with an error after N objects (default unlimited)\n"
-	"      --threads N            parse with N threads (default: number of CPUs, at most 4)\n"
+	"      --threads N            read and compute with N threads, at most 8 (default: one per CPU, at most 4)\n"
 	"  -h, --help                 show this help and exit\n"
 	"  -V, --version              show the version and exit\n";
 
@@ -27,7 +27,7 @@ void pk_cli_init(pk_cli *c, const pk_cli_spec *spec)
 	c->spec = spec;
 	snprintf(c->prog, sizeof c->prog, "%s", spec->prog);
 	c->format = spec->default_format;
-	pk_feature_gates_default(&c->gates);
+	pk_engine_opts_default(&c->engine);
 	c->color_mode = PK_COLOR_AUTO;
 	c->reader.report_duplicates = 1;
 	/* progress only for a person watching: stderr on a terminal */
@@ -53,7 +53,7 @@ static void print_gates_help(const pk_cli *c)
 {
 	if (!c->spec->gates)
 		return;
-	int minor = c->gates.k8s_minor;
+	int minor = c->engine.gates.k8s_minor;
 	printf("\nFeature gates this tool reads in Kubernetes 1.%d (--feature-gates; AllAlpha and AllBeta too):\n",
 	       minor);
 	for (int i = 0; i < PK_NGATES; i++) {
@@ -102,7 +102,7 @@ static const struct exit_statuses {
 	  "an unclaimed template with --require-claim; a policy the webhook rejects",
 	  "a bad option; a file or document that cannot be read; stdout that cannot be written" },
 	{ "victims",
-	  "every preemptor fits or has a candidate node; no pending pods with --pending",
+	  "every preemptor fits or has a candidate node; no pending pods with --pending (none in NS with -n NS)",
 	  "a preemptor that cannot be placed (no candidate node) or may not preempt",
 	  "a bad option; a file or document that cannot be read; stdout that cannot be written; a snapshot without nodes" },
 	{ "preempt-plan",
@@ -197,7 +197,7 @@ int pk_cli_handle(pk_cli *c, int opt, const char *arg)
 		if (!pk_k8s_version_parse(arg, &minor))
 			pk_cli_usage_error(c, "--kubernetes-version: '%s' is not a release this version models (supported: %s)",
 			                   arg, pk_k8s_versions_supported());
-		pk_feature_gates_set_release(&c->gates, minor);
+		pk_feature_gates_set_release(&c->engine.gates, minor);
 		return 1;
 	}
 	case 'o':
@@ -236,7 +236,7 @@ int pk_cli_handle(pk_cli *c, int opt, const char *arg)
 		c->reader.limits.max_records = (long)pk_cli_number(c, "--max-records", arg, 1, 1LL << 50);
 		return 1;
 	case PK_OPT_THREADS:
-		c->reader.threads = (int)pk_cli_number(c, "--threads", arg, 1, 64);
+		c->threads_asked = (int)pk_cli_number(c, "--threads", arg, 1, 64);
 		return 1;
 	}
 	return 0;
@@ -244,12 +244,12 @@ int pk_cli_handle(pk_cli *c, int opt, const char *arg)
 
 const char *pk_cli_k8s_version(const pk_cli *c, char *buf, size_t size)
 {
-	return pk_k8s_version_text(c->gates.k8s_minor, buf, size);
+	return pk_k8s_version_text(c->engine.gates.k8s_minor, buf, size);
 }
 
 void pk_cli_add_k8s_version(const pk_cli *c, cJSON *record)
 {
-	pk_k8s_add_version(record, c->gates.k8s_minor);
+	pk_k8s_add_version(record, c->engine.gates.k8s_minor);
 }
 
 static bool answers_for_kubernetes(const pk_cli *c);
@@ -260,11 +260,17 @@ static bool answers_for_kubernetes(const pk_cli *c);
 static void options_done(pk_cli *c)
 {
 	char err[512];
-	if (pk_feature_gates_check_release(&c->gates, err, sizeof err) != 0)
+	if (pk_feature_gates_check_release(&c->engine.gates, err, sizeof err) != 0)
 		pk_cli_usage_error(c, "--feature-gates: %s", err);
+	bool capped;
+	c->engine.threads = pk_threads_resolve(c->threads_asked, &capped);
+	c->reader.threads = c->engine.threads;
+	if (capped)
+		pk_diag_report(&c->diag, PK_SEV_NOTE, NULL, "--threads %d: using %d threads, the most this version uses",
+		               c->threads_asked, c->engine.threads);
 	if (c->want_version) {
 		if (answers_for_kubernetes(c))
-			printf("%s %s (answers for Kubernetes 1.%d)\n", c->prog, PK_VERSION, c->gates.k8s_minor);
+			printf("%s %s (answers for Kubernetes 1.%d)\n", c->prog, PK_VERSION, c->engine.gates.k8s_minor);
 		else
 			printf("%s %s\n", c->prog, PK_VERSION);
 		exit(fflush(stdout) == 0 ? PK_EXIT_OK : PK_EXIT_TROUBLE);
@@ -274,20 +280,20 @@ static void options_done(pk_cli *c)
 /* A gate given to a tool whose answer it does not change is said so, once. */
 static void parse_gates(pk_cli *c, const char *arg)
 {
-	pk_feature_gates before = c->gates;
+	pk_feature_gates before = c->engine.gates;
 	char err[512];
-	if (pk_feature_gates_parse(&c->gates, arg, err, sizeof err) != 0)
+	if (pk_feature_gates_parse(&c->engine.gates, arg, err, sizeof err) != 0)
 		pk_cli_usage_error(c, "--feature-gates: %s", err);
 	for (int i = 0; i < PK_NGATES; i++)
-		if (c->gates.explicit_value[i] >= 0 && before.explicit_value[i] < 0 &&
+		if (c->engine.gates.explicit_value[i] >= 0 && before.explicit_value[i] < 0 &&
 		    !(c->spec->gates & PK_GATE_BIT(i)))
 			pk_diag_warn_once(&c->diag, pk_gate_info_of((pk_gate_id)i)->name, NULL,
 			                  "--feature-gates: %s does not change what %s computes",
 			                  pk_gate_info_of((pk_gate_id)i)->name, c->prog);
-	for (int i = before.nignored; i < c->gates.nignored; i++)
-		pk_diag_warn_once(&c->diag, c->gates.ignored[i], NULL,
+	for (int i = before.nignored; i < c->engine.gates.nignored; i++)
+		pk_diag_warn_once(&c->diag, c->engine.gates.ignored[i], NULL,
 		                  "--feature-gates: %s does not change what %s computes (not a gate it models)",
-		                  c->gates.ignored[i], c->prog);
+		                  c->engine.gates.ignored[i], c->prog);
 }
 
 /* kubectl runs a plugin kubectl-pc_validate for "kubectl pc-validate". */
@@ -323,6 +329,22 @@ static _Noreturn void unknown_option(const pk_cli *c, const char *word, const st
 	if (best)
 		snprintf(near, sizeof near, " (did you mean --%s?)", best);
 	pk_cli_usage_error(c, "unknown or ambiguous option '--%s'%s", name, near);
+}
+
+bool pk_cli_names_option(const char *word, const char *name, const struct option *longopts)
+{
+	if (strncmp(word, "--", 2) != 0 || !word[2])
+		return false;
+	const char *given = word + 2;
+	size_t n = strcspn(given, "=");
+	if (strncmp(name, given, n) != 0)
+		return false;
+	if (!name[n])
+		return true;
+	for (const struct option *o = longopts; o->name; o++)
+		if (strcmp(o->name, name) != 0 && strncmp(o->name, given, n) == 0)
+			return false;  /* ambiguous, or another option's exact name */
+	return true;
 }
 
 int pk_cli_getopt(pk_cli *c, int argc, char *const *argv, const char *shortopts, const struct option *longopts)
@@ -380,7 +402,7 @@ void pk_cli_table_warnings(const pk_cli *c, pk_table *t)
 {
 	char text[2200];
 	if (answers_for_kubernetes(c))
-		pk_table_footer(t, "Answers for Kubernetes 1.%d (--kubernetes-version).", c->gates.k8s_minor);
+		pk_table_footer(t, "Answers for Kubernetes 1.%d (--kubernetes-version).", c->engine.gates.k8s_minor);
 	for (size_t i = 0; i < c->diag.ncauses; i++) {
 		cause_text(&c->diag.causes[i], text, sizeof text);
 		pk_table_footer(t, "Warning: %s", text);

@@ -16,6 +16,7 @@
 #include "io/reader.h"
 #include "io/table.h"
 #include "k8s/gates.h"
+#include "k8s/options.h"
 
 #include "version.h"
 
@@ -52,7 +53,11 @@ typedef struct pk_cli {
 	bool named;               /* prog has been taken from argv[0] */
 	pk_format format;
 	bool no_headers;
-	pk_feature_gates gates;    /* gates.k8s_minor: the release answered for */
+	/* The release, its gates and the thread count, decided once the options
+	 * are read, for the library (engine.gates.k8s_minor: the release
+	 * answered for); reader.threads is engine.threads. */
+	pk_engine_opts engine;
+	int threads_asked;        /* --threads as given (0: not given) */
 	bool want_version;        /* -V: printed once the options are read (the release may follow) */
 	pk_color_mode color_mode;
 	bool stats;
@@ -102,6 +107,14 @@ int pk_cli_handle(pk_cli *c, int opt, const char *arg);
  * shortopts are the tool's own short options ("n:"), or "". */
 int pk_cli_getopt(pk_cli *c, int argc, char *const *argv, const char *shortopts,
                   const struct option *longopts);
+
+/* The one rule for long options and their abbreviations, in every tool
+ * (getopt_long's): word names the long option `name` of longopts when it
+ * is "--name", "--name=VALUE", or "--" and a prefix of name that no other
+ * long option of longopts begins with ("--sim" for --simulate). For the
+ * words a tool must find before getopt runs (a mode, an option that takes
+ * several paths). */
+bool pk_cli_names_option(const char *word, const char *name, const struct option *longopts);
 
 /* A table with the shared --no-headers applied and its header row added. */
 void pk_cli_table_init(const pk_cli *c, pk_table *t, int ncols, const char *const *header);

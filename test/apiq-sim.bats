@@ -313,3 +313,28 @@ JSON
 	run jq -se 'length > 2 and all(.kubernetesVersion == "1.37")' <<<"$output"
 	assert_success
 }
+
+@test "run -o html names the Kubernetes release it answers for, as its records, tables and --version do (issue 24)" {
+	run -0 apiq-sim run --pods 50 --kubernetes-version 1.36 -o html
+	assert_output --partial 'answers for Kubernetes 1.36 (--kubernetes-version).</p></header>'
+	run -0 apiq-sim run --pods 50 -o html
+	assert_output --partial 'answers for Kubernetes 1.37 (--kubernetes-version).</p></header>'
+}
+
+@test "run: the format changes how the runs are written, not what is simulated (json, table, wide and html agree)" {
+	local d=$BATS_TEST_TMPDIR
+	apiq-sim run --pods 300 --preemptor-share 0.2 --compare >"$d/json"
+	apiq-sim run --pods 300 --preemptor-share 0.2 --compare -o html >"$d/page"
+	# the records the page embeds are the Summary records, with their series added
+	python3 - "$d/page" "$d/json" <<'PY'
+import json, re, sys
+page = open(sys.argv[1]).read()
+embedded = json.loads(re.search(r'id="apiq-sim-summaries">(.*?)</script>', page, re.S).group(1))
+records = [json.loads(l) for l in open(sys.argv[2]) if '"Summary"' in l]
+for e in embedded:
+    e.pop("series")
+assert embedded == records, "the page's runs differ from the json runs"
+PY
+	apiq-sim run --pods 300 --preemptor-share 0.2 --compare -o wide --no-headers >"$d/wide"
+	[ "$(wc -l <"$d/wide")" -eq 4 ]
+}

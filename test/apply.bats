@@ -264,9 +264,9 @@ EOF
 @test "share/examples/rollout-evicts.sh answers what a rollout evicts" {
 	run env PATH="$BIN:$PATH" "$ROOT/share/examples/rollout-evicts.sh"
 	assert_success
-	assert_output --partial "Deployment shop/checkout: 6 pods — 6 placed by preempting 6 pods"
+	assert_output --partial "Deployment shop/checkout: 6 pods — 1 placed, 5 placed by preempting 8 pods"
 	assert_line "default/filler-5c8d-0"
-	assert_line "default/filler-5c8d-0-recreated: NoPreemptionNeeded node-04"
+	assert_line "default/filler-5c8d-0-recreated: NoPreemptionNeeded node-10"
 }
 
 @test "classes, then Workloads, then PodGroups are applied before what names them, wherever they stand" {

@@ -123,20 +123,21 @@ EOF
 	run -2 pc-validate --cluster "$TMP/nope.json" "$TMP/good.yaml"
 }
 
-@test "no objects at all is not a finding: exit 0 and '0 objects checked' on stderr" {
+@test "no objects at all is not a finding: exit 0 and a note '0 objects checked' on stderr, in every format" {
 	: >"$TMP/empty.yaml"
 	printf '# only a comment\n---\n# and another\n' >"$TMP/comments.yaml"
 	for f in empty.yaml comments.yaml; do
 		run -0 --separate-stderr pc-validate "$TMP/$f"
 		assert_output ""
-		[ "$stderr" = "pc-validate: 0 objects checked" ] || fail "$f: stderr: $stderr"
+		[ "$stderr" = "pc-validate: note: 0 objects checked" ] || fail "$f: stderr: $stderr"
 	done
-	# the machine formats stay clean; --summary says it there
+	# stdout stays clean in the machine formats; the note is on stderr, as
+	# every tool notes an empty answer whatever the format
 	run -0 --separate-stderr pc-validate -o json "$TMP/empty.yaml"
 	assert_output ""
-	[ -z "$stderr" ] || fail "stderr: $stderr"
+	[ "$stderr" = "pc-validate: note: 0 objects checked" ] || fail "stderr: $stderr"
 	run -0 --separate-stderr pc-validate -o json --summary "$TMP/empty.yaml"
-	[[ $stderr == *"0 objects checked in 1 files: 0 errors, 0 warnings"* ]] || fail "summary: $stderr"
+	[[ $stderr == *"0 objects checked in 1 file: 0 errors, 0 warnings"* ]] || fail "summary: $stderr"
 }
 
 @test "only kinds it does not check (Kueue WorkloadPriorityClass): exit 0, '0 objects checked'" {
@@ -144,18 +145,18 @@ EOF
 	[ -d "$SHARED" ] || skip "no shared data"
 	run -0 --separate-stderr pc-validate "$SHARED/priorityclasses/NVIDIA__knavigator__charts__overrides__kueue__priority.yaml"
 	assert_output ""
-	[ "$stderr" = "pc-validate: 0 objects checked" ] || fail "stderr: $stderr"
+	[ "$stderr" = "pc-validate: note: 0 objects checked" ] || fail "stderr: $stderr"
 }
 
 @test "--stats counts the files without documents" {
 	: >"$TMP/empty.yaml"
 	printf '# comment\n' >"$TMP/comments.yaml"
 	run -0 --separate-stderr pc-validate --stats "$TMP/empty.yaml" "$TMP/comments.yaml" "$TMP/good.yaml"
-	[[ $stderr == *"pc-validate: stats: files 3, without documents 2; 1 objects checked"* ]] || fail "stats: $stderr"
+	[[ $stderr == *"pc-validate: stats: files 3, without documents 2, objects checked 1"* ]] || fail "stats: $stderr"
 	[[ $stderr == *"read 1, used 1"* ]] || fail "stats: $stderr"
 	run -0 --separate-stderr pc-validate -o json --stats "$TMP/empty.yaml"
 	assert_output ""
-	[[ $stderr == *"pc-validate: stats: files 1, without documents 1; 0 objects checked"* ]] || fail "stats: $stderr"
+	[[ $stderr == *"pc-validate: stats: files 1, without documents 1, objects checked 0"* ]] || fail "stats: $stderr"
 }
 
 @test "other kinds are skipped and counted by --stats, not findings" {
@@ -168,7 +169,7 @@ EOF
 
 @test "--summary counts objects and findings on stderr" {
 	run -1 --separate-stderr pc-validate --summary "$TMP/good.yaml" "$TMP/bad.yaml"
-	[[ $stderr == *"2 objects checked in 2 files: 1 errors, 0 warnings"* ]] || fail "summary: $stderr"
+	[[ $stderr == *"2 objects checked in 2 files: 1 error, 0 warnings"* ]] || fail "summary: $stderr"
 }
 
 @test "--strict turns warnings (dropped gated fields) into failures" {
@@ -420,7 +421,7 @@ JSON
 	run -1 pc-validate -o table "$TMP/bad.yaml"
 	assert_line --index 0 --regexp '^FILE +KIND +NAME +FIELD +SEVERITY +REASON$'
 	assert_line --index 1 --regexp "^$TMP/bad.yaml:5:8 +PriorityClass +too-high +value +error +Forbidden: maximum allowed value"
-	assert_line "1 objects checked in 1 files: 1 errors, 0 warnings"
+	assert_line "1 object checked in 1 file: 1 error, 0 warnings"
 	assert_line "Answers for Kubernetes 1.37 (--kubernetes-version)."
 	run -1 pc-validate -o=table --no-headers "$TMP/bad.yaml"
 	[ "${#lines[@]}" -eq 1 ] || fail "more than one line: $output"
@@ -575,15 +576,15 @@ other_files() { # a chart, a kustomization, compose, package.json, config YAML i
 	[[ $stderr == *"repo/docker-compose.yaml: note: skipped: Compose file"* ]] || fail "stderr: $stderr"
 	[[ $stderr == *"repo/package.json: note: skipped: npm package manifest"* ]] || fail "stderr: $stderr"
 	[[ $stderr == *"repo/config.yaml:1:1: note: skipped: not a Kubernetes object (no apiVersion, no kind)"* ]] || fail "stderr: $stderr"
-	[[ $stderr == *"pc-validate: 1 objects checked in 9 files: 0 errors, 0 warnings; skipped as not Kubernetes objects: 7 files, 1 documents"* ]] || fail "stderr: $stderr"
+	[[ $stderr == *"pc-validate: 1 object checked in 9 files: 0 errors, 0 warnings; skipped as not Kubernetes objects: 7 files, 1 document"* ]] || fail "stderr: $stderr"
 	[[ $stderr == *"repo/chart/templates/pod.yaml: note: skipped: Helm/Go template"* ]] || fail "stderr: $stderr"
 	[[ $stderr == *"stats: kind (Helm/Go template): skipped 2, rejected 0"* ]] || fail "stderr: $stderr"
 	[[ $stderr == *"stats: kind (no apiVersion, no kind): skipped 1, rejected 0"* ]] || fail "stderr: $stderr"
-	[[ $stderr == *"stats: not Kubernetes objects: 7 files, 1 documents skipped"* ]] || fail "stderr: $stderr"
+	[[ $stderr == *"stats: skipped as not Kubernetes objects: files 7, documents 1"* ]] || fail "stderr: $stderr"
 	# only other files: "0 objects checked", exit 0
 	rm "$TMP/repo/classes.yaml"
 	run -0 --separate-stderr pc-validate "$TMP/repo"
-	[[ $stderr == *"pc-validate: 0 objects checked; skipped as not Kubernetes objects: 7 files, 1 documents"* ]] || fail "stderr: $stderr"
+	[[ $stderr == *"pc-validate: note: 0 objects checked; skipped as not Kubernetes objects: 7 files, 1 document"* ]] || fail "stderr: $stderr"
 	# a template on standard input too
 	run -0 --separate-stderr pc-validate - <"$TMP/repo/chart/templates/deployment.yaml"
 	[[ $stderr == *"note: skipped: Helm/Go template"* ]] || fail "stderr: $stderr"

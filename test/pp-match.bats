@@ -121,10 +121,11 @@ EOF"
 	[[ "$stderr" == *"0 policies"* ]]
 }
 
-@test "tables share the vocabulary: RESULT and REASON; -o wide adds columns" {
+@test "tables share the vocabulary: RESULT and REASON (with or without --explain, as the other tools' tables); -o wide adds columns" {
 	run pp-match -o table "$EXAMPLES"
-	assert_line --index 0 --regexp '^RESOURCE +RESULT +POLICY +PREVIOUS$'
-	run pp-match -o table --explain "$EXAMPLES"
+	assert_line --index 0 --regexp '^RESOURCE +RESULT +POLICY +PREVIOUS +REASON$'
+	assert_line --regexp '^Deployment/shop/frontend +Claim +PP/shop/web-tier +<none> +matched by PropagationPolicy shop/web-tier'
+	run pp-match -o table --explain "$EXAMPLES"   # adds the Skipped rows
 	assert_line --index 0 --regexp '^RESOURCE +RESULT +POLICY +PREVIOUS +REASON$'
 	run pp-match -o wide "$EXAMPLES"
 	assert_line --index 0 --regexp '^RESOURCE +RESULT +POLICY +PRIORITY +PREVIOUS +CANDIDATES +REASON$'

@@ -471,3 +471,18 @@ EOF
 	run -0 --separate-stderr pc-validate --against HEAD </dev/null
 	run -0 --separate-stderr pp-match --against HEAD </dev/null
 }
+
+@test "--against: a committed manifest over --max-record-bytes stops with exit 2 and names it, instead of reading it whole" {
+	real_repo
+	cd "$REPO"
+	git add -A && git commit -qm initial
+	# a committed 40 KB manifest; the limit below it refuses it, above it reads it
+	{ printf 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: big}\ndata:\n'
+	  for i in $(seq 1 1000); do printf '  k%04d: "%032d"\n' "$i" 0; done; } >big.yaml
+	git add big.yaml && git commit -qm big
+	usage_trouble "--against HEAD: big.yaml is $(wc -c <big.yaml) bytes, over the --max-record-bytes limit of 20000: not read" \
+		pc-validate --max-record-bytes 20000 --against HEAD platform/priorityclasses.yaml
+	usage_trouble "big.yaml is $(wc -c <big.yaml) bytes, over the --max-record-bytes limit of 20000" \
+		pp-match --max-record-bytes 20000 --against HEAD platform/priorityclasses.yaml
+	run -0 pc-validate --max-record-bytes 100000 --against HEAD platform/priorityclasses.yaml
+}

@@ -195,3 +195,70 @@ $want
 the demo prints:
 $output"
 }
+
+@test "an empty answer is a note on stderr in every tool and every format, never a warning; stdout keeps the format" {
+	: >"$TMP/empty.yaml"
+	printf 'apiVersion: v1\nkind: Node\nmetadata: {name: n1}\nstatus: {allocatable: {cpu: "4", memory: 4Gi, pods: "10"}}\n' >"$TMP/node.yaml"
+	for o in json table; do
+		run -0 --separate-stderr pc-validate -o "$o" "$TMP/empty.yaml"
+		assert_equal "$stderr" "pc-validate: note: 0 objects checked"
+		run -0 --separate-stderr pp-match -o "$o" "$TMP/empty.yaml"
+		assert_equal "$stderr" "pp-match: note: 0 resource templates in the input: 0 policies matched nothing"
+		run -0 --separate-stderr victims -o "$o" --pending "$TMP/node.yaml"
+		assert_equal "$stderr" "victims: note: --pending: no pending pods in the input; 0 preemptors evaluated"
+		run -0 --separate-stderr preempt-plan -o "$o" "$TMP/empty.yaml"
+		assert_equal "$stderr" "preempt-plan: note: the input is empty: 0 preemptors planned"
+		run -0 --separate-stderr preempt-plan --simulate -o "$o" "$TMP/node.yaml"
+		assert_equal "$stderr" "preempt-plan: note: no pending pods in the input"
+	done
+	# a valid input: the findings are the answer, and there are none
+	printf 'apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: high}\nvalue: 1000\n' >"$TMP/pc.yaml"
+	run -0 --separate-stderr pc-validate "$TMP/pc.yaml"
+	assert_output ""
+	assert_equal "$stderr" ""
+}
+
+@test "a unique prefix of a long option is that option in every tool, the options a tool finds before getopt (--simulate, --apply) too" {
+	local F="$ROOT/test/fixtures/simulate/apply-deployment-create-preempts"
+	run --separate-stderr preempt-plan --simulate "$F/cluster.json" --apply "$F/deploy.yaml"
+	local full=$output want=$status
+	[ "$(jq -s 'map(select(.kind == "AppliedObject")) | length' <<<"$full")" -eq 1 ]
+	run --separate-stderr preempt-plan --simul "$F/cluster.json" --app "$F/deploy.yaml"
+	assert_equal "$status:$output" "$want:$full"
+	run --separate-stderr preempt-plan --sim "$F/cluster.json" --appl="$F/deploy.yaml"
+	assert_equal "$status:$output" "$want:$full"
+	# an ambiguous prefix is refused, as getopt refuses it
+	run -2 preempt-plan --s "$F/cluster.json"
+	assert_output --partial "unknown or ambiguous option '--s'"
+	run -0 victims --preempt "$SAMPLE/preemptor.yaml" --no-head -o table "$SAMPLE/cluster.json"
+	assert_line --index 0 --partial "shop/checkout"
+	printf 'apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: high}\nvalue: 1000\n' >"$TMP/pc.yaml"
+	run -0 pc-validate --stri --summ "$TMP/pc.yaml"
+	assert_output --partial "1 object checked in 1 file"
+	run -0 pp-match --expl -o table /dev/null
+	run -0 apiq-sim run --po 10 --compa -o table --no-h
+	assert_equal "${#lines[@]}" 4
+}
+
+@test "victims -n NS / -A as kubectl has them: the pending pods of NS, a preemptor without a namespace in NS, -A every namespace" {
+	run -1 victims --pending -o table --no-headers "$SAMPLE/cluster.json"   # it cannot be placed
+	assert_line --index 0 --partial "batch/report-29871560-q4w8e"
+	run -1 victims --pending -n batch -o table --no-headers "$SAMPLE/cluster.json"
+	assert_line --index 0 --partial "batch/report-29871560-q4w8e"
+	run -0 --separate-stderr victims --pending --namespace shop "$SAMPLE/cluster.json"
+	assert_output ""
+	assert_equal "$stderr" "victims: note: --pending: no pending pods in the input in namespace shop; 0 preemptors evaluated"
+	# -A answers for every namespace whatever -n says, as in kubectl
+	run -1 victims --pending -n shop -A -o table --no-headers "$SAMPLE/cluster.json"
+	assert_line --index 0 --partial "batch/report-29871560-q4w8e"
+	# kubectl apply -n NS: an object without a namespace is created in NS, one in another is refused
+	sed '/namespace:/d' "$SAMPLE/preemptor.yaml" >"$TMP/nons.yaml"
+	run -0 victims -n team -o table --no-headers --preemptor "$TMP/nons.yaml" "$SAMPLE/cluster.json"
+	assert_line --index 0 --partial "team/checkout-7c9d5b8f4-m2x6q"
+	run -2 victims -n team --preemptor "$SAMPLE/preemptor.yaml" "$SAMPLE/cluster.json"
+	assert_output --partial "--preemptor: the namespace of the object (\"shop\") does not match -n \"team\""
+	# the plugin form passes -n through
+	ln -s "$(command -v victims)" "$TMP/kubectl-victims"
+	run -1 "$TMP/kubectl-victims" -n batch --pending -o table --no-headers "$SAMPLE/cluster.json"
+	assert_line --index 0 --partial "batch/report-29871560-q4w8e"
+}

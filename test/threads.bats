@@ -6,6 +6,7 @@
 # ThreadSanitizer suite (SAN=thread) a data race also fails the run.
 
 load test_helper/common
+bats_require_minimum_version 1.5.0
 
 setup_file() {
 	local d=$BATS_FILE_TMPDIR
@@ -82,4 +83,24 @@ YAML
 	assert_success
 	[ "$output" -ge 512 ]
 	[ "$(grep -c '"kind":"PreemptionPlan"' "$d/plans1")" -eq 40 ]
+}
+
+@test "--threads: one rule in every tool: above 8 is lowered to 8 and said on stderr, the answer that of 8; --help says the rule" {
+	local d=$BATS_FILE_TMPDIR
+	for tool in pc-validate pp-match victims preempt-plan apiq-sim; do
+		run "$tool" --help
+		assert_success
+		assert_output --partial "--threads N            read and compute with N threads, at most 8 (default: one per CPU, at most 4)"
+	done
+	victims --threads 8 --preemptor "$d/preemptor.yaml" "$d/list.json" >"$d/eight"
+	run --separate-stderr victims --threads 12 --preemptor "$d/preemptor.yaml" "$d/list.json"
+	assert_success
+	[ "$stderr" = "victims: note: --threads 12: using 8 threads, the most this version uses" ]
+	printf '%s\n' "$output" | cmp - "$d/eight"
+	run --separate-stderr pc-validate --threads 64 "$ROOT/share/sample/gang"
+	[ "$stderr" = "pc-validate: note: --threads 64: using 8 threads, the most this version uses" ]
+	# within the rule nothing is said
+	run --separate-stderr preempt-plan --threads 8 --simulate --no-cascade "$d/sim.ndjson"
+	assert_success
+	[ -z "$stderr" ]
 }

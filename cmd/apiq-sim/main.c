@@ -160,6 +160,17 @@ static void parse_option(pk_cli *c, int opt, const char *arg, apiq_types *types,
 	}
 }
 
+/* The one place -o is looked at: its writer, for the whole run. */
+static const apiq_writer *writer_for(pk_format format)
+{
+	switch (format) {
+	case PK_FMT_TABLE: return &apiq_table_writer;
+	case PK_FMT_WIDE: return &apiq_wide_writer;
+	case PK_FMT_HTML: return &apiq_html_writer;
+	default: return &apiq_json_writer;
+	}
+}
+
 int main(int argc, char **argv)
 {
 	pk_cli cli;
@@ -171,7 +182,8 @@ int main(int argc, char **argv)
 	int opt;
 	while ((opt = pk_cli_getopt(&cli, argc, argv, "", longopts)) != -1)
 		parse_option(&cli, opt, optarg, &types, &ro);
-	apiq_gates_from(&ro.gates, &cli.gates);
+	apiq_gates_from(&ro.gates, &cli.engine.gates);
+	ro.writer = writer_for(cli.format);
 	if (optind >= argc)
 		pk_cli_usage_error(&cli, "missing mode: step or run");
 	const char *mode = argv[optind++];
@@ -179,11 +191,11 @@ int main(int argc, char **argv)
 	size_t npaths = (size_t)(argc - optind);
 	int status;
 	if (strcmp(mode, "step") == 0) {
-		if (cli.format != PK_FMT_JSON)
+		if (!ro.writer->ndjson)
 			pk_cli_usage_error(&cli, "step writes json (NDJSON) only; -o table, wide and html are for run");
 		status = apiq_step_main(&cli, &types, &ro.gates, paths, npaths);
 	} else if (strcmp(mode, "run") == 0) {
-		if (cli.format == PK_FMT_HTML && ro.timeline_path && strcmp(ro.timeline_path, "-") == 0)
+		if (ro.writer == &apiq_html_writer && ro.timeline_path && strcmp(ro.timeline_path, "-") == 0)
 			pk_cli_usage_error(&cli, "--timeline - and -o html would both write to standard output");
 		status = apiq_run_main(&cli, &types, &ro, paths, npaths);
 	} else {

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "io/html.h"
+#include "timed.h"
 #include "k8s/json.h"
 #include "queue.h"
 
@@ -465,14 +466,28 @@ static void summary_table(pk_html *h, cJSON *const *sums, int n)
 	PK_HTML_LIT(h, "</tbody></table>\n");
 }
 
-void apiq_plot_write(pk_out *out, cJSON *const *sums, int n)
+/* -o html: one page, the runs' warnings under the runs table and in their
+ * embedded records. */
+static void write_page(const pk_cli *cli, pk_out *out, cJSON *const *sums, int n, bool compare)
+{
+	if (cli->diag.ncauses)
+		for (int i = 0; i < n; i++)
+			cJSON_AddItemToObject(sums[i], "warnings", pk_cli_warnings_json(cli));
+	char release[16];
+	apiq_plot_write(out, sums, n, pk_cli_k8s_version(cli, release, sizeof release));
+}
+
+const apiq_writer apiq_html_writer = { .plots_series = true, .write = write_page };
+
+void apiq_plot_write(pk_out *out, cJSON *const *sums, int n, const char *release)
 {
 	pk_html h;
 	pk_html_init(&h, out);
 	pk_html_page_begin(&h, n > 1 ? "apiq-sim run --compare" : "apiq-sim run");
 	PK_HTML_LIT(&h, "<header><h1>API call queue timeline</h1><p class=\"meta\">");
 	pk_html_textf(&h, "apiq-sim run: %d gate setting(s) over simulated time, sampled in windows (their width "
-	              "is in each run's series.window, seconds).", n);
+	              "is in each run's series.window, seconds); answers for Kubernetes %s (--kubernetes-version).",
+	              n, release);
 	PK_HTML_LIT(&h, "</p></header>\n<main>\n<section id=\"runs\"><h2>Runs</h2>\n");
 	summary_table(&h, sums, n);
 	const cJSON *w;

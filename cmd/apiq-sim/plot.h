@@ -31,7 +31,8 @@ void apiq_series_request(apiq_series *s, double wait);
  * up to simulated time end. */
 cJSON *apiq_series_json(const apiq_series *s, const apiq_types *types, double end);
 
-/* The page of n Summary records (one run, or the settings of --compare). */
-void apiq_plot_write(pk_out *out, cJSON *const *sums, int n);
+/* The page of n Summary records (one run, or the settings of --compare),
+ * for Kubernetes `release` ("1.37"). */
+void apiq_plot_write(pk_out *out, cJSON *const *sums, int n, const char *release);
 
 #endif

@@ -94,9 +94,8 @@ static void fill_row(row *r, const cJSON *sum, bool wide, double baseline, bool 
 		add(r, 2, baseline > 0 ? number(sum, "throughput") / baseline : 0);
 }
 
-void apiq_run_table(const pk_cli *cli, pk_out *out, cJSON *const *sums, int n, bool compare)
+static void write_table(const pk_cli *cli, pk_out *out, cJSON *const *sums, int n, bool compare, bool wide)
 {
-	bool wide = cli->format == PK_FMT_WIDE;
 	row header = {.n = 0};
 	for (int i = 0; i < TABLE_COLS; i++)
 		add_text(&header, table_header[i]);
@@ -118,3 +117,16 @@ void apiq_run_table(const pk_cli *cli, pk_out *out, cJSON *const *sums, int n, b
 	pk_cli_table_warnings(cli, &t);
 	pk_table_flush(&t, out);
 }
+
+static void write_narrow(const pk_cli *cli, pk_out *out, cJSON *const *sums, int n, bool compare)
+{
+	write_table(cli, out, sums, n, compare, false);
+}
+
+static void write_wide(const pk_cli *cli, pk_out *out, cJSON *const *sums, int n, bool compare)
+{
+	write_table(cli, out, sums, n, compare, true);
+}
+
+const apiq_writer apiq_table_writer = { .write = write_narrow };
+const apiq_writer apiq_wide_writer = { .write = write_wide };

@@ -15,6 +15,7 @@
 
 #include "io/writer.h"
 #include "k8s/json.h"
+#include "k8s/queue_order.h"
 #include "asyncpreempt.h"
 #include "metrics.h"
 #include "queue.h"
@@ -487,19 +488,57 @@ static tpod *gen_pod(sim *s)
 	return p;
 }
 
-/* activeQ order: priority, then queue time. Preemptors are high priority;
- * churn pods (never schedulable) are below the measured pods. */
+/* The priority a kind of pod queues at: preemptors high, churn pods (never
+ * schedulable) below the measured pods. */
+static int64_t kind_priority(pod_kind k)
+{
+	return k == POD_PREEMPTOR ? 2 : k == POD_NORMAL ? 1 : 0;
+}
+
+static pk_queue_key queue_key(pod_kind k, double queued_at)
+{
+	return (pk_queue_key){ .priority = kind_priority(k), .timestamp_ns = llround(queued_at * 1e9) };
+}
+
+/* A pod that may be popped next: a FIFO's head, or (from NULL) the next
+ * generated pod. */
+typedef struct queue_head {
+	tfifo *from;
+	pk_queue_key key;
+} queue_head;
+
+static int add_fifo_head(queue_head *heads, int n, tfifo *f)
+{
+	if (f->head)
+		heads[n++] = (queue_head){ f, queue_key(f->head->kind, f->head->queued_at) };
+	return n;
+}
+
+/* activeQ order (k8s/queue_order.h). Each FIFO holds the pods of one
+ * priority in queue-time order, so the next pod is the first in that order
+ * of the FIFOs' heads and the next generated pod (on a tie, the earlier in
+ * the list: generated, measured, churn). One simplification: a requeued
+ * preemptor goes ahead of generated preemptors not yet popped, whatever
+ * their timestamps (upstream would order them by timestamp), as the
+ * generator creates a pod only when it is popped and so keeps memory to the
+ * pods with pending work. */
 static tpod *next_pod(sim *s)
 {
-	tpod *p = fifo_pop(&s->high);
-	if (p)
-		return p;
-	bool gen_ready = s->gen_index < s->gen_total && gen_time(s, s->gen_index) <= s->now;
-	if (gen_ready && (gen_kind(s, s->gen_index) == POD_PREEMPTOR || !s->low.head ||
-	                  gen_time(s, s->gen_index) <= s->low.head->queued_at))
-		return gen_pod(s);
-	p = fifo_pop(&s->low);
-	return p ? p : fifo_pop(&s->lowest);
+	if (s->high.head)
+		return fifo_pop(&s->high);
+	queue_head heads[3];
+	int n = 0;
+	if (s->gen_index < s->gen_total && gen_time(s, s->gen_index) <= s->now)
+		heads[n++] = (queue_head){ NULL, queue_key(gen_kind(s, s->gen_index), gen_time(s, s->gen_index)) };
+	n = add_fifo_head(heads, n, &s->low);
+	n = add_fifo_head(heads, n, &s->lowest);
+	if (n == 0)
+		return NULL;
+	int best = 0;
+	for (int i = 1; i < n; i++)
+		if (pk_queue_order_cmp(&heads[i].key, &heads[best].key) < 0)
+			best = i;
+	return heads[best].from ? fifo_pop(heads[best].from) : gen_pod(s);
 }
 
 /* ---- pod status and the dispatcher ---- */
@@ -1344,7 +1383,7 @@ static cJSON *run_one(pk_cli *cli, const apiq_types *types, const apiq_run_opts 
 			s.tl_out = &tl;
 		}
 	}
-	if (cli->format == PK_FMT_HTML)
+	if (o->writer->plots_series)
 		s.series = apiq_series_new();
 	simulate(&s, plans, nplans);
 	cJSON *sum = summary_json(&s);
@@ -1382,6 +1421,25 @@ static cJSON *comparison_json(cJSON *const *sums, int n)
 	}
 	return o;
 }
+
+/* -o json: the Summary records (with this run's warnings), then with
+ * --compare the Comparison. */
+static void write_json(const pk_cli *cli, pk_out *out, cJSON *const *sums, int n, bool compare)
+{
+	for (int i = 0; i < n; i++) {
+		if (cli->diag.ncauses)
+			cJSON_AddItemToObject(sums[i], "warnings", pk_cli_warnings_json(cli));
+		pk_out_json(out, sums[i]);
+	}
+	if (compare) {
+		cJSON *cmp = comparison_json(sums, n);
+		pk_cli_add_k8s_version(cli, cmp);
+		pk_out_json(out, cmp);
+		cJSON_Delete(cmp);
+	}
+}
+
+const apiq_writer apiq_json_writer = { .ndjson = true, .write = write_json };
 
 int apiq_run_main(pk_cli *cli, const apiq_types *types, const apiq_run_opts *o,
                   char *const *paths, size_t npaths)
@@ -1432,26 +1490,7 @@ int apiq_run_main(pk_cli *cli, const apiq_types *types, const apiq_run_opts *o,
 		                            variants[i].gates.async_api_calls == o->gates.async_api_calls);
 		sums[i] = run_one(cli, types, &variants[i], holder.plans, holder.nplans, mine, &status);
 	}
-	if (cli->format == PK_FMT_HTML) {
-		if (cli->diag.ncauses)
-			for (int i = 0; i < n; i++)
-				cJSON_AddItemToObject(sums[i], "warnings", pk_cli_warnings_json(cli));
-		apiq_plot_write(&out, sums, n);
-	} else if (cli->format == PK_FMT_TABLE || cli->format == PK_FMT_WIDE) {
-		apiq_run_table(cli, &out, sums, n, o->compare);
-	} else {
-		for (int i = 0; i < n; i++) {
-			if (cli->diag.ncauses)
-				cJSON_AddItemToObject(sums[i], "warnings", pk_cli_warnings_json(cli));
-			pk_out_json(&out, sums[i]);
-		}
-		if (o->compare) {
-			cJSON *cmp = comparison_json(sums, n);
-			pk_cli_add_k8s_version(cli, cmp);
-			pk_out_json(&out, cmp);
-			cJSON_Delete(cmp);
-		}
-	}
+	o->writer->write(cli, &out, sums, n, o->compare);
 	for (int i = 0; i < n; i++)
 		cJSON_Delete(sums[i]);
 	free(holder.plans);

@@ -9,8 +9,20 @@
 
 typedef enum { APIQ_LAT_EXP, APIQ_LAT_CONST, APIQ_LAT_LOGNORMAL } apiq_lat_dist;
 
+/* How run writes its Summary records (one per gate setting): chosen once at
+ * start-up from -o (main.c); what is simulated is the same for every one. */
+typedef struct apiq_writer {
+	bool ndjson;               /* step mode's results may be written too */
+	bool plots_series;         /* the page plots each run's timeline (series sampled) */
+	void (*write)(const pk_cli *cli, pk_out *out, cJSON *const *sums, int n, bool compare);
+} apiq_writer;
+
+/* -o json (timed.c), table and wide (report.c), html (plot.c). */
+extern const apiq_writer apiq_json_writer, apiq_table_writer, apiq_wide_writer, apiq_html_writer;
+
 typedef struct apiq_run_opts {
 	apiq_gates gates;
+	const apiq_writer *writer; /* from -o */
 	long long pods;            /* generated measured pods (0 with plan input) */
 	double preemptor_share;    /* fraction of generated pods that preempt */
 	int victims;               /* victims per generated preemptor */
@@ -38,8 +50,6 @@ void apiq_run_opts_default(apiq_run_opts *o);
 /* "5ms", "1.5s", "200us", "2m" or plain seconds; -1 if malformed. */
 double apiq_parse_duration(const char *s);
 
-/* The -o table / -o wide of run: a row per Summary (report.c). */
-void apiq_run_table(const pk_cli *cli, pk_out *out, cJSON *const *sums, int n, bool compare);
 
 int apiq_run_main(pk_cli *cli, const apiq_types *types, const apiq_run_opts *o,
                   char *const *paths, size_t npaths);

@@ -23,7 +23,8 @@ static int on_committed(void *ctx, const pk_git_file *f)
 int pcv_against_load(pcv_ctx *c, const char *rev, char *const *paths, size_t npaths)
 {
 	c->loading_cluster = c->against_soft = true;
-	int rc = pk_git_against(c->cli->prog, rev, paths, npaths, on_committed, c);
+	int rc = pk_git_against(c->cli->prog, rev, paths, npaths, c->cli->reader.limits.max_record_bytes,
+	                        on_committed, c);
 	c->loading_cluster = c->against_soft = c->against_replaced = false;
 	c->loading_name = c->against_local = NULL;
 	return rc;

@@ -91,9 +91,9 @@ static void parse_options(pk_cli *cli, pcv_ctx *c, options *opt, int argc, char 
  * held no document (empty, comments only) are read, not errors. */
 static void print_file_stats(const pcv_ctx *c, const char *prog)
 {
-	fprintf(stderr, "%s: stats: files %ld, without documents %ld; %ld objects checked\n", prog, c->files,
+	fprintf(stderr, "%s: stats: files %ld, without documents %ld, objects checked %ld\n", prog, c->files,
 	        c->empty_files, c->objects_checked);
-	fprintf(stderr, "%s: stats: not Kubernetes objects: %ld files, %ld documents skipped\n", prog,
+	fprintf(stderr, "%s: stats: skipped as not Kubernetes objects: files %ld, documents %ld\n", prog,
 	        c->skipped_files, c->skipped_docs);
 }
 
@@ -128,7 +128,8 @@ int main(int argc, char **argv)
 	cli.reader.file_done = pcv_on_file_done;
 	cli.reader.skip_file = pcv_on_skip_file;
 	parse_options(&cli, &c, &opt, argc, argv);
-	pcv_gates_from(&c.gates, &cli.gates);
+	pcv_gates_from(&c.gates, &cli.engine.gates);
+	c.writer = pcv_writer_for(cli.format);
 
 	load_existing(&c, &opt, argc, argv);
 	size_t npaths = optind < argc ? (size_t)(argc - optind) : 0;

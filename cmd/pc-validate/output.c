@@ -143,6 +143,25 @@ static void count_severities(const pcv_ctx *c, size_t *errors, size_t *warnings)
 	}
 }
 
+/* "1 object", "2 objects". */
+static const char *counted(char *buf, size_t size, long n, const char *noun)
+{
+	snprintf(buf, size, "%ld %s%s", n, noun, n == 1 ? "" : "s");
+	return buf;
+}
+
+/* "3 objects checked in 1 file: 1 error, 2 warnings". */
+static const char *counts_text(const pcv_ctx *c, char *buf, size_t size)
+{
+	size_t errors, warnings;
+	count_severities(c, &errors, &warnings);
+	char objects[40], files[40], errs[40], warns[40];
+	snprintf(buf, size, "%s checked in %s: %s, %s", counted(objects, sizeof objects, c->objects_checked, "object"),
+	         counted(files, sizeof files, c->files, "file"), counted(errs, sizeof errs, (long)errors, "error"),
+	         counted(warns, sizeof warns, (long)warnings, "warning"));
+	return buf;
+}
+
 /* -o table: FILE KIND NAME FIELD SEVERITY REASON; -o wide adds NAMESPACE,
  * TYPE and RULE. Empty cells read <none>, as kubectl prints them; the
  * footer counts what was checked. Nothing at all when there is no finding. */
@@ -171,10 +190,8 @@ static void output_table(const pcv_ctx *c, pk_out *out, bool wide)
 			pk_table_row(&t, row);
 		}
 	}
-	size_t errors, warnings;
-	count_severities(c, &errors, &warnings);
-	pk_table_footer(&t, "%ld objects checked in %ld files: %zu errors, %zu warnings", c->objects_checked, c->files,
-	                errors, warnings);
+	char counts[300];
+	pk_table_footer(&t, "%s", counts_text(c, counts, sizeof counts));
 	pk_cli_table_warnings(c->cli, &t);
 	pk_table_flush(&t, out);
 }
@@ -369,46 +386,51 @@ static void output_sarif(const pcv_ctx *c, pk_out *out)
 }
 
 /* A validator given nothing it checks says so, and exits 0 (kubeconform
- * reports 0 resources): on stderr in the text formats; for the machine
- * formats --summary and --stats carry the counts. */
+ * reports 0 resources): a note on stderr, as every tool notes an empty
+ * answer, whatever the format. Otherwise silent on success (the findings
+ * are the answer; pre-commit hooks expect nothing else); --summary adds
+ * the counts. */
 static void say_counts(const pcv_ctx *c)
 {
-	size_t errors, warnings;
-	count_severities(c, &errors, &warnings);
-	char skipped[200] = "";
+	char skipped[200] = "", files[40], docs[40];
 	if (c->skipped_files || c->skipped_docs)
-		snprintf(skipped, sizeof skipped, "; skipped as not Kubernetes objects: %ld files, %ld documents",
-		         c->skipped_files, c->skipped_docs);
-	char release[16];
+		snprintf(skipped, sizeof skipped, "; skipped as not Kubernetes objects: %s, %s",
+		         counted(files, sizeof files, c->skipped_files, "file"),
+		         counted(docs, sizeof docs, c->skipped_docs, "document"));
+	char release[16], counts[300];
 	if (c->summary)
-		fprintf(stderr, "%s: %ld objects checked in %ld files: %zu errors, %zu warnings%s (answers for Kubernetes %s)\n",
-		        c->cli->prog, c->objects_checked, c->files, errors, warnings, skipped,
-		        pk_cli_k8s_version(c->cli, release, sizeof release));
-	else if (c->objects_checked == 0 && c->findings.n == 0 && !c->trouble &&
-	         (c->cli->format == PK_FMT_TEXT || c->cli->format == PK_FMT_TABLE || c->cli->format == PK_FMT_WIDE))
-		fprintf(stderr, "%s: 0 objects checked%s\n", c->cli->prog, skipped);
+		fprintf(stderr, "%s: %s%s (answers for Kubernetes %s)\n", c->cli->prog, counts_text(c, counts, sizeof counts),
+		        skipped, pk_cli_k8s_version(c->cli, release, sizeof release));
+	else if (c->objects_checked == 0 && c->findings.n == 0 && !c->trouble)
+		pk_diag_report(&c->cli->diag, PK_SEV_NOTE, NULL, "0 objects checked%s", skipped);
 }
 
-int pcv_output(pcv_ctx *c, pk_out *out)
+static void output_table_narrow(const pcv_ctx *c, pk_out *out)
 {
-	switch (c->cli->format) {
-	case PK_FMT_JSON:
-		output_json(c, out);
-		break;
-	case PK_FMT_JUNIT:
-		output_junit(c, out);
-		break;
-	case PK_FMT_SARIF:
-		output_sarif(c, out);
-		break;
-	case PK_FMT_TABLE:
-	case PK_FMT_WIDE:
-		output_table(c, out, c->cli->format == PK_FMT_WIDE);
-		break;
-	default:
-		output_text(c, out);
-		break;
+	output_table(c, out, false);
+}
+
+static void output_table_wide(const pcv_ctx *c, pk_out *out)
+{
+	output_table(c, out, true);
+}
+
+const pcv_writer *pcv_writer_for(pk_format format)
+{
+	static const pcv_writer text = {output_text}, json = {output_json}, junit = {output_junit},
+	                        sarif = {output_sarif}, table = {output_table_narrow}, wide = {output_table_wide};
+	switch (format) {
+	case PK_FMT_JSON: return &json;
+	case PK_FMT_JUNIT: return &junit;
+	case PK_FMT_SARIF: return &sarif;
+	case PK_FMT_TABLE: return &table;
+	case PK_FMT_WIDE: return &wide;
+	default: return &text;
 	}
+}
+
+void pcv_output(pcv_ctx *c, pk_out *out)
+{
+	c->writer->write(c, out);
 	say_counts(c);
-	return 0;
 }

@@ -136,8 +136,11 @@ typedef struct pcv_definition {
 	long line, col;
 } pcv_definition;
 
+struct pcv_writer;
+
 typedef struct pcv_ctx {
 	pk_cli *cli;
+	const struct pcv_writer *writer; /* -o, chosen once (pcv_writer_for) */
 	pcv_gates gates;
 	bool strict;
 	bool kep5710;
@@ -309,6 +312,14 @@ const char *pcv_pod_spec_path(const char *api_version, const char *kind);
 int pcv_against_load(pcv_ctx *c, const char *rev, char *const *paths, size_t npaths);
 
 /* ---- output (output.c) ---- */
-int pcv_output(pcv_ctx *c, pk_out *out);
+/* How the findings are written (text, json, junit, sarif, table, wide):
+ * chosen once at start-up from -o; what is checked is the same for all. */
+typedef struct pcv_writer {
+	void (*write)(const pcv_ctx *c, pk_out *out);
+} pcv_writer;
+const pcv_writer *pcv_writer_for(pk_format format);
+/* The findings with c->writer, then a note on stderr when nothing was
+ * checked, and with --summary the counts. */
+void pcv_output(pcv_ctx *c, pk_out *out);
 
 #endif

@@ -220,13 +220,27 @@ void pp_report_problem(pp_report *r, pk_severity sev, const pp_policy *p, const 
 	__attribute__((format(printf, 7, 8)));
 cJSON *pp_decision_json(const pp_decision *d, const pp_options *o);
 /* The table of -o table / -o wide, with the shared --no-headers. */
-void pp_table_init(const pk_cli *cli, pk_table *t, const pp_options *o);
-void pp_table_add(pk_table *t, const pk_cli *cli, const pp_decision *d);
+void pp_table_init(const pk_cli *cli, pk_table *t, bool wide);
+void pp_table_add(pk_table *t, bool wide, const pp_decision *d);
 
 /* ---- karmada_run.c ---- */
-typedef struct pp_run {
+typedef struct pp_run pp_run;
+
+/* How pp-match writes its answer (json, table, wide): chosen once at
+ * start-up from -o; the decisions are the same for every one. */
+typedef struct pp_writer {
+	bool diagnostic_records;  /* policy problems as Diagnostic records in the stream, not on stderr */
+	bool wide;
+	void (*begin)(pp_run *r, pk_table *t);
+	void (*decision)(pp_run *r, pk_table *t, pk_out *out, const pp_decision *d);
+	void (*end)(pp_run *r, pk_table *t, pk_out *out);
+} pp_writer;
+const pp_writer *pp_writer_for(pk_format format);
+
+struct pp_run {
 	pk_cli *cli;
 	const pp_options *opts;
+	const pp_writer *writer;
 	pp_world world;
 	pp_report report;
 	pk_stats stats;
@@ -238,7 +252,7 @@ typedef struct pp_run {
 	long skipped_docs;       /* documents without apiVersion and kind */
 	bool out_of_memory;
 	long claimed, unclaimed, skipped;  /* templates, as written */
-} pp_run;
+};
 /* Read every input into r->world; policies are validated on the way. */
 void pp_run_read(pp_run *r, char *const *paths, size_t npaths);
 /* Decide and print every template in input order (counts in r). */

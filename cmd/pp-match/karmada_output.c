@@ -153,26 +153,21 @@ static void format_claim(const pp_claim *c, char *buf, size_t size)
 }
 
 /* Columns: the vocabulary all five tools share (RESULT, REASON); -o wide
- * adds the winner's priority, how many policies matched, and the reason. */
+ * adds the winner's priority and how many policies matched. */
 static const char *const table_columns[] = {"RESOURCE", "RESULT", "POLICY", "PREVIOUS", "REASON"};
 static const char *const wide_columns[] = {"RESOURCE", "RESULT", "POLICY", "PRIORITY", "PREVIOUS", "CANDIDATES", "REASON"};
 
 #define NCOLS(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
-static bool is_wide(const pk_cli *cli)
+void pp_table_init(const pk_cli *cli, pk_table *t, bool wide)
 {
-	return cli->format == PK_FMT_WIDE;
-}
-
-void pp_table_init(const pk_cli *cli, pk_table *t, const pp_options *o)
-{
-	if (is_wide(cli))
+	if (wide)
 		pk_cli_table_init(cli, t, NCOLS(wide_columns), wide_columns);
-	else  /* REASON, the last column, only with --explain */
-		pk_cli_table_init(cli, t, NCOLS(table_columns) - !o->explain, table_columns);
+	else
+		pk_cli_table_init(cli, t, NCOLS(table_columns), table_columns);
 }
 
-void pp_table_add(pk_table *t, const pk_cli *cli, const pp_decision *d)
+void pp_table_add(pk_table *t, bool wide, const pp_decision *d)
 {
 	char res[600], pol[600], prev[600], prio[16] = "<none>", cands[16] = "<none>";
 
@@ -180,7 +175,7 @@ void pp_table_add(pk_table *t, const pk_cli *cli, const pp_decision *d)
 	format_policy(d->policy, pol, sizeof pol);
 	format_claim(&d->previous, prev, sizeof prev);
 	const char *result = pp_action_name(d->action);
-	if (!is_wide(cli)) {
+	if (!wide) {
 		const char *row[] = {res, result, pol, prev, d->reason};
 		pk_table_row(t, row);
 		return;

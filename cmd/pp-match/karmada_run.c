@@ -197,32 +197,62 @@ static void warn_no_policies(pp_run *r)
 		               r->world.npolicies, r->world.npolicies == 1 ? "y" : "ies");
 }
 
+/* -o json: a PolicyClaim record per template. */
+static void records_begin(pp_run *r, pk_table *t)
+{
+}
+
+static void records_decision(pp_run *r, pk_table *t, pk_out *out, const pp_decision *d)
+{
+	cJSON *rec = pp_decision_json(d, r->opts);
+	pk_out_json(out, rec);
+	cJSON_Delete(rec);
+}
+
+static void records_end(pp_run *r, pk_table *t, pk_out *out)
+{
+}
+
+/* -o table and -o wide: a row per template, the counts and warnings under it. */
+static void table_begin(pp_run *r, pk_table *t)
+{
+	pp_table_init(r->cli, t, r->writer->wide);
+}
+
+static void table_decision(pp_run *r, pk_table *t, pk_out *out, const pp_decision *d)
+{
+	pp_table_add(t, r->writer->wide, d);
+}
+
+static void table_end(pp_run *r, pk_table *t, pk_out *out)
+{
+	summary_footer(r, t);
+	pk_cli_table_warnings(r->cli, t);
+	pk_table_flush(t, out);
+}
+
+const pp_writer *pp_writer_for(pk_format format)
+{
+	static const pp_writer records = {true, false, records_begin, records_decision, records_end},
+	                       table = {false, false, table_begin, table_decision, table_end},
+	                       wide = {false, true, table_begin, table_decision, table_end};
+	return format == PK_FMT_WIDE ? &wide : format == PK_FMT_TABLE ? &table : &records;
+}
+
 void pp_run_write(pp_run *r, pk_out *out)
 {
-	bool table = r->cli->format == PK_FMT_TABLE || r->cli->format == PK_FMT_WIDE;
 	pk_table t;
 
 	warn_no_policies(r);
-	if (table)
-		pp_table_init(r->cli, &t, r->opts);
+	r->writer->begin(r, &t);
 	for (long i = 0; i < r->world.ntemplates; i++) {
 		pp_decision d;
 		pp_decide(&r->world, &r->world.templates[i], r->opts, &d);
 		count(r, &d);
-		if (table) {
-			pp_table_add(&t, r->cli, &d);
-		} else {
-			cJSON *rec = pp_decision_json(&d, r->opts);
-			pk_out_json(out, rec);
-			cJSON_Delete(rec);
-		}
+		r->writer->decision(r, &t, out, &d);
 		pp_decision_free(&d);
 	}
-	if (table) {
-		summary_footer(r, &t);
-		pk_cli_table_warnings(r->cli, &t);
-		pk_table_flush(&t, out);
-	}
+	r->writer->end(r, &t, out);
 }
 
 void pp_run_free(pp_run *r)
@@ -323,7 +353,8 @@ void pp_run_read(pp_run *r, char *const *paths, size_t npaths)
 	r->cli->reader.skip_file = on_skip_file;
 	if (r->opts->against) {
 		r->committed = true;
-		if (pk_git_against(r->cli->prog, r->opts->against, paths, npaths, on_committed, r) < 0)
+		if (pk_git_against(r->cli->prog, r->opts->against, paths, npaths,
+		                   r->cli->reader.limits.max_record_bytes, on_committed, r) < 0)
 			r->trouble = true;
 		r->committed = false;
 	}

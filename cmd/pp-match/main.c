@@ -75,11 +75,11 @@ int main(int argc, char **argv)
 			pk_cli_usage_error(&cli, "unexpected option");
 		}
 	}
-	opts.preemption_gate = pk_gate_on(&cli.gates, PK_GATE_PROPAGATION_POLICY_PREEMPTION);
+	opts.preemption_gate = pk_gate_on(&cli.engine.gates, PK_GATE_PROPAGATION_POLICY_PREEMPTION);
 
 	pk_out_init(&out, stdout);
-	pp_run r = {.cli = &cli, .opts = &opts};
-	r.report = (pp_report){.out = &out, .diag = &cli.diag, .json = cli.format == PK_FMT_JSON};
+	pp_run r = {.cli = &cli, .opts = &opts, .writer = pp_writer_for(cli.format)};
+	r.report = (pp_report){.out = &out, .diag = &cli.diag, .json = r.writer->diagnostic_records};
 	pp_run_read(&r, argv + optind, (size_t)(argc - optind));
 	if (!r.out_of_memory)
 		pp_run_write(&r, &out);

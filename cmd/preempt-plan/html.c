@@ -9,7 +9,7 @@ long plan_write_html(plan_run *r, pk_out *out)
 	pk_report_opts o;
 	pk_report_opts_default(&o);
 	o.title = "victims | preempt-plan";
-	o.k8s_minor = r->cli->gates.k8s_minor;
+	o.k8s_minor = r->cli->engine.gates.k8s_minor;
 	/* the cluster's size, as victims counted it */
 	for (long i = 0; i < r->nentries && o.nodes < 0; i++) {
 		int64_t n;

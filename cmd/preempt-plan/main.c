@@ -23,8 +23,11 @@ static const pk_cli_spec spec = {
 	.default_format = PK_FMT_JSON,
 };
 
+/* --simulate is listed so that its abbreviations are read as every
+ * option's are (wants_simulate); getopt never sees it. */
 static const struct option long_options[] = {
 	PK_CLI_COMMON_OPTIONS,
+	{"simulate", no_argument, NULL, 1},
 	{NULL, 0, NULL, 0},
 };
 
@@ -45,7 +48,7 @@ static void no_records(pk_cli *cli, const pk_stats *st)
 static bool wants_simulate(int argc, char **argv)
 {
 	for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
-		if (strcmp(argv[i], "--simulate") == 0)
+		if (pk_cli_names_option(argv[i], "simulate", long_options))
 			return true;
 	return false;
 }

@@ -64,6 +64,7 @@ enum {
 	OPT_NO_CASCADE,
 	OPT_MAX_RECREATIONS,
 	OPT_NAMESPACE,
+	OPT_APPLY,
 };
 
 static const struct option long_options[] = {
@@ -75,6 +76,7 @@ static const struct option long_options[] = {
 	{"no-cascade", no_argument, NULL, OPT_NO_CASCADE},
 	{"max-recreations", required_argument, NULL, OPT_MAX_RECREATIONS},
 	{"namespace", required_argument, NULL, OPT_NAMESPACE},
+	{"apply", required_argument, NULL, OPT_APPLY}, /* taken out by split_apply */
 	{NULL, 0, NULL, 0},
 };
 
@@ -322,7 +324,7 @@ static void on_step(void *ctx, const pk_sim_step *st)
 		plan = pk_pg_plan_json(st->group_eval, st->unit->npods ? st->unit->pods[0]->scheduler_name
 		                                                       : "default-scheduler");
 		pk_cli_add_k8s_version(&r->cli, plan);
-		const char *reprieve = pk_pg_reprieve_assumption(st->group_eval, r->cli.gates.k8s_minor);
+		const char *reprieve = pk_pg_reprieve_assumption(st->group_eval, r->cli.engine.gates.k8s_minor);
 		if (reprieve) {
 			add_warning(plan, reprieve);
 			warn(r, NULL, "%s", reprieve);
@@ -548,11 +550,12 @@ static void split_apply(int argc, char **argv, sim_args *a)
 	for (int i = 0; i < argc; i++) {
 		if (!dashdash && strcmp(argv[i], "--") == 0)
 			dashdash = true;
-		if (!dashdash && i > 0 && strncmp(argv[i], "--apply=", 8) == 0) {
-			a->apply_paths[a->napply++] = argv[i] + 8;
+		bool apply = !dashdash && i > 0 && pk_cli_names_option(argv[i], "apply", long_options);
+		if (apply && strchr(argv[i], '=')) {
+			a->apply_paths[a->napply++] = strchr(argv[i], '=') + 1;
 			continue;
 		}
-		if (!dashdash && i > 0 && strcmp(argv[i], "--apply") == 0) {
+		if (apply) {
 			while (i + 1 < argc && is_path_arg(argv[i + 1]))
 				a->apply_paths[a->napply++] = argv[++i];
 			if (!a->napply)
@@ -648,7 +651,7 @@ static pk_report *sim_report_new(const sim_run *r)
 	pk_report_opts o;
 	pk_report_opts_default(&o);
 	o.title = "preempt-plan --simulate";
-	o.k8s_minor = r->cli.gates.k8s_minor;
+	o.k8s_minor = r->cli.engine.gates.k8s_minor;
 	o.nodes = r->snap.nnodes;
 	return pk_report_new(&o);
 }
@@ -658,8 +661,8 @@ static int simulate(sim_run *r, pk_sim *sim, double *secs)
 {
 	bool table = r->cli.format == PK_FMT_TABLE || r->cli.format == PK_FMT_WIDE;
 	warn_skipped(r);
-	if (sim->n == 0)
-		pk_diag_report(&r->cli.diag, PK_SEV_WARNING, NULL, "%s",
+	if (sim->n == 0) /* an empty answer is a note, in every tool */
+		pk_diag_report(&r->cli.diag, PK_SEV_NOTE, NULL, "%s",
 		               r->apply.n ? "nothing to schedule: no pending pods, and the applied objects create none"
 		                          : "no pending pods in the input");
 	if (table)
@@ -734,17 +737,16 @@ int pp_simulate_main(int argc, char **argv)
 	if (!r)
 		abort();
 	pk_cli_init(&r->cli, &spec);
-	pk_snapshot_init(&r->snap);
-	r->snap.threads = r->cli.reader.threads;
-	pk_pg_set_init(&r->groups);
 	pk_sim_opts so;
 	pk_sim_opts_default(&so);
 	sim_args a = {0};
 	split_apply(argc, argv, &a);
 	parse_options(r, &so, &a, a.nrest, a.rest);
-	so.eval.threads = r->cli.reader.threads; /* --threads: the dry runs too */
-	so.eval.k8s_minor = r->cli.gates.k8s_minor; /* the records name it */
-	pk_pg_gates_from(&r->groups.gates, &r->cli.gates);
+	/* the engine options are final once the options are read */
+	pk_snapshot_init(&r->snap);
+	r->snap.threads = r->cli.engine.threads;
+	pk_pg_set_init(&r->groups, &r->cli.engine.gates);
+	pk_eval_opts_engine(&so.eval, &r->cli.engine);
 	plan_init(&r->plans, &r->cli);
 	pk_out_init(&r->out, stdout);
 

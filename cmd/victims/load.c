@@ -217,6 +217,29 @@ static const char *clear_placement(cJSON *pod, char *buf, size_t size)
 	return buf;
 }
 
+/* -n NS: a preemptor without a namespace is in NS, as kubectl apply -n NS
+ * creates it; one in another namespace is refused, as kubectl refuses it. */
+static bool preemptor_in_namespace(victims_run *r, cJSON *pod, const pk_record *rec)
+{
+	const char *ns = r->opts->namespace_, *own = pk_namespace(pod);
+	if (!ns)
+		return true;
+	if (!*own) {
+		cJSON *meta = cJSON_GetObjectItemCaseSensitive(pod, "metadata");
+		if (!meta)
+			meta = cJSON_AddObjectToObject(pod, "metadata");
+		cJSON_AddStringToObject(meta, "namespace", ns);
+		return true;
+	}
+	if (strcmp(own, ns) == 0)
+		return true;
+	pk_diag_report(&r->cli->diag, PK_SEV_ERROR, &rec->origin,
+	               "--preemptor: the namespace of the object (\"%s\") does not match -n \"%s\"", own, ns);
+	cJSON_Delete(pod);
+	r->trouble++;
+	return false;
+}
+
 static int on_preemptor_record(void *ctx, pk_record *rec)
 {
 	preemptor_ctx *pc = ctx;
@@ -252,6 +275,8 @@ static int on_preemptor_record(void *ctx, pk_record *rec)
 		pod = pod_from_template(rec->obj, tmpl);
 		controller_count(rec->obj, kind, count, sizeof count);
 	}
+	if (!preemptor_in_namespace(r, pod, rec))
+		return 0;
 	pk_preemptor p = { .object = pod, .source = pk_intern(r->snap.strs, *kind ? kind : "Pod"),
 	                   .file = pc->file };
 	p.pod = pk_arena_alloc(&r->snap.arena, sizeof *p.pod);
@@ -325,6 +350,8 @@ static void add_pending(victims_run *r)
 	pk_pod **pending;
 	long n = pk_snapshot_pending(&r->snap, &pending);
 	for (long i = 0; i < n; i++) {
+		if (r->opts->namespace_ && strcmp(pending[i]->namespace_, r->opts->namespace_) != 0)
+			continue; /* -n NS */
 		pk_preemptor p = { .pod = pending[i], .source = "Pod", .file = NULL };
 		if (r->snap.pending_objects)
 			p.object = r->snap.pending_objects[pending[i]->index];
@@ -398,7 +425,7 @@ static void input_admission_warnings(victims_run *r)
 static void gate_preemptor(victims_run *r, long i)
 {
 	pk_preemptor *p = &r->preemptors[i];
-	const pk_feature_gates *fg = &r->cli->gates;
+	const pk_feature_gates *fg = &r->cli->engine.gates;
 	const char *group = *p->pod->con->pod_group ? p->pod->con->pod_group : p->pod->con->workload_pod_group;
 	if (!*group || !pk_gate_on(fg, PK_GATE_GENERIC_WORKLOAD))
 		return;
@@ -492,9 +519,8 @@ static void preemptor_assumptions(victims_run *r)
 int victims_load(victims_run *r, char **paths, int npaths)
 {
 	pk_snapshot_init(&r->snap);
-	r->snap.threads = r->cli->reader.threads;
-	pk_pg_set_init(&r->groups);
-	pk_pg_gates_from(&r->groups.gates, &r->cli->gates);
+	r->snap.threads = r->cli->engine.threads;
+	pk_pg_set_init(&r->groups, &r->cli->engine.gates);
 	r->snap.keep_pending_objects = r->opts->pending;
 	for (int i = 0; i < r->opts->npreemptor_files; i++) {
 		preemptor_ctx pc = { r, r->opts->preemptor_files[i] };
@@ -534,7 +560,8 @@ int victims_load(victims_run *r, char **paths, int npaths)
 		add_pending(r);
 		if (r->npreemptors == before)
 			pk_diag_report(&r->cli->diag, PK_SEV_NOTE, NULL,
-			               "--pending: no pending pods in the input; 0 preemptors evaluated");
+			               "--pending: no pending pods in the input%s%s; 0 preemptors evaluated",
+			               r->opts->namespace_ ? " in namespace " : "", r->opts->namespace_ ? r->opts->namespace_ : "");
 	}
 	preemptor_assumptions(r);
 	return 0;

@@ -15,11 +15,13 @@ enum {
 	OPT_MIN_PCT,
 	OPT_MIN_ABS,
 	OPT_OFFSET,
+	OPT_NAMESPACE,
+	OPT_ALL_NAMESPACES,
 };
 
 static const pk_cli_spec spec = {
 	.prog = "victims",
-	.synopsis = "victims [options] (--preemptor FILE ... | --pending) [path ...]",
+	.synopsis = "victims [options] (--preemptor FILE ... | --pending) [-n NS | -A] [path ...]",
 	.help =
 		"Reads a cluster snapshot (kubectl get nodes,pods,pdb,priorityclasses -A -o json)\n"
 		"and writes, for each preemptor, a Preemptor record and one Candidate record per\n"
@@ -29,6 +31,10 @@ static const pk_cli_spec spec = {
 		"                             ReplicaSet, Job, CronJob or DaemonSet template);\n"
 		"                             repeatable, evaluated in order\n"
 		"      --pending              every pending pod of the input, in scheduling-queue order\n"
+		"  -n, --namespace NS         answer for namespace NS: the pending pods of NS only, and a\n"
+		"                             --preemptor object without a namespace is in NS (as kubectl\n"
+		"                             apply -n NS); the rest of the snapshot is used whole\n"
+		"  -A, --all-namespaces       answer for every namespace of the input (the default)\n"
 		"      --explain              add a NodeStatus record for every node that is no candidate\n"
 		"                             (in a table: NotCandidate rows by plugin and reason)\n"
 		"      --min-candidate-nodes-percentage P  sample candidates as upstream does (default: all)\n"
@@ -47,6 +53,8 @@ static const struct option long_options[] = {
 	{"min-candidate-nodes-percentage", required_argument, NULL, OPT_MIN_PCT},
 	{"min-candidate-nodes-absolute", required_argument, NULL, OPT_MIN_ABS},
 	{"offset", required_argument, NULL, OPT_OFFSET},
+	{"namespace", required_argument, NULL, OPT_NAMESPACE},
+	{"all-namespaces", no_argument, NULL, OPT_ALL_NAMESPACES},
 	PK_CLI_COMMON_OPTIONS,
 	{NULL, 0, NULL, 0},
 };
@@ -58,7 +66,8 @@ static void parse_options(int argc, char **argv, pk_cli *cli, victims_opts *o)
 	o->preemptor_files = calloc((size_t)argc + 1, sizeof *o->preemptor_files);
 	if (!o->preemptor_files)
 		abort();
-	while ((opt = pk_cli_getopt(cli, argc, argv, "", long_options)) != -1) {
+	bool all_namespaces = false;
+	while ((opt = pk_cli_getopt(cli, argc, argv, "n:A", long_options)) != -1) {
 		switch (opt) {
 		case OPT_PREEMPTOR:
 			o->preemptor_files[o->npreemptor_files++] = optarg;
@@ -83,14 +92,25 @@ static void parse_options(int argc, char **argv, pk_cli *cli, victims_opts *o)
 			o->eval.sample = true;
 			o->eval.offset = (long)pk_cli_number(cli, "--offset", optarg, 0, 1L << 40);
 			break;
+		case 'n':
+		case OPT_NAMESPACE:
+			if (!*optarg)
+				pk_cli_usage_error(cli, "--namespace: a namespace is required");
+			o->namespace_ = optarg;
+			break;
+		case 'A':
+		case OPT_ALL_NAMESPACES:
+			all_namespaces = true;
+			break;
 		default:
 			pk_cli_usage_error(cli, "unexpected option");
 		}
 	}
+	if (all_namespaces) /* as kubectl: -A answers for every namespace, whatever -n says */
+		o->namespace_ = NULL;
 	if (o->npreemptor_files == 0 && !o->pending)
 		pk_cli_usage_error(cli, "give --preemptor FILE or --pending");
-	o->eval.k8s_minor = cli->gates.k8s_minor;   /* the records name it */
-	o->eval.threads = cli->reader.threads;   /* --threads: the records are printed on them too */
+	pk_eval_opts_engine(&o->eval, &cli->engine); /* the records are printed on its threads too */
 	/* Records list every candidate's victims: where the evaluation can,
 	 * it leaves them out and the printer works them out again, a chunk at
 	 * a time on those threads (at 65,000 nodes the lists held 100 MB at

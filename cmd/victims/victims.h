@@ -14,6 +14,9 @@ typedef struct victims_opts {
 	char **preemptor_files;   /* --preemptor, in order */
 	int npreemptor_files;
 	bool pending;             /* --pending */
+	/* -n NS (NULL: every namespace, -A): the pending pods answered for,
+	 * and the namespace of a --preemptor object that names none */
+	const char *namespace_;
 	bool explain;             /* --explain */
 	pk_eval_opts eval;
 } victims_opts;

@@ -186,7 +186,7 @@ static size_t write_requests(const char *list, size_t len, pk_git_accept_fn acce
 }
 
 static int read_blobs(const char *list, size_t len, pk_git_accept_fn accept, pk_git_blob_fn fn, void *ctx,
-                      int req_fd, char *err, size_t errsize)
+                      size_t max_blob, int req_fd, char *err, size_t errsize)
 {
 	char *const argv[] = {"git", "cat-file", "--batch", NULL};
 	git_proc cat;
@@ -204,7 +204,22 @@ static int read_blobs(const char *list, size_t len, pk_git_accept_fn accept, pk_
 		char header[256], type[32];
 		unsigned long long size;
 		if (!fgets(header, sizeof header, cat.out) || sscanf(header, "%*s %31s %llu", type, &size) != 2 ||
-		    strcmp(type, "blob") != 0 || !read_blob(cat.out, size, &blob, &cap)) {
+		    strcmp(type, "blob") != 0) {
+			snprintf(err, errsize, "git cat-file: cannot read %s", e.path);
+			rc = -1;
+			break;
+		}
+		/* A committed file is read whole: bound it as a record is bounded,
+		 * and stop rather than compare with a state missing a file. */
+		if (size > (max_blob ? max_blob : PK_DEFAULT_MAX_RECORD_BYTES)) {
+			snprintf(err, errsize,
+			         "%s is %llu bytes, over the --max-record-bytes limit of %zu: not read (raise the "
+			         "limit to compare with it)",
+			         e.path, size, max_blob ? max_blob : PK_DEFAULT_MAX_RECORD_BYTES);
+			rc = -1;
+			break;
+		}
+		if (!read_blob(cat.out, size, &blob, &cap)) {
 			snprintf(err, errsize, "git cat-file: cannot read %s", e.path);
 			rc = -1;
 			break;
@@ -219,8 +234,8 @@ static int read_blobs(const char *list, size_t len, pk_git_accept_fn accept, pk_
 	return rc;
 }
 
-int pk_git_read_tree(const char *rev, pk_git_accept_fn accept, pk_git_blob_fn fn, void *ctx, char *err,
-                     size_t errsize)
+int pk_git_read_tree(const char *rev, pk_git_accept_fn accept, pk_git_blob_fn fn, void *ctx, size_t max_blob,
+                     char *err, size_t errsize)
 {
 	char *const ls[] = {"git", "ls-tree", "-r", "-z", "--full-tree", (char *)rev, NULL};
 	char *list;
@@ -241,7 +256,7 @@ int pk_git_read_tree(const char *rev, pk_git_accept_fn accept, pk_git_blob_fn fn
 		if (!ok)
 			snprintf(err, errsize, "cannot write a temporary file: %s", strerror(errno));
 		else
-			rc = n ? read_blobs(list, len, accept, fn, ctx, req_fd, err, errsize) : 0;
+			rc = n ? read_blobs(list, len, accept, fn, ctx, max_blob, req_fd, err, errsize) : 0;
 	} else if (req_fd >= 0) {
 		snprintf(err, errsize, "cannot write a temporary file: %s", strerror(errno));
 	}
@@ -366,8 +381,8 @@ static int say_status(const char *prog, const char *rev, pk_git_status st)
 	return 0;
 }
 
-int pk_git_against(const char *prog, const char *rev, char *const *operands, size_t noperands, pk_git_file_fn fn,
-                   void *ctx)
+int pk_git_against(const char *prog, const char *rev, char *const *operands, size_t noperands, size_t max_file,
+                   pk_git_file_fn fn, void *ctx)
 {
 	char *top = NULL;
 	pk_git_status st = pk_git_resolve(rev, &top);
@@ -378,7 +393,7 @@ int pk_git_against(const char *prog, const char *rev, char *const *operands, siz
 	if (rc == 0) {
 		char err[600] = "";
 		current_prefix(&a);
-		rc = pk_git_read_tree(rev, accept_manifest, on_committed, &a, err, sizeof err);
+		rc = pk_git_read_tree(rev, accept_manifest, on_committed, &a, max_file, err, sizeof err);
 		if (rc != 0 && *err)
 			fprintf(stderr, "%s: --against %s: %s\n", prog, rev, err);
 	}

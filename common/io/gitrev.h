@@ -28,10 +28,11 @@ typedef bool (*pk_git_accept_fn)(void *ctx, const char *path);
 typedef int (*pk_git_blob_fn)(void *ctx, const char *path, const char *data, size_t len);
 
 /* Hand every regular file of rev's whole tree that accept takes to fn, in
- * the tree's (sorted) order. Returns 0, the callback's non-zero value, or
- * -1 with a message in err. */
-int pk_git_read_tree(const char *rev, pk_git_accept_fn accept, pk_git_blob_fn fn, void *ctx, char *err,
-                     size_t errsize);
+ * the tree's (sorted) order. Each file is read whole, so one larger than
+ * max_blob bytes (0: the reader's default bound) stops the walk. Returns 0, the callback's non-zero value,
+ * or -1 with a message in err. */
+int pk_git_read_tree(const char *rev, pk_git_accept_fn accept, pk_git_blob_fn fn, void *ctx, size_t max_blob,
+                     char *err, size_t errsize);
 
 /* ---- --against REV, as the tools take it ---- */
 
@@ -54,8 +55,9 @@ typedef int (*pk_git_file_fn)(void *ctx, const pk_git_file *f);
  * operands (the tool's inputs) deciding what is replaced. Returns 0; 0
  * after a note when rev is HEAD of a repository without commits (nothing
  * exists); -1 after a message on stderr (not a repository, not a commit,
- * an operand outside the repository, git failing): usage trouble. */
-int pk_git_against(const char *prog, const char *rev, char *const *operands, size_t noperands, pk_git_file_fn fn,
-                   void *ctx);
+ * an operand outside the repository, a committed manifest over max_file
+ * bytes — the tool's --max-record-bytes —, git failing): usage trouble. */
+int pk_git_against(const char *prog, const char *rev, char *const *operands, size_t noperands, size_t max_file,
+                   pk_git_file_fn fn, void *ctx);
 
 #endif

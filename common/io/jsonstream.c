@@ -10,6 +10,7 @@
  * scanner has to say (errors, the start of a List) travels in the batches
  * too, so the sink hears it in order, from one thread. */
 #include "io/internal.h"
+#include "k8s/options.h"
 #include "io/bytescan.h"
 
 #include <errno.h>
@@ -141,7 +142,7 @@ typedef struct batch {
 
 #define BATCH_BYTES (256u << 10)
 #define BATCH_ITEMS 32u
-#define MAX_THREADS 16
+#define MAX_THREADS PK_THREADS_MAX  /* the one rule: k8s/options.h */
 
 typedef struct pool pool;
 typedef struct worker_arg {
@@ -1027,13 +1028,7 @@ static void run(jscan *j)
 
 static int thread_count(const pk_sink *s)
 {
-	int t = s->opts->threads;
-	if (t <= 0) {
-		long n = sysconf(_SC_NPROCESSORS_ONLN);
-		t = n > 4 ? 4 : n < 1 ? 1 : (int)n;
-	}
-	if (t > MAX_THREADS)
-		t = MAX_THREADS;
+	int t = pk_threads_resolve(s->opts->threads, NULL);
 	return t <= 1 ? 0 : t;
 }
 

@@ -338,6 +338,25 @@ static const pk_labels *node_fields(pk_decoder *d, const char *name)
 	return packed;
 }
 
+/* status.images: each name of each image with the image's sizeBytes. */
+static void decode_node_images(pk_decoder *d, const cJSON *images, pk_node *out)
+{
+	int n = 0;
+	const cJSON *im, *name;
+	cJSON_ArrayForEach(im, images)
+		n += cJSON_GetArraySize(pk_get(im, "names"));
+	if (n == 0)
+		return;
+	out->images = pk_arena_alloc(d->arena, sizeof *out->images * (size_t)n);
+	cJSON_ArrayForEach(im, images) {
+		int64_t size = 0;
+		pk_int64(im, "sizeBytes", &size);
+		cJSON_ArrayForEach(name, pk_get(im, "names"))
+			if (cJSON_IsString(name) && out->nimages < n)
+				out->images[out->nimages++] = (pk_node_image){ pk_intern(d->strs, name->valuestring), size };
+	}
+}
+
 int pk_node_decode(pk_decoder *d, const cJSON *node, pk_node *out, char *err, size_t errsize)
 {
 	memset(out, 0, sizeof *out);
@@ -370,6 +389,7 @@ int pk_node_decode(pk_decoder *d, const cJSON *node, pk_node *out, char *err, si
 			x->effect = (pk_taint_effect)eff;
 		}
 	}
+	decode_node_images(d, pk_getp(node, "status.images"), out);
 	return 0;
 }
 
@@ -559,9 +579,10 @@ static unsigned unmodelled_features(const cJSON *const *spec)
 	return m;
 }
 
-/* Required pod (anti-)affinity terms at path of spec. */
-static int decode_pod_terms(pk_decoder *d, const cJSON *terms, unsigned *unmodelled, pk_pod_term **res, int *n,
-                            char *err, size_t errsize)
+/* Pod (anti-)affinity terms: required ones, or (weighted) preferred ones
+ * ({weight, podAffinityTerm}). */
+static int decode_pod_terms(pk_decoder *d, const cJSON *terms, bool weighted, unsigned *unmodelled,
+                            pk_pod_term **res, int *n, char *err, size_t errsize)
 {
 	int cnt = cJSON_IsArray(terms) ? cJSON_GetArraySize(terms) : 0;
 	*n = 0;
@@ -569,10 +590,16 @@ static int decode_pod_terms(pk_decoder *d, const cJSON *terms, unsigned *unmodel
 	if (cnt == 0)
 		return 0;
 	*res = pk_arena_alloc(d->arena, sizeof **res * (size_t)cnt);
-	const cJSON *t;
 	char why[256];
-	cJSON_ArrayForEach(t, terms) {
+	const cJSON *wt;
+	cJSON_ArrayForEach(wt, terms) {
 		pk_pod_term *x = &(*res)[*n];
+		const cJSON *t = weighted ? pk_get(wt, "podAffinityTerm") : wt;
+		if (weighted) {
+			int64_t w = 0;
+			pk_int64(wt, "weight", &w);
+			x->weight = (int32_t)w;
+		}
 		const cJSON *sel = pk_get(t, "labelSelector");
 		if (pk_selector_compile(cJSON_IsNull(sel) ? NULL : sel, &x->selector, why, sizeof why) < 0) {
 			snprintf(err, errsize, "pod affinity labelSelector: %s", why);
@@ -739,6 +766,48 @@ const pk_pod_constraints pk_pod_no_constraints = {
 	.node_selector = { .is_nil = true }, .pod_group = "", .workload_name = "", .workload_pod_group = "",
 };
 
+/* upstream's normalizedImageName: ":latest" when the last ':' is not after
+ * the last '/' */
+static const char *normalized_image(pk_decoder *d, const char *image)
+{
+	const char *colon = strrchr(image, ':'), *slash = strrchr(image, '/');
+	if (colon && (!slash || colon > slash))
+		return pk_intern(d->strs, image);
+	size_t n = strlen(image);
+	char *buf = malloc(n + sizeof ":latest");
+	if (!buf)
+		abort();
+	memcpy(buf, image, n);
+	memcpy(buf + n, ":latest", sizeof ":latest");
+	const char *s = pk_intern(d->strs, buf);
+	free(buf);
+	return s;
+}
+
+/* The images of the init and app containers (ImageLocality), kept once
+ * for all pods that name the same ones. */
+static void decode_images(pk_decoder *d, const cJSON *const *sp, pk_pod_constraints *c)
+{
+	int n = cJSON_GetArraySize(sp[S_INIT_CONTAINERS]) + cJSON_GetArraySize(sp[S_CONTAINERS]);
+	if (n == 0)
+		return;
+	const char **names = calloc((size_t)n, sizeof *names);
+	if (!names)
+		abort();
+	int k = 0;
+	const cJSON *it;
+	for (int list = S_INIT_CONTAINERS, pass = 0; pass < 2; list = S_CONTAINERS, pass++)
+		cJSON_ArrayForEach(it, sp[list]) {
+			const char *image = pk_str(it, "image");
+			if (image && *image && k < n)
+				names[k++] = normalized_image(d, image);
+		}
+	if (k)
+		c->images = pk_intern_blob(d->strs, names, sizeof *names * (size_t)k);
+	c->nimages = k;
+	free(names);
+}
+
 /* Host ports, node selection, pod (anti-)affinity and spread, decoded into c
  * (which starts as pk_pod_no_constraints). */
 static int decode_constraints(pk_decoder *d, const cJSON *const *sp, const cJSON *labels, pk_pod_constraints *c,
@@ -752,20 +821,24 @@ static int decode_constraints(pk_decoder *d, const cJSON *const *sp, const cJSON
 	if (decode_node_affinity(d, sp, c, err, errsize) < 0)
 		return -1;
 	const cJSON *aff = sp[S_AFFINITY];
-	if (decode_pod_terms(d, pk_getp(aff, "podAffinity.requiredDuringSchedulingIgnoredDuringExecution"), unmodelled,
-	                     &c->affinity, &c->naffinity, err, errsize) < 0 ||
-	    decode_pod_terms(d, pk_getp(aff, "podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution"),
-	                     unmodelled, &c->anti_affinity, &c->nanti_affinity, err, errsize) < 0)
+	if (decode_pod_terms(d, pk_getp(aff, "podAffinity.requiredDuringSchedulingIgnoredDuringExecution"), false,
+	                     unmodelled, &c->affinity, &c->naffinity, err, errsize) < 0 ||
+	    decode_pod_terms(d, pk_getp(aff, "podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution"), false,
+	                     unmodelled, &c->anti_affinity, &c->nanti_affinity, err, errsize) < 0 ||
+	    decode_pod_terms(d, pk_getp(aff, "podAffinity.preferredDuringSchedulingIgnoredDuringExecution"), true,
+	                     unmodelled, &c->preferred_affinity, &c->npreferred_affinity, err, errsize) < 0 ||
+	    decode_pod_terms(d, pk_getp(aff, "podAntiAffinity.preferredDuringSchedulingIgnoredDuringExecution"), true,
+	                     unmodelled, &c->preferred_anti, &c->npreferred_anti, err, errsize) < 0)
 		return -1;
+	if (!cJSON_IsString(sp[S_NODE_NAME]) || !*sp[S_NODE_NAME]->valuestring)
+		decode_images(d, sp, c);
 	if (decode_spread(d, sp[S_SPREAD], labels, c, err, errsize) < 0 ||
 	    decode_preferred_node_terms(d, aff, c, err, errsize) < 0)
 		return -1;
 	const cJSON *sc;
 	cJSON_ArrayForEach(sc, sp[S_SPREAD])
 		c->soft_spread |= strcmp(pk_str_or(sc, "whenUnsatisfiable", "DoNotSchedule"), "ScheduleAnyway") == 0;
-	c->preferred_pod_affinity =
-		cJSON_GetArraySize(pk_getp(aff, "podAffinity.preferredDuringSchedulingIgnoredDuringExecution")) > 0 ||
-		cJSON_GetArraySize(pk_getp(aff, "podAntiAffinity.preferredDuringSchedulingIgnoredDuringExecution")) > 0;
+	c->preferred_pod_affinity = c->npreferred_affinity > 0 || c->npreferred_anti > 0;
 	c->pod_group = istr(d, sp[S_GROUP], "podGroupName", "");
 	c->workload_name = istr(d, sp[S_WORKLOAD], "name", "");
 	c->workload_pod_group = istr(d, sp[S_WORKLOAD], "podGroup", "");
@@ -779,7 +852,7 @@ static void attach_constraints(pk_decoder *d, pk_pod *out, const pk_pod_constrai
 	    !c->nanti_affinity && !c->nspread && !c->affinity && !c->anti_affinity && !c->spread &&
 	    !c->affinity_terms && c->node_selector.is_nil && !c->node_selector.nreqs && !*c->pod_group &&
 	    !*c->workload_name && !*c->workload_pod_group && !c->npreferred && !c->soft_spread &&
-	    !c->preferred_pod_affinity)
+	    !c->preferred_pod_affinity && !c->nimages)
 		return;
 	pk_pod_constraints *own = pk_arena_alloc(d->arena, sizeof *own);
 	*own = *c;
@@ -897,6 +970,11 @@ void pk_pod_release(pk_pod *p)
 	for (int i = 0; i < c->nanti_affinity; i++)
 		pk_selector_free(&c->anti_affinity[i].selector);
 	c->naffinity = c->nanti_affinity = 0;
+	for (int i = 0; i < c->npreferred_affinity; i++)
+		pk_selector_free(&c->preferred_affinity[i].selector);
+	for (int i = 0; i < c->npreferred_anti; i++)
+		pk_selector_free(&c->preferred_anti[i].selector);
+	c->npreferred_affinity = c->npreferred_anti = 0;
 	for (int i = 0; i < c->nspread; i++)
 		pk_selector_free(&c->spread[i].selector);
 	c->nspread = 0;

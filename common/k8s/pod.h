@@ -70,6 +70,13 @@ typedef struct pk_taint {
 	pk_taint_effect effect;
 } pk_taint;
 
+/* One name of an image in node.status.images, with the image's sizeBytes
+ * (ImageLocality's score). */
+typedef struct pk_node_image {
+	const char *name;         /* interned, as listed (not normalised) */
+	int64_t size;
+} pk_node_image;
+
 typedef struct pk_node {
 	const char *name;
 	const pk_labels *labels;  /* packed (pk_intern_labels), or NULL */
@@ -78,6 +85,8 @@ typedef struct pk_node {
 	bool unschedulable;       /* spec.unschedulable */
 	pk_taint *taints;
 	int ntaints;
+	pk_node_image *images;    /* every name of every status.images entry */
+	int nimages;
 	long index;               /* position in the snapshot's node array */
 } pk_node;
 
@@ -118,7 +127,7 @@ typedef struct pk_node_term {
 	bool has_fields;
 } pk_node_term;
 
-/* A required pod (anti-)affinity term. Namespaces: the listed ones; none
+/* A pod (anti-)affinity term, required or preferred (weight). Namespaces: the listed ones; none
  * listed and no namespaceSelector = the owning pod's namespace; an empty
  * namespaceSelector ({}) = every namespace. */
 typedef struct pk_pod_term {
@@ -127,6 +136,7 @@ typedef struct pk_pod_term {
 	int nnamespaces;
 	bool all_namespaces;
 	const char *topology_key;     /* interned */
+	int32_t weight;               /* a preferred term's weight (0 for a required one) */
 } pk_pod_term;
 
 /* A topologySpreadConstraint with whenUnsatisfiable: DoNotSchedule (the
@@ -158,12 +168,21 @@ typedef struct pk_pod_constraints {
 	int nspread;
 	pk_spread *spread;            /* DoNotSchedule topology spread constraints */
 	/* For scoring (sched/score.h): preferred nodeAffinity terms and their
-	 * weights; whether the pod has ScheduleAnyway spread constraints or
-	 * preferred pod (anti-)affinity terms (not scored: said). */
+	 * weights; whether the pod has ScheduleAnyway spread constraints (not
+	 * scored: said) or preferred pod (anti-)affinity terms. */
 	pk_node_term *preferred;
 	int32_t *preferred_weight;
 	int npreferred;
 	bool soft_spread, preferred_pod_affinity;
+	/* preferred podAffinity / podAntiAffinity terms, with their weights */
+	pk_pod_term *preferred_affinity, *preferred_anti;
+	int npreferred_affinity, npreferred_anti;
+	/* ImageLocality: the images of the init and app containers, each
+	 * normalised (":latest" added when untagged) and interned, one per
+	 * container. Read for pods not bound (spec.nodeName empty) only: those
+	 * are the pods placed, and a bound pod's images are not scored. */
+	const char *const *images;
+	int nimages;
 	/* Gang membership, for PodGroup preemption (common/sched/podgroup*.c):
 	 * spec.schedulingGroup.podGroupName (scheduling/v1alpha2 PodGroup) and
 	 * spec.workloadRef {name, podGroup} (v1alpha1 Workload); "" when absent. */

@@ -14,6 +14,6 @@ complete -c pc-validate -l max-depth -x -d 'Reject documents nested deeper than 
 complete -c pc-validate -l max-record-bytes -x -d 'Reject objects larger than N bytes'
 complete -c pc-validate -l max-alias-expansions -x -d 'Reject YAML expanding more than N aliased nodes'
 complete -c pc-validate -l max-records -x -d 'Stop after N objects'
-complete -c pc-validate -l threads -x -d 'Parse with N threads'
+complete -c pc-validate -l threads -x -d 'Read and compute with N threads, at most 8'
 complete -c pc-validate -s h -l help -d 'Show help and exit'
 complete -c pc-validate -s V -l version -d 'Show version and exit'

@@ -17,6 +17,6 @@ complete -c preempt-plan -l max-depth -x -d 'Reject documents nested deeper than
 complete -c preempt-plan -l max-record-bytes -x -d 'Reject objects larger than N bytes'
 complete -c preempt-plan -l max-alias-expansions -x -d 'Reject YAML expanding more than N aliased nodes'
 complete -c preempt-plan -l max-records -x -d 'Stop after N objects'
-complete -c preempt-plan -l threads -x -d 'Parse with N threads'
+complete -c preempt-plan -l threads -x -d 'Read and compute with N threads, at most 8'
 complete -c preempt-plan -s h -l help -d 'Show help and exit'
 complete -c preempt-plan -s V -l version -d 'Show version and exit'

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 
 #include "t.h"
-#include "../../cmd/apiq-sim/metrics.c"
+#include "metrics.h"
 
 static void check_float(double v, const char *want)
 {

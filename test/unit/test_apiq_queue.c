@@ -6,8 +6,8 @@
 #include <string.h>
 
 #include "t.h"
-#include "../../cmd/apiq-sim/queue.c"
-#include "../../cmd/apiq-sim/calltypes.c"
+#include "queue.h"
+#include "calltypes.h"
 
 typedef struct tcall { apiq_xcall x; int finished; apiq_fin last; } tcall;
 typedef struct ctx { apiq_types types; int released; } ctx;

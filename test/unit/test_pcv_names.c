@@ -2,9 +2,8 @@
  * cross-object rules. The tool's sources are compiled in directly: they are
  * not part of the common library the unit tests link. */
 #include "t.h"
-#include "../../cmd/pc-validate/strmap.c"
-#include "../../cmd/pc-validate/findings.c"
-#include "../../cmd/pc-validate/meta.c"
+#include "pcv.h"
+#include "strmap.h"
 
 static int subdomain_errors(const char *s)
 {

@@ -46,6 +46,12 @@ static void test_more_important_victim(void)
 	CHECK(!more_important(unit(10, true, 1, 0, s1), unit(10, true, 2, 0, s2)), "both PGs, vi2 larger");
 	CHECK(more_important(unit(10, true, 2, before, s1), unit(10, true, 2, now, s2)), "both PGs, same size, vi1 older");
 	CHECK(!more_important(unit(10, true, 2, now, s1), unit(10, true, 2, before, s2)), "both PGs, same size, vi2 older");
+	/* util.go victimRank (#139596/#140634): CompositePodGroup 3 > PodGroup 2 */
+	pk_victim_unit cpg = unit(10, true, 1, now, s1), pg = unit(10, true, 2, before, s2);
+	cpg.is_composite = true;
+	CHECK(more_important(cpg, pg), "CPG outranks a larger, older PG of the same priority");
+	CHECK(!more_important(pg, cpg), "PG below a CPG of the same priority");
+	CHECK(!more_important(cpg, unit(20, true, 1, now, s2)), "priority first: a CPG below a higher PG");
 }
 
 static void test_gates(void)
@@ -71,12 +77,22 @@ static void test_gates(void)
 	pk_pg_gates_from(&g, &fg);
 	CHECK(!g.workload_aware_preemption && !pk_pg_groups_count_in_pod_preemption(&g),
 	      "1.37, GenericWorkload off: neither");
+	CHECK(g.composite, "1.37: CompositePodGroup hierarchies read unless the gate is set false");
+	CHECK(pk_feature_gates_parse(&fg, "CompositePodGroup=false", err, sizeof err) == 0, "CompositePodGroup parsed");
+	pk_pg_gates_from(&g, &fg);
+	CHECK(!g.composite, "1.37, CompositePodGroup=false: not read");
+	pk_feature_gates_default(&fg);
+	pk_feature_gates_set_release(&fg, 36);
+	pk_pg_gates_from(&g, &fg);
+	CHECK(!g.composite, "1.36: no CompositePodGroup");
 }
 
 static void test_release_caveat(void)
 {
 	pk_pg_set g;
+	pk_podgroup groups[1] = {{0}};
 	memset(&g, 0, sizeof g);
+	g.groups = groups;
 	g.gates.k8s_minor = 35;
 	CHECK(pk_pg_release_caveat(&g) == NULL, "1.35 without PodGroups: nothing to say");
 	g.n = 1;
@@ -84,6 +100,14 @@ static void test_release_caveat(void)
 	      "1.35 with PodGroups: the unmodelled gang scheduling is said");
 	g.gates.k8s_minor = 36;
 	CHECK(pk_pg_release_caveat(&g) == NULL, "1.36: modelled");
+	groups[0].composite = true;
+	CHECK(pk_pg_release_caveat(&g) && strstr(pk_pg_release_caveat(&g), "1.36 has no CompositePodGroup"),
+	      "1.36 with a CompositePodGroup: said that it is not read");
+	g.gates.k8s_minor = 37;
+	CHECK(pk_pg_release_caveat(&g) && strstr(pk_pg_release_caveat(&g), "CompositePodGroup=false"),
+	      "1.37 with the gate off: said");
+	g.gates.composite = true;
+	CHECK(pk_pg_release_caveat(&g) == NULL, "1.37, hierarchy read: nothing to say");
 }
 
 static void test_required(void)

@@ -4,10 +4,7 @@
  * here on the comparator) and claim.go's key precedence. */
 #include "t.h"
 
-#include "../../cmd/pp-match/karmada_claim.c"
-#include "../../cmd/pp-match/karmada_match.c"
-#include "../../cmd/pp-match/karmada_policy.c"
-#include "../../cmd/pp-match/karmada_scope.c"
+#include "karmada.h"
 
 static pp_policy named(const char *name, int32_t priority)
 {

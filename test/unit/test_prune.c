@@ -42,7 +42,7 @@ static void test_snapshot_list(void)
 		"\"message\":\"m\",\"lastTransitionTime\":\"t\"}],\"qosClass\":\"Burstable\",\"startTime\":\"s\"}}";
 	const char *want =
 		"{\"metadata\":{\"name\":\"p\",\"ownerReferences\":[{\"kind\":\"ReplicaSet\",\"name\":\"rs\","
-		"\"controller\":true}]},\"spec\":{\"containers\":[{\"name\":\"c\",\"ports\":[{\"hostPort\":80}],"
+		"\"controller\":true}]},\"spec\":{\"containers\":[{\"name\":\"c\",\"image\":\"i\",\"ports\":[{\"hostPort\":80}],"
 		"\"resources\":{\"requests\":{\"cpu\":\"1\"}}}],\"volumes\":[{},"
 		"{\"persistentVolumeClaim\":{\"claimName\":\"c\"}}],"
 		"\"tolerations\":[{\"key\":\"k\",\"operator\":\"Exists\"}]},"

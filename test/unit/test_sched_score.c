@@ -4,6 +4,16 @@
  *     (kubernetes/kubernetes 008b3652959ca58af8be3fb5b6ecfe9ae7638282)
  *   tainttoleration/taint_toleration_test.go TestTaintTolerationScore
  *     (kubernetes/kubernetes 04c0d74f8e8bf18e93a9d8d082b218d3eb4c6395)
+ *   interpodaffinity/scoring_test.go TestPreferredAffinity and
+ *     TestPreferredAffinityWithHardPodAffinitySymmetricWeight
+ *     (kubernetes/kubernetes 8a4d98ac2f6dfd69fc5649b7bb23de0add56be56): the
+ *     cases of the default profile, less those that rest on a
+ *     namespaceSelector (namespace labels are not read: a warning says so)
+ *     or on non-default plugin arguments; upstream's namespace "" is
+ *     "default" here
+ *   imagelocality/image_locality_test.go TestImageLocalityPriority and
+ *     TestNormalizedImageName (kubernetes/kubernetes, the version with the
+ *     "include InitContainers" case; the index read gives no commit)
  * Upstream's quantities are kept: cpu "4000" is 4000 cores, memory bytes. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -213,8 +223,253 @@ static void test_pick(void)
 	pk_snapshot_free(&s);
 }
 
+/* ---- InterPodAffinity ---- */
+
+#define LNODE(name, labels) "{\"kind\":\"Node\",\"metadata\":{\"name\":\"" name "\",\"labels\":" labels "}}"
+#define LPOD(i, node, ns, labels, affinity) \
+	"{\"kind\":\"Pod\",\"metadata\":{\"name\":\"p" #i "\",\"uid\":\"u" #i "\",\"namespace\":\"" ns "\"," \
+	"\"labels\":" labels "},\"spec\":{\"nodeName\":\"" node "\",\"affinity\":" affinity "}}"
+#define IPOD(ns, labels, affinity) LPOD(0, "", ns, labels, affinity)
+#define CHINA "{\"region\":\"China\"}"
+#define INDIA "{\"region\":\"India\"}"
+#define AZ1 "{\"az\":\"az1\"}"
+#define AZ2 "{\"az\":\"az2\"}"
+#define CHINA_AZ1 "{\"region\":\"China\",\"az\":\"az1\"}"
+#define S1 "{\"security\":\"S1\"}"
+#define S2 "{\"security\":\"S2\"}"
+#define NOLABELS "{}"
+#define NOAFF "{}"
+#define SEL_IN(key, vals) "{\"matchExpressions\":[{\"key\":\"" key "\",\"operator\":\"In\",\"values\":[" vals "]}]}"
+#define WTERM(w, sel, key) "{\"weight\":" #w ",\"podAffinityTerm\":{\"labelSelector\":" sel ",\"topologyKey\":\"" key "\"}}"
+#define PREF_AFF(terms) "\"podAffinity\":{\"preferredDuringSchedulingIgnoredDuringExecution\":[" terms "]}"
+#define PREF_ANTI(terms) "\"podAntiAffinity\":{\"preferredDuringSchedulingIgnoredDuringExecution\":[" terms "]}"
+#define STAY_S1_REGION "{" PREF_AFF(WTERM(5, SEL_IN("security", "\"S1\""), "region")) "}"
+#define STAY_S2_REGION "{" PREF_AFF(WTERM(6, SEL_IN("security", "\"S2\""), "region")) "}"
+#define AFFINITY3 \
+	"{" PREF_AFF(WTERM(8, "{\"matchExpressions\":[{\"key\":\"security\",\"operator\":\"NotIn\",\"values\":[\"S1\"]}," \
+	                    "{\"key\":\"security\",\"operator\":\"In\",\"values\":[\"S2\"]}]}", "region") "," \
+	             WTERM(2, "{\"matchExpressions\":[{\"key\":\"security\",\"operator\":\"Exists\"}," \
+	                    "{\"key\":\"wrongkey\",\"operator\":\"DoesNotExist\"}]}", "region")) "}"
+#define HARD_AFFINITY \
+	"{\"podAffinity\":{\"requiredDuringSchedulingIgnoredDuringExecution\":[" \
+	"{\"labelSelector\":" SEL_IN("security", "\"S1\",\"value2\"") ",\"topologyKey\":\"region\"}," \
+	"{\"labelSelector\":{\"matchExpressions\":[{\"key\":\"security\",\"operator\":\"Exists\"}," \
+	"{\"key\":\"wrongkey\",\"operator\":\"DoesNotExist\"}]},\"topologyKey\":\"region\"}]}}"
+#define AWAY_S1_AZ "{" PREF_ANTI(WTERM(5, SEL_IN("security", "\"S1\""), "az")) "}"
+#define AWAY_S2_AZ "{" PREF_ANTI(WTERM(5, SEL_IN("security", "\"S2\""), "az")) "}"
+#define STAY_S1_REGION_AWAY_S2_AZ \
+	"{" PREF_AFF(WTERM(8, SEL_IN("security", "\"S1\""), "region")) "," \
+	PREF_ANTI(WTERM(5, SEL_IN("security", "\"S2\""), "az")) "}"
+#define SERVICE_S1 "{\"service\":\"S1\"}"
+#define HARD_POD_AFFINITY \
+	"{\"podAffinity\":{\"requiredDuringSchedulingIgnoredDuringExecution\":[{\"labelSelector\":" \
+	SEL_IN("service", "\"S1\"") ",\"namespaces\":[\"default\",\"subteam2.team2\"],\"topologyKey\":\"region\"}]}}"
+
+typedef struct ipa_case {
+	const char *name;
+	const char *objs[16];
+	const char *pod;
+	int64_t want[5];          /* {-1}: the plugin skips the pod */
+} ipa_case;
+
+static void check_cases(const char *plugin_name, int plugin, const ipa_case *cases, size_t ncases)
+{
+	for (size_t i = 0; i < ncases; i++) {
+		int64_t got[8];
+		long n;
+		scores(cases[i].objs, cases[i].pod, plugin, got, &n);
+		bool ok = n >= 1;
+		char text[128] = "";
+		for (long k = 0; k < n; k++) {
+			ok &= got[k] == (cases[i].want[0] == -1 ? -1 : cases[i].want[k]);
+			snprintf(text + strlen(text), sizeof text - strlen(text), " %lld", (long long)got[k]);
+		}
+		CHECK(ok, "%s: %s:%s", plugin_name, cases[i].name, text);
+	}
+}
+
+static void test_interpod_affinity(void)
+{
+	static const ipa_case cases[] = {
+		{ "all nodes are same priority as Affinity is nil",
+		  { LNODE("node1", CHINA), LNODE("node2", INDIA), LNODE("node3", AZ1) }, IPOD("default", S1, NOAFF), { -1 } },
+		{ "Affinity: pod that matches topology key & pods in nodes will get high score comparing to others"
+		  "which doesn't match either pods in nodes or in topology key",
+		  { LNODE("node1", CHINA), LNODE("node2", INDIA), LNODE("node3", AZ1), LPOD(1, "node1", "default", S1, NOAFF),
+		    LPOD(2, "node2", "default", S2, NOAFF), LPOD(3, "node3", "default", S1, NOAFF) },
+		  IPOD("default", S1, STAY_S1_REGION), { 100, 0, 0 } },
+		{ "All the nodes that have the same topology key & label value with one of them has an existing pod that "
+		  "match the affinity rules, have the same score",
+		  { LNODE("node1", CHINA), LNODE("node2", CHINA_AZ1), LNODE("node3", INDIA),
+		    LPOD(1, "node1", "default", S1, NOAFF) },
+		  IPOD("default", NOLABELS, STAY_S1_REGION), { 100, 100, 0 } },
+		{ "Affinity: nodes in one region has more matching pods comparing to other region, so the region which has "
+		  "more matches will get high score",
+		  { LNODE("node1", CHINA), LNODE("node2", INDIA), LNODE("node3", CHINA), LNODE("node4", CHINA),
+		    LNODE("node5", INDIA), LPOD(1, "node1", "default", S2, NOAFF), LPOD(2, "node1", "default", S2, NOAFF),
+		    LPOD(3, "node2", "default", S2, NOAFF), LPOD(4, "node3", "default", S2, NOAFF),
+		    LPOD(5, "node4", "default", S2, NOAFF), LPOD(6, "node5", "default", S2, NOAFF) },
+		  IPOD("default", S1, STAY_S2_REGION), { 100, 0, 100, 100, 0 } },
+		{ "Affinity: different Label operators and values for pod affinity scheduling preference, including some "
+		  "match failures ",
+		  { LNODE("node1", CHINA), LNODE("node2", INDIA), LNODE("node3", AZ1), LPOD(1, "node1", "default", S1, NOAFF),
+		    LPOD(2, "node2", "default", S2, NOAFF), LPOD(3, "node3", "default", S1, NOAFF) },
+		  IPOD("default", S1, AFFINITY3), { 20, 100, 0 } },
+		{ "Affinity symmetry: considered only the preferredDuringSchedulingIgnoredDuringExecution in pod affinity "
+		  "symmetry",
+		  { LNODE("node1", CHINA), LNODE("node2", INDIA), LNODE("node3", AZ1),
+		    LPOD(1, "node1", "default", S1, STAY_S1_REGION), LPOD(2, "node2", "default", S2, STAY_S2_REGION) },
+		  IPOD("default", S2, NOAFF), { 0, 100, 0 } },
+		{ "Affinity symmetry: considered RequiredDuringSchedulingIgnoredDuringExecution in pod affinity symmetry",
+		  { LNODE("node1", CHINA), LNODE("node2", INDIA), LNODE("node3", AZ1),
+		    LPOD(1, "node1", "default", S1, HARD_AFFINITY), LPOD(2, "node2", "default", S2, HARD_AFFINITY) },
+		  IPOD("default", S1, NOAFF), { 100, 100, 0 } },
+		{ "Anti Affinity: pod that does not match existing pods in node will get high score ",
+		  { LNODE("node1", AZ1), LNODE("node2", CHINA), LPOD(1, "node1", "default", S1, NOAFF),
+		    LPOD(2, "node2", "default", S2, NOAFF) },
+		  IPOD("default", S1, AWAY_S1_AZ), { 0, 100 } },
+		{ "Anti Affinity: pod that does not match topology key & match the pods in nodes will get higher score "
+		  "comparing to others ",
+		  { LNODE("node1", AZ1), LNODE("node2", CHINA), LPOD(1, "node1", "default", S1, NOAFF),
+		    LPOD(2, "node2", "default", S1, NOAFF) },
+		  IPOD("default", S1, AWAY_S1_AZ), { 0, 100 } },
+		{ "Anti Affinity: one node has more matching pods comparing to other node, so the node which has more "
+		  "unmatches will get high score",
+		  { LNODE("node1", AZ1), LNODE("node2", INDIA), LPOD(1, "node1", "default", S1, NOAFF),
+		    LPOD(2, "node1", "default", S1, NOAFF), LPOD(3, "node2", "default", S2, NOAFF) },
+		  IPOD("default", S1, AWAY_S1_AZ), { 0, 100 } },
+		{ "Anti Affinity symmetry: the existing pods in node which has anti affinity match will get high score",
+		  { LNODE("node1", AZ1), LNODE("node2", AZ2), LPOD(1, "node1", "default", S1, AWAY_S2_AZ),
+		    LPOD(2, "node2", "default", S2, AWAY_S1_AZ) },
+		  IPOD("default", S2, NOAFF), { 0, 100 } },
+		{ "Affinity and Anti Affinity: considered only preferredDuringSchedulingIgnoredDuringExecution in both pod "
+		  "affinity & anti affinity",
+		  { LNODE("node1", CHINA), LNODE("node2", AZ1), LPOD(1, "node1", "default", S1, NOAFF),
+		    LPOD(2, "node2", "default", S1, NOAFF) },
+		  IPOD("default", S1, STAY_S1_REGION_AWAY_S2_AZ), { 100, 0 } },
+		{ "Affinity and Anti Affinity: considering both affinity and anti-affinity, the pod to schedule and "
+		  "existing pods have the same labels",
+		  { LNODE("node1", CHINA_AZ1), LNODE("node2", INDIA), LNODE("node3", CHINA), LNODE("node4", CHINA),
+		    LNODE("node5", INDIA), LPOD(1, "node1", "default", S1, NOAFF), LPOD(2, "node1", "default", S1, NOAFF),
+		    LPOD(3, "node2", "default", S1, NOAFF), LPOD(4, "node3", "default", S1, NOAFF),
+		    LPOD(5, "node3", "default", S1, NOAFF), LPOD(6, "node4", "default", S1, NOAFF),
+		    LPOD(7, "node5", "default", S1, NOAFF) },
+		  IPOD("default", S1, STAY_S1_REGION_AWAY_S2_AZ), { 100, 0, 100, 100, 0 } },
+		{ "Affinity and Anti Affinity and symmetry: considered only preferredDuringSchedulingIgnoredDuringExecution "
+		  "in both pod affinity & anti affinity & symmetry",
+		  { LNODE("node1", CHINA), LNODE("node2", AZ1), LNODE("node3", INDIA), LNODE("node4", AZ2),
+		    LPOD(1, "node1", "default", S1, NOAFF), LPOD(2, "node2", "default", S2, NOAFF),
+		    LPOD(3, "node3", "default", NOLABELS, STAY_S1_REGION_AWAY_S2_AZ),
+		    LPOD(4, "node4", "default", NOLABELS, AWAY_S1_AZ) },
+		  IPOD("default", S1, STAY_S1_REGION_AWAY_S2_AZ), { 100, 0, 100, 0 } },
+		{ "Avoid panic when partial nodes in a topology don't have pods with affinity",
+		  { LNODE("node1", CHINA), LNODE("node2", CHINA), LPOD(1, "node1", "default", S1, NOAFF),
+		    LPOD(2, "node2", "default", NOLABELS, STAY_S1_REGION_AWAY_S2_AZ) },
+		  IPOD("default", S1, NOAFF), { 0, 0 } },
+		{ "Do not ignore preferred terms of existing pods",
+		  { LNODE("node1", CHINA), LNODE("node2", INDIA), LPOD(1, "node1", "default", S1, STAY_S1_REGION_AWAY_S2_AZ),
+		    LPOD(2, "node2", "default", S2, STAY_S2_REGION) },
+		  IPOD("default", S2, NOAFF), { 0, 100 } },
+		/* TestPreferredAffinityWithHardPodAffinitySymmetricWeight */
+		{ "with default weight",
+		  { LNODE("node1", CHINA), LNODE("node2", INDIA), LNODE("node3", AZ1),
+		    LPOD(1, "node1", "default", NOLABELS, HARD_POD_AFFINITY), LPOD(2, "node2", "default", NOLABELS, HARD_POD_AFFINITY) },
+		  IPOD("default", SERVICE_S1, NOAFF), { 100, 100, 0 } },
+		{ "with no matching namespace",
+		  { LNODE("node1", CHINA), LNODE("node2", INDIA), LNODE("node3", AZ1),
+		    LPOD(1, "node1", "default", NOLABELS, HARD_POD_AFFINITY), LPOD(2, "node2", "default", NOLABELS, HARD_POD_AFFINITY) },
+		  IPOD("subteam1.team2", SERVICE_S1, NOAFF), { -1 } },
+		{ "with matching Namespaces",
+		  { LNODE("node1", CHINA), LNODE("node2", INDIA), LNODE("node3", AZ1),
+		    LPOD(1, "node1", "default", NOLABELS, HARD_POD_AFFINITY), LPOD(2, "node2", "default", NOLABELS, HARD_POD_AFFINITY) },
+		  IPOD("subteam2.team2", SERVICE_S1, NOAFF), { 100, 100, 0 } },
+	};
+	check_cases("InterPodAffinity", PK_SCORE_INTERPOD, cases, sizeof cases / sizeof *cases);
+}
+
+/* ---- ImageLocality ---- */
+
+#define MIB "*1048576"
+#define IMG(size, names) "{\"names\":[" names "],\"sizeBytes\":" size "}"
+#define INODE(name, images) "{\"kind\":\"Node\",\"metadata\":{\"name\":\"" name "\"},\"status\":{\"images\":[" images "]}}"
+#define C(image) "{\"name\":\"c\",\"image\":\"" image "\"}"
+#define IMGPOD(containers, inits) \
+	"{\"kind\":\"Pod\",\"metadata\":{\"name\":\"p\"},\"spec\":{\"containers\":[" containers "]," \
+	"\"initContainers\":[" inits "]}}"
+/* sizes in bytes (N MiB) */
+#define N40 "41943040"
+#define N300 "314572800"
+#define N2000 "2097152000"
+#define N250 "262144000"
+#define N10 "10485760"
+#define N600 "629145600"
+#define N900 "943718400"
+#define N4000 "4194304000"
+#define N30 "31457280"
+#define N20 "20971520"
+#define NODE403002000(name) INODE(name, IMG(N40, "\"gcr.io/40:latest\",\"gcr.io/40:v1\",\"gcr.io/40:v1\"") "," \
+	IMG(N300, "\"gcr.io/300:latest\",\"gcr.io/300:v1\"") "," IMG(N2000, "\"gcr.io/2000:latest\""))
+#define NODE25010(name) INODE(name, IMG(N250, "\"gcr.io/250:latest\"") "," IMG(N10, "\"gcr.io/10:latest\",\"gcr.io/10:v1\""))
+#define NODE60040900(name) INODE(name, IMG(N600, "\"gcr.io/600:latest\"") "," IMG(N40, "\"gcr.io/40:latest\"") "," \
+	IMG(N900, "\"gcr.io/900:latest\""))
+#define NODE300600900(name) INODE(name, IMG(N300, "\"gcr.io/300:latest\"") "," IMG(N600, "\"gcr.io/600:latest\"") "," \
+	IMG(N900, "\"gcr.io/900:latest\""))
+#define NODE400030(name) INODE(name, IMG(N4000, "\"gcr.io/4000:latest\"") "," IMG(N30, "\"gcr.io/30:latest\""))
+#define NODE203040(name) INODE(name, IMG(N20, "\"gcr.io/20:latest\"") "," IMG(N30, "\"gcr.io/30:latest\"") "," \
+	IMG(N40, "\"gcr.io/40:latest\""))
+
+static void test_image_locality(void)
+{
+	static const ipa_case cases[] = {
+		{ "two images spread on two nodes, prefer the larger image one",
+		  { NODE403002000("node1"), NODE25010("node2") }, IMGPOD(C("gcr.io/40") "," C("gcr.io/250"), ""), { 0, 5 } },
+		{ "two images on one node, prefer this node",
+		  { NODE403002000("node1"), NODE25010("node2") }, IMGPOD(C("gcr.io/40") "," C("gcr.io/300"), ""), { 7, 0 } },
+		{ "if exceed limit, use limit",
+		  { NODE400030("node1"), NODE25010("node2") }, IMGPOD(C("gcr.io/10") "," C("gcr.io/4000"), ""), { 100, 0 } },
+		{ "if exceed limit, use limit (with node which has no images present)",
+		  { NODE400030("node1"), NODE25010("node2"), INODE("node3", "") },
+		  IMGPOD(C("gcr.io/10") "," C("gcr.io/4000"), ""), { 66, 0, 0 } },
+		{ "pod with multiple large images, node2 is preferred",
+		  { NODE60040900("node1"), NODE300600900("node2"), INODE("node3", "") },
+		  IMGPOD(C("gcr.io/300") "," C("gcr.io/600") "," C("gcr.io/900"), ""), { 32, 36, 0 } },
+		{ "pod with multiple small images",
+		  { NODE203040("node1"), NODE400030("node2") }, IMGPOD(C("gcr.io/30") "," C("gcr.io/40"), ""), { 1, 0 } },
+		{ "include InitContainers: two images spread on two nodes, prefer the larger image one",
+		  { NODE403002000("node1"), NODE203040("node2") }, IMGPOD(C("gcr.io/30"), C("gcr.io/300")), { 6, 0 } },
+	};
+	check_cases("ImageLocality", PK_SCORE_IMAGE, cases, sizeof cases / sizeof *cases);
+
+	/* TestNormalizedImageName, through the decoder */
+	static const struct {
+		const char *name, *in, *out;
+	} names[] = {
+		{ "add :latest postfix 1", "root", "root:latest" },
+		{ "add :latest postfix 2", "gcr.io:5000/root", "gcr.io:5000/root:latest" },
+		{ "keep it as is 1", "root:tag", "root:tag" },
+		{ "keep it as is 2", "root@sha256:4813494d137e1631bba301d5acab6e7bb7aa74ce1185d456565ef51d737677b2",
+		  "root@sha256:4813494d137e1631bba301d5acab6e7bb7aa74ce1185d456565ef51d737677b2" },
+	};
+	for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+		pk_snapshot s;
+		pk_snapshot_init(&s);
+		char json[512], err[256];
+		snprintf(json, sizeof json, "{\"kind\":\"Pod\",\"metadata\":{\"name\":\"p\"},\"spec\":{\"containers\":"
+		                            "[{\"name\":\"c\",\"image\":\"%s\"}]}}", names[i].in);
+		cJSON *pj = parse(json);
+		pk_pod p;
+		bool ok = pk_pod_decode(&s.dec, pj, &p, err, sizeof err) == 0 && p.con->nimages == 1;
+		CHECK(ok && t_streq(p.con->images[0], names[i].out), "normalizedImageName: %s", names[i].name);
+		pk_pod_release(&p);
+		cJSON_Delete(pj);
+		pk_snapshot_free(&s);
+	}
+}
+
 int main(void)
 {
+	test_interpod_affinity();
+	test_image_locality();
 	test_least_allocated();
 	test_taint_toleration();
 	test_node_affinity();

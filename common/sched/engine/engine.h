@@ -58,6 +58,7 @@
 #include <cjson/cJSON.h>
 #include "diag.h"
 #include "k8s/pod.h"
+#include "k8s/options.h"
 #include "k8s/priority.h"
 
 /* ======================================================================
@@ -287,6 +288,7 @@ typedef struct pk_victim_unit {
 	int32_t priority;         /* unit priority (a PodGroup's own priority for gangs) */
 	int64_t earliest_start;   /* earliest start of its pods (now if none started) */
 	bool is_group;
+	bool is_composite;        /* a CompositePodGroup's (outranks a PodGroup's) */
 	bool violating;           /* set by pk_units_pdb_split */
 	int violating_pods;       /* its pods whose eviction violates a PDB (the
 	                           * per-pod path counts these, ViolateCount) */
@@ -480,6 +482,9 @@ void pk_eval_memo_uids_unique(pk_eval_memo *m, bool unique);
 void pk_eval_memo_free(pk_eval_memo *m);
 
 void pk_eval_opts_default(pk_eval_opts *o);
+/* What the option layer decided (k8s/options.h): the release the records
+ * name and the dry runs' threads. */
+void pk_eval_opts_engine(pk_eval_opts *o, const pk_engine_opts *e);
 
 typedef struct pk_evaluation {
 	const pk_preemptor *preemptor;

@@ -10,34 +10,6 @@
 
 #include "base/alloc.h"
 
-const char *pk_code_name(pk_code c)
-{
-	switch (c) {
-	case PK_CODE_SUCCESS: return "Success";
-	case PK_CODE_ERROR: return "Error";
-	case PK_CODE_UNSCHEDULABLE: return "Unschedulable";
-	case PK_CODE_UNSCHEDULABLE_UNRESOLVABLE: return "UnschedulableAndUnresolvable";
-	}
-	return "Unknown";
-}
-
-const pk_status pk_status_success = { .code = PK_CODE_SUCCESS };
-
-void pk_status_set(pk_status *s, pk_code code, const char *plugin, const char *reason)
-{
-	memset(s, 0, sizeof *s);
-	s->code = code;
-	s->plugin = plugin;
-	if (reason)
-		pk_status_add_reason(s, reason);
-}
-
-void pk_status_add_reason(pk_status *s, const char *reason)
-{
-	if (s->nreasons < PK_STATUS_MAX_REASONS)
-		s->reasons[s->nreasons++] = reason;
-}
-
 /* Upstream reason strings. */
 #define R_UNSCHEDULABLE "node(s) were unschedulable"
 #define R_NODE_NAME "node(s) didn't match the requested node name"
@@ -55,57 +27,6 @@ static bool node_unschedulable_fails(const pk_pod *pod, const pk_node *n)
 		return false;
 	pk_taint t = { "node.kubernetes.io/unschedulable", "", PK_EFFECT_NO_SCHEDULE };
 	return !pk_pod_tolerates(pod, &t);
-}
-
-bool pk_taints_tolerated(const pk_pod *pod, const pk_node *n)
-{
-	for (int i = 0; i < n->ntaints; i++) {
-		const pk_taint *t = &n->taints[i];
-		if (t->effect != PK_EFFECT_PREFER_NO_SCHEDULE && !pk_pod_tolerates(pod, t))
-			return false;
-	}
-	return true;
-}
-
-static bool taints_fail(const pk_pod *pod, const pk_node *n)
-{
-	for (int i = 0; i < n->ntaints; i++) {
-		const pk_taint *t = &n->taints[i];
-		if (t->effect == PK_EFFECT_PREFER_NO_SCHEDULE)
-			continue;
-		if (!pk_pod_tolerates(pod, t))
-			return true;
-	}
-	return false;
-}
-
-bool pk_node_term_matches(const pk_node_term *t, const pk_node *n)
-{
-	/* A term with neither expressions nor fields selects no node. */
-	if (t->labels.nreqs == 0 && !t->has_fields)
-		return false;
-	if (t->labels.nreqs > 0 && !pk_selector_matches_labels(&t->labels, n->labels))
-		return false;
-	if (t->has_fields && !pk_selector_matches_labels(&t->fields, n->fields))
-		return false;
-	return true;
-}
-
-static bool affinity_fails(const pk_pod *pod, const pk_node *n)
-{
-	if (pod->con->has_node_selector && !pk_selector_matches_labels(&pod->con->node_selector, n->labels))
-		return true;
-	if (!pod->con->has_node_affinity)
-		return false;
-	for (int i = 0; i < pod->con->naffinity_terms; i++)
-		if (pk_node_term_matches(&pod->con->affinity_terms[i], n))
-			return false;
-	return true;
-}
-
-bool pk_node_affinity_matches(const pk_pod *pod, const pk_node *n)
-{
-	return !affinity_fails(pod, n);
 }
 
 static bool port_conflict(const pk_host_port *a, const pk_host_port *b)
@@ -206,11 +127,11 @@ pk_status pk_run_static_filters(const pk_pod *pod, const pk_nodeinfo *ni)
 		pk_status_set(&st, PK_CODE_UNSCHEDULABLE_UNRESOLVABLE, "NodeName", R_NODE_NAME);
 		return st;
 	}
-	if (taints_fail(pod, n)) {
+	if (!pk_taints_tolerated(pod, n)) {
 		pk_status_set(&st, PK_CODE_UNSCHEDULABLE_UNRESOLVABLE, "TaintToleration", R_TAINT);
 		return st;
 	}
-	if (affinity_fails(pod, n)) {
+	if (!pk_node_affinity_matches(pod, n)) {
 		pk_status_set(&st, PK_CODE_UNSCHEDULABLE_UNRESOLVABLE, "NodeAffinity", R_AFFINITY);
 		return st;
 	}

@@ -11,7 +11,6 @@
  * existing pods' anti-affinity (Unschedulable). Preemption removes and adds
  * pods through pk_interpod_update, so victims lift the counts they held. */
 #include "sched/engine/interpod.h"
-#include "sched/engine/pairmap.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -148,4 +147,47 @@ bool pk_interpod_check(const pk_interpod *st, const pk_pod *pod, const pk_node *
 		return false;
 	}
 	return true;
+}
+
+/* ---- scoring: preferred terms both ways, existing pods' required affinity -- */
+
+bool pk_interpod_scores_others(const pk_pod *q)
+{
+	return q->con->naffinity || q->con->npreferred_affinity || q->con->npreferred_anti;
+}
+
+/* processTerm: term t of owner selects target, and node n has its key. */
+static void score_term(pk_pair_map *pairs, const pk_pod_term *t, int64_t weight, const pk_pod *owner,
+                       const pk_pod *target, const pk_node *n)
+{
+	const char *v = pk_labels_value(n->labels, t->topology_key);
+	if (v && pk_pod_term_matches(t, owner, target))
+		pk_pair_map_add(pairs, t->topology_key, v, (long)weight);
+}
+
+void pk_interpod_score_pod(pk_pair_map *pairs, const pk_pod *p, const pk_pod *q, const pk_node *n, bool mine)
+{
+	if (!n->labels || n->labels->n == 0)
+		return;
+	const pk_pod_constraints *pc = p->con, *qc = q->con;
+	for (int i = 0; mine && i < pc->npreferred_affinity; i++)
+		score_term(pairs, &pc->preferred_affinity[i], pc->preferred_affinity[i].weight, p, q, n);
+	for (int i = 0; mine && i < pc->npreferred_anti; i++)
+		score_term(pairs, &pc->preferred_anti[i], -(int64_t)pc->preferred_anti[i].weight, p, q, n);
+	for (int i = 0; i < qc->naffinity; i++)
+		score_term(pairs, &qc->affinity[i], PK_HARD_POD_AFFINITY_WEIGHT, q, p, n);
+	for (int i = 0; i < qc->npreferred_affinity; i++)
+		score_term(pairs, &qc->preferred_affinity[i], qc->preferred_affinity[i].weight, q, p, n);
+	for (int i = 0; i < qc->npreferred_anti; i++)
+		score_term(pairs, &qc->preferred_anti[i], -(int64_t)qc->preferred_anti[i].weight, q, p, n);
+}
+
+int64_t pk_interpod_score_node(const pk_pair_map *pairs, const pk_node *n)
+{
+	int64_t score = 0;
+	for (uint32_t i = 0; n->labels && i < n->labels->n; i++) {
+		const pk_label_pair *kv = pk_labels_pair(n->labels, i);
+		score += pk_pair_map_get(pairs, kv->key, kv->value);
+	}
+	return score;
 }

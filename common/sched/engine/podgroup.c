@@ -19,6 +19,10 @@ void pk_pg_gates_from(pk_pg_gates *g, const pk_feature_gates *fg)
 	g->workload_aware_preemption = g->k8s_minor >= 37 ? g->generic_workload
 	                                                  : pk_gate_on(fg, PK_GATE_WORKLOAD_AWARE_PREEMPTION);
 	g->topology_aware = pk_gate_on(fg, PK_GATE_TOPOLOGY_AWARE_WORKLOAD_SCHEDULING);
+	/* CompositePodGroup exists from 1.37 (alpha, off upstream); an input
+	 * that holds CompositePodGroups comes from a cluster that serves them,
+	 * so only an explicit CompositePodGroup=false turns the hierarchy off */
+	g->composite = g->k8s_minor >= 37 && fg->explicit_value[PK_GATE_COMPOSITE_POD_GROUP] != 0;
 }
 
 bool pk_pg_groups_count_in_pod_preemption(const pk_pg_gates *g)
@@ -26,8 +30,23 @@ bool pk_pg_groups_count_in_pod_preemption(const pk_pg_gates *g)
 	return g->generic_workload && g->k8s_minor >= 37;
 }
 
+static bool has_composite(const pk_pg_set *g)
+{
+	for (long i = 0; i < g->n; i++)
+		if (g->groups[i].composite)
+			return true;
+	return false;
+}
+
 const char *pk_pg_release_caveat(const pk_pg_set *g)
 {
+	if (g->gates.k8s_minor >= 36 && !g->gates.composite && has_composite(g))
+		return g->gates.k8s_minor < 37
+		               ? "Kubernetes 1.36 has no CompositePodGroup (scheduling.k8s.io/v1alpha3, 1.37): the "
+		                 "input's CompositePodGroups are not read, each PodGroup under one is scheduled and "
+		                 "preempted on its own"
+		               : "CompositePodGroup=false: the input's CompositePodGroups are not read, each PodGroup "
+		                 "under one is scheduled and preempted on its own, as a scheduler with the gate off does";
 	if (g->gates.k8s_minor >= 36 || g->n == 0)
 		return NULL;
 	return "Kubernetes 1.35's gang scheduling (the GangScheduling plugin holding members at Permit, "
@@ -73,7 +92,7 @@ static void index_rebuild(pk_pg_set *g)
 		index_insert(ix, g->groups, i);
 }
 
-void pk_pg_set_init(pk_pg_set *g)
+void pk_pg_set_init(pk_pg_set *g, const pk_feature_gates *fg)
 {
 	memset(g, 0, sizeof *g);
 	g->index = calloc(1, sizeof(pg_index));
@@ -81,9 +100,7 @@ void pk_pg_set_init(pk_pg_set *g)
 	g->templates = cJSON_CreateArray();
 	if (!g->index || !g->workloads || !g->templates)
 		abort();
-	pk_feature_gates defaults;
-	pk_feature_gates_default(&defaults);
-	pk_pg_gates_from(&g->gates, &defaults);
+	pk_pg_gates_from(&g->gates, fg);
 	index_rebuild(g);
 }
 
@@ -172,7 +189,8 @@ static bool decode_sched_policy(const cJSON *sp, pk_pg_policy *policy, int32_t *
 	const cJSON *gang = pk_get(sp, "gang");
 	if (cJSON_IsObject(gang)) {
 		int64_t mc = 1;
-		pk_int64(gang, "minCount", &mc);
+		if (!pk_int64(gang, "minCount", &mc)) /* a CompositePodGroup's gang */
+			pk_int64(gang, "minGroupCount", &mc);
 		*policy = PK_PG_POLICY_GANG;
 		*min_count = (int32_t)(mc < 1 ? 1 : mc > INT32_MAX ? INT32_MAX : mc);
 		return true;
@@ -559,9 +577,31 @@ bool pk_pg_pod_has_group(const pk_pg_set *g, const pk_pod *p)
 	return p->index >= 0 && p->index < g->npods && *g->pod_group_name[p->index];
 }
 
+static const pk_podgroup *parent_of(const pk_pg_set *g, const pk_podgroup *pg);
+
+/* Hierarchies are at most four deep (WorkloadMaxTreeDepth); the bound
+ * keeps a cycle in a hand-written input from looping. */
+enum { MAX_DEPTH = 8 };
+
+const pk_podgroup *pk_pg_root(const pk_pg_set *g, const pk_podgroup *pg)
+{
+	for (int d = 0; pg && d < MAX_DEPTH; d++) {
+		const pk_podgroup *up = parent_of(g, pg);
+		if (!up)
+			break;
+		pg = up;
+	}
+	return pg;
+}
+
+pk_podgroup *pk_pg_scheduling_group(const pk_pg_set *g, const pk_pod *p)
+{
+	return (pk_podgroup *)pk_pg_root(g, pk_pg_of_pod(g, p));
+}
+
 int32_t pk_pg_pod_priority(const pk_pg_set *g, const pk_pod *p)
 {
-	const pk_podgroup *pg = pk_pg_of_pod(g, p);
+	const pk_podgroup *pg = pk_pg_scheduling_group(g, p);
 	return pg ? pg->priority : p->priority;
 }
 
@@ -570,15 +610,21 @@ int32_t pk_pg_victim_priority(const pk_pg_set *g, const pk_pod *p)
 	return pk_pg_groups_count_in_pod_preemption(&g->gates) ? pk_pg_pod_priority(g, p) : p->priority;
 }
 
-/* The parent of pg (a CompositePodGroup in the input), or NULL. */
+/* The parent of pg (a CompositePodGroup in the input), or NULL; NULL too
+ * when the hierarchy is not honoured (gate off, or before 1.37), as
+ * upstream's scheduler then has no CompositePodGroup lister. */
 static const pk_podgroup *parent_of(const pk_pg_set *g, const pk_podgroup *pg)
 {
-	return *pg->parent ? pk_pg_find(g, pg->namespace_, pg->parent) : NULL;
+	if (!g->gates.composite || !*pg->parent)
+		return NULL;
+	const pk_podgroup *up = pk_pg_find(g, pg->namespace_, pg->parent);
+	return up && up->composite ? up : NULL;
 }
 
-/* Hierarchies are at most four deep (WorkloadMaxTreeDepth); the bound
- * keeps a cycle in a hand-written input from looping. */
-enum { MAX_DEPTH = 8 };
+const pk_podgroup *pk_pg_parent(const pk_pg_set *g, const pk_podgroup *pg)
+{
+	return parent_of(g, pg);
+}
 
 const pk_podgroup *pk_pg_whole_group(const pk_pg_set *g, const pk_pod *p)
 {

@@ -36,6 +36,8 @@ typedef struct pk_pg_gates {
 	                                 * gate before 1.37, GenericWorkload from 1.37
 	                                 * (the gate was removed, #139520) */
 	bool topology_aware;            /* TopologyAwareWorkloadScheduling */
+	bool composite;                 /* CompositePodGroup hierarchies honoured (1.37,
+	                                 * unless CompositePodGroup=false is given) */
 	int k8s_minor;                  /* the release answered for (gates.h) */
 } pk_pg_gates;
 
@@ -50,7 +52,8 @@ bool pk_pg_groups_count_in_pod_preemption(const pk_pg_gates *g);
 /* What the answers leave out for the release answered for, one sentence
  * to say (stderr, records), or NULL: Kubernetes 1.35's gang scheduling
  * (GangScheduling at Permit, v1alpha1 Workloads) is not modelled, so an
- * input with PodGroups is answered as 1.36 answers it. */
+ * input with PodGroups is answered as 1.36 answers it; CompositePodGroups
+ * in an input answered for a release (or gates) that does not read them. */
 const char *pk_pg_release_caveat(const struct pk_pg_set *g);
 
 /* ---- PodGroups ------------------------------------------------------------ */
@@ -95,7 +98,9 @@ typedef struct pk_pg_set {
 	void *index;                    /* private: (namespace, name) -> group */
 } pk_pg_set;
 
-void pk_pg_set_init(pk_pg_set *g);
+/* The gates are installed once, with their final values for the release
+ * answered for (the option layer's engine options). */
+void pk_pg_set_init(pk_pg_set *g, const pk_feature_gates *fg);
 void pk_pg_set_free(pk_pg_set *g);
 
 /* Offer one object. Returns true if it was a PodGroup/Workload/controller
@@ -137,6 +142,14 @@ const char *pk_pg_missing_group(const pk_pg_set *g, pk_snapshot *s, const pk_pod
 pk_podgroup *pk_pg_find(const pk_pg_set *g, const char *namespace_, const char *name);
 /* The group of a snapshot pod (NULL if none or unknown). */
 pk_podgroup *pk_pg_of_pod(const pk_pg_set *g, const pk_pod *p);
+/* The group a pod is scheduled (and preempts) with: its PodGroup, or the
+ * root CompositePodGroup above it when the hierarchy is honoured (the whole
+ * hierarchy is one preemptor from 1.37, #139596/#140634). NULL: none. */
+pk_podgroup *pk_pg_scheduling_group(const pk_pg_set *g, const pk_pod *p);
+/* The root of pg's hierarchy (pg itself when it has no honoured parent). */
+const pk_podgroup *pk_pg_root(const pk_pg_set *g, const pk_podgroup *pg);
+/* spec.parentCompositePodGroupName's group when honoured, else NULL. */
+const pk_podgroup *pk_pg_parent(const pk_pg_set *g, const pk_podgroup *pg);
 /* The group a decoded pod (or template) names, as the snapshot groups its
  * pods: spec.schedulingGroup's, or the one synthesized from spec.workloadRef
  * ("<workload>-<podGroup>", created when new); "" for none. */
@@ -146,7 +159,8 @@ const char *pk_pg_group_name(pk_pg_set *g, pk_snapshot *s, const pk_pod *p);
 void pk_pg_add_bound(pk_podgroup *pg, pk_pod *p);
 /* Does the pod name a scheduling group (whether or not it exists)? */
 bool pk_pg_pod_has_group(const pk_pg_set *g, const pk_pod *p);
-/* Priority as the PodGroup evaluator sees a pod: its group's when it has one. */
+/* Priority as the PodGroup evaluator sees a pod (GetPodPriority): its
+ * hierarchy's root group's when it has one. */
 int32_t pk_pg_pod_priority(const pk_pg_set *g, const pk_pod *p);
 /* The priority a bound pod has as a victim unit of its own: its group's
  * from 1.37 (GetPodPriority, #139030), its own before. */

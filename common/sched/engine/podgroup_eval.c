@@ -52,6 +52,17 @@ typedef struct pg_sched {
 	int max_scheduled;
 	const pk_victim_unit *last_added;
 	long calls;
+	bool in_place;           /* 1.37's reprieve (#139980): the placement is kept */
+	/* a CompositePodGroup preemptor: the groups of its hierarchy */
+	const pk_pg_set *g;
+	const pk_podgroup *root; /* NULL: one PodGroup, c->required decides */
+	long *tree;              /* group indices under root (root included) */
+	int ntree;
+	int *placed;             /* per tree entry: members placed by the current run */
+	int *present;            /* per tree entry: members already running */
+	int *leaf;               /* per member: its tree entry, -1 */
+	int *order, norder;      /* placed members, in placement order */
+	int *saved_order, saved_norder;
 } pg_sched;
 
 static void mark_used(pg_sched *c, const long *place, int delta)
@@ -79,20 +90,80 @@ static bool place_member(pg_sched *c, int k)
 	return false;
 }
 
+static void unplace_to(pg_sched *c, int mark)
+{
+	while (c->norder > mark) {
+		int k = c->order[--c->norder];
+		pk_nodeinfo_remove_pod(&c->s->infos[c->place[k]], c->members[k]);
+		if (c->leaf)
+			c->placed[c->leaf[k]]--;
+		c->place[k] = -1;
+	}
+}
+
+static bool place_noted(pg_sched *c, int k)
+{
+	if (!place_member(c, k))
+		return false;
+	c->order[c->norder++] = k;
+	if (c->leaf && c->leaf[k] >= 0)
+		c->placed[c->leaf[k]]++;
+	return true;
+}
+
+/* Multi-level gang scheduling (KEP-6012, "CompositePodGroup Scheduling
+ * Algorithm"): the children of a CompositePodGroup are scheduled one after
+ * the other, greedily, each on the state its siblings left; a PodGroup
+ * places its members in order and is satisfied when its placed and running
+ * members reach minCount (gang) or one (basic); a CompositePodGroup when
+ * minGroupCount children (gang) or one (basic) are. A group that is not
+ * satisfied gives its placements back. Children go in input order (the
+ * KEP's "pre-sorted order" is not modelled). */
+static bool schedule_tree(pg_sched *c, int t)
+{
+	const pk_podgroup *pg = &c->g->groups[c->tree[t]];
+	int need = pg->policy == PK_PG_POLICY_GANG ? pg->min_count : 1;
+	int mark = c->norder;
+	bool ok;
+	if (!pg->composite) {
+		for (int k = 0; k < c->n; k++)
+			if (c->leaf[k] == t)
+				place_noted(c, k);
+		ok = c->placed[t] + c->present[t] >= need;
+	} else {
+		int sat = 0;
+		for (int k = 0; k < c->ntree; k++)
+			if (pk_pg_parent(c->g, &c->g->groups[c->tree[k]]) == pg && schedule_tree(c, k))
+				sat++;
+		ok = sat >= need;
+	}
+	if (!ok)
+		unplace_to(c, mark);
+	return ok;
+}
+
 /* One run of the scheduling function; leaves the state as it found it. */
 static void schedule(pg_sched *c)
 {
 	c->calls++;
 	mark_used(c, c->place, -1);
-	c->count = 0;
 	for (int k = 0; k < c->n; k++)
-		if (place_member(c, k))
-			c->count++;
-	for (int k = c->n - 1; k >= 0; k--)
-		if (c->place[k] >= 0)
-			pk_nodeinfo_remove_pod(&c->s->infos[c->place[k]], c->members[k]);
+		c->place[k] = -1;
+	c->norder = 0;
+	bool ok;
+	if (c->root) {
+		memset(c->placed, 0, sizeof *c->placed * (size_t)c->ntree);
+		ok = schedule_tree(c, 0);
+	} else {
+		for (int k = 0; k < c->n; k++)
+			place_noted(c, k);
+		ok = c->norder >= c->required;
+	}
+	c->count = c->norder;
+	for (int i = c->norder - 1; i >= 0; i--)
+		pk_nodeinfo_remove_pod(&c->s->infos[c->place[c->order[i]]], c->members[c->order[i]]);
 	mark_used(c, c->place, 1);
-	c->ok = c->count >= c->required && c->count > 0;
+	c->ok = ok && c->count > 0;
 }
 
 static void compute_open_nodes(pg_sched *c)
@@ -139,38 +210,17 @@ static bool unit_touches_placement(const pg_sched *c, const pk_victim_unit *u)
 	return false;
 }
 
-/* reprieveVictim: fits when the scheduling function succeeds and does not
- * place fewer members than the best run so far (which may grow).
- *
- * Not yet 1.37's: kubernetes/kubernetes #139980 ("Reimplement WAP with in
- * place filter reprieval", pkg/scheduler/framework/preemption/
- * podgrouppreemption.go) runs the scheduling function once, with every
- * potential victim removed, and keeps that placement: a unit put back is
- * reprieved when each placed member, in order with the members before it
- * assumed, still passes the filters on its node; the placement is never
- * searched again. That changes answers here: a victim on a node the first
- * placement uses stays a victim even where another placement would spare
- * it (test/simulate.bats' sample gang then preempts batch-nightly-01..08
- * instead of the cheapest units), and upstream's two "Reprieval allows more
- * pods to schedule than initial maxScheduledCount" cases, ported here, are
- * gone from its test since. Until it is modelled, 1.37's gang answers
- * follow the rescheduling reprieve (#138757). */
-const char *pk_pg_reprieve_assumption(const pk_pg_evaluation *e, int k8s_minor)
-{
-	if (k8s_minor < 37 || e->potential_units == 0)
-		return NULL;
-	return "workload-aware preemption: victims were reprieved by re-running the scheduling function for "
-	       "each (kubernetes/kubernetes#138757); Kubernetes 1.37 keeps the placement found with every "
-	       "potential victim removed and spares a victim only where each placed member still passes the "
-	       "filters on its node (#139980, not modelled yet), so its victims may differ";
-}
-
+/* reprieveVictim as Kubernetes 1.36 has it (#138757): the scheduling
+ * function runs again; the unit fits when it succeeds and does not place
+ * fewer members than the best run so far (which may grow). */
 static bool unit_fits(void *ctx)
 {
 	pg_sched *c = ctx;
 	if (c->last_added && !unit_touches_placement(c, c->last_added))
 		return c->ok && c->count >= c->max_scheduled;
 	memcpy(c->saved, c->place, sizeof *c->place * (size_t)c->n);
+	memcpy(c->saved_order, c->order, sizeof *c->order * (size_t)c->n);
+	c->saved_norder = c->norder;
 	c->saved_count = c->count;
 	c->saved_ok = c->ok;
 	schedule(c);
@@ -180,11 +230,49 @@ static bool unit_fits(void *ctx)
 	if (!fits) { /* the unit is removed again: the previous placement holds */
 		mark_used(c, c->place, -1);
 		memcpy(c->place, c->saved, sizeof *c->place * (size_t)c->n);
+		memcpy(c->order, c->saved_order, sizeof *c->order * (size_t)c->n);
+		c->norder = c->saved_norder;
 		mark_used(c, c->place, 1);
 		c->count = c->saved_count;
 		c->ok = c->saved_ok;
 	}
 	return fits;
+}
+
+/* reprieveVictim as Kubernetes 1.37 has it (#139980, "Reimplement WAP with
+ * in place filter reprieval", pkg/scheduler/framework/preemption/
+ * podgrouppreemption.go): the placement found with every potential victim
+ * removed is kept; the unit put back fits when each placed member, in
+ * the order they were placed, with the members before it assumed on their
+ * nodes, still passes the filters (nominated pods included) on its node. */
+static bool unit_fits_in_place(void *ctx)
+{
+	pg_sched *c = ctx;
+	c->calls++;
+	int i = 0;
+	bool fits = true;
+	for (; i < c->norder; i++) {
+		int k = c->order[i];
+		pk_nodeinfo *ni = &c->s->infos[c->place[k]];
+		if (pk_run_filters_with_nominated(c->s, c->members[k], ni).code != PK_CODE_SUCCESS) {
+			fits = false;
+			break;
+		}
+		pk_nodeinfo_add_pod(ni, c->members[k]);
+	}
+	while (--i >= 0)
+		pk_nodeinfo_remove_pod(&c->s->infos[c->place[c->order[i]]], c->members[c->order[i]]);
+	return fits;
+}
+
+/* What a group evaluation assumed about its reprieve, or NULL: each
+ * release modelled (1.36, 1.37; 1.35 is answered as 1.36, which
+ * pk_pg_release_caveat says) reprieves as upstream does in it. */
+const char *pk_pg_reprieve_assumption(const pk_pg_evaluation *e, int k8s_minor)
+{
+	(void)e;
+	(void)k8s_minor;
+	return NULL;
 }
 
 /* ---- victim units (newDomainForWorkloadPreemption) -------------------------------- */
@@ -224,6 +312,7 @@ static void build_units(pk_snapshot *s, const pk_pg_set *g, int32_t prio, unit_s
 			pk_victim_unit *u = &out->u[out->n];
 			memset(u, 0, sizeof *u);
 			u->is_group = pk_pg_pod_has_group(g, p);
+			u->is_composite = pg && pg->composite;
 			u->pods = &out->pods[np];
 			if (pg) {
 				long gi = pg - g->groups;
@@ -334,6 +423,82 @@ static void record_placement(pk_pg_evaluation *e, const pg_sched *c)
 	}
 }
 
+/* The hierarchy under a CompositePodGroup preemptor: its groups (root
+ * first), the members each PodGroup has running, and each member's group. */
+static void tree_init(pg_sched *c, const pk_pg_set *g, const pk_podgroup *root)
+{
+	c->g = g;
+	if (!root->composite)
+		return;
+	c->root = root;
+	c->tree = malloc(sizeof *c->tree * (size_t)(g->n + 1));
+	c->placed = calloc((size_t)g->n + 1, sizeof *c->placed);
+	c->present = calloc((size_t)g->n + 1, sizeof *c->present);
+	c->leaf = malloc(sizeof *c->leaf * (size_t)(c->n + 1));
+	if (!c->tree || !c->placed || !c->present || !c->leaf)
+		abort();
+	c->tree[c->ntree++] = root - g->groups;
+	for (long i = 0; i < g->n; i++)
+		if (&g->groups[i] != root && pk_pg_root(g, &g->groups[i]) == root)
+			c->tree[c->ntree++] = i;
+	for (int t = 0; t < c->ntree; t++)
+		if (!g->groups[c->tree[t]].composite)
+			c->present[t] = pk_pg_present_members(g, c->s, &g->groups[c->tree[t]], NULL);
+	for (int k = 0; k < c->n; k++) {
+		const pk_podgroup *leaf = pk_pg_of_pod(g, c->members[k]);
+		c->leaf[k] = -1;
+		for (int t = 0; leaf && t < c->ntree; t++)
+			if (&g->groups[c->tree[t]] == leaf)
+				c->leaf[k] = t;
+	}
+}
+
+enum { NEED_NEVER = 1 << 29 };
+
+/* The fewest pending members whose placement satisfies tree entry t
+ * (NEED_NEVER when its pending members cannot): a PodGroup needs what its
+ * running members leave of minCount (or one, basic); a CompositePodGroup
+ * the cheapest minGroupCount (or one) of its children. */
+static int tree_need(const pg_sched *c, int t, const int *pending)
+{
+	const pk_podgroup *pg = &c->g->groups[c->tree[t]];
+	int want = pg->policy == PK_PG_POLICY_GANG ? pg->min_count : 1;
+	if (!pg->composite) {
+		int need = want - c->present[t] > 0 ? want - c->present[t] : 0;
+		return need <= pending[t] ? need : NEED_NEVER;
+	}
+	int *needs = malloc(sizeof *needs * (size_t)(c->ntree + 1)), nn = 0;
+	if (!needs)
+		abort();
+	for (int k = 0; k < c->ntree; k++)
+		if (pk_pg_parent(c->g, &c->g->groups[c->tree[k]]) == pg)
+			needs[nn++] = tree_need(c, k, pending);
+	for (int i = 1; i < nn; i++) /* insertion sort: a handful of children */
+		for (int j = i; j > 0 && needs[j] < needs[j - 1]; j--) {
+			int x = needs[j];
+			needs[j] = needs[j - 1];
+			needs[j - 1] = x;
+		}
+	long sum = nn >= want ? 0 : NEED_NEVER;
+	for (int i = 0; i < want && i < nn; i++)
+		sum += needs[i];
+	free(needs);
+	return sum < NEED_NEVER ? (int)sum : NEED_NEVER;
+}
+
+static int composite_required(const pg_sched *c)
+{
+	int *pending = calloc((size_t)c->ntree + 1, sizeof *pending);
+	if (!pending)
+		abort();
+	for (int k = 0; k < c->n; k++)
+		if (c->leaf[k] >= 0)
+			pending[c->leaf[k]]++;
+	int need = tree_need(c, 0, pending);
+	free(pending);
+	return need;
+}
+
 static void sched_init(pg_sched *c, pk_snapshot *s, pk_pod **members, int n, int required)
 {
 	memset(c, 0, sizeof *c);
@@ -347,7 +512,9 @@ static void sched_init(pg_sched *c, pk_snapshot *s, pk_pod **members, int n, int
 	c->place = malloc(sizeof *c->place * nn);
 	c->saved = malloc(sizeof *c->saved * nn);
 	c->used = calloc((size_t)s->nnodes + 1, sizeof *c->used);
-	if (!c->open || !c->nopen || !c->place || !c->saved || !c->used)
+	c->order = malloc(sizeof *c->order * nn);
+	c->saved_order = malloc(sizeof *c->saved_order * nn);
+	if (!c->open || !c->nopen || !c->place || !c->saved || !c->used || !c->order || !c->saved_order)
 		abort();
 	for (int k = 0; k < n; k++)
 		c->place[k] = -1;
@@ -362,6 +529,12 @@ static void sched_free(pg_sched *c)
 	free(c->place);
 	free(c->saved);
 	free(c->used);
+	free(c->tree);
+	free(c->placed);
+	free(c->present);
+	free(c->leaf);
+	free(c->order);
+	free(c->saved_order);
 }
 
 /* The victims of the chosen units, most important unit first. */
@@ -405,7 +578,8 @@ static void select_victims(pk_snapshot *s, pg_sched *c, unit_set *us, pk_pg_eval
 	if (!picked)
 		abort();
 	int violations = 0;
-	int nv = pk_units_reprieve(us->u, us->n, unit_fits, unit_apply, c, picked, &violations);
+	int nv = pk_units_reprieve(us->u, us->n, c->in_place ? unit_fits_in_place : unit_fits, unit_apply, c, picked,
+	                           &violations);
 	record_placement(e, c);
 	e->num_pdb_violations = violations;
 	/* Delayed preemption (KEP-5710): nothing is deleted unless the group as a
@@ -434,21 +608,6 @@ static void select_victims(pk_snapshot *s, pg_sched *c, unit_set *us, pk_pg_eval
 	free(picked);
 }
 
-/* Members of the group bound to a node and still there. */
-static int bound_members(pk_snapshot *s, const pk_podgroup *pg)
-{
-	int n = 0;
-	for (int m = 0; m < pg->nbound; m++) {
-		const pk_nodeinfo *ni = pk_snapshot_node(s, pg->bound[m]->node_name);
-		for (int t = 0; ni && t < ni->npods; t++)
-			if (ni->pods[t] == pg->bound[m]) {
-				n++;
-				break;
-			}
-	}
-	return n;
-}
-
 void pk_pg_evaluate(pk_snapshot *s, const pk_pg_set *g, const pk_podgroup *pg, pk_pod **members, int n,
                     pk_pg_evaluation *e)
 {
@@ -456,19 +615,31 @@ void pk_pg_evaluate(pk_snapshot *s, const pk_pg_set *g, const pk_podgroup *pg, p
 	pk_arena_init(&e->arena);
 	e->group = pg;
 	e->nmembers = n;
-	/* Members already running count toward a gang's minCount. */
-	int bound = bound_members(s, pg);
-	e->required = pk_pg_required(pg, n);
-	if (pg->policy == PK_PG_POLICY_GANG)
-		e->required = pg->min_count - bound > 1 ? pg->min_count - bound : 1;
 	e->placements = pk_arena_alloc(&e->arena, sizeof *e->placements * (size_t)(n + 1));
 	for (int k = 0; k < n; k++)
 		e->placements[k].pod = members[k];
+	pg_sched c;
+	sched_init(&c, s, members, n, 0);
+	tree_init(&c, g, pg);
+	c.in_place = g->gates.k8s_minor >= 37;
+	/* Members already running count toward a gang's minCount. */
+	int bound = pk_pg_present_members(g, s, pg, NULL);
+	e->required = pk_pg_required(pg, n);
+	if (c.root)
+		e->required = composite_required(&c);
+	else if (pg->policy == PK_PG_POLICY_GANG)
+		e->required = pg->min_count - bound > 1 ? pg->min_count - bound : 1;
+	if (e->required < 1)
+		e->required = 1;
+	c.required = e->required;
 	if (e->required > n) {
 		e->result = PK_PG_UNSCHEDULABLE;
 		e->code = PK_CODE_UNSCHEDULABLE;
-		e->reason = fmt(&e->arena, "waiting for members: minCount %d, %d running, %d pending", pg->min_count,
-		                bound, n);
+		e->reason = c.root ? fmt(&e->arena, "waiting for members: the CompositePodGroup's policy cannot be met "
+		                         "by its %d pending member(s) and %d running", n, bound)
+		                   : fmt(&e->arena, "waiting for members: minCount %d, %d running, %d pending",
+		                         pg->min_count, bound, n);
+		sched_free(&c);
 		return;
 	}
 	if (pg->has_constraints && g->gates.topology_aware) {
@@ -477,11 +648,10 @@ void pk_pg_evaluate(pk_snapshot *s, const pk_pg_set *g, const pk_podgroup *pg, p
 		e->result = PK_PG_NOT_ELIGIBLE;
 		e->code = PK_CODE_UNSCHEDULABLE;
 		e->reason = g->gates.k8s_minor >= 37 ? R_TOPOLOGY : R_TAS;
+		sched_free(&c);
 		return;
 	}
 	lift_nominations(s, members, n, false);
-	pg_sched c;
-	sched_init(&c, s, members, n, e->required);
 
 	/* The pod-group scheduling cycle: does the group fit as the cluster is? */
 	schedule(&c);

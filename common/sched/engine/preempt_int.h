@@ -6,6 +6,59 @@
 
 #include "sched/engine/engine.h"
 
+#include <string.h>
+
+/* ---- pdb.c ----------------------------------------------------------------- */
+
+/* The PDB lists p among its disrupted pods (already counted). */
+static inline bool pk_pdb_skips_pod(const pk_pdb *b, const pk_pod *p)
+{
+	for (int i = 0; i < b->ndisrupted; i++)
+		if (strcmp(b->disrupted_pods[i], p->name) == 0) /* pod names are not interned */
+			return true;
+	return false;
+}
+
+/* The PDB selects p. */
+static inline bool pk_pdb_matches(const pk_pdb *b, const pk_pod *p)
+{
+	/* all interned in the snapshot: equal strings are equal pointers */
+	return b->namespace_ == p->namespace_ &&
+	       (!b->must_key || pk_labels_value(p->labels, b->must_key) == b->must_value) &&
+	       pk_selector_matches_labels(&b->selector, p->labels);
+}
+
+
+/* ---- units.c ---------------------------------------------------------------- */
+
+/* The budget left of PDB i in this split: budgets are fresh per call, and
+ * only the few PDBs that the units' pods match are ever touched, so they are
+ * looked up in a short list rather than copied for every PDB per node. */
+typedef struct budget {
+	int idx[64];
+	int32_t left[64];
+	int n;
+	int32_t *all;       /* every PDB's budget, when the short list overflows */
+} budget;
+
+/* The short list is full: every PDB's budget from now on (units.c). */
+int32_t *pk_budget_spill(budget *b, const pk_snapshot *s, int i);
+
+static inline int32_t *pk_budget_of(budget *b, const pk_snapshot *s, int i)
+{
+	if (b->all)
+		return &b->all[i];
+	for (int k = 0; k < b->n; k++)
+		if (b->idx[k] == i)
+			return &b->left[k];
+	if (b->n < 64) {
+		b->idx[b->n] = i;
+		b->left[b->n] = s->pdbs[i].disruptions_allowed;
+		return &b->left[b->n++];
+	}
+	return pk_budget_spill(b, s, i);
+}
+
 /* ---- preempt.c ------------------------------------------------------------- */
 
 /* Requests summed over some pods (the arithmetic path). */

@@ -1,5 +1,6 @@
 /* The default score plugins and host selection; see score.h. */
 #include "sched/engine/score.h"
+#include "sched/engine/interpod.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -23,6 +24,8 @@ static const struct {
 	[PK_SCORE_FIT] = { "NodeResourcesFit", 1 },
 	[PK_SCORE_SPREAD] = { "PodTopologySpread", 2 },
 	[PK_SCORE_BALANCED] = { "NodeResourcesBalancedAllocation", 1 },
+	[PK_SCORE_INTERPOD] = { "InterPodAffinity", 2 },
+	[PK_SCORE_IMAGE] = { "ImageLocality", 1 },
 };
 
 const char *pk_score_plugin_name(int plugin)
@@ -119,35 +122,57 @@ static bool default_spread_applies(const pk_pod *pod)
 	       strcmp(k, "ReplicationController") == 0;
 }
 
-/* Where a controller's pods are: (node index, pods there) pairs. */
-typedef struct node_count {
-	int32_t node, pods;
-} node_count;
-
 typedef struct controller {
 	const char *ns, *kind;    /* interned */
 	const char *name;         /* a pod's controller_name: lives with the snapshot */
 	uint64_t hash;
-	node_count *where;
-	int n, cap;
 } controller;
 
-/* The index countPodsMatchSelector reads, with the controller as the
- * selector: each node's controlled pods as controller numbers, and each
- * controller's nodes. A node whose generation moved is indexed again, so
- * that a decision costs a pass over the nodes' generations and the pods
- * of the nodes that changed, not over every pod. */
+/* One image name of node.status.images over the snapshot's nodes (the
+ * scheduler cache's imageStates): the size the first node gives it and the
+ * nodes that list it. */
+typedef struct image_state {
+	const char *name;         /* interned */
+	int64_t size;
+	int32_t *nodes;           /* node indices, ascending, each once */
+	int nnodes, cap;
+} image_state;
+
+/* What placements of one run share, so that a decision costs a pass over
+ * the nodes and not over every pod:
+ *  - the controllers of the pods that are placed ("wanted": the pending
+ *    pods of the snapshot, and any other that asks later), and for each
+ *    node the wanted controllers of its pods: countPodsMatchSelector with
+ *    the controller as the selector. A snapshot's bound pods have as many
+ *    controllers as pods (130,000 of 150,000 in bench section 3), of which
+ *    the pods placed need a handful;
+ *  - each node's pods with pod-affinity terms that score others
+ *    (InterPodAffinity's PodsWithAffinity);
+ *  - the image states (ImageLocality), built when a pod with images is
+ *    first scored.
+ * A node whose generation moved is indexed again. */
 struct pk_score_cache {
 	long nnodes;              /* nodes indexed (0: not yet) */
 	const char **zone;        /* per node: its zone label value, or NULL */
 	bool *hostname;           /* per node: it has the hostname label */
 	uint64_t *generation;     /* per node: its generation when indexed */
-	int32_t **ids;            /* per node: the controller of each of its pods */
+	bool *stale;              /* per node: to index again whatever its generation */
+	int32_t **ids;            /* per node: the wanted controller of each of its pods */
 	int *nids;
+	const pk_pod ***affine;   /* per node: its pods that pk_interpod_scores_others */
+	int *naffine;
+	long affine_pods;         /* their sum */
 	controller *ctl;
 	long nctl, ctlcap;
 	int32_t *slots;           /* open addressing over ctl (-1 free) */
 	size_t nslots;
+	uint64_t ns_mask;         /* ns_bit of each wanted controller's namespace */
+	image_state *images;      /* NULL until built */
+	long nimages, imgcap;
+	int32_t *img_slots;       /* open addressing over images by name address (-1 free) */
+	size_t nimg_slots;
+	bool current;             /* up to date: within one pk_score_nodes, whose
+	                           * snapshot does not change */
 };
 
 pk_score_cache *pk_score_cache_new(void)
@@ -160,17 +185,24 @@ pk_score_cache *pk_score_cache_new(void)
 
 static void cache_clear(pk_score_cache *c)
 {
-	for (long i = 0; i < c->nnodes; i++)
+	for (long i = 0; i < c->nnodes; i++) {
 		free(c->ids[i]);
-	for (long i = 0; i < c->nctl; i++)
-		free(c->ctl[i].where);
+		free(c->affine[i]);
+	}
+	for (long i = 0; i < c->nimages; i++)
+		free(c->images[i].nodes);
 	free(c->zone);
 	free(c->hostname);
 	free(c->generation);
+	free(c->stale);
 	free(c->ids);
 	free(c->nids);
+	free(c->affine);
+	free(c->naffine);
 	free(c->ctl);
 	free(c->slots);
+	free(c->images);
+	free(c->img_slots);
 	memset(c, 0, sizeof *c);
 }
 
@@ -206,7 +238,7 @@ static uint64_t controller_hash(const pk_pod *p)
 
 static void slots_rebuild(pk_score_cache *c)
 {
-	c->nslots = c->nslots ? 2 * c->nslots : 1024;
+	c->nslots = c->nslots ? 2 * c->nslots : 64;
 	free(c->slots);
 	c->slots = grow_or_die(NULL, c->nslots, sizeof *c->slots);
 	for (size_t i = 0; i < c->nslots; i++)
@@ -219,7 +251,14 @@ static void slots_rebuild(pk_score_cache *c)
 	}
 }
 
-/* p's controller number, -1 if it has none and add is false. */
+/* A bit of the wanted controllers' namespaces mask: most pods of other
+ * namespaces are passed over without hashing their controller's name. */
+static uint64_t ns_bit(const char *ns)
+{
+	return 1ull << (((uintptr_t)ns >> 4) & 63);
+}
+
+/* p's controller number, -1 if it is not wanted and add is false. */
 static int32_t controller_id(pk_score_cache *c, const pk_pod *p, bool add)
 {
 	if (2 * (size_t)(c->nctl + 1) > c->nslots)
@@ -235,112 +274,109 @@ static int32_t controller_id(pk_score_cache *c, const pk_pod *p, bool add)
 	if (!add)
 		return -1;
 	if (c->nctl == c->ctlcap) {
-		c->ctlcap = c->ctlcap ? 2 * c->ctlcap : 256;
+		c->ctlcap = c->ctlcap ? 2 * c->ctlcap : 16;
 		c->ctl = grow_or_die(c->ctl, (size_t)c->ctlcap, sizeof *c->ctl);
 	}
-	controller *k = &c->ctl[c->nctl];
-	memset(k, 0, sizeof *k);
-	k->ns = p->namespace_;
-	k->kind = p->controller_kind;
-	k->name = p->controller_name;
-	k->hash = h;
+	c->ctl[c->nctl] = (controller){ p->namespace_, p->controller_kind, p->controller_name, h };
+	c->ns_mask |= ns_bit(p->namespace_);
 	c->slots[j] = (int32_t)c->nctl;
 	return (int32_t)c->nctl++;
 }
 
-static void count_on(controller *k, int32_t node, int delta)
+/* Index node i again: its pods of wanted controllers that
+ * countPodsMatchSelector counts (not terminating), and its pods whose
+ * affinity terms score others. */
+static void index_node(pk_score_cache *c, const pk_nodeinfo *ni, long i)
 {
-	for (int i = 0; i < k->n; i++)
-		if (k->where[i].node == node) {
-			k->where[i].pods += delta;
-			if (k->where[i].pods == 0)
-				k->where[i] = k->where[--k->n];
-			return;
-		}
-	if (k->n == k->cap) {
-		k->cap = k->cap ? 2 * k->cap : 4;
-		k->where = grow_or_die(k->where, (size_t)k->cap, sizeof *k->where);
-	}
-	k->where[k->n++] = (node_count){ node, delta };
-}
-
-/* Index node i again: its pods that countPodsMatchSelector counts (not
- * terminating) and that have a controller. known: the controller numbers
- * of the snapshot's pods by index, or NULL. */
-static void index_node(pk_score_cache *c, const pk_nodeinfo *ni, long i, const int32_t *known, long nknown)
-{
-	for (int k = 0; k < c->nids[i]; k++)
-		count_on(&c->ctl[c->ids[i][k]], (int32_t)i, -1);
-	c->nids[i] = 0;
-	free(c->ids[i]);
+	c->affine_pods -= c->naffine[i];
+	c->nids[i] = c->naffine[i] = 0;
+	int32_t *ids = c->ids[i];
+	const pk_pod **affine = c->affine[i];
 	c->ids[i] = NULL;
-	int n = 0;
-	for (int k = 0; k < ni->npods; k++)
-		n += !ni->pods[k]->terminating && *ni->pods[k]->controller_name;
-	if (n)
-		c->ids[i] = grow_or_die(NULL, (size_t)n, sizeof **c->ids);
+	c->affine[i] = NULL;
+	int n = 0, na = 0;
+	const char *last = NULL;
+	int32_t last_id = -1;
 	for (int k = 0; k < ni->npods; k++) {
 		const pk_pod *q = ni->pods[k];
-		if (q->terminating || !*q->controller_name)
+		if (k + 4 < ni->npods) { /* the first pass touches every bound pod: ask for them ahead */
+			__builtin_prefetch(ni->pods[k + 4]);
+			__builtin_prefetch((const char *)ni->pods[k + 4] + 128);
+		}
+		if (q->con != &pk_pod_no_constraints && pk_interpod_scores_others(q)) {
+			affine = grow_or_die(affine, (size_t)na + 1, sizeof *affine);
+			affine[na++] = q;
+		}
+		if (!(c->ns_mask & ns_bit(q->namespace_)) || q->terminating || !*q->controller_name)
 			continue;
-		int32_t id = known && q->index >= 0 && q->index < nknown ? known[q->index] : controller_id(c, q, true);
-		c->ids[i][c->nids[i]++] = id;
-		count_on(&c->ctl[id], (int32_t)i, 1);
+		/* replicas share their controller's name (the decoder keeps one
+		 * copy for a run of them): found without hashing */
+		int32_t id = q->controller_name == last && last_id >= 0 && c->ctl[last_id].ns == q->namespace_ &&
+		                             c->ctl[last_id].kind == q->controller_kind
+		                     ? last_id
+		                     : controller_id(c, q, false);
+		last = q->controller_name;
+		last_id = id;
+		if (id < 0)
+			continue;
+		ids = grow_or_die(ids, (size_t)n + 1, sizeof *ids);
+		ids[n++] = id;
 	}
+	c->ids[i] = n ? ids : (free(ids), NULL);
+	c->affine[i] = na ? affine : (free(affine), NULL);
+	c->nids[i] = n;
+	c->naffine[i] = na;
+	c->affine_pods += na;
 	c->generation[i] = ni->generation;
+	c->stale[i] = false;
 }
 
-/* The controller numbers of the snapshot's pods, by index: replicas are
- * listed together and share their controller's name (the decoder keeps
- * one copy for a run of them), so most are found without hashing. */
-static int32_t *number_pods(pk_score_cache *c, const pk_snapshot *s)
+static void mark_stale(pk_score_cache *c)
 {
-	int32_t *ids = alloc_or_die((size_t)s->npods, sizeof *ids);
-	const pk_pod *last = NULL;
-	int32_t last_id = -1;
-	for (long i = 0; i < s->npods; i++) {
-		const pk_pod *p = s->pods[i];
-		if (!*p->controller_name) {
-			ids[i] = -1;
-			continue;
-		}
-		if (last && p->controller_name == last->controller_name && p->namespace_ == last->namespace_ &&
-		    p->controller_kind == last->controller_kind) {
-			ids[i] = last_id;
-		} else {
-			ids[i] = last_id = controller_id(c, p, true);
-		}
-		last = p;
-	}
-	return ids;
+	for (long i = 0; i < c->nnodes; i++)
+		c->stale[i] = true;
 }
 
 /* The cache brought up to date with s (a cache of its own when c is NULL:
- * the caller frees it). */
+ * the caller frees it). The first time, the controllers of the snapshot's
+ * pending pods are wanted. */
 static pk_score_cache *cache_for(const pk_snapshot *s, pk_score_cache *c)
 {
 	if (!c)
 		c = pk_score_cache_new();
+	if (c->current)
+		return c;
 	if (c->nnodes != s->nnodes) {
 		cache_clear(c);
 		size_t n = (size_t)s->nnodes;
 		c->zone = alloc_or_die(n, sizeof *c->zone);
 		c->hostname = alloc_or_die(n, sizeof *c->hostname);
 		c->generation = alloc_or_die(n, sizeof *c->generation);
+		c->stale = alloc_or_die(n, sizeof *c->stale);
 		c->ids = alloc_or_die(n, sizeof *c->ids);
 		c->nids = alloc_or_die(n, sizeof *c->nids);
-		int32_t *known = number_pods(c, s);
+		c->affine = alloc_or_die(n, sizeof *c->affine);
+		c->naffine = alloc_or_die(n, sizeof *c->naffine);
+		for (long i = 0; i < s->npods; i++)
+			if (!*s->pods[i]->node_name && default_spread_applies(s->pods[i]))
+				controller_id(c, s->pods[i], true);
 		for (long i = 0; i < s->nnodes; i++) {
 			c->zone[i] = pk_labels_value(s->nodes[i].labels, ZONE_KEY);
 			c->hostname[i] = pk_labels_value(s->nodes[i].labels, HOSTNAME_KEY) != NULL;
-			index_node(c, &s->infos[i], i, known, s->npods);
 		}
-		free(known);
 		c->nnodes = s->nnodes;
+		mark_stale(c);
 	}
-	for (long i = 0; i < s->nnodes; i++)
-		if (s->infos[i].generation != c->generation[i])
-			index_node(c, &s->infos[i], i, NULL, 0);
+	for (long i = 0; i < s->nnodes; i++) {
+		if (!c->stale[i] && s->infos[i].generation == c->generation[i])
+			continue;
+		if (i + 1 < s->nnodes && c->stale[i + 1]) /* the first pass: the next node's first pods */
+			for (int k = 0; k < 4 && k < s->infos[i + 1].npods; k++) {
+				__builtin_prefetch(s->infos[i + 1].pods[k]);
+				__builtin_prefetch((const char *)s->infos[i + 1].pods[k] + 128);
+			}
+		index_node(c, &s->infos[i], i);
+	}
 	return c;
 }
 
@@ -362,7 +398,14 @@ static void spread_raw(const pk_snapshot *s, pk_score_cache *given, const pk_pod
 {
 	pk_score_cache *c = cache_for(s, given);
 	int32_t id = controller_id(c, pod, false);
-	const controller *k = id >= 0 ? &c->ctl[id] : NULL;
+	if (id < 0) { /* a controller no pending pod of the snapshot has: count its pods */
+		id = controller_id(c, pod, true);
+		bool current = c->current;
+		c->current = false;
+		mark_stale(c);
+		cache_for(s, c);
+		c->current = current;
+	}
 	int32_t *on_node = alloc_or_die((size_t)s->nnodes, sizeof *on_node);
 	zone_count *zones = alloc_or_die((size_t)n + 1, sizeof *zones);
 	long nzones = 0;
@@ -373,12 +416,12 @@ static void spread_raw(const pk_snapshot *s, pk_score_cache *given, const pk_pod
 	}
 	/* matching pods per node, and per zone over every node the pod's node
 	 * selection admits (nodeAffinityPolicy Honor, nodeTaintsPolicy Ignore) */
-	for (int i = 0; k && i < k->n; i++) {
-		int32_t x = k->where[i].node;
-		on_node[x] = k->where[i].pods;
-		zone_count *zc = c->zone[x] ? zone_find(zones, nzones, c->zone[x]) : NULL;
+	for (long x = 0; x < s->nnodes; x++) {
+		for (int k = 0; k < c->nids[x]; k++)
+			on_node[x] += c->ids[x][k] == id;
+		zone_count *zc = on_node[x] && c->zone[x] ? zone_find(zones, nzones, c->zone[x]) : NULL;
 		if (zc && pk_node_affinity_matches(pod, s->infos[x].node))
-			zc->pods += k->where[i].pods;
+			zc->pods += on_node[x];
 	}
 	double host_weight = log((double)n + 2), zone_weight = log((double)nzones + 2);
 	for (long i = 0; i < n; i++) {
@@ -395,6 +438,133 @@ static void spread_raw(const pk_snapshot *s, pk_score_cache *given, const pk_pod
 	free(on_node);
 	if (c != given)
 		pk_score_cache_free(c);
+}
+
+/* ---- InterPodAffinity ------------------------------------------------------ */
+
+static bool has_preferred_pod_terms(const pk_pod *pod)
+{
+	return pod->con->npreferred_affinity || pod->con->npreferred_anti;
+}
+
+/* PreScore over every bound pod when the pod has preferred terms, over the
+ * pods whose terms score others otherwise; false (Skip) when no term
+ * matched. */
+static bool interpod_raw(const pk_snapshot *s, pk_score_cache *given, const pk_pod *pod,
+                         const pk_nodeinfo *const *nodes, long n, int64_t *raw)
+{
+	bool mine = has_preferred_pod_terms(pod);
+	pk_score_cache *c = cache_for(s, given);
+	pk_pair_map pairs;
+	pk_pair_map_init(&pairs);
+	for (long x = 0; (mine || c->affine_pods) && x < s->nnodes; x++) {
+		const pk_nodeinfo *ni = &s->infos[x];
+		if (mine)
+			for (int k = 0; k < ni->npods; k++)
+				pk_interpod_score_pod(&pairs, pod, ni->pods[k], ni->node, true);
+		else
+			for (int k = 0; k < c->naffine[x]; k++)
+				pk_interpod_score_pod(&pairs, pod, c->affine[x][k], ni->node, false);
+	}
+	bool scored = pairs.used > 0;
+	for (long i = 0; scored && i < n; i++)
+		raw[i] = pk_interpod_score_node(&pairs, nodes[i]->node);
+	pk_pair_map_free(&pairs);
+	if (c != given)
+		pk_score_cache_free(c);
+	return scored;
+}
+
+/* ---- ImageLocality --------------------------------------------------------- */
+
+#define MB (1024LL * 1024)
+#define IMAGE_MIN_THRESHOLD (23 * MB)
+#define IMAGE_MAX_CONTAINER_THRESHOLD (1000 * MB)
+
+static size_t image_slot(const pk_score_cache *c, const char *name)
+{
+	size_t j = (size_t)(((uintptr_t)name >> 4) * 0x9e3779b97f4a7c15ull) & (c->nimg_slots - 1);
+	while (c->img_slots[j] >= 0 && c->images[c->img_slots[j]].name != name)
+		j = (j + 1) & (c->nimg_slots - 1);
+	return j;
+}
+
+static void image_slots_rebuild(pk_score_cache *c)
+{
+	c->nimg_slots = c->nimg_slots ? 2 * c->nimg_slots : 256;
+	free(c->img_slots);
+	c->img_slots = grow_or_die(NULL, c->nimg_slots, sizeof *c->img_slots);
+	for (size_t i = 0; i < c->nimg_slots; i++)
+		c->img_slots[i] = -1;
+	for (long k = 0; k < c->nimages; k++)
+		c->img_slots[image_slot(c, c->images[k].name)] = (int32_t)k;
+}
+
+/* The scheduler cache's imageStates: each name with the size of the first
+ * node that lists it and the nodes that list it. */
+static void images_build(pk_score_cache *c, const pk_snapshot *s)
+{
+	c->images = alloc_or_die(1, sizeof *c->images);
+	image_slots_rebuild(c);
+	for (long x = 0; x < s->nnodes; x++) {
+		const pk_node *nd = &s->nodes[x];
+		for (int k = 0; k < nd->nimages; k++) {
+			if (2 * (size_t)(c->nimages + 1) > c->nimg_slots)
+				image_slots_rebuild(c);
+			size_t j = image_slot(c, nd->images[k].name);
+			if (c->img_slots[j] < 0) {
+				if (c->nimages == c->imgcap) {
+					c->imgcap = c->imgcap ? 2 * c->imgcap : 64;
+					c->images = grow_or_die(c->images, (size_t)c->imgcap, sizeof *c->images);
+				}
+				c->images[c->nimages] = (image_state){ nd->images[k].name, nd->images[k].size, NULL, 0, 0 };
+				c->img_slots[j] = (int32_t)c->nimages++;
+			}
+			image_state *st = &c->images[c->img_slots[j]];
+			if (st->nnodes && st->nodes[st->nnodes - 1] == (int32_t)x)
+				continue; /* the node lists the name twice */
+			if (st->nnodes == st->cap) {
+				st->cap = st->cap ? 2 * st->cap : 4;
+				st->nodes = grow_or_die(st->nodes, (size_t)st->cap, sizeof *st->nodes);
+			}
+			st->nodes[st->nnodes++] = (int32_t)x;
+		}
+	}
+}
+
+/* Score (no NormalizeScore): the sizes of the pod's images present on the
+ * node, each scaled by the share of nodes that have it, between 23 MB and
+ * 1000 MB a container, to 0..100. */
+static bool image_raw(const pk_snapshot *s, pk_score_cache *given, const pk_pod *pod,
+                      const pk_nodeinfo *const *nodes, long n, int64_t *raw)
+{
+	int ncontainers = pod->con->nimages;
+	if (ncontainers == 0)
+		return false;
+	pk_score_cache *c = cache_for(s, given);
+	if (!c->images)
+		images_build(c, s);
+	int64_t *sum = alloc_or_die((size_t)s->nnodes, sizeof *sum);
+	for (int k = 0; k < ncontainers && c->nimages; k++) {
+		int32_t j = c->img_slots[image_slot(c, pod->con->images[k])];
+		if (j < 0)
+			continue;
+		const image_state *st = &c->images[j];
+		double spread = (double)st->nnodes / (double)s->nnodes;
+		int64_t scaled = (int64_t)((double)st->size * spread);
+		for (int x = 0; x < st->nnodes; x++)
+			sum[st->nodes[x]] += scaled;
+	}
+	int64_t max = IMAGE_MAX_CONTAINER_THRESHOLD * ncontainers;
+	for (long i = 0; i < n; i++) {
+		int64_t v = sum[nodes[i]->node->index];
+		v = v < IMAGE_MIN_THRESHOLD ? IMAGE_MIN_THRESHOLD : v > max ? max : v;
+		raw[i] = MAX_NODE_SCORE * (v - IMAGE_MIN_THRESHOLD) / (max - IMAGE_MIN_THRESHOLD);
+	}
+	free(sum);
+	if (c != given)
+		pk_score_cache_free(c);
+	return true;
 }
 
 /* ---- per plugin ------------------------------------------------------------ */
@@ -429,6 +599,10 @@ bool pk_score_raw(const pk_snapshot *s, pk_score_cache *c, const pk_pod *pod, in
 		for (long i = 0; i < n; i++)
 			raw[i] = balanced_allocation(pod, nodes[i]);
 		return true;
+	case PK_SCORE_INTERPOD:
+		return interpod_raw(s, c, pod, nodes, n, raw);
+	case PK_SCORE_IMAGE:
+		return image_raw(s, c, pod, nodes, n, raw);
 	}
 	return false;
 }
@@ -461,6 +635,21 @@ static void spread_normalize(int64_t *raw, long n)
 		raw[i] = max == 0 ? MAX_NODE_SCORE : MAX_NODE_SCORE * (max + min - raw[i]) / max;
 }
 
+/* InterPodAffinity's NormalizeScore: min..max to 0..100, where the sums of
+ * anti-affinity weights may be negative. */
+static void min_max_normalize(int64_t *raw, long n)
+{
+	int64_t min = INT64_MAX, max = INT64_MIN;
+	for (long i = 0; i < n; i++) {
+		if (raw[i] > max)
+			max = raw[i];
+		if (raw[i] < min)
+			min = raw[i];
+	}
+	for (long i = 0; i < n; i++)
+		raw[i] = max > min ? (int64_t)((double)MAX_NODE_SCORE * ((double)(raw[i] - min) / (double)(max - min))) : 0;
+}
+
 void pk_score_normalize(int plugin, int64_t *raw, long n)
 {
 	if (plugin == PK_SCORE_TAINT)
@@ -469,17 +658,13 @@ void pk_score_normalize(int plugin, int64_t *raw, long n)
 		default_normalize(raw, n, false);
 	else if (plugin == PK_SCORE_SPREAD)
 		spread_normalize(raw, n);
+	else if (plugin == PK_SCORE_INTERPOD)
+		min_max_normalize(raw, n);
 }
 
 static const char *assumptions(const pk_pod *pod)
 {
-	bool pod_aff = pod->con->preferred_pod_affinity, soft = pod->con->soft_spread;
-	if (pod_aff && soft)
-		return "the pod's preferred pod (anti-)affinity and ScheduleAnyway topology spread constraints are "
-		       "not scored (upstream's InterPodAffinity and PodTopologySpread weigh them)";
-	if (pod_aff)
-		return "the pod's preferred pod (anti-)affinity is not scored (upstream's InterPodAffinity weighs it)";
-	if (soft)
+	if (pod->con->soft_spread)
 		return "the pod's ScheduleAnyway topology spread constraints are not scored (upstream's "
 		       "PodTopologySpread weighs them)";
 	return NULL;
@@ -497,6 +682,10 @@ void pk_score_nodes(const pk_snapshot *s, pk_score_cache *c, const pk_pod *pod, 
 	int64_t *norm[PK_SCORE_NPLUGINS] = { 0 };
 	if (!total || !raw)
 		abort();
+	if (c) {
+		cache_for(s, c);
+		c->current = true;
+	}
 	for (int p = 0; p < PK_SCORE_NPLUGINS; p++) {
 		if (!pk_score_raw(s, c, pod, p, nodes, n, raw))
 			continue;
@@ -508,6 +697,8 @@ void pk_score_nodes(const pk_snapshot *s, pk_score_cache *c, const pk_pod *pod, 
 		if (!raw)
 			abort();
 	}
+	if (c)
+		c->current = false;
 	long best = 0;
 	for (long i = 1; i < n; i++)
 		if (total[i] > total[best])
@@ -557,9 +748,6 @@ cJSON *pk_placement_json(const pk_placement *pl)
 		cJSON_AddNumberToObject(x, "score", pl->plugin[i]);
 		cJSON_AddNumberToObject(x, "weight", plugins[i].weight);
 	}
-	cJSON *ns = cJSON_AddArrayToObject(o, "notScored");
-	cJSON_AddItemToArray(ns, cJSON_CreateString("InterPodAffinity"));
-	cJSON_AddItemToArray(ns, cJSON_CreateString("ImageLocality"));
 	if (pl->assumes)
 		cJSON_AddStringToObject(o, "assumes", pl->assumes);
 	return o;

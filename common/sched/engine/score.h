@@ -15,11 +15,19 @@
  *                           pod without constraints of its own
  *   NodeResourcesBalancedAllocation 1  1 - the spread of the cpu and memory
  *                           fractions; a pod that requests neither is skipped
+ *   InterPodAffinity 2      per topology pair: the weights of the pod's
+ *                           preferred terms that select a bound pod there
+ *                           (anti-affinity negative), of the bound pods'
+ *                           preferred terms and required affinity terms
+ *                           (hardPodAffinityWeight 1) that select the pod;
+ *                           min..max normalised to 0..100
+ *   ImageLocality 1         sizes of the pod's container images that the
+ *                           node lists in status.images, each scaled by the
+ *                           share of nodes that list it, clamped to
+ *                           23 MB..1000 MB a container, as 0..100
  *
- * Not scored (zero for every node): InterPodAffinity and ImageLocality
- * (node images are not read). A pod with preferred pod (anti-)affinity or
- * ScheduleAnyway constraints of its own is placed without those terms, and
- * the placement says so (pk_placement.assumes).
+ * A pod with ScheduleAnyway constraints of its own is placed without those
+ * terms, and the placement says so (pk_placement.assumes).
  *
  * Assumptions (the man pages say them): the defaults for absent requests
  * count per app or sidecar container (not in an init container's peak); the
@@ -44,6 +52,8 @@ enum {
 	PK_SCORE_FIT,
 	PK_SCORE_SPREAD,
 	PK_SCORE_BALANCED,
+	PK_SCORE_INTERPOD,
+	PK_SCORE_IMAGE,
 	PK_SCORE_NPLUGINS
 };
 
@@ -62,10 +72,11 @@ typedef struct pk_placement {
 
 /* What scoring keeps between the placements of one run, so that replicas
  * of one template placed one after another cost a pass over the nodes and
- * not over every pod: each node's zone and hostname labels, and the count
- * of the last controller's pods on each node with the node's generation
- * when counted. Belongs to the caller (one per snapshot); NULL: nothing
- * kept. */
+ * not over every pod: each node's zone and hostname labels, the pods on
+ * each node of the controllers of the pods placed, each node's pods whose
+ * pod affinity terms score others, and the nodes' image states; a node is
+ * indexed again when its generation moves. Belongs to the caller (one per
+ * snapshot); NULL: nothing kept. */
 typedef struct pk_score_cache pk_score_cache;
 pk_score_cache *pk_score_cache_new(void);
 void pk_score_cache_free(pk_score_cache *c);

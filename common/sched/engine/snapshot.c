@@ -6,6 +6,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "k8s/queue_order.h"
 #include "k8s/json.h"
 #include "sched/engine/workers.h"
 #include "base/alloc.h"
@@ -17,7 +18,7 @@
 	"metadata.ownerReferences[].apiVersion", "metadata.ownerReferences[].blockOwnerDeletion", \
 	"metadata.ownerReferences[].uid", \
 	"status.containerStatuses", "status.initContainerStatuses", "status.ephemeralContainerStatuses", \
-	"status.images", "status.nodeInfo", "status.addresses", "status.daemonEndpoints", \
+	"status.nodeInfo", "status.addresses", "status.daemonEndpoints", \
 	"status.volumesAttached", "status.volumesInUse", "status.podIPs", "status.hostIPs", "status.config", \
 	"status.hostIP", "status.podIP", "status.qosClass", "status.capacity", \
 	/* of a condition the engine reads type, status and reason */ \
@@ -29,15 +30,16 @@
 	/* of a volume, whether it names a persistentVolumeClaim */ \
 	"spec.volumes[].projected", "spec.volumes[].configMap", "spec.volumes[].secret", \
 	"spec.volumes[].downwardAPI", "spec.volumes[].emptyDir", "spec.volumes[].hostPath", \
-	/* of a container the engine reads name, resources, ports, restartPolicy */ \
+	/* of a container the engine reads name, image (ImageLocality), resources, ports, \
+	 * restartPolicy; a node's status.images are read too */ \
 	"spec.containers[].env", "spec.containers[].envFrom", "spec.containers[].volumeMounts", \
 	"spec.containers[].command", "spec.containers[].args", "spec.containers[].livenessProbe", \
 	"spec.containers[].readinessProbe", "spec.containers[].startupProbe", "spec.containers[].lifecycle", \
-	"spec.containers[].securityContext", "spec.containers[].image", "spec.containers[].imagePullPolicy", \
+	"spec.containers[].securityContext", "spec.containers[].imagePullPolicy", \
 	"spec.containers[].terminationMessagePath", "spec.containers[].terminationMessagePolicy", \
 	"spec.containers[].ports[].name", \
 	"spec.initContainers[].env", "spec.initContainers[].envFrom", "spec.initContainers[].volumeMounts", \
-	"spec.initContainers[].command", "spec.initContainers[].args", "spec.initContainers[].image", \
+	"spec.initContainers[].command", "spec.initContainers[].args", \
 	"spec.restartPolicy", "spec.volumes[].name", "spec.containers[].ports[].containerPort"
 
 const char *const pk_snapshot_unused_members[] = { UNUSED_MEMBERS, NULL };
@@ -621,12 +623,9 @@ void pk_snapshot_delete(pk_snapshot *s, pk_pod *p)
 static int queue_cmp(const void *a, const void *b)
 {
 	const pk_pod *x = *(pk_pod *const *)a, *y = *(pk_pod *const *)b;
-	if (x->priority != y->priority)
-		return x->priority > y->priority ? -1 : 1;
-	if (x->created != y->created)
-		return x->created < y->created ? -1 : 1;
-	int c = strcmp(x->namespace_, y->namespace_);
-	return c ? c : strcmp(x->name, y->name);
+	pk_queue_key kx = { x->priority, x->created, x->namespace_, x->name };
+	pk_queue_key ky = { y->priority, y->created, y->namespace_, y->name };
+	return pk_queue_order_cmp(&kx, &ky);
 }
 
 long pk_snapshot_pending(const pk_snapshot *s, pk_pod ***out)

@@ -4,11 +4,11 @@
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdlib.h>
-#include <unistd.h>
 
 #include "base/alloc.h"
+#include "k8s/options.h"
 
-enum { MAX_PARTS = 8 };
+enum { MAX_PARTS = PK_THREADS_MAX };  /* the one rule: k8s/options.h */
 
 struct pk_workers {
 	int nparts;               /* threads, the caller's included */
@@ -25,10 +25,7 @@ struct pk_workers {
 
 int pk_workers_wanted(int n)
 {
-	if (n > 0)
-		return n > MAX_PARTS ? MAX_PARTS : n;
-	long cores = sysconf(_SC_NPROCESSORS_ONLN);
-	return cores > 4 ? 4 : cores < 1 ? 1 : (int)cores;
+	return pk_threads_resolve(n, NULL);
 }
 
 /* A thread's life: wait for a job it has not done, do its part, say so. */

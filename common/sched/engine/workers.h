@@ -7,7 +7,7 @@
 typedef struct pk_workers pk_workers;
 typedef void pk_part_fn(void *ctx, int part, int nparts);
 
-/* The threads a job may use: n if n > 0, else the online cores, at most 4. */
+/* The threads a job may use: pk_threads_resolve(n) (k8s/options.h). */
 int pk_workers_wanted(int n);
 /* nparts threads in all (the caller's included), or NULL when nparts < 2 or
  * threads cannot be started: the caller then works alone. */

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "k8s/json.h"
+#include "k8s/queue_order.h"
 #include "sched/engine/score.h"
 
 
@@ -21,18 +22,22 @@ void pk_sim_opts_default(pk_sim_opts *o)
 
 /* ---- the queue ------------------------------------------------------------------ */
 
+/* The queue order (k8s/queue_order.h) of a unit: a pod group queues under
+ * its group's name. */
+static pk_queue_key unit_key(const pk_sim_unit *u)
+{
+	return (pk_queue_key){
+		.priority = u->priority,
+		.timestamp_ns = u->created,
+		.namespace_ = u->group ? u->group->namespace_ : u->pods[0]->namespace_,
+		.name = u->group ? u->group->name : u->pods[0]->name,
+	};
+}
+
 static int unit_cmp(const pk_sim_unit *a, const pk_sim_unit *b)
 {
-	if (a->priority != b->priority)
-		return a->priority > b->priority ? -1 : 1;
-	if (a->created != b->created)
-		return a->created < b->created ? -1 : 1;
-	const char *an = a->group ? a->group->namespace_ : a->pods[0]->namespace_;
-	const char *bn = b->group ? b->group->namespace_ : b->pods[0]->namespace_;
-	int c = strcmp(an, bn);
-	if (c)
-		return c;
-	return strcmp(a->group ? a->group->name : a->pods[0]->name, b->group ? b->group->name : b->pods[0]->name);
+	pk_queue_key ka = unit_key(a), kb = unit_key(b);
+	return pk_queue_order_cmp(&ka, &kb);
 }
 
 static int unit_qsort_cmp(const void *a, const void *b)
@@ -138,7 +143,7 @@ void pk_sim_init(pk_sim *m, pk_snapshot *s, pk_pg_set *g, const pk_sim_opts *o)
 	if (!count)
 		abort();
 	for (long i = 0; i < np; i++) {
-		pk_podgroup *pg = gang_path(m) ? pk_pg_of_pod(g, pending[i]) : NULL;
+		pk_podgroup *pg = gang_path(m) ? pk_pg_scheduling_group(g, pending[i]) : NULL;
 		if (pg)
 			count[pg - g->groups]++;
 	}
@@ -150,7 +155,7 @@ void pk_sim_init(pk_sim *m, pk_snapshot *s, pk_pg_set *g, const pk_sim_opts *o)
 		int64_t created = p->created;
 		if (created > m->clock)
 			m->clock = created;
-		pk_podgroup *pg = gang_path(m) ? pk_pg_of_pod(g, p) : NULL;
+		pk_podgroup *pg = gang_path(m) ? pk_pg_scheduling_group(g, p) : NULL;
 		if (!pg) {
 			pk_sim_unit *u = push_unit(m);
 			u->pods = pk_arena_alloc(&m->arena, sizeof *u->pods);
@@ -311,7 +316,7 @@ static void enqueue_member(pk_sim *m, pk_podgroup *pg, pk_pod *p, bool scaled)
 void pk_sim_enqueue(pk_sim *m, pk_pod *p, bool scaled)
 {
 	count_created(m, scaled);
-	pk_podgroup *pg = gang_path(m) ? pk_pg_of_pod(m->g, p) : NULL;
+	pk_podgroup *pg = gang_path(m) ? pk_pg_scheduling_group(m->g, p) : NULL;
 	if (pg) {
 		enqueue_member(m, pg, p, scaled);
 		return;
@@ -472,8 +477,10 @@ static void run_group(pk_sim *m, const pk_sim_unit *u, pk_sim_fn fn, void *ctx)
 	pk_pg_apply(m->s, &e);
 	if (e.result == PK_PG_NO_PREEMPTION_NEEDED)
 		for (int k = 0; k < e.nmembers; k++)
-			if (e.placements[k].node)
-				pk_pg_add_bound(u->group, e.placements[k].pod);
+			if (e.placements[k].node) { /* a CompositePodGroup's members join their PodGroups */
+				pk_podgroup *leaf = pk_pg_of_pod(m->g, e.placements[k].pod);
+				pk_pg_add_bound(leaf ? leaf : u->group, e.placements[k].pod);
+			}
 	pk_pg_evaluation_free(&e);
 }
 

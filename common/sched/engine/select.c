@@ -1,0 +1,640 @@
+/* SelectVictimsOnNode: on the node itself, by sums from the node's
+ * lower-priority tail (the arithmetic path), or with pod groups (1.37). */
+#include "sched/engine/podgroup.h"
+#include "sched/engine/preempt_int.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/alloc.h"
+
+#define R_NO_VICTIMS "No preemption victims found for incoming pod"
+
+/* ---- SelectVictimsOnNode --------------------------------------------------- */
+
+typedef struct node_ctx {
+	pk_snapshot *s;
+	const pk_pod *preemptor;
+	pk_nodeinfo *ni;
+	pk_status last;
+} node_ctx;
+
+static bool node_fits(void *c)
+{
+	node_ctx *x = c;
+	/* pk_select_victims_on_node checked the node-only filters once */
+	x->last = pk_run_pod_filters_with_nominated(x->s, x->preemptor, x->ni);
+	return x->last.code == PK_CODE_SUCCESS;
+}
+
+/* Add or remove a pod on the node under evaluation, with the filter
+ * state's AddPod/RemovePod extension. */
+static void node_pod(pk_snapshot *s, pk_nodeinfo *ni, pk_pod *p, bool add)
+{
+	if (add)
+		pk_nodeinfo_add_pod(ni, p);
+	else
+		pk_nodeinfo_remove_pod(ni, p);
+	pk_prefilter_update(s, p, ni->node, add ? 1 : -1);
+}
+
+static void node_apply(void *c, const pk_victim_unit *u, bool add)
+{
+	node_ctx *x = c;
+	for (int i = 0; i < u->npods; i++)
+		node_pod(x->s, x->ni, u->pods[i], add);
+}
+
+void pk_victim_ref_of_pod(pk_victim_ref *r, const pk_pod *p)
+{
+	*r = (pk_victim_ref){
+		.namespace_ = p->namespace_, .name = p->name, .uid = p->uid,
+		.node = *p->node_name ? p->node_name : p->nominated_node, .priority = p->priority,
+		.start_time = p->start_time, .has_start_time = p->has_start_time, .terminating = p->terminating,
+		.class_name = p->class_name, .owner_kind = p->controller_kind, .owner_name = p->controller_name,
+		.owner_trim = p->owner_trim,
+		.pod_group = p->con->pod_group,
+	};
+}
+
+static void fill_ref(const pk_snapshot *s, pk_victim_ref *r, const pk_pod *p, bool violating)
+{
+	pk_victim_ref_of_pod(r, p);
+	r->violating = violating;
+	/* the PDB split has worked out the pod's budgets by now */
+	if (violating && p->npdbs > 0 && p->npdbs <= PK_POD_MAX_PDBS)
+		r->pdb = s->pdbs[p->pdbs[0]].name;
+}
+
+static void lower_nominations(const pk_nodeinfo *ni, const pk_pod *preemptor, pk_arena *arena,
+                              pk_candidate *out)
+{
+	out->nclear = 0;
+	out->clear_nominations = NULL;
+	int n = 0;
+	for (int i = 0; i < ni->nnominated; i++)
+		if (ni->nominated[i] != preemptor && ni->nominated[i]->priority < preemptor->priority)
+			n++;
+	if (!n)
+		return;
+	out->clear_nominations = pk_arena_alloc(arena, sizeof *out->clear_nominations * (size_t)n);
+	for (int i = 0; i < ni->nnominated; i++) {
+		const pk_pod *q = ni->nominated[i];
+		if (q != preemptor && q->priority < preemptor->priority)
+			pk_victim_ref_of_pod(&out->clear_nominations[out->nclear++], q);
+	}
+}
+
+/* ---- the arithmetic path ---------------------------------------------------
+ * When only NodeResourcesFit can change its verdict as pods come and go -
+ * the preemptor has no host ports and no extended resources, and neither
+ * topology spread nor inter-pod affinity is in play - every fit check of
+ * SelectVictimsOnNode is a comparison of sums. The same steps (remove all
+ * lower-priority pods, check, order, PDB split, reprieve) then run on
+ * numbers instead of on the node, without touching it. */
+
+static void sums_add(sums *t, const pk_pod *p, int sign)
+{
+	t->pods += sign;
+	t->cpu += sign * p->requests.cpu;
+	t->memory += sign * p->requests.memory;
+	t->ephemeral += sign * p->requests.ephemeral;
+}
+
+sums pk_node_sums(const pk_nodeinfo *ni, const pk_pod *preemptor)
+{
+	sums t = { ni->npods, ni->requested.cpu, ni->requested.memory, ni->requested.ephemeral };
+	for (int i = 0; i < ni->nnominated; i++) {
+		const pk_pod *q = ni->nominated[i];
+		if (q == preemptor || (*q->uid && strcmp(q->uid, preemptor->uid) == 0) || q->priority < preemptor->priority)
+			continue;
+		sums_add(&t, q, 1);
+	}
+	return t;
+}
+
+pk_status pk_fit_sums(const pk_pod *preemptor, const pk_nodeinfo *ni, const sums *t)
+{
+	return pk_fit_basic(preemptor, ni->node, t->pods, t->cpu, t->memory, t->ephemeral);
+}
+
+static inline void slot_add(sums *t, const pk_pod_slot *sl, int sign)
+{
+	t->pods += sign;
+	t->cpu += sign * sl->cpu;
+	t->memory += sign * sl->memory;
+	t->ephemeral += sign * sl->ephemeral;
+}
+
+/* The PDBs that count slot k's pod, copied from the pod once known. */
+static void slot_pdbs(const pk_snapshot *s, pk_nodeinfo *ni, int k)
+{
+	pk_pod_slot *sl = &ni->slots[k];
+	if (sl->npdbs >= 0)
+		return;
+	pk_pod *p = ni->pods[k];
+	if (p->npdbs < 0)
+		pk_pod_match_pdbs(s, p);
+	sl->npdbs = p->npdbs;
+	memcpy(sl->pdbs, p->pdbs, sizeof sl->pdbs);
+}
+
+/* pk_units_pdb_split for the node's pods from index `from` on, one pod a
+ * unit, reading slots: the pod itself only when a PDB names disrupted pods. */
+static void slots_pdb_split(const pk_snapshot *s, pk_nodeinfo *ni, int from, bool *violating)
+{
+	budget b;
+	b.n = 0;
+	b.all = NULL;
+	for (int k = from; k < ni->npods; k++) {
+		slot_pdbs(s, ni, k);
+		const pk_pod_slot *sl = &ni->slots[k];
+		bool v = false;
+		if (sl->npdbs <= PK_POD_MAX_PDBS) {
+			for (int j = 0; j < sl->npdbs; j++) {
+				const pk_pdb *pdb = &s->pdbs[sl->pdbs[j]];
+				if ((pdb->ndisrupted == 0 || !pk_pdb_skips_pod(pdb, ni->pods[k])) &&
+				    --*pk_budget_of(&b, s, sl->pdbs[j]) < 0)
+					v = true;
+			}
+		} else {
+			for (int i = 0; i < s->npdbs; i++) {
+				const pk_pdb *pdb = &s->pdbs[i];
+				if (pk_pdb_matches(pdb, ni->pods[k]) && !pk_pdb_skips_pod(pdb, ni->pods[k]) &&
+				    --*pk_budget_of(&b, s, i) < 0)
+					v = true;
+			}
+		}
+		violating[k - from] = v;
+	}
+	free(b.all);
+}
+
+/* ---- the lower-priority tail of a node ------------------------------------- */
+
+/* The tail itself (pk_tail) is declared in preempt_int.h: the memo keeps one
+ * per node. */
+
+static bool tail_serves(const pk_tail *t, const pk_nodeinfo *ni, int32_t priority)
+{
+	return t->known && t->generation == ni->generation && t->lo < priority && priority <= t->hi;
+}
+
+/* Work out the tail of ni for a preemptor of this priority into t. */
+static void tail_compute(const pk_snapshot *s, pk_nodeinfo *ni, int32_t priority, pk_tail *t)
+{
+	int from = ni->npods;
+	while (from > 0 && ni->slots[from - 1].priority < priority)
+		from--;
+	int n = ni->npods - from;
+	t->known = true;
+	t->generation = ni->generation;
+	t->from = from;
+	t->lo = n ? ni->slots[from].priority : INT64_MIN;
+	t->hi = from ? ni->slots[from - 1].priority : INT64_MAX;
+	t->total = (sums){0};
+	for (int k = from; k < ni->npods; k++)
+		slot_add(&t->total, &ni->slots[k], 1);
+	if (n > t->cap) {
+		free(t->violating);
+		free(t->order);
+		t->cap = n < 32 ? 32 : n;
+		t->violating = pk_xmalloc((size_t)t->cap);
+		t->order = pk_xmalloc(sizeof *t->order * (size_t)t->cap);
+	}
+	if (n)
+		slots_pdb_split(s, ni, from, t->violating);
+	int w = 0;
+	for (int pass = 0; pass < 2; pass++)
+		for (int k = 0; k < n; k++)
+			if (t->violating[k] == (pass == 0))
+				t->order[w++] = k;
+}
+
+void pk_tail_free(pk_tail *t)
+{
+	free(t->violating);
+	free(t->order);
+}
+
+static int64_t room_for(int64_t request, int64_t allocatable, bool no_requests)
+{
+	return no_requests || request <= 0 ? INT64_MAX : allocatable - request;
+}
+
+room pk_room_beside(const pk_pod *preemptor, const pk_node *n)
+{
+	const pk_res *al = &n->allocatable, *p = &preemptor->requests;
+	bool none = pk_res_is_zero(p);
+	return (room){ al->pods - 1000, room_for(p->cpu, al->cpu, none), room_for(p->memory, al->memory, none),
+	               room_for(p->ephemeral, al->ephemeral, none) };
+}
+
+static inline bool within(const room *r, const sums *t)
+{
+	return t->pods * 1000 <= r->pods_milli && t->cpu <= r->cpu && t->memory <= r->memory &&
+	       t->ephemeral <= r->ephemeral;
+}
+
+/* The node-choice summary, built victim by victim in any order: the
+ * highest priority among them, and the earliest start at that priority. */
+static void summary_begin(pk_candidate *c)
+{
+	c->top_priority = INT32_MIN;
+	c->priority_sum = 0;
+	c->top_start = INT64_MAX;
+	c->top_unstarted = false;
+	c->summarized = true;
+}
+
+static inline void summary_add(pk_candidate *c, const pk_pod_slot *sl)
+{
+	c->priority_sum += (int64_t)sl->priority + INT32_MAX + 1;
+	if (sl->priority < c->top_priority)
+		return;
+	if (sl->priority > c->top_priority) {
+		c->top_priority = sl->priority;
+		c->top_start = INT64_MAX;
+		c->top_unstarted = false;
+	}
+	if (sl->start == INT64_MIN)
+		c->top_unstarted = true;
+	else if (sl->start < c->top_start)
+		c->top_start = sl->start;
+}
+
+/* Greedy reprieve over the tail's slots: violating pods first, then the
+ * others, each kept if the preemptor still fits. Marks victims, summarizes
+ * them into c; returns their number and counts the violating ones. */
+static int reprieve_slots(const pk_pod_slot *sl, const pk_tail *t, int n, const room *r, sums *left,
+                          bool *victim, int *violations, pk_candidate *c)
+{
+	/* locals: stores through victim (a bool, which may alias anything)
+	 * would otherwise send every sum back to memory */
+	int nv = 0, nviol = 0;
+	sums l = *left;
+	room rr = *r;
+	pk_candidate sum;
+	summary_begin(&sum);
+	for (int j = 0; j < n; j++) {
+		int k = t->order[j];
+		slot_add(&l, &sl[k], 1);
+		bool v = !within(&rr, &l);
+		victim[k] = v;
+		if (!v)
+			continue;
+		slot_add(&l, &sl[k], -1);
+		summary_add(&sum, &sl[k]);
+		nv++;
+		nviol += t->violating[k];
+	}
+	*left = l;
+	c->top_priority = sum.top_priority;
+	c->priority_sum = sum.priority_sum;
+	c->top_start = sum.top_start;
+	c->top_unstarted = sum.top_unstarted;
+	c->summarized = true;
+	*violations = nviol;
+	return nv;
+}
+
+/* SelectVictimsOnNode on the arithmetic path, for the tail t of the node
+ * (those of lower priority). The node keeps its pods in importance order,
+ * so that tail is already sorted as the reprieve needs it; everything is
+ * read from the slots. */
+static pk_status select_victims_by_sums(pk_snapshot *s, const pk_pod *preemptor, pk_nodeinfo *ni,
+                                        const pk_tail *t, pk_arena *arena, pk_candidate *out, bool fill)
+{
+	pk_status st;
+	int from = t->from, n = ni->npods - from;
+	sums left = pk_node_sums(ni, preemptor);
+	left.pods -= t->total.pods;
+	left.cpu -= t->total.cpu;
+	left.memory -= t->total.memory;
+	left.ephemeral -= t->total.ephemeral;
+	room r = pk_room_beside(preemptor, ni->node);
+	if (!within(&r, &left))
+		return pk_fit_sums(preemptor, ni, &left);
+
+	enum { SMALL = 256 };
+	bool small[SMALL];
+	bool *victim = n <= SMALL ? small : pk_xmalloc((size_t)n);
+	int violations;
+	int nv = reprieve_slots(&ni->slots[from], t, n, &r, &left, victim, &violations, out);
+	if (nv == 0) {
+		if (victim != small)
+			free(victim);
+		/* Without an arena (a dry-run thread, which must not touch the
+		 * string table) the reason is left out: the caller asks again. */
+		pk_status_set(&st, PK_CODE_ERROR, "DefaultPreemption", NULL);
+		if (arena) {
+			char buf[600];
+			snprintf(buf, sizeof buf, "expected at least one victim pod on node \"%s\"", ni->node->name);
+			pk_status_add_reason(&st, pk_intern(s->strs, buf));
+		}
+		return st;
+	}
+	/* victims in importance order: the node's order */
+	out->victims = fill ? pk_arena_alloc(arena, sizeof *out->victims * (size_t)nv) : NULL;
+	for (int k = 0, i = 0; fill && k < n; k++) {
+		if (!victim[k])
+			continue;
+		fill_ref(s, &out->victims[i], ni->pods[from + k], t->violating[k]);
+		i++;
+	}
+	out->nvictims = nv;
+	out->num_pdb_violations = violations;
+	if (fill)
+		lower_nominations(ni, preemptor, arena, out);
+	if (victim != small)
+		free(victim);
+	st.code = PK_CODE_SUCCESS;
+	st.plugin = NULL;
+	st.nreasons = 0;
+	return st;
+}
+
+
+/* The general path's answer: Success, or upstream's error for a dry run
+ * that kept every victim back (cannot happen when the fit check passed). */
+static pk_status selection_status(pk_snapshot *s, const pk_nodeinfo *ni, int nv)
+{
+	pk_status st;
+	if (nv == 0) {
+		char buf[600];
+		snprintf(buf, sizeof buf, "expected at least one victim pod on node \"%s\"", ni->node->name);
+		pk_status_set(&st, PK_CODE_ERROR, "DefaultPreemption", pk_intern(s->strs, buf));
+		return st;
+	}
+	pk_status_set(&st, PK_CODE_SUCCESS, NULL, NULL);
+	return st;
+}
+
+/* ---- SelectVictimsOnNode with pod groups (Kubernetes 1.37) ----------------- */
+
+/* A pod of the node names a scheduling group: its unit may differ from the
+ * pod alone at its own priority. */
+static bool node_has_group_pods(const pk_snapshot *s, const pk_nodeinfo *ni)
+{
+	for (int i = 0; i < ni->npods; i++)
+		if (pk_pg_pod_has_group(s->victim_groups, ni->pods[i]))
+			return true;
+	return false;
+}
+
+/* A victim's pod comes or goes: on the node under evaluation for real; on
+ * another node (a member of a disruptionMode-all group) only in the
+ * PreFilter state, as upstream runs RunPreFilterExtensionRemovePod/AddPod
+ * with that node and leaves its NodeInfo alone. */
+static void unit_pod(pk_snapshot *s, pk_nodeinfo *ni, pk_pod *p, bool add)
+{
+	if (p->node_name == ni->node->name || strcmp(p->node_name, ni->node->name) == 0) {
+		node_pod(s, ni, p, add);
+		return;
+	}
+	const pk_nodeinfo *other = pk_snapshot_node(s, p->node_name);
+	if (other)
+		pk_prefilter_update(s, p, other->node, add ? 1 : -1);
+}
+
+static void group_unit_apply(void *c, const pk_victim_unit *u, bool add)
+{
+	node_ctx *x = c;
+	for (int i = 0; i < u->npods; i++)
+		unit_pod(x->s, x->ni, u->pods[i], add);
+}
+
+typedef struct group_units {
+	pk_victim_unit *u;
+	const pk_podgroup **group;  /* per unit: its disruptionMode-all group, or NULL */
+	pk_pod **pods;              /* storage of the units' pod lists */
+	int n;
+} group_units;
+
+static bool unit_of_group_built(const group_units *gu, const pk_podgroup *pg)
+{
+	for (int k = 0; k < gu->n; k++)
+		if (gu->group[k] == pg)
+			return true;
+	return false;
+}
+
+/* The node's potential victims (getCrossNodesVictims for one node, then
+ * isPreemptionAllowedAcrossAllVictimNodes): a pod of a disruptionMode-all
+ * group brings every bound member of it, on any node, at the group's
+ * priority; another pod of a known group is a unit of its own at the
+ * group's priority (GetPodPriority); a pod of no group at its own. A pod
+ * that names a group counts as a group for the order (NewPodVictim). */
+static void group_units_build(pk_snapshot *s, const pk_pod *preemptor, const pk_nodeinfo *ni, group_units *gu)
+{
+	const pk_pg_set *g = s->victim_groups;
+	long cap = 0;
+	for (int i = 0; i < ni->npods; i++) {
+		const pk_podgroup *pg = pk_pg_whole_group(g, ni->pods[i]);
+		cap += pg ? pk_pg_present_members(g, s, pg, NULL) + 1 : 1;
+	}
+	gu->u = pk_xmalloc(sizeof *gu->u * (size_t)(ni->npods + 1));
+	gu->group = pk_xmalloc(sizeof *gu->group * (size_t)(ni->npods + 1));
+	gu->pods = pk_xmalloc(sizeof *gu->pods * (size_t)(cap + 1));
+	gu->n = 0;
+	long np = 0;
+	for (int i = 0; i < ni->npods; i++) {
+		pk_pod *p = ni->pods[i];
+		const pk_podgroup *pg = pk_pg_whole_group(g, p);
+		int32_t prio = pg ? pg->priority : pk_pg_victim_priority(g, p);
+		if (prio >= preemptor->priority || (pg && unit_of_group_built(gu, pg)))
+			continue;
+		pk_victim_unit *u = &gu->u[gu->n];
+		*u = (pk_victim_unit){ .pods = &gu->pods[np], .priority = prio, .is_group = pk_pg_pod_has_group(g, p),
+		                       .is_composite = pg && pg->composite, .earliest_start = INT64_MAX };
+		u->npods = pg ? pk_pg_present_members(g, s, pg, u->pods) : 0;
+		if (u->npods == 0) { /* upstream falls back to the pod alone */
+			u->pods[0] = p;
+			u->npods = 1;
+		}
+		for (int m = 0; m < u->npods; m++) {
+			const pk_pod *q = u->pods[m];
+			int64_t t0 = q->has_start_time ? q->start_time : s->now;
+			if (t0 < u->earliest_start)
+				u->earliest_start = t0;
+		}
+		np += u->npods;
+		gu->group[gu->n++] = pg;
+	}
+}
+
+static void group_units_free(group_units *gu)
+{
+	free(gu->u);
+	free(gu->group);
+	free(gu->pods);
+}
+
+/* SelectVictimsOnNode of default_preemption.go after #137981: the victims
+ * are units; a whole group is removed, kept or evicted as one, every one
+ * of its pods is a victim of this node's candidate (counted in node
+ * choice) and the PDB violations are its violating pods (ViolateCount). */
+static pk_status select_victims_with_groups(pk_snapshot *s, const pk_pod *preemptor, pk_nodeinfo *ni,
+                                            pk_arena *arena, pk_candidate *out)
+{
+	pk_status st;
+	group_units gu;
+	group_units_build(s, preemptor, ni, &gu);
+	if (gu.n == 0) {
+		group_units_free(&gu);
+		pk_status_set(&st, PK_CODE_UNSCHEDULABLE_UNRESOLVABLE, "DefaultPreemption", R_NO_VICTIMS);
+		return st;
+	}
+	node_ctx ctx = { s, preemptor, ni, {0} };
+	for (int k = 0; k < gu.n; k++)
+		group_unit_apply(&ctx, &gu.u[k], false);
+	if (!node_fits(&ctx)) {
+		st = ctx.last;
+		for (int k = 0; k < gu.n; k++)
+			group_unit_apply(&ctx, &gu.u[k], true);
+		group_units_free(&gu);
+		return st;
+	}
+	pk_units_sort(gu.u, gu.n, s->now);
+	pk_units_pdb_split(s, gu.u, gu.n);
+	size_t nu = (size_t)gu.n + 1;
+	int *picked = pk_xmalloc(sizeof *picked * nu);
+	pk_victim_unit *vu = pk_xmalloc(sizeof *vu * nu);
+	int units_violating;
+	int nv = pk_units_reprieve(gu.u, gu.n, node_fits, group_unit_apply, &ctx, picked, &units_violating);
+	int npods = 0, violations = 0;
+	for (int i = 0; i < nv; i++) {
+		vu[i] = gu.u[picked[i]];
+		npods += vu[i].npods;
+		if (vu[i].violating)
+			violations += vu[i].violating_pods;
+	}
+	pk_units_sort(vu, nv, s->now);
+	out->victims = pk_arena_alloc(arena, sizeof *out->victims * (size_t)(npods ? npods : 1));
+	for (int i = 0, k = 0; i < nv; i++)
+		for (int m = 0; m < vu[i].npods; m++)
+			fill_ref(s, &out->victims[k++], vu[i].pods[m], vu[i].violating);
+	out->nvictims = npods;
+	out->num_pdb_violations = violations;
+	pk_candidate_summarize(out);
+	lower_nominations(ni, preemptor, arena, out);
+	for (int i = 0; i < nv; i++)
+		group_unit_apply(&ctx, &vu[i], true);
+	free(picked);
+	free(vu);
+	group_units_free(&gu);
+	return selection_status(s, ni, nv);
+}
+
+pk_status pk_select_victims(pk_snapshot *s, const pk_pod *preemptor, pk_nodeinfo *ni, pk_arena *arena,
+                            pk_candidate *out, bool fill, pk_tail *tail, bool static_passed)
+{
+	pk_status st;
+	memset(out, 0, sizeof *out);
+	out->node = ni->node->name;
+	if (s->victim_groups && node_has_group_pods(s, ni)) {
+		if (!static_passed && (st = pk_run_static_filters(preemptor, ni)).code != PK_CODE_SUCCESS)
+			return st;
+		return select_victims_with_groups(s, preemptor, ni, arena, out);
+	}
+	/* the pods of lower priority: the tail of the node's list */
+	int from = ni->npods;
+	if (tail && tail_serves(tail, ni, preemptor->priority))
+		from = tail->from;
+	else
+		while (from > 0 && ni->slots[from - 1].priority < preemptor->priority)
+			from--;
+	int n = ni->npods - from;
+	if (n == 0) {
+		pk_status_set(&st, PK_CODE_UNSCHEDULABLE_UNRESOLVABLE, "DefaultPreemption", R_NO_VICTIMS);
+		return st;
+	}
+	/* Removing victims cannot change what the node-only filters say: if
+	 * they fail, that is the answer after any removal too. */
+	if (!static_passed && (st = pk_run_static_filters(preemptor, ni)).code != PK_CODE_SUCCESS)
+		return st;
+	if (pk_arithmetic_applies(s, preemptor)) {
+		pk_tail scratch = {0};
+		pk_tail *t = tail ? tail : &scratch;
+		if (!tail_serves(t, ni, preemptor->priority))
+			tail_compute(s, ni, preemptor->priority, t);
+		st = select_victims_by_sums(s, preemptor, ni, t, arena, out, fill);
+		pk_tail_free(&scratch);
+		return st;
+	}
+	enum { SMALL = 64 };
+	pk_victim_unit units_small[SMALL];
+	pk_pod *pods_small[SMALL];
+	int picked_small[SMALL];
+	bool big = n > SMALL;
+	pk_victim_unit *units = big ? pk_xmalloc(sizeof *units * (size_t)n) : units_small;
+	pk_pod **pods = big ? pk_xmalloc(sizeof *pods * (size_t)n) : pods_small;
+	int *picked = big ? pk_xmalloc(sizeof *picked * (size_t)n) : picked_small;
+	for (int k = 0; k < n; k++)
+		pods[k] = ni->pods[from + k];
+	for (int i = 0; i < n; i++) {
+		units[i] = (pk_victim_unit){ .pods = &pods[i], .npods = 1, .priority = pods[i]->priority,
+		                             .earliest_start = pods[i]->has_start_time ? pods[i]->start_time : s->now };
+		node_pod(s, ni, pods[i], false);
+	}
+	node_ctx ctx = { s, preemptor, ni, {0} };
+	if (!node_fits(&ctx)) {
+		st = ctx.last;
+		for (int i = 0; i < n; i++)
+			node_pod(s, ni, pods[i], true);
+		if (big) {
+			free(units);
+			free(pods);
+			free(picked);
+		}
+		return st;
+	}
+	pk_units_sort(units, n, s->now);
+	pk_units_pdb_split(s, units, n);
+	int violations = 0;
+	int nv = pk_units_reprieve(units, n, node_fits, node_apply, &ctx, picked, &violations);
+
+	/* Victims: violating first, then the rest; re-sort when both exist so
+	 * that victims[0] is the most important one (node choice relies on it). */
+	pk_victim_unit vu_small[SMALL];
+	pk_victim_unit *vu = big ? pk_xmalloc(sizeof *vu * (size_t)(nv ? nv : 1)) : vu_small;
+	for (int i = 0; i < nv; i++)
+		vu[i] = units[picked[i]];
+	pk_units_sort(vu, nv, s->now);
+	out->victims = pk_arena_alloc(arena, sizeof *out->victims * (size_t)(nv ? nv : 1));
+	for (int i = 0; i < nv; i++) {
+		fill_ref(s, &out->victims[i], vu[i].pods[0], vu[i].violating);
+	}
+	out->nvictims = nv;
+	out->num_pdb_violations = violations;
+	pk_candidate_summarize(out);
+	lower_nominations(ni, preemptor, arena, out);
+	for (int i = 0; i < nv; i++)
+		node_pod(s, ni, vu[i].pods[0], true);
+	if (big) {
+		free(vu);
+		free(units);
+		free(pods);
+		free(picked);
+	}
+	return selection_status(s, ni, nv);
+}
+
+pk_status pk_select_victims_on_node(pk_snapshot *s, const pk_pod *preemptor, pk_nodeinfo *ni,
+                                    pk_arena *arena, pk_candidate *out)
+{
+	return pk_select_victims(s, preemptor, ni, arena, out, true, NULL, false);
+}
+
+bool pk_candidate_list_victims(pk_snapshot *s, const pk_pod *preemptor, const pk_candidate *c, pk_arena *arena,
+                               pk_candidate *out)
+{
+	pk_nodeinfo *ni = pk_snapshot_node(s, c->node);
+	if (!ni || !pk_arithmetic_applies(s, preemptor))
+		return false;
+	pk_status st = pk_select_victims(s, preemptor, ni, arena, out, true, NULL, true);
+	return st.code == PK_CODE_SUCCESS && out->nvictims == c->nvictims &&
+	       out->num_pdb_violations == c->num_pdb_violations;
+}
