@@ -24,4 +24,24 @@ static inline uint64_t pk_hash_str(const char *s)
 	return pk_hash_bytes(s, strlen(s));
 }
 
+/* A pointer's hash (the finalizer of MurmurHash3): every bit of the
+ * address moves the low bits that pick a slot. */
+static inline uint64_t pk_hash_ptr(const void *p)
+{
+	uint64_t x = (uint64_t)(uintptr_t)p;
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdull;
+	x ^= x >> 33;
+	return x;
+}
+
+/* The hash of a pair of pointers (two interned strings, say). */
+static inline uint64_t pk_hash_ptr2(const void *a, const void *b)
+{
+	uint64_t x = (uint64_t)(uintptr_t)a * 0x9e3779b97f4a7c15ull ^ (uint64_t)(uintptr_t)b;
+	x ^= x >> 29;
+	x *= 0xbf58476d1ce4e5b9ull;
+	return x ^ (x >> 32);
+}
+
 #endif

@@ -275,12 +275,6 @@ const void *pk_intern_blob(pk_strtab *t, const void *data, size_t size)
 
 /* ---- pairs ------------------------------------------------------------- */
 
-static uint64_t pair_hash(const char *k, const char *v)
-{
-	uint64_t h = ((uint64_t)(uintptr_t)k * 0x9e3779b97f4a7c15ull) ^ (uint64_t)(uintptr_t)v;
-	return h * 0xff51afd7ed558ccdull ^ (h >> 29);
-}
-
 pk_str_pair *const *pk_strtab_pairs(pk_strtab *t)
 {
 	if (!t->pair_chunks)
@@ -297,7 +291,7 @@ uint32_t pk_intern_pair(pk_strtab *t, const char *k, const char *v)
 {
 	id_index *ix = &t->pairs;
 	index_reserve(ix);
-	uint64_t tag = slot_tag(pair_hash(k, v));
+	uint64_t tag = slot_tag(pk_hash_ptr2(k, v));
 	size_t j = slot_home(tag, ix->cap);
 	for (; ix->slots[j]; j = (j + 1) & (ix->cap - 1)) {
 		if (slot_tag(ix->slots[j]) != tag)

@@ -12,6 +12,7 @@
 #include <emmintrin.h>
 
 #include "base/alloc.h"
+#include "base/hash.h"
 #endif
 
 /* ---- posmap ------------------------------------------------------------- */
@@ -23,10 +24,7 @@ pk_posmap *pk_posmap_new(void)
 
 static size_t slot_of(const pk_posmap *m, const cJSON *node)
 {
-	uintptr_t h = (uintptr_t)node;
-	h ^= h >> 17;
-	h *= (uintptr_t)0x9E3779B97F4A7C15ull;
-	return (size_t)(h >> 7) & (m->cap - 1);
+	return (size_t)pk_hash_ptr(node) & (m->cap - 1);
 }
 
 static void posmap_grow(pk_posmap *m)

@@ -10,7 +10,6 @@
 
 #include <stdbool.h>
 #include "writer.h"
-#include "base/alloc.h"
 
 typedef struct pk_table {
 	int ncols;

@@ -774,9 +774,7 @@ static const char *normalized_image(pk_decoder *d, const char *image)
 	if (colon && (!slash || colon > slash))
 		return pk_intern(d->strs, image);
 	size_t n = strlen(image);
-	char *buf = malloc(n + sizeof ":latest");
-	if (!buf)
-		abort();
+	char *buf = pk_xmalloc(n + sizeof ":latest");
 	memcpy(buf, image, n);
 	memcpy(buf + n, ":latest", sizeof ":latest");
 	const char *s = pk_intern(d->strs, buf);
@@ -791,9 +789,7 @@ static void decode_images(pk_decoder *d, const cJSON *const *sp, pk_pod_constrai
 	int n = cJSON_GetArraySize(sp[S_INIT_CONTAINERS]) + cJSON_GetArraySize(sp[S_CONTAINERS]);
 	if (n == 0)
 		return;
-	const char **names = calloc((size_t)n, sizeof *names);
-	if (!names)
-		abort();
+	const char **names = pk_xcalloc((size_t)n, sizeof *names);
 	int k = 0;
 	const cJSON *it;
 	for (int list = S_INIT_CONTAINERS, pass = 0; pass < 2; list = S_CONTAINERS, pass++)

@@ -38,36 +38,12 @@ const char *pk_preemption_policy_name(pk_preemption_policy p)
 	return p == PK_PREEMPT_NEVER ? "Never" : "PreemptLowerPriority";
 }
 
-/* Name lookups go through a hash index: a repository may hold thousands of
- * classes, and a linear scan per lookup made validation quadratic. */
-static int *index_slot(const pk_pclass_set *s, const char *name)
-{
-	unsigned mask = (unsigned)s->index_cap - 1;
-	for (unsigned i = (unsigned)pk_hash_str(name) & mask;; i = (i + 1) & mask) {
-		int at = s->index[i];
-		if (at == 0 || strcmp(s->items[at - 1].name, name) == 0)
-			return &s->index[i];
-	}
-}
-
-static void reindex(pk_pclass_set *s)
-{
-	int cap = 16;
-	while (cap < s->n * 2 + 2)
-		cap *= 2;
-	int *index = pk_xcalloc((size_t)cap, sizeof *index);
-	free(s->index);
-	s->index = index;
-	s->index_cap = cap;
-	for (int i = 0; i < s->n; i++)
-		*index_slot(s, s->items[i].name) = i + 1;
-}
-
+/* Name lookups go through the string map (base/strtab.h), values item
+ * index + 1: a repository may hold thousands of classes, and a linear scan
+ * per lookup made validation quadratic. */
 static pk_pclass *find_mut(const pk_pclass_set *s, const char *name)
 {
-	if (!s->index)
-		return NULL;
-	int at = *index_slot(s, name);
+	intptr_t at = (intptr_t)pk_strmap_get(&s->index, name);
 	return at ? &s->items[at - 1] : NULL;
 }
 
@@ -78,10 +54,7 @@ static pk_pclass *append(pk_pclass_set *s, const char *name)
 	memset(c, 0, sizeof *c);
 	c->name = pk_xstrdup(name);
 	s->n++;
-	if (s->n * 2 + 2 > s->index_cap)
-		reindex(s);
-	else
-		*index_slot(s, c->name) = s->n;
+	pk_strmap_put(&s->index, c->name, (void *)(intptr_t)s->n);
 	return c;
 }
 
@@ -89,8 +62,7 @@ void pk_pclass_set_init(pk_pclass_set *s)
 {
 	s->items = NULL;
 	s->n = s->cap = 0;
-	s->index = NULL;
-	s->index_cap = 0;
+	pk_strmap_init(&s->index);
 	s->evidence = NULL;
 	s->nevidence = s->evidence_cap = 0;
 	for (size_t i = 0; i < sizeof system_classes / sizeof system_classes[0]; i++) {
@@ -117,10 +89,9 @@ void pk_pclass_set_free(pk_pclass_set *s)
 	for (int i = 0; i < s->n; i++)
 		free(s->items[i].name);
 	free(s->items);
-	free(s->index);
+	pk_strmap_free(&s->index, NULL);
 	s->items = NULL;
-	s->index = NULL;
-	s->n = s->cap = s->index_cap = 0;
+	s->n = s->cap = 0;
 }
 
 int pk_pclass_set_add(pk_pclass_set *s, const cJSON *pc)

@@ -8,8 +8,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <cjson/cJSON.h>
+#include "base/strtab.h"
 
-#include "base/alloc.h"
 
 #define PK_HIGHEST_USER_PRIORITY 1000000000
 #define PK_SYSTEM_CLUSTER_CRITICAL 2000000000
@@ -44,8 +44,7 @@ typedef struct pk_pclass_set {
 	pk_pclass *items;
 	int n;
 	size_t cap;
-	int *index;          /* open-addressing hash of names -> items[i] + 1; 0 = empty */
-	int index_cap;
+	pk_strmap index;     /* name -> i + 1 of items[i] */
 	pk_class_evidence *evidence; /* noted by pk_class_evidence_note */
 	int nevidence;
 	size_t evidence_cap;

@@ -60,7 +60,6 @@
 #include "k8s/pod.h"
 #include "k8s/options.h"
 #include "k8s/priority.h"
-#include "base/alloc.h"
 
 /* ======================================================================
  * Status (framework.Status)

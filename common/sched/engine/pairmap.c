@@ -6,14 +6,7 @@
 #include <string.h>
 
 #include "base/alloc.h"
-
-static size_t pair_hash(const char *k, const char *v)
-{
-	uintptr_t x = (uintptr_t)k * 0x9e3779b97f4a7c15ull ^ (uintptr_t)v;
-	x ^= x >> 29;
-	x *= 0xbf58476d1ce4e5b9ull;
-	return (size_t)(x ^ (x >> 32));
-}
+#include "base/hash.h"
 
 void pk_pair_map_init(pk_pair_map *m)
 {
@@ -37,7 +30,7 @@ static void grow(pk_pair_map *m)
 	for (size_t i = 0; i < m->cap; i++) {
 		if (!m->keys[i])
 			continue;
-		size_t j = pair_hash(m->keys[i], m->vals[i]) & (n.cap - 1);
+		size_t j = (size_t)pk_hash_ptr2(m->keys[i], m->vals[i]) & (n.cap - 1);
 		while (n.keys[j])
 			j = (j + 1) & (n.cap - 1);
 		n.keys[j] = m->keys[i];
@@ -54,7 +47,7 @@ static long *slot(const pk_pair_map *m, const char *k, const char *v, size_t *fr
 {
 	if (!m->cap)
 		return NULL;
-	size_t j = pair_hash(k, v) & (m->cap - 1);
+	size_t j = (size_t)pk_hash_ptr2(k, v) & (m->cap - 1);
 	while (m->keys[j]) {
 		if (m->keys[j] == k && m->vals[j] == v)
 			return &m->counts[j];

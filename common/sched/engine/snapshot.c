@@ -52,15 +52,6 @@ typedef struct node_index {
 	size_t cap;
 } node_index;
 
-static size_t ptr_hash(const void *p)
-{
-	uintptr_t x = (uintptr_t)p;
-	x ^= x >> 33;
-	x *= 0xff51afd7ed558ccdull;
-	x ^= x >> 33;
-	return (size_t)x;
-}
-
 static void index_build(pk_snapshot *s)
 {
 	node_index *ix = pk_xcalloc(1, sizeof *ix);
@@ -70,7 +61,7 @@ static void index_build(pk_snapshot *s)
 	ix->keys = pk_xcalloc(ix->cap, sizeof *ix->keys);
 	ix->vals = pk_xcalloc(ix->cap, sizeof *ix->vals);
 	for (long i = 0; i < s->nnodes; i++) {
-		size_t j = ptr_hash(s->nodes[i].name) & (ix->cap - 1);
+		size_t j = (size_t)pk_hash_ptr(s->nodes[i].name) & (ix->cap - 1);
 		while (ix->keys[j] && ix->keys[j] != s->nodes[i].name)
 			j = (j + 1) & (ix->cap - 1);
 		ix->keys[j] = s->nodes[i].name;
@@ -94,7 +85,7 @@ static void index_free(pk_snapshot *s)
 static pk_nodeinfo *node_of_key(const pk_snapshot *s, const char *key)
 {
 	const node_index *ix = s->index;
-	size_t j = ptr_hash(key) & (ix->cap - 1);
+	size_t j = (size_t)pk_hash_ptr(key) & (ix->cap - 1);
 	while (ix->keys[j]) {
 		if (ix->keys[j] == key)
 			return &s->infos[ix->vals[j]];
