@@ -306,6 +306,13 @@ static int32_t wanted_controller(const pk_score_cache *c, const pk_pod *q, const
 	if (prev && prev->controller_name == q->controller_name && prev->namespace_ == q->namespace_ &&
 	    prev->controller_kind == q->controller_kind && !prev->terminating)
 		return prev_id;
+	if (c->nctl <= 16) { /* a few wanted: compared, not hashed */
+		for (int32_t k = 0; k < (int32_t)c->nctl; k++)
+			if (c->ctl[k].ns == q->namespace_ && c->ctl[k].kind == q->controller_kind &&
+			    (c->ctl[k].name == q->controller_name || strcmp(c->ctl[k].name, q->controller_name) == 0))
+				return k;
+		return -1;
+	}
 	return controller_find(c, q, controller_hash(q), NULL);
 }
 
