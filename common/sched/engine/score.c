@@ -1,6 +1,7 @@
 /* The default score plugins and host selection; see score.h. */
 #include "sched/engine/score.h"
 #include "sched/engine/interpod.h"
+#include "sched/engine/workers.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -258,12 +259,10 @@ static uint64_t ns_bit(const char *ns)
 	return 1ull << (((uintptr_t)ns >> 4) & 63);
 }
 
-/* p's controller number, -1 if it is not wanted and add is false. */
-static int32_t controller_id(pk_score_cache *c, const pk_pod *p, bool add)
+/* p's controller number, or -1 if it is not wanted; changes nothing (the
+ * nodes are indexed by several threads at once). */
+static int32_t controller_find(const pk_score_cache *c, const pk_pod *p, uint64_t h, size_t *slot)
 {
-	if (2 * (size_t)(c->nctl + 1) > c->nslots)
-		slots_rebuild(c);
-	uint64_t h = controller_hash(p);
 	size_t j = h & (c->nslots - 1);
 	for (; c->slots[j] >= 0; j = (j + 1) & (c->nslots - 1)) {
 		const controller *k = &c->ctl[c->slots[j]];
@@ -271,8 +270,21 @@ static int32_t controller_id(pk_score_cache *c, const pk_pod *p, bool add)
 		    (k->name == p->controller_name || strcmp(k->name, p->controller_name) == 0))
 			return c->slots[j];
 	}
-	if (!add)
-		return -1;
+	if (slot)
+		*slot = j;
+	return -1;
+}
+
+/* p's controller number, added to the wanted ones when it is not. */
+static int32_t controller_want(pk_score_cache *c, const pk_pod *p)
+{
+	if (2 * (size_t)(c->nctl + 1) > c->nslots)
+		slots_rebuild(c);
+	uint64_t h = controller_hash(p);
+	size_t j;
+	int32_t id = controller_find(c, p, h, &j);
+	if (id >= 0)
+		return id;
 	if (c->nctl == c->ctlcap) {
 		c->ctlcap = c->ctlcap ? 2 * c->ctlcap : 16;
 		c->ctl = grow_or_die(c->ctl, (size_t)c->ctlcap, sizeof *c->ctl);
@@ -283,20 +295,39 @@ static int32_t controller_id(pk_score_cache *c, const pk_pod *p, bool add)
 	return (int32_t)c->nctl++;
 }
 
+/* The wanted controller of bound pod q, or -1; prev: the pod before it on
+ * the node, whose answer was *prev_id. */
+static int32_t wanted_controller(const pk_score_cache *c, const pk_pod *q, const pk_pod *prev, int32_t prev_id)
+{
+	if (!c->nslots || !(c->ns_mask & ns_bit(q->namespace_)) || q->terminating || !*q->controller_name)
+		return -1;
+	/* replicas share their controller's name (the decoder keeps one copy
+	 * for a run of them): found without hashing */
+	if (prev && prev->controller_name == q->controller_name && prev->namespace_ == q->namespace_ &&
+	    prev->controller_kind == q->controller_kind && !prev->terminating)
+		return prev_id;
+	if (c->nctl <= 16) { /* a few wanted: compared, not hashed */
+		for (int32_t k = 0; k < (int32_t)c->nctl; k++)
+			if (c->ctl[k].ns == q->namespace_ && c->ctl[k].kind == q->controller_kind &&
+			    (c->ctl[k].name == q->controller_name || strcmp(c->ctl[k].name, q->controller_name) == 0))
+				return k;
+		return -1;
+	}
+	return controller_find(c, q, controller_hash(q), NULL);
+}
+
 /* Index node i again: its pods of wanted controllers that
  * countPodsMatchSelector counts (not terminating), and its pods whose
- * affinity terms score others. */
-static void index_node(pk_score_cache *c, const pk_nodeinfo *ni, long i)
+ * affinity terms score others. Touches node i's entries only; returns the
+ * change in the count of pods whose terms score others. */
+static long index_node(pk_score_cache *c, const pk_nodeinfo *ni, long i)
 {
-	c->affine_pods -= c->naffine[i];
-	c->nids[i] = c->naffine[i] = 0;
+	long before = c->naffine[i];
 	int32_t *ids = c->ids[i];
 	const pk_pod **affine = c->affine[i];
-	c->ids[i] = NULL;
-	c->affine[i] = NULL;
 	int n = 0, na = 0;
-	const char *last = NULL;
-	int32_t last_id = -1;
+	const pk_pod *prev = NULL;
+	int32_t prev_id = -1;
 	for (int k = 0; k < ni->npods; k++) {
 		const pk_pod *q = ni->pods[k];
 		if (k + 4 < ni->npods) { /* the first pass touches every bound pod: ask for them ahead */
@@ -307,16 +338,9 @@ static void index_node(pk_score_cache *c, const pk_nodeinfo *ni, long i)
 			affine = grow_or_die(affine, (size_t)na + 1, sizeof *affine);
 			affine[na++] = q;
 		}
-		if (!(c->ns_mask & ns_bit(q->namespace_)) || q->terminating || !*q->controller_name)
-			continue;
-		/* replicas share their controller's name (the decoder keeps one
-		 * copy for a run of them): found without hashing */
-		int32_t id = q->controller_name == last && last_id >= 0 && c->ctl[last_id].ns == q->namespace_ &&
-		                             c->ctl[last_id].kind == q->controller_kind
-		                     ? last_id
-		                     : controller_id(c, q, false);
-		last = q->controller_name;
-		last_id = id;
+		int32_t id = wanted_controller(c, q, prev, prev_id);
+		prev = q;
+		prev_id = id;
 		if (id < 0)
 			continue;
 		ids = grow_or_die(ids, (size_t)n + 1, sizeof *ids);
@@ -326,9 +350,50 @@ static void index_node(pk_score_cache *c, const pk_nodeinfo *ni, long i)
 	c->affine[i] = na ? affine : (free(affine), NULL);
 	c->nids[i] = n;
 	c->naffine[i] = na;
-	c->affine_pods += na;
 	c->generation[i] = ni->generation;
 	c->stale[i] = false;
+	return na - before;
+}
+
+/* The nodes of one part whose index is out of date, indexed again. */
+typedef struct index_job {
+	pk_score_cache *c;
+	const pk_snapshot *s;
+	long affine_delta[8];     /* per part */
+} index_job;
+
+static void index_part(void *ctx, int part, int nparts)
+{
+	index_job *job = ctx;
+	pk_score_cache *c = job->c;
+	const pk_snapshot *s = job->s;
+	long end = s->nnodes * (part + 1) / nparts;
+	for (long i = s->nnodes * part / nparts; i < end; i++) {
+		if (!c->stale[i] && s->infos[i].generation == c->generation[i])
+			continue;
+		if (i + 1 < end && c->stale[i + 1]) /* the first pass: the next node's first pods */
+			for (int k = 0; k < 4 && k < s->infos[i + 1].npods; k++) {
+				__builtin_prefetch(s->infos[i + 1].pods[k]);
+				__builtin_prefetch((const char *)s->infos[i + 1].pods[k] + 128);
+			}
+		job->affine_delta[part] += index_node(c, &s->infos[i], i);
+	}
+}
+
+/* Every out-of-date node indexed again; the first pass over every bound
+ * pod of a large snapshot is shared among threads. */
+static void index_nodes(pk_score_cache *c, const pk_snapshot *s, bool all)
+{
+	index_job job = { .c = c, .s = s };
+	pk_workers *w = all && s->nnodes >= 256 ? pk_workers_new(pk_workers_wanted(s->threads)) : NULL;
+	if (pk_workers_parts(w) > 8) {
+		pk_workers_free(w);
+		w = NULL;
+	}
+	pk_workers_run(w, index_part, &job);
+	pk_workers_free(w);
+	for (int i = 0; i < 8; i++)
+		c->affine_pods += job.affine_delta[i];
 }
 
 static void mark_stale(pk_score_cache *c)
@@ -359,24 +424,17 @@ static pk_score_cache *cache_for(const pk_snapshot *s, pk_score_cache *c)
 		c->naffine = alloc_or_die(n, sizeof *c->naffine);
 		for (long i = 0; i < s->npods; i++)
 			if (!*s->pods[i]->node_name && default_spread_applies(s->pods[i]))
-				controller_id(c, s->pods[i], true);
+				controller_want(c, s->pods[i]);
 		for (long i = 0; i < s->nnodes; i++) {
 			c->zone[i] = pk_labels_value(s->nodes[i].labels, ZONE_KEY);
 			c->hostname[i] = pk_labels_value(s->nodes[i].labels, HOSTNAME_KEY) != NULL;
 		}
 		c->nnodes = s->nnodes;
 		mark_stale(c);
+		index_nodes(c, s, true);
+		return c;
 	}
-	for (long i = 0; i < s->nnodes; i++) {
-		if (!c->stale[i] && s->infos[i].generation == c->generation[i])
-			continue;
-		if (i + 1 < s->nnodes && c->stale[i + 1]) /* the first pass: the next node's first pods */
-			for (int k = 0; k < 4 && k < s->infos[i + 1].npods; k++) {
-				__builtin_prefetch(s->infos[i + 1].pods[k]);
-				__builtin_prefetch((const char *)s->infos[i + 1].pods[k] + 128);
-			}
-		index_node(c, &s->infos[i], i);
-	}
+	index_nodes(c, s, false);
 	return c;
 }
 
@@ -397,14 +455,11 @@ static void spread_raw(const pk_snapshot *s, pk_score_cache *given, const pk_pod
                        const pk_nodeinfo *const *nodes, long n, int64_t *raw)
 {
 	pk_score_cache *c = cache_for(s, given);
-	int32_t id = controller_id(c, pod, false);
+	int32_t id = c->nslots ? controller_find(c, pod, controller_hash(pod), NULL) : -1;
 	if (id < 0) { /* a controller no pending pod of the snapshot has: count its pods */
-		id = controller_id(c, pod, true);
-		bool current = c->current;
-		c->current = false;
+		id = controller_want(c, pod);
 		mark_stale(c);
-		cache_for(s, c);
-		c->current = current;
+		index_nodes(c, s, true);
 	}
 	int32_t *on_node = alloc_or_die((size_t)s->nnodes, sizeof *on_node);
 	zone_count *zones = alloc_or_die((size_t)n + 1, sizeof *zones);
