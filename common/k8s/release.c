@@ -6,14 +6,22 @@
 #include <string.h>
 
 /* Served versions, newest first, per release 1.35, 1.36, 1.37 (NULL: none).
- * Upstream (kubernetes/kubernetes): v1alpha1 Workload is the 1.35 alpha;
- * v1alpha2 Workload and PodGroup the 1.36 one; 1.37 introduces v1beta1
- * Workload and PodGroup (staging/src/k8s.io/api/scheduling/v1beta1/types.go,
- * prerelease-lifecycle introduced=1.37, #140184) next to v1alpha3, which
- * also serves CompositePodGroup (the PodGroupProtection integration test
- * enables scheduling v1alpha3 and v1beta1 and reads PodGroups as v1beta1,
- * CompositePodGroups as v1alpha3); v1alpha2 is gone in 1.37 (#138572).
- * PriorityClass: v1 only since 1.22. */
+ * Upstream (kubernetes/kubernetes), checked on 2026-11-27:
+ * - 1.35: v1alpha1 Workload only (the KEP-4671 first alpha).
+ * - 1.36: v1alpha2 Workload and PodGroup; #136976 ("Create Workload API
+ *   v1alpha2", merged) created them and removed v1alpha1.
+ * - 1.37: v1beta1 Workload and PodGroup (#140184, "KEP-4671: Promote WAS
+ *   APIs to beta", merged; staging/src/k8s.io/api/scheduling/v1beta1/
+ *   types.go @01d0b7277d40 tags Workload prerelease-lifecycle-gen
+ *   introduced=1.37); its release note asks to remove every v1alpha2 object
+ *   before upgrading from 1.36, and #138572 ("Converts the DisruptionMode
+ *   enum field to struct as v1alpha3 and drops v1alpha2", merged) removed
+ *   v1alpha2. v1alpha3 serves Workload, PodGroup and CompositePodGroup (the
+ *   scheduler reads CompositePodGroups as schedulingv1alpha3 and PodGroups
+ *   as schedulingv1beta1: preemption/types.go after #140634); the
+ *   PodGroupProtection integration test enables both versions.
+ * PriorityClass: v1 only since 1.22 (v1beta1's prerelease-lifecycle says
+ * removed=1.22). */
 static const struct {
 	const char *group, *kind;
 	const char *versions[PK_K8S_NRELEASES][3];

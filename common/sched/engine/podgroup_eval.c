@@ -90,6 +90,9 @@ static bool place_member(pg_sched *c, int k)
 	return false;
 }
 
+/* Hierarchies are at most four deep (WorkloadMaxTreeDepth). */
+enum { TREE_MAX_DEPTH = 8 };
+
 static void unplace_to(pg_sched *c, int mark)
 {
 	while (c->norder > mark) {
@@ -119,21 +122,23 @@ static bool place_noted(pg_sched *c, int k)
  * minGroupCount children (gang) or one (basic) are. A group that is not
  * satisfied gives its placements back. Children go in input order (the
  * KEP's "pre-sorted order" is not modelled). */
-static bool schedule_tree(pg_sched *c, int t)
+static bool schedule_tree(pg_sched *c, int t, int depth)
 {
 	const pk_podgroup *pg = &c->g->groups[c->tree[t]];
 	int need = pg->policy == PK_PG_POLICY_GANG ? pg->min_count : 1;
 	int mark = c->norder;
 	bool ok;
+	if (depth > TREE_MAX_DEPTH) /* a cycle in a hand-written input */
+		return false;
 	if (!pg->composite) {
 		for (int k = 0; k < c->n; k++)
-			if (c->leaf[k] == t)
+			if (c->leaf[k] == t && c->place[k] < 0)
 				place_noted(c, k);
 		ok = c->placed[t] + c->present[t] >= need;
 	} else {
 		int sat = 0;
 		for (int k = 0; k < c->ntree; k++)
-			if (pk_pg_parent(c->g, &c->g->groups[c->tree[k]]) == pg && schedule_tree(c, k))
+			if (pk_pg_parent(c->g, &c->g->groups[c->tree[k]]) == pg && schedule_tree(c, k, depth + 1))
 				sat++;
 		ok = sat >= need;
 	}
@@ -153,7 +158,7 @@ static void schedule(pg_sched *c)
 	bool ok;
 	if (c->root) {
 		memset(c->placed, 0, sizeof *c->placed * (size_t)c->ntree);
-		ok = schedule_tree(c, 0);
+		ok = schedule_tree(c, 0, 0);
 	} else {
 		for (int k = 0; k < c->n; k++)
 			place_noted(c, k);
@@ -459,10 +464,12 @@ enum { NEED_NEVER = 1 << 29 };
  * (NEED_NEVER when its pending members cannot): a PodGroup needs what its
  * running members leave of minCount (or one, basic); a CompositePodGroup
  * the cheapest minGroupCount (or one) of its children. */
-static int tree_need(const pg_sched *c, int t, const int *pending)
+static int tree_need(const pg_sched *c, int t, const int *pending, int depth)
 {
 	const pk_podgroup *pg = &c->g->groups[c->tree[t]];
 	int want = pg->policy == PK_PG_POLICY_GANG ? pg->min_count : 1;
+	if (depth > TREE_MAX_DEPTH)
+		return NEED_NEVER;
 	if (!pg->composite) {
 		int need = want - c->present[t] > 0 ? want - c->present[t] : 0;
 		return need <= pending[t] ? need : NEED_NEVER;
@@ -472,7 +479,7 @@ static int tree_need(const pg_sched *c, int t, const int *pending)
 		abort();
 	for (int k = 0; k < c->ntree; k++)
 		if (pk_pg_parent(c->g, &c->g->groups[c->tree[k]]) == pg)
-			needs[nn++] = tree_need(c, k, pending);
+			needs[nn++] = tree_need(c, k, pending, depth + 1);
 	for (int i = 1; i < nn; i++) /* insertion sort: a handful of children */
 		for (int j = i; j > 0 && needs[j] < needs[j - 1]; j--) {
 			int x = needs[j];
@@ -494,7 +501,7 @@ static int composite_required(const pg_sched *c)
 	for (int k = 0; k < c->n; k++)
 		if (c->leaf[k] >= 0)
 			pending[c->leaf[k]]++;
-	int need = tree_need(c, 0, pending);
+	int need = tree_need(c, 0, pending, 0);
 	free(pending);
 	return need;
 }
