@@ -38,14 +38,12 @@ static const pk_plan_col narrow_cols[] = { PK_COL_PREEMPTOR, PK_COL_PRIORITY, PK
 static const pk_plan_col wide_cols[] = { PK_COL_PREEMPTOR, PK_COL_PRIORITY, PK_COL_RESULT, PK_COL_NODE,
                                          PK_COL_VICTIMS, PK_COL_ADJUSTED_SUM, PK_COL_PDB_VIOLATIONS,
                                          PK_COL_VICTIM_PODS, PK_COL_REASON };
-static const pk_plan_columns narrow = { narrow_cols, sizeof narrow_cols / sizeof narrow_cols[0] };
-static const pk_plan_columns wide = { wide_cols, sizeof wide_cols / sizeof wide_cols[0] };
+static const pk_plan_columns narrow = PK_PLAN_COLUMNS(narrow_cols);
+static const pk_plan_columns wide = PK_PLAN_COLUMNS(wide_cols);
 
 static void table_begin(plan_run *r, const pk_plan_columns *c)
 {
-	const char *header[PK_NCOLS];
-	pk_plan_columns_header(c, header);
-	pk_cli_table_init(r->cli, &r->table, c->n, header);
+	pk_plan_table_init(&r->table, c, r->cli->no_headers);
 }
 
 static void narrow_begin(plan_run *r)

@@ -341,14 +341,12 @@ static const pk_plan_col narrow_cols[] = { PK_COL_PREEMPTOR, PK_COL_PRIORITY, PK
                                            PK_COL_NODE, PK_COL_VICTIMS, PK_COL_REASON_FIRST };
 static const pk_plan_col wide_cols[] = { PK_COL_PREEMPTOR, PK_COL_PRIORITY, PK_COL_RESULT, PK_COL_NODE,
                                          PK_COL_VICTIMS, PK_COL_VICTIM_PODS, PK_COL_REASON };
-static const pk_plan_columns narrow = { narrow_cols, sizeof narrow_cols / sizeof narrow_cols[0] };
-static const pk_plan_columns wide = { wide_cols, sizeof wide_cols / sizeof wide_cols[0] };
+static const pk_plan_columns narrow = PK_PLAN_COLUMNS(narrow_cols);
+static const pk_plan_columns wide = PK_PLAN_COLUMNS(wide_cols);
 
 static void table_begin(sim_run *r)
 {
-	const char *header[PK_NCOLS];
-	pk_plan_columns_header(r->writer->columns, header);
-	pk_cli_table_init(&r->cli, &r->table, r->writer->columns->n, header);
+	pk_plan_table_init(&r->table, r->writer->columns, r->cli.no_headers);
 }
 
 static void table_plan(sim_run *r, const pk_plan *p)

@@ -91,11 +91,6 @@ static void parse_options(int argc, char **argv, pk_cli *cli, victims_opts *o)
 		pk_cli_usage_error(cli, "give --preemptor FILE or --pending");
 	o->eval.k8s_minor = cli->gates.k8s_minor;   /* the records name it */
 	o->eval.threads = cli->reader.threads;   /* --threads: the records are printed on them too */
-	/* Records list every candidate's victims: where the evaluation can,
-	 * it leaves them out and the printer works them out again, a chunk at
-	 * a time on those threads (at 65,000 nodes the lists held 100 MB at
-	 * once). A table's rows name them from the evaluation. */
-	o->eval.victims_of_best_only = cli->format == PK_FMT_JSON;
 }
 
 int main(int argc, char **argv)
@@ -105,7 +100,12 @@ int main(int argc, char **argv)
 	pk_cli_init(&cli, &spec);
 	parse_options(argc, argv, &cli, &opts);
 
-	victims_run run = { .cli = &cli, .opts = &opts };
+	/* Records list every candidate's victims: where the evaluation can,
+	 * it leaves them out and the printer works them out again, a chunk at
+	 * a time on the --threads (at 65,000 nodes the lists held 100 MB at
+	 * once); a table's rows name them from the evaluation. The writer says
+	 * which (victims_writer.lists_victims_itself). */
+	victims_run run = { .cli = &cli, .opts = &opts, .writer = victims_writer_for(cli.format) };
 	pk_out out;
 	pk_out_init(&out, stdout);
 	int status = PK_EXIT_TROUBLE;
