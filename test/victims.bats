@@ -541,3 +541,16 @@ EOF2
 	assert_line --index 1 --regexp '^shop/polite +5 +NotEligible +<none> +0 +<none> +0 +<none> +'
 	assert_line --regexp '^shop/polite +5 +NotCandidate +demo-control-plane,demo-gpu1 +0 +<none> +0 +<none> +2 node\(s\)'
 }
+
+@test "stdout and stderr on one terminal: each assumption once, under the table (and still on stderr when piped)" {
+	command -v script >/dev/null || skip "script(1) not installed"
+	jq '.items |= map(select(.kind != "PriorityClass"))' "$CLUSTER" > "$BATS_TEST_TMPDIR/noclasses.json"
+	run script -qec "victims -o table --pending '$BATS_TEST_TMPDIR/noclasses.json'" /dev/null
+	[ "$(printf '%s\n' "$output" | grep -c '4 PriorityClass(es) not in the input')" = 1 ]
+	assert_output --partial 'Warning: 4 PriorityClass(es) not in the input'
+	run script -qec "preempt-plan --simulate -o table '$BATS_TEST_TMPDIR/noclasses.json'" /dev/null
+	[ "$(printf '%s\n' "$output" | grep -c '4 PriorityClass(es) not in the input')" = 1 ]
+	# the table on a pipe: the terminal still gets the warning on stderr
+	run script -qec "victims -o table --pending '$BATS_TEST_TMPDIR/noclasses.json' | cat >/dev/null" /dev/null
+	[ "$(printf '%s\n' "$output" | grep -c 'warning: 4 PriorityClass(es) not in the input')" = 1 ]
+}

@@ -28,7 +28,7 @@ static void json_end(plan_run *r, pk_out *out)
 	(void)out;
 }
 
-static const plan_writer json_writer = { json_begin, json_plan, json_end, false, false, false };
+static const plan_writer json_writer = { json_begin, json_plan, json_end, false, false, false, false };
 
 /* ---- table and wide ----------------------------------------------------------------- */
 
@@ -129,8 +129,8 @@ static void table_end(plan_run *r, pk_out *out)
 	pk_table_flush(&r->table, out);
 }
 
-static const plan_writer narrow_writer = { narrow_begin, narrow_plan, table_end, false, true, false };
-static const plan_writer wide_writer = { wide_begin, wide_plan, table_end, false, true, true };
+static const plan_writer narrow_writer = { narrow_begin, narrow_plan, table_end, false, true, false, true };
+static const plan_writer wide_writer = { wide_begin, wide_plan, table_end, false, true, true, true };
 
 const plan_writer *plan_writer_for(pk_format f)
 {

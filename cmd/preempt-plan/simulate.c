@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "io/table.h"
@@ -87,6 +88,7 @@ typedef struct sim_writer {
 	void (*plan)(sim_run *r, const pk_plan *p);
 	void (*end)(sim_run *r, const pk_sim *m);
 	const pk_plan_columns *columns;   /* a table's */
+	bool footer_warnings;     /* the run's warnings go under it */
 } sim_writer;
 
 struct sim_run {
@@ -376,10 +378,10 @@ static void table_end(sim_run *r, const pk_sim *m)
 	pk_table_flush(&r->table, &r->out);
 }
 
-static const sim_writer json_writer = { json_begin, json_plan, json_end, NULL };
-static const sim_writer html_writer = { html_begin, html_plan, html_end, NULL };
-static const sim_writer narrow_writer = { table_begin, table_plan, table_end, &narrow };
-static const sim_writer wide_writer = { table_begin, table_plan, table_end, &wide };
+static const sim_writer json_writer = { json_begin, json_plan, json_end, NULL, false };
+static const sim_writer html_writer = { html_begin, html_plan, html_end, NULL, false };
+static const sim_writer narrow_writer = { table_begin, table_plan, table_end, &narrow, true };
+static const sim_writer wide_writer = { table_begin, table_plan, table_end, &wide, true };
 
 static const sim_writer *sim_writer_for(pk_format f)
 {
@@ -688,6 +690,9 @@ int pp_simulate_main(int argc, char **argv)
 	so.eval.k8s_minor = r->cli.gates.k8s_minor; /* the records name it */
 	pk_pg_gates_from(&r->groups.gates, &r->cli.gates);
 	r->writer = sim_writer_for(r->cli.format);
+	/* on one terminal, each assumption once: under the table */
+	if (r->writer->footer_warnings && !r->cli.no_headers && pk_diag_same_terminal(STDOUT_FILENO, STDERR_FILENO))
+		r->cli.diag.causes_in_output = 1;
 	pk_out_init(&r->out, stdout);
 
 	int status = PK_EXIT_TROUBLE;

@@ -198,9 +198,9 @@ static void table_end(victims_run *r)
 	pk_table_flush(&r->table, r->out);
 }
 
-static const victims_writer json_writer = { json_begin, json_answer, json_end, true, NULL };
-static const victims_writer narrow_writer = { table_begin, table_answer, table_end, false, &narrow };
-static const victims_writer wide_writer = { table_begin, table_answer, table_end, false, &wide };
+static const victims_writer json_writer = { json_begin, json_answer, json_end, true, NULL, false };
+static const victims_writer narrow_writer = { table_begin, table_answer, table_end, false, &narrow, true };
+static const victims_writer wide_writer = { table_begin, table_answer, table_end, false, &wide, true };
 
 const victims_writer *victims_writer_for(pk_format f)
 {

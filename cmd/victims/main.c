@@ -3,6 +3,7 @@
  * and common/sched/. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "io/writer.h"
@@ -106,6 +107,9 @@ int main(int argc, char **argv)
 	 * once); a table's rows name them from the evaluation. The writer says
 	 * which (victims_writer.lists_victims_itself). */
 	victims_run run = { .cli = &cli, .opts = &opts, .writer = victims_writer_for(cli.format) };
+	/* on one terminal, each assumption once: under the table */
+	if (run.writer->footer_warnings && !cli.no_headers && pk_diag_same_terminal(STDOUT_FILENO, STDERR_FILENO))
+		cli.diag.causes_in_output = 1;
 	pk_out out;
 	pk_out_init(&out, stdout);
 	int status = PK_EXIT_TROUBLE;

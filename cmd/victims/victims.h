@@ -31,6 +31,7 @@ typedef struct victims_writer {
 	 * (pk_write_candidates): the evaluation may leave them out. */
 	bool lists_victims_itself;
 	const pk_plan_columns *columns;   /* a table's */
+	bool footer_warnings;     /* the run's warnings go under it */
 } victims_writer;
 
 const victims_writer *victims_writer_for(pk_format f);
