@@ -3,6 +3,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "base/alloc.h"
 
@@ -88,15 +90,25 @@ long pk_diag_warn_once(pk_diag *d, const char *key, const pk_origin *at, const c
 	vsnprintf(message, sizeof message, fmt, ap);
 	va_end(ap);
 	d->causes[d->ncauses++] = (pk_diag_cause){ pk_xstrdup(key), pk_xstrdup(message), 1 };
-	pk_diag_report(d, PK_SEV_WARNING, at, "%s", message);
+	if (d->causes_in_output)
+		d->warnings++;
+	else
+		pk_diag_report(d, PK_SEV_WARNING, at, "%s", message);
 	return 1;
+}
+
+bool pk_diag_same_terminal(int fd_a, int fd_b)
+{
+	struct stat a, b;
+	return isatty(fd_a) && isatty(fd_b) && fstat(fd_a, &a) == 0 && fstat(fd_b, &b) == 0 && a.st_rdev == b.st_rdev &&
+	       a.st_ino == b.st_ino;
 }
 
 void pk_diag_finish(pk_diag *d)
 {
 	for (size_t i = 0; i < d->ncauses; i++) {
 		pk_diag_cause *c = &d->causes[i];
-		if (c->count > 1 && !d->quiet_warnings)
+		if (c->count > 1 && !d->quiet_warnings && !d->causes_in_output)
 			fprintf(d->out, "%s: warning: %ld more: %s\n", d->prog, c->count - 1, c->key);
 		free(c->key);
 		free(c->message);

@@ -8,6 +8,7 @@
 #define PK_DIAG_H
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 
 /* Exit statuses shared by all tools (see EXIT STATUS in the man pages). */
@@ -41,6 +42,9 @@ typedef struct pk_diag {
 	const char *prog;
 	FILE *out;          /* normally stderr */
 	int quiet_warnings; /* suppress PK_SEV_WARNING text */
+	/* The causes (pk_diag_warn_once) are printed with the output, under a
+	 * table on the same terminal: not again here. */
+	int causes_in_output;
 	long errors;
 	long warnings;
 	pk_diag_cause *causes;
@@ -60,6 +64,10 @@ void pk_diag_vreport(pk_diag *d, pk_severity sev, const pk_origin *at, const cha
  * Returns the number of times the cause has now been seen. */
 long pk_diag_warn_once(pk_diag *d, const char *key, const pk_origin *at, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
+/* Whether two descriptors are the same terminal (stdout and stderr of a
+ * run in a terminal): both ttys, the same device and inode. Each
+ * assumption is then said once: under the table, not again on stderr. */
+bool pk_diag_same_terminal(int fd_a, int fd_b);
 /* "prog: warning: N more: <key>" for each cause seen more than once; frees
  * the causes. Call once, at the end of the run. */
 void pk_diag_finish(pk_diag *d);

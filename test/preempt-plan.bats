@@ -201,3 +201,13 @@ candidates() {
 	run -0 --separate-stderr preempt-plan -o table "$BATS_TEST_TMPDIR/v136"
 	assert_line "Warning: the records answer for Kubernetes 1.36 (kubernetesVersion) but this plan is for 1.37 (--kubernetes-version): their victims are 1.36's choice; run victims and preempt-plan with the same --kubernetes-version"
 }
+
+@test "records of an older victims (FitsWithoutPreemption, NeedsPreemption) are planned as before" {
+	pre='{"namespace":"default","name":"old","uid":"old-uid","priority":10}'
+	run bash -c 'printf "%s\n" "{\"kind\":\"Preemptor\",\"preemptor\":$1,\"status\":\"FitsWithoutPreemption\",\"message\":\"\",\"fitsNodes\":[\"n1\"]}" | preempt-plan' _ "$pre"
+	assert_success
+	[ "$(jq -r .result <<<"$output")" = NoPreemptionNeeded ]
+	run bash -c 'printf "%s\n" "{\"kind\":\"Preemptor\",\"preemptor\":$1,\"status\":\"NeedsPreemption\",\"message\":\"\"}" "{\"kind\":\"Candidate\",\"preemptor\":$1,\"node\":\"n1\",\"victims\":[],\"numPDBViolations\":0}" | preempt-plan' _ "$pre"
+	assert_success
+	[ "$(jq -r '[.result, .nominatedNodeName] | join(" ")' <<<"$output")" = "Preempt n1" ]
+}

@@ -58,7 +58,7 @@ setup() {
 	assert_success
 	[ "$(printf '%s\n' "$output" | jq -s '[.[] | select(.kind == "Candidate") | .node] | sort | join(",")' -r)" = \
 		"demo-worker1,demo-worker2,demo-worker3,demo-worker4" ]
-	[ "$(printf '%s\n' "$output" | jq -rs '.[0].status')" = NeedsPreemption ]
+	[ "$(printf '%s\n' "$output" | jq -rs '.[0].status')" = Preempt ]
 	[ -z "$stderr" ]
 }
 
@@ -77,7 +77,7 @@ setup() {
 	run victims -o table --preemptor "$PREEMPTOR" "$CLUSTER"
 	assert_success
 	assert_line --index 0 --regexp '^PREEMPTOR +PRIORITY +RESULT +NODE +VICTIMS +PDB-VIOLATIONS +TOP-PRIORITY +REASON$'
-	assert_output --regexp 'NeedsPreemption\* +demo-worker4 .*chosen from 4 candidate node\(s\) by smallest priority sum'
+	assert_output --regexp 'Preempt\* +demo-worker4 .*chosen from 4 candidate node\(s\) by smallest priority sum'
 	# four candidates, a blank line, the footer that explains the mark and names the release
 	[ "${#lines[@]}" -eq 7 ]
 	assert_line --index 5 --partial '* the node pickOneNodeForPreemption chooses: fewest PDB violations, then lowest highest-victim priority'
@@ -101,9 +101,9 @@ setup() {
 	run -0 victims -o table --preemptor "$BATS_TEST_TMPDIR/small.yaml" "$CLUSTER"
 	# demo-worker4: TaintToleration 100 x 3 + LeastAllocated 24 (cpu 3610m of 4, memory 9280Mi + the
 	# pod's 200Mi default of 15940Mi) + BalancedAllocation 83; demo-worker1 has 300 + 36 + 70
-	assert_line --index 1 --regexp '^shop/small +[0-9]+ +FitsWithoutPreemption +demo-worker4 +0 .* fits without preemption on 4 node\(s\): demo-worker1, demo-worker2, demo-worker3, demo-worker4; placed on demo-worker4: score 407, the highest of 4 node\(s\)$'
+	assert_line --index 1 --regexp '^shop/small +[0-9]+ +NoPreemptionNeeded +demo-worker4 +0 .* fits without preemption on 4 node\(s\): demo-worker1, demo-worker2, demo-worker3, demo-worker4; placed on demo-worker4: score 407, the highest of 4 node\(s\)$'
 	run -0 victims --preemptor "$BATS_TEST_TMPDIR/small.yaml" "$CLUSTER"
-	[ "$(printf '%s\n' "$output" | jq -r .status)" = FitsWithoutPreemption ]
+	[ "$(printf '%s\n' "$output" | jq -r .status)" = NoPreemptionNeeded ]
 	run jq -e '.placement | .node == "demo-worker4" and .score == 407 and .tiedNodes == 1 and .tieBroken == false
 		and .plugins.NodeResourcesFit.score == 24 and .plugins.NodeResourcesBalancedAllocation.score == 83
 		and .plugins.TaintToleration == {score: 100, weight: 3}' <<<"$output"
@@ -226,7 +226,7 @@ setup() {
 	run -0 --separate-stderr victims --preemptor "$BATS_TEST_TMPDIR/copied.yaml" "$CLUSTER"
 	[[ $stderr == *"copied.yaml:1: warning: pod shop/checkout-old carries spec.nodeName demo-worker1 and a status"*"planned as a new pod of the same spec (nodeName, nominatedNodeName and status cleared)"* ]]
 	pre=$(printf '%s\n' "$output" | jq -c 'select(.kind == "Preemptor") | [.status, (.message | contains("node name")), (.warnings | length), (.pod | has("status")), (.pod.spec | has("nodeName"))]')
-	[ "$pre" = '["NeedsPreemption",false,1,false,false]' ]
+	[ "$pre" = '["Preempt",false,1,false,false]' ]
 }
 
 @test "a preemptor of a kind without a pod template is trouble" {
@@ -328,7 +328,7 @@ setup() {
 
 @test "--feature-gates: on 1.36, WorkloadAwarePreemption off lets a gang member preempt pod by pod" {
 	run -0 --separate-stderr victims --kubernetes-version 1.36 --feature-gates WorkloadAwarePreemption=false --pending "$SAMPLE/gang/cluster.json"
-	[ "$(printf '%s\n' "$output" | jq -r 'select(.kind == "Preemptor" and .preemptor.name == "train-worker-0") | .status')" = NeedsPreemption ]
+	[ "$(printf '%s\n' "$output" | jq -r 'select(.kind == "Preemptor" and .preemptor.name == "train-worker-0") | .status')" = Preempt ]
 	[[ $stderr == *"the scheduler places the group's pods together: \`preempt-plan --simulate\` plans the group"* ]]
 }
 
@@ -349,7 +349,7 @@ setup() {
 
 @test "1.37: GenericWorkload off: gang members preempt pod by pod and gangs are no victim units" {
 	run -0 --separate-stderr victims --feature-gates GenericWorkload=false --pending "$SAMPLE/gang/cluster.json"
-	[ "$(printf '%s\n' "$output" | jq -r 'select(.kind == "Preemptor" and .preemptor.name == "train-worker-0") | .status')" = NeedsPreemption ]
+	[ "$(printf '%s\n' "$output" | jq -r 'select(.kind == "Preemptor" and .preemptor.name == "train-worker-0") | .status')" = Preempt ]
 	printf '%s\n' "$output" | jq -se '[.[] | select(.kind == "Candidate") | select([.victims[].name | select(startswith("etl-"))] | length > 1)] | length == 0'
 }
 
@@ -449,7 +449,7 @@ setup() {
 	assert_success
 	[[ $stderr == *"victims: warning: $want"* ]] || fail "stderr: $stderr"
 	run -0 victims -o table --preemptor "$BATS_TEST_TMPDIR/p.yaml" "$BATS_TEST_TMPDIR/c.json"
-	assert_line --regexp '^shop/small +100000 +FitsWithoutPreemption '
+	assert_line --regexp '^shop/small +100000 +NoPreemptionNeeded '
 	assert_line "Warning: $want"
 }
 
@@ -471,7 +471,7 @@ setup() {
 	run -0 --separate-stderr victims --preemptor "$copy" "$BATS_TEST_TMPDIR/snap.yaml"
 	want='pod default/myapp has the uid of pod default/myapp, bound to node minikube: planned as that pod being rescheduled, the original leaving minikube first (as after its deletion)'
 	[[ $stderr == *"$want"* ]] || fail "stderr: $stderr"
-	run jq -e --arg w "$want" '.status == "FitsWithoutPreemption" and .placement.node == "minikube" and (.warnings | index($w) != null)' <<<"$output"
+	run jq -e --arg w "$want" '.status == "NoPreemptionNeeded" and .placement.node == "minikube" and (.warnings | index($w) != null)' <<<"$output"
 	assert_success
 }
 
@@ -520,4 +520,37 @@ EOF2
 	run -0 --separate-stderr victims --explain --preemptor "$PREEMPTOR" "$CLUSTER"
 	run jq -se 'all(.kubernetesVersion == "1.37")' <<<"$output"
 	assert_success
+}
+
+@test "victims and preempt-plan name results alike: Preempt and NoPreemptionNeeded, in the records and the tables" {
+	run victims --preemptor "$PREEMPTOR" "$CLUSTER"
+	[ "$(printf '%s\n' "$output" | jq -r 'select(.kind == "Preemptor") | .status')" = Preempt ]
+	run victims -o table --preemptor "$PREEMPTOR" "$CLUSTER"
+	assert_output --regexp 'Preempt\* +demo-worker4 '
+	refute_output --partial NeedsPreemption
+	run bash -c 'victims --preemptor "$1" "$2" | preempt-plan -o table' _ "$PREEMPTOR" "$CLUSTER"
+	assert_output --regexp 'Preempt +demo-worker4 '
+}
+
+@test "table cells: counts are numbers on every row, a value that does not apply is <none>" {
+	printf 'kind: Pod\nmetadata: {name: polite, namespace: shop}\nspec:\n  priority: 5\n  preemptionPolicy: Never\n  containers: [{name: c, resources: {requests: {cpu: "3"}}}]\n' > "$BATS_TEST_TMPDIR/never.yaml"
+	run -1 --separate-stderr victims -o wide --explain --preemptor "$BATS_TEST_TMPDIR/never.yaml" "$CLUSTER"
+	assert_line --index 1 --regexp '^shop/polite +5 +NotEligible +<none> +0 +0 +<none> +<none> +<none> +'
+	assert_line --regexp '^shop/polite +5 +NotCandidate +demo-control-plane,demo-gpu1 +0 +0 +<none> +<none> +<none> +2 node\(s\)'
+	run -1 --separate-stderr bash -c 'victims --explain --preemptor "$1" "$2" | preempt-plan -o wide' _ "$BATS_TEST_TMPDIR/never.yaml" "$CLUSTER"
+	assert_line --index 1 --regexp '^shop/polite +5 +NotEligible +<none> +0 +<none> +0 +<none> +'
+	assert_line --regexp '^shop/polite +5 +NotCandidate +demo-control-plane,demo-gpu1 +0 +<none> +0 +<none> +2 node\(s\)'
+}
+
+@test "stdout and stderr on one terminal: each assumption once, under the table (and still on stderr when piped)" {
+	command -v script >/dev/null || skip "script(1) not installed"
+	jq '.items |= map(select(.kind != "PriorityClass"))' "$CLUSTER" > "$BATS_TEST_TMPDIR/noclasses.json"
+	run script -qec "victims -o table --pending '$BATS_TEST_TMPDIR/noclasses.json'" /dev/null
+	[ "$(printf '%s\n' "$output" | grep -c '4 PriorityClass(es) not in the input')" = 1 ]
+	assert_output --partial 'Warning: 4 PriorityClass(es) not in the input'
+	run script -qec "preempt-plan --simulate -o table '$BATS_TEST_TMPDIR/noclasses.json'" /dev/null
+	[ "$(printf '%s\n' "$output" | grep -c '4 PriorityClass(es) not in the input')" = 1 ]
+	# the table on a pipe: the terminal still gets the warning on stderr
+	run script -qec "victims -o table --pending '$BATS_TEST_TMPDIR/noclasses.json' | cat >/dev/null" /dev/null
+	[ "$(printf '%s\n' "$output" | grep -c 'warning: 4 PriorityClass(es) not in the input')" = 1 ]
 }

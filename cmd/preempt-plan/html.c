@@ -38,4 +38,4 @@ static void html_end(plan_run *r, pk_out *out)
 }
 
 /* The page ranks every candidate: their victims are kept. */
-const plan_writer plan_html_writer = { html_begin, html_plan, html_end, true, true, false };
+const plan_writer plan_html_writer = { html_begin, html_plan, html_end, true, true, false, false };

@@ -3,6 +3,7 @@
  * Options here; logic in plan.c/output.c and common/sched/. */
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "io/writer.h"
@@ -65,6 +66,9 @@ int main(int argc, char **argv)
 
 	plan_run run;
 	plan_init(&run, &cli);
+	/* on one terminal, each assumption once: under the table */
+	if (run.writer->footer_warnings && !cli.no_headers && pk_diag_same_terminal(STDOUT_FILENO, STDERR_FILENO))
+		cli.diag.causes_in_output = 1;
 	pk_out out;
 	pk_out_init(&out, stdout);
 	int status = PK_EXIT_TROUBLE;

@@ -28,7 +28,7 @@ static void json_end(plan_run *r, pk_out *out)
 	(void)out;
 }
 
-static const plan_writer json_writer = { json_begin, json_plan, json_end, false, false, false };
+static const plan_writer json_writer = { json_begin, json_plan, json_end, false, false, false, false };
 
 /* ---- table and wide ----------------------------------------------------------------- */
 
@@ -38,14 +38,12 @@ static const pk_plan_col narrow_cols[] = { PK_COL_PREEMPTOR, PK_COL_PRIORITY, PK
 static const pk_plan_col wide_cols[] = { PK_COL_PREEMPTOR, PK_COL_PRIORITY, PK_COL_RESULT, PK_COL_NODE,
                                          PK_COL_VICTIMS, PK_COL_ADJUSTED_SUM, PK_COL_PDB_VIOLATIONS,
                                          PK_COL_VICTIM_PODS, PK_COL_REASON };
-static const pk_plan_columns narrow = { narrow_cols, sizeof narrow_cols / sizeof narrow_cols[0] };
-static const pk_plan_columns wide = { wide_cols, sizeof wide_cols / sizeof wide_cols[0] };
+static const pk_plan_columns narrow = PK_PLAN_COLUMNS(narrow_cols);
+static const pk_plan_columns wide = PK_PLAN_COLUMNS(wide_cols);
 
 static void table_begin(plan_run *r, const pk_plan_columns *c)
 {
-	const char *header[PK_NCOLS];
-	pk_plan_columns_header(c, header);
-	pk_cli_table_init(r->cli, &r->table, c->n, header);
+	pk_plan_table_init(&r->table, c, r->cli->no_headers);
 }
 
 static void narrow_begin(plan_run *r)
@@ -131,8 +129,8 @@ static void table_end(plan_run *r, pk_out *out)
 	pk_table_flush(&r->table, out);
 }
 
-static const plan_writer narrow_writer = { narrow_begin, narrow_plan, table_end, false, true, false };
-static const plan_writer wide_writer = { wide_begin, wide_plan, table_end, false, true, true };
+static const plan_writer narrow_writer = { narrow_begin, narrow_plan, table_end, false, true, false, true };
+static const plan_writer wide_writer = { wide_begin, wide_plan, table_end, false, true, true, true };
 
 const plan_writer *plan_writer_for(pk_format f)
 {

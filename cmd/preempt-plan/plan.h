@@ -37,6 +37,7 @@ typedef struct plan_writer {
 	 * (victims --explain's NodeStatus records: a table, the page), every
 	 * node of such a group (wide). */
 	bool every_candidate, node_status, all_node_names;
+	bool footer_warnings;     /* the run's warnings go under a table */
 } plan_writer;
 
 const plan_writer *plan_writer_for(pk_format f);

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "io/table.h"
@@ -89,6 +90,7 @@ typedef struct sim_writer {
 	void (*plan)(sim_run *r, const pk_plan *p);
 	void (*end)(sim_run *r, const pk_sim *m);
 	const pk_plan_columns *columns;   /* a table's */
+	bool footer_warnings;     /* the run's warnings go under it */
 } sim_writer;
 
 struct sim_run {
@@ -343,14 +345,12 @@ static const pk_plan_col narrow_cols[] = { PK_COL_PREEMPTOR, PK_COL_PRIORITY, PK
                                            PK_COL_NODE, PK_COL_VICTIMS, PK_COL_REASON_FIRST };
 static const pk_plan_col wide_cols[] = { PK_COL_PREEMPTOR, PK_COL_PRIORITY, PK_COL_RESULT, PK_COL_NODE,
                                          PK_COL_VICTIMS, PK_COL_VICTIM_PODS, PK_COL_REASON };
-static const pk_plan_columns narrow = { narrow_cols, sizeof narrow_cols / sizeof narrow_cols[0] };
-static const pk_plan_columns wide = { wide_cols, sizeof wide_cols / sizeof wide_cols[0] };
+static const pk_plan_columns narrow = PK_PLAN_COLUMNS(narrow_cols);
+static const pk_plan_columns wide = PK_PLAN_COLUMNS(wide_cols);
 
 static void table_begin(sim_run *r)
 {
-	const char *header[PK_NCOLS];
-	pk_plan_columns_header(r->writer->columns, header);
-	pk_cli_table_init(&r->cli, &r->table, r->writer->columns->n, header);
+	pk_plan_table_init(&r->table, r->writer->columns, r->cli.no_headers);
 }
 
 static void table_plan(sim_run *r, const pk_plan *p)
@@ -380,10 +380,10 @@ static void table_end(sim_run *r, const pk_sim *m)
 	pk_table_flush(&r->table, &r->out);
 }
 
-static const sim_writer json_writer = { json_begin, json_plan, json_end, NULL };
-static const sim_writer html_writer = { html_begin, html_plan, html_end, NULL };
-static const sim_writer narrow_writer = { table_begin, table_plan, table_end, &narrow };
-static const sim_writer wide_writer = { table_begin, table_plan, table_end, &wide };
+static const sim_writer json_writer = { json_begin, json_plan, json_end, NULL, false };
+static const sim_writer html_writer = { html_begin, html_plan, html_end, NULL, false };
+static const sim_writer narrow_writer = { table_begin, table_plan, table_end, &narrow, true };
+static const sim_writer wide_writer = { table_begin, table_plan, table_end, &wide, true };
 
 static const sim_writer *sim_writer_for(pk_format f)
 {
@@ -692,6 +692,9 @@ int pp_simulate_main(int argc, char **argv)
 	pk_pg_set_init(&r->groups, &r->cli.engine.gates);
 	pk_eval_opts_engine(&so.eval, &r->cli.engine);
 	r->writer = sim_writer_for(r->cli.format);
+	/* on one terminal, each assumption once: under the table */
+	if (r->writer->footer_warnings && !r->cli.no_headers && pk_diag_same_terminal(STDOUT_FILENO, STDERR_FILENO))
+		r->cli.diag.causes_in_output = 1;
 	pk_out_init(&r->out, stdout);
 
 	int status = PK_EXIT_TROUBLE;

@@ -3,6 +3,7 @@
  * and common/sched/. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "io/writer.h"
@@ -111,11 +112,6 @@ static void parse_options(int argc, char **argv, pk_cli *cli, victims_opts *o)
 	if (o->npreemptor_files == 0 && !o->pending)
 		pk_cli_usage_error(cli, "give --preemptor FILE or --pending");
 	pk_eval_opts_engine(&o->eval, &cli->engine); /* the records are printed on its threads too */
-	/* Records list every candidate's victims: where the evaluation can,
-	 * it leaves them out and the printer works them out again, a chunk at
-	 * a time on those threads (at 65,000 nodes the lists held 100 MB at
-	 * once). A table's rows name them from the evaluation. */
-	o->eval.victims_of_best_only = cli->format == PK_FMT_JSON;
 }
 
 int main(int argc, char **argv)
@@ -125,7 +121,15 @@ int main(int argc, char **argv)
 	pk_cli_init(&cli, &spec);
 	parse_options(argc, argv, &cli, &opts);
 
-	victims_run run = { .cli = &cli, .opts = &opts };
+	/* Records list every candidate's victims: where the evaluation can,
+	 * it leaves them out and the printer works them out again, a chunk at
+	 * a time on the --threads (at 65,000 nodes the lists held 100 MB at
+	 * once); a table's rows name them from the evaluation. The writer says
+	 * which (victims_writer.lists_victims_itself). */
+	victims_run run = { .cli = &cli, .opts = &opts, .writer = victims_writer_for(cli.format) };
+	/* on one terminal, each assumption once: under the table */
+	if (run.writer->footer_warnings && !cli.no_headers && pk_diag_same_terminal(STDOUT_FILENO, STDERR_FILENO))
+		cli.diag.causes_in_output = 1;
 	pk_out out;
 	pk_out_init(&out, stdout);
 	int status = PK_EXIT_TROUBLE;

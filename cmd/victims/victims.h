@@ -8,6 +8,7 @@
 #include "sched/engine/engine.h"
 #include "sched/engine/score.h"
 #include "io/table.h"
+#include "sched/report/plan.h"
 #include "sched/engine/podgroup.h"
 
 typedef struct victims_opts {
@@ -21,8 +22,25 @@ typedef struct victims_opts {
 	pk_eval_opts eval;
 } victims_opts;
 
+typedef struct victims_run victims_run;
+
+/* How the answers are written, chosen once from -o (evaluate.c). */
+typedef struct victims_writer {
+	void (*begin)(victims_run *r);
+	/* pl: where a pod that fits goes (score.h), NULL for the others */
+	void (*answer)(victims_run *r, const pk_evaluation *e, const pk_placement *pl);
+	void (*end)(victims_run *r);
+	/* The records list every candidate's victims as they are printed
+	 * (pk_write_candidates): the evaluation may leave them out. */
+	bool lists_victims_itself;
+	const pk_plan_columns *columns;   /* a table's */
+	bool footer_warnings;     /* the run's warnings go under it */
+} victims_writer;
+
+const victims_writer *victims_writer_for(pk_format f);
+
 /* Run state of one invocation. */
-typedef struct victims_run {
+struct victims_run {
 	pk_cli *cli;
 	const victims_opts *opts;
 	pk_snapshot snap;
@@ -33,7 +51,12 @@ typedef struct victims_run {
 	pk_pg_set groups;         /* the input's PodGroups, for PostFilter's gating */
 	cJSON *input_warnings;    /* what the snapshot made us assume: every Preemptor record's */
 	long trouble;             /* reader errors and unusable preemptors */
-} victims_run;
+	const victims_writer *writer;
+	pk_eval_opts eval;        /* opts->eval, as the writer lets it */
+	pk_out *out;
+	pk_table table;
+	bool chosen;              /* a table row marks a chosen node */
+};
 
 /* Read the cluster snapshot from paths and the --preemptor files.
  * Returns 0, or -1 when the run cannot go on (reported already). */
@@ -43,11 +66,5 @@ int victims_load(victims_run *r, char **paths, int npaths);
  * preempt (a negative finding: exit 1). */
 long victims_evaluate(victims_run *r, pk_out *out);
 void victims_free(victims_run *r);
-
-/* -o table / -o wide rows; explain adds the nodes that are no candidate,
- * grouped by what failed. */
-void victims_table_header(const pk_cli *cli, pk_table *t, bool wide);
-/* pl: where a pod that fits goes (score.h), NULL for the others. */
-void victims_table_rows(pk_table *t, const pk_evaluation *e, const pk_placement *pl, bool wide, bool explain);
 
 #endif

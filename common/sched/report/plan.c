@@ -499,10 +499,14 @@ static const char *const column_names[PK_NCOLS] = {
 	[PK_COL_REASON_FIRST] = "REASON",
 };
 
-void pk_plan_columns_header(const pk_plan_columns *c, const char **header)
+void pk_plan_table_init(pk_table *t, const pk_plan_columns *c, bool no_headers)
 {
+	const char *header[PK_NCOLS];
 	for (int i = 0; i < c->n; i++)
 		header[i] = column_names[c->cols[i]];
+	pk_table_init(t, c->n);
+	t->no_headers = no_headers;
+	pk_table_header(t, header);
 }
 
 void pk_plan_table_row(pk_table *t, const pk_plan_columns *c, pk_plan_row *r)

@@ -136,6 +136,7 @@ typedef struct pk_plan_columns {
 	const pk_plan_col *cols;
 	int n;
 } pk_plan_columns;
+#define PK_PLAN_COLUMNS(array) { array, (int)(sizeof array / sizeof array[0]) }
 
 typedef struct pk_plan_row {
 	char who[600];            /* namespace/name, podgroup/namespace/name */
@@ -164,9 +165,9 @@ void pk_plan_row_init(pk_plan_row *r, const char *ns, const char *name, int64_t 
 void pk_plan_row_not_candidate(pk_plan_row *r, const char *nodes, const char *reason);
 void pk_plan_row_victims(pk_plan_row *r, const pk_victim_ref *v, int n);
 
-/* The header cells of the tool's columns (PK_NCOLS at most), and a row in
- * them (frees r's victim_pods). */
-void pk_plan_columns_header(const pk_plan_columns *c, const char **header);
+/* A table of the tool's columns (no_headers: kubectl's --no-headers), and
+ * a row in them (frees r's victim_pods). */
+void pk_plan_table_init(pk_table *t, const pk_plan_columns *c, bool no_headers);
 void pk_plan_table_row(pk_table *t, const pk_plan_columns *c, pk_plan_row *r);
 
 #endif

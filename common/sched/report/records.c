@@ -10,6 +10,7 @@
 #include "k8s/json.h"
 #include "k8s/quantity.h"
 #include "sched/engine/workers.h"
+#include "sched/report/plan.h"
 
 /* Days since 1970-01-01 to a civil date (proleptic Gregorian), as in
  * Howard Hinnant's chrono-compatible low-level date algorithms. */
@@ -575,7 +576,7 @@ cJSON *pk_preemptor_json(const pk_evaluation *e, const pk_snapshot *s)
 	pk_k8s_add_version(o, e->k8s_minor);
 	cJSON_AddItemToObject(o, "preemptor", pk_pod_ref_json(p->pod, true));
 	cJSON_AddStringToObject(o, "source", p->source ? p->source : "Pod");
-	cJSON_AddStringToObject(o, "status", pk_pre_status_name(e->status));
+	cJSON_AddStringToObject(o, "status", pk_plan_result_name(pk_plan_result_of(e->status)));
 	cJSON_AddStringToObject(o, "message", e->message);
 	cJSON_AddNumberToObject(o, "nodes", (double)e->nnodes);
 	cJSON *fits = cJSON_AddArrayToObject(o, "fitsNodes");

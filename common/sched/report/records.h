@@ -1,11 +1,15 @@
 /* The NDJSON records victims writes and preempt-plan reads: one place that
  * encodes and decodes them, so the two tools cannot drift apart.
  *
+ * A Preemptor's status is one of plan.h's result names (NoPreemptionNeeded,
+ * Preempt, NotEligible, Unschedulable); preempt-plan also reads the older
+ * FitsWithoutPreemption and NeedsPreemption.
+ *
  * Every record names the release answered for, after its kind:
  * "kubernetesVersion":"1.37" (--kubernetes-version; pk_evaluation.k8s_minor).
  *
  *   {"kind":"Preemptor","preemptor":{namespace,name,uid,priority,
- *     preemptionPolicy,priorityClassName,schedulerName},"status":"NeedsPreemption",
+ *     preemptionPolicy,priorityClassName,schedulerName},"status":"Preempt",
  *     "message":"…","nodes":N,"fitsNodes":[…],"potentialNodes":N,
  *     "numCandidates":N,"offset":K,"warnings":[…],
  *     "postFilter":{"gate","status"} (when a feature gate stopped it),"pod":{…}}
