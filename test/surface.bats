@@ -262,3 +262,23 @@ $output"
 	run -1 "$TMP/kubectl-victims" -n batch --pending -o table --no-headers "$SAMPLE/cluster.json"
 	assert_line --index 0 --partial "batch/report-29871560-q4w8e"
 }
+
+@test "CompositePodGroup: on by default in every tool that reads it, as GenericWorkload is; =false is the apiserver without it" {
+	cat >"$TMP/cpg.yaml" <<'YAML'
+apiVersion: scheduling.k8s.io/v1alpha3
+kind: CompositePodGroup
+metadata: {name: foo, namespace: default}
+spec:
+  workloadRef: {workloadName: w, templateName: t}
+  schedulingPolicy:
+    gang: {minGroupCount: 2}
+YAML
+	run -0 --separate-stderr pc-validate "$TMP/cpg.yaml"
+	run -1 --separate-stderr pc-validate --feature-gates CompositePodGroup=false "$TMP/cpg.yaml"
+	[[ $output == *"no matches for kind"* || $stderr == *"no matches for kind"* ]] || fail "out: $output err: $stderr"
+	victims --help | grep -E '^  CompositePodGroup +default true' || fail "victims --help does not list CompositePodGroup on"
+	preempt-plan --simulate --help | grep -E '^  CompositePodGroup +default true' ||
+		fail "preempt-plan --simulate --help does not list CompositePodGroup on"
+	run --separate-stderr victims --feature-gates CompositePodGroup=false --preemptor "$SAMPLE/preemptor.yaml" "$SAMPLE/cluster.json"
+	[[ $stderr != *"CompositePodGroup does not change"* ]] || fail "stderr: $stderr"
+}

@@ -87,7 +87,9 @@ static const pk_gate_info registry[PK_NGATES] = {
 	[PK_GATE_POD_GROUP_PREEMPTION_POLICY] = {
 		"PodGroupPreemptionPolicy", "kube-apiserver", {ABSENT, ABSENT, ALPHA_OFF}, false, "pc-validate", NULL},
 	[PK_GATE_COMPOSITE_POD_GROUP] = {
-		"CompositePodGroup", "kube-apiserver", {ABSENT, ABSENT, ALPHA_OFF}, false, "pc-validate", NULL},
+		"CompositePodGroup", "kube-apiserver, kube-scheduler", {ABSENT, ABSENT, ALPHA_OFF}, true,
+		"pc-validate, victims, preempt-plan",
+		"an input that holds CompositePodGroup objects comes from a cluster that serves them"},
 	[PK_GATE_SCHEDULER_ASYNC_PREEMPTION] = {
 		"SchedulerAsyncPreemption", "kube-scheduler", {BETA_ON, BETA_ON, BETA_ON}, true, "apiq-sim", NULL},
 	[PK_GATE_SCHEDULER_ASYNC_API_CALLS] = {

@@ -22,7 +22,7 @@ void pk_pg_gates_from(pk_pg_gates *g, const pk_feature_gates *fg)
 	/* CompositePodGroup exists from 1.37 (alpha, off upstream); an input
 	 * that holds CompositePodGroups comes from a cluster that serves them,
 	 * so only an explicit CompositePodGroup=false turns the hierarchy off */
-	g->composite = g->k8s_minor >= 37 && fg->explicit_value[PK_GATE_COMPOSITE_POD_GROUP] != 0;
+	g->composite = pk_gate_on(fg, PK_GATE_COMPOSITE_POD_GROUP);
 }
 
 bool pk_pg_groups_count_in_pod_preemption(const pk_pg_gates *g)
