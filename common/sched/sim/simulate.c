@@ -394,16 +394,6 @@ static const char *postfilter_gate(const pk_sim *m, const pk_pod *p)
 	return pk_postfilter_group_gate(&in).message;
 }
 
-static void bind_pod(pk_snapshot *s, pk_pod *p, pk_nodeinfo *ni)
-{
-	pk_nodeinfo *old = pk_snapshot_node(s, p->nominated_node);
-	if (old)
-		pk_nodeinfo_remove_nominated(old, p);
-	p->nominated_node = pk_intern(s->strs, "");
-	p->node_name = ni->node->name;
-	pk_nodeinfo_add_pod(ni, p);
-}
-
 static void count_outcome(pk_sim *m, pk_sim_outcome o)
 {
 	if (o == PK_SIM_SCHEDULED)
@@ -447,7 +437,7 @@ static void run_pod(pk_sim *m, const pk_sim_unit *u, pk_sim_fn fn, void *ctx)
 	count_outcome(m, st.outcome);
 	fn(ctx, &st);
 	if (st.outcome == PK_SIM_SCHEDULED)
-		bind_pod(m->s, p, (pk_nodeinfo *)st.node);
+		pk_snapshot_bind(m->s, p, st.node->node->name);
 	else if (!st.gate_message)
 		pk_snapshot_apply(m->s, &e);
 	pk_evaluation_free(&e);
