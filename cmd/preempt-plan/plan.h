@@ -59,8 +59,9 @@ struct plan_run {
 	long trouble;
 	int64_t now;
 	/* Candidates decoded as summaries but for the one that leads node
-	 * choice as the records arrive: a plan (NDJSON) lists that one's
-	 * victims only. Tables and the page show every candidate's. */
+	 * choice as the records arrive: a plan lists that one's victims only.
+	 * Off for a writer that shows every candidate (the page:
+	 * plan_writer.every_candidate). */
 	bool summaries;
 	bool release_warned;      /* a record named another release (said once) */
 	const plan_writer *writer;
