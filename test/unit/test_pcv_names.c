@@ -62,11 +62,13 @@ int main(void)
 	char err[200];
 	pk_feature_gates_default(&fg);
 	pcv_gates_from(&g, &fg);
-	CHECK(g.generic_workload && !g.topology && !g.composite, "defaults: GenericWorkload on, field gates off");
-	CHECK(pk_feature_gates_parse(&fg, "CompositePodGroup=true, TopologyAwareWorkloadScheduling=True", err,
+	CHECK(g.generic_workload && g.composite && !g.topology,
+	      "defaults: GenericWorkload and CompositePodGroup on (their objects come from clusters that serve them), "
+	      "field gates off");
+	CHECK(pk_feature_gates_parse(&fg, "CompositePodGroup=false, TopologyAwareWorkloadScheduling=True", err,
 	                             sizeof err) == 0, "gates parse");
 	pcv_gates_from(&g, &fg);
-	CHECK(g.composite && g.topology, "pc-validate reads the shared gates");
+	CHECK(!g.composite && g.topology, "pc-validate reads the shared gates");
 
 	pcv_strmap m;
 	pcv_strmap_init(&m);
