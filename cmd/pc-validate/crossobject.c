@@ -29,10 +29,10 @@ static void free_json(void *p)
 void pcv_cross_init(pcv_ctx *c)
 {
 	pk_pclass_set_init(&c->classes);
-	pcv_strmap_init(&c->pcfacts);
-	pcv_strmap_init(&c->workloads);
-	pcv_strmap_init(&c->cluster_objs);
-	pcv_strmap_init(&c->seen_inputs);
+	pk_strmap_init(&c->pcfacts);
+	pk_strmap_init(&c->workloads);
+	pk_strmap_init(&c->cluster_objs);
+	pk_strmap_init(&c->seen_inputs);
 	c->defaults = NULL;
 	c->ndefaults = c->capdefaults = 0;
 	c->refs = NULL;
@@ -49,10 +49,10 @@ static void free_pcfact(void *p)
 void pcv_cross_free(pcv_ctx *c)
 {
 	pk_pclass_set_free(&c->classes);
-	pcv_strmap_free(&c->pcfacts, free_pcfact);
-	pcv_strmap_free(&c->workloads, free);
-	pcv_strmap_free(&c->cluster_objs, free_json);
-	pcv_strmap_free(&c->seen_inputs, free);
+	pk_strmap_free(&c->pcfacts, free_pcfact);
+	pk_strmap_free(&c->workloads, free);
+	pk_strmap_free(&c->cluster_objs, free_json);
+	pk_strmap_free(&c->seen_inputs, free);
 	for (size_t i = 0; i < c->ndefaults; i++)
 		free(c->defaults[i]);
 	free(c->defaults);
@@ -163,12 +163,12 @@ static void record_pclass(pcv_ctx *c, const cJSON *pc, bool existing, bool allow
 	const char *name = pk_name(pc);
 	if (!*name)
 		return;
-	pcv_pcfact *f = pcv_strmap_get(&c->pcfacts, name);
+	pcv_pcfact *f = pk_strmap_get(&c->pcfacts, name);
 	if (!f) {
 		f = calloc(1, sizeof *f);
 		if (!f)
 			return;
-		if (pcv_strmap_put(&c->pcfacts, name, f) == f) {
+		if (pk_strmap_put(&c->pcfacts, name, f) == f) {
 			free(f);
 			return;
 		}
@@ -198,7 +198,7 @@ static void format_place(const pcv_place *p, char *buf, size_t size)
 /* Where an input object starts (its fields would cost a scan of JSON text). */
 static pcv_place input_place(const pcv_obj *o)
 {
-	return (pcv_place){ o->ctx->findings.files.v[o->file], o->rec->origin.line, o->rec->origin.col, NULL };
+	return (pcv_place){ (char *)pk_strtab_str(o->ctx->findings.files, (uint32_t)o->file), o->rec->origin.line, o->rec->origin.col, NULL };
 }
 
 /* Update rules apply against an existing object only (--cluster, --against):
@@ -227,7 +227,7 @@ static bool check_one_default(pcv_obj *o)
 	const char *other = other_default(c, o->name);
 	if (!other)
 		return true;
-	const pcv_pcfact *f = pcv_strmap_get(&c->pcfacts, other);
+	const pcv_pcfact *f = pk_strmap_get(&c->pcfacts, other);
 	char where[1200] = "", msg[1600];
 	if (f && f->at.file)
 		format_place(&f->at, where, sizeof where);
@@ -255,7 +255,7 @@ void pcv_cross_priorityclass(pcv_obj *o)
 	if (!name || !*name)
 		return;  /* generateName: a new object, no identity to compare */
 	size_t before = c->findings.n;
-	pcv_pcfact *old = pcv_strmap_get(&c->pcfacts, name);
+	pcv_pcfact *old = pk_strmap_get(&c->pcfacts, name);
 	if (old)
 		old->replaced = false;  /* an input defines it: it stays */
 	if (old && !old->existing)
@@ -296,7 +296,7 @@ static void store_workload(pcv_ctx *c, const char *ns, const char *name, bool te
 	copy[0] = terminating ? 'T' : 'L';
 	memcpy(copy + 1, names, len);
 	copy[len + 1] = copy[len + 2] = '\0';
-	void *prev = pcv_strmap_put(&c->workloads, key, copy);
+	void *prev = pk_strmap_put(&c->workloads, key, copy);
 	if (prev == copy)
 		free(copy);
 	else
@@ -341,7 +341,7 @@ void pcv_cross_add_cluster(pcv_ctx *c, cJSON *obj, const pk_origin *at)
 		/* a class in a replaced file counts as a default only if an
 		 * input says so again */
 		record_pclass(c, obj, true, !c->against_replaced, &where);
-		pcv_pcfact *f = pcv_strmap_get(&c->pcfacts, pk_name(obj));
+		pcv_pcfact *f = pk_strmap_get(&c->pcfacts, pk_name(obj));
 		if (f && c->against_replaced)
 			f->replaced = true;
 	}
@@ -378,7 +378,7 @@ void pcv_cross_add_cluster(pcv_ctx *c, cJSON *obj, const pk_origin *at)
 		cJSON_Delete(obj);
 		return;
 	}
-	void *prev = pcv_strmap_put(&c->cluster_objs, key, obj);
+	void *prev = pk_strmap_put(&c->cluster_objs, key, obj);
 	if (prev == obj)
 		cJSON_Delete(obj);
 	else if (prev)
@@ -429,7 +429,7 @@ void pcv_cross_committed_refs(pcv_ctx *c, const pk_record *rec)
 /* A class of the existing state that this change deletes (--against). */
 static const pcv_pcfact *deleted_class(const pcv_ctx *c, const char *name)
 {
-	const pcv_pcfact *f = name && *name ? pcv_strmap_get(&c->pcfacts, name) : NULL;
+	const pcv_pcfact *f = name && *name ? pk_strmap_get(&c->pcfacts, name) : NULL;
 	return f && f->replaced ? f : NULL;
 }
 
@@ -466,7 +466,7 @@ void pcv_cross_lookup(pcv_obj *o)
 	char *key = obj_key(o->root);
 	if (!key)
 		return;
-	o->old = pcv_strmap_get(&o->ctx->cluster_objs, key);
+	o->old = pk_strmap_get(&o->ctx->cluster_objs, key);
 	o->update = o->old != NULL;
 	free(key);
 }
@@ -487,9 +487,9 @@ void pcv_cross_definition(pcv_obj *o)
 	char *key = obj_key(o->root);
 	if (!key)
 		return;
-	const pcv_definition *first = pcv_strmap_get(&c->seen_inputs, key);
+	const pcv_definition *first = pk_strmap_get(&c->seen_inputs, key);
 	if (first) {
-		pcv_place was = { c->findings.files.v[first->file], first->line, first->col, NULL };
+		pcv_place was = { (char *)pk_strtab_str(c->findings.files, (uint32_t)first->file), first->line, first->col, NULL };
 		char where[1200];
 		format_place(&was, where, sizeof where);
 		pcv_finding *d = pcv_report(o, PK_SEV_ERROR, PCV_DUPLICATE_DEFINITION, NULL,
@@ -500,7 +500,7 @@ void pcv_cross_definition(pcv_obj *o)
 		pcv_definition *def = malloc(sizeof *def);
 		if (def) {
 			*def = (pcv_definition){ o->file, o->rec->origin.line, o->rec->origin.col };
-			if (pcv_strmap_put(&c->seen_inputs, key, def) == def)
+			if (pk_strmap_put(&c->seen_inputs, key, def) == def)
 				free(def);
 		}
 	}
@@ -581,7 +581,7 @@ static file_text *file_text_of(pcv_ctx *c, file_text *ft, int file)
 		return ft;
 	free(ft->buf);
 	*ft = (file_text){ file, NULL, 0, 0, 1, 1 };
-	const char *name = c->findings.files.v[file];
+	const char *name = pk_strtab_str(c->findings.files, (uint32_t)file);
 	FILE *fp = strcmp(name, "-") == 0 ? NULL : fopen(name, "rb");
 	if (!fp)
 		return NULL;
@@ -694,7 +694,7 @@ static void check_workload_ref(pcv_ctx *c, file_text *ft, const pcv_ref *r)
 {
 	char msg[700];
 	char *key = workload_key(r->ns ? r->ns : "default", r->target);
-	const char *names = key ? pcv_strmap_get(&c->workloads, key) : NULL;
+	const char *names = key ? pk_strmap_get(&c->workloads, key) : NULL;
 	free(key);
 	if (!names) {
 		snprintf(msg, sizeof msg, "PodGroup rejected: Workload \"%s\" not found", r->target);

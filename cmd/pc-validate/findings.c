@@ -65,7 +65,7 @@ void pcv_ident_free(pcv_ident *id)
 void pcv_findings_init(pcv_findings *f)
 {
 	memset(f, 0, sizeof *f);
-	pcv_names_init(&f->files);
+	f->files = pk_strtab_new();
 }
 
 void pcv_findings_free(pcv_findings *f)
@@ -78,14 +78,13 @@ void pcv_findings_free(pcv_findings *f)
 		free(f->v[i].related.file);
 	}
 	free(f->v);
-	pcv_names_free(&f->files);
+	pk_strtab_free(f->files);
 	pcv_findings_init(f);
 }
 
 int pcv_intern_file(pcv_findings *f, const char *file)
 {
-	long i = pcv_names_intern(&f->files, file ? file : "-");
-	return i < 0 ? 0 : (int)i;
+	return (int)pk_intern_id(f->files, file ? file : "-");
 }
 
 pcv_finding *pcv_add_finding(pcv_findings *f, int file, long line, long col, pk_severity sev,
