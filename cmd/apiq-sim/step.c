@@ -13,6 +13,7 @@
 #include "k8s/json.h"
 #include "queue.h"
 #include "base/strtab.h"
+#include "base/alloc.h"
 
 /* A call as step mode knows it: the call plus its label and OnFinish. */
 typedef struct step_call {
@@ -88,15 +89,9 @@ static step_call *label_get(step_session *s, const char *label)
 static int label_set(step_session *s, uint64_t id, step_call *c)
 {
 	if (id >= s->nby_label) {
-		size_t n = s->nby_label ? s->nby_label : 64;
-		while (n <= id)
-			n *= 2;
-		step_call **p = realloc(s->by_label, n * sizeof(*p));
-		if (!p)
-			return -1;
-		memset(p + s->nby_label, 0, (n - s->nby_label) * sizeof(*p));
-		s->by_label = p;
-		s->nby_label = n;
+		size_t had = s->nby_label;
+		s->by_label = pk_grow(s->by_label, &s->nby_label, (size_t)id + 1, sizeof *s->by_label);
+		memset(s->by_label + had, 0, (s->nby_label - had) * sizeof *s->by_label);
 	}
 	s->by_label[id] = c;
 	return 0;
@@ -237,7 +232,7 @@ static void parse_custom(step_session *s, const cJSON *op, step_call *c)
 
 static step_call *new_call(step_session *s, const char *label, const char *uid, int type)
 {
-	step_call *c = calloc(1, sizeof(*c));
+	step_call *c = pk_xcalloc(1, sizeof(*c));
 	if (!c)
 		return NULL;
 	c->label_id = intern_id(s, label);
@@ -280,7 +275,7 @@ static cJSON *state_json(step_session *s)
 	for (size_t i = 0; i < apiq_queue_fifo_len(&s->q); i++)
 		cJSON_AddItemToArray(fifo, cJSON_CreateString(pool_string(s, apiq_queue_fifo_at(&s->q, i))));
 	size_t n = s->q.len, nf = 0, pos = 0;
-	const char **uids = calloc(n + 1, sizeof(*uids)), **flight = calloc(n + 1, sizeof(*flight));
+	const char **uids = pk_xcalloc(n + 1, sizeof(*uids)), **flight = pk_xcalloc(n + 1, sizeof(*flight));
 	const apiq_slot *sl;
 	size_t k = 0;
 	while (uids && flight && (sl = apiq_queue_next_slot(&s->q, &pos))) {
@@ -300,7 +295,7 @@ static cJSON *state_json(step_session *s)
 	cJSON *g = cJSON_AddObjectToObject(st, "pendingGauge");
 	for (int t = 0; t < s->types->n; t++)
 		cJSON_AddNumberToObject(g, s->types->t[t].name, (double)s->q.pending[t]);
-	const char **pre = malloc((s->ev.npreempting + 1) * sizeof(*pre));
+	const char **pre = pk_xmalloc((s->ev.npreempting + 1) * sizeof(*pre));
 	if (pre) {
 		if (s->ev.npreempting)
 			memcpy(pre, s->ev.preempting, s->ev.npreempting * sizeof(*pre));
@@ -647,9 +642,9 @@ static const char *op_preempt(step_session *s, const cJSON *op, cJSON *res)
 		bad_op(s, "a \"preemptor\" of kind PodGroup needs a \"members\" array (its pods), a pod none");
 		return NULL;
 	}
-	r.victims = calloc((size_t)cJSON_GetArraySize(vs) + 1, sizeof(*r.victims));
-	r.nominated = calloc((size_t)cJSON_GetArraySize(ns) + 1, sizeof(*r.nominated));
-	r.members = calloc((size_t)cJSON_GetArraySize(ms) + 1, sizeof(*r.members));
+	r.victims = pk_xcalloc((size_t)cJSON_GetArraySize(vs) + 1, sizeof(*r.victims));
+	r.nominated = pk_xcalloc((size_t)cJSON_GetArraySize(ns) + 1, sizeof(*r.nominated));
+	r.members = pk_xcalloc((size_t)cJSON_GetArraySize(ms) + 1, sizeof(*r.members));
 	if (!r.victims || !r.nominated || !r.members)
 		goto fail;
 	const cJSON *it;
