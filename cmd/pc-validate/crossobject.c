@@ -7,17 +7,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/alloc.h"
+
 /* Room for one more element in an array of n (capacity *cap). */
 static bool room_for_one(void **v, size_t n, size_t *cap, size_t size)
 {
-	if (n < *cap)
-		return true;
-	size_t ncap = *cap ? *cap * 2 : 64;
-	void *nv = realloc(*v, ncap * size);
-	if (!nv)
-		return false;
-	*v = nv;
-	*cap = ncap;
+	*v = pk_grow(*v, cap, n + 1, size); /* out of memory ends the run */
 	return true;
 }
 
@@ -85,7 +80,7 @@ char *pcv_identity_key(const char *group, const char *kind, const char *ns, cons
 {
 	size_t glen = strcspn(group, "/");
 	size_t n = glen + strlen(kind) + strlen(ns) + strlen(name) + 4;
-	char *k = malloc(n);
+	char *k = pk_xmalloc(n);
 	if (k)
 		snprintf(k, n, "%.*s/%s/%s/%s", (int)glen, group, kind, ns, name);
 	return k;
@@ -145,17 +140,8 @@ static void set_default(pcv_ctx *c, const char *name, bool on)
 	}
 	if (!on)
 		return;
-	if (c->ndefaults == c->capdefaults) {
-		size_t ncap = c->capdefaults ? c->capdefaults * 2 : 4;
-		char **nv = realloc(c->defaults, ncap * sizeof *nv);
-		if (!nv)
-			return;
-		c->defaults = nv;
-		c->capdefaults = ncap;
-	}
-	c->defaults[c->ndefaults] = strdup(name);
-	if (c->defaults[c->ndefaults])
-		c->ndefaults++;
+	c->defaults = pk_grow(c->defaults, &c->capdefaults, c->ndefaults + 1, sizeof *c->defaults);
+	c->defaults[c->ndefaults++] = pk_xstrdup(name);
 }
 
 static void record_pclass(pcv_ctx *c, const cJSON *pc, bool existing, bool allow_default, const pcv_place *at)
@@ -165,7 +151,7 @@ static void record_pclass(pcv_ctx *c, const cJSON *pc, bool existing, bool allow
 		return;
 	pcv_pcfact *f = pk_strmap_get(&c->pcfacts, name);
 	if (!f) {
-		f = calloc(1, sizeof *f);
+		f = pk_xcalloc(1, sizeof *f);
 		if (!f)
 			return;
 		if (pk_strmap_put(&c->pcfacts, name, f) == f) {
@@ -179,7 +165,7 @@ static void record_pclass(pcv_ctx *c, const cJSON *pc, bool existing, bool allow
 	f->existing = existing;
 	f->replaced = false;
 	free(f->at.file);
-	f->at = (pcv_place){ at->file ? strdup(at->file) : NULL, at->line, at->col, NULL };
+	f->at = (pcv_place){ at->file ? pk_xstrdup(at->file) : NULL, at->line, at->col, NULL };
 	set_default(c, name, f->global_default);
 	pk_pclass_set_add(&c->classes, pc);
 }
@@ -275,7 +261,7 @@ void pcv_cross_priorityclass(pcv_obj *o)
 static char *workload_key(const char *ns, const char *name)
 {
 	size_t n = strlen(ns) + strlen(name) + 2;
-	char *k = malloc(n);
+	char *k = pk_xmalloc(n);
 	if (k)
 		snprintf(k, n, "%s/%s", ns, name);
 	return k;
@@ -287,7 +273,7 @@ static void store_workload(pcv_ctx *c, const char *ns, const char *name, bool te
                            size_t len)
 {
 	char *key = workload_key(*ns ? ns : "default", name);
-	char *copy = malloc(len + 3);
+	char *copy = pk_xmalloc(len + 3);
 	if (!key || !copy) {
 		free(key);
 		free(copy);
@@ -317,14 +303,7 @@ static void collect_names(const cJSON *list, char **buf, size_t *len, size_t *ca
 		const char *n = pk_str(t, "name");
 		if (n && *n && !pk_get(t, "podGroupTemplates") && !pk_get(t, "compositePodGroupTemplates")) {
 			size_t l = strlen(n) + 1;
-			if (*len + l + 1 > *cap) {
-				size_t ncap = (*cap + l + 1) * 2;
-				char *nb = realloc(*buf, ncap);
-				if (!nb)
-					return;
-				*buf = nb;
-				*cap = ncap;
-			}
+			*buf = pk_grow(*buf, cap, *len + l + 1, 1);
 			memcpy(*buf + *len, n, l);
 			*len += l;
 		}
@@ -396,7 +375,7 @@ static void add_committed_ref(pcv_ctx *c, const pk_record *rec, const char *fiel
 		return;
 	pk_origin at = pk_record_path_origin(rec, field);
 	pcv_committed_ref *r = &c->crefs[c->ncrefs++];
-	*r = (pcv_committed_ref){ strdup(target), strdup(c->against_local), at.line, at.col, {0}, strdup(field) };
+	*r = (pcv_committed_ref){ pk_xstrdup(target), pk_xstrdup(c->against_local), at.line, at.col, {0}, pk_xstrdup(field) };
 	pcv_ident_set(&r->obj, pk_api_version(rec->obj), pk_kind(rec->obj), pk_namespace(rec->obj), pk_name(rec->obj));
 }
 
@@ -497,7 +476,7 @@ void pcv_cross_definition(pcv_obj *o)
 		                            o->name, where);
 		pcv_set_related(d, was.file, was.line, was.col, "first definition");
 	} else {
-		pcv_definition *def = malloc(sizeof *def);
+		pcv_definition *def = pk_xmalloc(sizeof *def);
 		if (def) {
 			*def = (pcv_definition){ o->file, o->rec->origin.line, o->rec->origin.col };
 			if (pk_strmap_put(&c->seen_inputs, key, def) == def)
@@ -551,10 +530,10 @@ void pcv_add_ref(pcv_obj *o, pcv_ref_kind kind, const char *field, const char *t
 	}
 	r->line = at.line, r->col = at.col;
 	pcv_ident_set(&r->obj, o->api_version, o->kind, o->ns, o->name);
-	r->field = strdup(field);
-	r->target = strdup(target ? target : "");
-	r->target2 = target2 ? strdup(target2) : NULL;
-	r->ns = ns ? strdup(ns) : NULL;
+	r->field = pk_xstrdup(field);
+	r->target = pk_xstrdup(target ? target : "");
+	r->target2 = target2 ? pk_xstrdup(target2) : NULL;
+	r->ns = ns ? pk_xstrdup(ns) : NULL;
 }
 
 pcv_ref *pcv_last_ref(pcv_ctx *c)
@@ -587,12 +566,7 @@ static file_text *file_text_of(pcv_ctx *c, file_text *ft, int file)
 		return NULL;
 	size_t cap = 0;
 	for (;;) {
-		if (ft->len + 65536 > cap) {
-			char *nb = realloc(ft->buf, cap = (cap ? cap * 2 : 1 << 16) + 65536);
-			if (!nb)
-				break;
-			ft->buf = nb;
-		}
+		ft->buf = pk_grow(ft->buf, &cap, ft->len + 65536, 1);
 		size_t n = fread(ft->buf + ft->len, 1, cap - ft->len, fp);
 		ft->len += n;
 		if (n == 0)
