@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/alloc.h"
+
 #define TOOL_URI "https://github.com/preemptkit/preemptkit"
 #define RULE_MAX (PCV_PATH_MAX + 160)
 
@@ -218,7 +220,7 @@ static void xml_escaped(pk_out *out, const char *s)
 static void output_junit(const pcv_ctx *c, pk_out *out)
 {
 	size_t nfiles = pk_strtab_count(c->findings.files), failures = 0;
-	size_t *per_file = calloc(nfiles ? nfiles : 1, sizeof *per_file);
+	size_t *per_file = pk_xcalloc(nfiles ? nfiles : 1, sizeof *per_file);
 	for (size_t i = 0; i < c->findings.n; i++) {
 		const pcv_finding *d = &c->findings.v[i];
 		if (d->sev != PK_SEV_ERROR && !c->strict)
