@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/alloc.h"
+
 #define MAX_TEMPLATES 8
 #define MAX_TREE_DEPTH 4
 #define MAX_CLAIMS 4
@@ -270,14 +272,7 @@ typedef struct tree_state {
 static void remember_name(tree_state *st, const char *name)
 {
 	size_t n = strlen(name) + 1;
-	if (st->tlen + n + 1 > st->tcap) {
-		size_t ncap = (st->tcap + n + 1) * 2;
-		char *nb = realloc(st->tnames, ncap);
-		if (!nb)
-			return;
-		st->tnames = nb;
-		st->tcap = ncap;
-	}
+	st->tnames = pk_grow(st->tnames, &st->tcap, st->tlen + n + 1, 1);
 	memcpy(st->tnames + st->tlen, name, n);
 	st->tlen += n;
 	st->tnames[st->tlen] = '\0';
