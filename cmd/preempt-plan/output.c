@@ -7,6 +7,7 @@
 
 #include "k8s/json.h"
 #include "io/table.h"
+#include "base/alloc.h"
 
 static void table_header(const pk_cli *cli, pk_table *t, bool wide)
 {
@@ -53,9 +54,7 @@ static bool table_row(pk_table *t, const cJSON *plan, bool wide)
 	size_t len = 8;
 	cJSON_ArrayForEach(it, victims)
 		len += strlen(pk_str_or(it, "namespace", "")) + strlen(pk_str_or(it, "name", "")) + 2;
-	char *names = malloc(len);
-	if (!names)
-		abort();
+	char *names = pk_xmalloc(len);
 	names[0] = '\0';
 	cJSON_ArrayForEach(it, victims) {
 		if (names[0])
@@ -68,9 +67,7 @@ static bool table_row(pk_table *t, const cJSON *plan, bool wide)
 		strcpy(names, "<none>");
 	/* The reason is long; the narrow table shows its first clause. */
 	const char *reason = pk_str_or(plan, "reason", "");
-	char *shortr = strdup(reason);
-	if (!shortr)
-		abort();
+	char *shortr = pk_xstrdup(reason);
 	char *cut = wide ? NULL : strchr(shortr, ';');
 	if (cut)
 		*cut = '\0';
@@ -133,9 +130,8 @@ static void count_warnings(const cJSON *plan, warning_count **w, long *nw)
 		while (j < *nw && strcmp((*w)[j].text, it->valuestring) != 0)
 			j++;
 		if (j == *nw) {
-			*w = realloc(*w, sizeof **w * (size_t)(*nw + 1));
-			if (!*w || !((*w)[j].text = strdup(it->valuestring)))
-				abort();
+			*w = pk_xrealloc(*w, (size_t)*nw + 1, sizeof **w);
+			(*w)[j].text = pk_xstrdup(it->valuestring);
 			(*w)[j].n = 0;
 			++*nw;
 		}
