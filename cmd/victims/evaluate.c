@@ -7,6 +7,7 @@
 
 #include "sched/report/records.h"
 #include "sched/engine/score.h"
+#include "base/alloc.h"
 
 static void write_records(pk_out *out, const pk_evaluation *e, const pk_placement *pl, pk_snapshot *s,
                           bool explain, int threads)
@@ -103,9 +104,7 @@ static char *victim_names(const pk_candidate *c)
 	size_t len = 8;
 	for (int k = 0; k < c->nvictims; k++)
 		len += strlen(c->victims[k].namespace_) + strlen(c->victims[k].name) + 2;
-	char *names = malloc(len);
-	if (!names)
-		abort();
+	char *names = pk_xmalloc(len);
 	size_t w = 0;
 	for (int k = 0; k < c->nvictims; k++)
 		w += (size_t)snprintf(names + w, len - w, "%s%s/%s", k ? "," : "", c->victims[k].namespace_,
