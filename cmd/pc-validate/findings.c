@@ -81,7 +81,7 @@ void pcv_findings_free(pcv_findings *f)
 	}
 	free(f->v);
 	pk_strtab_free(f->files);
-	pcv_findings_init(f);
+	memset(f, 0, sizeof *f);
 }
 
 int pcv_intern_file(pcv_findings *f, const char *file)
