@@ -7,20 +7,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/alloc.h"
+
 #define ERR_PATCH "patch pod status failed"
 #define ERR_DELETE "delete pod failed"
 
 /* Append to a growable array of T (elem size sz). */
 static int grow(void **arr, size_t *cap, size_t n, size_t sz)
 {
-	if (n < *cap)
-		return 0;
-	size_t c = *cap ? *cap * 2 : 8;
-	void *p = realloc(*arr, c * sz);
-	if (!p)
-		return -1;
-	*arr = p;
-	*cap = c;
+	*arr = pk_grow(*arr, cap, n + 1, sz); /* out of memory ends the run */
 	return 0;
 }
 
@@ -298,7 +293,7 @@ int apiq_eval_run_async(apiq_evaluator *ev, bool until_last, apiq_goroutine_resu
 	*nres = 0;
 	if (ev->njobs == 0)
 		return 0;
-	*res = calloc(ev->njobs, sizeof(**res));
+	*res = pk_xcalloc(ev->njobs, sizeof(**res));
 	if (!*res)
 		return -1;
 	size_t keep = 0;

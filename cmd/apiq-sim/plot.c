@@ -12,6 +12,7 @@
 #include "timed.h"
 #include "k8s/json.h"
 #include "queue.h"
+#include "base/alloc.h"
 
 /* ---- sampling ------------------------------------------------------------------------ */
 
@@ -41,8 +42,8 @@ struct apiq_series {
 
 apiq_series *apiq_series_new(void)
 {
-	apiq_series *s = calloc(1, sizeof *s);
-	if (!s || !(s->w = calloc(MAX_WINDOWS, sizeof *s->w)))
+	apiq_series *s = pk_xcalloc(1, sizeof *s);
+	if (!s || !(s->w = pk_xcalloc(MAX_WINDOWS, sizeof *s->w)))
 		abort();
 	s->width = FIRST_WIDTH;
 	return s;
@@ -235,9 +236,7 @@ static void line_path(pk_html *h, const frame *f, const cJSON *t, const cJSON *v
                       int style)
 {
 	size_t cap = 64 + 24 * (size_t)cJSON_GetArraySize(vals), w = 0;
-	char *d = malloc(cap);
-	if (!d)
-		abort();
+	char *d = pk_xmalloc(cap);
 	d[0] = '\0';
 	bool pen = false;
 	const cJSON *tv = t ? t->child : NULL, *v;

@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/alloc.h"
+
 static uint64_t mix64(uint64_t x)
 {
 	x ^= x >> 33;
@@ -24,9 +26,9 @@ int apiq_queue_init(apiq_queue *q, const apiq_hooks *h)
 	memset(q, 0, sizeof(*q));
 	q->h = *h;
 	q->cap = 64;
-	q->slots = calloc(q->cap, sizeof(*q->slots));
+	q->slots = pk_xcalloc(q->cap, sizeof(*q->slots));
 	q->rcap = 64;
-	q->ring = malloc(q->rcap * sizeof(*q->ring));
+	q->ring = pk_xmalloc(q->rcap * sizeof(*q->ring));
 	return q->slots && q->ring ? 0 : -1;
 }
 
@@ -72,7 +74,7 @@ static int map_grow(apiq_queue *q)
 {
 	size_t oldcap = q->cap;
 	apiq_slot *old = q->slots;
-	apiq_slot *n = calloc(oldcap * 2, sizeof(*n));
+	apiq_slot *n = pk_xcalloc(oldcap * 2, sizeof(*n));
 	if (!n)
 		return -1;
 	q->slots = n;
@@ -141,7 +143,7 @@ static void map_delete(apiq_queue *q, apiq_slot *s)
 static int fifo_push(apiq_queue *q, uint64_t obj)
 {
 	if (q->rlen == q->rcap) {
-		uint64_t *n = malloc(q->rcap * 2 * sizeof(*n));
+		uint64_t *n = pk_xmalloc(q->rcap * 2 * sizeof(*n));
 		if (!n)
 			return -1;
 		for (size_t i = 0; i < q->rlen; i++)

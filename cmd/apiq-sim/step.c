@@ -12,7 +12,8 @@
 #include "io/writer.h"
 #include "k8s/json.h"
 #include "queue.h"
-#include "strpool.h"
+#include "base/strtab.h"
+#include "base/alloc.h"
 
 /* A call as step mode knows it: the call plus its label and OnFinish. */
 typedef struct step_call {
@@ -30,7 +31,7 @@ typedef struct step_session {
 	pk_cli *cli;
 	const apiq_types *types;
 	apiq_gates gates;
-	apiq_strpool pool;
+	pk_strtab *pool;          /* labels and uids, ids dense (the queue's object keys) */
 	apiq_queue q;
 	apiq_evaluator ev;
 	step_call **by_label;  /* indexed by pool id */
@@ -53,8 +54,18 @@ typedef struct step_session {
 
 static const char *intern(step_session *s, const char *str)
 {
-	const char *r = apiq_intern(&s->pool, str);
-	return r ? r : "";
+	return pk_intern(s->pool, str ? str : "");
+}
+
+/* The dense id of a label or uid (NULL: ""). */
+static uint64_t intern_id(step_session *s, const char *str)
+{
+	return pk_intern_id(s->pool, str ? str : "");
+}
+
+static const char *pool_string(const step_session *s, uint64_t id)
+{
+	return id < pk_strtab_count(s->pool) ? pk_strtab_str(s->pool, (uint32_t)id) : "";
 }
 
 static void bad_op(step_session *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -71,22 +82,16 @@ static void bad_op(step_session *s, const char *fmt, ...)
 
 static step_call *label_get(step_session *s, const char *label)
 {
-	uint64_t id = apiq_intern_id(&s->pool, label);
+	uint64_t id = intern_id(s, label);
 	return id < s->nby_label ? s->by_label[id] : NULL;
 }
 
 static int label_set(step_session *s, uint64_t id, step_call *c)
 {
 	if (id >= s->nby_label) {
-		size_t n = s->nby_label ? s->nby_label : 64;
-		while (n <= id)
-			n *= 2;
-		step_call **p = realloc(s->by_label, n * sizeof(*p));
-		if (!p)
-			return -1;
-		memset(p + s->nby_label, 0, (n - s->nby_label) * sizeof(*p));
-		s->by_label = p;
-		s->nby_label = n;
+		size_t had = s->nby_label;
+		s->by_label = pk_grow(s->by_label, &s->nby_label, (size_t)id + 1, sizeof *s->by_label);
+		memset(s->by_label + had, 0, (s->nby_label - had) * sizeof *s->by_label);
 	}
 	s->by_label[id] = c;
 	return 0;
@@ -227,12 +232,12 @@ static void parse_custom(step_session *s, const cJSON *op, step_call *c)
 
 static step_call *new_call(step_session *s, const char *label, const char *uid, int type)
 {
-	step_call *c = calloc(1, sizeof(*c));
+	step_call *c = pk_xcalloc(1, sizeof(*c));
 	if (!c)
 		return NULL;
-	c->label_id = apiq_intern_id(&s->pool, label);
+	c->label_id = intern_id(s, label);
 	c->label = intern(s, label);
-	c->x.base.obj = apiq_intern_id(&s->pool, uid);
+	c->x.base.obj = intern_id(s, uid);
 	c->x.base.type = type;
 	c->x.kind = s->types->t[type].kind;
 	c->x.snap.nnn = c->x.target_nnn = intern(s, "");
@@ -268,13 +273,13 @@ static cJSON *state_json(step_session *s)
 	cJSON *st = cJSON_CreateObject();
 	cJSON *fifo = cJSON_AddArrayToObject(st, "fifo");
 	for (size_t i = 0; i < apiq_queue_fifo_len(&s->q); i++)
-		cJSON_AddItemToArray(fifo, cJSON_CreateString(apiq_strpool_get(&s->pool, apiq_queue_fifo_at(&s->q, i))));
+		cJSON_AddItemToArray(fifo, cJSON_CreateString(pool_string(s, apiq_queue_fifo_at(&s->q, i))));
 	size_t n = s->q.len, nf = 0, pos = 0;
-	const char **uids = calloc(n + 1, sizeof(*uids)), **flight = calloc(n + 1, sizeof(*flight));
+	const char **uids = pk_xcalloc(n + 1, sizeof(*uids)), **flight = pk_xcalloc(n + 1, sizeof(*flight));
 	const apiq_slot *sl;
 	size_t k = 0;
 	while (uids && flight && (sl = apiq_queue_next_slot(&s->q, &pos))) {
-		uids[k++] = apiq_strpool_get(&s->pool, sl->obj);
+		uids[k++] = pool_string(s, sl->obj);
 		if (sl->in_flight)
 			flight[nf++] = uids[k - 1];
 	}
@@ -282,7 +287,7 @@ static cJSON *state_json(step_session *s)
 	qsort(uids, k, sizeof(*uids), cmp_str);
 	cJSON *calls = cJSON_AddObjectToObject(st, "calls");
 	for (size_t i = 0; i < k; i++) {
-		const step_call *c = (const step_call *)apiq_queue_lookup(&s->q, apiq_intern_id(&s->pool, uids[i]));
+		const step_call *c = (const step_call *)apiq_queue_lookup(&s->q, intern_id(s, uids[i]));
 		cJSON_AddStringToObject(calls, uids[i], c ? c->label : "");
 	}
 	free(uids);
@@ -290,7 +295,7 @@ static cJSON *state_json(step_session *s)
 	cJSON *g = cJSON_AddObjectToObject(st, "pendingGauge");
 	for (int t = 0; t < s->types->n; t++)
 		cJSON_AddNumberToObject(g, s->types->t[t].name, (double)s->q.pending[t]);
-	const char **pre = malloc((s->ev.npreempting + 1) * sizeof(*pre));
+	const char **pre = pk_xmalloc((s->ev.npreempting + 1) * sizeof(*pre));
 	if (pre) {
 		if (s->ev.npreempting)
 			memcpy(pre, s->ev.preempting, s->ev.npreempting * sizeof(*pre));
@@ -455,7 +460,7 @@ static const char *op_execute(step_session *s, const cJSON *op, cJSON *res)
 		cJSON_AddItemToObject(res, "status", status_to_json(&after, NULL));
 	}
 	if (send) {
-		const char *uid = apiq_strpool_get(&s->pool, c->x.base.obj);
+		const char *uid = pool_string(s, c->x.base.obj);
 		switch (c->x.kind) {
 		case APIQ_KIND_STATUS_PATCH: add_request(s, "PATCH", c->x.ns, c->x.name, "status"); break;
 		case APIQ_KIND_BINDING: add_request(s, "POST", c->x.ns, c->x.name, "binding"); break;
@@ -524,7 +529,7 @@ static const char *op_sync(step_session *s, const cJSON *op, cJSON *res)
 		bad_op(s, "sync needs a string \"uid\" and an object \"object\"");
 		return NULL;
 	}
-	uint64_t id = apiq_intern_id(&s->pool, uid);
+	uint64_t id = intern_id(s, uid);
 	apiq_xcall *c = (apiq_xcall *)apiq_queue_lookup(&s->q, id);
 	if (!c) {
 		cJSON_AddItemToObject(res, "object", cJSON_Duplicate(obj, 1));
@@ -637,9 +642,9 @@ static const char *op_preempt(step_session *s, const cJSON *op, cJSON *res)
 		bad_op(s, "a \"preemptor\" of kind PodGroup needs a \"members\" array (its pods), a pod none");
 		return NULL;
 	}
-	r.victims = calloc((size_t)cJSON_GetArraySize(vs) + 1, sizeof(*r.victims));
-	r.nominated = calloc((size_t)cJSON_GetArraySize(ns) + 1, sizeof(*r.nominated));
-	r.members = calloc((size_t)cJSON_GetArraySize(ms) + 1, sizeof(*r.members));
+	r.victims = pk_xcalloc((size_t)cJSON_GetArraySize(vs) + 1, sizeof(*r.victims));
+	r.nominated = pk_xcalloc((size_t)cJSON_GetArraySize(ns) + 1, sizeof(*r.nominated));
+	r.members = pk_xcalloc((size_t)cJSON_GetArraySize(ms) + 1, sizeof(*r.members));
 	if (!r.victims || !r.nominated || !r.members)
 		goto fail;
 	const cJSON *it;
@@ -855,7 +860,7 @@ int apiq_step_main(pk_cli *cli, const apiq_types *types, const apiq_gates *gates
 	s.cli = cli;
 	s.types = types;
 	s.gates = *gates;
-	apiq_strpool_init(&s.pool);
+	s.pool = pk_strtab_new();
 	apiq_hooks h = {&s, hook_relevance, hook_merge, hook_is_noop, hook_finish, hook_release};
 	apiq_preempt_env env = {&s, env_request, env_clear_nomination, gates->async_api_calls};
 	if (apiq_queue_init(&s.q, &h) < 0) {
@@ -885,7 +890,7 @@ int apiq_step_main(pk_cli *cli, const apiq_types *types, const apiq_gates *gates
 	cJSON_Delete(s.conditions);
 	cJSON_Delete(s.dispatched);
 	free(s.by_label);
-	apiq_strpool_free(&s.pool);
+	pk_strtab_free(s.pool);
 	if (st != PK_EXIT_OK || s.trouble)
 		return PK_EXIT_TROUBLE;
 	return PK_EXIT_OK;

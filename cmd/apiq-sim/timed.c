@@ -19,6 +19,7 @@
 #include "asyncpreempt.h"
 #include "metrics.h"
 #include "queue.h"
+#include "base/alloc.h"
 
 /* ---- deterministic PRNG (xoshiro256**, seeded by splitmix64) ---- */
 
@@ -206,16 +207,7 @@ static bool ev_less(const event *a, const event *b)
 
 static void push_event(sim *s, double t, ev_type type, void *p)
 {
-	if (s->nheap == s->capheap) {
-		size_t cap = s->capheap ? s->capheap * 2 : 1024;
-		event *h = realloc(s->heap, cap * sizeof(*h));
-		if (!h) {
-			fprintf(stderr, "apiq-sim: out of memory\n");
-			exit(PK_EXIT_TROUBLE);
-		}
-		s->heap = h;
-		s->capheap = cap;
-	}
+	s->heap = pk_grow(s->heap, &s->capheap, s->nheap + 1, sizeof *s->heap);
 	size_t i = s->nheap++;
 	event e = {t, s->seq++, type, p};
 	while (i > 0 && ev_less(&e, &s->heap[(i - 1) / 2])) {
@@ -247,30 +239,13 @@ static event pop_event(sim *s)
 
 /* ---- pools: chunked, reused through free lists, freed wholesale ---- */
 
-static void *xcalloc(size_t n)
-{
-	void *p = calloc(1, n);
-	if (!p) {
-		fprintf(stderr, "apiq-sim: out of memory\n");
-		exit(PK_EXIT_TROUBLE);
-	}
-	return p;
-}
-
 #define POOL_CHUNK 1024
 
 static void *pool_get(tpool *pl)
 {
 	if (!pl->free) {
-		char *chunk = xcalloc(POOL_CHUNK * pl->size);
-		if (pl->nchunks == pl->capchunks) {
-			pl->capchunks = pl->capchunks ? pl->capchunks * 2 : 16;
-			pl->chunks = realloc(pl->chunks, pl->capchunks * sizeof(*pl->chunks));
-			if (!pl->chunks) {
-				fprintf(stderr, "apiq-sim: out of memory\n");
-				exit(PK_EXIT_TROUBLE);
-			}
-		}
+		char *chunk = pk_xcalloc(POOL_CHUNK, pl->size);
+		pl->chunks = pk_grow(pl->chunks, &pl->capchunks, pl->nchunks + 1, sizeof *pl->chunks);
 		pl->chunks[pl->nchunks++] = chunk;
 		for (size_t i = 0; i < POOL_CHUNK; i++) {
 			void **obj = (void **)(chunk + i * pl->size);
@@ -1052,14 +1027,7 @@ typedef struct plan_reader {
 
 static int add_plan(sim *s, pod_kind kind, int victims, int clears, int members)
 {
-	if (s->nplans == s->capplans) {
-		size_t cap = s->capplans ? s->capplans * 2 : 64;
-		void *p = realloc(s->plans, cap * sizeof(*s->plans));
-		if (!p)
-			return -1;
-		s->plans = p;
-		s->capplans = cap;
-	}
+	s->plans = pk_grow(s->plans, &s->capplans, s->nplans + 1, sizeof *s->plans);
 	s->plans[s->nplans++] = (struct plan){kind, victims, clears, members};
 	return 0;
 }

@@ -7,17 +7,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/alloc.h"
+
 /* Room for one more element in an array of n (capacity *cap). */
 static bool room_for_one(void **v, size_t n, size_t *cap, size_t size)
 {
-	if (n < *cap)
-		return true;
-	size_t ncap = *cap ? *cap * 2 : 64;
-	void *nv = realloc(*v, ncap * size);
-	if (!nv)
-		return false;
-	*v = nv;
-	*cap = ncap;
+	*v = pk_grow(*v, cap, n + 1, size); /* out of memory ends the run */
 	return true;
 }
 
@@ -29,10 +24,10 @@ static void free_json(void *p)
 void pcv_cross_init(pcv_ctx *c)
 {
 	pk_pclass_set_init(&c->classes);
-	pcv_strmap_init(&c->pcfacts);
-	pcv_strmap_init(&c->workloads);
-	pcv_strmap_init(&c->cluster_objs);
-	pcv_strmap_init(&c->seen_inputs);
+	pk_strmap_init(&c->pcfacts);
+	pk_strmap_init(&c->workloads);
+	pk_strmap_init(&c->cluster_objs);
+	pk_strmap_init(&c->seen_inputs);
 	c->defaults = NULL;
 	c->ndefaults = c->capdefaults = 0;
 	c->refs = NULL;
@@ -49,10 +44,10 @@ static void free_pcfact(void *p)
 void pcv_cross_free(pcv_ctx *c)
 {
 	pk_pclass_set_free(&c->classes);
-	pcv_strmap_free(&c->pcfacts, free_pcfact);
-	pcv_strmap_free(&c->workloads, free);
-	pcv_strmap_free(&c->cluster_objs, free_json);
-	pcv_strmap_free(&c->seen_inputs, free);
+	pk_strmap_free(&c->pcfacts, free_pcfact);
+	pk_strmap_free(&c->workloads, free);
+	pk_strmap_free(&c->cluster_objs, free_json);
+	pk_strmap_free(&c->seen_inputs, free);
 	for (size_t i = 0; i < c->ndefaults; i++)
 		free(c->defaults[i]);
 	free(c->defaults);
@@ -85,7 +80,7 @@ char *pcv_identity_key(const char *group, const char *kind, const char *ns, cons
 {
 	size_t glen = strcspn(group, "/");
 	size_t n = glen + strlen(kind) + strlen(ns) + strlen(name) + 4;
-	char *k = malloc(n);
+	char *k = pk_xmalloc(n);
 	if (k)
 		snprintf(k, n, "%.*s/%s/%s/%s", (int)glen, group, kind, ns, name);
 	return k;
@@ -145,17 +140,8 @@ static void set_default(pcv_ctx *c, const char *name, bool on)
 	}
 	if (!on)
 		return;
-	if (c->ndefaults == c->capdefaults) {
-		size_t ncap = c->capdefaults ? c->capdefaults * 2 : 4;
-		char **nv = realloc(c->defaults, ncap * sizeof *nv);
-		if (!nv)
-			return;
-		c->defaults = nv;
-		c->capdefaults = ncap;
-	}
-	c->defaults[c->ndefaults] = strdup(name);
-	if (c->defaults[c->ndefaults])
-		c->ndefaults++;
+	c->defaults = pk_grow(c->defaults, &c->capdefaults, c->ndefaults + 1, sizeof *c->defaults);
+	c->defaults[c->ndefaults++] = pk_xstrdup(name);
 }
 
 static void record_pclass(pcv_ctx *c, const cJSON *pc, bool existing, bool allow_default, const pcv_place *at)
@@ -163,12 +149,12 @@ static void record_pclass(pcv_ctx *c, const cJSON *pc, bool existing, bool allow
 	const char *name = pk_name(pc);
 	if (!*name)
 		return;
-	pcv_pcfact *f = pcv_strmap_get(&c->pcfacts, name);
+	pcv_pcfact *f = pk_strmap_get(&c->pcfacts, name);
 	if (!f) {
-		f = calloc(1, sizeof *f);
+		f = pk_xcalloc(1, sizeof *f);
 		if (!f)
 			return;
-		if (pcv_strmap_put(&c->pcfacts, name, f) == f) {
+		if (pk_strmap_put(&c->pcfacts, name, f) == f) {
 			free(f);
 			return;
 		}
@@ -179,7 +165,7 @@ static void record_pclass(pcv_ctx *c, const cJSON *pc, bool existing, bool allow
 	f->existing = existing;
 	f->replaced = false;
 	free(f->at.file);
-	f->at = (pcv_place){ at->file ? strdup(at->file) : NULL, at->line, at->col, NULL };
+	f->at = (pcv_place){ at->file ? pk_xstrdup(at->file) : NULL, at->line, at->col, NULL };
 	set_default(c, name, f->global_default);
 	pk_pclass_set_add(&c->classes, pc);
 }
@@ -198,7 +184,7 @@ static void format_place(const pcv_place *p, char *buf, size_t size)
 /* Where an input object starts (its fields would cost a scan of JSON text). */
 static pcv_place input_place(const pcv_obj *o)
 {
-	return (pcv_place){ o->ctx->findings.files.v[o->file], o->rec->origin.line, o->rec->origin.col, NULL };
+	return (pcv_place){ (char *)pk_strtab_str(o->ctx->findings.files, (uint32_t)o->file), o->rec->origin.line, o->rec->origin.col, NULL };
 }
 
 /* Update rules apply against an existing object only (--cluster, --against):
@@ -227,7 +213,7 @@ static bool check_one_default(pcv_obj *o)
 	const char *other = other_default(c, o->name);
 	if (!other)
 		return true;
-	const pcv_pcfact *f = pcv_strmap_get(&c->pcfacts, other);
+	const pcv_pcfact *f = pk_strmap_get(&c->pcfacts, other);
 	char where[1200] = "", msg[1600];
 	if (f && f->at.file)
 		format_place(&f->at, where, sizeof where);
@@ -255,7 +241,7 @@ void pcv_cross_priorityclass(pcv_obj *o)
 	if (!name || !*name)
 		return;  /* generateName: a new object, no identity to compare */
 	size_t before = c->findings.n;
-	pcv_pcfact *old = pcv_strmap_get(&c->pcfacts, name);
+	pcv_pcfact *old = pk_strmap_get(&c->pcfacts, name);
 	if (old)
 		old->replaced = false;  /* an input defines it: it stays */
 	if (old && !old->existing)
@@ -275,7 +261,7 @@ void pcv_cross_priorityclass(pcv_obj *o)
 static char *workload_key(const char *ns, const char *name)
 {
 	size_t n = strlen(ns) + strlen(name) + 2;
-	char *k = malloc(n);
+	char *k = pk_xmalloc(n);
 	if (k)
 		snprintf(k, n, "%s/%s", ns, name);
 	return k;
@@ -287,7 +273,7 @@ static void store_workload(pcv_ctx *c, const char *ns, const char *name, bool te
                            size_t len)
 {
 	char *key = workload_key(*ns ? ns : "default", name);
-	char *copy = malloc(len + 3);
+	char *copy = pk_xmalloc(len + 3);
 	if (!key || !copy) {
 		free(key);
 		free(copy);
@@ -296,7 +282,7 @@ static void store_workload(pcv_ctx *c, const char *ns, const char *name, bool te
 	copy[0] = terminating ? 'T' : 'L';
 	memcpy(copy + 1, names, len);
 	copy[len + 1] = copy[len + 2] = '\0';
-	void *prev = pcv_strmap_put(&c->workloads, key, copy);
+	void *prev = pk_strmap_put(&c->workloads, key, copy);
 	if (prev == copy)
 		free(copy);
 	else
@@ -317,14 +303,7 @@ static void collect_names(const cJSON *list, char **buf, size_t *len, size_t *ca
 		const char *n = pk_str(t, "name");
 		if (n && *n && !pk_get(t, "podGroupTemplates") && !pk_get(t, "compositePodGroupTemplates")) {
 			size_t l = strlen(n) + 1;
-			if (*len + l + 1 > *cap) {
-				size_t ncap = (*cap + l + 1) * 2;
-				char *nb = realloc(*buf, ncap);
-				if (!nb)
-					return;
-				*buf = nb;
-				*cap = ncap;
-			}
+			*buf = pk_grow(*buf, cap, *len + l + 1, 1);
 			memcpy(*buf + *len, n, l);
 			*len += l;
 		}
@@ -341,7 +320,7 @@ void pcv_cross_add_cluster(pcv_ctx *c, cJSON *obj, const pk_origin *at)
 		/* a class in a replaced file counts as a default only if an
 		 * input says so again */
 		record_pclass(c, obj, true, !c->against_replaced, &where);
-		pcv_pcfact *f = pcv_strmap_get(&c->pcfacts, pk_name(obj));
+		pcv_pcfact *f = pk_strmap_get(&c->pcfacts, pk_name(obj));
 		if (f && c->against_replaced)
 			f->replaced = true;
 	}
@@ -378,7 +357,7 @@ void pcv_cross_add_cluster(pcv_ctx *c, cJSON *obj, const pk_origin *at)
 		cJSON_Delete(obj);
 		return;
 	}
-	void *prev = pcv_strmap_put(&c->cluster_objs, key, obj);
+	void *prev = pk_strmap_put(&c->cluster_objs, key, obj);
 	if (prev == obj)
 		cJSON_Delete(obj);
 	else if (prev)
@@ -396,7 +375,7 @@ static void add_committed_ref(pcv_ctx *c, const pk_record *rec, const char *fiel
 		return;
 	pk_origin at = pk_record_path_origin(rec, field);
 	pcv_committed_ref *r = &c->crefs[c->ncrefs++];
-	*r = (pcv_committed_ref){ strdup(target), strdup(c->against_local), at.line, at.col, {0}, strdup(field) };
+	*r = (pcv_committed_ref){ pk_xstrdup(target), pk_xstrdup(c->against_local), at.line, at.col, {0}, pk_xstrdup(field) };
 	pcv_ident_set(&r->obj, pk_api_version(rec->obj), pk_kind(rec->obj), pk_namespace(rec->obj), pk_name(rec->obj));
 }
 
@@ -429,7 +408,7 @@ void pcv_cross_committed_refs(pcv_ctx *c, const pk_record *rec)
 /* A class of the existing state that this change deletes (--against). */
 static const pcv_pcfact *deleted_class(const pcv_ctx *c, const char *name)
 {
-	const pcv_pcfact *f = name && *name ? pcv_strmap_get(&c->pcfacts, name) : NULL;
+	const pcv_pcfact *f = name && *name ? pk_strmap_get(&c->pcfacts, name) : NULL;
 	return f && f->replaced ? f : NULL;
 }
 
@@ -466,7 +445,7 @@ void pcv_cross_lookup(pcv_obj *o)
 	char *key = obj_key(o->root);
 	if (!key)
 		return;
-	o->old = pcv_strmap_get(&o->ctx->cluster_objs, key);
+	o->old = pk_strmap_get(&o->ctx->cluster_objs, key);
 	o->update = o->old != NULL;
 	free(key);
 }
@@ -487,9 +466,9 @@ void pcv_cross_definition(pcv_obj *o)
 	char *key = obj_key(o->root);
 	if (!key)
 		return;
-	const pcv_definition *first = pcv_strmap_get(&c->seen_inputs, key);
+	const pcv_definition *first = pk_strmap_get(&c->seen_inputs, key);
 	if (first) {
-		pcv_place was = { c->findings.files.v[first->file], first->line, first->col, NULL };
+		pcv_place was = { (char *)pk_strtab_str(c->findings.files, (uint32_t)first->file), first->line, first->col, NULL };
 		char where[1200];
 		format_place(&was, where, sizeof where);
 		pcv_finding *d = pcv_report(o, PK_SEV_ERROR, PCV_DUPLICATE_DEFINITION, NULL,
@@ -497,10 +476,10 @@ void pcv_cross_definition(pcv_obj *o)
 		                            o->name, where);
 		pcv_set_related(d, was.file, was.line, was.col, "first definition");
 	} else {
-		pcv_definition *def = malloc(sizeof *def);
+		pcv_definition *def = pk_xmalloc(sizeof *def);
 		if (def) {
 			*def = (pcv_definition){ o->file, o->rec->origin.line, o->rec->origin.col };
-			if (pcv_strmap_put(&c->seen_inputs, key, def) == def)
+			if (pk_strmap_put(&c->seen_inputs, key, def) == def)
 				free(def);
 		}
 	}
@@ -551,10 +530,10 @@ void pcv_add_ref(pcv_obj *o, pcv_ref_kind kind, const char *field, const char *t
 	}
 	r->line = at.line, r->col = at.col;
 	pcv_ident_set(&r->obj, o->api_version, o->kind, o->ns, o->name);
-	r->field = strdup(field);
-	r->target = strdup(target ? target : "");
-	r->target2 = target2 ? strdup(target2) : NULL;
-	r->ns = ns ? strdup(ns) : NULL;
+	r->field = pk_xstrdup(field);
+	r->target = pk_xstrdup(target ? target : "");
+	r->target2 = target2 ? pk_xstrdup(target2) : NULL;
+	r->ns = ns ? pk_xstrdup(ns) : NULL;
 }
 
 pcv_ref *pcv_last_ref(pcv_ctx *c)
@@ -581,18 +560,13 @@ static file_text *file_text_of(pcv_ctx *c, file_text *ft, int file)
 		return ft;
 	free(ft->buf);
 	*ft = (file_text){ file, NULL, 0, 0, 1, 1 };
-	const char *name = c->findings.files.v[file];
+	const char *name = pk_strtab_str(c->findings.files, (uint32_t)file);
 	FILE *fp = strcmp(name, "-") == 0 ? NULL : fopen(name, "rb");
 	if (!fp)
 		return NULL;
 	size_t cap = 0;
 	for (;;) {
-		if (ft->len + 65536 > cap) {
-			char *nb = realloc(ft->buf, cap = (cap ? cap * 2 : 1 << 16) + 65536);
-			if (!nb)
-				break;
-			ft->buf = nb;
-		}
+		ft->buf = pk_grow(ft->buf, &cap, ft->len + 65536, 1);
 		size_t n = fread(ft->buf + ft->len, 1, cap - ft->len, fp);
 		ft->len += n;
 		if (n == 0)
@@ -694,7 +668,7 @@ static void check_workload_ref(pcv_ctx *c, file_text *ft, const pcv_ref *r)
 {
 	char msg[700];
 	char *key = workload_key(r->ns ? r->ns : "default", r->target);
-	const char *names = key ? pcv_strmap_get(&c->workloads, key) : NULL;
+	const char *names = key ? pk_strmap_get(&c->workloads, key) : NULL;
 	free(key);
 	if (!names) {
 		snprintf(msg, sizeof msg, "PodGroup rejected: Workload \"%s\" not found", r->target);

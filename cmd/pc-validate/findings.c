@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/alloc.h"
+
 /* Each type's name in records, and the last part of the rule ids of its
  * findings (the apiserver's error types in camel case). */
 static const struct {
@@ -42,7 +44,7 @@ const char *pcv_rule_name(pcv_type t)
 
 static char *dup_or_null(const char *s)
 {
-	return s && *s ? strdup(s) : NULL;
+	return s && *s ? pk_xstrdup(s) : NULL;
 }
 
 void pcv_ident_set(pcv_ident *id, const char *api_version, const char *kind, const char *ns, const char *name)
@@ -65,7 +67,7 @@ void pcv_ident_free(pcv_ident *id)
 void pcv_findings_init(pcv_findings *f)
 {
 	memset(f, 0, sizeof *f);
-	pcv_names_init(&f->files);
+	f->files = pk_strtab_new();
 }
 
 void pcv_findings_free(pcv_findings *f)
@@ -78,27 +80,19 @@ void pcv_findings_free(pcv_findings *f)
 		free(f->v[i].related.file);
 	}
 	free(f->v);
-	pcv_names_free(&f->files);
-	pcv_findings_init(f);
+	pk_strtab_free(f->files);
+	memset(f, 0, sizeof *f);
 }
 
 int pcv_intern_file(pcv_findings *f, const char *file)
 {
-	long i = pcv_names_intern(&f->files, file ? file : "-");
-	return i < 0 ? 0 : (int)i;
+	return (int)pk_intern_id(f->files, file ? file : "-");
 }
 
 pcv_finding *pcv_add_finding(pcv_findings *f, int file, long line, long col, pk_severity sev,
                              const pcv_ident *obj, const char *field, pcv_type type, const char *message)
 {
-	if (f->n == f->cap) {
-		size_t ncap = f->cap ? f->cap * 2 : 64;
-		pcv_finding *nv = realloc(f->v, ncap * sizeof *nv);
-		if (!nv)
-			return NULL;
-		f->v = nv;
-		f->cap = ncap;
-	}
+	f->v = pk_grow(f->v, &f->cap, f->n + 1, sizeof *f->v);
 	pcv_finding *d = &f->v[f->n++];
 	memset(d, 0, sizeof *d);
 	d->file = file;
@@ -108,9 +102,9 @@ pcv_finding *pcv_add_finding(pcv_findings *f, int file, long line, long col, pk_
 	d->sev = sev;
 	if (obj)
 		pcv_ident_set(&d->obj, obj->api_version, obj->kind, obj->ns, obj->name);
-	d->field = field && *field ? strdup(field) : NULL;
+	d->field = field && *field ? pk_xstrdup(field) : NULL;
 	d->type = type;
-	d->message = strdup(message ? message : "");
+	d->message = pk_xstrdup(message ? message : "");
 	return d;
 }
 
@@ -144,7 +138,7 @@ void pcv_set_rule(pcv_finding *d, const char *field, const char *name)
 	char id[PCV_PATH_MAX + 160];
 	compose_rule(d->obj.kind, field, name, id, sizeof id);
 	free(d->rule);
-	d->rule = strdup(id);
+	d->rule = pk_xstrdup(id);
 }
 
 void pcv_set_related(pcv_finding *d, const char *file, long line, long col, const char *what)
@@ -152,7 +146,7 @@ void pcv_set_related(pcv_finding *d, const char *file, long line, long col, cons
 	if (!d)
 		return;
 	free(d->related.file);
-	d->related = (pcv_place){ file ? strdup(file) : NULL, line, col, what };
+	d->related = (pcv_place){ file ? pk_xstrdup(file) : NULL, line, col, what };
 }
 
 void pcv_rule_of(const pcv_finding *d, char *buf, size_t size)

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/alloc.h"
+
 enum {
 	OPT_CLUSTER = 0x100,
 	OPT_AGAINST,
@@ -62,9 +64,7 @@ static void parse_options(pk_cli *cli, pcv_ctx *c, options *opt, int argc, char 
 	while ((ch = pk_cli_getopt(cli, argc, argv, "", longopts)) != -1) {
 		switch (ch) {
 		case OPT_CLUSTER:
-			opt->cluster = realloc(opt->cluster, (opt->ncluster + 1) * sizeof *opt->cluster);
-			if (!opt->cluster)
-				pk_cli_usage_error(cli, "out of memory");
+			opt->cluster = pk_xrealloc(opt->cluster, opt->ncluster + 1, sizeof *opt->cluster);
 			opt->cluster[opt->ncluster++] = optarg;
 			break;
 		case OPT_AGAINST:

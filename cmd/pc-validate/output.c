@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/alloc.h"
+
 #define TOOL_URI "https://github.com/preemptkit/preemptkit"
 #define RULE_MAX (PCV_PATH_MAX + 160)
 
@@ -18,7 +20,8 @@ static const char *sev_name(pk_severity s)
 
 static const char *file_of(const pcv_ctx *c, const pcv_finding *d)
 {
-	return d->file >= 0 && (size_t)d->file < c->findings.files.n ? c->findings.files.v[d->file] : "-";
+	return d->file >= 0 && (size_t)d->file < pk_strtab_count(c->findings.files)
+	       ? pk_strtab_str(c->findings.files, (uint32_t)d->file) : "-";
 }
 
 static void format_where(const pcv_ctx *c, const pcv_finding *d, char *buf, size_t size)
@@ -216,8 +219,8 @@ static void xml_escaped(pk_out *out, const char *s)
 /* One testcase per input file; each error finding is a failure in it. */
 static void output_junit(const pcv_ctx *c, pk_out *out)
 {
-	size_t nfiles = c->findings.files.n, failures = 0;
-	size_t *per_file = calloc(nfiles ? nfiles : 1, sizeof *per_file);
+	size_t nfiles = pk_strtab_count(c->findings.files), failures = 0;
+	size_t *per_file = pk_xcalloc(nfiles ? nfiles : 1, sizeof *per_file);
 	for (size_t i = 0; i < c->findings.n; i++) {
 		const pcv_finding *d = &c->findings.v[i];
 		if (d->sev != PK_SEV_ERROR && !c->strict)
@@ -231,7 +234,7 @@ static void output_junit(const pcv_ctx *c, pk_out *out)
 	              failures);
 	for (size_t f = 0; f < nfiles; f++) {
 		pk_out_printf(out, "    <testcase classname=\"pc-validate\" name=\"");
-		xml_escaped(out, c->findings.files.v[f]);
+		xml_escaped(out, pk_strtab_str(c->findings.files, (uint32_t)f));
 		pk_out_printf(out, "\"");
 		if (!per_file || !per_file[f]) {
 			pk_out_printf(out, "/>\n");
@@ -302,11 +305,11 @@ static const char *rule_help(const char *name)
 }
 
 /* One reportingDescriptor per rule that occurred: id, help text. */
-static cJSON *sarif_rules(const pcv_names *l)
+static cJSON *sarif_rules(const pk_strtab *l)
 {
 	cJSON *rules = cJSON_CreateArray();
-	for (size_t i = 0; i < l->n; i++) {
-		const char *id = l->v[i], *last = strrchr(id, '.');
+	for (size_t i = 0; i < pk_strtab_count(l); i++) {
+		const char *id = pk_strtab_str(l, (uint32_t)i), *last = strrchr(id, '.');
 		const char *help = rule_help(last ? last + 1 : id);
 		cJSON *r = cJSON_CreateObject();
 		cJSON_AddStringToObject(r, "id", id);
@@ -333,15 +336,13 @@ static cJSON *sarif_location(const char *file, long line, long col)
 	return loc;
 }
 
-static cJSON *sarif_result(const pcv_ctx *c, const pcv_finding *d, pcv_names *rules)
+static cJSON *sarif_result(const pcv_ctx *c, const pcv_finding *d, pk_strtab *rules)
 {
 	char rule[RULE_MAX], subject[PCV_PATH_MAX + 600], text[5000];
 	pcv_rule_of(d, rule, sizeof rule);
 	cJSON *r = cJSON_CreateObject();
 	cJSON_AddStringToObject(r, "ruleId", rule);
-	long index = pcv_names_intern(rules, rule);
-	if (index >= 0)
-		cJSON_AddNumberToObject(r, "ruleIndex", (double)index);
+	cJSON_AddNumberToObject(r, "ruleIndex", (double)pk_intern_id(rules, rule));
 	cJSON_AddStringToObject(r, "level", sev_name(d->sev));
 	format_subject(d, subject, sizeof subject);
 	snprintf(text, sizeof text, "%s%s", subject, d->message);
@@ -359,8 +360,7 @@ static cJSON *sarif_result(const pcv_ctx *c, const pcv_finding *d, pcv_names *ru
 
 static void output_sarif(const pcv_ctx *c, pk_out *out)
 {
-	pcv_names rules;
-	pcv_names_init(&rules);
+	pk_strtab *rules = pk_strtab_new();
 	cJSON *root = cJSON_CreateObject();
 	cJSON_AddStringToObject(root, "$schema", "https://json.schemastore.org/sarif-2.1.0.json");
 	cJSON_AddStringToObject(root, "version", "2.1.0");
@@ -372,17 +372,17 @@ static void output_sarif(const pcv_ctx *c, pk_out *out)
 	cJSON_AddStringToObject(driver, "informationUri", TOOL_URI);
 	cJSON *results = cJSON_AddArrayToObject(run, "results");
 	for (size_t i = 0; i < c->findings.n; i++)
-		cJSON_AddItemToArray(results, sarif_result(c, &c->findings.v[i], &rules));
+		cJSON_AddItemToArray(results, sarif_result(c, &c->findings.v[i], rules));
 	/* the release the verdicts are for (--kubernetes-version) */
 	pk_cli_add_k8s_version(c->cli, cJSON_AddObjectToObject(run, "properties"));
-	cJSON_AddItemToObject(driver, "rules", sarif_rules(&rules));
+	cJSON_AddItemToObject(driver, "rules", sarif_rules(rules));
 	cJSON_AddItemToArray(runs, run);
 	char *s = cJSON_Print(root);
 	if (s)
 		pk_out_printf(out, "%s\n", s);
 	free(s);
 	cJSON_Delete(root);
-	pcv_names_free(&rules);
+	pk_strtab_free(rules);
 }
 
 /* A validator given nothing it checks says so, and exits 0 (kubeconform

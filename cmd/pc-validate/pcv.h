@@ -13,7 +13,7 @@
 #include "k8s/json.h"
 #include "k8s/priority.h"
 #include "io/writer.h"
-#include "strmap.h"
+#include "base/strtab.h"
 
 /* Finding types: the apiserver's field.ErrorType names plus the decode-level
  * pseudo-types of validation.md section 0.2. */
@@ -66,7 +66,7 @@ typedef struct pcv_finding {
 typedef struct pcv_findings {
 	pcv_finding *v;
 	size_t n, cap;
-	pcv_names files;   /* interned file names, in first-seen order */
+	pk_strtab *files;  /* interned file names, ids in first-seen order */
 	long seq;
 } pcv_findings;
 
@@ -165,12 +165,12 @@ typedef struct pcv_ctx {
 	long seq_doc;
 
 	pk_pclass_set classes; /* inputs + cluster; for priority resolution */
-	pcv_strmap pcfacts;    /* PriorityClass name -> pcv_pcfact* */
+	pk_strmap pcfacts;    /* PriorityClass name -> pcv_pcfact* */
 	char **defaults;       /* names of classes currently marked globalDefault */
 	size_t ndefaults, capdefaults;
-	pcv_strmap workloads;  /* "ns/name" -> char* list of template names ("\0"-separated, "\0\0" end) */
-	pcv_strmap cluster_objs; /* "group/Kind/ns/name" -> cJSON* (from --cluster) */
-	pcv_strmap seen_inputs;  /* same key -> pcv_definition* for inputs (duplicates) */
+	pk_strmap workloads;  /* "ns/name" -> char* list of template names ("\0"-separated, "\0\0" end) */
+	pk_strmap cluster_objs; /* "group/Kind/ns/name" -> cJSON* (from --cluster) */
+	pk_strmap seen_inputs;  /* same key -> pcv_definition* for inputs (duplicates) */
 
 	pcv_ref *refs;
 	size_t nrefs, caprefs;

@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/alloc.h"
+
 #define MAX_TEMPLATES 8
 #define MAX_TREE_DEPTH 4
 #define MAX_CLAIMS 4
@@ -253,7 +255,7 @@ static void check_group_fields(pcv_obj *o, const cJSON *t, const char *path, boo
 /* ---- template tree (v1alpha2 / v1alpha3) ---- */
 
 typedef struct tree_state {
-	pcv_strmap names;        /* template name -> list id + 1 */
+	pk_strmap names;        /* template name -> list id + 1 */
 	int next_list;
 	/* priority consistency (WL-22) */
 	bool have_first;
@@ -270,14 +272,7 @@ typedef struct tree_state {
 static void remember_name(tree_state *st, const char *name)
 {
 	size_t n = strlen(name) + 1;
-	if (st->tlen + n + 1 > st->tcap) {
-		size_t ncap = (st->tcap + n + 1) * 2;
-		char *nb = realloc(st->tnames, ncap);
-		if (!nb)
-			return;
-		st->tnames = nb;
-		st->tcap = ncap;
-	}
+	st->tnames = pk_grow(st->tnames, &st->tcap, st->tlen + n + 1, 1);
 	memcpy(st->tnames + st->tlen, name, n);
 	st->tlen += n;
 	st->tnames[st->tlen] = '\0';
@@ -326,13 +321,13 @@ static void check_name(pcv_obj *o, tree_state *st, const cJSON *item, const char
 		return;
 	}
 	pcv_check_label(o, p, name);
-	intptr_t seen = (intptr_t)pcv_strmap_get(&st->names, name);
+	intptr_t seen = (intptr_t)pk_strmap_get(&st->names, name);
 	if (seen == list_id + 1)
 		pcv_duplicate(o, item_path, item);
 	else if (seen)
 		pcv_duplicate(o, p, pk_get(item, "name"));
 	else
-		pcv_strmap_put(&st->names, name, (void *)(intptr_t)(list_id + 1));
+		pk_strmap_put(&st->names, name, (void *)(intptr_t)(list_id + 1));
 }
 
 static int check_pg_templates(pcv_obj *o, tree_state *st, const cJSON *list, const char *path)
@@ -451,7 +446,7 @@ void pcv_rules_workload(pcv_obj *o)
 
 	tree_state st;
 	memset(&st, 0, sizeof st);
-	pcv_strmap_init(&st.names);
+	pk_strmap_init(&st.names);
 	const cJSON *pgts = pk_get(spec, "podGroupTemplates");
 	const cJSON *cpgts = pcv_gated(o, spec, "compositePodGroupTemplates", "spec.compositePodGroupTemplates",
 	                               o->ctx->gates.composite, "CompositePodGroup", PCV_GATE_FORBIDDEN);
@@ -477,7 +472,7 @@ void pcv_rules_workload(pcv_obj *o)
 	note_preemption_class(o, spec, "spec");
 	pcv_cross_workload(o, st.tnames ? st.tnames : "", st.tlen);
 	free(st.tnames);
-	pcv_strmap_free(&st.names, NULL);
+	pk_strmap_free(&st.names, NULL);
 }
 
 /* ---- v1alpha1 (1.35 shape: spec.podGroups[].policy) ---- */
@@ -498,7 +493,7 @@ void pcv_rules_workload_v1alpha1(pcv_obj *o)
 
 	tree_state st;
 	memset(&st, 0, sizeof st);
-	pcv_strmap_init(&st.names);
+	pk_strmap_init(&st.names);
 	int i = 0;
 	for (const cJSON *g = n ? groups->child : NULL; g; g = g->next, i++) {
 		char p[PCV_PATH_MAX], sub[PCV_PATH_MAX];
@@ -558,7 +553,7 @@ void pcv_rules_workload_v1alpha1(pcv_obj *o)
 	note_preemption_class(o, spec, "spec");
 	pcv_cross_workload(o, st.tnames ? st.tnames : "", st.tlen);
 	free(st.tnames);
-	pcv_strmap_free(&st.names, NULL);
+	pk_strmap_free(&st.names, NULL);
 }
 
 /* ---- PodGroup ---- */

@@ -91,7 +91,7 @@ static void not_an_object(pcv_ctx *c, const pk_record *rec, int file, const char
 	}
 	char msg[1300];
 	snprintf(msg, sizeof msg, "unable to decode \"%s\": json: cannot unmarshal %s into Go value of type "
-	         "unstructured.detector", c->findings.files.v[file], go_type);
+	         "unstructured.detector", pk_strtab_str(c->findings.files, (uint32_t)file), go_type);
 	pcv_finding *d = pcv_add_finding(&c->findings, file, rec->origin.line, rec->origin.col, PK_SEV_ERROR, NULL,
 	                                 NULL, PCV_PARSE_ERROR, msg);
 	pcv_set_rule(d, NULL, "notAnObject");

@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/alloc.h"
+
 const char *pp_action_name(pp_action a)
 {
 	switch (a) {
@@ -68,7 +70,7 @@ static bool policy_can_see(const pp_policy *p, const pp_template *t)
 
 static int collect_candidates(const pp_world *w, const pp_template *t, pp_decision *d)
 {
-	int cap = 0;
+	size_t cap = 0;
 
 	for (long i = 0; i < w->npolicies; i++) {
 		const pp_policy *p = &w->policies[i];
@@ -77,14 +79,7 @@ static int collect_candidates(const pp_world *w, const pp_template *t, pp_decisi
 		pp_match_level l = pp_policy_level(p, t);
 		if (l == PP_MATCH_NONE)
 			continue;
-		if (d->ncands == cap) {
-			int n = cap ? cap * 2 : 8;
-			pp_candidate *more = realloc(d->cands, (size_t)n * sizeof *more);
-			if (!more)
-				return -1;
-			d->cands = more;
-			cap = n;
-		}
+		d->cands = pk_grow(d->cands, &cap, (size_t)d->ncands + 1, sizeof *d->cands);
 		d->cands[d->ncands++] = (pp_candidate){.policy = p, .level = l};
 	}
 	return 0;

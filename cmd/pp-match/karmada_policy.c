@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "k8s/json.h"
+#include "base/alloc.h"
 
 const char *pp_policy_kind_name(pp_policy_kind k)
 {
@@ -66,7 +67,7 @@ int pp_policy_init(pp_policy *p, cJSON *obj, const pk_origin *origin, const char
 	const cJSON *sels = pk_getp(obj, "spec.resourceSelectors");
 	int n = cJSON_IsArray(sels) ? cJSON_GetArraySize(sels) : 0;
 	if (n > 0) {
-		p->sels = calloc((size_t)n, sizeof *p->sels);
+		p->sels = pk_xcalloc((size_t)n, sizeof *p->sels);
 		if (!p->sels)
 			return -1;
 	}
@@ -113,7 +114,7 @@ int pp_template_init(pp_template *t, cJSON *obj, const pk_origin *origin, const 
                      const char *skipped)
 {
 	memset(t, 0, sizeof *t);
-	if (skipped && !(t->skipped = strdup(skipped)))
+	if (skipped && !(t->skipped = pk_xstrdup(skipped)))
 		return -1;
 	trim_template(obj);
 	t->obj = obj;

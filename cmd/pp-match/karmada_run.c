@@ -9,17 +9,13 @@
 #include "io/gitrev.h"
 #include "io/nonobject.h"
 #include "k8s/json.h"
+#include "base/alloc.h"
 
 static int grow(void **items, long *cap, long need, size_t size)
 {
-	if (need <= *cap)
-		return 0;
-	long n = *cap ? *cap * 2 : 64;
-	void *p = realloc(*items, (size_t)n * size);
-	if (!p)
-		return -1;
-	*items = p;
-	*cap = n;
+	size_t c = (size_t)*cap;
+	*items = pk_grow(*items, &c, (size_t)need, size); /* out of memory ends the run */
+	*cap = (long)c;
 	return 0;
 }
 
@@ -307,7 +303,7 @@ static void check_duplicates(pp_run *r)
 {
 	const pp_world *w = &r->world;
 	long n = w->ntemplates > w->npolicies ? w->ntemplates : w->npolicies;
-	ident *ids = n ? malloc((size_t)n * sizeof *ids) : NULL;
+	ident *ids = n ? pk_xmalloc((size_t)n * sizeof *ids) : NULL;
 
 	if (!ids)
 		return;

@@ -3,6 +3,8 @@
  * page). */
 #include "plan.h"
 
+#include "base/alloc.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -80,9 +82,8 @@ static void count_warnings(plan_run *r, const pk_plan *p)
 		while (j < r->nwarnings && strcmp(r->warnings[j].text, p->warnings[i]) != 0)
 			j++;
 		if (j == r->nwarnings) {
-			r->warnings = realloc(r->warnings, sizeof *r->warnings * (size_t)(r->nwarnings + 1));
-			if (!r->warnings || !(r->warnings[j].text = strdup(p->warnings[i])))
-				abort();
+			r->warnings = pk_xrealloc(r->warnings, (size_t)r->nwarnings + 1, sizeof *r->warnings);
+			r->warnings[j].text = pk_xstrdup(p->warnings[i]);
 			r->warnings[j].n = 0;
 			r->nwarnings++;
 		}

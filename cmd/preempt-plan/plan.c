@@ -10,6 +10,7 @@
 #include "k8s/json.h"
 #include "sched/report/records.h"
 #include "sched/engine/score.h"
+#include "base/alloc.h"
 
 void plan_init(plan_run *r, pk_cli *cli)
 {
@@ -48,12 +49,9 @@ static plan_entry *entry_for(plan_run *r, const cJSON *ref)
 	for (long i = r->nentries - 1; i >= 0; i--)
 		if (strcmp(r->entries[i].key, key) == 0)
 			return &r->entries[i];
-	if (r->nentries == r->cap) {
-		r->cap = r->cap ? r->cap * 2 : 16;
-		r->entries = realloc(r->entries, sizeof *r->entries * (size_t)r->cap);
-		if (!r->entries)
-			abort();
-	}
+	size_t cap = (size_t)r->cap;
+	r->entries = pk_grow(r->entries, &cap, (size_t)r->nentries + 1, sizeof *r->entries);
+	r->cap = (long)cap;
 	plan_entry *e = &r->entries[r->nentries++];
 	memset(e, 0, sizeof *e);
 	snprintf(e->key, sizeof e->key, "%s", key);
@@ -65,12 +63,9 @@ static plan_entry *entry_for(plan_run *r, const cJSON *ref)
 
 static void add_candidate(plan_entry *e, const pk_candidate *c)
 {
-	if (e->ncandidates == e->cap) {
-		e->cap = e->cap ? e->cap * 2 : 8;
-		e->candidates = realloc(e->candidates, sizeof *e->candidates * (size_t)e->cap);
-		if (!e->candidates)
-			abort();
-	}
+	size_t cap = (size_t)e->cap;
+	e->candidates = pk_grow(e->candidates, &cap, (size_t)e->ncandidates + 1, sizeof *e->candidates);
+	e->cap = (int)cap;
 	e->candidates[e->ncandidates++] = *c;
 }
 

@@ -21,6 +21,7 @@
 #include "sched/report/records.h"
 #include "sched/report/report.h"
 #include "sched/sim/simulate.h"
+#include "base/alloc.h"
 
 static const pk_cli_spec spec = {
 	.prog = "preempt-plan",
@@ -180,18 +181,16 @@ static int on_applied(void *ctx, pk_record *rec)
 	sim_run *r = ctx;
 	if (!pk_cli_accept_record(&r->cli, &r->stats, rec, &r->apply_trouble))
 		return 0;
-	if (r->napplied == r->appliedcap) {
-		r->appliedcap = r->appliedcap ? r->appliedcap * 2 : 16;
-		r->applied = realloc(r->applied, sizeof *r->applied * (size_t)r->appliedcap);
-		r->where = realloc(r->where, sizeof *r->where * (size_t)r->appliedcap);
-		if (!r->applied || !r->where)
-			abort();
-	}
+	size_t cap = (size_t)r->appliedcap;
+	r->applied = pk_grow(r->applied, &cap, (size_t)r->napplied + 1, sizeof *r->applied);
+	if (cap != (size_t)r->appliedcap) /* parallel */
+		r->where = pk_xrealloc(r->where, cap, sizeof *r->where);
+	r->appliedcap = (long)cap;
 	if (strcmp(pk_kind(rec->obj), "Node") == 0 && r->apply_nodes++ == 0)
-		r->apply_nodes_file = strdup(rec->origin.file ? rec->origin.file : "-");
+		r->apply_nodes_file = pk_xstrdup(rec->origin.file ? rec->origin.file : "-");
 	char at[300];
 	snprintf(at, sizeof at, "%s:%ld", rec->origin.file ? rec->origin.file : "-", rec->origin.line);
-	r->where[r->napplied] = strdup(at);
+	r->where[r->napplied] = pk_xstrdup(at);
 	r->applied[r->napplied++] = rec->obj;
 	rec->obj = NULL;
 	return 0;
@@ -513,10 +512,8 @@ static bool is_path_arg(const char *s)
  * getopt cannot express: take them out of argv first. */
 static void split_apply(int argc, char **argv, sim_args *a)
 {
-	a->apply_paths = malloc(sizeof *a->apply_paths * (size_t)(argc + 1));
-	a->rest = malloc(sizeof *a->rest * (size_t)(argc + 1));
-	if (!a->apply_paths || !a->rest)
-		abort();
+	a->apply_paths = pk_xmalloc(sizeof *a->apply_paths * (size_t)(argc + 1));
+	a->rest = pk_xmalloc(sizeof *a->rest * (size_t)(argc + 1));
 	bool dashdash = false;
 	for (int i = 0; i < argc; i++) {
 		if (!dashdash && strcmp(argv[i], "--") == 0)
@@ -591,9 +588,7 @@ static void parse_options(sim_run *r, pk_sim_opts *so, sim_args *a, int argc, ch
 static bool apply_all(sim_run *r, pk_sim *sim, const sim_args *a)
 {
 	pk_apply_init(&r->apply, sim, a->ns);
-	pk_apply_verdict *verdict = calloc((size_t)r->napplied + 1, sizeof *verdict);
-	if (!verdict)
-		abort();
+	pk_apply_verdict *verdict = pk_xcalloc((size_t)r->napplied + 1, sizeof *verdict);
 	pk_apply_run(&r->apply, r->applied, (const char *const *)r->where, r->napplied, verdict);
 	account_applied(r, verdict);
 	free(verdict);
@@ -677,9 +672,7 @@ static bool read_applied(sim_run *r, const pk_reader_opts *reader, const sim_arg
 
 int pp_simulate_main(int argc, char **argv)
 {
-	sim_run *r = calloc(1, sizeof *r);
-	if (!r)
-		abort();
+	sim_run *r = pk_xcalloc(1, sizeof *r);
 	pk_cli_init(&r->cli, &spec);
 	pk_sim_opts so;
 	pk_sim_opts_default(&so);

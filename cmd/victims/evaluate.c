@@ -9,6 +9,7 @@
 
 #include "sched/report/records.h"
 #include "sched/engine/score.h"
+#include "base/alloc.h"
 
 long victims_evaluate(victims_run *r, pk_out *out)
 {

@@ -8,16 +8,15 @@
 #include <string.h>
 
 #include "k8s/json.h"
+#include "base/alloc.h"
 
 static void push_preemptor(victims_run *r, const pk_preemptor *p, long line)
 {
-	if (r->npreemptors == r->cap) {
-		r->cap = r->cap ? r->cap * 2 : 8;
-		r->preemptors = realloc(r->preemptors, sizeof *r->preemptors * (size_t)r->cap);
-		r->lines = realloc(r->lines, sizeof *r->lines * (size_t)r->cap);
-		if (!r->preemptors || !r->lines)
-			abort();
-	}
+	size_t cap = (size_t)r->cap;
+	r->preemptors = pk_grow(r->preemptors, &cap, (size_t)r->npreemptors + 1, sizeof *r->preemptors);
+	if (cap != (size_t)r->cap) /* parallel */
+		r->lines = pk_xrealloc(r->lines, cap, sizeof *r->lines);
+	r->cap = (long)cap;
 	r->lines[r->npreemptors] = line;
 	r->preemptors[r->npreemptors++] = *p;
 }

@@ -8,6 +8,7 @@
 #include "cli.h"
 #include "io/writer.h"
 #include "victims.h"
+#include "base/alloc.h"
 
 enum {
 	OPT_PREEMPTOR = 1,
@@ -64,9 +65,7 @@ static void parse_options(int argc, char **argv, pk_cli *cli, victims_opts *o)
 {
 	int opt;
 	pk_eval_opts_default(&o->eval);
-	o->preemptor_files = calloc((size_t)argc + 1, sizeof *o->preemptor_files);
-	if (!o->preemptor_files)
-		abort();
+	o->preemptor_files = pk_xcalloc((size_t)argc + 1, sizeof *o->preemptor_files);
 	bool all_namespaces = false;
 	while ((opt = pk_cli_getopt(cli, argc, argv, "n:A", long_options)) != -1) {
 		switch (opt) {

@@ -24,6 +24,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/alloc.h"
+
 /* ---- buffered input with absolute offsets ----------------------------- */
 
 typedef struct src {
@@ -78,12 +80,7 @@ static int src_need(src *s, size_t at, size_t keep)
 		if (s->cap - s->len < 65536) {
 			if (s->len > s->limit)
 				return -3;
-			size_t cap = s->cap ? s->cap * 2 : 1 << 20;
-			char *b = realloc(s->buf, cap);
-			if (!b)
-				return -3;
-			s->buf = b;
-			s->cap = cap;
+			s->buf = pk_grow(s->buf, &s->cap, s->len + (1 << 20), 1);
 		}
 		read_ahead(s);
 		ssize_t n = read(s->fd, s->buf + s->len, s->cap - s->len);
@@ -337,16 +334,7 @@ static int skip_ws(jscan *j)
 static void dispose_into(void *ctx, cJSON *obj)
 {
 	batch *b = ctx;
-	if (b->ndead == b->dead_cap) {
-		size_t cap = b->dead_cap ? b->dead_cap * 2 : 256;
-		cJSON **d = realloc(b->dead, cap * sizeof *d);
-		if (!d) {
-			cJSON_Delete(obj);
-			return;
-		}
-		b->dead = d;
-		b->dead_cap = cap;
-	}
+	b->dead = pk_grow(b->dead, &b->dead_cap, b->ndead + 1, sizeof *b->dead);
 	b->dead[b->ndead++] = obj;
 }
 
@@ -478,16 +466,7 @@ static void submit(jscan *j)
 
 static int grow(void **ptr, size_t *cap, size_t need, size_t elem)
 {
-	if (need <= *cap)
-		return 0;
-	size_t c = *cap ? *cap : 16;
-	while (c < need)
-		c *= 2;
-	void *n = realloc(*ptr, c * elem);
-	if (!n)
-		return -1;
-	*ptr = n;
-	*cap = c;
+	*ptr = pk_grow(*ptr, cap, need, elem); /* out of memory ends the run */
 	return 0;
 }
 
@@ -1034,7 +1013,7 @@ static int thread_count(const pk_sink *s)
 
 int pk_json_stream(pk_sink *s, int fd, const char *prefix, size_t nprefix)
 {
-	pool *p = calloc(1, sizeof *p);
+	pool *p = pk_xcalloc(1, sizeof *p);
 	jscan j = { .sink = s, .pool = p, .line = 1 };
 
 	if (!p)

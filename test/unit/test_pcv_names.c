@@ -1,9 +1,8 @@
-/* pc-validate: name formats, feature-gate parsing and the hash map behind the
- * cross-object rules. The tool's sources are compiled in directly: they are
+/* pc-validate: name formats, feature-gate parsing and the string map behind
+ * the cross-object rules (base/strtab.h). The tool's sources are compiled in directly: they are
  * not part of the common library the unit tests link. */
 #include "t.h"
 #include "pcv.h"
-#include "strmap.h"
 
 static int subdomain_errors(const char *s)
 {
@@ -70,22 +69,23 @@ int main(void)
 	pcv_gates_from(&g, &fg);
 	CHECK(!g.composite && g.topology, "pc-validate reads the shared gates");
 
-	pcv_strmap m;
-	pcv_strmap_init(&m);
+	pk_strmap m;
+	pk_strmap_init(&m);
 	char key[32];
 	for (intptr_t i = 1; i <= 5000; i++) {
 		snprintf(key, sizeof key, "ns/w%ld", (long)i);
-		pcv_strmap_put(&m, key, (void *)i);
+		pk_strmap_put(&m, key, (void *)i);
 	}
 	int found = 0;
 	for (intptr_t i = 1; i <= 5000; i++) {
 		snprintf(key, sizeof key, "ns/w%ld", (long)i);
-		found += pcv_strmap_get(&m, key) == (void *)i;
+		found += pk_strmap_get(&m, key) == (void *)i;
 	}
-	CHECK(found == 5000 && m.len == 5000, "5000 keys survive growth (%d found)", found);
-	CHECK(pcv_strmap_put(&m, "ns/w7", (void *)9) == (void *)7 && m.len == 5000, "replacing returns the old value");
-	CHECK(pcv_strmap_get(&m, "ns/none") == NULL, "absent key");
-	pcv_strmap_free(&m, NULL);
+	CHECK(found == 5000 && pk_strtab_count(m.keys) == 5000, "5000 keys survive growth (%d found)", found);
+	CHECK(pk_strmap_put(&m, "ns/w7", (void *)9) == (void *)7 && pk_strtab_count(m.keys) == 5000,
+	      "replacing returns the old value");
+	CHECK(pk_strmap_get(&m, "ns/none") == NULL, "absent key");
+	pk_strmap_free(&m, NULL);
 
 	pcv_findings f;
 	pcv_findings_init(&f);

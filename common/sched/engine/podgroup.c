@@ -9,6 +9,7 @@
 
 #include "k8s/gates.h"
 #include "k8s/json.h"
+#include "base/alloc.h"
 
 /* ---- feature gates -------------------------------------------------------- */
 
@@ -85,9 +86,7 @@ static void index_rebuild(pk_pg_set *g)
 	ix->cap = 16;
 	while (ix->cap < (size_t)g->n * 2 + 2)
 		ix->cap *= 2;
-	ix->slots = calloc(ix->cap, sizeof *ix->slots);
-	if (!ix->slots)
-		abort();
+	ix->slots = pk_xcalloc(ix->cap, sizeof *ix->slots);
 	for (long i = 0; i < g->n; i++)
 		index_insert(ix, g->groups, i);
 }
@@ -95,11 +94,11 @@ static void index_rebuild(pk_pg_set *g)
 void pk_pg_set_init(pk_pg_set *g, const pk_feature_gates *fg)
 {
 	memset(g, 0, sizeof *g);
-	g->index = calloc(1, sizeof(pg_index));
+	g->index = pk_xcalloc(1, sizeof(pg_index));
 	g->workloads = cJSON_CreateArray();
 	g->templates = cJSON_CreateArray();
-	if (!g->index || !g->workloads || !g->templates)
-		abort();
+	if (!g->workloads || !g->templates)
+		pk_out_of_memory();
 	pk_pg_gates_from(&g->gates, fg);
 	index_rebuild(g);
 }
@@ -142,12 +141,9 @@ static pk_podgroup *group_get(pk_pg_set *g, const char *ns, const char *name, bo
 	*created = false;
 	if (pg)
 		return pg;
-	if (g->n == g->cap) {
-		g->cap = g->cap ? g->cap * 2 : 16;
-		g->groups = realloc(g->groups, sizeof *g->groups * (size_t)g->cap);
-		if (!g->groups)
-			abort();
-	}
+	size_t cap = (size_t)g->cap;
+	g->groups = pk_grow(g->groups, &cap, (size_t)g->n + 1, sizeof *g->groups);
+	g->cap = (long)cap;
 	pg = &g->groups[g->n];
 	memset(pg, 0, sizeof *pg);
 	pg->namespace_ = ns;
@@ -317,17 +313,13 @@ static void grow_pod_arrays(pk_pg_set *g, long need)
 {
 	if (need <= g->podcap)
 		return;
-	long cap = g->podcap ? g->podcap : 256;
-	while (cap < need)
-		cap *= 2;
-	g->pod_group_name = realloc(g->pod_group_name, sizeof *g->pod_group_name * (size_t)cap);
-	g->pod_group = realloc(g->pod_group, sizeof *g->pod_group * (size_t)cap);
-	g->pod_owner_kind = realloc(g->pod_owner_kind, sizeof *g->pod_owner_kind * (size_t)cap);
-	g->pod_owner_name = realloc(g->pod_owner_name, sizeof *g->pod_owner_name * (size_t)cap);
-	g->pod_ready = realloc(g->pod_ready, sizeof *g->pod_ready * (size_t)cap);
-	if (!g->pod_group_name || !g->pod_group || !g->pod_owner_kind || !g->pod_owner_name || !g->pod_ready)
-		abort();
-	g->podcap = cap;
+	size_t cap = (size_t)g->podcap; /* five parallel arrays */
+	g->pod_group_name = pk_grow(g->pod_group_name, &cap, (size_t)need, sizeof *g->pod_group_name);
+	g->pod_group = pk_xrealloc(g->pod_group, cap, sizeof *g->pod_group);
+	g->pod_owner_kind = pk_xrealloc(g->pod_owner_kind, cap, sizeof *g->pod_owner_kind);
+	g->pod_owner_name = pk_xrealloc(g->pod_owner_name, cap, sizeof *g->pod_owner_name);
+	g->pod_ready = pk_xrealloc(g->pod_ready, cap, sizeof *g->pod_ready);
+	g->podcap = (long)cap;
 }
 
 /* Entries [from, to) for pods that were not noted: the group their
@@ -506,12 +498,9 @@ static void apply_template(pk_pg_set *g, pk_snapshot *s, pk_podgroup *pg)
 
 void pk_pg_add_bound(pk_podgroup *pg, pk_pod *p)
 {
-	if (pg->nbound == pg->boundcap) {
-		pg->boundcap = pg->boundcap ? pg->boundcap * 2 : 8;
-		pg->bound = realloc(pg->bound, sizeof *pg->bound * (size_t)pg->boundcap);
-		if (!pg->bound)
-			abort();
-	}
+	size_t cap = (size_t)pg->boundcap;
+	pg->bound = pk_grow(pg->bound, &cap, (size_t)pg->nbound + 1, sizeof *pg->bound);
+	pg->boundcap = (int)cap;
 	pg->bound[pg->nbound++] = p;
 }
 

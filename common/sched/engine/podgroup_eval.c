@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/alloc.h"
+
 #define R_NO_VICTIMS "No preemption victims found for incoming preemptor"
 #define R_NEVER "not eligible due to preemptionPolicy=Never."
 #define R_TERMINATING "not eligible due to a terminating pod on the nominated node."
@@ -174,9 +176,7 @@ static void schedule(pg_sched *c)
 static void compute_open_nodes(pg_sched *c)
 {
 	for (int k = 0; k < c->n; k++) {
-		c->open[k] = malloc(sizeof **c->open * (size_t)(c->s->nnodes + 1));
-		if (!c->open[k])
-			abort();
+		c->open[k] = pk_xmalloc(sizeof **c->open * (size_t)(c->s->nnodes + 1));
 		c->nopen[k] = 0;
 		for (long i = 0; i < c->s->nnodes; i++) {
 			pk_status st = pk_run_filters_with_nominated(c->s, c->members[k], &c->s->infos[i]);
@@ -302,11 +302,9 @@ static void build_units(pk_snapshot *s, const pk_pg_set *g, int32_t prio, unit_s
 	long total = 0;
 	for (long i = 0; i < s->nnodes; i++)
 		total += s->infos[i].npods;
-	out->u = malloc(sizeof *out->u * (size_t)(total + 1));
-	out->pods = malloc(sizeof *out->pods * (size_t)(total + 1));
-	unsigned char *seen = calloc((size_t)g->n + 1, 1);
-	if (!out->u || !out->pods || !seen)
-		abort();
+	out->u = pk_xmalloc(sizeof *out->u * (size_t)(total + 1));
+	out->pods = pk_xmalloc(sizeof *out->pods * (size_t)(total + 1));
+	unsigned char *seen = pk_xcalloc((size_t)g->n + 1, 1);
 	out->n = 0;
 	long np = 0;
 	for (long i = 0; i < s->nnodes; i++) {
@@ -436,12 +434,10 @@ static void tree_init(pg_sched *c, const pk_pg_set *g, const pk_podgroup *root)
 	if (!root->composite)
 		return;
 	c->root = root;
-	c->tree = malloc(sizeof *c->tree * (size_t)(g->n + 1));
-	c->placed = calloc((size_t)g->n + 1, sizeof *c->placed);
-	c->present = calloc((size_t)g->n + 1, sizeof *c->present);
-	c->leaf = malloc(sizeof *c->leaf * (size_t)(c->n + 1));
-	if (!c->tree || !c->placed || !c->present || !c->leaf)
-		abort();
+	c->tree = pk_xmalloc(sizeof *c->tree * (size_t)(g->n + 1));
+	c->placed = pk_xcalloc((size_t)g->n + 1, sizeof *c->placed);
+	c->present = pk_xcalloc((size_t)g->n + 1, sizeof *c->present);
+	c->leaf = pk_xmalloc(sizeof *c->leaf * (size_t)(c->n + 1));
 	c->tree[c->ntree++] = root - g->groups;
 	for (long i = 0; i < g->n; i++)
 		if (&g->groups[i] != root && pk_pg_root(g, &g->groups[i]) == root)
@@ -474,9 +470,7 @@ static int tree_need(const pg_sched *c, int t, const int *pending, int depth)
 		int need = want - c->present[t] > 0 ? want - c->present[t] : 0;
 		return need <= pending[t] ? need : NEED_NEVER;
 	}
-	int *needs = malloc(sizeof *needs * (size_t)(c->ntree + 1)), nn = 0;
-	if (!needs)
-		abort();
+	int *needs = pk_xmalloc(sizeof *needs * (size_t)(c->ntree + 1)), nn = 0;
 	for (int k = 0; k < c->ntree; k++)
 		if (pk_pg_parent(c->g, &c->g->groups[c->tree[k]]) == pg)
 			needs[nn++] = tree_need(c, k, pending, depth + 1);
@@ -495,9 +489,7 @@ static int tree_need(const pg_sched *c, int t, const int *pending, int depth)
 
 static int composite_required(const pg_sched *c)
 {
-	int *pending = calloc((size_t)c->ntree + 1, sizeof *pending);
-	if (!pending)
-		abort();
+	int *pending = pk_xcalloc((size_t)c->ntree + 1, sizeof *pending);
 	for (int k = 0; k < c->n; k++)
 		if (c->leaf[k] >= 0)
 			pending[c->leaf[k]]++;
@@ -514,15 +506,13 @@ static void sched_init(pg_sched *c, pk_snapshot *s, pk_pod **members, int n, int
 	c->n = n;
 	c->required = required;
 	size_t nn = (size_t)n + 1;
-	c->open = calloc(nn, sizeof *c->open);
-	c->nopen = calloc(nn, sizeof *c->nopen);
-	c->place = malloc(sizeof *c->place * nn);
-	c->saved = malloc(sizeof *c->saved * nn);
-	c->used = calloc((size_t)s->nnodes + 1, sizeof *c->used);
-	c->order = malloc(sizeof *c->order * nn);
-	c->saved_order = malloc(sizeof *c->saved_order * nn);
-	if (!c->open || !c->nopen || !c->place || !c->saved || !c->used || !c->order || !c->saved_order)
-		abort();
+	c->open = pk_xcalloc(nn, sizeof *c->open);
+	c->nopen = pk_xcalloc(nn, sizeof *c->nopen);
+	c->place = pk_xmalloc(sizeof *c->place * nn);
+	c->saved = pk_xmalloc(sizeof *c->saved * nn);
+	c->used = pk_xcalloc((size_t)s->nnodes + 1, sizeof *c->used);
+	c->order = pk_xmalloc(sizeof *c->order * nn);
+	c->saved_order = pk_xmalloc(sizeof *c->saved_order * nn);
 	for (int k = 0; k < n; k++)
 		c->place[k] = -1;
 }
@@ -547,9 +537,7 @@ static void sched_free(pg_sched *c)
 /* The victims of the chosen units, most important unit first. */
 static void collect_victims(pk_pg_evaluation *e, unit_set *us, const int *picked, int nv, int64_t now)
 {
-	pk_victim_unit *vu = malloc(sizeof *vu * (size_t)(nv + 1));
-	if (!vu)
-		abort();
+	pk_victim_unit *vu = pk_xmalloc(sizeof *vu * (size_t)(nv + 1));
 	int npods = 0;
 	for (int i = 0; i < nv; i++) {
 		vu[i] = us->u[picked[i]];
@@ -581,9 +569,7 @@ static void select_victims(pk_snapshot *s, pg_sched *c, unit_set *us, pk_pg_eval
 	c->max_scheduled = c->count;
 	pk_units_sort(us->u, us->n, s->now);
 	pk_units_pdb_split(s, us->u, us->n);
-	int *picked = malloc(sizeof *picked * (size_t)(us->n + 1));
-	if (!picked)
-		abort();
+	int *picked = pk_xmalloc(sizeof *picked * (size_t)(us->n + 1));
 	int violations = 0;
 	int nv = pk_units_reprieve(us->u, us->n, c->in_place ? unit_fits_in_place : unit_fits, unit_apply, c, picked,
 	                           &violations);

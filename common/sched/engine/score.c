@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/alloc.h"
+
 #define MAX_NODE_SCORE 100
 #define HOSTNAME_KEY "kubernetes.io/hostname"
 #define ZONE_KEY "topology.kubernetes.io/zone"
@@ -178,9 +180,7 @@ struct pk_score_cache {
 
 pk_score_cache *pk_score_cache_new(void)
 {
-	pk_score_cache *c = calloc(1, sizeof *c);
-	if (!c)
-		abort();
+	pk_score_cache *c = pk_xcalloc(1, sizeof *c);
 	return c;
 }
 
@@ -215,22 +215,6 @@ void pk_score_cache_free(pk_score_cache *c)
 	free(c);
 }
 
-static void *alloc_or_die(size_t n, size_t size)
-{
-	void *p = calloc(n ? n : 1, size);
-	if (!p)
-		abort();
-	return p;
-}
-
-static void *grow_or_die(void *p, size_t n, size_t size)
-{
-	p = realloc(p, n * size);
-	if (!p)
-		abort();
-	return p;
-}
-
 static uint64_t controller_hash(const pk_pod *p)
 {
 	return pk_hash_str(p->controller_name) ^ ((uint64_t)(uintptr_t)p->namespace_ * 0x9e3779b97f4a7c15ull) ^
@@ -241,7 +225,7 @@ static void slots_rebuild(pk_score_cache *c)
 {
 	c->nslots = c->nslots ? 2 * c->nslots : 64;
 	free(c->slots);
-	c->slots = grow_or_die(NULL, c->nslots, sizeof *c->slots);
+	c->slots = pk_xrealloc(NULL, c->nslots, sizeof *c->slots);
 	for (size_t i = 0; i < c->nslots; i++)
 		c->slots[i] = -1;
 	for (long k = 0; k < c->nctl; k++) {
@@ -285,10 +269,9 @@ static int32_t controller_want(pk_score_cache *c, const pk_pod *p)
 	int32_t id = controller_find(c, p, h, &j);
 	if (id >= 0)
 		return id;
-	if (c->nctl == c->ctlcap) {
-		c->ctlcap = c->ctlcap ? 2 * c->ctlcap : 16;
-		c->ctl = grow_or_die(c->ctl, (size_t)c->ctlcap, sizeof *c->ctl);
-	}
+	size_t cap = (size_t)c->ctlcap;
+	c->ctl = pk_grow(c->ctl, &cap, (size_t)c->nctl + 1, sizeof *c->ctl);
+	c->ctlcap = (long)cap;
 	c->ctl[c->nctl] = (controller){ p->namespace_, p->controller_kind, p->controller_name, h };
 	c->ns_mask |= ns_bit(p->namespace_);
 	c->slots[j] = (int32_t)c->nctl;
@@ -335,7 +318,7 @@ static long index_node(pk_score_cache *c, const pk_nodeinfo *ni, long i)
 			__builtin_prefetch((const char *)ni->pods[k + 4] + 128);
 		}
 		if (q->con != &pk_pod_no_constraints && pk_interpod_scores_others(q)) {
-			affine = grow_or_die(affine, (size_t)na + 1, sizeof *affine);
+			affine = pk_xrealloc(affine, (size_t)na + 1, sizeof *affine);
 			affine[na++] = q;
 		}
 		int32_t id = wanted_controller(c, q, prev, prev_id);
@@ -343,7 +326,7 @@ static long index_node(pk_score_cache *c, const pk_nodeinfo *ni, long i)
 		prev_id = id;
 		if (id < 0)
 			continue;
-		ids = grow_or_die(ids, (size_t)n + 1, sizeof *ids);
+		ids = pk_xrealloc(ids, (size_t)n + 1, sizeof *ids);
 		ids[n++] = id;
 	}
 	c->ids[i] = n ? ids : (free(ids), NULL);
@@ -414,14 +397,14 @@ static pk_score_cache *cache_for(const pk_snapshot *s, pk_score_cache *c)
 	if (c->nnodes != s->nnodes) {
 		cache_clear(c);
 		size_t n = (size_t)s->nnodes;
-		c->zone = alloc_or_die(n, sizeof *c->zone);
-		c->hostname = alloc_or_die(n, sizeof *c->hostname);
-		c->generation = alloc_or_die(n, sizeof *c->generation);
-		c->stale = alloc_or_die(n, sizeof *c->stale);
-		c->ids = alloc_or_die(n, sizeof *c->ids);
-		c->nids = alloc_or_die(n, sizeof *c->nids);
-		c->affine = alloc_or_die(n, sizeof *c->affine);
-		c->naffine = alloc_or_die(n, sizeof *c->naffine);
+		c->zone = pk_xcalloc(n, sizeof *c->zone);
+		c->hostname = pk_xcalloc(n, sizeof *c->hostname);
+		c->generation = pk_xcalloc(n, sizeof *c->generation);
+		c->stale = pk_xcalloc(n, sizeof *c->stale);
+		c->ids = pk_xcalloc(n, sizeof *c->ids);
+		c->nids = pk_xcalloc(n, sizeof *c->nids);
+		c->affine = pk_xcalloc(n, sizeof *c->affine);
+		c->naffine = pk_xcalloc(n, sizeof *c->naffine);
 		for (long i = 0; i < s->npods; i++)
 			if (!*s->pods[i]->node_name && default_spread_applies(s->pods[i]))
 				controller_want(c, s->pods[i]);
@@ -461,8 +444,8 @@ static void spread_raw(const pk_snapshot *s, pk_score_cache *given, const pk_pod
 		mark_stale(c);
 		index_nodes(c, s, true);
 	}
-	int32_t *on_node = alloc_or_die((size_t)s->nnodes, sizeof *on_node);
-	zone_count *zones = alloc_or_die((size_t)n + 1, sizeof *zones);
+	int32_t *on_node = pk_xcalloc((size_t)s->nnodes, sizeof *on_node);
+	zone_count *zones = pk_xcalloc((size_t)n + 1, sizeof *zones);
 	long nzones = 0;
 	for (long i = 0; i < n; i++) {
 		const char *z = c->zone[nodes[i]->node->index];
@@ -548,7 +531,7 @@ static void image_slots_rebuild(pk_score_cache *c)
 {
 	c->nimg_slots = c->nimg_slots ? 2 * c->nimg_slots : 256;
 	free(c->img_slots);
-	c->img_slots = grow_or_die(NULL, c->nimg_slots, sizeof *c->img_slots);
+	c->img_slots = pk_xrealloc(NULL, c->nimg_slots, sizeof *c->img_slots);
 	for (size_t i = 0; i < c->nimg_slots; i++)
 		c->img_slots[i] = -1;
 	for (long k = 0; k < c->nimages; k++)
@@ -559,7 +542,7 @@ static void image_slots_rebuild(pk_score_cache *c)
  * node that lists it and the nodes that list it. */
 static void images_build(pk_score_cache *c, const pk_snapshot *s)
 {
-	c->images = alloc_or_die(1, sizeof *c->images);
+	c->images = pk_xcalloc(1, sizeof *c->images);
 	image_slots_rebuild(c);
 	for (long x = 0; x < s->nnodes; x++) {
 		const pk_node *nd = &s->nodes[x];
@@ -568,20 +551,18 @@ static void images_build(pk_score_cache *c, const pk_snapshot *s)
 				image_slots_rebuild(c);
 			size_t j = image_slot(c, nd->images[k].name);
 			if (c->img_slots[j] < 0) {
-				if (c->nimages == c->imgcap) {
-					c->imgcap = c->imgcap ? 2 * c->imgcap : 64;
-					c->images = grow_or_die(c->images, (size_t)c->imgcap, sizeof *c->images);
-				}
+				size_t cap = (size_t)c->imgcap;
+				c->images = pk_grow(c->images, &cap, (size_t)c->nimages + 1, sizeof *c->images);
+				c->imgcap = (long)cap;
 				c->images[c->nimages] = (image_state){ nd->images[k].name, nd->images[k].size, NULL, 0, 0 };
 				c->img_slots[j] = (int32_t)c->nimages++;
 			}
 			image_state *st = &c->images[c->img_slots[j]];
 			if (st->nnodes && st->nodes[st->nnodes - 1] == (int32_t)x)
 				continue; /* the node lists the name twice */
-			if (st->nnodes == st->cap) {
-				st->cap = st->cap ? 2 * st->cap : 4;
-				st->nodes = grow_or_die(st->nodes, (size_t)st->cap, sizeof *st->nodes);
-			}
+			size_t cap = (size_t)st->cap;
+			st->nodes = pk_grow(st->nodes, &cap, (size_t)st->nnodes + 1, sizeof *st->nodes);
+			st->cap = (int)cap;
 			st->nodes[st->nnodes++] = (int32_t)x;
 		}
 	}
@@ -599,7 +580,7 @@ static bool image_raw(const pk_snapshot *s, pk_score_cache *given, const pk_pod 
 	pk_score_cache *c = cache_for(s, given);
 	if (!c->images)
 		images_build(c, s);
-	int64_t *sum = alloc_or_die((size_t)s->nnodes, sizeof *sum);
+	int64_t *sum = pk_xcalloc((size_t)s->nnodes, sizeof *sum);
 	for (int k = 0; k < ncontainers && c->nimages; k++) {
 		int32_t j = c->img_slots[image_slot(c, pod->con->images[k])];
 		if (j < 0)
@@ -733,10 +714,8 @@ void pk_score_nodes(const pk_snapshot *s, pk_score_cache *c, const pk_pod *pod, 
 	out->assumes = assumptions(pod);
 	if (n == 0)
 		return;
-	int64_t *total = calloc((size_t)n, sizeof *total), *raw = malloc(sizeof *raw * (size_t)n);
+	int64_t *total = pk_xcalloc((size_t)n, sizeof *total), *raw = pk_xmalloc(sizeof *raw * (size_t)n);
 	int64_t *norm[PK_SCORE_NPLUGINS] = { 0 };
-	if (!total || !raw)
-		abort();
 	if (c) {
 		cache_for(s, c);
 		c->current = true;
@@ -748,9 +727,7 @@ void pk_score_nodes(const pk_snapshot *s, pk_score_cache *c, const pk_pod *pod, 
 		for (long i = 0; i < n; i++)
 			total[i] += raw[i] * plugins[p].weight;
 		norm[p] = raw;
-		raw = malloc(sizeof *raw * (size_t)n);
-		if (!raw)
-			abort();
+		raw = pk_xmalloc(sizeof *raw * (size_t)n);
 	}
 	if (c)
 		c->current = false;
@@ -773,9 +750,7 @@ void pk_score_nodes(const pk_snapshot *s, pk_score_cache *c, const pk_pod *pod, 
 void pk_score_place(const pk_snapshot *s, pk_score_cache *c, const pk_pod *pod, const pk_evaluation *e,
                     pk_placement *out)
 {
-	const pk_nodeinfo **nodes = malloc(sizeof *nodes * (size_t)(e->nnodes + 1));
-	if (!nodes)
-		abort();
+	const pk_nodeinfo **nodes = pk_xmalloc(sizeof *nodes * (size_t)(e->nnodes + 1));
 	long n = 0;
 	for (long i = 0; i < e->nnodes; i++)
 		if (e->nodes[i].filter->code == PK_CODE_SUCCESS)

@@ -2,6 +2,8 @@
  * record or a table row; see plan.h. */
 #include "sched/report/plan.h"
 
+#include "base/alloc.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -213,9 +215,7 @@ void pk_plan_of_group(pk_plan *p, const pk_pg_evaluation *e, const char *schedul
 	if (e->result == PK_PG_PREEMPT)
 		p->num_pdb_violations = e->num_pdb_violations;
 	if (e->result == PK_PG_PREEMPT && e->nvictims) {
-		p->owned_victims = malloc(sizeof *p->owned_victims * (size_t)e->nvictims);
-		if (!p->owned_victims)
-			abort();
+		p->owned_victims = pk_xcalloc((size_t)e->nvictims, sizeof *p->owned_victims);
 		for (int i = 0; i < e->nvictims; i++)
 			pk_victim_ref_of_pod(&p->owned_victims[i], e->victims[i]);
 		p->victims = p->owned_victims;
@@ -414,9 +414,7 @@ void pk_plan_row_victims(pk_plan_row *r, const pk_victim_ref *v, int n)
 	size_t len = 1;
 	for (int k = 0; k < n; k++)
 		len += strlen(v[k].namespace_) + strlen(v[k].name) + 2;
-	char *names = malloc(len);
-	if (!names)
-		abort();
+	char *names = pk_xmalloc(len);
 	size_t w = 0;
 	for (int k = 0; k < n; k++)
 		w += (size_t)snprintf(names + w, len - w, "%s%s/%s", k ? "," : "", v[k].namespace_, v[k].name);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "sched/report/records.h"
+#include "base/alloc.h"
 
 cJSON *pk_pg_plan_nodes_json(const pk_snapshot *s, const pk_pg_evaluation *e)
 {
@@ -13,10 +14,8 @@ cJSON *pk_pg_plan_nodes_json(const pk_snapshot *s, const pk_pg_evaluation *e)
 	if (!preempt && e->result != PK_PG_NO_PREEMPTION_NEEDED)
 		return NULL;
 	int n = e->nmembers ? e->nmembers : 1;
-	const pk_pod **added = malloc(sizeof *added * (size_t)n);
-	const char **nodes = malloc(sizeof *nodes * (size_t)n);
-	if (!added || !nodes)
-		abort();
+	const pk_pod **added = pk_xmalloc(sizeof *added * (size_t)n);
+	const char **nodes = pk_xmalloc(sizeof *nodes * (size_t)n);
 	int nadded = 0;
 	for (int k = 0; k < e->nmembers; k++)
 		if (e->placements[k].node) {

@@ -11,6 +11,7 @@
 #include "k8s/quantity.h"
 #include "sched/engine/workers.h"
 #include "sched/report/plan.h"
+#include "base/alloc.h"
 
 /* Days since 1970-01-01 to a civil date (proleptic Gregorian), as in
  * Howard Hinnant's chrono-compatible low-level date algorithms. */
@@ -311,11 +312,9 @@ cJSON *pk_plan_nodes_json(const pk_snapshot *s, const pk_pod *const *gone, int n
                           const pk_pod *const *added, const char *const *added_nodes, int nadded)
 {
 	int total = ngone + nadded;
-	const char **names = malloc(sizeof *names * (size_t)(total ? total : 1));
-	const pk_pod **g = malloc(sizeof *g * (size_t)(ngone ? ngone : 1));
-	const pk_pod **a = malloc(sizeof *a * (size_t)(nadded ? nadded : 1));
-	if (!names || !g || !a)
-		abort();
+	const char **names = pk_xmalloc(sizeof *names * (size_t)(total ? total : 1));
+	const pk_pod **g = pk_xmalloc(sizeof *g * (size_t)(ngone ? ngone : 1));
+	const pk_pod **a = pk_xmalloc(sizeof *a * (size_t)(nadded ? nadded : 1));
 	int nnames = 0;
 	for (int i = 0; i < total; i++) {
 		const char *n = i < ngone ? gone[i]->node_name : added_nodes[i - ngone];
@@ -343,9 +342,7 @@ cJSON *pk_plan_nodes_json(const pk_snapshot *s, const pk_pod *const *gone, int n
 /* The pods of ni that c's victims name (malloc'd, *n of them). */
 static const pk_pod **victim_pods(const pk_nodeinfo *ni, const pk_candidate *c, int *n)
 {
-	const pk_pod **pods = malloc(sizeof *pods * (size_t)(c->nvictims ? c->nvictims : 1));
-	if (!pods)
-		abort();
+	const pk_pod **pods = pk_xmalloc(sizeof *pods * (size_t)(c->nvictims ? c->nvictims : 1));
 	*n = 0;
 	for (int i = 0; i < c->nvictims; i++) {
 		const pk_pod *p = pk_nodeinfo_find_pod(ni, &c->victims[i]);
@@ -474,9 +471,7 @@ int pk_write_candidates(pk_out *out, pk_snapshot *s, const pk_evaluation *e, int
 	enum { CHUNK = 256 };    /* records in memory at once */
 	int n = e->ncandidates, rc = 0;
 	pk_workers *w = n > 64 ? pk_workers_new(pk_workers_wanted(threads)) : NULL;
-	char **text = malloc(sizeof *text * CHUNK);
-	if (!text)
-		abort();
+	char **text = pk_xmalloc(sizeof *text * CHUNK);
 	char release[16];
 	candidates_job job = { .s = s, .preemptor = e->preemptor->pod, .c = e->candidates, .text = text,
 	                       .release = pk_k8s_version_text(e->k8s_minor, release, sizeof release) };
@@ -528,9 +523,7 @@ bool pk_candidate_summary_from_json(const cJSON *o, pk_strtab *strs, pk_candidat
 	/* the victims' times, for pk_candidate_summarize, then dropped */
 	const cJSON *arr = pk_get(o, "victims"), *it;
 	int cnt = cJSON_IsArray(arr) ? cJSON_GetArraySize(arr) : 0;
-	pk_victim_ref *refs = malloc(sizeof *refs * (size_t)(cnt ? cnt : 1));
-	if (!refs)
-		abort();
+	pk_victim_ref *refs = pk_xmalloc(sizeof *refs * (size_t)(cnt ? cnt : 1));
 	cJSON_ArrayForEach(it, arr)
 		if (cJSON_IsObject(it))    /* as refs_from_json counts them */
 			victim_ref_times(it, &refs[out->nvictims++]);
@@ -556,8 +549,6 @@ bool pk_candidate_from_json(const cJSON *o, pk_strtab *strs, pk_arena *a, pk_can
 	const cJSON *res = pk_get(o, "nodeResources");
 	if (cJSON_IsObject(res)) {
 		char *text = cJSON_PrintUnformatted(res);
-		if (!text)
-			abort();
 		size_t len = strlen(text) + 1;
 		char *copy = pk_arena_alloc(a, len);
 		memcpy(copy, text, len);
@@ -661,9 +652,7 @@ void pk_node_groups_add(pk_node_groups *gs, const char *node, const char *stage,
 	while (j < gs->n && strcmp(gs->g[j].what, what) != 0)
 		j++;
 	if (j == gs->n) {
-		gs->g = realloc(gs->g, sizeof *gs->g * (size_t)(gs->n + 1));
-		if (!gs->g)
-			abort();
+		gs->g = pk_xrealloc(gs->g, (size_t)gs->n + 1, sizeof *gs->g);
 		memset(&gs->g[j], 0, sizeof *gs->g);
 		snprintf(gs->g[j].what, sizeof gs->g[j].what, "%s", what);
 		gs->n++;

@@ -12,6 +12,7 @@
 #include "k8s/json.h"
 #include "sched/report/records.h"
 #include "sched/report/report_int.h"
+#include "base/alloc.h"
 
 void pk_report_opts_default(pk_report_opts *o)
 {
@@ -26,9 +27,7 @@ void pk_report_opts_default(pk_report_opts *o)
 
 pk_report *pk_report_new(const pk_report_opts *o)
 {
-	pk_report *r = calloc(1, sizeof *r);
-	if (!r)
-		abort();
+	pk_report *r = pk_xcalloc(1, sizeof *r);
 	r->o = *o;
 	r->strs = pk_strtab_new();
 	r->applied = cJSON_CreateArray();
@@ -90,16 +89,10 @@ const char *rp_str(pk_report *r, const char *s)
 
 static void *grow(void *arr, long *cap, long need, size_t elem)
 {
-	if (need <= *cap)
-		return arr;
-	long c = *cap ? *cap * 2 : 16;
-	while (c < need)
-		c *= 2;
-	void *p = realloc(arr, elem * (size_t)c);
-	if (!p)
-		abort();
-	memset((char *)p + elem * (size_t)*cap, 0, elem * (size_t)(c - *cap));
-	*cap = c;
+	size_t had = (size_t)*cap, c = had;
+	void *p = pk_grow(arr, &c, (size_t)need, elem);
+	memset((char *)p + elem * had, 0, elem * (c - had));
+	*cap = (long)c;
 	return p;
 }
 
@@ -225,9 +218,7 @@ static void other_nodes_json(void *ctx, const pk_node_group *g, const char *node
 void pk_report_candidates(pk_report *r, const cJSON *preemptor, const pk_candidate *c, int n,
                           pk_node_groups *others, int64_t now)
 {
-	pk_candidate *left = malloc(sizeof *left * (size_t)(n ? n : 1));
-	if (!left)
-		abort();
+	pk_candidate *left = pk_xmalloc(sizeof *left * (size_t)(n ? n : 1));
 	if (n)
 		memcpy(left, c, sizeof *left * (size_t)n);
 	for (int i = 0; i < n; i++)

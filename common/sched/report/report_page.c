@@ -9,6 +9,7 @@
 #include "k8s/quantity.h"
 #include "sched/report/records.h"
 #include "sched/report/report_int.h"
+#include "base/alloc.h"
 
 /* ---- shared pieces ------------------------------------------------------------------- */
 
@@ -529,9 +530,7 @@ void rp_write_owners(pk_report *r, pk_html *h)
 {
 	if (section_or_none(h, "impact", "Impact by owner", !r->nowners, "No plan evicts a pod."))
 		return;
-	const rp_owner **rows = malloc(sizeof *rows * (size_t)r->nowners);
-	if (!rows)
-		abort();
+	const rp_owner **rows = pk_xmalloc(sizeof *rows * (size_t)r->nowners);
 	for (long i = 0; i < r->nowners; i++)
 		rows[i] = &r->owners[i];
 	/* namespaces counted on the owners sorted by namespace, not in the

@@ -9,6 +9,7 @@
 #include "k8s/json.h"
 #include "k8s/queue_order.h"
 #include "sched/engine/score.h"
+#include "base/alloc.h"
 
 
 void pk_sim_opts_default(pk_sim_opts *o)
@@ -47,12 +48,9 @@ static int unit_qsort_cmp(const void *a, const void *b)
 
 static pk_sim_unit *push_unit(pk_sim *m)
 {
-	if (m->n == m->cap) {
-		m->cap = m->cap ? m->cap * 2 : 64;
-		m->queue = realloc(m->queue, sizeof *m->queue * (size_t)m->cap);
-		if (!m->queue)
-			abort();
-	}
+	size_t cap = (size_t)m->cap;
+	m->queue = pk_grow(m->queue, &cap, (size_t)m->n + 1, sizeof *m->queue);
+	m->cap = (long)cap;
 	pk_sim_unit *u = &m->queue[m->n++];
 	memset(u, 0, sizeof *u);
 	return u;
@@ -80,10 +78,8 @@ static bool gang_path(const pk_sim *m)
 static void uids_grow(pk_sim *m)
 {
 	size_t cap = m->uids.cap ? 2 * m->uids.cap : 256;
-	const char **uid = calloc(cap, sizeof *uid);
-	const pk_pod **pod = calloc(cap, sizeof *pod);
-	if (!uid || !pod)
-		abort();
+	const char **uid = pk_xcalloc(cap, sizeof *uid);
+	const pk_pod **pod = pk_xcalloc(cap, sizeof *pod);
 	for (size_t i = 0; i < m->uids.cap; i++) {
 		if (!m->uids.uid[i])
 			continue;
@@ -133,15 +129,11 @@ void pk_sim_init(pk_sim *m, pk_snapshot *s, pk_pg_set *g, const pk_sim_opts *o)
 	pk_arena_init(&m->arena);
 	pk_pod **pending;
 	long np = pk_snapshot_pending(s, &pending);
-	long *unit_of_group = malloc(sizeof *unit_of_group * (size_t)(g->n + 1));
-	if (!unit_of_group)
-		abort();
+	long *unit_of_group = pk_xmalloc(sizeof *unit_of_group * (size_t)(g->n + 1));
 	for (long i = 0; i < g->n; i++)
 		unit_of_group[i] = -1;
 	/* members first counted, then stored, so each group's array is exact */
-	int *count = calloc((size_t)g->n + 1, sizeof *count);
-	if (!count)
-		abort();
+	int *count = pk_xcalloc((size_t)g->n + 1, sizeof *count);
 	for (long i = 0; i < np; i++) {
 		pk_podgroup *pg = gang_path(m) ? pk_pg_scheduling_group(g, pending[i]) : NULL;
 		if (pg)
@@ -270,12 +262,9 @@ pk_pod *pk_sim_new_pod(pk_sim *m, const pk_pod *tpl, const char *name, const cha
 
 void pk_sim_keep(pk_sim *m, pk_pod *tpl)
 {
-	if (m->nowned == m->ownedcap) {
-		m->ownedcap = m->ownedcap ? m->ownedcap * 2 : 4;
-		m->owned = realloc(m->owned, sizeof *m->owned * (size_t)m->ownedcap);
-		if (!m->owned)
-			abort();
-	}
+	size_t cap = (size_t)m->ownedcap;
+	m->owned = pk_grow(m->owned, &cap, (size_t)m->nowned + 1, sizeof *m->owned);
+	m->ownedcap = (long)cap;
 	m->owned[m->nowned++] = tpl;
 }
 
