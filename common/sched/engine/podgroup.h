@@ -3,9 +3,10 @@
  * the domain. Follows kube-scheduler's PodGroupEvaluator
  * (pkg/scheduler/framework/preemption/podgrouppreemption.go and types.go as
  * of the v1alpha2 PodGroup API) with a real pod-group scheduling function:
- * the members are placed greedily, first fit in node-name order, with the
- * engine's filters (nominated pods included), where upstream's unit tests
- * use a mock.
+ * the members are placed greedily, one by one, each on the best-scoring
+ * node that passes the engine's filters (nominated pods included), as
+ * podGroupSchedulingDefaultAlgorithm places them (score.c's scorer and tie
+ * rule), where upstream's unit tests use a mock.
  *
  * Objects read (pk_pg_set_add): scheduling.k8s.io PodGroup (v1alpha2
  * string disruptionMode Pod|PodGroup, v1alpha3 and v1beta1 {single:{}}|
@@ -26,6 +27,7 @@
 #include <stdint.h>
 #include <cjson/cJSON.h>
 #include "sched/engine/engine.h"
+#include "sched/engine/score.h"
 #include "k8s/gates.h"
 
 /* ---- feature gates -------------------------------------------------------- */
@@ -197,6 +199,7 @@ const char *pk_pg_result_name(pk_pg_result r);  /* NoPreemptionNeeded, Preempt, 
 typedef struct pk_pg_placement {
 	pk_pod *pod;
 	const pk_nodeinfo *node;   /* NULL: not placed */
+	pk_placement score;        /* how node was chosen (ntop > 1: a tie broken by name) */
 } pk_pg_placement;
 
 typedef struct pk_pg_evaluation {
@@ -217,9 +220,10 @@ typedef struct pk_pg_evaluation {
 } pk_pg_evaluation;
 
 /* Evaluate a pending PodGroup whose pending members are given in queue
- * order. State is restored on return. */
-void pk_pg_evaluate(pk_snapshot *s, const pk_pg_set *g, const pk_podgroup *pg, pk_pod **members, int n,
-                    pk_pg_evaluation *out);
+ * order, each placed by score.c's scorer (scores: the caller's cache for
+ * the snapshot, or NULL). State is restored on return. */
+void pk_pg_evaluate(pk_snapshot *s, pk_score_cache *scores, const pk_pg_set *g, const pk_podgroup *pg,
+                    pk_pod **members, int n, pk_pg_evaluation *out);
 void pk_pg_evaluation_free(pk_pg_evaluation *e);
 
 /* Play the outcome forward: victims removed from their nodes; on

@@ -30,14 +30,21 @@ const char *pk_pg_result_name(pk_pg_result r)
 
 /* ---- the scheduling function ----------------------------------------------------
  *
- * Members are placed one by one in the given (queue) order on the first node,
- * in name order, whose filters pass with the members placed so far and the
- * nominated pods counted. Every modelled filter is monotonic in the pods on a
- * node, which gives two exact shortcuts:
- *   - a node a member cannot use once every potential victim is gone can never
- *     be used in any later state, so each member scans only its "open" nodes;
- *   - adding pods back to nodes the current placement does not use cannot
- *     change the placement, so such a reprieve needs no new run.
+ * podGroupSchedulingDefaultAlgorithm (pkg/scheduler/schedule_one_podgroup.go):
+ * members are placed one by one in the given (queue) order, each by the
+ * single-pod algorithm: the nodes whose filters pass with the members placed
+ * so far and the nominated pods counted, scored as score.c scores a pod that
+ * fits (ties to the lowest node name), the member assumed on the best node
+ * before the next. 1.36 does the same (its PodGroup cycle already ran the
+ * per-pod filtering and scoring phases, kubernetes/website#54666), so no
+ * release keeps the first fit of earlier versions of this tool.
+ * Every modelled filter is monotonic in the pods on a node, which gives one
+ * exact shortcut: a node a member cannot use once every potential victim is
+ * gone can never pass its filters in any later state, so each member filters
+ * only its "open" nodes (the feasible set, and so the scores, are the same).
+ * A reprieve runs the function again: putting pods back on a node the
+ * placement does not use moves scores (InterPodAffinity, PodTopologySpread
+ * and their normalisation), so it may move the placement.
  */
 typedef struct pg_sched {
 	pk_snapshot *s;
@@ -48,11 +55,14 @@ typedef struct pg_sched {
 	bool restricted;         /* open lists computed */
 	long *place;             /* per member: node index or -1 (current placement) */
 	long *saved;             /* previous placement, to restore after a failed reprieve */
+	pk_placement *score;     /* per member: how its node was chosen (current placement) */
+	pk_placement *saved_score;
+	const pk_nodeinfo **feasible; /* scratch: one member's feasible nodes, name order */
+	pk_score_cache *scores;  /* the caller's, or NULL */
 	int count, saved_count;
 	bool ok, saved_ok;
 	unsigned *used;          /* per node: members placed there by the current placement */
 	int max_scheduled;
-	const pk_victim_unit *last_added;
 	long calls;
 	bool in_place;           /* 1.37's reprieve (#139980): the placement is kept */
 	/* a CompositePodGroup preemptor: the groups of its hierarchy */
@@ -77,19 +87,19 @@ static void mark_used(pg_sched *c, const long *place, int delta)
 static bool place_member(pg_sched *c, int k)
 {
 	pk_pod *m = c->members[k];
-	long nn = c->restricted ? c->nopen[k] : c->s->nnodes;
+	long nn = c->restricted ? c->nopen[k] : c->s->nnodes, nfeasible = 0;
 	for (long j = 0; j < nn; j++) {
-		long idx = c->restricted ? c->open[k][j] : j;
-		pk_nodeinfo *ni = &c->s->infos[idx];
-		pk_status st = pk_run_filters_with_nominated(c->s, m, ni);
-		if (st.code != PK_CODE_SUCCESS)
-			continue;
-		c->place[k] = idx;
-		pk_nodeinfo_add_pod(ni, m);
-		return true;
+		pk_nodeinfo *ni = &c->s->infos[c->restricted ? c->open[k][j] : j];
+		if (pk_run_filters_with_nominated(c->s, m, ni).code == PK_CODE_SUCCESS)
+			c->feasible[nfeasible++] = ni;
 	}
 	c->place[k] = -1;
-	return false;
+	if (nfeasible == 0)
+		return false;
+	pk_score_nodes(c->s, c->scores, m, c->feasible, nfeasible, &c->score[k]);
+	c->place[k] = c->score[k].node->node->index;
+	pk_nodeinfo_add_pod(&c->s->infos[c->place[k]], m);
+	return true;
 }
 
 /* Hierarchies are at most four deep (WorkloadMaxTreeDepth). */
@@ -201,18 +211,6 @@ static void unit_apply(void *ctx, const pk_victim_unit *u, bool add)
 		else
 			pk_nodeinfo_remove_pod(ni, u->pods[i]);
 	}
-	if (add)
-		c->last_added = u;
-}
-
-static bool unit_touches_placement(const pg_sched *c, const pk_victim_unit *u)
-{
-	for (int i = 0; i < u->npods; i++) {
-		pk_nodeinfo *ni = pk_snapshot_node(c->s, u->pods[i]->node_name);
-		if (ni && c->used[ni->node->index])
-			return true;
-	}
-	return false;
 }
 
 /* reprieveVictim as Kubernetes 1.36 has it (#138757): the scheduling
@@ -221,9 +219,8 @@ static bool unit_touches_placement(const pg_sched *c, const pk_victim_unit *u)
 static bool unit_fits(void *ctx)
 {
 	pg_sched *c = ctx;
-	if (c->last_added && !unit_touches_placement(c, c->last_added))
-		return c->ok && c->count >= c->max_scheduled;
 	memcpy(c->saved, c->place, sizeof *c->place * (size_t)c->n);
+	memcpy(c->saved_score, c->score, sizeof *c->score * (size_t)c->n);
 	memcpy(c->saved_order, c->order, sizeof *c->order * (size_t)c->n);
 	c->saved_norder = c->norder;
 	c->saved_count = c->count;
@@ -235,6 +232,7 @@ static bool unit_fits(void *ctx)
 	if (!fits) { /* the unit is removed again: the previous placement holds */
 		mark_used(c, c->place, -1);
 		memcpy(c->place, c->saved, sizeof *c->place * (size_t)c->n);
+		memcpy(c->score, c->saved_score, sizeof *c->score * (size_t)c->n);
 		memcpy(c->order, c->saved_order, sizeof *c->order * (size_t)c->n);
 		c->norder = c->saved_norder;
 		mark_used(c, c->place, 1);
@@ -350,14 +348,12 @@ static void units_remove_all(pg_sched *c, unit_set *us)
 {
 	for (int k = 0; k < us->n; k++)
 		unit_apply(c, &us->u[k], false);
-	c->last_added = NULL;
 }
 
 static void units_add_all(pg_sched *c, unit_set *us)
 {
 	for (int k = 0; k < us->n; k++)
 		unit_apply(c, &us->u[k], true);
-	c->last_added = NULL;
 }
 
 /* ---- eligibility (preemptorEligibleToPreemptOthers) ---------------------------------- */
@@ -421,8 +417,10 @@ static void record_placement(pk_pg_evaluation *e, const pg_sched *c)
 	for (int k = 0; k < c->n; k++) {
 		e->placements[k].pod = c->members[k];
 		e->placements[k].node = c->place[k] >= 0 ? &c->s->infos[c->place[k]] : NULL;
-		if (c->place[k] >= 0)
+		if (c->place[k] >= 0) {
+			e->placements[k].score = c->score[k];
 			e->nplaced++;
+		}
 	}
 }
 
@@ -498,10 +496,12 @@ static int composite_required(const pg_sched *c)
 	return need;
 }
 
-static void sched_init(pg_sched *c, pk_snapshot *s, pk_pod **members, int n, int required)
+static void sched_init(pg_sched *c, pk_snapshot *s, pk_score_cache *scores, pk_pod **members, int n,
+                       int required)
 {
 	memset(c, 0, sizeof *c);
 	c->s = s;
+	c->scores = scores;
 	c->members = members;
 	c->n = n;
 	c->required = required;
@@ -513,6 +513,9 @@ static void sched_init(pg_sched *c, pk_snapshot *s, pk_pod **members, int n, int
 	c->used = pk_xcalloc((size_t)s->nnodes + 1, sizeof *c->used);
 	c->order = pk_xmalloc(sizeof *c->order * nn);
 	c->saved_order = pk_xmalloc(sizeof *c->saved_order * nn);
+	c->score = pk_xcalloc(nn, sizeof *c->score);
+	c->saved_score = pk_xcalloc(nn, sizeof *c->saved_score);
+	c->feasible = pk_xcalloc((size_t)s->nnodes + 1, sizeof *c->feasible);
 	for (int k = 0; k < n; k++)
 		c->place[k] = -1;
 }
@@ -532,6 +535,9 @@ static void sched_free(pg_sched *c)
 	free(c->leaf);
 	free(c->order);
 	free(c->saved_order);
+	free(c->score);
+	free(c->saved_score);
+	free(c->feasible);
 }
 
 /* The victims of the chosen units, most important unit first. */
@@ -597,12 +603,11 @@ static void select_victims(pk_snapshot *s, pg_sched *c, unit_set *us, pk_pg_eval
 	/* restore: the victims go back on their nodes */
 	for (int i = 0; i < nv; i++)
 		unit_apply(c, &us->u[picked[i]], true);
-	c->last_added = NULL;
 	free(picked);
 }
 
-void pk_pg_evaluate(pk_snapshot *s, const pk_pg_set *g, const pk_podgroup *pg, pk_pod **members, int n,
-                    pk_pg_evaluation *e)
+void pk_pg_evaluate(pk_snapshot *s, pk_score_cache *scores, const pk_pg_set *g, const pk_podgroup *pg,
+                    pk_pod **members, int n, pk_pg_evaluation *e)
 {
 	memset(e, 0, sizeof *e);
 	pk_arena_init(&e->arena);
@@ -612,7 +617,7 @@ void pk_pg_evaluate(pk_snapshot *s, const pk_pg_set *g, const pk_podgroup *pg, p
 	for (int k = 0; k < n; k++)
 		e->placements[k].pod = members[k];
 	pg_sched c;
-	sched_init(&c, s, members, n, 0);
+	sched_init(&c, s, scores, members, n, 0);
 	tree_init(&c, g, pg);
 	c.in_place = g->gates.k8s_minor >= 37;
 	/* Members already running count toward a gang's minCount. */

@@ -328,6 +328,7 @@ static void group_fields_json(cJSON *o, const pk_plan *p)
 		cJSON_AddStringToObject(m, "namespace", e->placements[k].pod->namespace_);
 		cJSON_AddStringToObject(m, "name", e->placements[k].pod->name);
 		cJSON_AddStringToObject(m, "node", e->placements[k].node->node->name);
+		cJSON_AddItemToObject(m, "placement", pk_placement_json(&e->placements[k].score));
 		cJSON_AddItemToArray(pl, m);
 	}
 	cJSON_AddNumberToObject(o, "members", e->nmembers);

@@ -439,7 +439,7 @@ static void run_group(pk_sim *m, const pk_sim_unit *u, pk_sim_fn fn, void *ctx)
 	pk_pg_evaluation e;
 	for (int i = 0; i < u->npods; i++)
 		note_uid(m, u->pods[i]);
-	pk_pg_evaluate(m->s, m->g, u->group, u->pods, u->npods, &e);
+	pk_pg_evaluate(m->s, m->scores, m->g, u->group, u->pods, u->npods, &e);
 	pk_sim_step st = { .unit = u, .group_eval = &e, .outcome = PK_SIM_UNSCHEDULABLE };
 	if (e.result == PK_PG_PREEMPT) {
 		for (int i = 0; i < e.nvictims; i++)

@@ -6,8 +6,8 @@
  * then namespace/name) and:
  *   - fits without preemption: it is assumed onto the node the default
  *     score plugins rank highest (a pod: score.h, equal scores go to the
- *     lowest node name), or onto the nodes the greedy first-fit placement
- *     picked (a group): deterministic, documented;
+ *     lowest node name), or onto the nodes the group's greedy placement
+ *     picked, each member scored the same way (a group): deterministic, documented;
  *   - or preempts: its victims are removed from the snapshot, and the pod
  *     is nominated to the chosen node (a group's members to their intended
  *     nodes), where later preemptors count it as upstream counts nominated
