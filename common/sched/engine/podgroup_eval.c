@@ -88,11 +88,23 @@ static bool place_member(pg_sched *c, int k)
 {
 	pk_pod *m = c->members[k];
 	long nn = c->restricted ? c->nopen[k] : c->s->nnodes, nfeasible = 0;
+	/* The member's own PreFilter state of PodTopologySpread and
+	 * InterPodAffinity, built on the snapshot as it is now (the members
+	 * placed before it included), as the scheduling cycle of each member
+	 * builds it; without it those two filters would not run. */
+	pk_interpod *outer_ip = c->s->interpod;
+	pk_spread_state *outer_sp = c->s->spread;
+	c->s->interpod = NULL;
+	c->s->spread = NULL;
+	pk_prefilter_begin(c->s, m);
 	for (long j = 0; j < nn; j++) {
 		pk_nodeinfo *ni = &c->s->infos[c->restricted ? c->open[k][j] : j];
 		if (pk_run_filters_with_nominated(c->s, m, ni).code == PK_CODE_SUCCESS)
 			c->feasible[nfeasible++] = ni;
 	}
+	pk_prefilter_end(c->s);
+	c->s->interpod = outer_ip;
+	c->s->spread = outer_sp;
 	c->place[k] = -1;
 	if (nfeasible == 0)
 		return false;
