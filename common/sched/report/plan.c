@@ -331,7 +331,15 @@ static void group_fields_json(cJSON *o, const pk_plan *p)
 		cJSON_AddItemToArray(pl, m);
 	}
 	cJSON_AddNumberToObject(o, "members", e->nmembers);
-	cJSON_AddNumberToObject(o, "minCount", e->required);
+	if (e->group->composite) {
+		/* the root's policy is over its child groups, not pods: the child
+		 * groups it needs, and the pending members that meet it */
+		cJSON_AddNumberToObject(o, "minGroupCount",
+		                        e->group->policy == PK_PG_POLICY_GANG ? e->group->min_count : 1);
+		cJSON_AddNumberToObject(o, "membersNeeded", e->required);
+	} else {
+		cJSON_AddNumberToObject(o, "minCount", e->required);
+	}
 	cJSON_AddStringToObject(o, "disruptionMode", e->group->disrupt_whole ? "PodGroup" : "Pod");
 	cJSON_AddStringToObject(o, "reason", p->reason);
 	/* the PodGroupPostFilter status code: Unschedulable and UnschedulableAndUnresolvable
@@ -364,6 +372,14 @@ static void simulation_fields_json(cJSON *o, const pk_plan *p)
 	}
 }
 
+/* The preemptor's kind, as the API names it. */
+static const char *preemptor_kind(const pk_plan *p)
+{
+	if (!p->group)
+		return "Pod";
+	return p->group->group->composite ? "CompositePodGroup" : "PodGroup";
+}
+
 cJSON *pk_plan_json(const pk_plan *p)
 {
 	cJSON *o = cJSON_CreateObject();
@@ -371,7 +387,7 @@ cJSON *pk_plan_json(const pk_plan *p)
 	pk_k8s_add_version(o, p->k8s_minor);
 	cJSON *ref = cJSON_AddObjectToObject(o, "preemptor");
 	if (p->kind_named)
-		cJSON_AddStringToObject(ref, "kind", p->group ? "PodGroup" : "Pod");
+		cJSON_AddStringToObject(ref, "kind", preemptor_kind(p));
 	cJSON_AddStringToObject(ref, "namespace", p->namespace_);
 	cJSON_AddStringToObject(ref, "name", p->name);
 	cJSON_AddStringToObject(ref, "uid", p->uid);
@@ -437,8 +453,9 @@ static void victim_priorities(pk_plan_row *r, const pk_victim_ref *v, int n)
 void pk_plan_row_of(pk_plan_row *r, const pk_plan *p, bool *compared)
 {
 	pk_plan_row_init(r, p->namespace_, p->name, p->priority);
-	if (p->group)
-		snprintf(r->who, sizeof r->who, "podgroup/%s/%s", p->namespace_, p->name);
+	if (p->group) /* kubectl's kind/name form: the kind lowercased */
+		snprintf(r->who, sizeof r->who, "%s/%s/%s", p->group->group->composite ? "compositepodgroup" : "podgroup",
+		         p->namespace_, p->name);
 	snprintf(r->result, sizeof r->result, "%s", pk_plan_result_name(p->result));
 	int placed = 0;
 	for (int k = 0; p->group && (p->result == PK_PLAN_PREEMPT || p->result == PK_PLAN_NO_PREEMPTION_NEEDED) &&

@@ -139,7 +139,7 @@ typedef struct pk_plan_columns {
 #define PK_PLAN_COLUMNS(array) { array, (int)(sizeof array / sizeof array[0]) }
 
 typedef struct pk_plan_row {
-	char who[600];            /* namespace/name, podgroup/namespace/name */
+	char who[600];            /* namespace/name, podgroup/ or compositepodgroup/namespace/name */
 	int64_t priority;
 	char result[64];
 	char node[440];
