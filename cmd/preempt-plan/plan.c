@@ -139,6 +139,11 @@ static int on_record(void *ctx, pk_record *rec)
 	const char *kind = pk_kind(rec->obj);
 	const cJSON *ref = pk_get(rec->obj, "preemptor");
 	bool is_pre = strcmp(kind, "Preemptor") == 0, is_cand = strcmp(kind, "Candidate") == 0;
+	if (r->namespace_ && cJSON_IsObject(ref) && strcmp(pk_str_or(ref, "namespace", ""), r->namespace_) != 0) {
+		r->other_namespaces++; /* -n: another namespace's preemptor */
+		pk_stats_skip(&r->stats, kind);
+		return 0;
+	}
 	if (r->writer->node_status && strcmp(kind, "NodeStatus") == 0 && cJSON_IsObject(ref)) {
 		add_node_status(r, entry_for(r, ref), rec->obj);
 		return 0;
