@@ -177,7 +177,7 @@ void pk_plan_decide(pk_plan *p, int64_t now)
 		p->num_pdb_violations = c->num_pdb_violations;
 		p->cleared = c->clear_nominations;
 		p->ncleared = c->nclear;
-		p->node_resources_text = c->node_resources;
+		p->candidate_resources = c->node_resources;
 		snprintf(p->reason, sizeof p->reason,
 		         "preempting %d pod(s) on node %s, chosen from %d candidate node(s) by %s; %s", c->nvictims, c->node,
 		         p->ncandidates, decided_by, p->message);
@@ -355,11 +355,8 @@ static void simulation_fields_json(cJSON *o, const pk_plan *p)
 	if (p->scaled)
 		cJSON_AddBoolToObject(o, "scaled", 1);
 	cJSON *res = p->node_resources ? cJSON_Duplicate(p->node_resources, 1) : NULL;
-	if (!res && p->node_resources_text) {
-		cJSON *one = cJSON_Parse(p->node_resources_text);
-		if (one)
-			cJSON_AddItemToArray(res = cJSON_CreateArray(), one);
-	}
+	if (!res && p->candidate_resources)
+		cJSON_AddItemToArray(res = cJSON_CreateArray(), cJSON_Duplicate(p->candidate_resources, 1));
 	if (res)
 		cJSON_AddItemToObject(o, "nodeResources", res);
 	if (p->requeued)
