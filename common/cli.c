@@ -106,7 +106,7 @@ static const struct exit_statuses {
 	  "a preemptor that cannot be placed (no candidate node) or may not preempt",
 	  "a bad option; a file or document that cannot be read; stdout that cannot be written; a snapshot without nodes" },
 	{ "preempt-plan",
-	  "every preemptor placed (fits, or Preempt); with --simulate every unit scheduled or nominated; an empty input",
+	  "every preemptor placed (fits, or Preempt) among the plans written (NS's with -n NS); with --simulate every unit scheduled or nominated; an empty input (no preemptor in NS with -n NS)",
 	  "a preemptor Unschedulable or NotEligible; with --simulate such a unit, or an applied object admission would reject",
 	  "a bad option; a file or document that cannot be read; stdout that cannot be written; an input with objects but no Preemptor/Candidate records; with --simulate a snapshot without nodes" },
 	{ "apiq-sim",
@@ -157,6 +157,23 @@ long long pk_cli_number(const pk_cli *c, const char *opt, const char *arg, long 
 	if (!*arg || *end || errno || v < min || v > max)
 		pk_cli_usage_error(c, "%s: '%s' is not a number from %lld to %lld", opt, arg, min, max);
 	return v;
+}
+
+bool pk_cli_namespace_take(const pk_cli *c, int opt, const char *arg, pk_cli_namespace *ns)
+{
+	if (opt == 'n') {
+		if (!*arg)
+			pk_cli_usage_error(c, "--namespace: a namespace is required");
+		ns->namespace_ = arg;
+	} else if (opt == 'A') {
+		ns->all = true;
+	}
+	return opt == 'n' || opt == 'A';
+}
+
+const char *pk_cli_namespace_of(const pk_cli_namespace *ns)
+{
+	return ns->all ? NULL : ns->namespace_;
 }
 
 static bool format_allowed(const pk_cli *c, const char *name)

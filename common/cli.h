@@ -133,6 +133,21 @@ _Noreturn void pk_cli_usage_error(const pk_cli *c, const char *fmt, ...)
 /* Bounded integer option parsing; exits 2 with a message on error. */
 long long pk_cli_number(const pk_cli *c, const char *opt, const char *arg, long long min, long long max);
 
+/* -n/--namespace NS and -A/--all-namespaces as kubectl reads them: list
+ * PK_CLI_NAMESPACE_OPTIONS with the long options and "n:A" in the short
+ * ones, and give every option to pk_cli_namespace_take. */
+#define PK_CLI_NAMESPACE_OPTIONS \
+	{"namespace", required_argument, NULL, 'n'}, \
+	{"all-namespaces", no_argument, NULL, 'A'}
+typedef struct pk_cli_namespace {
+	const char *namespace_;   /* -n NS, or NULL */
+	bool all;                 /* -A */
+} pk_cli_namespace;
+/* True when opt is -n (arg) or -A, taken into ns; an empty NS exits 2. */
+bool pk_cli_namespace_take(const pk_cli *c, int opt, const char *arg, pk_cli_namespace *ns);
+/* The namespace answered for, or NULL for every one (-A wins over -n). */
+const char *pk_cli_namespace_of(const pk_cli_namespace *ns);
+
 /* Colour decision: --color, then NO_COLOR (non-empty), then isatty(fd). */
 bool pk_cli_use_color(const pk_cli *c, int fd);
 

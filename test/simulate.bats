@@ -281,3 +281,22 @@ JSON
 	run jq -sc '[.[] | select(.kind == "PreemptionPlan") | .preemptor.name]' <<<"$output"
 	assert_output '["pg-a","pg-b"]'
 }
+
+@test "a CompositePodGroup preemptor is named as one in every format: record kind and policy, table, wide, html" {
+	cpg="$FIX/simulate/PR139596-PR140634-CompositePodGroup-minGroupCount-1-a-child-short-of-minCount-gives-its-place-back/cluster.json"
+	run -0 --separate-stderr sim "$cpg"
+	run jq -ce 'select(.kind == "PreemptionPlan") | [.preemptor.kind, .preemptor.namespace, .preemptor.name,
+		.preemptor.uid, .members, .minGroupCount, .membersNeeded, has("minCount")]' <<<"$output"
+	assert_output '["CompositePodGroup","default","job","uid-job",4,1,2,false]'
+	for o in table wide; do
+		run -0 --separate-stderr sim -o "$o" "$cpg"
+		assert_line --regexp '^compositepodgroup/default/job +1000 +Preempt +2 placed +2 '
+	done
+	run -0 --separate-stderr sim -o html "$cpg"
+	assert_output --partial '<tr id="compositepodgroup-default.job">'
+	assert_output --partial '<a href="#compositepodgroup-default.job">compositepodgroup default/job</a></td><td>Preempt</td><td class="n">4</td><td>minGroupCount 1: 2 member(s)</td>'
+	# a PodGroup's plan keeps minCount
+	run -1 --separate-stderr sim --kubernetes-version 1.36 "$GANG"
+	run jq -se 'map(select(.preemptor.kind == "PodGroup")) | .[0] | .minCount == 8 and (has("minGroupCount") | not)' <<<"$output"
+	assert_success
+}

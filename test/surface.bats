@@ -240,6 +240,30 @@ $output"
 	assert_equal "${#lines[@]}" 4
 }
 
+@test "preempt-plan -n NS / -A as kubectl has them: NS's plans only, the exit status of those, -A every namespace; --simulate -n is kubectl apply's" {
+	victims --pending "$SAMPLE/gang/cluster.json" >"$TMP/rec.ndjson" 2>/dev/null || true
+	# every namespace: ml's gang members may not preempt one by one (NotEligible): 1
+	run -1 --separate-stderr preempt-plan -o table --no-headers "$TMP/rec.ndjson"
+	assert_line --partial "ml/train-worker-0"
+	assert_line --partial "default/api-canary"
+	# default's two pods fit: only their plans are written, and the status is theirs
+	run -0 --separate-stderr preempt-plan -n default "$TMP/rec.ndjson"
+	run jq -sc '[.[].preemptor | .namespace + "/" + .name]' <<<"$output"
+	assert_output '["default/api-canary","default/report-adhoc"]'
+	run -1 --separate-stderr preempt-plan --namespace=ml -o wide --no-headers "$TMP/rec.ndjson"
+	[ "${#lines[@]}" -eq 8 ] || fail "ml: ${#lines[@]} rows"
+	refute_output --partial "default/"
+	run -1 --separate-stderr preempt-plan -n default -A -o table --no-headers "$TMP/rec.ndjson"
+	assert_line --partial "ml/train-worker-0"
+	run -0 --separate-stderr preempt-plan -n shop -o html "$TMP/rec.ndjson"
+	assert_equal "$stderr" "preempt-plan: note: no preemptor in namespace shop in the input (-n): 0 preemptors planned"
+	run -2 preempt-plan -n "" "$TMP/rec.ndjson"
+	assert_output --partial "--namespace: a namespace is required"
+	# --simulate: -n is the namespace of applied objects (kubectl apply -n); -A is refused with why
+	run -2 preempt-plan --simulate -A "$SAMPLE/gang/cluster.json"
+	assert_output --partial "-A/--all-namespaces: --simulate plays one queue and writes every namespace's plans"
+}
+
 @test "victims -n NS / -A as kubectl has them: the pending pods of NS, a preemptor without a namespace in NS, -A every namespace" {
 	run -1 victims --pending -o table --no-headers "$SAMPLE/cluster.json"   # it cannot be placed
 	assert_line --index 0 --partial "batch/report-29871560-q4w8e"

@@ -1078,8 +1078,9 @@ static int on_plan(void *ctx, pk_record *rec)
 				victims++;
 	}
 	int members = 0;
-	if (kind != POD_UNSCHED && !strcmp(pk_str_or(pk_get(o, "preemptor"), "kind", "Pod"), "PodGroup")) {
-		/* a PodGroup's plan (workload-aware preemption): its members */
+	const char *preemptor_kind = pk_str_or(pk_get(o, "preemptor"), "kind", "Pod");
+	if (kind != POD_UNSCHED && (!strcmp(preemptor_kind, "PodGroup") || !strcmp(preemptor_kind, "CompositePodGroup"))) {
+		/* a PodGroup's or a CompositePodGroup's plan (workload-aware preemption): its members */
 		int64_t n = 0;
 		if (!pk_int64(o, "members", &n))
 			n = cJSON_GetArraySize(pk_get(o, "placements"));

@@ -12,12 +12,16 @@
 
 static const pk_cli_spec spec = {
 	.prog = "preempt-plan",
-	.synopsis = "preempt-plan [options] [path ...]",
+	.synopsis = "preempt-plan [options] [-n NS | -A] [path ...]",
 	.help =
 		"Reads the records victims writes (stdin when no path is given) and writes one\n"
 		"PreemptionPlan per preemptor: the node kube-scheduler would nominate, its victims,\n"
 		"and the ordered API calls (\"actions\") that carry the preemption out.\n"
 		"\n"
+		"  -n, --namespace NS         write the plans of NS's preemptors only (the records of\n"
+		"                             other namespaces are read and left out; the exit status\n"
+		"                             follows the plans written)\n"
+		"  -A, --all-namespaces       the plans of every namespace of the input (the default)\n"
 		"      --simulate             what-if mode: read a cluster snapshot instead and play its\n"
 		"                             scheduling queue forward (preempt-plan --simulate --help)\n",
 	.formats = "json,table,wide,html",
@@ -28,6 +32,7 @@ static const pk_cli_spec spec = {
  * option's are (wants_simulate); getopt never sees it. */
 static const struct option long_options[] = {
 	PK_CLI_COMMON_OPTIONS,
+	PK_CLI_NAMESPACE_OPTIONS,
 	{"simulate", no_argument, NULL, 1},
 	{NULL, 0, NULL, 0},
 };
@@ -54,18 +59,29 @@ static bool wants_simulate(int argc, char **argv)
 	return false;
 }
 
+/* -n/-A as kubectl has them: the namespace whose plans are written, or NULL
+ * for every namespace. */
+static const char *parse_options(pk_cli *cli, int argc, char **argv)
+{
+	pk_cli_namespace ns = {0};
+	int opt;
+	while ((opt = pk_cli_getopt(cli, argc, argv, "n:A", long_options)) != -1)
+		if (!pk_cli_namespace_take(cli, opt, optarg, &ns))
+			pk_cli_usage_error(cli, "unexpected option");
+	return pk_cli_namespace_of(&ns);
+}
+
 int main(int argc, char **argv)
 {
 	if (wants_simulate(argc, argv))
 		return pp_simulate_main(argc, argv);
 	pk_cli cli;
 	pk_cli_init(&cli, &spec);
-	int opt;
-	while ((opt = pk_cli_getopt(&cli, argc, argv, "", long_options)) != -1)
-		pk_cli_usage_error(&cli, "unexpected option");
+	const char *namespace_ = parse_options(&cli, argc, argv);
 
 	plan_run run;
 	plan_init(&run, &cli);
+	run.namespace_ = namespace_;
 	/* on one terminal, each assumption once: under the table */
 	if (run.writer->footer_warnings && !cli.no_headers && pk_diag_same_terminal(STDOUT_FILENO, STDERR_FILENO))
 		cli.diag.causes_in_output = 1;
@@ -75,7 +91,10 @@ int main(int argc, char **argv)
 	if (plan_read(&run, argv + optind, argc - optind) >= 0) {
 		long unplaced = plan_write(&run, &out);
 		status = unplaced ? PK_EXIT_FINDING : PK_EXIT_OK;
-		if (run.nentries == 0 && run.stats.read > 0) {
+		if (run.nentries == 0 && run.other_namespaces > 0) {
+			pk_diag_report(&cli.diag, PK_SEV_NOTE, NULL, "no preemptor in namespace %s in the input (-n): "
+			               "0 preemptors planned", namespace_);
+		} else if (run.nentries == 0 && run.stats.read > 0) {
 			no_records(&cli, &run.stats);
 			status = PK_EXIT_TROUBLE;
 		} else if (run.nentries == 0) {

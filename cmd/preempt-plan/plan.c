@@ -30,6 +30,8 @@ void plan_free(plan_run *r)
 	for (long i = 0; i < r->nentries; i++) {
 		cJSON_Delete(r->entries[i].preemptor);
 		cJSON_Delete(r->entries[i].ref_owned);
+		for (int k = 0; k < r->entries[i].ncandidates; k++)
+			cJSON_Delete(r->entries[i].candidates[k].node_resources);
 		free(r->entries[i].candidates);
 		free(r->entries[i].not_candidates.g);
 	}
@@ -72,7 +74,7 @@ static void add_candidate(plan_entry *e, const pk_candidate *c)
 /* The candidate just added, decoded whole if node choice now puts it first
  * (pk_pick_one_node_why keeps the first of the best the same way): at the
  * end the one it picks is the last that led, and has its victims. */
-static void decode_if_leading(plan_run *r, plan_entry *e, const cJSON *record)
+static void decode_if_leading(plan_run *r, plan_entry *e, cJSON *record)
 {
 	int at = e->ncandidates - 1;
 	if (e->leading >= 0) {
@@ -80,6 +82,9 @@ static void decode_if_leading(plan_run *r, plan_entry *e, const cJSON *record)
 		const char *why;
 		if (pk_pick_one_node_why(pair, 2, r->now, &why) != 1)
 			return;
+		/* no longer first: no plan shows its node's resources */
+		cJSON_Delete(e->candidates[e->leading].node_resources);
+		e->candidates[e->leading].node_resources = NULL;
 	}
 	pk_candidate_from_json(record, r->strs, &r->arena, &e->candidates[at]);
 	e->leading = at;
@@ -134,6 +139,11 @@ static int on_record(void *ctx, pk_record *rec)
 	const char *kind = pk_kind(rec->obj);
 	const cJSON *ref = pk_get(rec->obj, "preemptor");
 	bool is_pre = strcmp(kind, "Preemptor") == 0, is_cand = strcmp(kind, "Candidate") == 0;
+	if (r->namespace_ && cJSON_IsObject(ref) && strcmp(pk_str_or(ref, "namespace", ""), r->namespace_) != 0) {
+		r->other_namespaces++; /* -n: another namespace's preemptor */
+		pk_stats_skip(&r->stats, kind);
+		return 0;
+	}
 	if (r->writer->node_status && strcmp(kind, "NodeStatus") == 0 && cJSON_IsObject(ref)) {
 		add_node_status(r, entry_for(r, ref), rec->obj);
 		return 0;

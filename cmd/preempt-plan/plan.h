@@ -64,6 +64,8 @@ struct plan_run {
 	 * plan_writer.every_candidate). */
 	bool summaries;
 	bool release_warned;      /* a record named another release (said once) */
+	const char *namespace_;   /* -n: the namespace whose plans are written, NULL for all */
+	long other_namespaces;    /* records of preemptors in other namespaces, left out */
 	const plan_writer *writer;
 	pk_out *out;
 	/* the writers' state: a table and what goes under it, or a page */

@@ -43,7 +43,8 @@ static const pk_cli_spec spec = {
 		"                             Pod, Deployment, ReplicaSet, StatefulSet, Job, CronJob,\n"
 		"                             DaemonSet, PriorityClass, PodGroup, Workload\n"
 		"  -n, --namespace NS         namespace of applied objects that name none and of\n"
-		"                             --scale KIND/NAME (default: default)\n"
+		"                             --scale KIND/NAME (default: default), as kubectl apply -n;\n"
+		"                             the plans are every namespace's (one queue), -A is refused\n"
 		"      --scale KIND/NAME      the Deployment, ReplicaSet, StatefulSet or Job to scale:\n"
 		"                             deploy/NAME, deployment.apps/NAME, KIND/NAMESPACE/NAME\n"
 		"      --replicas N           the --scale object's new count, as kubectl scale sets it\n"
@@ -66,6 +67,7 @@ enum {
 	OPT_NO_CASCADE,
 	OPT_MAX_RECREATIONS,
 	OPT_NAMESPACE,
+	OPT_ALL_NAMESPACES,
 	OPT_APPLY,
 };
 
@@ -78,6 +80,7 @@ static const struct option long_options[] = {
 	{"no-cascade", no_argument, NULL, OPT_NO_CASCADE},
 	{"max-recreations", required_argument, NULL, OPT_MAX_RECREATIONS},
 	{"namespace", required_argument, NULL, OPT_NAMESPACE},
+	{"all-namespaces", no_argument, NULL, OPT_ALL_NAMESPACES}, /* refused, with why */
 	{"apply", required_argument, NULL, OPT_APPLY}, /* taken out by split_apply */
 	{NULL, 0, NULL, 0},
 };
@@ -539,7 +542,7 @@ static void parse_options(sim_run *r, pk_sim_opts *so, sim_args *a, int argc, ch
 {
 	int opt;
 	optind = 1;
-	while ((opt = pk_cli_getopt(&r->cli, argc, argv, "n:", long_options)) != -1) {
+	while ((opt = pk_cli_getopt(&r->cli, argc, argv, "n:A", long_options)) != -1) {
 		switch (opt) {
 		case OPT_SIMULATE:
 			break;
@@ -563,6 +566,11 @@ static void parse_options(sim_run *r, pk_sim_opts *so, sim_args *a, int argc, ch
 		case OPT_NAMESPACE:
 			a->ns = optarg;
 			break;
+		case 'A':
+		case OPT_ALL_NAMESPACES:
+			pk_cli_usage_error(&r->cli, "-A/--all-namespaces: --simulate plays one queue and writes every "
+			                            "namespace's plans; its -n NS names the namespace of applied objects "
+			                            "and --scale, as kubectl apply -n does");
 		}
 	}
 	if (r->cli.format != PK_FMT_JSON && r->cli.format != PK_FMT_TABLE && r->cli.format != PK_FMT_WIDE &&

@@ -17,8 +17,6 @@ enum {
 	OPT_MIN_PCT,
 	OPT_MIN_ABS,
 	OPT_OFFSET,
-	OPT_NAMESPACE,
-	OPT_ALL_NAMESPACES,
 };
 
 static const pk_cli_spec spec = {
@@ -55,8 +53,7 @@ static const struct option long_options[] = {
 	{"min-candidate-nodes-percentage", required_argument, NULL, OPT_MIN_PCT},
 	{"min-candidate-nodes-absolute", required_argument, NULL, OPT_MIN_ABS},
 	{"offset", required_argument, NULL, OPT_OFFSET},
-	{"namespace", required_argument, NULL, OPT_NAMESPACE},
-	{"all-namespaces", no_argument, NULL, OPT_ALL_NAMESPACES},
+	PK_CLI_NAMESPACE_OPTIONS,
 	PK_CLI_COMMON_OPTIONS,
 	{NULL, 0, NULL, 0},
 };
@@ -66,8 +63,10 @@ static void parse_options(int argc, char **argv, pk_cli *cli, victims_opts *o)
 	int opt;
 	pk_eval_opts_default(&o->eval);
 	o->preemptor_files = pk_xcalloc((size_t)argc + 1, sizeof *o->preemptor_files);
-	bool all_namespaces = false;
+	pk_cli_namespace ns = {0};
 	while ((opt = pk_cli_getopt(cli, argc, argv, "n:A", long_options)) != -1) {
+		if (pk_cli_namespace_take(cli, opt, optarg, &ns))
+			continue;
 		switch (opt) {
 		case OPT_PREEMPTOR:
 			o->preemptor_files[o->npreemptor_files++] = optarg;
@@ -92,22 +91,11 @@ static void parse_options(int argc, char **argv, pk_cli *cli, victims_opts *o)
 			o->eval.sample = true;
 			o->eval.offset = (long)pk_cli_number(cli, "--offset", optarg, 0, 1L << 40);
 			break;
-		case 'n':
-		case OPT_NAMESPACE:
-			if (!*optarg)
-				pk_cli_usage_error(cli, "--namespace: a namespace is required");
-			o->namespace_ = optarg;
-			break;
-		case 'A':
-		case OPT_ALL_NAMESPACES:
-			all_namespaces = true;
-			break;
 		default:
 			pk_cli_usage_error(cli, "unexpected option");
 		}
 	}
-	if (all_namespaces) /* as kubectl: -A answers for every namespace, whatever -n says */
-		o->namespace_ = NULL;
+	o->namespace_ = pk_cli_namespace_of(&ns); /* as kubectl: -A answers for every namespace, whatever -n says */
 	if (o->npreemptor_files == 0 && !o->pending)
 		pk_cli_usage_error(cli, "give --preemptor FILE or --pending");
 	pk_eval_opts_engine(&o->eval, &cli->engine); /* the records are printed on its threads too */

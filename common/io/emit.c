@@ -239,18 +239,20 @@ void pk_emit_null(pk_emit *e, const char *key)
 	tree_add(e, key, cJSON_CreateNull());
 }
 
-void pk_emit_printed(pk_emit *e, const char *key, const char *text)
+void pk_emit_item(pk_emit *e, const char *key, const cJSON *item)
 {
-	if (!text)
+	if (!item)
 		return;
-	if (e->text) {
-		text_lead(e, key);
-		put(e, text, strlen(text));
+	if (!e->text) {
+		tree_add(e, key, cJSON_Duplicate(item, 1));
 		return;
 	}
-	cJSON *item = cJSON_Parse(text);
-	if (item)
-		tree_add(e, key, item);
+	char *text = cJSON_PrintUnformatted(item);
+	if (!text)
+		pk_out_of_memory();
+	text_lead(e, key);
+	put(e, text, strlen(text));
+	free(text);
 }
 
 char *pk_emit_text_done(pk_emit *e)

@@ -50,9 +50,9 @@ void pk_emit_string_n(pk_emit *e, const char *key, const char *s, size_t n);
 void pk_emit_number(pk_emit *e, const char *key, double v);
 void pk_emit_bool(pk_emit *e, const char *key, bool b);
 void pk_emit_null(pk_emit *e, const char *key);
-/* A value already printed compactly by cJSON (text is copied as it is;
- * a tree parses it). Nothing is added when text is not JSON. */
-void pk_emit_printed(pk_emit *e, const char *key, const char *text);
+/* A value held as a cJSON tree (a decoded record's member): a tree gets a
+ * copy, text what cJSON_PrintUnformatted prints for it. NULL adds nothing. */
+void pk_emit_item(pk_emit *e, const char *key, const cJSON *item);
 
 /* The text (malloc'd, NUL-terminated; e is spent). */
 char *pk_emit_text_done(pk_emit *e);

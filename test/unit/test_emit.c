@@ -114,7 +114,9 @@ static void nested(pk_emit *e, const void *arg)
 	pk_emit_number(e, NULL, 2);
 	pk_emit_end(e);
 	pk_emit_string_n(e, "cut", "web-abc12", 3);
-	pk_emit_printed(e, "printed", "{\"a\":[1,\"b\"]}");
+	cJSON *item = cJSON_Parse("{\"a\":[1,\"b\"]}");
+	pk_emit_item(e, "item", item);
+	cJSON_Delete(item);
 	pk_emit_string(e, "quoted", "it\"em");
 	pk_emit_end(e);
 }
@@ -124,7 +126,7 @@ static void test_nesting(void)
 	char *text = NULL;
 	CHECK(same_both_ways(nested, NULL, &text), "objects and arrays, empty and nested, in members and elements");
 	CHECK_STR(text, "{\"empty\":[],\"none\":{},\"list\":[{\"t\":true,\"f\":false,\"n\":null},\"x\",2],"
-	                "\"cut\":\"web\",\"printed\":{\"a\":[1,\"b\"]},\"quoted\":\"it\\\"em\"}", "and the text is right");
+	                "\"cut\":\"web\",\"item\":{\"a\":[1,\"b\"]},\"quoted\":\"it\\\"em\"}", "and the text is right");
 	free(text);
 }
 
@@ -144,7 +146,7 @@ static void test_candidate(void)
 	};
 	pk_candidate c = { .node = "n1", .victims = v, .nvictims = 2, .num_pdb_violations = 1,
 		           .clear_nominations = v + 2, .nclear = 1,
-		           .node_resources = "{\"node\":\"n1\",\"allocatable\":{\"cpu\":\"4\"}}" };
+		           .node_resources = cJSON_Parse("{\"node\":\"n1\",\"allocatable\":{\"cpu\":\"4\"}}") };
 	pk_pod pre = { .namespace_ = "a", .name = "pre", .uid = "u-pre", .priority = 1000 };
 	cJSON *tree = pk_candidate_json(NULL, &pre, &c, 36);
 	char *want = cJSON_PrintUnformatted(tree);
@@ -160,6 +162,7 @@ static void test_candidate(void)
 	free(want);
 	free(got);
 	cJSON_Delete(tree);
+	cJSON_Delete(c.node_resources);
 }
 
 /* ---- times ----------------------------------------------------------------------- */

@@ -90,6 +90,32 @@ static void test_resources(pk_snapshot *s)
 	cJSON_Delete(o);
 }
 
+/* A piped Candidate's nodeResources stays the tree it was read as: moved
+ * out of the record into the candidate, written again as it came. */
+static void test_candidate_resources(void)
+{
+	static const char res_text[] = "{\"node\":\"n1\",\"allocatable\":{\"cpu\":\"4\",\"pods\":110}}";
+	char rec_text[256];
+	snprintf(rec_text, sizeof rec_text, "{\"kind\":\"Candidate\",\"node\":\"n1\",\"victims\":[],"
+	         "\"numPDBViolations\":0,\"nodeResources\":%s}", res_text);
+	cJSON *rec = cJSON_Parse(rec_text);
+	const cJSON *res = pk_get(rec, "nodeResources");
+	pk_strtab *strs = pk_strtab_new();
+	pk_arena a;
+	pk_arena_init(&a);
+	pk_candidate c;
+	CHECK(pk_candidate_from_json(rec, strs, &a, &c) && c.node_resources == res && !pk_get(rec, "nodeResources"),
+	      "the candidate holds the record's nodeResources tree, moved out of the record");
+	pk_pod pre = { .namespace_ = "a", .name = "pre", .uid = "u-pre", .priority = 9 };
+	char *text = pk_candidate_text(NULL, &pre, &c, 37);
+	CHECK(text && strstr(text, res_text) != NULL, "and is written again as it came");
+	free(text);
+	cJSON_Delete(c.node_resources);
+	cJSON_Delete(rec);
+	pk_arena_free(&a);
+	pk_strtab_free(strs);
+}
+
 int main(void)
 {
 	pk_snapshot s;
@@ -118,6 +144,7 @@ int main(void)
 	pk_snapshot_finish(&s);
 	test_owner(&s);
 	test_resources(&s);
+	test_candidate_resources();
 	pk_snapshot_free(&s);
 	return T_DONE();
 }

@@ -399,9 +399,10 @@ typedef struct pk_candidate {
 	bool top_unstarted;       /* a top-priority victim has no start time (= now) */
 	bool summarized;          /* the four above are set (node choice works them
 	                           * out from victims otherwise) */
-	/* The Candidate record's nodeResources member as JSON text (arena),
-	 * passed on to the plan; NULL when the record had none. */
-	const char *node_resources;
+	/* The Candidate record's nodeResources member, moved out of the record
+	 * by pk_candidate_from_json (the decoder's caller deletes it), passed on
+	 * to the plan as it is; NULL when the record had none. */
+	cJSON *node_resources;
 } pk_candidate;
 
 /* The pod of the node that r names (namespace and name), or NULL. */

@@ -179,7 +179,7 @@ void pk_plan_decide(pk_plan *p, int64_t now)
 		p->num_pdb_violations = c->num_pdb_violations;
 		p->cleared = c->clear_nominations;
 		p->ncleared = c->nclear;
-		p->node_resources_text = c->node_resources;
+		p->candidate_resources = c->node_resources;
 		snprintf(p->reason, sizeof p->reason,
 		         "preempting %d pod(s) on node %s, chosen from %d candidate node(s) by %s; %s", c->nvictims, c->node,
 		         p->ncandidates, decided_by, p->message);
@@ -332,7 +332,15 @@ static void group_fields_json(cJSON *o, const pk_plan *p)
 		cJSON_AddItemToArray(pl, m);
 	}
 	cJSON_AddNumberToObject(o, "members", e->nmembers);
-	cJSON_AddNumberToObject(o, "minCount", e->required);
+	if (e->group->composite) {
+		/* the root's policy is over its child groups, not pods: the child
+		 * groups it needs, and the pending members that meet it */
+		cJSON_AddNumberToObject(o, "minGroupCount",
+		                        e->group->policy == PK_PG_POLICY_GANG ? e->group->min_count : 1);
+		cJSON_AddNumberToObject(o, "membersNeeded", e->required);
+	} else {
+		cJSON_AddNumberToObject(o, "minCount", e->required);
+	}
 	cJSON_AddStringToObject(o, "disruptionMode", e->group->disrupt_whole ? "PodGroup" : "Pod");
 	cJSON_AddStringToObject(o, "reason", p->reason);
 	/* the PodGroupPostFilter status code: Unschedulable and UnschedulableAndUnresolvable
@@ -348,11 +356,8 @@ static void simulation_fields_json(cJSON *o, const pk_plan *p)
 	if (p->scaled)
 		cJSON_AddBoolToObject(o, "scaled", 1);
 	cJSON *res = p->node_resources ? cJSON_Duplicate(p->node_resources, 1) : NULL;
-	if (!res && p->node_resources_text) {
-		cJSON *one = cJSON_Parse(p->node_resources_text);
-		if (one)
-			cJSON_AddItemToArray(res = cJSON_CreateArray(), one);
-	}
+	if (!res && p->candidate_resources)
+		cJSON_AddItemToArray(res = cJSON_CreateArray(), cJSON_Duplicate(p->candidate_resources, 1));
 	if (res)
 		cJSON_AddItemToObject(o, "nodeResources", res);
 	if (p->requeued)
@@ -365,6 +370,14 @@ static void simulation_fields_json(cJSON *o, const pk_plan *p)
 	}
 }
 
+/* The preemptor's kind, as the API names it. */
+static const char *preemptor_kind(const pk_plan *p)
+{
+	if (!p->group)
+		return "Pod";
+	return p->group->group->composite ? "CompositePodGroup" : "PodGroup";
+}
+
 cJSON *pk_plan_json(const pk_plan *p)
 {
 	cJSON *o = cJSON_CreateObject();
@@ -372,7 +385,7 @@ cJSON *pk_plan_json(const pk_plan *p)
 	pk_k8s_add_version(o, p->k8s_minor);
 	cJSON *ref = cJSON_AddObjectToObject(o, "preemptor");
 	if (p->kind_named)
-		cJSON_AddStringToObject(ref, "kind", p->group ? "PodGroup" : "Pod");
+		cJSON_AddStringToObject(ref, "kind", preemptor_kind(p));
 	cJSON_AddStringToObject(ref, "namespace", p->namespace_);
 	cJSON_AddStringToObject(ref, "name", p->name);
 	cJSON_AddStringToObject(ref, "uid", p->uid);
@@ -436,8 +449,9 @@ static void victim_priorities(pk_plan_row *r, const pk_victim_ref *v, int n)
 void pk_plan_row_of(pk_plan_row *r, const pk_plan *p, bool *compared)
 {
 	pk_plan_row_init(r, p->namespace_, p->name, p->priority);
-	if (p->group)
-		snprintf(r->who, sizeof r->who, "podgroup/%s/%s", p->namespace_, p->name);
+	if (p->group) /* kubectl's kind/name form: the kind lowercased */
+		snprintf(r->who, sizeof r->who, "%s/%s/%s", p->group->group->composite ? "compositepodgroup" : "podgroup",
+		         p->namespace_, p->name);
 	snprintf(r->result, sizeof r->result, "%s", pk_plan_result_name(p->result));
 	int placed = 0;
 	for (int k = 0; p->group && (p->result == PK_PLAN_PREEMPT || p->result == PK_PLAN_NO_PREEMPTION_NEEDED) &&

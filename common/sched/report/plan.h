@@ -85,7 +85,7 @@ typedef struct pk_plan {
 	int requeued;
 	const char *applied_kind, *applied_namespace, *applied_name;
 	cJSON *node_resources;    /* owned: the plan's nodeResources array */
-	const char *node_resources_text; /* or the chosen Candidate record's, as printed */
+	const cJSON *candidate_resources; /* or the chosen Candidate record's nodeResources */
 
 	pk_victim_ref *owned_victims;
 	char owned_warning[400];
@@ -139,7 +139,7 @@ typedef struct pk_plan_columns {
 #define PK_PLAN_COLUMNS(array) { array, (int)(sizeof array / sizeof array[0]) }
 
 typedef struct pk_plan_row {
-	char who[600];            /* namespace/name, podgroup/namespace/name */
+	char who[600];            /* namespace/name, podgroup/ or compositepodgroup/namespace/name */
 	int64_t priority;
 	char result[64];
 	char node[440];

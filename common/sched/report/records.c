@@ -402,7 +402,7 @@ static void candidate_emit(pk_emit *e, const pk_snapshot *s, const pk_pod *preem
 	if (s)
 		candidate_resources_emit(e, s, preemptor, c);
 	else
-		pk_emit_printed(e, "nodeResources", c->node_resources);
+		pk_emit_item(e, "nodeResources", c->node_resources);
 	pk_emit_end(e);
 }
 
@@ -534,7 +534,7 @@ bool pk_candidate_summary_from_json(const cJSON *o, pk_strtab *strs, pk_candidat
 	return true;
 }
 
-bool pk_candidate_from_json(const cJSON *o, pk_strtab *strs, pk_arena *a, pk_candidate *out)
+bool pk_candidate_from_json(cJSON *o, pk_strtab *strs, pk_arena *a, pk_candidate *out)
 {
 	memset(out, 0, sizeof *out);
 	const char *node = pk_str(o, "node");
@@ -547,14 +547,8 @@ bool pk_candidate_from_json(const cJSON *o, pk_strtab *strs, pk_arena *a, pk_can
 	pk_int64(o, "numPDBViolations", &v);
 	out->num_pdb_violations = (int)v;
 	const cJSON *res = pk_get(o, "nodeResources");
-	if (cJSON_IsObject(res)) {
-		char *text = cJSON_PrintUnformatted(res);
-		size_t len = strlen(text) + 1;
-		char *copy = pk_arena_alloc(a, len);
-		memcpy(copy, text, len);
-		out->node_resources = copy;
-		free(text);
-	}
+	if (cJSON_IsObject(res))
+		out->node_resources = cJSON_DetachItemViaPointer(o, (cJSON *)res);
 	pk_candidate_summarize(out);
 	return true;
 }

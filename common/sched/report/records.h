@@ -76,8 +76,9 @@ char *pk_candidate_text(const pk_snapshot *s, const pk_pod *preemptor, const pk_
  * evaluation left out (victims_of_best_only) are listed again as they are
  * printed (pk_candidate_list_victims). Returns 0 or -1 on a write error. */
 int pk_write_candidates(pk_out *out, pk_snapshot *s, const pk_evaluation *e, int threads);
-/* Decode a Candidate record (victims arena-allocated). */
-bool pk_candidate_from_json(const cJSON *o, pk_strtab *strs, pk_arena *a, pk_candidate *out);
+/* Decode a Candidate record (victims arena-allocated). Its nodeResources is
+ * moved out of o into out->node_resources, the caller's to cJSON_Delete. */
+bool pk_candidate_from_json(cJSON *o, pk_strtab *strs, pk_arena *a, pk_candidate *out);
 /* Only what node choice compares (the node, numPDBViolations and the
  * victims' summary, pk_candidate_summarize's): no victims, nominations or
  * nodeResources. The same summary as pk_candidate_from_json's. */

@@ -127,12 +127,23 @@ static int call_type(const cJSON *a)
 	return RP_CALL_OTHER;
 }
 
-/* An anchor for the unit: "<kind>-<namespace>.<name>", made unique. */
-static const char *unit_id(pk_report *r, const char *kind, const char *ns, const char *name)
+/* A group preemptor's kind in kubectl's lowercase form, or NULL for a pod. */
+static const char *group_word(const char *kind)
 {
-	char key[600], id[640];
+	if (strcmp(kind, "PodGroup") == 0)
+		return "podgroup";
+	if (strcmp(kind, "CompositePodGroup") == 0)
+		return "compositepodgroup";
+	return NULL;
+}
+
+/* An anchor for the unit: "<kind>-<namespace>.<name>", made unique. */
+static const char *unit_id(pk_report *r, const char *word, const char *ns, const char *name)
+{
+	char key[600], id[640], prefix[32];
 	snprintf(key, sizeof key, "%s.%s", ns, name);
-	pk_html_id(id, sizeof id, strcmp(kind, "PodGroup") == 0 ? "podgroup-" : "pod-", key);
+	snprintf(prefix, sizeof prefix, "%s-", word ? word : "pod");
+	pk_html_id(id, sizeof id, prefix, key);
 	size_t base = strlen(id);
 	for (int k = 2; pk_pair_map_has(&r->ids, rp_str(r, id), NULL); k++)
 		snprintf(id + base, sizeof id - base, "-%d", k);
@@ -151,7 +162,12 @@ static void take_plan(pk_report *r, cJSON *plan)
 	u->ns = rp_str(r, pk_str_or(ref, "namespace", ""));
 	u->name = rp_str(r, pk_str_or(ref, "name", ""));
 	u->result = rp_str(r, pk_str_or(plan, "result", ""));
-	u->id = unit_id(r, u->kind, u->ns, u->name);
+	const char *word = group_word(u->kind);
+	char label[32];
+	snprintf(label, sizeof label, "%s%s", word ? word : "", word ? " " : "");
+	u->group = word != NULL;
+	u->label = rp_str(r, label);
+	u->id = unit_id(r, word, u->ns, u->name);
 	u->victims = cJSON_GetArraySize(pk_get(plan, "victims"));
 	const cJSON *a;
 	cJSON_ArrayForEach(a, pk_get(plan, "actions"))

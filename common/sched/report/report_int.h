@@ -22,6 +22,8 @@ typedef struct rp_unit {
 	cJSON *plan;              /* owned; "actions" removed */
 	const char *id;           /* anchor, unique in the page (interned) */
 	const char *kind, *ns, *name, *result;   /* interned */
+	const char *label;        /* before namespace/name: "podgroup ", "compositepodgroup ", "" (a pod) */
+	bool group;               /* a PodGroup's or a CompositePodGroup's plan */
 	long calls[RP_NCALLS];
 	long victims;
 } rp_unit;

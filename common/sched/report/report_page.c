@@ -61,7 +61,7 @@ void rp_unit_link(pk_report *r, pk_html *h, long unit)
 	bool listed = unit < r->o.max_units;
 	if (listed)
 		pk_html_open(h, "a", "href", href, NULL);
-	pk_html_textf(h, "%s%s/%s", strcmp(u->kind, "PodGroup") == 0 ? "podgroup " : "", u->ns, u->name);
+	pk_html_textf(h, "%s%s/%s", u->label, u->ns, u->name);
 	if (listed)
 		pk_html_close(h, "a");
 }
@@ -218,7 +218,7 @@ static long count_results(pk_report *r, result_row *rows, long max)
 			rows[n++] = (result_row){ .result = u->result };
 		}
 		rows[k].units++;
-		rows[k].pods += strcmp(u->kind, "PodGroup") == 0 ? num(u->plan, "members") : 1;
+		rows[k].pods += u->group ? num(u->plan, "members") : 1;
 		rows[k].victims += u->victims;
 	}
 	rp_sort(rows, n, sizeof *rows, cmp_result);
@@ -618,7 +618,14 @@ static void gang_row(pk_report *r, pk_html *h, long i)
 	PK_HTML_LIT(h, "</td>");
 	td_text(h, u->result);
 	rp_td_num(h, num(u->plan, "members"));
-	rp_td_num(h, num(u->plan, "minCount"));
+	if (pk_get(u->plan, "minGroupCount")) { /* a CompositePodGroup's policy counts groups */
+		PK_HTML_LIT(h, "<td>");
+		pk_html_textf(h, "minGroupCount %ld: %ld member(s)", num(u->plan, "minGroupCount"),
+		              num(u->plan, "membersNeeded"));
+		PK_HTML_LIT(h, "</td>");
+	} else {
+		rp_td_num(h, num(u->plan, "minCount"));
+	}
 	rp_td_num(h, cJSON_GetArraySize(pk_get(u->plan, "placements")));
 	rp_td_num(h, u->victims);
 	rp_td_num(h, num(u->plan, "victimUnits"));
@@ -634,7 +641,7 @@ void rp_write_gangs(pk_report *r, pk_html *h)
 	long gangs = 0, placed = 0, disrupted = 0;
 	for (long i = 0; i < r->nunits; i++) {
 		disrupted += num(r->units[i].plan, "numPodGroupDisruptions");
-		if (strcmp(r->units[i].kind, "PodGroup") != 0)
+		if (!r->units[i].group)
 			continue;
 		gangs++;
 		placed += strcmp(r->units[i].result, "Preempt") == 0 ||
@@ -664,7 +671,7 @@ void rp_write_gangs(pk_report *r, pk_html *h)
 		table_start(h, "gangs-table", cols);
 		PK_HTML_LIT(h, "<tbody>\n");
 		for (long i = 0; i < r->nunits; i++)
-			if (strcmp(r->units[i].kind, "PodGroup") == 0)
+			if (r->units[i].group)
 				gang_row(r, h, i);
 		PK_HTML_LIT(h, "</tbody></table>\n");
 	}
@@ -1008,7 +1015,7 @@ static void unit_row(pk_report *r, pk_html *h, long i)
 	pk_html_open(h, "tr", "id", u->id, NULL);
 	rp_td_num(h, i + 1);
 	PK_HTML_LIT(h, "<td class=\"name\">");
-	pk_html_textf(h, "%s%s/%s", strcmp(u->kind, "PodGroup") == 0 ? "podgroup " : "", u->ns, u->name);
+	pk_html_textf(h, "%s%s/%s", u->label, u->ns, u->name);
 	if (pk_bool(u->plan, "recreated"))
 		PK_HTML_LIT(h, "<span class=\"tag\">recreated</span>");
 	if (pk_bool(u->plan, "scaled"))
@@ -1045,8 +1052,8 @@ void rp_write_units(pk_report *r, pk_html *h)
 	if (section_or_none(h, "units", "Plans", !r->nunits, "No plans."))
 		return;
 	PK_HTML_LIT(h, "<p>One row per plan, in the order the tool wrote them (for --simulate, queue order); "
-	               "each row is an anchor: <code>#pod-NAMESPACE.NAME</code> or "
-	               "<code>#podgroup-NAMESPACE.NAME</code>.</p>\n");
+	               "each row is an anchor: <code>#pod-NAMESPACE.NAME</code>, <code>#podgroup-NAMESPACE.NAME</code> "
+	               "or <code>#compositepodgroup-NAMESPACE.NAME</code>.</p>\n");
 	static const char *const cols[] = { "#", "Preemptor", "Priority", "Result", "Node", "Victims", "PDB",
 		                            "Criterion", "API calls", "Reason", NULL };
 	table_start(h, "units-table", cols);
