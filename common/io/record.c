@@ -10,10 +10,10 @@
 #include <string.h>
 #if defined(__SSE2__)
 #include <emmintrin.h>
+#endif
 
 #include "base/alloc.h"
 #include "base/hash.h"
-#endif
 
 /* ---- posmap ------------------------------------------------------------- */
 
