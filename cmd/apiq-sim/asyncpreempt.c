@@ -294,8 +294,6 @@ int apiq_eval_run_async(apiq_evaluator *ev, bool until_last, apiq_goroutine_resu
 	if (ev->njobs == 0)
 		return 0;
 	*res = pk_xcalloc(ev->njobs, sizeof(**res));
-	if (!*res)
-		return -1;
 	size_t keep = 0;
 	for (size_t i = 0; i < ev->njobs; i++) {
 		apiq_preempt_req *r = &ev->jobs[i];

@@ -75,8 +75,6 @@ static int map_grow(apiq_queue *q)
 	size_t oldcap = q->cap;
 	apiq_slot *old = q->slots;
 	apiq_slot *n = pk_xcalloc(oldcap * 2, sizeof(*n));
-	if (!n)
-		return -1;
 	q->slots = n;
 	q->cap = oldcap * 2;
 	for (size_t i = 0; i < oldcap; i++) {
@@ -97,7 +95,7 @@ static apiq_slot *map_find(const apiq_queue *q, uint64_t obj)
 	return found ? &q->slots[i] : NULL;
 }
 
-/* Insert or replace; returns the slot or NULL on out of memory. */
+/* Insert or replace; returns the slot (out of memory ends the run). */
 static apiq_slot *map_put(apiq_queue *q, uint64_t obj, apiq_call *c)
 {
 	if ((q->len + 1) * 4 > q->cap * 3 && map_grow(q) < 0)
@@ -143,9 +141,7 @@ static void map_delete(apiq_queue *q, apiq_slot *s)
 static int fifo_push(apiq_queue *q, uint64_t obj)
 {
 	if (q->rlen == q->rcap) {
-		uint64_t *n = pk_xmalloc(q->rcap * 2 * sizeof(*n));
-		if (!n)
-			return -1;
+		uint64_t *n = pk_xrealloc(NULL, q->rcap * 2, sizeof(*n));
 		for (size_t i = 0; i < q->rlen; i++)
 			n[i] = q->ring[(q->rhead + i) % q->rcap];
 		free(q->ring);

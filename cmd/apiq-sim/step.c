@@ -233,8 +233,6 @@ static void parse_custom(step_session *s, const cJSON *op, step_call *c)
 static step_call *new_call(step_session *s, const char *label, const char *uid, int type)
 {
 	step_call *c = pk_xcalloc(1, sizeof(*c));
-	if (!c)
-		return NULL;
 	c->label_id = intern_id(s, label);
 	c->label = intern(s, label);
 	c->x.base.obj = intern_id(s, uid);
@@ -645,8 +643,6 @@ static const char *op_preempt(step_session *s, const cJSON *op, cJSON *res)
 	r.victims = pk_xcalloc((size_t)cJSON_GetArraySize(vs) + 1, sizeof(*r.victims));
 	r.nominated = pk_xcalloc((size_t)cJSON_GetArraySize(ns) + 1, sizeof(*r.nominated));
 	r.members = pk_xcalloc((size_t)cJSON_GetArraySize(ms) + 1, sizeof(*r.members));
-	if (!r.victims || !r.nominated || !r.members)
-		goto fail;
 	const cJSON *it;
 	cJSON_ArrayForEach(it, ms) {
 		if (parse_pod_ref(s, it, &r.members[r.nmembers], "a member") < 0)

@@ -152,8 +152,6 @@ static void record_pclass(pcv_ctx *c, const cJSON *pc, bool existing, bool allow
 	pcv_pcfact *f = pk_strmap_get(&c->pcfacts, name);
 	if (!f) {
 		f = pk_xcalloc(1, sizeof *f);
-		if (!f)
-			return;
 		if (pk_strmap_put(&c->pcfacts, name, f) == f) {
 			free(f);
 			return;
@@ -262,8 +260,7 @@ static char *workload_key(const char *ns, const char *name)
 {
 	size_t n = strlen(ns) + strlen(name) + 2;
 	char *k = pk_xmalloc(n);
-	if (k)
-		snprintf(k, n, "%s/%s", ns, name);
+	snprintf(k, n, "%s/%s", ns, name);
 	return k;
 }
 
@@ -274,11 +271,6 @@ static void store_workload(pcv_ctx *c, const char *ns, const char *name, bool te
 {
 	char *key = workload_key(*ns ? ns : "default", name);
 	char *copy = pk_xmalloc(len + 3);
-	if (!key || !copy) {
-		free(key);
-		free(copy);
-		return;
-	}
 	copy[0] = terminating ? 'T' : 'L';
 	memcpy(copy + 1, names, len);
 	copy[len + 1] = copy[len + 2] = '\0';

@@ -66,11 +66,8 @@ int pp_policy_init(pp_policy *p, cJSON *obj, const pk_origin *origin, const char
 
 	const cJSON *sels = pk_getp(obj, "spec.resourceSelectors");
 	int n = cJSON_IsArray(sels) ? cJSON_GetArraySize(sels) : 0;
-	if (n > 0) {
+	if (n > 0)
 		p->sels = pk_xcalloc((size_t)n, sizeof *p->sels);
-		if (!p->sels)
-			return -1;
-	}
 	const cJSON *js;
 	if (n > 0)
 		cJSON_ArrayForEach(js, sels)
