@@ -9,6 +9,7 @@
 #include "t.h"
 #include "sched/sim/simulate.h"
 #include "sched/engine/engine.h"
+#include "sched/engine/preempt_int.h"
 
 enum { CLUSTERS = 120 };
 
@@ -41,6 +42,8 @@ static void build(pk_snapshot *s, unsigned long long seed)
 	char b[2048];
 	pk_snapshot_init(s);
 	int nodes = 6 + roll(&r, 20);
+	/* every fourth cluster: tails of more levels than pk_tail keeps */
+	bool many = seed % 4 == 1;
 	for (int i = 0; i < nodes; i++) {
 		snprintf(b, sizeof b,
 		         "{\"kind\":\"Node\",\"metadata\":{\"name\":\"n%02d\",\"labels\":{\"zone\":\"z%d\"}},"
@@ -48,7 +51,7 @@ static void build(pk_snapshot *s, unsigned long long seed)
 		         i, i % 3, roll(&r, 6) ? "" : "\"taints\":[{\"key\":\"gpu\",\"effect\":\"NoSchedule\"}]",
 		         roll(&r, 8) ? 110 : 6);
 		add(s, b);
-		int pods = roll(&r, 8);
+		int pods = roll(&r, many ? 14 : 8);
 		for (int k = 0; k < pods; k++) {
 			int app = roll(&r, 5);
 			snprintf(b, sizeof b,
@@ -58,7 +61,9 @@ static void build(pk_snapshot *s, unsigned long long seed)
 			         "\"spec\":{\"nodeName\":\"n%02d\",\"priority\":%d,\"containers\":[{\"name\":\"c\",\"resources\":"
 			         "{\"requests\":{\"cpu\":\"%dm\",\"memory\":\"%dMi\"}}}]},"
 			         "\"status\":{\"phase\":\"Running\"%s}}",
-			         i, k, app % 2, i, k, app, app, app, i, (int[]){ 0, 100, 100, 1000, 5000 }[roll(&r, 5)],
+			         i, k, app % 2, i, k, app, app, app, i,
+			         many ? (int[]){ 0, 10, 20, 30, 40, 50, 60, 70, 100, 1000 }[roll(&r, 10)]
+			              : (int[]){ 0, 100, 100, 1000, 5000 }[roll(&r, 5)],
 			         100 * (1 + roll(&r, 12)), 256 * (1 + roll(&r, 8)),
 			         roll(&r, 4) ? ",\"startTime\":\"2026-11-20T10:00:00Z\"" : "");
 			add(s, b);
@@ -68,7 +73,7 @@ static void build(pk_snapshot *s, unsigned long long seed)
 		snprintf(b, sizeof b,
 		         "{\"kind\":\"PodDisruptionBudget\",\"metadata\":{\"name\":\"pdb%d\",\"namespace\":\"ns%d\"},"
 		         "\"spec\":{\"selector\":{\"matchLabels\":{\"app\":\"a%d\"}}},\"status\":{\"disruptionsAllowed\":%d}}",
-		         app, app % 2, app, roll(&r, 2));
+		         app, app % 2, app, roll(&r, 2) + (many ? 20 : 0));
 		add(s, b);
 	}
 	/* pending: replicas of three workloads, then pods of their own. Every
@@ -322,8 +327,58 @@ static void test_twin_uid_simulated(void)
 	free(full);
 }
 
+/* A bounded dry run (pk_select_victims_bound) says what the whole run
+ * says, and a key no higher than the whole run's in the criteria it
+ * bounds; exactly its violations and highest priority when the first
+ * victim violates no PDB. Every pending pod on every node it may preempt
+ * on, in random clusters. */
+static void test_bound_below_exact(void)
+{
+	long runs = 0, bad = 0, exact_top = 0, bounded = 0, overflow = 0;
+	for (unsigned long long seed = 1; seed <= 60; seed++) {
+		pk_snapshot s;
+		build(&s, seed);
+		for (long p = 0; p < s.npods; p++) {
+			pk_pod *q = s.pods[p];
+			if (*q->node_name || !pk_arithmetic_applies(&s, q))
+				continue;
+			for (long i = 0; i < s.nnodes; i++) {
+				pk_nodeinfo *ni = &s.infos[i];
+				if (pk_run_static_filters(q, ni).code != PK_CODE_SUCCESS)
+					continue;
+				pk_tail t1 = { 0 }, t2 = { 0 };
+				pk_candidate b, x;
+				bool exact;
+				pk_status sb = pk_select_victims_bound(&s, q, ni, &b, &t1, &exact);
+				pk_status sx = pk_select_victims(&s, q, ni, NULL, &x, false, &t2, true);
+				runs++;
+				overflow += t1.known && t1.nlevels < 0;
+				if (sb.code != sx.code) {
+					bad++;
+				} else if (sx.code == PK_CODE_SUCCESS) {
+					pick_key kb = pk_pick_key_of(&b, s.now), kx = pk_pick_key_of(&x, s.now);
+					int criterion, c = pk_pick_key_cmp(&kb, &kx, &criterion);
+					bool below = exact ? c == 0 : c < 0 || criterion > 4;
+					bool top = kb.num_pdb_violations > 0 || (kx.num_pdb_violations == 0 &&
+					                                          kb.top_priority == kx.top_priority);
+					bad += !below || !top;
+					bounded += !exact;
+					exact_top += !exact && kb.num_pdb_violations == 0;
+				}
+				pk_tail_free(&t1);
+				pk_tail_free(&t2);
+			}
+		}
+		pk_snapshot_free(&s);
+	}
+	CHECK(bad == 0 && bounded > 1000 && exact_top > 0 && overflow > 0,
+	      "bounded dry runs: same status, key no higher, highest priority exact (%ld of %ld wrong, %ld bounded, "
+	      "%ld from the slots)", bad, runs, bounded, overflow);
+}
+
 int main(void)
 {
+	test_bound_below_exact();
 	test_selector_equal();
 	int same = 0, steps = 0;
 	for (unsigned long long seed = 1; seed <= CLUSTERS; seed++) {

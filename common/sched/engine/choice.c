@@ -127,18 +127,9 @@ const char *const pk_pick_criteria[] = {
 
 int pk_pick_key_cmp(const pick_key *a, const pick_key *b, int *criterion)
 {
-	*criterion = 1;
-	if (a->num_pdb_violations != b->num_pdb_violations)
-		return a->num_pdb_violations < b->num_pdb_violations ? -1 : 1;
-	*criterion = 2;
-	if (a->top_priority != b->top_priority)
-		return a->top_priority < b->top_priority ? -1 : 1;
-	*criterion = 3;
-	if (a->priority_sum != b->priority_sum)
-		return a->priority_sum < b->priority_sum ? -1 : 1;
-	*criterion = 4;
-	if (a->nvictims != b->nvictims)
-		return a->nvictims < b->nvictims ? -1 : 1;
+	int c = pk_pick_key_cmp_upto_victims(a, b, criterion);
+	if (c)
+		return c;
 	*criterion = 5;
 	if (a->top_start != b->top_start)
 		return a->top_start > b->top_start ? -1 : 1;

@@ -56,10 +56,14 @@ static const pk_status *keep_status(pk_arena *a, const pk_status *st)
 /* ---- memo across evaluations ------------------------------------------------- */
 
 /* What node choice reads of a candidate that lists no victims: its key,
- * and the two fields the key folds into one. */
+ * and the two fields the key folds into one. A key that is not exact is a
+ * lower bound (pk_select_victims_bound) in the criteria up to the number of
+ * victims: the session works the exact one out only if the node may be
+ * among the best two. */
 typedef struct memo_cand {
 	pick_key key;
 	bool top_unstarted;
+	bool exact;
 	int64_t top_start;
 } memo_cand;
 
@@ -109,7 +113,8 @@ typedef struct pk_session {
 	status_count *counts;     /* filter statuses and how many nodes have each */
 	int ncounts;
 	size_t countcap;
-	int *heap;                /* candidate nodes, the best first once built */
+	int *heap;                /* candidate nodes, the best first once built;
+	                           * the best two exact once settled */
 	int nheap;
 	bool heap_built;          /* heap order holds (else a list: a shape seen
 	                           * once pays no heap, see pk_session_sync) */
@@ -261,9 +266,9 @@ static const pk_status *memo_status(pk_eval_memo *m, const pk_status *st)
 	return c;
 }
 
-static void memo_cand_store(memo_cand *mc, const pk_candidate *c, int64_t now)
+static void memo_cand_store(memo_cand *mc, const pk_candidate *c, int64_t now, bool exact)
 {
-	*mc = (memo_cand){ pk_pick_key_of(c, now), c->top_unstarted, c->top_start };
+	*mc = (memo_cand){ pk_pick_key_of(c, now), c->top_unstarted, exact, c->top_start };
 }
 
 static void memo_cand_load(pk_candidate *c, const memo_cand *mc)
@@ -440,7 +445,7 @@ const pk_status *pk_node_dry_run(pk_snapshot *s, const pk_pod *pod, pk_nodeinfo 
 {
 	bool valid;
 	memo_entry *me = memo_entry_of(entries, o->memo, ni, pod, &valid, false);
-	if (valid && me->dry) {
+	if (valid && me->dry && (me->dry->code != PK_CODE_SUCCESS || me->cand.exact)) {
 		memo_cand_load(c, &me->cand);
 		return me->dry;
 	}
@@ -450,8 +455,9 @@ const pk_status *pk_node_dry_run(pk_snapshot *s, const pk_pod *pod, pk_nodeinfo 
 	pk_status st = pk_select_victims(s, pod, ni, arena, c, !o->victims_of_best_only, tail, true);
 	if (!valid)
 		return keep_status(arena, &st);
-	me->dry = memo_status(o->memo, &st);
-	memo_cand_store(&me->cand, c, s->now);
+	if (!me->dry) /* else the status was known, the key only bounded */
+		me->dry = memo_status(o->memo, &st);
+	memo_cand_store(&me->cand, c, s->now, true);
 	return me->dry;
 }
 
@@ -481,8 +487,22 @@ static void session_alloc(pk_session *x, const pk_snapshot *s)
 	x->is_owed = pk_xcalloc(n, sizeof *x->is_owed);
 }
 
-/* Start over for another shape: every node is to be evaluated again. */
-static void session_reset(pk_session *x, const pk_snapshot *s, uint64_t shape)
+static void count_status(pk_session *x, const pk_status *st, long d)
+{
+	for (int i = 0; i < x->ncounts; i++)
+		if (x->counts[i].st == st) {
+			x->counts[i].n += d;
+			return;
+		}
+	x->counts = pk_grow(x->counts, &x->countcap, (size_t)x->ncounts + 1, sizeof *x->counts);
+	x->counts[x->ncounts++] = (status_count){ st, d };
+}
+
+/* Start over for another shape: every node is filtered again, in one pass
+ * (session_redo's work for a node that had no status), and its dry run is
+ * owed. */
+static void session_reset(pk_session *x, pk_snapshot *s, const pk_pod *pod, memo_entry *entries,
+                          pk_eval_memo *m, uint64_t shape, pk_arena *arena)
 {
 	if (x->nnodes != s->nnodes || !x->nodes)
 		session_alloc(x, s);
@@ -495,32 +515,46 @@ static void session_reset(pk_session *x, const pk_snapshot *s, uint64_t shape)
 	x->nowed = 0;
 	x->dry_shown = false;
 	x->shown_best = -1;
+	const pk_status *last = NULL; /* a run of nodes with one status: counted at once */
+	long run = 0;
 	for (long i = 0; i < s->nnodes; i++) {
-		x->nodes[i] = (pk_node_eval){ .ni = &s->infos[i], .candidate = -1 };
+		pk_nodeinfo *ni = &s->infos[i];
+		const pk_status *st = pk_node_filter(s, pod, ni, entries, m, arena);
+		x->nodes[i] = (pk_node_eval){ .ni = ni, .filter = st, .candidate = -1 };
 		x->dry[i] = NULL;
 		x->at[i] = -1;
 		x->is_owed[i] = false;
-		x->seen[i] = ~s->infos[i].generation;
-	}
-}
-
-static void count_status(pk_session *x, const pk_status *st, long d)
-{
-	for (int i = 0; i < x->ncounts; i++)
-		if (x->counts[i].st == st) {
-			x->counts[i].n += d;
-			return;
+		x->seen[i] = ni->generation;
+		x->nfit += st->code == PK_CODE_SUCCESS;
+		x->npotential += st->code == PK_CODE_UNSCHEDULABLE;
+		if (st != last) {
+			if (run)
+				count_status(x, last, run);
+			last = st;
+			run = 0;
 		}
-	x->counts = pk_grow(x->counts, &x->countcap, (size_t)x->ncounts + 1, sizeof *x->counts);
-	x->counts[x->ncounts++] = (status_count){ st, d };
+		run++;
+	}
+	if (run)
+		count_status(x, last, run);
 }
 
 /* Candidate order of nodes a and b (preempt.c's candidate_cmp, on their memo
- * summaries). */
+ * summaries). A bounded key goes before an exact one it ties with in the
+ * criteria it bounds: the exact key may be equal, and must be worked out
+ * before the other node can be taken as the better one. */
 static int node_order(const pk_snapshot *s, const pk_eval_memo *m, int a, int b, int *criterion)
 {
 	(void)s;
-	return pk_pick_key_cmp(&m->nodes[a].cand.key, &m->nodes[b].cand.key, criterion);
+	const memo_cand *x = &m->nodes[a].cand, *y = &m->nodes[b].cand;
+	if (x->exact && y->exact)
+		return pk_pick_key_cmp(&x->key, &y->key, criterion);
+	int c = pk_pick_key_cmp_upto_victims(&x->key, &y->key, criterion);
+	if (c)
+		return c;
+	if (x->exact != y->exact)
+		return x->exact ? 1 : -1;
+	return strcmp(x->key.node, y->key.node);
 }
 
 static bool heap_before(const pk_snapshot *s, const pk_eval_memo *m, int a, int b)
@@ -615,18 +649,49 @@ static void session_dry(pk_session *x, pk_snapshot *s, const pk_pod *pod, const 
 	sift_up(x, s, o->memo, x->at[i]);
 }
 
-/* Without the heap: the best two candidates in one pass. */
+/* Without the heap, after a reset: the best two candidates in one pass.
+ * dry_part left a key bounded only when two exact ones of its part are
+ * better: those are skipped. */
 static void best_two(pk_session *x, const pk_snapshot *s, const pk_eval_memo *m)
 {
 	x->first = x->second = -1;
 	for (int k = 0; k < x->nheap; k++) {
 		int c = x->heap[k];
+		if (!m->nodes[c].cand.exact)
+			continue;
 		if (x->first < 0 || heap_before(s, m, c, x->first)) {
 			x->second = x->first;
 			x->first = c;
 		} else if (x->second < 0 || heap_before(s, m, c, x->second)) {
 			x->second = c;
 		}
+	}
+}
+
+/* Work the exact key out for the nodes at the top of the heap until the
+ * best two are exact. A node whose key is bounded sorts before every exact
+ * key it could equal (node_order), so the exact ones on top are the best
+ * two; its exact key is never below its bound, so sifting it down restores
+ * the order. */
+static void settle_best_two(pk_session *x, pk_snapshot *s, const pk_pod *pod, const pk_eval_opts *o)
+{
+	pk_eval_memo *m = o->memo;
+	for (;;) {
+		int pos = 0;
+		if (x->nheap == 0)
+			return;
+		if (m->nodes[x->heap[0]].cand.exact) {
+			if (x->nheap < 2)
+				return;
+			pos = x->nheap > 2 && heap_before(s, m, x->heap[2], x->heap[1]) ? 2 : 1;
+			if (m->nodes[x->heap[pos]].cand.exact)
+				return;
+		}
+		int i = x->heap[pos];
+		pk_candidate c;
+		pk_select_victims(s, pod, &s->infos[i], NULL, &c, false, &m->tails[i], true);
+		memo_cand_store(&m->nodes[i].cand, &c, s->now, true);
+		sift_down(x, s, m, pos);
 	}
 }
 
@@ -639,7 +704,7 @@ pk_session *pk_session_sync(pk_snapshot *s, const pk_pod *pod, const pk_eval_opt
 	pk_session *x = &m->session;
 	bool bulk = x->shape != m->shape || x->nnodes != s->nnodes || !x->nodes;
 	if (bulk)
-		session_reset(x, s, m->shape);
+		session_reset(x, s, pod, entries, m, m->shape, &e->arena);
 	else if (!x->heap_built) {
 		/* the shape's second decision: worth a heap from now on */
 		for (int pos = x->nheap / 2 - 1; pos >= 0; pos--)
@@ -706,20 +771,113 @@ typedef struct dry_job {
 	pk_status *status;        /* per position: the dry run's status */
 } dry_job;
 
+/* pk_pick_key_cmp in the criteria a bounded key covers (up to the number
+ * of victims), without the string comparison of node names. */
+static int bounded_cmp(const pick_key *a, const pick_key *b)
+{
+	int criterion;
+	return pk_pick_key_cmp_upto_victims(a, b, &criterion);
+}
+
+/* Node a's key is above t in a criterion its bound covers: a bounded key
+ * this far up cannot be among the best two when t is no better than the
+ * second best. */
+static bool above(const memo_cand *a, const pick_key *t)
+{
+	return bounded_cmp(&a->key, t) > 0;
+}
+
+/* The exact key of node i, into its memo entry. */
+static void dry_exact(dry_job *j, int i)
+{
+	pk_eval_memo *m = j->o->memo;
+	pk_candidate c;
+	pk_select_victims(j->s, j->pod, &j->s->infos[i], NULL, &c, false, &m->tails[i], true);
+	memo_cand_store(&m->nodes[i].cand, &c, j->s->now, true);
+}
+
+/* The best two exact keys seen; the second is the bar a bounded key must
+ * clear to be worth its exact run. */
+typedef struct best_keys {
+	pick_key k[2];
+	int n;
+} best_keys;
+
+static void best_keys_add(best_keys *b, const pick_key *k)
+{
+	if (b->n < 2)
+		b->k[b->n++] = *k;
+	else if (bounded_cmp(k, &b->k[1]) < 0)
+		b->k[1] = *k;
+	else
+		return;
+	if (b->n == 2 && bounded_cmp(&b->k[1], &b->k[0]) < 0) {
+		pick_key t = b->k[0];
+		b->k[0] = b->k[1];
+		b->k[1] = t;
+	}
+}
+
+/* The first position from k on whose node's key is bounded and not above
+ * the bar b; to if none. */
+static long next_owed_exact(const dry_job *j, long k, long to, const best_keys *b)
+{
+	const pk_eval_memo *m = j->o->memo;
+	for (; k < to; k++) {
+		const memo_cand *mc = &m->nodes[j->nodes[k]].cand;
+		if (j->status[k].code == PK_CODE_SUCCESS && !mc->exact && !(b->n == 2 && above(mc, &b->k[1])))
+			return k;
+	}
+	return to;
+}
+
+/* One part of the potential nodes: each node's status and a bound of its
+ * key first (the reprieve stopped at the first victim), then the exact key
+ * of the two nodes with the lowest bounds, and then of every node whose
+ * bound does not rise above the second best exact key so far. A node left
+ * bounded is beaten by two others of its part, so it is not among the best
+ * two of all (best_two; the heap settles the rest when it comes to them). */
 static void dry_part(void *ctx, int part, int nparts)
 {
 	dry_job *j = ctx;
 	pk_eval_memo *m = j->o->memo;
 	long from = j->n * part / nparts, to = j->n * (part + 1) / nparts;
+	long low[2] = { -1, -1 };
 	for (long k = from; k < to; k++) {
 		int i = j->nodes[k];
-		if (k + 1 < to)
-			prefetch_slots(&j->s->infos[j->nodes[k + 1]]);
-		memo_entry *me = &m->nodes[i];
+		if (k + 2 < to)
+			__builtin_prefetch(&m->tails[j->nodes[k + 2]]);
 		pk_candidate c;
-		j->status[k] = pk_select_victims(j->s, j->pod, &j->s->infos[i], NULL, &c, false, &m->tails[i], true);
-		if (j->status[k].code == PK_CODE_SUCCESS)
-			memo_cand_store(&me->cand, &c, j->s->now);
+		bool exact;
+		j->status[k] = pk_select_victims_bound(j->s, j->pod, &j->s->infos[i], &c, &m->tails[i], &exact);
+		if (j->status[k].code != PK_CODE_SUCCESS)
+			continue;
+		memo_cand *mc = &m->nodes[i].cand;
+		memo_cand_store(mc, &c, j->s->now, exact);
+		/* the two lowest bounds (of equal ones, the first): a bar to start with */
+		if (low[0] < 0 || bounded_cmp(&mc->key, &m->nodes[j->nodes[low[0]]].cand.key) < 0) {
+			low[1] = low[0];
+			low[0] = k;
+		} else if (low[1] < 0 || bounded_cmp(&mc->key, &m->nodes[j->nodes[low[1]]].cand.key) < 0) {
+			low[1] = k;
+		}
+	}
+	best_keys b = { .n = 0 };
+	for (int t = 0; t < 2 && low[t] >= 0; t++) {
+		int i = j->nodes[low[t]];
+		if (!m->nodes[i].cand.exact)
+			dry_exact(j, i);
+		best_keys_add(&b, &m->nodes[i].cand.key);
+	}
+	long k = next_owed_exact(j, from, to, &b);
+	while (k < to) {
+		long next = next_owed_exact(j, k + 1, to, &b);
+		if (next < to) /* its run reads the node's slots: ask for them now */
+			prefetch_slots(&j->s->infos[j->nodes[next]]);
+		int i = j->nodes[k];
+		dry_exact(j, i);
+		best_keys_add(&b, &m->nodes[i].cand.key);
+		k = next_owed_exact(j, next, to, &b); /* the bar may have come down */
 	}
 }
 
@@ -782,6 +940,8 @@ void pk_session_pick(pk_session *x, pk_snapshot *s, const pk_pod *pod, const pk_
 		}
 	}
 	x->nowed = 0;
+	if (x->heap_built)
+		settle_best_two(x, s, pod, o);
 	e->num_candidates = x->npotential;
 	e->offset = 0;
 	e->ncandidates = x->nheap;

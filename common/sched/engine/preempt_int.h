@@ -80,12 +80,32 @@ typedef struct room {
  * not change while the snapshot is played forward), so the simulator keeps
  * it per node in its memo, valid while the node's generation holds and for
  * every preemptor priority in (lo, hi]. */
+enum { PK_TAIL_LEVELS = 6 };
+
+/* The reprieve's order of a tail cut into levels - the violating pods,
+ * then one level per priority - each with the tail's requests summed up
+ * to its end. */
+typedef struct pk_tail_level {
+	int32_t priority;         /* the lowest priority in the level */
+	int32_t pods;
+	int64_t cpu, memory, ephemeral;
+} pk_tail_level;
+
 typedef struct pk_tail {
+	/* what a bounded dry run reads (pk_select_victims_bound), first */
 	bool known;
-	uint64_t generation;      /* the node's when worked out */
+	bool first_violating;     /* levels[0] holds the violating pods */
+	int8_t nlevels;           /* -1: more levels than PK_TAIL_LEVELS */
 	int from;                 /* first pod of the tail; npods = none */
+	uint64_t generation;      /* the node's when worked out */
 	int64_t lo, hi;           /* the priorities it serves: lo < p <= hi */
 	sums total;               /* the tail's requests, summed */
+	sums allocatable;         /* the node's (nodes do not change), copied */
+	const char *node;         /* the node's name, copied */
+	/* The level of the first victim, and with it a bound of the dry run's
+	 * key, read from here alone. */
+	pk_tail_level levels[PK_TAIL_LEVELS];
+	/* what the whole reprieve reads */
 	bool *violating;          /* per tail pod: its eviction would violate a
 	                           * PDB (pk_units_pdb_split, one pod a unit) */
 	int *order;               /* the reprieve's order: the violating pods,
@@ -130,6 +150,20 @@ void pk_tail_free(pk_tail *t);
 pk_status pk_select_victims(pk_snapshot *s, const pk_pod *preemptor, pk_nodeinfo *ni, pk_arena *arena,
                             pk_candidate *out, bool fill, pk_tail *tail, bool static_passed);
 
+/* What SelectVictimsOnNode is asked for: the victims listed, their summary
+ * only, or a lower bound of the summary (pk_select_victims_bound). */
+typedef enum pk_select_mode { PK_SELECT_SUMMARY, PK_SELECT_LIST, PK_SELECT_BOUND } pk_select_mode;
+
+/* SelectVictimsOnNode's status, exact, and out's summary as a lower bound
+ * of what pk_select_victims would say in each of node choice's criteria up
+ * to the number of victims (not the start time), for a dry run whose node
+ * will likely lose: the reprieve stops at the first victim. *exact: out is
+ * the summary itself (off the arithmetic path the whole run is done). The
+ * node-only filters are taken as passed; no arena: an error's reason is
+ * left out, as in a dry-run thread. */
+pk_status pk_select_victims_bound(pk_snapshot *s, const pk_pod *preemptor, pk_nodeinfo *ni, pk_candidate *out,
+                                  pk_tail *tail, bool *exact);
+
 /* The FitError text from statuses, each counted weight[i] times (1 when
  * weight is NULL). */
 char *pk_fit_error_weighted(pk_arena *a, long nnodes, const pk_status *const *statuses, const long *weight,
@@ -150,6 +184,26 @@ static inline pick_key pk_pick_key_of(const pk_candidate *c, int64_t now)
 {
 	return (pick_key){ c->num_pdb_violations, c->top_priority, c->priority_sum, c->nvictims,
 	                   pk_earliest_top_start(c, now), c->node };
+}
+
+/* pk_pick_key_cmp in its first four criteria, up to the number of victims
+ * (those a bounded key bounds, pk_select_victims_bound): 0 if they tie
+ * there (*criterion is then 4). Inline: the dry runs compare every node. */
+static inline int pk_pick_key_cmp_upto_victims(const pick_key *a, const pick_key *b, int *criterion)
+{
+	*criterion = 1;
+	if (a->num_pdb_violations != b->num_pdb_violations)
+		return a->num_pdb_violations < b->num_pdb_violations ? -1 : 1;
+	*criterion = 2;
+	if (a->top_priority != b->top_priority)
+		return a->top_priority < b->top_priority ? -1 : 1;
+	*criterion = 3;
+	if (a->priority_sum != b->priority_sum)
+		return a->priority_sum < b->priority_sum ? -1 : 1;
+	*criterion = 4;
+	if (a->nvictims != b->nvictims)
+		return a->nvictims < b->nvictims ? -1 : 1;
+	return 0;
 }
 
 /* <0 if a is the better node; *criterion is the index in pk_pick_criteria of

@@ -182,6 +182,34 @@ static bool tail_serves(const pk_tail *t, const pk_nodeinfo *ni, int32_t priorit
 	return t->known && t->generation == ni->generation && t->lo < priority && priority <= t->hi;
 }
 
+/* Cut the reprieve's order of t into levels (pk_tail_level): the
+ * violating pods, if any, then a level per priority. */
+static void tail_levels(const pk_nodeinfo *ni, pk_tail *t, int n)
+{
+	const pk_pod_slot *sl = &ni->slots[t->from];
+	sums upto = {0};
+	int nl = 0;
+	t->first_violating = n > 0 && t->violating[t->order[0]];
+	for (int j = 0; j < n; j++) {
+		int k = t->order[j];
+		bool new_level = nl == 0 || (nl == 1 && t->first_violating && !t->violating[k]) ||
+		                 (!t->violating[k] && t->levels[nl - 1].priority != sl[k].priority);
+		if (new_level) {
+			if (nl == PK_TAIL_LEVELS) {
+				t->nlevels = -1;
+				return;
+			}
+			t->levels[nl++].priority = sl[k].priority;
+		}
+		pk_tail_level *last = &t->levels[nl - 1];
+		slot_add(&upto, &sl[k], 1);
+		if (sl[k].priority < last->priority)
+			last->priority = sl[k].priority;
+		*last = (pk_tail_level){ last->priority, (int32_t)upto.pods, upto.cpu, upto.memory, upto.ephemeral };
+	}
+	t->nlevels = (int8_t)nl;
+}
+
 /* Work out the tail of ni for a preemptor of this priority into t. */
 static void tail_compute(const pk_snapshot *s, pk_nodeinfo *ni, int32_t priority, pk_tail *t)
 {
@@ -211,6 +239,10 @@ static void tail_compute(const pk_snapshot *s, pk_nodeinfo *ni, int32_t priority
 		for (int k = 0; k < n; k++)
 			if (t->violating[k] == (pass == 0))
 				t->order[w++] = k;
+	tail_levels(ni, t, n);
+	const pk_res *al = &ni->node->allocatable;
+	t->node = ni->node->name;
+	t->allocatable = (sums){ al->pods, al->cpu, al->memory, al->ephemeral };
 }
 
 void pk_tail_free(pk_tail *t)
@@ -265,6 +297,20 @@ static inline void summary_add(pk_candidate *c, const pk_pod_slot *sl)
 		c->top_start = sl->start;
 }
 
+/* The reprieve's first victim: the position in t->order of the first pod
+ * that no longer fits once added back (every pod before it is reprieved),
+ * or -1 when all of them fit. l: the sums without the tail. */
+static int first_victim(const pk_pod_slot *sl, const pk_tail *t, int n, const room *r, sums l)
+{
+	room rr = *r;
+	for (int j = 0; j < n; j++) {
+		slot_add(&l, &sl[t->order[j]], 1);
+		if (!within(&rr, &l))
+			return j;
+	}
+	return -1;
+}
+
 /* Greedy reprieve over the tail's slots: violating pods first, then the
  * others, each kept if the preemptor still fits. Marks victims, summarizes
  * them into c; returns their number and counts the violating ones. */
@@ -300,13 +346,47 @@ static int reprieve_slots(const pk_pod_slot *sl, const pk_tail *t, int n, const 
 	return nv;
 }
 
+/* What node choice's key is at least, from the first victim alone (j: its
+ * position in t->order): the victims include it, so the highest victim
+ * priority is at least its priority and the sum at least its term; a
+ * violating first victim means one violation or more. When it does not
+ * violate, every violating pod was reprieved and the rest come in the
+ * node's order, so the highest priority is its own, exactly. */
+static void bound_of_first_victim(const pk_pod_slot *sl, const pk_tail *t, int j, pk_candidate *c)
+{
+	int k = t->order[j];
+	c->nvictims = 1;
+	c->num_pdb_violations = t->violating[k] ? 1 : 0;
+	c->top_priority = sl[k].priority;
+	c->priority_sum = (int64_t)sl[k].priority + INT32_MAX + 1;
+	c->top_start = INT64_MAX;
+	c->top_unstarted = false;
+	c->summarized = true;
+}
+
+/* Upstream's error for a dry run that reprieved every pod. Without an arena
+ * (a dry-run thread, which must not touch the string table) the reason is
+ * left out: the caller asks again. */
+static pk_status no_victim_status(pk_snapshot *s, const pk_nodeinfo *ni, pk_arena *arena)
+{
+	pk_status st;
+	pk_status_set(&st, PK_CODE_ERROR, "DefaultPreemption", NULL);
+	if (arena) {
+		char buf[600];
+		snprintf(buf, sizeof buf, "expected at least one victim pod on node \"%s\"", ni->node->name);
+		pk_status_add_reason(&st, pk_intern(s->strs, buf));
+	}
+	return st;
+}
+
 /* SelectVictimsOnNode on the arithmetic path, for the tail t of the node
  * (those of lower priority). The node keeps its pods in importance order,
  * so that tail is already sorted as the reprieve needs it; everything is
  * read from the slots. */
 static pk_status select_victims_by_sums(pk_snapshot *s, const pk_pod *preemptor, pk_nodeinfo *ni,
-                                        const pk_tail *t, pk_arena *arena, pk_candidate *out, bool fill)
+                                        const pk_tail *t, pk_arena *arena, pk_candidate *out, pk_select_mode mode)
 {
+	bool fill = mode == PK_SELECT_LIST;
 	pk_status st;
 	int from = t->from, n = ni->npods - from;
 	sums left = pk_node_sums(ni, preemptor);
@@ -318,6 +398,15 @@ static pk_status select_victims_by_sums(pk_snapshot *s, const pk_pod *preemptor,
 	if (!within(&r, &left))
 		return pk_fit_sums(preemptor, ni, &left);
 
+	if (mode == PK_SELECT_BOUND) {
+		int j = first_victim(&ni->slots[from], t, n, &r, left);
+		if (j >= 0) {
+			bound_of_first_victim(&ni->slots[from], t, j, out);
+			pk_status_set(&st, PK_CODE_SUCCESS, NULL, NULL);
+			return st;
+		}
+		return no_victim_status(s, ni, arena);
+	}
 	enum { SMALL = 256 };
 	bool small[SMALL];
 	bool *victim = n <= SMALL ? small : pk_xmalloc((size_t)n);
@@ -326,15 +415,7 @@ static pk_status select_victims_by_sums(pk_snapshot *s, const pk_pod *preemptor,
 	if (nv == 0) {
 		if (victim != small)
 			free(victim);
-		/* Without an arena (a dry-run thread, which must not touch the
-		 * string table) the reason is left out: the caller asks again. */
-		pk_status_set(&st, PK_CODE_ERROR, "DefaultPreemption", NULL);
-		if (arena) {
-			char buf[600];
-			snprintf(buf, sizeof buf, "expected at least one victim pod on node \"%s\"", ni->node->name);
-			pk_status_add_reason(&st, pk_intern(s->strs, buf));
-		}
-		return st;
+		return no_victim_status(s, ni, arena);
 	}
 	/* victims in importance order: the node's order */
 	out->victims = fill ? pk_arena_alloc(arena, sizeof *out->victims * (size_t)nv) : NULL;
@@ -528,8 +609,8 @@ static pk_status select_victims_with_groups(pk_snapshot *s, const pk_pod *preemp
 	return selection_status(s, ni, nv);
 }
 
-pk_status pk_select_victims(pk_snapshot *s, const pk_pod *preemptor, pk_nodeinfo *ni, pk_arena *arena,
-                            pk_candidate *out, bool fill, pk_tail *tail, bool static_passed)
+static pk_status select_victims(pk_snapshot *s, const pk_pod *preemptor, pk_nodeinfo *ni, pk_arena *arena,
+                                pk_candidate *out, pk_select_mode mode, pk_tail *tail, bool static_passed)
 {
 	pk_status st;
 	memset(out, 0, sizeof *out);
@@ -560,10 +641,13 @@ pk_status pk_select_victims(pk_snapshot *s, const pk_pod *preemptor, pk_nodeinfo
 		pk_tail *t = tail ? tail : &scratch;
 		if (!tail_serves(t, ni, preemptor->priority))
 			tail_compute(s, ni, preemptor->priority, t);
-		st = select_victims_by_sums(s, preemptor, ni, t, arena, out, fill);
-		pk_tail_free(&scratch);
+		st = select_victims_by_sums(s, preemptor, ni, t, arena, out, mode);
+		if (t == &scratch)
+			pk_tail_free(&scratch);
 		return st;
 	}
+	if (mode == PK_SELECT_BOUND)
+		return select_victims(s, preemptor, ni, arena, out, PK_SELECT_SUMMARY, tail, static_passed);
 	enum { SMALL = 64 };
 	pk_victim_unit units_small[SMALL];
 	pk_pod *pods_small[SMALL];
@@ -637,4 +721,59 @@ bool pk_candidate_list_victims(pk_snapshot *s, const pk_pod *preemptor, const pk
 	pk_status st = pk_select_victims(s, preemptor, ni, arena, out, true, NULL, true);
 	return st.code == PK_CODE_SUCCESS && out->nvictims == c->nvictims &&
 	       out->num_pdb_violations == c->num_pdb_violations;
+}
+
+pk_status pk_select_victims(pk_snapshot *s, const pk_pod *preemptor, pk_nodeinfo *ni, pk_arena *arena,
+                            pk_candidate *out, bool fill, pk_tail *tail, bool static_passed)
+{
+	return select_victims(s, preemptor, ni, arena, out, fill ? PK_SELECT_LIST : PK_SELECT_SUMMARY, tail,
+	                      static_passed);
+}
+
+/* The level of t in which the reprieve meets its first victim, or -1 when
+ * every pod is reprieved (l: the sums without the tail). */
+static int first_victim_level(const pk_tail *t, const room *r, const sums *l)
+{
+	for (int L = 0; L < t->nlevels; L++) {
+		const pk_tail_level *u = &t->levels[L];
+		sums x = { l->pods + u->pods, l->cpu + u->cpu, l->memory + u->memory, l->ephemeral + u->ephemeral };
+		if (!within(r, &x))
+			return L;
+	}
+	return -1;
+}
+
+pk_status pk_select_victims_bound(pk_snapshot *s, const pk_pod *preemptor, pk_nodeinfo *ni, pk_candidate *out,
+                                  pk_tail *tail, bool *exact)
+{
+	*exact = true;
+	if (!tail || !pk_arithmetic_applies(s, preemptor) || (s->victim_groups && node_has_group_pods(s, ni)))
+		return select_victims(s, preemptor, ni, NULL, out, PK_SELECT_SUMMARY, tail, true);
+	if (!tail_serves(tail, ni, preemptor->priority))
+		tail_compute(s, ni, preemptor->priority, tail);
+	*exact = false;
+	if (tail->from == ni->npods || tail->nlevels < 0) /* no victims, or too many levels: from the slots */
+		return select_victims(s, preemptor, ni, NULL, out, PK_SELECT_BOUND, tail, true);
+	/* select_victims_by_sums up to its first victim, from the levels */
+	sums left = pk_node_sums(ni, preemptor);
+	left.pods -= tail->total.pods;
+	left.cpu -= tail->total.cpu;
+	left.memory -= tail->total.memory;
+	left.ephemeral -= tail->total.ephemeral;
+	const sums *al = &tail->allocatable;
+	const pk_res *p = &preemptor->requests;
+	bool none = pk_res_is_zero(p);
+	room r = { al->pods - 1000, room_for(p->cpu, al->cpu, none), room_for(p->memory, al->memory, none),
+	           room_for(p->ephemeral, al->ephemeral, none) };
+	if (!within(&r, &left))
+		return pk_fit_sums(preemptor, ni, &left);
+	int L = first_victim_level(tail, &r, &left);
+	if (L < 0)
+		return no_victim_status(s, ni, NULL);
+	const pk_tail_level *lv = &tail->levels[L];
+	*out = (pk_candidate){ .node = tail->node, .nvictims = 1, .num_pdb_violations = L == 0 && tail->first_violating,
+	                       .top_priority = lv->priority,
+	                       .priority_sum = (int64_t)lv->priority + INT32_MAX + 1,
+	                       .top_start = INT64_MAX, .summarized = true };
+	return (pk_status){ .code = PK_CODE_SUCCESS };
 }
