@@ -170,10 +170,12 @@ static void evaluate(pk_snapshot *s, const pk_preemptor *p, const pk_eval_opts *
 	e->nnodes = s->nnodes;
 	memo_entry *memo = pk_memo_begin(s, p->pod, o);
 	pk_session *x = pk_session_sync(s, p->pod, o, memo, e);
-	if (x)
-		pk_session_show_dry(x, false); /* shown again below if preemption is tried */
-	else
+	if (!x)
 		filter_pass(s, p, o, e, memo);
+	/* the session's dry runs are shown when preemption is tried (below),
+	 * and left out otherwise: flipped only when that changes */
+	if (x && (e->nfit > 0 || p->gate_message || s->nnodes == 0))
+		pk_session_show_dry(x, false);
 	if (e->nfit > 0) {
 		e->status = PK_PRE_FITS;
 		return;
@@ -188,6 +190,8 @@ static void evaluate(pk_snapshot *s, const pk_preemptor *p, const pk_eval_opts *
 	}
 	const char *why;
 	if (!pk_pod_eligible_to_preempt(s, p->pod, &why)) {
+		if (x)
+			pk_session_show_dry(x, false);
 		e->status = PK_PRE_NOT_ELIGIBLE;
 		e->message = event_message(e, fit_message(e, x), why);
 		return;

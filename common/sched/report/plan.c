@@ -92,9 +92,12 @@ void pk_plan_of_pod(pk_plan *p, const pk_evaluation *e, const pk_placement *pl, 
 	p->ncandidates = gate_message ? 0 : e->ncandidates;
 	p->best = e->best;
 	p->decided_by = e->decided_by;
-	for (long i = 0; p->found == PK_PLAN_NO_PREEMPTION_NEEDED && i < e->nnodes; i++)
-		if (e->nodes[i].filter->code == PK_CODE_SUCCESS && p->nfit++ < PK_FITS_SHOWN)
-			p->fit_nodes[p->nfit_shown++] = e->nodes[i].ni->node->name;
+	if (p->found == PK_PLAN_NO_PREEMPTION_NEEDED) { /* the filter pass counted them: the first few named */
+		p->nfit = e->nfit;
+		for (long i = 0; p->nfit_shown < PK_FITS_SHOWN && i < e->nnodes; i++)
+			if (e->nodes[i].filter->code == PK_CODE_SUCCESS)
+				p->fit_nodes[p->nfit_shown++] = e->nodes[i].ni->node->name;
+	}
 	p->placement = pl;
 	if (pod->unmodelled) {
 		char names[256];
