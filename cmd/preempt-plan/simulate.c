@@ -309,7 +309,9 @@ static void json_begin(sim_run *r)
 
 static void json_plan(sim_run *r, const pk_plan *p)
 {
-	json_record(r, pk_plan_json(p));
+	char *text = pk_plan_text(p); /* a record per decision: printed without a tree */
+	pk_out_record_text(&r->out, text);
+	free(text);
 }
 
 static void json_end(sim_run *r, const pk_sim *m)

@@ -763,24 +763,33 @@ void pk_score_place(const pk_snapshot *s, pk_score_cache *c, const pk_pod *pod, 
 	"the highest weighted sum of the default score plugins; of equal sums the lowest node name (upstream "      \
 	"picks one at random)"
 
+void pk_placement_emit(pk_emit *e, const char *key, const pk_placement *pl)
+{
+	pk_emit_object(e, key);
+	pk_emit_string(e, "node", pl->node ? pl->node->node->name : "");
+	pk_emit_number(e, "score", (double)pl->score);
+	pk_emit_number(e, "scoredNodes", (double)pl->nscored);
+	pk_emit_number(e, "tiedNodes", (double)pl->ntop);
+	pk_emit_bool(e, "tieBroken", pl->ntop > 1);
+	pk_emit_string(e, "rule", PK_PLACEMENT_RULE);
+	pk_emit_object(e, "plugins");
+	for (int i = 0; i < PK_SCORE_NPLUGINS; i++) {
+		pk_emit_object(e, plugins[i].name);
+		pk_emit_number(e, "score", pl->plugin[i]);
+		pk_emit_number(e, "weight", plugins[i].weight);
+		pk_emit_end(e);
+	}
+	pk_emit_end(e);
+	pk_emit_string(e, "assumes", pl->assumes);
+	pk_emit_end(e);
+}
+
 cJSON *pk_placement_json(const pk_placement *pl)
 {
-	cJSON *o = cJSON_CreateObject();
-	cJSON_AddStringToObject(o, "node", pl->node ? pl->node->node->name : "");
-	cJSON_AddNumberToObject(o, "score", (double)pl->score);
-	cJSON_AddNumberToObject(o, "scoredNodes", (double)pl->nscored);
-	cJSON_AddNumberToObject(o, "tiedNodes", (double)pl->ntop);
-	cJSON_AddBoolToObject(o, "tieBroken", pl->ntop > 1);
-	cJSON_AddStringToObject(o, "rule", PK_PLACEMENT_RULE);
-	cJSON *p = cJSON_AddObjectToObject(o, "plugins");
-	for (int i = 0; i < PK_SCORE_NPLUGINS; i++) {
-		cJSON *x = cJSON_AddObjectToObject(p, plugins[i].name);
-		cJSON_AddNumberToObject(x, "score", pl->plugin[i]);
-		cJSON_AddNumberToObject(x, "weight", plugins[i].weight);
-	}
-	if (pl->assumes)
-		cJSON_AddStringToObject(o, "assumes", pl->assumes);
-	return o;
+	pk_emit e;
+	pk_emit_tree(&e);
+	pk_placement_emit(&e, NULL, pl);
+	return pk_emit_tree_done(&e);
 }
 
 static const char *describe(const char *node, int64_t score, long nscored, long ntop, char *buf, size_t size)

@@ -45,6 +45,7 @@
 
 #include <cjson/cJSON.h>
 #include "sched/engine/engine.h"
+#include "io/emit.h"
 
 enum {
 	PK_SCORE_TAINT,
@@ -99,6 +100,8 @@ void pk_score_place(const pk_snapshot *s, pk_score_cache *c, const pk_pod *pod, 
 /* {"node", "score", "scoredNodes", "tiedNodes", "rule", "plugins": {name: score},
  *  "assumes"} for a record. */
 cJSON *pk_placement_json(const pk_placement *pl);
+/* The same into e (key NULL inside an array). */
+void pk_placement_emit(pk_emit *e, const char *key, const pk_placement *pl);
 /* "placed on NODE: score S, the highest of N node(s)[, tied with K-1
  * other(s): ...]". */
 const char *pk_placement_text(const pk_placement *pl, char *buf, size_t size);

@@ -237,21 +237,22 @@ void pk_plan_free(pk_plan *p)
 
 /* ---- the record ----------------------------------------------------------------------- */
 
-static void nomination_action(cJSON *actions, const char *uid, const char *ns, const char *name, const char *node)
+static void nomination_action(pk_emit *e, const char *uid, const char *ns, const char *name, const char *node)
 {
-	cJSON *a = pk_action_json("pod_status_patch", uid, ns, name);
-	cJSON *d = cJSON_AddObjectToObject(a, "details");
+	pk_action_begin(e, "pod_status_patch", uid, ns, name);
+	pk_emit_object(e, "details");
 	if (node)
-		cJSON_AddStringToObject(d, "nominatedNodeName", node);
+		pk_emit_string(e, "nominatedNodeName", node);
 	else
-		cJSON_AddNullToObject(d, "nominatedNodeName");
-	cJSON_AddItemToArray(actions, a);
+		pk_emit_null(e, "nominatedNodeName");
+	pk_emit_end(e);
+	pk_emit_end(e);
 }
 
 /* The API calls that carry the plan out, as the executor makes them. */
-static cJSON *actions_json(const pk_plan *p)
+static void actions_emit(pk_emit *e, const pk_plan *p)
 {
-	cJSON *actions = cJSON_CreateArray();
+	pk_emit_array(e, "actions");
 	char by[600];
 	if (p->group)
 		snprintf(by, sizeof by, "pod group %s/%s", p->namespace_, p->name);
@@ -259,117 +260,125 @@ static cJSON *actions_json(const pk_plan *p)
 		snprintf(by, sizeof by, "pod %s", p->uid);
 	/* executor.go: podGroupExecutorPreemptor.Type() is "podgroup" */
 	for (int i = 0; i < p->nvictims; i++)
-		pk_victim_actions_json(actions, &p->victims[i], p->group ? p->victims[i].node : p->nominated, p->scheduler,
+		pk_victim_actions_emit(e, &p->victims[i], p->group ? p->victims[i].node : p->nominated, p->scheduler,
 		                       p->group ? "podgroup" : "pod", by);
-	if (p->group)
-		return actions;
-	for (int i = 0; i < p->ncleared; i++)
-		nomination_action(actions, p->cleared[i].uid, p->cleared[i].namespace_, p->cleared[i].name, NULL);
-	if (p->result == PK_PLAN_PREEMPT)
-		nomination_action(actions, p->uid, p->namespace_, p->name, p->nominated);
-	else if (p->result == PK_PLAN_UNSCHEDULABLE && p->nominated_before && *p->nominated_before)
-		nomination_action(actions, p->uid, p->namespace_, p->name, NULL);
-	return actions;
+	if (!p->group) {
+		for (int i = 0; i < p->ncleared; i++)
+			nomination_action(e, p->cleared[i].uid, p->cleared[i].namespace_, p->cleared[i].name, NULL);
+		if (p->result == PK_PLAN_PREEMPT)
+			nomination_action(e, p->uid, p->namespace_, p->name, p->nominated);
+		else if (p->result == PK_PLAN_UNSCHEDULABLE && p->nominated_before && *p->nominated_before)
+			nomination_action(e, p->uid, p->namespace_, p->name, NULL);
+	}
+	pk_emit_end(e);
 }
 
-static cJSON *victims_json(const pk_victim_ref *v, int n)
+static void victims_emit(pk_emit *e, const char *key, const pk_victim_ref *v, int n)
 {
-	cJSON *a = cJSON_CreateArray();
+	pk_emit_array(e, key);
 	for (int i = 0; i < n; i++)
-		cJSON_AddItemToArray(a, pk_victim_ref_json(&v[i]));
-	return a;
+		pk_victim_ref_emit(e, NULL, &v[i]);
+	pk_emit_end(e);
 }
 
-static void warnings_json(cJSON *o, const pk_plan *p)
+static void warnings_emit(pk_emit *e, const pk_plan *p)
 {
-	cJSON *w = cJSON_AddArrayToObject(o, "warnings");
+	pk_emit_array(e, "warnings");
 	for (int i = 0; i < p->nwarnings; i++)
-		cJSON_AddItemToArray(w, cJSON_CreateString(p->warnings[i]));
+		pk_emit_string(e, NULL, p->warnings[i]);
+	pk_emit_end(e);
 }
 
 /* A pod's: what was compared, where it fits, what stopped it. */
-static void pod_fields_json(cJSON *o, const pk_plan *p)
+static void pod_fields_emit(pk_emit *e, const pk_plan *p)
 {
-	cJSON_AddItemToObject(o, "clearedNominations", victims_json(p->cleared, p->ncleared));
-	cJSON_AddNumberToObject(o, "candidates", p->ncandidates);
+	victims_emit(e, "clearedNominations", p->cleared, p->ncleared);
+	pk_emit_number(e, "candidates", p->ncandidates);
 	if (p->result == PK_PLAN_NO_PREEMPTION_NEEDED) {
-		cJSON *f = cJSON_AddObjectToObject(o, "fits");
-		cJSON_AddNumberToObject(f, "count", (double)p->nfit);
-		cJSON_AddItemToObject(f, "nodes", cJSON_CreateStringArray(p->fit_nodes, p->nfit_shown));
+		pk_emit_object(e, "fits");
+		pk_emit_number(e, "count", (double)p->nfit);
+		pk_emit_array(e, "nodes");
+		for (int i = 0; i < p->nfit_shown; i++)
+			pk_emit_string(e, NULL, p->fit_nodes[i]);
+		pk_emit_end(e);
+		pk_emit_end(e);
 	}
 	if (p->placed_on) {
-		cJSON_AddStringToObject(o, "node", p->placed_on);
-		cJSON_AddItemToObject(o, "placement", p->placement ? pk_placement_json(p->placement)
-		                                                    : cJSON_Duplicate(p->placement_record, 1));
+		pk_emit_string(e, "node", p->placed_on);
+		if (p->placement)
+			pk_placement_emit(e, "placement", p->placement);
+		else
+			pk_emit_item(e, "placement", p->placement_record);
 	}
-	if (p->decided_by)
-		cJSON_AddStringToObject(o, "decidedBy", p->decided_by);
-	cJSON_AddStringToObject(o, "reason", p->reason);
-	warnings_json(o, p);
+	pk_emit_string(e, "decidedBy", p->decided_by);
+	pk_emit_string(e, "reason", p->reason);
+	warnings_emit(e, p);
 	if (p->gate || p->gate_status) {
-		cJSON *g = cJSON_AddObjectToObject(o, "postFilter");
-		if (p->gate)
-			cJSON_AddStringToObject(g, "gate", p->gate);
-		if (p->gate_status)
-			cJSON_AddStringToObject(g, "status", p->gate_status);
+		pk_emit_object(e, "postFilter");
+		pk_emit_string(e, "gate", p->gate);
+		pk_emit_string(e, "status", p->gate_status);
+		pk_emit_end(e);
 	}
 }
 
 /* A PodGroup's: its units, its members' placements, its gate's code. */
-static void group_fields_json(cJSON *o, const pk_plan *p)
+static void group_fields_emit(pk_emit *o, const pk_plan *p)
 {
 	const pk_pg_evaluation *e = p->group;
 	bool preempt = e->result == PK_PG_PREEMPT;
-	cJSON_AddNumberToObject(o, "victimUnits", preempt ? e->nvictim_units : 0);
-	cJSON_AddNumberToObject(o, "numPodGroupDisruptions", preempt ? e->num_pod_group_disruptions : 0);
-	cJSON *pl = cJSON_AddArrayToObject(o, "placements");
+	pk_emit_number(o, "victimUnits", preempt ? e->nvictim_units : 0);
+	pk_emit_number(o, "numPodGroupDisruptions", preempt ? e->num_pod_group_disruptions : 0);
+	pk_emit_array(o, "placements");
 	bool placed = preempt || e->result == PK_PG_NO_PREEMPTION_NEEDED;
 	for (int k = 0; placed && k < e->nmembers; k++) {
 		if (!e->placements[k].node)
 			continue;
-		cJSON *m = cJSON_CreateObject();
-		cJSON_AddStringToObject(m, "namespace", e->placements[k].pod->namespace_);
-		cJSON_AddStringToObject(m, "name", e->placements[k].pod->name);
-		cJSON_AddStringToObject(m, "node", e->placements[k].node->node->name);
-		cJSON_AddItemToObject(m, "placement", pk_placement_json(&e->placements[k].score));
-		cJSON_AddItemToArray(pl, m);
+		pk_emit_object(o, NULL);
+		pk_emit_string(o, "namespace", e->placements[k].pod->namespace_);
+		pk_emit_string(o, "name", e->placements[k].pod->name);
+		pk_emit_string(o, "node", e->placements[k].node->node->name);
+		pk_placement_emit(o, "placement", &e->placements[k].score);
+		pk_emit_end(o);
 	}
-	cJSON_AddNumberToObject(o, "members", e->nmembers);
+	pk_emit_end(o);
+	pk_emit_number(o, "members", e->nmembers);
 	if (e->group->composite) {
 		/* the root's policy is over its child groups, not pods: the child
 		 * groups it needs, and the pending members that meet it */
-		cJSON_AddNumberToObject(o, "minGroupCount",
-		                        e->group->policy == PK_PG_POLICY_GANG ? e->group->min_count : 1);
-		cJSON_AddNumberToObject(o, "membersNeeded", e->required);
+		pk_emit_number(o, "minGroupCount", e->group->policy == PK_PG_POLICY_GANG ? e->group->min_count : 1);
+		pk_emit_number(o, "membersNeeded", e->required);
 	} else {
-		cJSON_AddNumberToObject(o, "minCount", e->required);
+		pk_emit_number(o, "minCount", e->required);
 	}
-	cJSON_AddStringToObject(o, "disruptionMode", e->group->disrupt_whole ? "PodGroup" : "Pod");
-	cJSON_AddStringToObject(o, "reason", p->reason);
+	pk_emit_string(o, "disruptionMode", e->group->disrupt_whole ? "PodGroup" : "Pod");
+	pk_emit_string(o, "reason", p->reason);
 	/* the PodGroupPostFilter status code: Unschedulable and UnschedulableAndUnresolvable
 	 * differ between releases for the same reason (1.37 GenerateVictims) */
-	cJSON_AddStringToObject(o, "code", pk_code_name(e->code));
+	pk_emit_string(o, "code", pk_code_name(e->code));
 }
 
 /* What --simulate adds: how the unit came to be, and its nodes. */
-static void simulation_fields_json(cJSON *o, const pk_plan *p)
+static void simulation_fields_emit(pk_emit *e, const pk_plan *p)
 {
 	if (p->recreated)
-		cJSON_AddBoolToObject(o, "recreated", 1);
+		pk_emit_bool(e, "recreated", true);
 	if (p->scaled)
-		cJSON_AddBoolToObject(o, "scaled", 1);
-	cJSON *res = p->node_resources ? cJSON_Duplicate(p->node_resources, 1) : NULL;
-	if (!res && p->candidate_resources)
-		cJSON_AddItemToArray(res = cJSON_CreateArray(), cJSON_Duplicate(p->candidate_resources, 1));
-	if (res)
-		cJSON_AddItemToObject(o, "nodeResources", res);
+		pk_emit_bool(e, "scaled", true);
+	if (p->node_resources) {
+		pk_emit_item(e, "nodeResources", p->node_resources);
+	} else if (p->candidate_resources) {
+		pk_emit_array(e, "nodeResources");
+		pk_emit_item(e, NULL, p->candidate_resources);
+		pk_emit_end(e);
+	}
 	if (p->requeued)
-		cJSON_AddNumberToObject(o, "requeuedVictims", p->requeued);
+		pk_emit_number(e, "requeuedVictims", p->requeued);
 	if (p->applied_kind) {
-		cJSON *a = cJSON_AddObjectToObject(o, "appliedFrom");
-		cJSON_AddStringToObject(a, "kind", p->applied_kind);
-		cJSON_AddStringToObject(a, "namespace", p->applied_namespace);
-		cJSON_AddStringToObject(a, "name", p->applied_name);
+		pk_emit_object(e, "appliedFrom");
+		pk_emit_string(e, "kind", p->applied_kind);
+		pk_emit_string(e, "namespace", p->applied_namespace);
+		pk_emit_string(e, "name", p->applied_name);
+		pk_emit_end(e);
 	}
 }
 
@@ -381,34 +390,54 @@ static const char *preemptor_kind(const pk_plan *p)
 	return p->group->group->composite ? "CompositePodGroup" : "PodGroup";
 }
 
+/* The PreemptionPlan record, into e: one encoder for the tree (a report
+ * keeps it) and the text (--simulate writes one per decision). */
+static void plan_emit(pk_emit *e, const pk_plan *p)
+{
+	char release[16];
+	pk_emit_object(e, NULL);
+	pk_emit_string(e, "kind", "PreemptionPlan");
+	pk_emit_string(e, PK_K8S_VERSION_KEY, pk_k8s_version_text(p->k8s_minor, release, sizeof release));
+	pk_emit_object(e, "preemptor");
+	if (p->kind_named)
+		pk_emit_string(e, "kind", preemptor_kind(p));
+	pk_emit_string(e, "namespace", p->namespace_);
+	pk_emit_string(e, "name", p->name);
+	pk_emit_string(e, "uid", p->uid);
+	pk_emit_number(e, "priority", (double)p->priority);
+	pk_emit_end(e);
+	pk_emit_string(e, "result", pk_plan_result_name(p->result));
+	if (p->nominated)
+		pk_emit_string(e, "nominatedNodeName", p->nominated);
+	else
+		pk_emit_null(e, "nominatedNodeName");
+	victims_emit(e, "victims", p->victims, p->nvictims);
+	pk_emit_number(e, "numPDBViolations", p->num_pdb_violations);
+	if (p->group)
+		group_fields_emit(e, p);
+	else
+		pod_fields_emit(e, p);
+	actions_emit(e, p);
+	if (p->group && p->nwarnings)
+		warnings_emit(e, p);
+	simulation_fields_emit(e, p);
+	pk_emit_end(e);
+}
+
 cJSON *pk_plan_json(const pk_plan *p)
 {
-	cJSON *o = cJSON_CreateObject();
-	cJSON_AddStringToObject(o, "kind", "PreemptionPlan");
-	pk_k8s_add_version(o, p->k8s_minor);
-	cJSON *ref = cJSON_AddObjectToObject(o, "preemptor");
-	if (p->kind_named)
-		cJSON_AddStringToObject(ref, "kind", preemptor_kind(p));
-	cJSON_AddStringToObject(ref, "namespace", p->namespace_);
-	cJSON_AddStringToObject(ref, "name", p->name);
-	cJSON_AddStringToObject(ref, "uid", p->uid);
-	cJSON_AddNumberToObject(ref, "priority", (double)p->priority);
-	cJSON_AddStringToObject(o, "result", pk_plan_result_name(p->result));
-	if (p->nominated)
-		cJSON_AddStringToObject(o, "nominatedNodeName", p->nominated);
-	else
-		cJSON_AddNullToObject(o, "nominatedNodeName");
-	cJSON_AddItemToObject(o, "victims", victims_json(p->victims, p->nvictims));
-	cJSON_AddNumberToObject(o, "numPDBViolations", p->num_pdb_violations);
-	if (p->group)
-		group_fields_json(o, p);
-	else
-		pod_fields_json(o, p);
-	cJSON_AddItemToObject(o, "actions", actions_json(p));
-	if (p->group && p->nwarnings)
-		warnings_json(o, p);
-	simulation_fields_json(o, p);
-	return o;
+	pk_emit e;
+	pk_emit_tree(&e);
+	plan_emit(&e, p);
+	return pk_emit_tree_done(&e);
+}
+
+char *pk_plan_text(const pk_plan *p)
+{
+	pk_emit e;
+	pk_emit_text(&e);
+	plan_emit(&e, p);
+	return pk_emit_text_done(&e);
 }
 
 /* ---- table rows ------------------------------------------------------------------------- */

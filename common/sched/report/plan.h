@@ -110,6 +110,9 @@ void pk_plan_free(pk_plan *p);
 
 /* The PreemptionPlan record (records.h; the caller owns it). */
 cJSON *pk_plan_json(const pk_plan *p);
+/* The same record as compact text (malloc'd), what cJSON_PrintUnformatted
+ * prints for pk_plan_json's tree, without the tree. */
+char *pk_plan_text(const pk_plan *p);
 
 /* ---- tables ----------------------------------------------------------------------
  * One row of any plan table (victims, preempt-plan, --simulate): the cells

@@ -113,7 +113,7 @@ cJSON *pk_pod_ref_json(const pk_pod *p, bool full)
 	return pk_emit_tree_done(&e);
 }
 
-static void victim_ref_emit(pk_emit *e, const char *key, const pk_victim_ref *v)
+void pk_victim_ref_emit(pk_emit *e, const char *key, const pk_victim_ref *v)
 {
 	pk_emit_object(e, key);
 	pk_emit_string(e, "namespace", v->namespace_);
@@ -158,7 +158,7 @@ cJSON *pk_victim_ref_json(const pk_victim_ref *v)
 {
 	pk_emit e;
 	pk_emit_tree(&e);
-	victim_ref_emit(&e, NULL, v);
+	pk_victim_ref_emit(&e, NULL, v);
 	return pk_emit_tree_done(&e);
 }
 
@@ -392,12 +392,12 @@ static void candidate_emit(pk_emit *e, const pk_snapshot *s, const pk_pod *preem
 	pk_emit_string(e, "node", c->node);
 	pk_emit_array(e, "victims");
 	for (int i = 0; i < c->nvictims; i++)
-		victim_ref_emit(e, NULL, &c->victims[i]);
+		pk_victim_ref_emit(e, NULL, &c->victims[i]);
 	pk_emit_end(e);
 	pk_emit_number(e, "numPDBViolations", c->num_pdb_violations);
 	pk_emit_array(e, "nominatedPodsToClear");
 	for (int i = 0; i < c->nclear; i++)
-		victim_ref_emit(e, NULL, &c->clear_nominations[i]);
+		pk_victim_ref_emit(e, NULL, &c->clear_nominations[i]);
 	pk_emit_end(e);
 	if (s)
 		candidate_resources_emit(e, s, preemptor, c);
@@ -692,39 +692,43 @@ void pk_preemptor_key(const cJSON *ref, char *buf, size_t size)
 		snprintf(buf, size, "%s/%s", pk_str_or(ref, "namespace", ""), pk_str_or(ref, "name", ""));
 }
 
-cJSON *pk_action_json(const char *call, const char *uid, const char *ns, const char *name)
+void pk_action_begin(pk_emit *e, const char *call, const char *uid, const char *ns, const char *name)
 {
-	cJSON *a = cJSON_CreateObject();
-	cJSON_AddStringToObject(a, "call", call);
-	cJSON_AddStringToObject(a, "uid", uid);
-	cJSON_AddStringToObject(a, "namespace", ns);
-	cJSON_AddStringToObject(a, "name", name);
-	return a;
+	pk_emit_object(e, NULL);
+	pk_emit_string(e, "call", call);
+	pk_emit_string(e, "uid", uid);
+	pk_emit_string(e, "namespace", ns);
+	pk_emit_string(e, "name", name);
 }
 
-void pk_victim_actions_json(cJSON *actions, const pk_victim_ref *v, const char *node, const char *scheduler,
+void pk_victim_actions_emit(pk_emit *e, const pk_victim_ref *v, const char *node, const char *scheduler,
                             const char *what, const char *by)
 {
 	if (v->terminating)
 		return;
 	char msg[600];
-	cJSON *a = pk_action_json("pod_status_patch", v->uid, v->namespace_, v->name);
-	cJSON *cond = cJSON_AddObjectToObject(cJSON_AddObjectToObject(a, "details"), "condition");
+	pk_action_begin(e, "pod_status_patch", v->uid, v->namespace_, v->name);
+	pk_emit_object(e, "details");
+	pk_emit_object(e, "condition");
 	snprintf(msg, sizeof msg, "%s: preempting to accommodate a higher priority %s", scheduler, what);
-	cJSON_AddStringToObject(cond, "type", "DisruptionTarget");
-	cJSON_AddStringToObject(cond, "status", "True");
-	cJSON_AddStringToObject(cond, "reason", "PreemptionByScheduler");
-	cJSON_AddStringToObject(cond, "message", msg);
-	cJSON_AddItemToArray(actions, a);
+	pk_emit_string(e, "type", "DisruptionTarget");
+	pk_emit_string(e, "status", "True");
+	pk_emit_string(e, "reason", "PreemptionByScheduler");
+	pk_emit_string(e, "message", msg);
+	pk_emit_end(e);
+	pk_emit_end(e);
+	pk_emit_end(e);
 
-	a = pk_action_json("pod_delete", v->uid, v->namespace_, v->name);
-	cJSON *d = cJSON_AddObjectToObject(a, "details");
-	cJSON_AddStringToObject(d, "node", node);
-	cJSON *ev = cJSON_AddObjectToObject(d, "event");
+	pk_action_begin(e, "pod_delete", v->uid, v->namespace_, v->name);
+	pk_emit_object(e, "details");
+	pk_emit_string(e, "node", node);
+	pk_emit_object(e, "event");
 	snprintf(msg, sizeof msg, "Preempted by %s on node %s", by, node);
-	cJSON_AddStringToObject(ev, "type", "Normal");
-	cJSON_AddStringToObject(ev, "reason", "Preempted");
-	cJSON_AddStringToObject(ev, "action", "Preempting");
-	cJSON_AddStringToObject(ev, "message", msg);
-	cJSON_AddItemToArray(actions, a);
+	pk_emit_string(e, "type", "Normal");
+	pk_emit_string(e, "reason", "Preempted");
+	pk_emit_string(e, "action", "Preempting");
+	pk_emit_string(e, "message", msg);
+	pk_emit_end(e);
+	pk_emit_end(e);
+	pk_emit_end(e);
 }

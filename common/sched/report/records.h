@@ -36,6 +36,7 @@
 #include <cjson/cJSON.h>
 #include "sched/engine/engine.h"
 #include "sched/engine/podgroup.h"
+#include "io/emit.h"
 #include "io/writer.h"
 
 /* The priority sum node choice compares at its third step: each victim
@@ -59,6 +60,8 @@ void pk_format_time(int64_t unix_nanos, char *buf, size_t size);
 /* {"namespace","name","uid","priority"} of a pod. */
 cJSON *pk_pod_ref_json(const pk_pod *p, bool full);
 cJSON *pk_victim_ref_json(const pk_victim_ref *v);
+/* The same into e (key NULL inside an array). */
+void pk_victim_ref_emit(pk_emit *e, const char *key, const pk_victim_ref *v);
 /* Decode a victim ref; strings are interned through strs. false if not an object. */
 bool pk_victim_ref_from_json(const cJSON *o, pk_strtab *strs, pk_victim_ref *out);
 
@@ -137,15 +140,16 @@ void pk_node_groups_flush(pk_node_groups *gs, pk_node_group_row_fn fn, void *ctx
 const char *pk_fits_text(const char *const *nodes, int nshown, long n, char *buf, size_t size);
 
 /* The API calls of a PreemptionPlan's "actions", as the executor makes them.
- * pk_action_json: {"call","uid","namespace","name"}, details to be added.
- * pk_victim_actions_json appends a victim's two calls: a status patch
+ * pk_action_begin opens {"call","uid","namespace","name"} in an array,
+ * details to be added before its pk_emit_end.
+ * pk_victim_actions_emit adds a victim's two calls: a status patch
  * adding the DisruptionTarget condition, then a plain DELETE (no eviction:
  * the apiserver does not enforce PDBs) with the Preempted event; none for
  * a victim already terminating. node is the victim's node; by is what preempts, as the messages name
  * it: "pod <uid>" or "pod group <namespace>/<name>"; what is "pod" or
  * "pod group". */
-cJSON *pk_action_json(const char *call, const char *uid, const char *ns, const char *name);
-void pk_victim_actions_json(cJSON *actions, const pk_victim_ref *v, const char *node, const char *scheduler,
+void pk_action_begin(pk_emit *e, const char *call, const char *uid, const char *ns, const char *name);
+void pk_victim_actions_emit(pk_emit *e, const pk_victim_ref *v, const char *node, const char *scheduler,
                             const char *what, const char *by);
 
 /* Key identifying a preemptor in records: uid if set, else namespace/name. */
