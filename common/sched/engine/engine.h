@@ -451,7 +451,7 @@ typedef struct pk_eval_opts {
 	struct pk_eval_memo *memo;
 	/* Threads for a memo's dry runs of every potential node (after a new
 	 * shape): 0 = one per core, at most 4; 1 = the caller's alone. Used
-	 * from threads_from potential nodes on (0 = 512). The answer is the
+	 * from threads_from potential nodes on (0 = 4,096). The answer is the
 	 * same either way. */
 	int threads;
 	long threads_from;

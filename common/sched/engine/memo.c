@@ -884,7 +884,11 @@ static void dry_part(void *ctx, int part, int nparts)
 /* Threads for the dry runs of this many potential nodes, or NULL for one. */
 static pk_workers *dry_workers(pk_eval_memo *m, const pk_eval_opts *o, long potential)
 {
-	long from = o->threads_from > 0 ? o->threads_from : 512;
+	/* A dry run stops at the first victim for most nodes: threads pay for
+	 * waking them only on large clusters (5,000 nodes, 3,375 potential:
+	 * 0.090 s on one against 0.102 s on two for 150 new shapes; 20,000
+	 * nodes, 13,500 potential: 0.167 s against 0.117 s for 60) */
+	long from = o->threads_from > 0 ? o->threads_from : 4096;
 	if (potential < from)
 		return NULL;
 	if (!m->workers_tried) {
