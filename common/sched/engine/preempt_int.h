@@ -101,6 +101,8 @@ typedef struct pk_tail {
 	int64_t lo, hi;           /* the priorities it serves: lo < p <= hi */
 	sums total;               /* the tail's requests, summed */
 	sums allocatable;         /* the node's (nodes do not change), copied */
+	sums largest;             /* the largest request of a tail pod, each resource */
+	int32_t lowest;           /* the lowest priority in the tail */
 	const char *node;         /* the node's name, copied */
 	/* The level of the first victim, and with it a bound of the dry run's
 	 * key, read from here alone. */

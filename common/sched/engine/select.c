@@ -189,6 +189,13 @@ static void tail_levels(const pk_nodeinfo *ni, pk_tail *t, int n)
 	const pk_pod_slot *sl = &ni->slots[t->from];
 	sums upto = {0};
 	int nl = 0;
+	t->largest = (sums){ n > 0, 0, 0, 0 };
+	t->lowest = n ? sl[n - 1].priority : 0; /* the node's order: by priority, highest first */
+	for (int k = 0; k < n; k++) {
+		t->largest.cpu = sl[k].cpu > t->largest.cpu ? sl[k].cpu : t->largest.cpu;
+		t->largest.memory = sl[k].memory > t->largest.memory ? sl[k].memory : t->largest.memory;
+		t->largest.ephemeral = sl[k].ephemeral > t->largest.ephemeral ? sl[k].ephemeral : t->largest.ephemeral;
+	}
 	t->first_violating = n > 0 && t->violating[t->order[0]];
 	for (int j = 0; j < n; j++) {
 		int k = t->order[j];
@@ -730,6 +737,33 @@ pk_status pk_select_victims(pk_snapshot *s, const pk_pod *preemptor, pk_nodeinfo
 	                      static_passed);
 }
 
+/* How many pods of at most `largest` each free `excess` at least. */
+static int64_t pods_to_free(int64_t excess, int64_t largest)
+{
+	if (excess <= 0)
+		return 0;
+	return largest > 0 ? (excess + largest - 1) / largest : 1;
+}
+
+/* How many victims the reprieve leaves at least: whatever it keeps must fit
+ * beside the preemptor, so the victims free what the node holds beyond the
+ * room (l: the sums without the tail), each at most the tail's largest
+ * request. */
+static int64_t victims_at_least(const pk_tail *t, const room *r, const sums *l)
+{
+	int64_t n = 1, k;
+	const sums *x = &t->total, *big = &t->largest;
+	if ((k = pods_to_free((l->pods + x->pods) * 1000 - r->pods_milli, 1000)) > n)
+		n = k;
+	if ((k = pods_to_free(l->cpu + x->cpu - r->cpu, big->cpu)) > n)
+		n = k;
+	if ((k = pods_to_free(l->memory + x->memory - r->memory, big->memory)) > n)
+		n = k;
+	if ((k = pods_to_free(l->ephemeral + x->ephemeral - r->ephemeral, big->ephemeral)) > n)
+		n = k;
+	return n;
+}
+
 /* The level of t in which the reprieve meets its first victim, or -1 when
  * every pod is reprieved (l: the sums without the tail). */
 static int first_victim_level(const pk_tail *t, const room *r, const sums *l)
@@ -770,10 +804,14 @@ pk_status pk_select_victims_bound(pk_snapshot *s, const pk_pod *preemptor, pk_no
 	int L = first_victim_level(tail, &r, &left);
 	if (L < 0)
 		return no_victim_status(s, ni, NULL);
+	/* the first victim's level's priority, and as many victims more as
+	 * the room asks for, none of them below the tail's lowest priority */
 	const pk_tail_level *lv = &tail->levels[L];
-	*out = (pk_candidate){ .node = tail->node, .nvictims = 1, .num_pdb_violations = L == 0 && tail->first_violating,
-	                       .top_priority = lv->priority,
-	                       .priority_sum = (int64_t)lv->priority + INT32_MAX + 1,
+	int64_t nv = victims_at_least(tail, &r, &left);
+	*out = (pk_candidate){ .node = tail->node, .nvictims = (int)nv,
+	                       .num_pdb_violations = L == 0 && tail->first_violating, .top_priority = lv->priority,
+	                       .priority_sum = (int64_t)lv->priority + INT32_MAX + 1 +
+	                                       (nv - 1) * ((int64_t)tail->lowest + INT32_MAX + 1),
 	                       .top_start = INT64_MAX, .summarized = true };
 	return (pk_status){ .code = PK_CODE_SUCCESS };
 }
