@@ -711,7 +711,7 @@ pk_session *pk_session_sync(pk_snapshot *s, const pk_pod *pod, const pk_eval_opt
 			sift_down(x, s, m, pos);
 		x->heap_built = true;
 	}
-	for (long i = 0; i < s->nnodes; i++) {
+	for (long i = 0; !bulk && i < s->nnodes; i++) { /* a reset has seen every node */
 		if (i + 8 < s->nnodes)
 			__builtin_prefetch(&s->infos[i + 8].generation);
 		if (x->seen[i] != s->infos[i].generation)

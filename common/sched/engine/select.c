@@ -108,7 +108,7 @@ sums pk_node_sums(const pk_nodeinfo *ni, const pk_pod *preemptor)
 	sums t = { ni->npods, ni->requested.cpu, ni->requested.memory, ni->requested.ephemeral };
 	for (int i = 0; i < ni->nnominated; i++) {
 		const pk_pod *q = ni->nominated[i];
-		if (q == preemptor || (*q->uid && strcmp(q->uid, preemptor->uid) == 0) || q->priority < preemptor->priority)
+		if (q == preemptor || q->priority < preemptor->priority || (*q->uid && strcmp(q->uid, preemptor->uid) == 0))
 			continue;
 		sums_add(&t, q, 1);
 	}
