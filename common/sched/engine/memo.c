@@ -68,13 +68,14 @@ typedef struct memo_cand {
 } memo_cand;
 
 typedef struct memo_entry {
+	/* what the filter pass reads, together at the start */
 	uint64_t generation;      /* the node's when computed */
 	uint64_t shape;           /* the memo's shape id when computed; 0 = never */
+	uint64_t twin_in;         /* the evaluation in which a pod with the
+	                           * preemptor's uid was nominated here */
 	const pk_status *filter;  /* interned in the memo */
 	const pk_status *dry;     /* NULL until the dry run is known */
 	memo_cand cand;
-	uint64_t twin_in;         /* the evaluation in which a pod with the
-	                           * preemptor's uid was nominated here */
 } memo_entry;
 
 /* The distinct statuses the memo's entries point to: a few per shape
