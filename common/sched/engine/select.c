@@ -108,7 +108,8 @@ sums pk_node_sums(const pk_nodeinfo *ni, const pk_pod *preemptor)
 	sums t = { ni->npods, ni->requested.cpu, ni->requested.memory, ni->requested.ephemeral };
 	for (int i = 0; i < ni->nnominated; i++) {
 		const pk_pod *q = ni->nominated[i];
-		if (q == preemptor || q->priority < preemptor->priority || (*q->uid && strcmp(q->uid, preemptor->uid) == 0))
+		if (q == preemptor || q->priority < preemptor->priority ||
+		    (*q->uid && strcmp(q->uid, preemptor->uid) == 0))
 			continue;
 		sums_add(&t, q, 1);
 	}
@@ -353,22 +354,49 @@ static int reprieve_slots(const pk_pod_slot *sl, const pk_tail *t, int n, const 
 	return nv;
 }
 
-/* What node choice's key is at least, from the first victim alone (j: its
- * position in t->order): the victims include it, so the highest victim
- * priority is at least its priority and the sum at least its term; a
- * violating first victim means one violation or more. When it does not
- * violate, every violating pod was reprieved and the rest come in the
- * node's order, so the highest priority is its own, exactly. */
-static void bound_of_first_victim(const pk_pod_slot *sl, const pk_tail *t, int j, pk_candidate *c)
+/* How many pods of at most `largest` each free `excess` at least. */
+static int64_t pods_to_free(int64_t excess, int64_t largest)
 {
-	int k = t->order[j];
-	c->nvictims = 1;
-	c->num_pdb_violations = t->violating[k] ? 1 : 0;
-	c->top_priority = sl[k].priority;
-	c->priority_sum = (int64_t)sl[k].priority + INT32_MAX + 1;
-	c->top_start = INT64_MAX;
-	c->top_unstarted = false;
-	c->summarized = true;
+	if (excess <= 0)
+		return 0;
+	return largest > 0 ? (excess + largest - 1) / largest : 1;
+}
+
+/* How many victims the reprieve leaves at least: whatever it keeps must fit
+ * beside the preemptor, so the victims free what the node holds beyond the
+ * room (l: the sums without the tail), each at most the tail's largest
+ * request. */
+static int64_t victims_at_least(const pk_tail *t, const room *r, const sums *l)
+{
+	int64_t n = 1, k;
+	const sums *x = &t->total, *big = &t->largest;
+	if ((k = pods_to_free((l->pods + x->pods) * 1000 - r->pods_milli, 1000)) > n)
+		n = k;
+	if ((k = pods_to_free(l->cpu + x->cpu - r->cpu, big->cpu)) > n)
+		n = k;
+	if ((k = pods_to_free(l->memory + x->memory - r->memory, big->memory)) > n)
+		n = k;
+	if ((k = pods_to_free(l->ephemeral + x->ephemeral - r->ephemeral, big->ephemeral)) > n)
+		n = k;
+	return n;
+}
+
+/* What node choice's key is at least, knowing the first victim (its
+ * priority, and whether it violates a PDB): the victims include it, so
+ * the highest victim priority is at least its own and, when it violates,
+ * there is a violation or more; there are as many victims as the room asks
+ * for (victims_at_least), each adding at least the tail's lowest priority
+ * to the sum. When the first victim violates no PDB, every violating pod
+ * was reprieved and the rest come in the node's order: the highest
+ * priority is then its own, exactly. */
+static void bound_key(const pk_tail *t, int32_t first, bool violating, const room *r, const sums *left,
+                      pk_candidate *c)
+{
+	int64_t nv = victims_at_least(t, r, left);
+	int64_t others = (nv - 1) * ((int64_t)t->lowest + INT32_MAX + 1);
+	*c = (pk_candidate){ .node = t->node, .nvictims = (int)nv, .num_pdb_violations = violating,
+	                     .top_priority = first, .priority_sum = (int64_t)first + INT32_MAX + 1 + others,
+	                     .top_start = INT64_MAX, .summarized = true };
 }
 
 /* Upstream's error for a dry run that reprieved every pod. Without an arena
@@ -407,12 +435,11 @@ static pk_status select_victims_by_sums(pk_snapshot *s, const pk_pod *preemptor,
 
 	if (mode == PK_SELECT_BOUND) {
 		int j = first_victim(&ni->slots[from], t, n, &r, left);
-		if (j >= 0) {
-			bound_of_first_victim(&ni->slots[from], t, j, out);
-			pk_status_set(&st, PK_CODE_SUCCESS, NULL, NULL);
-			return st;
-		}
-		return no_victim_status(s, ni, arena);
+		if (j < 0)
+			return no_victim_status(s, ni, arena);
+		int k = t->order[j];
+		bound_key(t, ni->slots[from + k].priority, t->violating[k], &r, &left, out);
+		return (pk_status){ .code = PK_CODE_SUCCESS };
 	}
 	enum { SMALL = 256 };
 	bool small[SMALL];
@@ -737,33 +764,6 @@ pk_status pk_select_victims(pk_snapshot *s, const pk_pod *preemptor, pk_nodeinfo
 	                      static_passed);
 }
 
-/* How many pods of at most `largest` each free `excess` at least. */
-static int64_t pods_to_free(int64_t excess, int64_t largest)
-{
-	if (excess <= 0)
-		return 0;
-	return largest > 0 ? (excess + largest - 1) / largest : 1;
-}
-
-/* How many victims the reprieve leaves at least: whatever it keeps must fit
- * beside the preemptor, so the victims free what the node holds beyond the
- * room (l: the sums without the tail), each at most the tail's largest
- * request. */
-static int64_t victims_at_least(const pk_tail *t, const room *r, const sums *l)
-{
-	int64_t n = 1, k;
-	const sums *x = &t->total, *big = &t->largest;
-	if ((k = pods_to_free((l->pods + x->pods) * 1000 - r->pods_milli, 1000)) > n)
-		n = k;
-	if ((k = pods_to_free(l->cpu + x->cpu - r->cpu, big->cpu)) > n)
-		n = k;
-	if ((k = pods_to_free(l->memory + x->memory - r->memory, big->memory)) > n)
-		n = k;
-	if ((k = pods_to_free(l->ephemeral + x->ephemeral - r->ephemeral, big->ephemeral)) > n)
-		n = k;
-	return n;
-}
-
 /* The level of t in which the reprieve meets its first victim, or -1 when
  * every pod is reprieved (l: the sums without the tail). */
 static int first_victim_level(const pk_tail *t, const room *r, const sums *l)
@@ -804,14 +804,8 @@ pk_status pk_select_victims_bound(pk_snapshot *s, const pk_pod *preemptor, pk_no
 	int L = first_victim_level(tail, &r, &left);
 	if (L < 0)
 		return no_victim_status(s, ni, NULL);
-	/* the first victim's level's priority, and as many victims more as
-	 * the room asks for, none of them below the tail's lowest priority */
-	const pk_tail_level *lv = &tail->levels[L];
-	int64_t nv = victims_at_least(tail, &r, &left);
-	*out = (pk_candidate){ .node = tail->node, .nvictims = (int)nv,
-	                       .num_pdb_violations = L == 0 && tail->first_violating, .top_priority = lv->priority,
-	                       .priority_sum = (int64_t)lv->priority + INT32_MAX + 1 +
-	                                       (nv - 1) * ((int64_t)tail->lowest + INT32_MAX + 1),
-	                       .top_start = INT64_MAX, .summarized = true };
+	/* the first victim's level: its priority (the level's lowest, for the
+	 * violating pods), and whether it violates */
+	bound_key(tail, tail->levels[L].priority, L == 0 && tail->first_violating, &r, &left, out);
 	return (pk_status){ .code = PK_CODE_SUCCESS };
 }
