@@ -264,12 +264,30 @@ static int64_t room_for(int64_t request, int64_t allocatable, bool no_requests)
 	return no_requests || request <= 0 ? INT64_MAX : allocatable - request;
 }
 
-room pk_room_beside(const pk_pod *preemptor, const pk_node *n)
+/* What may sit beside the preemptor on a node of this allocatable. */
+static room room_in(const pk_pod *preemptor, const sums *al)
 {
-	const pk_res *al = &n->allocatable, *p = &preemptor->requests;
+	const pk_res *p = &preemptor->requests;
 	bool none = pk_res_is_zero(p);
 	return (room){ al->pods - 1000, room_for(p->cpu, al->cpu, none), room_for(p->memory, al->memory, none),
 	               room_for(p->ephemeral, al->ephemeral, none) };
+}
+
+room pk_room_beside(const pk_pod *preemptor, const pk_node *n)
+{
+	const pk_res *al = &n->allocatable;
+	return room_in(preemptor, &(sums){ al->pods, al->cpu, al->memory, al->ephemeral });
+}
+
+/* The node's sums as the preemptor sees them, without the tail t. */
+static sums left_of_tail(const pk_nodeinfo *ni, const pk_pod *preemptor, const pk_tail *t)
+{
+	sums left = pk_node_sums(ni, preemptor);
+	left.pods -= t->total.pods;
+	left.cpu -= t->total.cpu;
+	left.memory -= t->total.memory;
+	left.ephemeral -= t->total.ephemeral;
+	return left;
 }
 
 static inline bool within(const room *r, const sums *t)
@@ -424,12 +442,8 @@ static pk_status select_victims_by_sums(pk_snapshot *s, const pk_pod *preemptor,
 	bool fill = mode == PK_SELECT_LIST;
 	pk_status st;
 	int from = t->from, n = ni->npods - from;
-	sums left = pk_node_sums(ni, preemptor);
-	left.pods -= t->total.pods;
-	left.cpu -= t->total.cpu;
-	left.memory -= t->total.memory;
-	left.ephemeral -= t->total.ephemeral;
-	room r = pk_room_beside(preemptor, ni->node);
+	sums left = left_of_tail(ni, preemptor, t);
+	room r = room_in(preemptor, &t->allocatable);
 	if (!within(&r, &left))
 		return pk_fit_sums(preemptor, ni, &left);
 
@@ -789,16 +803,8 @@ pk_status pk_select_victims_bound(pk_snapshot *s, const pk_pod *preemptor, pk_no
 	if (tail->from == ni->npods || tail->nlevels < 0) /* no victims, or too many levels: from the slots */
 		return select_victims(s, preemptor, ni, NULL, out, PK_SELECT_BOUND, tail, true);
 	/* select_victims_by_sums up to its first victim, from the levels */
-	sums left = pk_node_sums(ni, preemptor);
-	left.pods -= tail->total.pods;
-	left.cpu -= tail->total.cpu;
-	left.memory -= tail->total.memory;
-	left.ephemeral -= tail->total.ephemeral;
-	const sums *al = &tail->allocatable;
-	const pk_res *p = &preemptor->requests;
-	bool none = pk_res_is_zero(p);
-	room r = { al->pods - 1000, room_for(p->cpu, al->cpu, none), room_for(p->memory, al->memory, none),
-	           room_for(p->ephemeral, al->ephemeral, none) };
+	sums left = left_of_tail(ni, preemptor, tail);
+	room r = room_in(preemptor, &tail->allocatable);
 	if (!within(&r, &left))
 		return pk_fit_sums(preemptor, ni, &left);
 	int L = first_victim_level(tail, &r, &left);
