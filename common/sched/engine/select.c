@@ -190,7 +190,7 @@ static void tail_levels(const pk_nodeinfo *ni, pk_tail *t, int n)
 	const pk_pod_slot *sl = &ni->slots[t->from];
 	sums upto = {0};
 	int nl = 0;
-	t->largest = (sums){ n > 0, 0, 0, 0 };
+	t->largest = (sums){ n > 0, 0, 0, 0 }; /* a pod is one pod */
 	t->lowest = n ? sl[n - 1].priority : 0; /* the node's order: by priority, highest first */
 	for (int k = 0; k < n; k++) {
 		t->largest.cpu = sl[k].cpu > t->largest.cpu ? sl[k].cpu : t->largest.cpu;
@@ -388,7 +388,7 @@ static int64_t victims_at_least(const pk_tail *t, const room *r, const sums *l)
 {
 	int64_t n = 1, k;
 	const sums *x = &t->total, *big = &t->largest;
-	if ((k = pods_to_free((l->pods + x->pods) * 1000 - r->pods_milli, 1000)) > n)
+	if ((k = pods_to_free((l->pods + x->pods) * 1000 - r->pods_milli, big->pods * 1000)) > n)
 		n = k;
 	if ((k = pods_to_free(l->cpu + x->cpu - r->cpu, big->cpu)) > n)
 		n = k;
