@@ -21,12 +21,20 @@ const char pk_cli_common_help[] =
 	"  -h, --help                 show this help and exit\n"
 	"  -V, --version              show the version and exit\n";
 
+#define DIGITS_OF(n) #n
+#define NUMBER_TEXT(n) DIGITS_OF(n)
+/* For the tools that report findings (spec.findings), before the shared options. */
+static const char findings_help[] =
+	"      --max-findings N       show the first N findings of each input and count the rest\n"
+	"                             in one line (default " NUMBER_TEXT(PK_DEFAULT_MAX_FINDINGS) "; 0: all)\n";
+
 void pk_cli_init(pk_cli *c, const pk_cli_spec *spec)
 {
 	memset(c, 0, sizeof *c);
 	c->spec = spec;
 	snprintf(c->prog, sizeof c->prog, "%s", spec->prog);
 	c->format = spec->default_format;
+	c->max_findings = PK_DEFAULT_MAX_FINDINGS;
 	pk_engine_opts_default(&c->engine);
 	c->color_mode = PK_COLOR_AUTO;
 	c->reader.report_duplicates = 1;
@@ -94,13 +102,13 @@ static const struct exit_statuses {
 	const char *prog, *ok, *finding, *trouble;
 } exit_table[] = {
 	{ "pc-validate",
-	  "every object valid (warnings allowed without --strict); no objects at all (\"0 objects checked\")",
+	  "every object valid (warnings allowed without --strict); no objects at all, or every input skipped as not Kubernetes objects (\"0 objects checked\")",
 	  "an invalid or unparseable manifest (with --strict, any warning); an object over --max-record-bytes",
-	  "a bad option; a file that cannot be read; stdout that cannot be written" },
+	  "a bad option (a path with --staged); a file that cannot be read; with --against or --staged a revision that is no commit, no git repository, a path outside it; stdout that cannot be written" },
 	{ "pp-match",
-	  "every template claimed, or unclaimed ones reported without --require-claim; no templates (\"0 resource templates\")",
+	  "every template claimed, or unclaimed ones reported without --require-claim; no templates, or every input skipped as not Kubernetes objects (\"0 resource templates\")",
 	  "an unclaimed template with --require-claim; a policy the webhook rejects",
-	  "a bad option; a file or document that cannot be read; stdout that cannot be written" },
+	  "a bad option (a path with --staged); a file or document that cannot be read; with --against or --staged a revision that is no commit, no git repository, a path outside it; stdout that cannot be written" },
 	{ "victims",
 	  "every preemptor fits or has a candidate node; no pending pods with --pending (none in NS with -n NS)",
 	  "a preemptor that cannot be placed (no candidate node) or may not preempt",
@@ -130,7 +138,7 @@ static void print_exit_statuses(const char *prog)
 static void print_help(const pk_cli *c)
 {
 	print_synopsis(c);
-	printf("%s%s", c->spec->help, pk_cli_common_help);
+	printf("%s%s%s", c->spec->help, c->spec->findings ? findings_help : "", pk_cli_common_help);
 	printf("\nOutput formats: %s (default %s).\n", c->spec->formats, format_name(c->spec->default_format));
 	print_gates_help(c);
 	print_exit_statuses(c->spec->prog);
@@ -254,6 +262,9 @@ int pk_cli_handle(pk_cli *c, int opt, const char *arg)
 		return 1;
 	case PK_OPT_THREADS:
 		c->threads_asked = (int)pk_cli_number(c, "--threads", arg, 1, 64);
+		return 1;
+	case PK_OPT_MAX_FINDINGS:
+		c->max_findings = (long)pk_cli_number(c, "--max-findings", arg, 0, 1LL << 40);
 		return 1;
 	}
 	return 0;

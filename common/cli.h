@@ -35,6 +35,7 @@ enum {
 	PK_OPT_NO_HEADERS,
 	PK_OPT_FEATURE_GATES,
 	PK_OPT_KUBERNETES_VERSION,
+	PK_OPT_MAX_FINDINGS,
 };
 
 typedef struct pk_cli_spec {
@@ -44,6 +45,8 @@ typedef struct pk_cli_spec {
 	const char *formats;      /* allowed -o values, e.g. "text,json,junit,sarif" */
 	pk_format default_format;
 	unsigned gates;           /* PK_GATE_BIT()s of the gates the tool's answer depends on */
+	bool findings;            /* the tool reports findings: it takes --max-findings
+	                             (PK_CLI_FINDINGS_OPTIONS), said in --help */
 } pk_cli_spec;
 
 /* Shared state the common options fill in. */
@@ -61,6 +64,7 @@ typedef struct pk_cli {
 	bool want_version;        /* -V: printed once the options are read (the release may follow) */
 	pk_color_mode color_mode;
 	bool stats;
+	long max_findings;        /* --max-findings: per input, 0 = all (PK_DEFAULT_MAX_FINDINGS) */
 	pk_reader_opts reader;
 	pk_diag diag;
 } pk_cli;
@@ -91,6 +95,14 @@ extern const char pk_cli_common_help[];
 	{"max-alias-expansions", required_argument, NULL, PK_OPT_MAX_ALIAS}, \
 	{"max-records", required_argument, NULL, PK_OPT_MAX_RECORDS}, \
 	{"threads", required_argument, NULL, PK_OPT_THREADS}
+
+/* --max-findings N, for the tools that report findings (spec.findings):
+ * of one input the first N are shown, the others counted in one line. A
+ * few hundred: a log piped in by mistake gives a short answer, a real
+ * manifest never has that many. */
+#define PK_DEFAULT_MAX_FINDINGS 200
+#define PK_CLI_FINDINGS_OPTIONS \
+	{"max-findings", required_argument, NULL, PK_OPT_MAX_FINDINGS}
 
 void pk_cli_init(pk_cli *c, const pk_cli_spec *spec);
 

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "base/alloc.h"
+#include "base/strtab.h"
 
 _Static_assert((int)PK_EXIT_TROUBLE == (int)PK_EXIT_OUT_OF_MEMORY, "out of memory is trouble (README, Exit status)");
 
@@ -155,4 +156,66 @@ const char *pk_nearest_word(const char *word, const char *const *candidates, siz
 	/* a typo, not another word: at most a third of the word's letters */
 	size_t limit = strlen(word) / 3 + 1;
 	return best && best_d <= limit ? best : NULL;
+}
+
+/* ---- --max-findings ---- */
+
+typedef struct cap_count {
+	long shown, errors, warnings, notes;  /* the last three: not shown */
+} cap_count;
+
+bool pk_diag_cap_take(pk_diag_cap *c, const char *file, pk_severity sev)
+{
+	if (c->max <= 0)
+		return true;
+	if (!c->files) {
+		c->files = pk_xcalloc(1, sizeof *c->files);
+		pk_strmap_init(c->files);
+	}
+	const char *key = file ? file : "-";
+	cap_count *n = pk_strmap_get(c->files, key);
+	if (!n) {
+		n = pk_xcalloc(1, sizeof *n);
+		pk_strmap_put(c->files, key, n);
+	}
+	if (n->shown < c->max) {
+		n->shown++;
+		return true;
+	}
+	if (sev == PK_SEV_ERROR)
+		n->errors++, c->left_errors++;
+	else if (sev == PK_SEV_WARNING)
+		n->warnings++, c->left_warnings++;
+	else
+		n->notes++;
+	return false;
+}
+
+void pk_diag_cap_say(const pk_diag_cap *c, pk_diag *d)
+{
+	if (!c->files || !c->files->keys)
+		return;
+	/* ids are dense, in the order the inputs first had a finding */
+	for (uint32_t id = 0; id < pk_strtab_count(c->files->keys); id++) {
+		const char *file = pk_strtab_str(c->files->keys, id);
+		const cap_count *n = pk_strmap_get(c->files, file);
+		long left = n ? n->errors + n->warnings + n->notes : 0;
+		if (!left)
+			continue;
+		pk_origin at = {.file = file};
+		pk_diag_report(d, PK_SEV_NOTE, &at,
+		               "%ld more finding%s of this input not shown (%ld error%s, %ld warning%s): --max-findings %ld "
+		               "shows the first %ld of each input, 0 shows all",
+		               left, left == 1 ? "" : "s", n->errors, n->errors == 1 ? "" : "s", n->warnings,
+		               n->warnings == 1 ? "" : "s", c->max, c->max);
+	}
+}
+
+void pk_diag_cap_free(pk_diag_cap *c)
+{
+	if (c->files) {
+		pk_strmap_free(c->files, free);
+		free(c->files);
+	}
+	c->files = NULL;
 }

@@ -72,6 +72,23 @@ bool pk_diag_same_terminal(int fd_a, int fd_b);
  * the causes. Call once, at the end of the run. */
 void pk_diag_finish(pk_diag *d);
 
+/* --max-findings: of one input, the first max findings are shown and the
+ * others only counted, so that a log piped in by mistake gives a short
+ * answer. Keyed by the input's name. */
+typedef struct pk_diag_cap {
+	long max;                 /* 0: every finding is shown */
+	struct pk_strmap *files;  /* name -> counts; NULL until the first finding */
+	long left_errors, left_warnings;  /* not shown, all inputs */
+} pk_diag_cap;
+
+/* Whether a finding of file with severity sev is shown (true) or only
+ * counted (false). */
+bool pk_diag_cap_take(pk_diag_cap *c, const char *file, pk_severity sev);
+/* One note per input with findings not shown: how many, of which
+ * severities, and how to see them. */
+void pk_diag_cap_say(const pk_diag_cap *c, pk_diag *d);
+void pk_diag_cap_free(pk_diag_cap *c);
+
 /* The smallest number of single-character edits that turn a into b. */
 size_t pk_edit_distance(const char *a, const char *b);
 /* The candidate nearest to word, or NULL when none is near enough to be a

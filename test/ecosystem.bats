@@ -84,26 +84,31 @@ help_flags() {
 	done
 }
 
-@test "the pre-commit hooks run as pre-commit runs them (files as arguments)" {
+@test "the pre-commit hooks run as pre-commit runs them (no file names: the staged commit)" {
 	hooks="$ROOT/.pre-commit-hooks.yaml"
 	[ -f "$hooks" ]
-	entry=$(awk '/- id: pc-validate$/ { f = 1 } f && /entry:/ { print $2; exit }' "$hooks")
-	[ "$entry" = pc-validate ]
-	printf 'apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: good}\nvalue: 10\n' >"$BATS_TEST_TMPDIR/good.yaml"
-	printf 'apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: system-bad}\nvalue: 10\n' >"$BATS_TEST_TMPDIR/bad.yaml"
-	run "$entry" "$BATS_TEST_TMPDIR/good.yaml"
+	entry=$(awk '/- id: pc-validate$/ { f = 1 } f && /entry:/ { sub(/^ *entry: */, ""); print; exit }' "$hooks")
+	[ "$entry" = "pc-validate --staged" ]
+	mkdir -p "$BATS_TEST_TMPDIR/repo" && cd "$BATS_TEST_TMPDIR/repo" && git init -q
+	printf 'apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: good}\nvalue: 10\n' >good.yaml
+	printf 'apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: system-bad}\nvalue: 10\n' >bad.yaml
+	git add good.yaml
+	run $entry
 	[ "$status" -eq 0 ]
-	run "$entry" "$BATS_TEST_TMPDIR/good.yaml" "$BATS_TEST_TMPDIR/bad.yaml"
+	git add bad.yaml
+	run $entry
 	[ "$status" -eq 1 ]
 	assert_output --partial "bad.yaml:3:"
 }
 
 @test "the pp-match hook runs as pre-commit runs it" {
 	entry=$(awk '/- id: pp-match$/ { f = 1 } f && /entry:/ { sub(/^ *entry: */, ""); print; exit }' "$ROOT/.pre-commit-hooks.yaml")
-	[ "$entry" = "pp-match -o table --against HEAD" ]
+	[ "$entry" = "pp-match -o table --staged" ]
 	# in a repository of its own, as pre-commit runs it (nothing committed yet)
 	mkdir -p "$BATS_TEST_TMPDIR/repo" && cd "$BATS_TEST_TMPDIR/repo" && git init -q
-	run $entry "$ROOT/share/examples/karmada/policies.yaml" "$ROOT/share/examples/karmada/templates.yaml"
+	cp "$ROOT/share/examples/karmada/policies.yaml" "$ROOT/share/examples/karmada/templates.yaml" .
+	git add -A
+	run $entry
 	[ "$status" -le 1 ]
 	assert_output --partial "RESOURCE"
 }

@@ -29,7 +29,7 @@ EOF
 	run pc-validate --help
 	assert_success
 	assert_output --partial "Usage: pc-validate"
-	for flag in --output --cluster --against --feature-gates --strict --summary --kep5710-preemption-priority --stats; do
+	for flag in --output --cluster --against --staged --require-class --max-findings --feature-gates --strict --summary --kep5710-preemption-priority --stats; do
 		assert_output --partial -- "$flag"
 	done
 	assert_output --partial "Exit status"
@@ -266,36 +266,43 @@ hostile() { # file
 
 # ---- pre-commit ----
 
-@test ".pre-commit-hooks.yaml defines the pc-validate hook: --against HEAD, manifests, no dot paths" {
-	hooks="$ROOT/.pre-commit-hooks.yaml"
-	run python3 -c '
-import re, sys, yaml
-hooks = yaml.safe_load(open(sys.argv[1]))
+@test ".pre-commit-hooks.yaml and the example config: pc-validate --staged, the whole commit in one run, also for deletions" {
+	for cfg in "$ROOT/.pre-commit-hooks.yaml" "$ROOT/share/examples/pre-commit-config.yaml"; do
+		run python3 -c '
+import sys, yaml
+doc = yaml.safe_load(open(sys.argv[1]))
+hooks = doc if isinstance(doc, list) else [h for r in doc["repos"] for h in r["hooks"]]
 h = [h for h in hooks if h["id"] == "pc-validate"][0]
-assert h["entry"] == "pc-validate --against HEAD", h
-rx, ex = re.compile(h["files"]), re.compile(h["exclude"])
-for ok in ["a.yaml", "dir/b.yml", "c.json"]:
-    assert rx.search(ok) and not ex.search(ok), ok
-for no in ["README.md", "x.yaml.bak", "main.c"]:
-    assert not rx.search(no), no
-for no in [".pre-commit-config.yaml", ".github/workflows/ci.yml", "deploy/.hidden.yaml"]:
-    assert ex.search(no), no
+assert h["entry"] == "pc-validate --staged", h
+# pre-commit splits a long file list into several runs: the hook reads the
+# index itself, and runs when a commit only deletes
+assert h["pass_filenames"] is False and h["always_run"] is True and h["require_serial"] is True, h
+m = [h for h in hooks if h["id"] == "pp-match"][0]
+assert m["entry"] == "pp-match -o table --staged" and m["pass_filenames"] is False, m
 print(h["entry"])
-' "$hooks"
-	assert_success
-	assert_output "pc-validate --against HEAD"
+' "$cfg"
+		assert_success
+		assert_output "pc-validate --staged"
+	done
+	# the example documents the option that makes a missing class an error
+	grep -q -- '# args: \[--require-class\]' "$ROOT/share/examples/pre-commit-config.yaml"
 }
 
-@test "the hook entry runs the way pre-commit runs it: files as arguments, in the repository" {
+@test "the hook entry runs the way pre-commit runs it: no file names, the staged commit read from git" {
 	entry=$(python3 -c 'import sys, yaml; print([h for h in yaml.safe_load(open(sys.argv[1])) if h["id"] == "pc-validate"][0]["entry"])' "$ROOT/.pre-commit-hooks.yaml")
 	cp "$PCFIX/AD-01-two-defaults-in-one-input-set/in.yaml" "$TMP/classes.yaml"
 	cd "$TMP"
 	git init -q
-	run -0 $entry good.yaml
-	run -1 $entry good.yaml bad.yaml classes.yaml
+	git add good.yaml
+	run -0 $entry
+	git add bad.yaml classes.yaml
+	run -1 $entry
 	assert_output --partial "bad.yaml:5:8: PriorityClass/too-high"
 	assert_output --partial "classes.yaml:"
 	assert_output --partial "PriorityClass default1 is already marked as default. Only one default can exist"
+	# a file changed in the work tree but not staged is not what is committed
+	git reset -q bad.yaml classes.yaml
+	run -0 $entry
 }
 
 @test "the example pre-commit config uses the hook ids and names no committed file as --cluster" {
@@ -569,8 +576,9 @@ other_files() { # a chart, a kustomization, compose, package.json, config YAML i
 	cp "$TMP/good.yaml" "$TMP/repo/classes.yaml"
 	run -0 --separate-stderr pc-validate --summary --stats "$TMP/repo"
 	assert_output ""
-	[[ $stderr == *"repo/chart/templates/deployment.yaml: note: skipped: Helm/Go template, not Kubernetes objects; to check it, render it: helm template CHART | pc-validate -"* ]] || fail "stderr: $stderr"
-	[[ $stderr == *"repo/base/kustomization.yaml: note: skipped: kustomization, not a Kubernetes object; to check what it builds: kustomize build DIR | pc-validate -"* ]] || fail "stderr: $stderr"
+	# the notes name the chart and the kustomization's directory to render
+	[[ $stderr == *"repo/chart/templates/deployment.yaml: note: skipped: Helm/Go template, not Kubernetes objects; to check it, render it: helm template $TMP/repo/chart | pc-validate -"* ]] || fail "stderr: $stderr"
+	[[ $stderr == *"repo/base/kustomization.yaml: note: skipped: kustomization, not a Kubernetes object; to check what it builds: kustomize build $TMP/repo/base | pc-validate -"* ]] || fail "stderr: $stderr"
 	[[ $stderr == *"repo/chart/Chart.yaml: note: skipped: Helm chart metadata"* ]] || fail "stderr: $stderr"
 	[[ $stderr == *"repo/chart/values.yaml: note: skipped: Helm chart values"* ]] || fail "stderr: $stderr"
 	[[ $stderr == *"repo/docker-compose.yaml: note: skipped: Compose file"* ]] || fail "stderr: $stderr"
@@ -641,4 +649,204 @@ EOF
 	run -1 pc-validate --feature-gates $gates --against HEAD deploy/cpg.yaml
 	assert_output --partial 'CompositePodGroup/foo: spec.disruptionMode: Invalid value'
 	assert_output --partial 'field is immutable'
+}
+
+# ---- issue 32: ordinary commits pass, real mistakes fail ----
+
+@test "a run in which every input was skipped as not Kubernetes objects exits 0 with its note" {
+	mkdir -p "$TMP/r/chart" "$TMP/r/base"
+	printf 'apiVersion: v2\nname: shop\nversion: 0.1.1\n' >"$TMP/r/chart/Chart.yaml"
+	printf 'replicaCount: 2\n' >"$TMP/r/chart/values.yaml"
+	printf 'resources:\n- deployment.yaml\n' >"$TMP/r/base/kustomization.yaml"
+	printf '{"name": "ui", "version": "1.0.0"}\n' >"$TMP/r/package.json"
+	printf 'services:\n  db: {image: postgres:16}\n' >"$TMP/r/docker-compose.yaml"
+	printf 'site_name: docs\ntheme: {name: material}\n' >"$TMP/r/mkdocs.yml"
+	for f in chart/Chart.yaml chart/values.yaml base/kustomization.yaml package.json docker-compose.yaml mkdocs.yml; do
+		run -0 --separate-stderr pc-validate "$TMP/r/$f"
+		assert_output ""
+		[[ $stderr == *"$f: note: skipped: "*"pc-validate: note: 0 objects checked; skipped as not Kubernetes objects: 1 file, 0 documents"* ]] ||
+			fail "$f: $stderr"
+	done
+	run -0 --separate-stderr pc-validate "$TMP/r/chart/Chart.yaml" "$TMP/r/package.json"
+	# a file that cannot be read is still trouble beside a skipped one
+	run -2 --separate-stderr pc-validate "$TMP/r/chart/Chart.yaml" "$TMP/r/nope.yaml"
+	[[ $stderr == *"nope.yaml: No such file or directory"* ]] || fail "stderr: $stderr"
+}
+
+kustomize_repo() { # a base and two overlays with patches (and a component) in $TMP/k
+	local k="$TMP/k"
+	mkdir -p "$k/base" "$k/overlays/prod" "$k/overlays/staging" "$k/components/debug"
+	printf 'resources:\n- deployment.yaml\n' >"$k/base/kustomization.yaml"
+	cat >"$k/base/deployment.yaml" <<'YAML'
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: checkout, namespace: shop}
+spec:
+  selector: {matchLabels: {app: checkout}}
+  template:
+    metadata: {labels: {app: checkout}}
+    spec:
+      containers: [{name: checkout, image: checkout:1}]
+YAML
+	cat >"$k/overlays/prod/kustomization.yaml" <<'YAML'
+resources:
+- ../../base
+patches:
+- path: replicas.yaml
+patchesStrategicMerge:
+- ./resources.yaml
+- |-
+  apiVersion: apps/v1
+  kind: Deployment
+  metadata: {name: checkout, namespace: shop}
+YAML
+	printf 'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: checkout, namespace: shop}\nspec:\n  replicas: 3\n' >"$k/overlays/prod/replicas.yaml"
+	printf 'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: checkout, namespace: shop}\nspec:\n  template:\n    spec:\n      priorityClassName: prod-critical\n' >"$k/overlays/prod/resources.yaml"
+	cat >"$k/overlays/staging/kustomization.yaml" <<'YAML'
+resources: [../../base]
+components: [../../components/debug]
+patchesJson6902:
+- target: {group: apps, version: v1, kind: Deployment, name: checkout}
+  path: patch.json
+YAML
+	printf '[{"op": "replace", "path": "/spec/replicas", "value": 1}]\n' >"$k/overlays/staging/patch.json"
+	printf 'apiVersion: kustomize.config.k8s.io/v1alpha1\nkind: Component\npatches:\n- path: debug.yaml\n' >"$k/components/debug/kustomization.yaml"
+	printf 'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: checkout, namespace: shop}\nspec:\n  template:\n    metadata: {annotations: {debug: "true"}}\n' >"$k/components/debug/debug.yaml"
+}
+
+@test "kustomize: files a kustomization applies as patches are partial objects, skipped with a note naming it, never a second definition" {
+	kustomize_repo
+	cd "$TMP/k"
+	run -0 --separate-stderr pc-validate .
+	assert_output ""
+	[[ $stderr != *"more than once"* ]] || fail "stderr: $stderr"
+	for p in overlays/prod/replicas.yaml:overlays/prod overlays/prod/resources.yaml:overlays/prod \
+		overlays/staging/patch.json:overlays/staging components/debug/debug.yaml:components/debug; do
+		[[ $stderr == *"./${p%%:*}: note: skipped: a patch that ${p#*:}/kustomization.yaml applies (a partial object, not a definition); to check what it builds: kustomize build ${p#*:} | pc-validate -"* ]] ||
+			fail "${p%%:*}: $stderr"
+	done
+	[[ $stderr == *"./overlays/prod/kustomization.yaml: note: skipped: kustomization, not a Kubernetes object; to check what it builds: kustomize build ./overlays/prod | pc-validate -"* ]] ||
+		fail "stderr: $stderr"
+	# named alone, from another directory, a patch is still a patch
+	cd "$TMP"
+	run -0 --separate-stderr pc-validate k/overlays/prod/replicas.yaml
+	[[ $stderr == *"k/overlays/prod/replicas.yaml: note: skipped: a patch that k/overlays/prod/kustomization.yaml applies"* ]] || fail "stderr: $stderr"
+	# the resources a kustomization lists are checked as before: the same
+	# Deployment in a file no kustomization patches is a second definition
+	cp k/overlays/prod/replicas.yaml k/overlays/prod/copy.yaml
+	run -1 pc-validate k
+	assert_output --partial 'k/overlays/prod/copy.yaml:1:1: Deployment/checkout: Deployment "checkout" is defined more than once in the input set: also defined at k/base/deployment.yaml:1:1'
+}
+
+@test "a skipped document is skipped whole: a duplicate key in a tool's config is no finding; in an object it still is" {
+	printf 'site_name: docs\ntheme: material\ntheme: readthedocs\nextra: {n: 123456789012345678901234567890}\n' >"$TMP/tool.yml"
+	run -0 --separate-stderr pc-validate "$TMP/tool.yml"
+	assert_output ""
+	[[ $stderr != *"duplicate"* && $stderr != *"beyond 2^53"* ]] || fail "stderr: $stderr"
+	[[ $stderr == *"tool.yml:1:1: note: skipped: not a Kubernetes object (no apiVersion, no kind)"* ]] || fail "stderr: $stderr"
+	printf 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\ndata: {a: "1", a: "2"}\n' >"$TMP/cm.yaml"
+	run -1 --separate-stderr pc-validate "$TMP/cm.yaml" "$TMP/tool.yml"
+	assert_output "$TMP/cm.yaml:4:19: ConfigMap/a: data.a: strict decoding error: duplicate field \"data.a\""
+}
+
+@test "--max-findings: a log piped in gives the first findings of each input and one line counting the rest" {
+	for i in $(seq 1 1500); do printf -- '- [%d, 2]\n---\n' "$i"; done >"$TMP/log.txt"
+	run -1 --separate-stderr pc-validate - <"$TMP/log.txt"
+	[ "${#lines[@]}" -eq 200 ] || fail "${#lines[@]} lines"
+	[[ $stderr == *"pc-validate: -: note: 1300 more findings of this input not shown (1300 errors, 0 warnings): --max-findings 200 shows the first 200 of each input, 0 shows all"* ]] ||
+		fail "stderr: $stderr"
+	run -1 --separate-stderr pc-validate --max-findings 0 - <"$TMP/log.txt"
+	[ "${#lines[@]}" -eq 1500 ]
+	# per input: a second file has its own 3, and JSON records are capped too
+	run -1 --separate-stderr pc-validate --max-findings 3 -o json "$TMP/log.txt" "$TMP/bad.yaml"
+	[ "$(jq -s 'map(.file) | group_by(.) | map(length)' <<<"$output" | tr -d ' \n')" = "[1,3]" ] || fail "$output"
+	[[ $stderr == *"log.txt: note: 1497 more findings"* && $stderr != *"bad.yaml: note"* ]] || fail "stderr: $stderr"
+	run -2 pc-validate --max-findings -1 "$TMP/good.yaml"
+}
+
+@test "a class name not found gets 'did you mean' and where that class is; --require-class makes it an error" {
+	cat >"$TMP/classes.yaml" <<'YAML'
+apiVersion: scheduling.k8s.io/v1
+kind: PriorityClass
+metadata: {name: prod-critical}
+value: 100000
+YAML
+	cat >"$TMP/web.yaml" <<'YAML'
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web, namespace: shop}
+spec:
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec:
+      priorityClassName: prod-critcal
+      containers: [{name: web, image: nginx}]
+YAML
+	run -0 pc-validate "$TMP/classes.yaml" "$TMP/web.yaml"
+	assert_output --partial "$TMP/web.yaml:9:26: Deployment/web: warning: no PriorityClass with name prod-critcal was found (did you mean prod-critical, defined at $TMP/classes.yaml:1:1?)"
+	run -1 pc-validate --require-class "$TMP/classes.yaml" "$TMP/web.yaml"
+	assert_output "$TMP/web.yaml:9:26: Deployment/web: no PriorityClass with name prod-critcal was found (did you mean prod-critical, defined at $TMP/classes.yaml:1:1?) (pods created from this template would be rejected)"
+	# from --cluster too; a name far from every class gets no guess
+	printf '{"apiVersion":"scheduling.k8s.io/v1","kind":"PriorityClass","metadata":{"name":"batch-low"},"value":10}\n' >"$TMP/cluster.json"
+	sed -i 's/prod-critcal/batch-lwo/' "$TMP/web.yaml"
+	run -1 pc-validate --cluster "$TMP/cluster.json" "$TMP/web.yaml"
+	assert_output --partial "no PriorityClass with name batch-lwo was found (did you mean batch-low, which exists at $TMP/cluster.json:1:1?)"
+	sed -i 's/batch-lwo/interactive/' "$TMP/web.yaml"
+	run -1 pc-validate --require-class "$TMP/classes.yaml" "$TMP/web.yaml"
+	assert_output "$TMP/web.yaml:9:26: Deployment/web: no PriorityClass with name interactive was found (pods created from this template would be rejected)"
+}
+
+@test "--staged: the index is the input, compared with HEAD; what it does not change is not read again" {
+	git_repo
+	cd "$REPO"
+	# no commit yet: every staged object is new, said
+	git add -A
+	run -0 --separate-stderr pc-validate --staged
+	[[ $stderr == *"pc-validate: --staged: the repository has no commit yet; every object is new"* ]] || fail "stderr: $stderr"
+	git commit -qm classes
+	# nothing staged: nothing to check, said
+	run -0 --separate-stderr pc-validate --staged
+	assert_equal "$stderr" "pc-validate: note: --staged: the index changes no manifest (*.yaml, *.yml, *.json) against HEAD: nothing to check"
+	# the staged version, not the work tree's, is what is checked
+	sed -i 's/^value: 100$/value: 200/' deploy/classes.yaml
+	run -0 pc-validate --staged
+	git add deploy/classes.yaml
+	run -1 pc-validate --staged
+	assert_output --partial "deploy/classes.yaml:5:8: PriorityClass/batch: value: Forbidden: may not be changed in an update."
+	assert_output --partial "HEAD:deploy/classes.yaml:1:1: note: existing object"
+	git checkout -q HEAD -- deploy/classes.yaml
+	# a deletion alone: a committed pod that names the class fails
+	printf 'apiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: a}\nspec:\n  priorityClassName: batch\n  containers: [{name: c, image: i}]\n' >deploy/pod.yaml
+	git add -A && git commit -qm pod
+	git rm -q deploy/classes.yaml
+	run -1 pc-validate --staged
+	assert_output --partial "deploy/pod.yaml:5:22: Pod/p: no PriorityClass with name batch was found: this change deletes it (it was at HEAD:deploy/classes.yaml:1:1)"
+	# from a subdirectory, names are the user's
+	cd deploy
+	run -1 pc-validate --staged
+	assert_output --partial "pod.yaml:5:22: Pod/p"
+}
+
+@test "--staged bad input: a path operand, a missing revision, no repository: exit 2, said; binary and non-UTF-8 files are skipped" {
+	git_repo
+	cd "$REPO"
+	git add -A && git commit -qm classes
+	run -2 --separate-stderr pc-validate --staged deploy/classes.yaml
+	[[ $stderr == *"--staged reads the files to check from the git index and takes no path (got 'deploy/classes.yaml'); in a pre-commit hook set pass_filenames: false"* ]] || fail "stderr: $stderr"
+	run -2 --separate-stderr pc-validate --staged --against no-such-rev
+	assert_equal "$stderr" "pc-validate: --staged --against no-such-rev: not a commit of this repository"
+	# a binary file and a Latin-1 one with manifest names: skipped, quickly
+	head -c 3000000 /dev/urandom >deploy/blob.yaml
+	printf 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: caf\xe9}\n' >deploy/latin1.yaml
+	git add -A
+	run -0 --separate-stderr pc-validate --staged --stats
+	[[ $stderr == *"stats: kind (binary file (a NUL byte)): skipped 1"* ]] || fail "stderr: $stderr"
+	[[ $stderr == *"stats: kind (not UTF-8 text): skipped 1"* ]] || fail "stderr: $stderr"
+	[[ $stderr == *"note: 0 objects checked; skipped as not Kubernetes objects: 2 files, 0 documents"* ]] || fail "stderr: $stderr"
+	# a binary file over --max-record-bytes is skipped too, not read whole
+	run -0 pc-validate --staged --max-record-bytes 100000
+	cd "$TMP"
+	run -2 --separate-stderr pc-validate --staged
+	assert_equal "$stderr" "pc-validate: --staged: not inside a git repository"
 }

@@ -12,7 +12,7 @@ GATE="--feature-gates PropagationPolicyPreemption=true"
 	run pp-match --help
 	assert_success
 	assert_output --partial "Usage: pp-match"
-	for flag in --feature-gates --namespace --explain --emit-metadata --require-claim --against --output --no-headers --stats; do
+	for flag in --feature-gates --namespace --explain --emit-metadata --require-claim --against --staged --max-findings --output --no-headers --stats; do
 		assert_output --partial -- "$flag"
 	done
 	assert_output --partial "Exit status"
@@ -250,7 +250,7 @@ EOF"
 	printf '{"name": "ui"}\n' >"$TMP/package.json"
 	printf 'log_level: debug\n' >"$TMP/config.yaml"
 	run -0 --separate-stderr pp-match -o table --stats "$TMP/chart" "$TMP/package.json" "$TMP/config.yaml" "$EXAMPLES"
-	[[ $stderr == *"chart/templates/web.yaml: note: skipped: Helm/Go template, not Kubernetes objects; to check it, render it: helm template CHART | pp-match -"* ]] || fail "stderr: $stderr"
+	[[ $stderr == *"chart/templates/web.yaml: note: skipped: Helm/Go template, not Kubernetes objects; to check it, render it: helm template $TMP/chart | pp-match -"* ]] || fail "stderr: $stderr"
 	[[ $stderr == *"package.json: note: skipped: npm package manifest"* ]] || fail "stderr: $stderr"
 	[[ $stderr == *"config.yaml:1:1: note: skipped: not a Kubernetes object (no apiVersion, no kind)"* ]] || fail "stderr: $stderr"
 	[[ $stderr == *"stats: kind (Helm/Go template): skipped 1"* ]] || fail "stderr: $stderr"
@@ -281,4 +281,63 @@ EOF"
 	assert_output --partial "0 claimed, 6 unclaimed; 0 policies"
 	run -0 pp-match -o table --against HEAD~1 karmada/templates.yaml
 	assert_output --partial "0 policies"
+}
+
+# ---- issue 32: ordinary commits pass, real mistakes fail ----
+
+@test "pp-match: a run in which every input was skipped exits 0 with its note; a kustomize patch is no second template" {
+	TMP="$BATS_TEST_TMPDIR"
+	printf 'apiVersion: v2\nname: shop\nversion: 0.1.1\n' >"$TMP/Chart.yaml"
+	run -0 --separate-stderr pp-match "$TMP/Chart.yaml"
+	[[ $stderr == *"Chart.yaml: note: skipped: Helm chart metadata, not Kubernetes objects"*"0 resource templates in the input"* ]] || fail "stderr: $stderr"
+	mkdir -p "$TMP/k/base" "$TMP/k/prod"
+	printf 'resources: [deployment.yaml]\n' >"$TMP/k/base/kustomization.yaml"
+	printf 'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: checkout, namespace: shop}\n' >"$TMP/k/base/deployment.yaml"
+	printf 'resources: [../base]\npatches:\n- path: replicas.yaml\n' >"$TMP/k/prod/kustomization.yaml"
+	printf 'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: checkout, namespace: shop}\nspec: {replicas: 3}\n' >"$TMP/k/prod/replicas.yaml"
+	run -0 --separate-stderr pp-match -o table "$TMP/k"
+	assert_output --partial "1 template(s): 0 claimed, 1 unclaimed"
+	[[ $stderr != *"appears 2 times"* ]] || fail "stderr: $stderr"
+	[[ $stderr == *"k/prod/replicas.yaml: note: skipped: a patch that $TMP/k/prod/kustomization.yaml applies (a partial object, not a definition); to check what it builds: kustomize build $TMP/k/prod | pp-match -"* ]] ||
+		fail "stderr: $stderr"
+	# a tool's config with a duplicate key is skipped whole
+	printf 'theme: a\ntheme: b\n' >"$TMP/mkdocs-like.yaml"
+	run -0 --separate-stderr pp-match "$TMP/mkdocs-like.yaml"
+	[[ $stderr != *duplicate* ]] || fail "stderr: $stderr"
+}
+
+@test "pp-match --max-findings: the problems of one input are capped, the rest counted in one line" {
+	TMP="$BATS_TEST_TMPDIR"
+	for i in $(seq 1 300); do printf -- '- [%d]\n---\n' "$i"; done >"$TMP/log.txt"
+	run -2 --separate-stderr pp-match - <"$TMP/log.txt"
+	[ "$(grep -c 'document is a sequence' <<<"$stderr")" -eq 200 ] || fail "stderr: $(head -3 <<<"$stderr")"
+	[[ $stderr == *"pp-match: -: note: 100 more findings of this input not shown (100 errors, 0 warnings): --max-findings 200 shows the first 200 of each input, 0 shows all"* ]] ||
+		fail "stderr: $(tail -3 <<<"$stderr")"
+	run -2 --separate-stderr pp-match --max-findings 0 - <"$TMP/log.txt"
+	[ "$(grep -c 'document is a sequence' <<<"$stderr")" -eq 300 ]
+}
+
+@test "pp-match --staged: the index's templates are decided with the committed policies; no path operands" {
+	TMP="$BATS_TEST_TMPDIR"
+	REPO="$TMP/repo"
+	mkdir -p "$REPO/karmada"
+	cp "$EXAMPLES/policies.yaml" "$REPO/karmada/"
+	cd "$REPO"
+	git init -q
+	git add -A && git -c user.email=t@example.com -c user.name=t commit -qm policies
+	run -0 --separate-stderr pp-match --staged
+	[[ $stderr == *"--staged: the index changes no manifest (*.yaml, *.yml, *.json) against HEAD: nothing to check"* ]] || fail "stderr: $stderr"
+	cp "$EXAMPLES/templates.yaml" karmada/
+	run -0 pp-match -o table --staged
+	assert_output --partial "0 template(s)"
+	git add karmada/templates.yaml
+	run -0 pp-match -o table --staged
+	assert_output --partial "Deployment/shop/payments       Keep     CPP/platform-default"
+	assert_output --partial "5 claimed, 1 unclaimed; 4 policies"
+	# the policies file deleted in the index takes no part
+	git rm -q --cached karmada/policies.yaml
+	run -0 pp-match -o table --staged
+	assert_output --partial "0 claimed, 6 unclaimed; 0 policies"
+	run -2 --separate-stderr pp-match --staged karmada/templates.yaml
+	[[ $stderr == *"--staged reads the files to check from the git index and takes no path"* ]] || fail "stderr: $stderr"
 }

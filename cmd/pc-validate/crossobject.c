@@ -238,7 +238,7 @@ void pcv_cross_priorityclass(pcv_obj *o)
 	const char *name = o->name;
 	if (!name || !*name)
 		return;  /* generateName: a new object, no identity to compare */
-	size_t before = c->findings.n;
+	long before = c->findings.seq;  /* counts findings over --max-findings too */
 	pcv_pcfact *old = pk_strmap_get(&c->pcfacts, name);
 	if (old)
 		old->replaced = false;  /* an input defines it: it stays */
@@ -248,7 +248,7 @@ void pcv_cross_priorityclass(pcv_obj *o)
 		priorityclass_update(o, old);
 	bool default_ok = !pk_bool(o->root, "globalDefault") || check_one_default(o);
 	/* A rejected update does not change what exists. */
-	if (c->findings.n == before || !old) {
+	if (c->findings.seq == before || !old) {
 		pcv_place at = input_place(o);
 		record_pclass(c, o->root, false, default_ok, &at);
 	}
@@ -571,8 +571,8 @@ static file_text *file_text_of(pcv_ctx *c, file_text *ft, int file)
 /* A failing reference, reported at the reference field or at sibling
  * sib (0 or 1) of it; field is the finding's field path (admission gives
  * none). */
-static void ref_finding(pcv_ctx *c, file_text *ft, const pcv_ref *r, int sib, pk_severity sev, pcv_type type,
-                        const char *field, const char *rule, const char *msg)
+static pcv_finding *ref_finding(pcv_ctx *c, file_text *ft, const pcv_ref *r, int sib, pk_severity sev,
+                               pcv_type type, const char *field, const char *rule, const char *msg)
 {
 	long line = r->line, col = r->col;
 	char path[PCV_PATH_MAX];
@@ -591,11 +591,37 @@ static void ref_finding(pcv_ctx *c, file_text *ft, const pcv_ref *r, int sib, pk
 	}
 	pcv_finding *d = pcv_add_finding(&c->findings, r->file, line, col, sev, &r->obj, field, type, msg);
 	pcv_set_rule(d, path, rule);
+	return d;
+}
+
+/* A class that exists nowhere: with a class of a name a typo away from
+ * it ("did you mean ...?", where that one is defined), said in msg
+ * after what. */
+static void missing_class_message(const pcv_ctx *c, const char *name, const char *what, char *msg, size_t size)
+{
+	const char **names = pk_xcalloc((size_t)c->classes.n + 1, sizeof *names);
+	size_t n = 0;
+	for (int i = 0; i < c->classes.n; i++)
+		if (!deleted_class(c, c->classes.items[i].name))
+			names[n++] = c->classes.items[i].name;
+	const char *near = pk_nearest_word(name, names, n);
+	const pcv_pcfact *f = near ? pk_strmap_get(&c->pcfacts, near) : NULL;
+	char where[1200] = "";
+	if (f && f->at.file) {
+		char place[1100];
+		format_place(&f->at, place, sizeof place);
+		snprintf(where, sizeof where, ", %s at %s", f->existing ? "which exists" : "defined", place);
+	}
+	if (near)
+		snprintf(msg, size, "no PriorityClass with name %s was found (did you mean %s%s?)%s", name, near, where, what);
+	else
+		snprintf(msg, size, "no PriorityClass with name %s was found%s", name, what);
+	free(names);
 }
 
 static void check_pclass_ref(pcv_ctx *c, file_text *ft, const pcv_ref *r)
 {
-	char msg[1700];
+	char msg[2900];
 	const char *suffix = r->admission ? "" : " (pods created from this template would be rejected)";
 	int32_t value = 0;
 	pk_preemption_policy policy = PK_PREEMPT_LOWER;
@@ -607,22 +633,23 @@ static void check_pclass_ref(pcv_ctx *c, file_text *ft, const pcv_ref *r)
 			format_place(&gone->at, where, sizeof where);
 			snprintf(msg, sizeof msg, "no PriorityClass with name %s was found: this change deletes it (it was at "
 			         "%s)%s", r->target, where, suffix);
-			ref_finding(c, ft, r, -1, PK_SEV_ERROR, PCV_FORBIDDEN, NULL, "exists", msg);
-			pcv_set_related(&c->findings.v[c->findings.n - 1], gone->at.file, gone->at.line, gone->at.col,
-			                "the deleted class");
+			pcv_finding *d = ref_finding(c, ft, r, -1, PK_SEV_ERROR, PCV_FORBIDDEN, NULL, "exists", msg);
+			pcv_set_related(d, gone->at.file, gone->at.line, gone->at.col, "the deleted class");
 			return;
 		}
-		if (!cls && !r->admission && !c->cluster_given) {
+		if (!cls && !r->admission && !c->cluster_given && !c->require_class) {
 			/* The apiserver takes the controller as it is; its pods
 			 * fail later unless the cluster has the class, and only
 			 * --cluster says what the cluster has. */
-			snprintf(msg, sizeof msg, "no PriorityClass with name %s was found (pods created from this template would "
-			         "be rejected unless the cluster has it: give its classes with --cluster)", r->target);
+			missing_class_message(c, r->target,
+			                      " (pods created from this template would be rejected unless the cluster has it: "
+			                      "give its classes with --cluster, or --require-class when the repository holds "
+			                      "every class)", msg, sizeof msg);
 			ref_finding(c, ft, r, -1, PK_SEV_WARNING, PCV_FORBIDDEN, NULL, "exists", msg);
 			return;
 		}
 		if (!cls) {
-			snprintf(msg, sizeof msg, "no PriorityClass with name %s was found%s", r->target, suffix);
+			missing_class_message(c, r->target, suffix, msg, sizeof msg);
 			ref_finding(c, ft, r, -1, PK_SEV_ERROR, PCV_FORBIDDEN, NULL, "exists", msg);
 			return;
 		}
@@ -677,10 +704,10 @@ static void check_workload_ref(pcv_ctx *c, file_text *ft, const pcv_ref *r)
 
 static void check_preemption_ref(pcv_ctx *c, file_text *ft, const pcv_ref *r)
 {
-	char msg[700];
+	char msg[2900];
 	const pk_pclass *pcls = live_class(c, r->target);
 	if (!pcls) {
-		snprintf(msg, sizeof msg, "no PriorityClass with name %s was found", r->target);
+		missing_class_message(c, r->target, "", msg, sizeof msg);
 		ref_finding(c, ft, r, -1, PK_SEV_ERROR, PCV_FORBIDDEN, NULL, "exists", msg);
 		return;
 	}

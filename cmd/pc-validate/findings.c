@@ -70,17 +70,23 @@ void pcv_findings_init(pcv_findings *f)
 	f->files = pk_strtab_new();
 }
 
+static void finding_free(pcv_finding *d)
+{
+	pcv_ident_free(&d->obj);
+	free(d->field);
+	free(d->rule);
+	free(d->message);
+	free(d->related.file);
+}
+
 void pcv_findings_free(pcv_findings *f)
 {
-	for (size_t i = 0; i < f->n; i++) {
-		pcv_ident_free(&f->v[i].obj);
-		free(f->v[i].field);
-		free(f->v[i].rule);
-		free(f->v[i].message);
-		free(f->v[i].related.file);
-	}
+	for (size_t i = 0; i < f->n; i++)
+		finding_free(&f->v[i]);
+	finding_free(&f->left_out);
 	free(f->v);
 	pk_strtab_free(f->files);
+	pk_diag_cap_free(&f->cap);
 	memset(f, 0, sizeof *f);
 }
 
@@ -92,8 +98,16 @@ int pcv_intern_file(pcv_findings *f, const char *file)
 pcv_finding *pcv_add_finding(pcv_findings *f, int file, long line, long col, pk_severity sev,
                              const pcv_ident *obj, const char *field, pcv_type type, const char *message)
 {
-	f->v = pk_grow(f->v, &f->cap, f->n + 1, sizeof *f->v);
-	pcv_finding *d = &f->v[f->n++];
+	pcv_finding *d;
+	if (pk_diag_cap_take(&f->cap, pk_strtab_str(f->files, (uint32_t)file), sev)) {
+		f->v = pk_grow(f->v, &f->cap_v, f->n + 1, sizeof *f->v);
+		d = &f->v[f->n++];
+	} else {
+		/* over --max-findings: counted, built for the caller to
+		 * finish, and not kept */
+		d = &f->left_out;
+		finding_free(d);
+	}
 	memset(d, 0, sizeof *d);
 	d->file = file;
 	d->line = line;
@@ -177,7 +191,7 @@ void pcv_findings_sort(pcv_findings *f)
 
 size_t pcv_count_errors(const pcv_findings *f, bool strict)
 {
-	size_t n = 0;
+	size_t n = (size_t)(f->cap.left_errors + (strict ? f->cap.left_warnings : 0));
 	for (size_t i = 0; i < f->n; i++)
 		if (f->v[i].sev == PK_SEV_ERROR || (strict && f->v[i].sev == PK_SEV_WARNING))
 			n++;

@@ -389,7 +389,8 @@ static void output_sarif(const pcv_ctx *c, pk_out *out)
  * reports 0 resources): a note on stderr, as every tool notes an empty
  * answer, whatever the format. Otherwise silent on success (the findings
  * are the answer; pre-commit hooks expect nothing else); --summary adds
- * the counts. */
+ * the counts. With --staged, where nobody named the files, what was
+ * skipped is one line, not a note per file. */
 static void say_counts(const pcv_ctx *c)
 {
 	char skipped[200] = "", files[40], docs[40];
@@ -397,12 +398,23 @@ static void say_counts(const pcv_ctx *c)
 		snprintf(skipped, sizeof skipped, "; skipped as not Kubernetes objects: %s, %s",
 		         counted(files, sizeof files, c->skipped_files, "file"),
 		         counted(docs, sizeof docs, c->skipped_docs, "document"));
-	char release[16], counts[300];
+	char release[16], counts[300], render[400] = "";
+	if (c->staged && c->skipped_renderable)
+		pk_nonobject_render_hint(c->cli->prog, render, sizeof render);
+	bool nothing = c->objects_checked == 0 && c->findings.n == 0 && !c->trouble;
 	if (c->summary)
-		fprintf(stderr, "%s: %s%s (answers for Kubernetes %s)\n", c->cli->prog, counts_text(c, counts, sizeof counts),
-		        skipped, pk_cli_k8s_version(c->cli, release, sizeof release));
-	else if (c->objects_checked == 0 && c->findings.n == 0 && !c->trouble)
-		pk_diag_report(&c->cli->diag, PK_SEV_NOTE, NULL, "0 objects checked%s", skipped);
+		fprintf(stderr, "%s: %s%s%s (answers for Kubernetes %s)\n", c->cli->prog,
+		        counts_text(c, counts, sizeof counts), skipped, render,
+		        pk_cli_k8s_version(c->cli, release, sizeof release));
+	else if (c->staged && !c->staged_changes && !c->trouble)
+		pk_diag_report(&c->cli->diag, PK_SEV_NOTE, NULL,
+		               "--staged: the index changes no manifest (*.yaml, *.yml, *.json) against %s: nothing to "
+		               "check", c->staged_rev);
+	else if (nothing)
+		pk_diag_report(&c->cli->diag, PK_SEV_NOTE, NULL, "0 objects checked%s%s", skipped, render);
+	else if (c->staged && *skipped)
+		pk_diag_report(&c->cli->diag, PK_SEV_NOTE, NULL, "%s%s", skipped + 2, render);
+	pk_diag_cap_say(&c->findings.cap, &c->cli->diag);
 }
 
 static void output_table_narrow(const pcv_ctx *c, pk_out *out)

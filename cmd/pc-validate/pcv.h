@@ -9,6 +9,7 @@
 #include <cjson/cJSON.h>
 #include "cli.h"
 #include "diag.h"
+#include "io/nonobject.h"
 #include "io/reader.h"
 #include "k8s/json.h"
 #include "k8s/priority.h"
@@ -65,9 +66,11 @@ typedef struct pcv_finding {
 
 typedef struct pcv_findings {
 	pcv_finding *v;
-	size_t n, cap;
+	size_t n, cap_v;
 	pk_strtab *files;  /* interned file names, ids in first-seen order */
-	long seq;
+	long seq;          /* findings made, kept or not */
+	pk_diag_cap cap;   /* --max-findings per input */
+	pcv_finding left_out; /* the last finding over the cap, not kept */
 } pcv_findings;
 
 /* Feature gates that change validation (validation.md 1.5). */
@@ -137,6 +140,7 @@ typedef struct pcv_definition {
 } pcv_definition;
 
 struct pcv_writer;
+struct pcv_obj;
 
 typedef struct pcv_ctx {
 	pk_cli *cli;
@@ -175,10 +179,20 @@ typedef struct pcv_ctx {
 	pcv_ref *refs;
 	size_t nrefs, caprefs;
 
-	/* Duplicate-key warnings wait for the identity of their object. */
-	size_t pending_from;   /* findings[pending_from..n) have no identity yet */
-	const char *pending_file;
-	long pending_doc;
+	/* What the reader says about a document (duplicate keys, inexact
+	 * numbers) waits for its object: a finding names it, and a document
+	 * that is not a Kubernetes object is skipped whole. */
+	pk_held held;
+	const struct pcv_obj *held_for; /* the object they are about, while given back */
+
+	bool staged;           /* --staged: the inputs are the index's changed files */
+	long staged_changes;   /* --staged: files the commit adds, changes or deletes */
+	const char *staged_rev; /* --staged: the revision compared with */
+	bool require_class;    /* --require-class: a class defined nowhere is an error */
+	bool skipped_renderable; /* a skipped file renders to objects (template, kustomize) */
+	pk_kpatches kpatches;  /* inputs on disk: files kustomizations apply as patches */
+	char *patch_file;      /* the last input looked up there ... */
+	const char *patch_by;  /* ... and the kustomization that applies it, or NULL */
 } pcv_ctx;
 
 /* Everything a rule needs about the object being checked. */
@@ -302,14 +316,23 @@ int pcv_on_record(void *ctx, pk_record *rec);
 void pcv_on_file_done(void *ctx, const char *file);
 /* The reader's callback for a file that is not Kubernetes objects. */
 void pcv_on_skip_file(void *ctx, const char *file, const char *why);
+/* The same with the kustomization that applies it as a patch (or NULL). */
+void pcv_skip_file(pcv_ctx *c, const char *file, const char *why, const char *by);
+/* What the reader said about the last document, held for its object: out
+ * as it is (at the end of a file and of the run). */
+void pcv_release_held(pcv_ctx *c);
 /* Where the pod spec of a pod kind is ("spec.template.spec"), or NULL. */
 const char *pcv_pod_spec_path(const char *api_version, const char *kind);
 
-/* ---- --against REV (against.c) ---- */
+/* ---- --against REV and --staged (against.c) ---- */
 /* Load the whole committed state at git revision rev as the existing
  * objects; paths (the operands) replace their committed versions. Returns
  * 0, or -1 after a message (usage trouble). */
 int pcv_against_load(pcv_ctx *c, const char *rev, char *const *paths, size_t npaths);
+/* --staged: the committed state at rev is what exists, and the files the
+ * index adds or changes are the inputs, read from the index. Returns 0,
+ * or -1 after a message (usage trouble). */
+int pcv_staged_load(pcv_ctx *c, const char *rev);
 
 /* ---- output (output.c) ---- */
 /* How the findings are written (text, json, junit, sarif, table, wide):

@@ -3,6 +3,7 @@
 #include "pcv.h"
 #include "k8s/release.h"
 #include "io/nonobject.h"
+#include "base/alloc.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,21 +49,38 @@ static void split_api_version(const char *av, char *group, size_t gsize, const c
 	}
 }
 
-/* Attach the identity of an object to the duplicate-key findings that the
- * reader reported just before it (same file and document). */
-static void adopt_pending(pcv_ctx *c, const pk_record *rec, const pcv_obj *o)
+/* ---- what the reader says about a document, held for its object ---- */
+
+/* A warning given back: a duplicate key is a finding (of the object it is
+ * in, when known), anything else a warning on stderr. */
+static void held_warning(void *ctx, const pk_record *rec)
 {
-	if (c->pending_from >= c->findings.n)
+	pcv_ctx *c = ctx;
+	if (rec->err_type != PK_ERR_DUPLICATE_FIELD) {
+		pk_diag_report(&c->cli->diag, PK_SEV_WARNING, &rec->origin, "%s", rec->message ? rec->message : "");
 		return;
-	if (c->pending_file && rec->origin.file && strcmp(c->pending_file, rec->origin.file) == 0 &&
-	    c->pending_doc == rec->origin.doc) {
-		for (size_t i = c->pending_from; i < c->findings.n; i++) {
-			pcv_finding *d = &c->findings.v[i];
-			if (d->type == PCV_DUPLICATE_FIELD && !d->obj.kind)
-				pcv_ident_set(&d->obj, o->api_version, o->kind, o->ns, o->name);
-		}
 	}
-	c->pending_from = c->findings.n;
+	char msg[1200];
+	snprintf(msg, sizeof msg, "strict decoding error: duplicate field \"%s\"", rec->field ? rec->field : "");
+	const pcv_obj *o = c->held_for;
+	pcv_ident id = {0};
+	if (o)
+		id = (pcv_ident){(char *)o->api_version, (char *)o->kind, (char *)o->ns, (char *)o->name};
+	pcv_add_finding(&c->findings, pcv_intern_file(&c->findings, rec->origin.file), rec->origin.line,
+	                rec->origin.col, PK_SEV_ERROR, o ? &id : NULL, rec->field, PCV_DUPLICATE_FIELD, msg);
+}
+
+/* Give the held warnings back, as findings of o (NULL: no object). */
+static void release_held_for(pcv_ctx *c, const pcv_obj *o)
+{
+	c->held_for = o;
+	pk_held_release(&c->held, held_warning, c);
+	c->held_for = NULL;
+}
+
+void pcv_release_held(pcv_ctx *c)
+{
+	release_held_for(c, NULL);
 }
 
 /* Go's name for a JSON value in "cannot unmarshal <type> into ...". */
@@ -130,11 +148,13 @@ static void reader_problem(pcv_ctx *c, pk_record *rec, int file)
 		existing_problem(c, rec);
 		return;
 	}
-	if (rec->type == PK_REC_WARNING && rec->err_type != PK_ERR_DUPLICATE_FIELD) {
-		pk_diag_report(&c->cli->diag, PK_SEV_WARNING, &rec->origin, "%s", rec->message ? rec->message : "");
+	if (rec->type == PK_REC_WARNING) {
+		pk_held_add(&c->held, rec, held_warning, c);
 		return;
 	}
-	if (rec->type == PK_REC_ERROR && rec->obj) {
+	/* the document failed: what was held for it is said as it is */
+	pcv_release_held(c);
+	if (rec->obj) {
 		c->stats.read++;
 		not_an_object(c, rec, file, go_json_type(rec->obj));
 		return;
@@ -142,20 +162,9 @@ static void reader_problem(pcv_ctx *c, pk_record *rec, int file)
 	pcv_type t = rec->err_type == PK_ERR_DUPLICATE_FIELD ? PCV_DUPLICATE_FIELD
 	             : rec->err_type == PK_ERR_TYPE          ? PCV_TYPE_ERROR
 	                                                     : PCV_PARSE_ERROR;
-	char msg[1200];
-	if (t == PCV_DUPLICATE_FIELD)
-		snprintf(msg, sizeof msg, "strict decoding error: duplicate field \"%s\"", rec->field ? rec->field : "");
-	else
-		snprintf(msg, sizeof msg, "%s", rec->message ? rec->message : "cannot parse");
-	if (t == PCV_DUPLICATE_FIELD && c->pending_from >= c->findings.n) {
-		c->pending_from = c->findings.n;
-		c->pending_file = rec->origin.file;
-		c->pending_doc = rec->origin.doc;
-	}
-	pcv_add_finding(&c->findings, file, rec->origin.line, rec->origin.col, PK_SEV_ERROR, NULL,
-	                t == PCV_DUPLICATE_FIELD ? rec->field : NULL, t, msg);
-	if (rec->type == PK_REC_ERROR)
-		c->stats.errors++;
+	pcv_add_finding(&c->findings, file, rec->origin.line, rec->origin.col, PK_SEV_ERROR, NULL, NULL, t,
+	                rec->message ? rec->message : "cannot parse");
+	c->stats.errors++;
 }
 
 /* kind / apiVersion present and strings; MissingKind otherwise. */
@@ -272,16 +281,21 @@ static void check_object(pcv_ctx *c, pk_record *rec, int file)
 {
 	const cJSON *obj = rec->obj;
 	c->stats.read++;
+	if (rec->in_sequence || !cJSON_IsObject(obj) || !pk_held_for(&c->held, rec))
+		pcv_release_held(c);
 	if (rec->in_sequence || !cJSON_IsObject(obj)) {
 		not_an_object(c, rec, file, go_json_type(obj));
 		return;
 	}
 	const char *other = pk_nonobject_document(obj);
 	if (other) {
-		/* config YAML, a values file: not an object, not a finding */
+		/* config YAML, a values file: not an object, not a finding;
+		 * what the reader said about it (a duplicate key) goes too */
+		pk_held_drop(&c->held);
 		pk_stats_skip(&c->stats, "(no apiVersion, no kind)");
 		c->skipped_docs++;
-		pk_diag_report(&c->cli->diag, PK_SEV_NOTE, &rec->origin, "skipped: %s", other);
+		if (!c->staged)
+			pk_diag_report(&c->cli->diag, PK_SEV_NOTE, &rec->origin, "skipped: %s", other);
 		return;
 	}
 	pcv_obj o = {.ctx = c, .rec = rec, .root = obj, .file = file};
@@ -292,7 +306,7 @@ static void check_object(pcv_ctx *c, pk_record *rec, int file)
 	char group[256];
 	split_api_version(o.api_version, group, sizeof group, &o.version);
 	o.group = group;
-	adopt_pending(c, rec, &o);
+	release_held_for(c, &o);
 
 	if (!check_type_meta(&o)) {
 		c->objects_checked++;
@@ -307,6 +321,22 @@ static void check_object(pcv_ctx *c, pk_record *rec, int file)
 	} else {
 		pk_stats_skip(&c->stats, o.kind);
 	}
+}
+
+/* An input on disk that a kustomization applies as a patch: its records
+ * are dropped, the file said once (skip_file's note). */
+static bool input_is_patch(pcv_ctx *c, const char *file)
+{
+	if (c->staged || !file)
+		return false;  /* --staged: decided where the index is read */
+	if (c->patch_file && strcmp(c->patch_file, file) == 0)
+		return c->patch_by != NULL;
+	free(c->patch_file);
+	c->patch_file = pk_xstrdup(file);
+	c->patch_by = pk_kpatches_find_file(&c->kpatches, file);
+	if (c->patch_by)
+		pcv_skip_file(c, file, PK_NONOBJECT_KPATCH, c->patch_by);
+	return c->patch_by != NULL;
 }
 
 int pcv_on_record(void *ctx, pk_record *rec)
@@ -325,6 +355,8 @@ int pcv_on_record(void *ctx, pk_record *rec)
 		}
 		return 0;
 	}
+	if (rec->err_type != PK_ERR_IO && input_is_patch(c, rec->origin.file))
+		return 0;
 	int file = pcv_intern_file(&c->findings, rec->origin.file);
 	c->records_in_file++;
 	if (rec->type != PK_REC_OBJECT)
@@ -334,19 +366,27 @@ int pcv_on_record(void *ctx, pk_record *rec)
 	return 0;
 }
 
-void pcv_on_skip_file(void *ctx, const char *file, const char *why)
+void pcv_skip_file(pcv_ctx *c, const char *file, const char *why, const char *by)
 {
-	pcv_ctx *c = ctx;
 	if (c->loading_cluster)
 		return;  /* an existing file of another kind: nothing to compare */
-	char note[600], reason[200];
-	pk_nonobject_note(why, c->cli->prog, note, sizeof note);
+	char note[1600], reason[200];
 	snprintf(reason, sizeof reason, "(%s)", why);
 	pk_stats_skip(&c->stats, reason);
 	c->skipped_files++;
 	c->records_in_file++;  /* accounted for: not a file without documents */
+	c->skipped_renderable |= strcmp(why, PK_NONOBJECT_TEMPLATE) == 0 || strcmp(why, PK_NONOBJECT_KUSTOMIZATION) == 0 ||
+	                         strcmp(why, PK_NONOBJECT_KPATCH) == 0;
+	if (c->staged)
+		return;  /* the hook's run: counted, said once at the end */
+	pk_nonobject_note(why, file, by, c->cli->prog, note, sizeof note);
 	pk_origin at = {.file = file};
 	pk_diag_report(&c->cli->diag, PK_SEV_NOTE, &at, "%s", note);
+}
+
+void pcv_on_skip_file(void *ctx, const char *file, const char *why)
+{
+	pcv_skip_file(ctx, file, why, NULL);
 }
 
 void pcv_on_file_done(void *ctx, const char *file)
@@ -355,6 +395,7 @@ void pcv_on_file_done(void *ctx, const char *file)
 	(void)file;
 	if (c->loading_cluster)
 		return;
+	pcv_release_held(c);
 	c->files++;
 	if (c->records_in_file == 0)
 		c->empty_files++;

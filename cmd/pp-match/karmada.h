@@ -23,6 +23,7 @@
 
 #include "cli.h"
 #include "diag.h"
+#include "io/nonobject.h"
 #include "io/reader.h"
 #include "io/writer.h"
 #include "k8s/selector.h"
@@ -110,6 +111,7 @@ typedef struct pp_options {
 	bool require_claim;          /* an unclaimed template is a finding (exit 1) */
 	const char *default_namespace;
 	const char *against;         /* --against REV: the committed policies at REV take part */
+	bool staged;                 /* --staged: the inputs are the index's changed files */
 } pp_options;
 
 /* A policy that matched a template, with its standing. */
@@ -212,6 +214,7 @@ struct pp_report {
 	pk_diag *diag;
 	bool json;       /* Diagnostic records into the stream instead of stderr text */
 	bool quiet;      /* count only (the committed policies of --against) */
+	pk_diag_cap *cap;/* --max-findings per input */
 	long errors;
 	long warnings;
 };
@@ -250,11 +253,21 @@ struct pp_run {
 	long committed_policies; /* policies taken from the committed state */
 	long skipped_files;      /* inputs that are not Kubernetes objects */
 	long skipped_docs;       /* documents without apiVersion and kind */
+	bool skipped_renderable; /* a skipped file renders to objects (template, kustomize) */
+	long staged_changes;     /* --staged: files the commit adds, changes or deletes */
+	pk_diag_cap cap;         /* --max-findings per input */
+	pk_held held;            /* the reader's warnings, held for their object */
+	pk_kpatches kpatches;    /* inputs on disk: files kustomizations apply as patches */
+	char *patch_file;        /* the last input looked up there ... */
+	const char *patch_by;    /* ... and the kustomization that applies it, or NULL */
 	bool out_of_memory;
 	long claimed, unclaimed, skipped;  /* templates, as written */
 };
 /* Read every input into r->world; policies are validated on the way. */
 void pp_run_read(pp_run *r, char *const *paths, size_t npaths);
+/* A file that is not Kubernetes objects (why, and by: the kustomization
+ * that applies it as a patch, or NULL): counted, and said unless --staged. */
+void pp_skip_file(pp_run *r, const char *file, const char *why, const char *by);
 /* Decide and print every template in input order (counts in r). */
 void pp_run_write(pp_run *r, pk_out *out);
 void pp_run_free(pp_run *r);

@@ -32,7 +32,7 @@ void pp_report_problem(pp_report *r, pk_severity sev, const pp_policy *p, const 
 		r->errors++;
 	else
 		r->warnings++;
-	if (r->quiet)
+	if (r->quiet || (r->cap && !pk_diag_cap_take(r->cap, at ? at->file : NULL, sev)))
 		return;
 
 	if (!r->json) {

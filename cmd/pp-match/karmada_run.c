@@ -110,6 +110,41 @@ static int on_committed_record(pp_run *r, pk_record *rec)
 	return r->out_of_memory ? 1 : 0;
 }
 
+/* A problem of the reader: an unreadable document is trouble, said (up
+ * to --max-findings of its input); a warning too. */
+static void reader_problem(void *ctx, const pk_record *rec)
+{
+	pp_run *r = ctx;
+	if (rec->type == PK_REC_ERROR) {
+		r->stats.errors++;
+		r->trouble = true;
+	}
+	if (rec->err_type == PK_ERR_IO ||
+	    pk_diag_cap_take(&r->cap, rec->origin.file, rec->type == PK_REC_ERROR ? PK_SEV_ERROR : PK_SEV_WARNING))
+		pk_cli_report_record_problem(r->cli, rec);
+}
+
+static void release_held(pp_run *r)
+{
+	pk_held_release(&r->held, reader_problem, r);
+}
+
+/* An input on disk that a kustomization applies as a patch: its records
+ * are dropped, the file said once. */
+static bool input_is_patch(pp_run *r, const char *file)
+{
+	if (r->opts->staged || !file)
+		return false;  /* --staged: decided where the index is read */
+	if (r->patch_file && strcmp(r->patch_file, file) == 0)
+		return r->patch_by != NULL;
+	free(r->patch_file);
+	r->patch_file = pk_xstrdup(file);
+	r->patch_by = pk_kpatches_find_file(&r->kpatches, file);
+	if (r->patch_by)
+		pp_skip_file(r, file, PK_NONOBJECT_KPATCH, r->patch_by);
+	return r->patch_by != NULL;
+}
+
 static int on_record(void *ctx, pk_record *rec)
 {
 	pp_run *r = ctx;
@@ -117,18 +152,26 @@ static int on_record(void *ctx, pk_record *rec)
 
 	if (r->committed)
 		return on_committed_record(r, rec);
+	if (rec->err_type != PK_ERR_IO && input_is_patch(r, rec->origin.file))
+		return 0;
+	if (rec->type == PK_REC_WARNING) {
+		pk_held_add(&r->held, rec, reader_problem, r);
+		return 0;
+	}
+	if (rec->type == PK_REC_OBJECT && pk_held_for(&r->held, rec) && pk_nonobject_document(rec->obj)) {
+		pk_held_drop(&r->held);  /* the document is skipped whole */
+	}
+	release_held(r);
 	if (rec->type == PK_REC_OBJECT && pk_nonobject_document(rec->obj)) {
 		/* config YAML, a values file: not an object, not a finding */
 		pk_stats_skip(&r->stats, "(no apiVersion, no kind)");
 		r->skipped_docs++;
-		pk_diag_report(&r->cli->diag, PK_SEV_NOTE, &rec->origin, "skipped: %s", pk_nonobject_document(rec->obj));
+		if (!r->opts->staged)
+			pk_diag_report(&r->cli->diag, PK_SEV_NOTE, &rec->origin, "skipped: %s", pk_nonobject_document(rec->obj));
 		return 0;
 	}
 	if (rec->type != PK_REC_OBJECT) {
-		if (pk_cli_report_record_problem(r->cli, rec)) {
-			r->stats.errors++;
-			r->trouble = true;
-		}
+		reader_problem(r, rec);
 		return 0;
 	}
 	r->stats.read++;
@@ -187,10 +230,28 @@ static void warn_no_policies(pp_run *r)
 		                  "0 policies in the input (no PropagationPolicy or ClusterPropagationPolicy): "
 		                  "%ld template(s) left unclaimed%s",
 		                  templates, r->opts->require_claim ? "" : ", which is not a finding without --require-claim");
+	else if (r->opts->staged && !r->staged_changes && !r->trouble)
+		pk_diag_report(&r->cli->diag, PK_SEV_NOTE, NULL,
+		               "--staged: the index changes no manifest (*.yaml, *.yml, *.json) against %s: nothing to "
+		               "check", r->opts->against ? r->opts->against : "HEAD");
 	else if (templates == 0 && !r->trouble)   /* a file that could not be read said so already */
 		/* nothing to match is an answer, said as pc-validate says "0 objects checked" */
 		pk_diag_report(&r->cli->diag, PK_SEV_NOTE, NULL, "0 resource templates in the input: %ld polic%s matched nothing",
 		               r->world.npolicies, r->world.npolicies == 1 ? "y" : "ies");
+}
+
+/* --staged, where nobody named the files: what was skipped is one line,
+ * not a note per file. */
+static void say_skipped(pp_run *r)
+{
+	if (!r->opts->staged || (!r->skipped_files && !r->skipped_docs))
+		return;
+	char render[400] = "";
+	if (r->skipped_renderable)
+		pk_nonobject_render_hint(r->cli->prog, render, sizeof render);
+	pk_diag_report(&r->cli->diag, PK_SEV_NOTE, NULL, "skipped as not Kubernetes objects: %ld file%s, %ld document%s%s",
+	               r->skipped_files, r->skipped_files == 1 ? "" : "s", r->skipped_docs,
+	               r->skipped_docs == 1 ? "" : "s", render);
 }
 
 /* -o json: a PolicyClaim record per template. */
@@ -249,6 +310,8 @@ void pp_run_write(pp_run *r, pk_out *out)
 		pp_decision_free(&d);
 	}
 	r->writer->end(r, &t, out);
+	say_skipped(r);
+	pk_diag_cap_say(&r->cap, &r->cli->diag);
 }
 
 void pp_run_free(pp_run *r)
@@ -261,6 +324,10 @@ void pp_run_free(pp_run *r)
 		pp_template_free(&w->templates[i]);
 	free(w->policies);
 	free(w->templates);
+	pk_diag_cap_free(&r->cap);
+	pk_held_free(&r->held);
+	pk_kpatches_free(&r->kpatches);
+	free(r->patch_file);
 }
 
 /* Identity of an object, for spotting the same object given twice. */
@@ -322,42 +389,70 @@ static void check_duplicates(pp_run *r)
 	free(ids);
 }
 
-static void on_skip_file(void *ctx, const char *file, const char *why)
+void pp_skip_file(pp_run *r, const char *file, const char *why, const char *by)
 {
-	pp_run *r = ctx;
 	if (r->committed)
 		return;
-	char note[600], reason[200];
-	pk_nonobject_note(why, r->cli->prog, note, sizeof note);
+	char note[1600], reason[200];
 	snprintf(reason, sizeof reason, "(%s)", why);
 	pk_stats_skip(&r->stats, reason);
 	r->skipped_files++;
+	r->skipped_renderable |= strcmp(why, PK_NONOBJECT_TEMPLATE) == 0 || strcmp(why, PK_NONOBJECT_KUSTOMIZATION) == 0 ||
+	                         strcmp(why, PK_NONOBJECT_KPATCH) == 0;
+	if (r->opts->staged)
+		return;  /* the hook's run: counted, said once at the end */
+	pk_nonobject_note(why, file, by, r->cli->prog, note, sizeof note);
 	pk_origin at = {.file = file};
 	pk_diag_report(&r->cli->diag, PK_SEV_NOTE, &at, "%s", note);
+}
+
+static void on_skip_file(void *ctx, const char *file, const char *why)
+{
+	pp_skip_file(ctx, file, why, NULL);
+}
+
+static void on_file_done(void *ctx, const char *file)
+{
+	(void)file;
+	release_held(ctx);
 }
 
 static int on_committed(void *ctx, const pk_git_file *f)
 {
 	pp_run *r = ctx;
+	r->committed = !f->staged;
 	r->committed_replaced = f->replaced;
-	pk_read_named_buffer(&r->cli->reader, f->data, f->len, f->name, on_record, r);
+	if (f->staged && f->skip)
+		pp_skip_file(r, f->name, f->skip, f->skip_by);
+	else
+		pk_read_named_buffer(&r->cli->reader, f->data, f->len, f->name, on_record, r);
+	r->committed = false;
 	return r->out_of_memory ? -1 : 0;
 }
 
 void pp_run_read(pp_run *r, char *const *paths, size_t npaths)
 {
 	r->cli->reader.skip_file = on_skip_file;
-	if (r->opts->against) {
-		r->committed = true;
+	r->cli->reader.file_done = on_file_done;
+	r->cap.max = r->cli->max_findings;
+	r->report.cap = &r->cap;
+	pk_kpatches_init(&r->kpatches);
+	if (r->opts->staged) {
+		if (pk_git_staged(r->cli->prog, r->opts->against ? r->opts->against : "HEAD",
+		                  r->cli->reader.limits.max_record_bytes, on_committed, r, &r->staged_changes) < 0)
+			r->trouble = true;
+	} else if (r->opts->against) {
 		if (pk_git_against(r->cli->prog, r->opts->against, paths, npaths,
 		                   r->cli->reader.limits.max_record_bytes, on_committed, r) < 0)
 			r->trouble = true;
-		r->committed = false;
 	}
 	/* --against without operands: the committed state only, not standard
-	 * input (a hook with always_run may get no files) */
-	if (!r->trouble && (npaths || !r->opts->against) && pk_read_paths(&r->cli->reader, paths, npaths, on_record, r) < 0)
-		r->trouble = true;
+	 * input (a hook with always_run may get no files). An unreadable
+	 * input is trouble where it is said; one skipped whole as not
+	 * Kubernetes objects is not. */
+	if (!r->trouble && !r->opts->staged && (npaths || !r->opts->against))
+		pk_read_paths(&r->cli->reader, paths, npaths, on_record, r);
+	release_held(r);
 	if (r->out_of_memory) {
 		pk_diag_report(&r->cli->diag, PK_SEV_ERROR, NULL, "out of memory");
 		r->trouble = true;

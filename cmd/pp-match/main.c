@@ -11,7 +11,7 @@
 
 static const pk_cli_spec spec = {
 	.prog = "pp-match",
-	.synopsis = "pp-match [--feature-gates GATES] [-n NAMESPACE] [--explain] [--emit-metadata] [--require-claim] [--against REV] [options] [path ...]",
+	.synopsis = "pp-match [--feature-gates GATES] [-n NAMESPACE] [--explain] [--emit-metadata] [--require-claim] [--against REV] [--staged] [options] [path ...]",
 	.help =
 		"Read Karmada PropagationPolicies, ClusterPropagationPolicies and resource\n"
 		"templates; write one PolicyClaim record per template saying which policy\n"
@@ -24,13 +24,18 @@ static const pk_cli_spec spec = {
 		"      --require-claim        an unclaimed template is a finding (exit 1)\n"
 		"      --against REV          the policies committed at git revision REV take part too\n"
 		"                             (those of files the operands replace or that are gone from\n"
-		"                             the work tree do not); e.g. --against HEAD in a hook\n",
+		"                             the work tree do not)\n"
+		"      --staged               check the commit being made (the pre-commit hook): the files\n"
+		"                             the git index adds or changes are the inputs, read from the\n"
+		"                             index; the policies committed at --against REV (default\n"
+		"                             HEAD) that the index keeps take part. Takes no path operands\n",
 	.formats = "json,table,wide",
 	.default_format = PK_FMT_JSON,
 	.gates = PK_GATE_BIT(PK_GATE_PROPAGATION_POLICY_PREEMPTION),
+	.findings = true,
 };
 
-enum { OPT_EXPLAIN = 1, OPT_EMIT_METADATA, OPT_REQUIRE_CLAIM, OPT_AGAINST };
+enum { OPT_EXPLAIN = 1, OPT_EMIT_METADATA, OPT_REQUIRE_CLAIM, OPT_AGAINST, OPT_STAGED };
 
 static const struct option long_options[] = {
 	{"namespace", required_argument, NULL, 'n'},
@@ -38,7 +43,9 @@ static const struct option long_options[] = {
 	{"emit-metadata", no_argument, NULL, OPT_EMIT_METADATA},
 	{"require-claim", no_argument, NULL, OPT_REQUIRE_CLAIM},
 	{"against", required_argument, NULL, OPT_AGAINST},
+	{"staged", no_argument, NULL, OPT_STAGED},
 	PK_CLI_COMMON_OPTIONS,
+	PK_CLI_FINDINGS_OPTIONS,
 	{NULL, 0, NULL, 0},
 };
 
@@ -71,10 +78,18 @@ int main(int argc, char **argv)
 				pk_cli_usage_error(&cli, "--against: a git revision is required");
 			opts.against = optarg;
 			break;
+		case OPT_STAGED:
+			opts.staged = true;
+			break;
 		default:
 			pk_cli_usage_error(&cli, "unexpected option");
 		}
 	}
+	/* the index is the input: a path beside it would be read twice or
+	 * not at all, and a hook that passes file names splits the run */
+	if (opts.staged && optind < argc)
+		pk_cli_usage_error(&cli, "--staged reads the files to check from the git index and takes no path (got '%s'); "
+		                   "in a pre-commit hook set pass_filenames: false", argv[optind]);
 	opts.preemption_gate = pk_gate_on(&cli.engine.gates, PK_GATE_PROPAGATION_POLICY_PREEMPTION);
 
 	pk_out_init(&out, stdout);

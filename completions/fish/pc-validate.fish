@@ -1,6 +1,9 @@
 # fish completion for pc-validate(1)
 complete -c pc-validate -l cluster -r -F -d 'Existing objects (kubectl get ... -o json)'
 complete -c pc-validate -l against -x -a 'HEAD HEAD~1 (git for-each-ref "--format=%(refname:short)" refs/heads refs/tags 2>/dev/null)' -d 'The committed state at this git revision is what exists'
+complete -c pc-validate -l staged -d 'Check the commit being made: the files the git index adds or changes'
+complete -c pc-validate -l require-class -d 'A class defined nowhere is an error, not a warning'
+complete -c pc-validate -l max-findings -x -d 'Show the first N findings of each input (0: all)'
 complete -c pc-validate -l feature-gates -x -a 'GenericWorkload=true GenericWorkload=false TopologyAwareWorkloadScheduling=true DRAWorkloadResourceClaims=true WorkloadAwarePreemption=true PodGroupPreemptionPolicy=true CompositePodGroup=true' -d 'Feature gates'
 complete -c pc-validate -l kubernetes-version -x -a '1.37 1.36 1.35' -d 'Answer for this Kubernetes release'
 complete -c pc-validate -l strict -d 'Fail on warnings; require value and namespace'

@@ -4,6 +4,8 @@ complete -c pp-match -l kubernetes-version -x -a '1.37 1.36 1.35' -d 'Answer for
 complete -c pp-match -s n -l namespace -x -d 'Namespace of objects without one'
 complete -c pp-match -l explain -d 'List every matching policy and why it lost, and every skipped object'
 complete -c pp-match -l emit-metadata -d 'Add the claim labels/annotations to set'
+complete -c pp-match -l staged -d 'Decide the commit being made: the files the git index adds or changes'
+complete -c pp-match -l max-findings -x -d 'Show the first N problems of each input (0: all)'
 complete -c pp-match -l require-claim -d 'An unclaimed template is a finding (exit 1)'
 complete -c pp-match -l against -x -a 'HEAD HEAD~1 (git for-each-ref "--format=%(refname:short)" refs/heads refs/tags 2>/dev/null)' -d 'The policies committed at this git revision take part too'
 complete -c pp-match -s o -l output -x -a 'json table wide' -d 'Output format'

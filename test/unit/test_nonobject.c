@@ -68,10 +68,74 @@ static void test_documents(void)
 	cJSON_Delete(half2);
 }
 
+static void add(pk_kpatches *k, const char *path, const char *text)
+{
+	pk_kpatches_add(k, path, path, text, strlen(text));
+}
+
+static void test_kustomize_patches(void)
+{
+	pk_kpatches k;
+	pk_kpatches_init(&k);
+	add(&k, "k8s/overlays/prod/kustomization.yaml",
+	    "resources: [../../base]\n"
+	    "patches:\n- path: replicas.yaml\n- patch: |-\n    kind: Deployment\n- path: ./sub/../limits.yaml\n"
+	    "patchesStrategicMerge:\n- ../prod/./memory.yaml\n- |-\n  apiVersion: apps/v1\n  kind: Deployment\n"
+	    "patchesJson6902:\n- target: {kind: Deployment, name: api}\n  path: api.json\n");
+	add(&k, "kustomization.yaml", "patches:\n- path: top.yaml\n");
+	add(&k, "components/x/Kustomization", "kind: Component\npatches:\n- {path: ../../outside.yaml}\n");
+	add(&k, "broken/kustomization.yaml", "patches: [\n");
+	CHECK_STR(pk_kpatches_find(&k, "k8s/overlays/prod/replicas.yaml"), "k8s/overlays/prod/kustomization.yaml",
+	          "patches[].path, joined to the kustomization's directory");
+	CHECK_STR(pk_kpatches_find(&k, "k8s/overlays/prod/limits.yaml"), "k8s/overlays/prod/kustomization.yaml",
+	          "'.' and '..' resolved");
+	CHECK_STR(pk_kpatches_find(&k, "k8s/overlays/prod/memory.yaml"), "k8s/overlays/prod/kustomization.yaml",
+	          "patchesStrategicMerge file entries");
+	CHECK_STR(pk_kpatches_find(&k, "k8s/overlays/prod/api.json"), "k8s/overlays/prod/kustomization.yaml",
+	          "patchesJson6902[].path");
+	CHECK_STR(pk_kpatches_find(&k, "top.yaml"), "kustomization.yaml", "a kustomization at the top");
+	CHECK_STR(pk_kpatches_find(&k, "outside.yaml"), "components/x/Kustomization", "a Component's patches, above it");
+	CHECK(pk_kpatches_find(&k, "k8s/base/deployment.yaml") == NULL, "a resource is no patch");
+	CHECK(pk_kpatches_find(&k, "replicas.yaml") == NULL, "the same name elsewhere is no patch");
+	CHECK(pk_kustomization_name("a/b/kustomization.yml") && pk_kustomization_name("Kustomization") &&
+	      !pk_kustomization_name("a/kustomization.yaml.bak"), "kustomization file names");
+	pk_kpatches_free(&k);
+}
+
+static void test_bytes(void)
+{
+	static const char nul[] = "apiVersion: v1\0kind: Pod\n";
+	CHECK_STR(pk_nonobject_bytes(nul, sizeof nul - 1), "binary file (a NUL byte)", "a NUL byte");
+	CHECK_STR(pk_nonobject_bytes("name: caf\xe9\n", 11), "not UTF-8 text", "Latin-1");
+	CHECK(pk_nonobject_bytes("name: caf\xc3\xa9\n", 12) == NULL, "UTF-8");
+	char big[9000];
+	memset(big, 'a', sizeof big);
+	big[8190] = '\xc3', big[8191] = '\xa9';
+	CHECK(pk_nonobject_bytes(big, sizeof big) == NULL, "a character cut by the end of what is looked at");
+	big[8191] = 'a';
+	big[8500] = '\0';
+	CHECK_STR(pk_nonobject_bytes(big, sizeof big), "not UTF-8 text", "only the first 8 KB are looked at");
+}
+
+static void test_notes(void)
+{
+	char buf[600];
+	pk_nonobject_note(PK_NONOBJECT_TEMPLATE, "charts/shop/templates/web.yaml", NULL, "pc-validate", buf, sizeof buf);
+	CHECK(strstr(buf, "helm template charts/shop | pc-validate -") != NULL, "the chart is named: %s", buf);
+	pk_nonobject_note(PK_NONOBJECT_KUSTOMIZATION, "k8s/base/kustomization.yaml", NULL, "pp-match", buf, sizeof buf);
+	CHECK(strstr(buf, "kustomize build k8s/base | pp-match -") != NULL, "the directory is named: %s", buf);
+	pk_nonobject_note(PK_NONOBJECT_KPATCH, "o/r.yaml", "o/kustomization.yaml", "pc-validate", buf, sizeof buf);
+	CHECK_STR(buf, "skipped: a patch that o/kustomization.yaml applies (a partial object, not a definition); to "
+	          "check what it builds: kustomize build o | pc-validate -", "a patch names its kustomization");
+}
+
 int main(void)
 {
 	test_names();
 	test_templates();
 	test_documents();
+	test_kustomize_patches();
+	test_bytes();
+	test_notes();
 	return T_DONE();
 }
