@@ -671,6 +671,10 @@ EOF
 	# a file that cannot be read is still trouble beside a skipped one
 	run -2 --separate-stderr pc-validate "$TMP/r/chart/Chart.yaml" "$TMP/r/nope.yaml"
 	[[ $stderr == *"nope.yaml: No such file or directory"* ]] || fail "stderr: $stderr"
+	# a dump given as --cluster is read whatever its name (it was exit 2, unsaid)
+	printf '{"apiVersion":"scheduling.k8s.io/v1","kind":"PriorityClass","metadata":{"name":"batch-low"},"value":10}\n' >"$TMP/r/values-cluster.yaml"
+	run -1 pc-validate --cluster "$TMP/r/values-cluster.yaml" "$TMP/good.yaml"
+	assert_output --partial "good.yaml:5:8: PriorityClass/batch-low: value: Forbidden: may not be changed in an update."
 }
 
 kustomize_repo() { # a base and two overlays with patches (and a component) in $TMP/k

@@ -163,14 +163,13 @@ static void listing_free(listing *l)
 	memset(l, 0, sizeof *l);
 }
 
-/* The files a directory walk takes: manifests, no component that starts
- * with "." */
-static bool manifest_path(const char *path)
+/* A path component that starts with ".": not what a directory walk takes. */
+static bool dot_component(const char *path)
 {
 	for (const char *p = path; *p; p += strcspn(p, "/"), p += *p == '/')
 		if (p[0] == '.')
-			return false;
-	return pk_manifest_name(path);
+			return true;
+	return false;
 }
 
 /* Regular files only: not symbolic links (120000) nor submodules. */
@@ -181,12 +180,10 @@ static bool regular_mode(const char *mode)
 
 static void keep_entry(listing *l, const char *path, const char *oid)
 {
+	/* the files a directory walk takes (manifests), and kustomizations */
 	bool kz = pk_kustomization_name(path);
-	if (!kz && !manifest_path(path))
+	if (dot_component(path) || (!kz && !pk_manifest_name(path)))
 		return;
-	for (const char *p = path; kz && *p; p += strcspn(p, "/"), p += *p == '/')
-		if (p[0] == '.')
-			return;
 	l->v = pk_grow(l->v, &l->cap, l->n + 1, sizeof *l->v);
 	entry *e = &l->v[l->n++];
 	memset(e, 0, sizeof *e);

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Workflow 2: validate priority manifests before they land, as the pre-commit
-# hook in .pre-commit-hooks.yaml does: pre-commit passes the staged files as
-# arguments, and the hook runs `pc-validate --against HEAD`, so everything
+# hook in .pre-commit-hooks.yaml does: `pc-validate --staged` reads the
+# commit being made from git itself (the index against HEAD), so everything
 # committed at HEAD is what already exists and the staged files replace
-# their committed versions. A repository with a good change, a bad one, a
-# change to a committed class and a class moved to another file:
+# their committed versions, however many there are. A repository with a
+# good change, a bad one, a change to a committed class, a class moved to
+# another file and a kustomize overlay:
 set -euo pipefail
 repo=$(mktemp -d); trap 'rm -rf "$repo"' EXIT
 cd "$repo"
@@ -36,28 +37,44 @@ globalDefault: true          # and a second default
 YAML
 
 echo "good change (the first commit: everything is new):"
-pc-validate --against HEAD classes.yaml 2>/dev/null && echo "  ok"
-git add classes.yaml && git commit -qm "priority classes"
+git add classes.yaml
+pc-validate --staged 2>/dev/null
+echo "  ok"
+git commit -qm "priority classes"
 
-echo "bad change, only the new file staged (exit 1, one line per finding, file:line:col):"
-if pc-validate --against HEAD oops.yaml; then
+echo "bad change staged (exit 1, one line per finding, file:line:col):"
+git add oops.yaml
+if pc-validate --staged; then
 	echo "expected findings" >&2; exit 1
 fi
+git rm -q --cached oops.yaml
 
 echo "a committed class's value changed (exit 1, as the apiserver rejects the update):"
 sed -i 's/^value: 100$/value: 150/' classes.yaml
-if pc-validate --against HEAD classes.yaml; then
+git add classes.yaml
+if pc-validate --staged; then
 	echo "expected the immutability error" >&2; exit 1
 fi
-git checkout -q classes.yaml
+git checkout -q HEAD -- classes.yaml
 
 echo "the same class moved to another file with git mv and changed (identity, not path, decides):"
 git mv classes.yaml priorities.yaml
 sed -i 's/^value: 100$/value: 150/' priorities.yaml
-if pc-validate --against HEAD priorities.yaml; then
+git add priorities.yaml
+if pc-validate --staged; then
 	echo "expected the immutability error" >&2; exit 1
 fi
 git reset -q --hard
+
+echo "a kustomize overlay's patch is a partial object, not a second definition:"
+mkdir -p base overlay
+printf 'resources: [deployment.yaml]\n' >base/kustomization.yaml
+printf 'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web, namespace: shop}\nspec:\n  template:\n    spec:\n      priorityClassName: batch-low\n      containers: [{name: web, image: nginx}]\n' >base/deployment.yaml
+printf 'resources: [../base]\npatches:\n- path: replicas.yaml\n' >overlay/kustomization.yaml
+printf 'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web, namespace: shop}\nspec: {replicas: 3}\n' >overlay/replicas.yaml
+git add base overlay
+pc-validate --staged 2>/dev/null
+echo "  ok"
 
 # The same findings for code scanning:
 sarif=$(pc-validate -o sarif classes.yaml oops.yaml || true)
