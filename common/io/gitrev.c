@@ -468,9 +468,13 @@ static int on_blob(void *ctx, const entry *e, const char *data, size_t len, cons
 	return (staged ? on_staged_blob : on_committed_blob)(s->a, e, data, len, binary);
 }
 
-/* Read the committed entries (c) and the staged ones (st) in one batch:
- * kustomizations of both sides first, then the committed manifests, then
- * the staged ones. */
+/* Read the committed entries (c) and the staged ones (st) in one batch,
+ * in this order: the committed kustomizations (each feeds the committed
+ * side's patch index, and the staged side's when the index keeps it),
+ * the committed manifests, the kustomizations the index adds or changes,
+ * the manifests it adds or changes. So each side's patches are known
+ * before its manifests come, and every committed object before any
+ * input. */
 static int read_state(state *a, listing *c, listing *st, size_t max_file, char *err, size_t errsize)
 {
 	size_t n = c->n + (st ? st->n : 0);
@@ -486,8 +490,6 @@ static int read_state(state *a, listing *c, listing *st, size_t max_file, char *
 	for (size_t i = 0; st && i < st->n; i++)
 		if (st->v[i].kustomization && !st->v[i].unchanged)
 			order[k++] = &st->v[i];
-	/* staged kustomizations must come before the committed manifests
-	 * only for the staged side, which is read after them: fine */
 	for (size_t i = 0; st && i < st->n; i++)
 		if (!st->v[i].kustomization && st->v[i].changed)
 			order[k++] = &st->v[i];
