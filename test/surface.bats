@@ -211,6 +211,18 @@ $output"
 		run -0 --separate-stderr preempt-plan --simulate -o "$o" "$TMP/node.yaml"
 		assert_equal "$stderr" "preempt-plan: note: no pending pods in the input"
 	done
+	# an input skipped whole as not Kubernetes objects (a chart's metadata)
+	# is the validators' empty answer too, in every format
+	printf 'apiVersion: v2\nname: shop\nversion: 0.1.1\n' >"$TMP/Chart.yaml"
+	for o in text json junit sarif table wide; do
+		run -0 --separate-stderr pc-validate -o "$o" "$TMP/Chart.yaml"
+		assert_equal "$stderr" "pc-validate: $TMP/Chart.yaml: note: skipped: Helm chart metadata, not Kubernetes objects
+pc-validate: note: 0 objects checked; skipped as not Kubernetes objects: 1 file, 0 documents"
+	done
+	for o in json table wide; do
+		run -0 --separate-stderr pp-match -o "$o" "$TMP/Chart.yaml"
+		[[ $stderr == *"note: 0 resource templates in the input"* ]] || fail "pp-match -o $o: $stderr"
+	done
 	# a valid input: the findings are the answer, and there are none
 	printf 'apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: high}\nvalue: 1000\n' >"$TMP/pc.yaml"
 	run -0 --separate-stderr pc-validate "$TMP/pc.yaml"
