@@ -50,7 +50,7 @@ static int text_cmp(const void *a, const void *b)
 }
 
 char *pk_fit_error_weighted(pk_arena *a, long nnodes, const pk_status *const *statuses, const long *weight,
-                            long n)
+                            long n, pk_fit_error *fe)
 {
 	enum { MAXR = 64 };
 	reason_count rc[MAXR];
@@ -81,6 +81,13 @@ char *pk_fit_error_weighted(pk_arena *a, long nnodes, const pk_status *const *st
 		len += strlen(rc[j].text) + 2;
 	}
 	qsort(rc, (size_t)nr, sizeof *rc, text_cmp);
+	if (fe) {
+		fe->nnodes = nnodes;
+		fe->n = nr;
+		fe->reasons = pk_arena_alloc(a, sizeof *fe->reasons * (size_t)(nr + 1));
+		for (int j = 0; j < nr; j++)
+			fe->reasons[j] = (pk_fit_reason){ rc[j].reason, rc[j].count };
+	}
 	char *out = pk_arena_alloc(a, len);
 	size_t w = (size_t)snprintf(out, len, "0/%ld nodes are available", nnodes);
 	for (int j = 0; j < nr; j++)
@@ -89,9 +96,9 @@ char *pk_fit_error_weighted(pk_arena *a, long nnodes, const pk_status *const *st
 	return out;
 }
 
-char *pk_fit_error_message(pk_arena *a, long nnodes, const pk_status *const *statuses, long n)
+char *pk_fit_error_message(pk_arena *a, long nnodes, const pk_status *const *statuses, long n, pk_fit_error *out)
 {
-	return pk_fit_error_weighted(a, nnodes, statuses, NULL, n);
+	return pk_fit_error_weighted(a, nnodes, statuses, NULL, n, out);
 }
 
 /* ---- node choice ----------------------------------------------------------- */
@@ -215,4 +222,35 @@ long pk_num_candidates(long n, int pct, int abs)
 	if (k > n)
 		k = n;
 	return k;
+}
+
+/* names[i] is one of names[0..i) (interned names compare by address first) */
+static bool seen_before(const char *const *names, int i)
+{
+	for (int k = 0; k < i; k++)
+		if (names[k] && (names[k] == names[i] || strcmp(names[k], names[i]) == 0))
+			return true;
+	return false;
+}
+
+int pk_names_text(const char *const *names, int n, char *buf, size_t size)
+{
+	int distinct = 0, shown = 0;
+	size_t w = 0;
+	buf[0] = '\0';
+	/* room kept for ", and 2147483647 more" */
+	size_t fits = size > 32 ? size - 32 : 0;
+	for (int i = 0; i < n; i++) {
+		if (!names[i] || !*names[i] || seen_before(names, i))
+			continue;
+		distinct++;
+		size_t len = strlen(names[i]) + (shown ? 2 : 0);
+		if (shown == distinct - 1 && w + len < fits) {
+			w += (size_t)snprintf(buf + w, size - w, "%s%s", shown ? ", " : "", names[i]);
+			shown++;
+		}
+	}
+	if (shown < distinct && size)
+		snprintf(buf + w, size - w, "%sand %d more", shown ? ", " : "", distinct - shown);
+	return distinct;
 }

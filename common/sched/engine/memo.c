@@ -748,7 +748,7 @@ const char *pk_session_filter_message(pk_evaluation *e, const pk_session *x)
 			st[n] = x->counts[i].st;
 			w[n++] = x->counts[i].n;
 		}
-	const char *msg = pk_fit_error_weighted(&e->arena, e->nnodes, st, w, n);
+	const char *msg = pk_fit_error_weighted(&e->arena, e->nnodes, st, w, n, &e->filter_error);
 	free(st);
 	free(w);
 	return msg;

@@ -164,8 +164,7 @@ static pk_podgroup *group_get(pk_pg_set *g, const char *ns, const char *name, bo
 
 /* ---- decoding ---------------------------------------------------------------- */
 
-/* disruptionMode: "Pod" | "PodGroup" (v1alpha2) or {single:{}} | {all:{}}. */
-static bool decode_mode(const cJSON *m, bool *whole)
+bool pk_pg_decode_disruption_mode(const cJSON *m, bool *whole)
 {
 	if (cJSON_IsString(m)) {
 		*whole = strcmp(m->valuestring, "PodGroup") == 0;
@@ -211,7 +210,8 @@ static void decode_group_fields(pk_podgroup *pg, pk_strtab *strs, const cJSON *s
 	if (cls && (!fill_only || !*pg->class_name))
 		pg->class_name = pk_intern(strs, cls);
 	if (!fill_only || !pg->has_mode)
-		pg->has_mode = decode_mode(pk_get(spec, "disruptionMode"), &pg->disrupt_whole) || pg->has_mode;
+		pg->has_mode = pk_pg_decode_disruption_mode(pk_get(spec, "disruptionMode"), &pg->disrupt_whole) ||
+		               pg->has_mode;
 	const char *pol = pk_str(spec, "preemptionPolicy");
 	if (pol && (!fill_only || !pg->has_policy_field)) {
 		pg->policy_never = strcmp(pol, "Never") == 0;
@@ -488,7 +488,7 @@ static void apply_template(pk_pg_set *g, pk_snapshot *s, pk_podgroup *pg)
 		const cJSON *grp = find_named(pk_get(spec, "podGroups"), pg->template_);
 		const cJSON *pol = pk_get(grp, "policy");
 		decode_sched_policy(pol, &pg->policy, &pg->min_count);
-		pg->has_mode = decode_mode(pk_getp(pol, "gang.disruptionMode"), &pg->disrupt_whole);
+		pg->has_mode = pk_pg_decode_disruption_mode(pk_getp(pol, "gang.disruptionMode"), &pg->disrupt_whole);
 		return;
 	}
 	const cJSON *tpl = find_named(pk_get(spec, "podGroupTemplates"), pg->template_);
@@ -622,6 +622,51 @@ const pk_podgroup *pk_pg_whole_group(const pk_pg_set *g, const pk_pod *p)
 		if (pg->disrupt_whole)
 			whole = pg;
 	return whole;
+}
+
+/* The group a victim unit disrupts: the one evicted whole, else the
+ * PodGroup its pod names (found or not). */
+static pk_group_disruption disruption_of(const pk_pg_set *g, const pk_victim_unit *u)
+{
+	const pk_pod *p = u->pods[0];
+	const pk_podgroup *whole = pk_pg_whole_group(g, p);
+	const pk_podgroup *pg = whole ? whole : pk_pg_of_pod(g, p);
+	pk_group_disruption d = { .whole = whole != NULL, .units = 1, .pods = u->npods };
+	d.namespace_ = pg ? pg->namespace_ : p->namespace_;
+	d.name = pg ? pg->name : g->pod_group_name[p->index];
+	d.composite = pg && pg->composite;
+	return d;
+}
+
+int pk_pg_disruptions(const pk_pg_set *g, const pk_victim_unit *u, int n, pk_arena *a, pk_group_disruption **out,
+                      int *nout)
+{
+	int units = 0;
+	for (int i = 0; i < n; i++)
+		units += u[i].is_group;
+	*out = NULL;
+	*nout = 0;
+	if (!units)
+		return 0;
+	pk_group_disruption *d = pk_arena_alloc(a, sizeof *d * (size_t)units);
+	int nd = 0;
+	for (int i = 0; i < n; i++) {
+		if (!u[i].is_group)
+			continue;
+		pk_group_disruption x = disruption_of(g, &u[i]);
+		int k = 0; /* names are interned: their addresses compare */
+		while (k < nd && !(d[k].name == x.name && d[k].namespace_ == x.namespace_ && d[k].whole == x.whole))
+			k++;
+		if (k == nd) {
+			d[nd++] = x;
+		} else {
+			d[k].units++;
+			d[k].pods += x.pods;
+		}
+	}
+	*out = d;
+	*nout = nd;
+	return units;
 }
 
 static bool under(const pk_pg_set *g, const pk_podgroup *pg, const pk_podgroup *root)

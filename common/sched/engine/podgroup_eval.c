@@ -553,23 +553,56 @@ static void sched_free(pg_sched *c)
 }
 
 /* The victims of the chosen units, most important unit first. */
-static void collect_victims(pk_pg_evaluation *e, unit_set *us, const int *picked, int nv, int64_t now)
+static void collect_victims(const pk_pg_set *g, pk_pg_evaluation *e, unit_set *us, const int *picked, int nv,
+                            int64_t now)
 {
 	pk_victim_unit *vu = pk_xmalloc(sizeof *vu * (size_t)(nv + 1));
 	int npods = 0;
 	for (int i = 0; i < nv; i++) {
 		vu[i] = us->u[picked[i]];
 		npods += vu[i].npods;
-		if (vu[i].is_group)
-			e->num_pod_group_disruptions++;
 	}
 	pk_units_sort(vu, nv, now);
+	e->num_pod_group_disruptions = pk_pg_disruptions(g, vu, nv, &e->arena, &e->disruptions, &e->ndisruptions);
 	e->victims = pk_arena_alloc(&e->arena, sizeof *e->victims * (size_t)(npods + 1));
 	for (int i = 0; i < nv; i++)
 		for (int m = 0; m < vu[i].npods; m++)
 			e->victims[e->nvictims++] = vu[i].pods[m];
 	e->nvictim_units = nv;
 	free(vu);
+}
+
+/* "node a" or "nodes a, b" of n names (pk_names_text), into buf. */
+static void nodes_text(const char **names, int n, char *buf, size_t size)
+{
+	char list[1200];
+	int k = pk_names_text(names, n, list, sizeof list);
+	snprintf(buf, size, "node%s %s", k > 1 ? "s" : "", list);
+}
+
+/* A plan's reason names every node it touches: where its victims run, and
+ * where its members go. */
+static void preempt_reason(pk_pg_evaluation *e, int nunits)
+{
+	int n = e->nvictims > e->nmembers ? e->nvictims : e->nmembers;
+	const char **names = pk_xmalloc(sizeof *names * (size_t)(n + 1));
+	char from[1300], to[1300], groups[64] = "";
+	for (int i = 0; i < e->nvictims; i++)
+		names[i] = e->victims[i]->node_name;
+	nodes_text(names, e->nvictims, from, sizeof from);
+	int k = 0;
+	for (int m = 0; m < e->nmembers; m++)
+		if (e->placements[m].node)
+			names[k++] = e->placements[m].node->node->name;
+	nodes_text(names, k, to, sizeof to);
+	free(names);
+	if (e->num_pod_group_disruptions)
+		snprintf(groups, sizeof groups, " (%d PodGroup disruption(s))", e->num_pod_group_disruptions);
+	size_t len = strlen(from) + strlen(to) + 200;
+	char *out = pk_arena_alloc(&e->arena, len);
+	snprintf(out, len, "preempting %d pod(s) in %d unit(s) on %s%s lets %d of %d member(s) be placed on %s",
+	         e->nvictims, nunits, from, groups, e->nplaced, e->nmembers, to);
+	e->reason = out;
 }
 
 static void select_victims(pk_snapshot *s, pg_sched *c, unit_set *us, pk_pg_evaluation *e)
@@ -606,11 +639,10 @@ static void select_victims(pk_snapshot *s, pg_sched *c, unit_set *us, pk_pg_eval
 		e->reason = fmt(&e->arena, "%d of %d member(s) placed without preemption; preempting cannot place "
 		                "more", e->nplaced, c->n);
 	} else {
-		collect_victims(e, us, picked, nv, s->now);
+		collect_victims(c->g, e, us, picked, nv, s->now);
 		e->result = PK_PG_PREEMPT;
 		e->code = PK_CODE_SUCCESS;
-		e->reason = fmt(&e->arena, "preempting %d pod(s) in %d unit(s) lets %d of %d member(s) be placed",
-		                e->nvictims, nv, e->nplaced, c->n);
+		preempt_reason(e, nv);
 	}
 	/* restore: the victims go back on their nodes */
 	for (int i = 0; i < nv; i++)

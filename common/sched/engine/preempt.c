@@ -57,7 +57,7 @@ static const char *filter_message(pk_evaluation *e)
 	const pk_status **st = pk_xmalloc(sizeof *st * (size_t)e->nnodes);
 	for (long i = 0; i < e->nnodes; i++)
 		st[i] = e->nodes[i].filter;
-	const char *m = pk_fit_error_message(&e->arena, e->nnodes, st, e->nnodes);
+	const char *m = pk_fit_error_message(&e->arena, e->nnodes, st, e->nnodes, &e->filter_error);
 	free(st);
 	return m;
 }
@@ -69,6 +69,7 @@ static const char *event_message(pk_evaluation *e, const char *filter, const cha
 	size_t len = strlen(filter) + strlen(preemption) + 16;
 	char *out = pk_arena_alloc(&e->arena, len);
 	snprintf(out, len, "%s preemption: %s", filter, preemption);
+	e->postfilter = preemption;
 	return out;
 }
 
@@ -167,6 +168,7 @@ static void evaluate(pk_snapshot *s, const pk_preemptor *p, const pk_eval_opts *
 	e->preemptor = p;
 	e->best = -1;
 	e->message = "";
+	e->postfilter = "";
 	e->nnodes = s->nnodes;
 	memo_entry *memo = pk_memo_begin(s, p->pod, o);
 	pk_session *x = pk_session_sync(s, p->pod, o, memo, e);
@@ -229,7 +231,7 @@ static void evaluate(pk_snapshot *s, const pk_preemptor *p, const pk_eval_opts *
 	const pk_status **st = pk_xmalloc(sizeof *st * (size_t)(s->nnodes + 1));
 	for (long i = 0; i < s->nnodes; i++)
 		st[i] = e->nodes[i].dry ? e->nodes[i].dry : &not_helpful;
-	const char *fe = pk_fit_error_message(&e->arena, s->nnodes, st, s->nnodes);
+	const char *fe = pk_fit_error_message(&e->arena, s->nnodes, st, s->nnodes, &e->preemption_error);
 	free(st);
 	e->message = event_message(e, fit_message(e, x), fe);
 }

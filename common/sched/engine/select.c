@@ -647,6 +647,8 @@ static pk_status select_victims_with_groups(pk_snapshot *s, const pk_pod *preemp
 			fill_ref(s, &out->victims[k++], vu[i].pods[m], vu[i].violating);
 	out->nvictims = npods;
 	out->num_pdb_violations = violations;
+	out->num_pod_group_disruptions = pk_pg_disruptions(s->victim_groups, vu, nv, arena, &out->disruptions,
+	                                                   &out->ndisruptions);
 	pk_candidate_summarize(out);
 	lower_nominations(ni, preemptor, arena, out);
 	for (int i = 0; i < nv; i++)

@@ -76,6 +76,9 @@ typedef struct pk_plan {
 	int num_pdb_violations;
 	const pk_victim_ref *cleared;
 	int ncleared;
+	int num_pod_group_disruptions;     /* victim units that are pod groups */
+	const pk_group_disruption *disruptions; /* which groups (records.h) */
+	int ndisruptions;
 	char reason[2048];
 	const char *warnings[PK_PLAN_MAX_WARNINGS];
 	int nwarnings;

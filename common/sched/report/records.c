@@ -1,6 +1,7 @@
 /* Encoding and decoding of victims' NDJSON records; see records.h. */
 #include "sched/report/records.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +10,7 @@
 #include "k8s/gates.h"
 #include "k8s/json.h"
 #include "k8s/quantity.h"
+#include "k8s/release.h"
 #include "sched/engine/workers.h"
 #include "sched/report/plan.h"
 #include "base/alloc.h"
@@ -224,6 +226,65 @@ bool pk_victim_ref_from_json(const cJSON *o, pk_strtab *strs, pk_victim_ref *out
 	return true;
 }
 
+/* ---- pod-group disruptions --------------------------------------------------------- */
+
+void pk_disruption_mode_emit(pk_emit *e, const char *key, bool whole, int k8s_minor)
+{
+	bool alpha2 = pk_release_serves(k8s_minor, "scheduling.k8s.io", "PodGroup", "v1alpha2") ||
+	              (k8s_minor && k8s_minor < 36);
+	if (alpha2) {
+		pk_emit_string(e, key, whole ? "PodGroup" : "Pod");
+		return;
+	}
+	pk_emit_object(e, key);
+	pk_emit_object(e, whole ? "all" : "single");
+	pk_emit_end(e);
+	pk_emit_end(e);
+}
+
+void pk_group_disruptions_emit(pk_emit *e, int num, const pk_group_disruption *d, int n, int k8s_minor)
+{
+	pk_emit_number(e, "numPodGroupDisruptions", num);
+	pk_emit_array(e, "podGroupDisruptions");
+	for (int i = 0; i < n; i++) {
+		pk_emit_object(e, NULL);
+		pk_emit_string(e, "kind", d[i].composite ? "CompositePodGroup" : "PodGroup");
+		pk_emit_string(e, "namespace", d[i].namespace_);
+		pk_emit_string(e, "name", d[i].name);
+		pk_disruption_mode_emit(e, "disruptionMode", d[i].whole, k8s_minor);
+		pk_emit_number(e, "disruptions", d[i].units);
+		pk_emit_number(e, "pods", d[i].pods);
+		pk_emit_end(e);
+	}
+	pk_emit_end(e);
+}
+
+void pk_group_disruptions_from_json(const cJSON *o, pk_strtab *strs, pk_arena *a, int *num,
+                                    pk_group_disruption **d, int *n)
+{
+	int64_t v = 0;
+	*num = pk_int64(o, "numPodGroupDisruptions", &v) && v > 0 && v <= INT32_MAX ? (int)v : 0;
+	*d = NULL;
+	*n = 0;
+	const cJSON *arr = pk_get(o, "podGroupDisruptions"), *it;
+	int cnt = cJSON_IsArray(arr) ? cJSON_GetArraySize(arr) : 0;
+	if (!cnt)
+		return;
+	*d = pk_arena_alloc(a, sizeof **d * (size_t)cnt);
+	cJSON_ArrayForEach(it, arr) {
+		if (!cJSON_IsObject(it))
+			continue;
+		pk_group_disruption *x = &(*d)[(*n)++];
+		memset(x, 0, sizeof *x);
+		x->composite = strcmp(pk_str_or(it, "kind", "PodGroup"), "CompositePodGroup") == 0;
+		x->namespace_ = pk_intern(strs, pk_str_or(it, "namespace", ""));
+		x->name = pk_intern(strs, pk_str_or(it, "name", ""));
+		pk_pg_decode_disruption_mode(pk_get(it, "disruptionMode"), &x->whole);
+		x->units = pk_int64(it, "disruptions", &v) && v > 0 && v <= INT32_MAX ? (int)v : 1;
+		x->pods = pk_int64(it, "pods", &v) && v > 0 && v <= INT32_MAX ? (int)v : 0;
+	}
+}
+
 /* ---- node resources ---------------------------------------------------------------- */
 
 static void quantity_emit(pk_emit *e, const char *name, int64_t milli)
@@ -383,7 +444,7 @@ static void candidate_resources_emit(pk_emit *e, const pk_snapshot *s, const pk_
 
 /* release: "1.37", pk_k8s_version_text's, made once per evaluation. */
 static void candidate_emit(pk_emit *e, const pk_snapshot *s, const pk_pod *preemptor, const pk_candidate *c,
-                           const char *release)
+                           const char *release, int k8s_minor)
 {
 	pk_emit_object(e, NULL);
 	pk_emit_string(e, "kind", "Candidate");
@@ -395,6 +456,8 @@ static void candidate_emit(pk_emit *e, const pk_snapshot *s, const pk_pod *preem
 		pk_victim_ref_emit(e, NULL, &c->victims[i]);
 	pk_emit_end(e);
 	pk_emit_number(e, "numPDBViolations", c->num_pdb_violations);
+	if (c->num_pod_group_disruptions)
+		pk_group_disruptions_emit(e, c->num_pod_group_disruptions, c->disruptions, c->ndisruptions, k8s_minor);
 	pk_emit_array(e, "nominatedPodsToClear");
 	for (int i = 0; i < c->nclear; i++)
 		pk_victim_ref_emit(e, NULL, &c->clear_nominations[i]);
@@ -411,23 +474,23 @@ cJSON *pk_candidate_json(const pk_snapshot *s, const pk_pod *preemptor, const pk
 	char release[16];
 	pk_emit e;
 	pk_emit_tree(&e);
-	candidate_emit(&e, s, preemptor, c, pk_k8s_version_text(k8s_minor, release, sizeof release));
+	candidate_emit(&e, s, preemptor, c, pk_k8s_version_text(k8s_minor, release, sizeof release), k8s_minor);
 	return pk_emit_tree_done(&e);
 }
 
 static char *candidate_text(const pk_snapshot *s, const pk_pod *preemptor, const pk_candidate *c,
-                            const char *release)
+                            const char *release, int k8s_minor)
 {
 	pk_emit e;
 	pk_emit_text(&e);
-	candidate_emit(&e, s, preemptor, c, release);
+	candidate_emit(&e, s, preemptor, c, release, k8s_minor);
 	return pk_emit_text_done(&e);
 }
 
 char *pk_candidate_text(const pk_snapshot *s, const pk_pod *preemptor, const pk_candidate *c, int k8s_minor)
 {
 	char release[16];
-	return candidate_text(s, preemptor, c, pk_k8s_version_text(k8s_minor, release, sizeof release));
+	return candidate_text(s, preemptor, c, pk_k8s_version_text(k8s_minor, release, sizeof release), k8s_minor);
 }
 
 /* Candidates [from, from + n) of a job, printed into text[0..n). */
@@ -436,6 +499,7 @@ typedef struct candidates_job {
 	const pk_pod *preemptor;
 	const pk_candidate *c;
 	const char *release;      /* what the records name: "1.37" */
+	int k8s_minor;            /* and the release itself */
 	char **text;
 	int from, n;
 } candidates_job;
@@ -443,10 +507,10 @@ typedef struct candidates_job {
 /* A candidate whose victims the evaluation left out (victims_of_best_only)
  * has them listed again here, on this thread. */
 static char *candidate_text_listing(pk_snapshot *s, const pk_pod *preemptor, const pk_candidate *c,
-                                    const char *release)
+                                    const char *release, int k8s_minor)
 {
 	if (c->victims || c->nvictims == 0 || !s)
-		return candidate_text(s, preemptor, c, release);
+		return candidate_text(s, preemptor, c, release, k8s_minor);
 	pk_arena arena;
 	pk_arena_init(&arena);
 	pk_candidate full;
@@ -454,7 +518,7 @@ static char *candidate_text_listing(pk_snapshot *s, const pk_pod *preemptor, con
 		fprintf(stderr, "internal error: the victims of candidate node %s came out otherwise\n", c->node);
 		abort();
 	}
-	char *text = candidate_text(s, preemptor, &full, release);
+	char *text = candidate_text(s, preemptor, &full, release, k8s_minor);
 	pk_arena_free(&arena);
 	return text;
 }
@@ -463,7 +527,7 @@ static void print_candidates(void *ctx, int part, int nparts)
 {
 	candidates_job *j = ctx;
 	for (int i = j->n * part / nparts; i < j->n * (part + 1) / nparts; i++)
-		j->text[i] = candidate_text_listing(j->s, j->preemptor, &j->c[j->from + i], j->release);
+		j->text[i] = candidate_text_listing(j->s, j->preemptor, &j->c[j->from + i], j->release, j->k8s_minor);
 }
 
 int pk_write_candidates(pk_out *out, pk_snapshot *s, const pk_evaluation *e, int threads)
@@ -474,7 +538,8 @@ int pk_write_candidates(pk_out *out, pk_snapshot *s, const pk_evaluation *e, int
 	char **text = pk_xmalloc(sizeof *text * CHUNK);
 	char release[16];
 	candidates_job job = { .s = s, .preemptor = e->preemptor->pod, .c = e->candidates, .text = text,
-	                       .release = pk_k8s_version_text(e->k8s_minor, release, sizeof release) };
+	                       .release = pk_k8s_version_text(e->k8s_minor, release, sizeof release),
+	                       .k8s_minor = e->k8s_minor };
 	for (job.from = 0; job.from < n; job.from += CHUNK) {
 		job.n = n - job.from < CHUNK ? n - job.from : CHUNK;
 		pk_workers_run(w, print_candidates, &job);
@@ -546,6 +611,8 @@ bool pk_candidate_from_json(cJSON *o, pk_strtab *strs, pk_arena *a, pk_candidate
 	int64_t v = 0;
 	pk_int64(o, "numPDBViolations", &v);
 	out->num_pdb_violations = (int)v;
+	pk_group_disruptions_from_json(o, strs, a, &out->num_pod_group_disruptions, &out->disruptions,
+	                               &out->ndisruptions);
 	const cJSON *res = pk_get(o, "nodeResources");
 	if (cJSON_IsObject(res))
 		out->node_resources = cJSON_DetachItemViaPointer(o, (cJSON *)res);

@@ -16,12 +16,15 @@
  *   {"kind":"Candidate","preemptor":{namespace,name,uid,priority},"node":"…",
  *     "victims":[{namespace,name,uid,node,priority,startTime,priorityClassName,
  *       owner:{kind,name},podGroup,pdb}],
- *     "numPDBViolations":N,"nominatedPodsToClear":[…],"nodeResources":{…}}
+ *     "numPDBViolations":N,"numPodGroupDisruptions":N,"podGroupDisruptions":[…],
+ *     "nominatedPodsToClear":[…],"nodeResources":{…}}
  *
  * A victim's priorityClassName, owner (the owner workload, pk_pod.owner_*),
  * podGroup (spec.schedulingGroup.podGroupName) and pdb (a budget that
- * selects a violating victim) are left out when empty. nodeResources, of a Candidate and (an array, one per node the plan
- * touches) of a PreemptionPlan:
+ * selects a violating victim) are left out when empty; so are
+ * numPodGroupDisruptions and podGroupDisruptions (pk_group_disruptions_emit)
+ * when no victim unit is a pod group. nodeResources, of a Candidate and (an
+ * array, one per node the plan touches) of a PreemptionPlan:
  *   {"node":"…","allocatable":{cpu,memory,pods,…},"requested":{…},
  *    "requestedAfter":{…}}
  * quantities as resource.Quantity strings (bytes as plain integers); what
@@ -64,6 +67,22 @@ cJSON *pk_victim_ref_json(const pk_victim_ref *v);
 void pk_victim_ref_emit(pk_emit *e, const char *key, const pk_victim_ref *v);
 /* Decode a victim ref; strings are interned through strs. false if not an object. */
 bool pk_victim_ref_from_json(const cJSON *o, pk_strtab *strs, pk_victim_ref *out);
+
+/* A PodGroup's disruptionMode in the shape Kubernetes 1.<k8s_minor> serves
+ * it (k8s/release.c): v1alpha2's string "PodGroup" | "Pod" in 1.36 (and
+ * in 1.35, answered as 1.36), the union {"all": {}} | {"single": {}} of
+ * v1beta1 and v1alpha3 in 1.37. */
+void pk_disruption_mode_emit(pk_emit *e, const char *key, bool whole, int k8s_minor);
+/* The pod-group disruptions of a plan or a candidate (engine.h,
+ * pk_group_disruption), into the open object:
+ *   "numPodGroupDisruptions": N,
+ *   "podGroupDisruptions": [{"kind":"PodGroup"|"CompositePodGroup",
+ *     "namespace","name","disruptionMode","disruptions":N,"pods":N}]  */
+void pk_group_disruptions_emit(pk_emit *e, int num, const pk_group_disruption *d, int n, int k8s_minor);
+/* Their decoding from a record that has them (both stay 0 otherwise);
+ * strings interned, the array from a. */
+void pk_group_disruptions_from_json(const cJSON *o, pk_strtab *strs, pk_arena *a, int *num,
+                                    pk_group_disruption **d, int *n);
 
 /* With s, the candidate's nodeResources from the snapshot (the victims gone,
  * the preemptor added); without, those the record it was read from had. */
