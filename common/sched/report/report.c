@@ -35,6 +35,7 @@ pk_report *pk_report_new(const pk_report_opts *o)
 	pk_pair_map_init(&r->ids);
 	pk_pair_map_init(&r->index);
 	pk_pair_map_init(&r->evicted_by);
+	pk_pair_map_init(&r->group_evicted_by);
 	return r;
 }
 
@@ -78,6 +79,7 @@ void pk_report_free(pk_report *r)
 	pk_pair_map_free(&r->ids);
 	pk_pair_map_free(&r->index);
 	pk_pair_map_free(&r->evicted_by);
+	pk_pair_map_free(&r->group_evicted_by);
 	pk_strtab_free(r->strs);
 	free(r);
 }
@@ -408,8 +410,12 @@ static void note_victims(pk_report *r, long unit, const cJSON *plan)
 		}
 		if (pk_bool(v, "pdbViolation"))
 			note_named(r, &r->pdbs, TAG_PDB, unit, v, "pdb");
-		if (pk_str(v, "podGroup"))
+		if (pk_str(v, "podGroup")) {
 			note_named(r, &r->groups, TAG_GROUP, unit, v, "podGroup");
+			const char *ns = rp_str(r, pk_str_or(v, "namespace", "")), *pg = rp_str(r, pk_str(v, "podGroup"));
+			if (!pk_pair_map_has(&r->group_evicted_by, ns, pg))
+				pk_pair_map_add(&r->group_evicted_by, ns, pg, unit + 1);
+		}
 		pk_pair_map_add(&r->evicted_by, rp_str(r, pk_str_or(v, "namespace", "")),
 		                rp_str(r, pk_str_or(v, "name", "")), unit + 1);
 	}
@@ -428,7 +434,10 @@ static void note_nodes(pk_report *r, long unit, const cJSON *plan)
 		}
 		n->after = pk_get(res, "requestedAfter");
 	}
-	const char *placed = pk_str(plan, "nominatedNodeName");
+	/* the node a plan nominates its pod to (a NotEligible plan keeps the
+	 * nomination it had: it touches no node), or places it on */
+	const char *placed = strcmp(pk_str_or(plan, "result", ""), "Preempt") == 0 ? pk_str(plan, "nominatedNodeName")
+	                                                                           : NULL;
 	if (!placed)
 		placed = pk_str(plan, "node");
 	if (placed)
