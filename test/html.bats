@@ -59,8 +59,8 @@ count() { grep -o -- "$2" <<<"$1" | wc -l; }
 		[[ $dom == *'<strong>Why it won:</strong> smallest priority sum</p>'* ]] || fail "why it won"
 		[ "$(count "$dom" '<tr><td class="n">[234]</td><td>demo-worker')" -eq 3 ] || fail "other candidates"
 		# and why the other nodes are none (victims --explain)
-		[[ $dom == *'<tr><td class="n">2</td><td class="reason">TaintToleration: node(s) had untolerated taint(s)'* ]] ||
-			fail "the nodes that are no candidate"
+		[[ $dom == *'<tr><td class="n">1</td><td class="reason">TaintToleration: node(s) had untolerated taint(s) (Filter UnschedulableAndUnresolvable; Preemption is not helpful for scheduling; untolerated: nvidia.com/gpu=present:NoSchedule)'* ]] ||
+			fail "the nodes that are no candidate, a group per taint"
 		# one SVG per touched node: the plan touches demo-worker4 only
 		[ "$(count "$dom" '<svg class="bars"')" -eq 1 ] || fail "bars"
 		[[ $dom == *'id="node-demo-worker4"'* ]] || fail "the touched node"
@@ -344,7 +344,7 @@ axis_labels() {
 			fail "recreated members as one unit"
 		[[ $dom == *'<td><a href="#podgroup-ml.train">podgroup ml/train</a></td><td><a href="#pod-ml.infer">ml/infer</a></td>'* ]] ||
 			fail "the gang first evicted by infer"
-		[[ $dom == *'<td class="n">0</td><td>all</td><td class="reason">No preemption victims found for incoming preemptor</td>'* ]] ||
+		[[ $dom == *'<td class="n">0</td><td>all</td><td class="reason">pod group preemption: No preemption victims found for incoming preemptor</td>'* ]] ||
 			fail "the gang's disruption mode, as v1beta1 says it"
 	done
 }

@@ -3,6 +3,7 @@
  * gate for pods of a group, and how many candidates to sample. */
 #include "sched/engine/podgroup.h"
 #include "sched/engine/preempt_int.h"
+#include "sched/engine/reasons.h"
 
 #include <limits.h>
 #include <stdio.h>
@@ -15,7 +16,7 @@ bool pk_pod_eligible_to_preempt(pk_snapshot *s, const pk_pod *p, const char **wh
 {
 	*why = "";
 	if (p->policy == PK_PREEMPT_NEVER) {
-		*why = "not eligible due to preemptionPolicy=Never.";
+		*why = PK_R_NEVER;
 		return false;
 	}
 	if (!*p->nominated_node)
@@ -29,7 +30,7 @@ bool pk_pod_eligible_to_preempt(pk_snapshot *s, const pk_pod *p, const char **wh
 	for (int i = 0; i < ni->npods; i++) {
 		const pk_pod *q = ni->pods[i];
 		if (q->priority < p->priority && q->terminating && q->preemption_target) {
-			*why = "not eligible due to a terminating pod on the nominated node.";
+			*why = PK_R_TERMINATING;
 			return false;
 		}
 	}
@@ -89,7 +90,7 @@ char *pk_fit_error_weighted(pk_arena *a, long nnodes, const pk_status *const *st
 			fe->reasons[j] = (pk_fit_reason){ rc[j].reason, rc[j].count };
 	}
 	char *out = pk_arena_alloc(a, len);
-	size_t w = (size_t)snprintf(out, len, "0/%ld nodes are available", nnodes);
+	size_t w = (size_t)snprintf(out, len, PK_R_FIT_ERROR, nnodes);
 	for (int j = 0; j < nr; j++)
 		w += (size_t)snprintf(out + w, len - w, "%s%s", j ? ", " : ": ", rc[j].text);
 	snprintf(out + w, len - w, ".");
@@ -199,16 +200,16 @@ pk_group_gate pk_postfilter_group_gate(const pk_group_gate_in *in)
 		/* 1.37 (#139520): GenericWorkload alone sends every pod of a
 		 * pod group to workload-aware preemption; the topology check
 		 * moved to PodGroupPostFilter */
-		g.message = "preemption: not eligible due to workload aware preemption enabled";
+		g.message = PK_R_GATE_WAP;
 		g.gate = "GenericWorkload";
 	} else if (in->topology_aware && !in->group_found) {
-		g.message = "preemption: pod group for pod not found";
+		g.message = PK_R_GATE_NOT_FOUND;
 		g.gate = "TopologyAwareWorkloadScheduling";
 	} else if (in->topology_aware && in->group_has_constraints) {
-		g.message = "preemption: not eligible due to placement-based pod group scheduling limitation";
+		g.message = PK_R_GATE_TAS;
 		g.gate = "TopologyAwareWorkloadScheduling";
 	} else if (in->workload_aware_preemption) {
-		g.message = "preemption: not eligible due to workload aware preemption enabled";
+		g.message = PK_R_GATE_WAP;
 		g.gate = "WorkloadAwarePreemption";
 	}
 	return g;

@@ -1,6 +1,7 @@
 /* PodGroupEvaluator: selectVictimsOnDomain over the whole cluster with a
  * greedy pod-group scheduling function; see podgroup.h. */
 #include "sched/engine/podgroup.h"
+#include "sched/engine/reasons.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -9,12 +10,12 @@
 
 #include "base/alloc.h"
 
-#define R_NO_VICTIMS "No preemption victims found for incoming preemptor"
-#define R_NEVER "not eligible due to preemptionPolicy=Never."
-#define R_TERMINATING "not eligible due to a terminating pod on the nominated node."
-#define R_TAS "not eligible due to placement-based pod group scheduling limitation"
-#define R_ONGOING "ongoing preemption on nominated nodes"
-#define R_TOPOLOGY "not supported with topology constraints"
+#define R_NO_VICTIMS PK_R_NO_VICTIMS_GROUP
+#define R_NEVER PK_R_NEVER
+#define R_TERMINATING PK_R_TERMINATING
+#define R_TAS PK_R_GROUP_TAS
+#define R_ONGOING PK_R_ONGOING
+#define R_TOPOLOGY PK_R_TOPOLOGY
 
 const char *pk_pg_result_name(pk_pg_result r)
 {
@@ -423,6 +424,13 @@ static const char *fmt(pk_arena *a, const char *f, ...)
 	return out;
 }
 
+/* A message of PodGroupPostFilter's status: from 1.37 it prefixes every one
+ * ("pod group preemption: "), 1.36's returned the evaluator's as it was. */
+static const char *status_message(pk_pg_evaluation *e, const pk_pg_set *g, const char *m)
+{
+	return g->gates.k8s_minor >= 37 ? fmt(&e->arena, PK_R_POD_GROUP_PREFIX "%s", m) : m;
+}
+
 static void record_placement(pk_pg_evaluation *e, const pg_sched *c)
 {
 	e->nplaced = 0;
@@ -689,7 +697,7 @@ void pk_pg_evaluate(pk_snapshot *s, pk_score_cache *scores, const pk_pg_set *g, 
 		 * 1.37: PodGroupPostFilter's own refusal, another message */
 		e->result = PK_PG_NOT_ELIGIBLE;
 		e->code = PK_CODE_UNSCHEDULABLE;
-		e->reason = g->gates.k8s_minor >= 37 ? R_TOPOLOGY : R_TAS;
+		e->reason = status_message(e, g, g->gates.k8s_minor >= 37 ? R_TOPOLOGY : R_TAS);
 		sched_free(&c);
 		return;
 	}
@@ -711,13 +719,13 @@ void pk_pg_evaluate(pk_snapshot *s, pk_score_cache *scores, const pk_pg_set *g, 
 		 * terminating on a member's nominated node says it */
 		e->result = PK_PG_PREEMPTION_IN_PROGRESS;
 		e->code = PK_CODE_SUCCESS;
-		e->reason = R_ONGOING;
+		e->reason = status_message(e, g, R_ONGOING);
 		goto out;
 	}
 	if (why) {
 		e->result = PK_PG_NOT_ELIGIBLE;
 		e->code = PK_CODE_UNSCHEDULABLE;
-		e->reason = why;
+		e->reason = status_message(e, g, why);
 		goto out;
 	}
 	unit_set us;
@@ -727,7 +735,7 @@ void pk_pg_evaluate(pk_snapshot *s, pk_score_cache *scores, const pk_pg_set *g, 
 		/* 1.37 (GenerateVictims, then Preempt): Unschedulable */
 		e->result = PK_PG_UNSCHEDULABLE;
 		e->code = g->gates.k8s_minor >= 37 ? PK_CODE_UNSCHEDULABLE : PK_CODE_UNSCHEDULABLE_UNRESOLVABLE;
-		e->reason = R_NO_VICTIMS;
+		e->reason = status_message(e, g, R_NO_VICTIMS);
 	} else {
 		units_remove_all(&c, &us);
 		compute_open_nodes(&c);

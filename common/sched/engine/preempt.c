@@ -7,6 +7,7 @@
 #include "sched/engine/interpod.h"
 #include "sched/engine/podgroup.h"
 #include "sched/engine/preempt_int.h"
+#include "sched/engine/reasons.h"
 #include "sched/engine/spread.h"
 
 #include <limits.h>
@@ -16,7 +17,7 @@
 
 #include "base/alloc.h"
 
-#define R_NOT_HELPFUL "Preemption is not helpful for scheduling"
+#define R_NOT_HELPFUL PK_R_NOT_HELPFUL
 
 /* ---- evaluation ------------------------------------------------------------ */
 
@@ -53,7 +54,7 @@ static const pk_status not_helpful = {
 static const char *filter_message(pk_evaluation *e)
 {
 	if (e->nnodes == 0)
-		return "no nodes available to schedule pods";
+		return PK_R_NO_NODES;
 	const pk_status **st = pk_xmalloc(sizeof *st * (size_t)e->nnodes);
 	for (long i = 0; i < e->nnodes; i++)
 		st[i] = e->nodes[i].filter;
@@ -178,12 +179,18 @@ static void evaluate(pk_snapshot *s, const pk_preemptor *p, const pk_eval_opts *
 	 * and left out otherwise: flipped only when that changes */
 	if (x && (e->nfit > 0 || p->gate_message || s->nnodes == 0))
 		pk_session_show_dry(x, false);
+	if (s->nnodes == 0) {
+		/* ErrNoNodesAvailable: not a FitError, no PostFilter runs */
+		e->status = PK_PRE_UNSCHEDULABLE;
+		e->message = PK_R_NO_NODES;
+		return;
+	}
 	if (e->nfit > 0) {
 		e->status = PK_PRE_FITS;
 		return;
 	}
 	if (p->gate_message) { /* PostFilter stops before the evaluator */
-		static const char prefix[] = "preemption: ";
+		static const char prefix[] = PK_R_PREEMPTION_PREFIX;
 		const char *m = p->gate_message;
 		e->status = PK_PRE_NOT_ELIGIBLE;
 		e->message = event_message(e, fit_message(e, x),
@@ -199,10 +206,6 @@ static void evaluate(pk_snapshot *s, const pk_preemptor *p, const pk_eval_opts *
 		return;
 	}
 	e->status = PK_PRE_UNSCHEDULABLE;
-	if (s->nnodes == 0) {
-		e->message = event_message(e, fit_message(e, x), "no nodes available");
-		return;
-	}
 	if (x) {
 		pk_session_show_dry(x, true);
 		pk_session_pick(x, s, p->pod, o, e);

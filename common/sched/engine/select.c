@@ -2,6 +2,7 @@
  * lower-priority tail (the arithmetic path), or with pod groups (1.37). */
 #include "sched/engine/podgroup.h"
 #include "sched/engine/preempt_int.h"
+#include "sched/engine/reasons.h"
 
 #include <limits.h>
 #include <stdio.h>
@@ -10,7 +11,7 @@
 
 #include "base/alloc.h"
 
-#define R_NO_VICTIMS "No preemption victims found for incoming pod"
+#define R_NO_VICTIMS PK_R_NO_VICTIMS
 
 /* ---- SelectVictimsOnNode --------------------------------------------------- */
 

@@ -99,6 +99,8 @@ void pk_plan_of_pod(pk_plan *p, const pk_evaluation *e, const pk_placement *pl, 
 				p->fit_nodes[p->nfit_shown++] = e->nodes[i].ni->node->name;
 	}
 	p->placement = pl;
+	p->eval = e;
+	p->gate_message = gate_message;
 	if (pod->unmodelled) {
 		char names[256];
 		pk_unmodelled_names(pod->unmodelled, names, sizeof names);
@@ -139,6 +141,7 @@ void pk_plan_pod_from_record(pk_plan *p, const cJSON *rec, const cJSON *ref)
 			p->fit_nodes[p->nfit_shown++] = it->valuestring;
 	p->nfit = cJSON_GetArraySize(pk_get(rec, "fitsNodes"));
 	p->placement_record = pk_get(rec, "placement");
+	p->diagnosis_record = pk_get(rec, "diagnosis");
 	cJSON_ArrayForEach(it, pk_get(rec, "warnings"))
 		pk_plan_add_warning(p, cJSON_IsString(it) ? it->valuestring : NULL);
 	const cJSON *gate = pk_get(rec, "postFilter");
@@ -349,6 +352,12 @@ static void pod_fields_emit(pk_emit *e, const pk_plan *p)
 	}
 	pk_emit_string(e, "decidedBy", p->decided_by);
 	pk_emit_string(e, "reason", p->reason);
+	if (p->result == PK_PLAN_NOT_ELIGIBLE || p->result == PK_PLAN_UNSCHEDULABLE) {
+		if (p->eval)
+			pk_diagnosis_emit(e, "diagnosis", p->eval, p->gate_message);
+		else if (p->diagnosis_record)
+			pk_emit_item(e, "diagnosis", p->diagnosis_record);
+	}
 	warnings_emit(e, p);
 	if (p->gate || p->gate_status) {
 		pk_emit_object(e, "postFilter");

@@ -620,6 +620,104 @@ bool pk_candidate_from_json(cJSON *o, pk_strtab *strs, pk_arena *a, pk_candidate
 	return true;
 }
 
+/* ---- diagnosis --------------------------------------------------------------------- */
+
+enum { MAX_TAINTS = 64 };
+
+/* The taints TaintToleration stopped the pod at, each with its nodes. */
+typedef struct taint_count {
+	const pk_taint *t;
+	long nodes;
+} taint_count;
+
+typedef struct taint_tally {
+	taint_count c[MAX_TAINTS];
+	int n;
+	long more;                /* nodes of taints past MAX_TAINTS */
+	const char *reason;       /* the status reason they give */
+} taint_tally;
+
+static bool same_taint(const pk_taint *a, const pk_taint *b)
+{
+	return a->effect == b->effect && strcmp(a->key, b->key) == 0 && strcmp(a->value, b->value) == 0;
+}
+
+static void taints_of(const pk_evaluation *ev, taint_tally *x)
+{
+	x->n = 0;
+	x->more = 0;
+	x->reason = NULL;
+	const pk_pod *pod = ev->preemptor->pod;
+	for (long i = 0; i < ev->nnodes; i++) {
+		const pk_status *st = ev->nodes[i].filter;
+		if (!st || !st->plugin || strcmp(st->plugin, "TaintToleration") != 0 || !st->nreasons)
+			continue;
+		const pk_taint *t = pk_untolerated_taint(pod, ev->nodes[i].ni->node);
+		if (!t)
+			continue;
+		x->reason = st->reasons[0];
+		int k = 0;
+		while (k < x->n && !same_taint(x->c[k].t, t))
+			k++;
+		if (k == x->n && x->n == MAX_TAINTS) {
+			x->more++;
+			continue;
+		}
+		if (k == x->n)
+			x->c[x->n++] = (taint_count){ t, 0 };
+		x->c[k].nodes++;
+	}
+}
+
+static void taints_emit(pk_emit *e, const taint_tally *x)
+{
+	pk_emit_array(e, "taints");
+	for (int k = 0; k < x->n; k++) {
+		pk_emit_object(e, NULL);
+		pk_emit_string(e, "key", x->c[k].t->key);
+		pk_emit_string(e, "value", x->c[k].t->value);
+		pk_emit_string(e, "effect", pk_taint_effect_name(x->c[k].t->effect));
+		pk_emit_number(e, "nodes", (double)x->c[k].nodes);
+		pk_emit_end(e);
+	}
+	pk_emit_end(e);
+	if (x->more)
+		pk_emit_number(e, "nodesWithOtherTaints", (double)x->more);
+}
+
+static void fit_reasons_emit(pk_emit *e, const char *key, const pk_fit_error *fe, const taint_tally *taints)
+{
+	pk_emit_array(e, key);
+	for (int i = 0; i < fe->n; i++) {
+		pk_emit_object(e, NULL);
+		pk_emit_string(e, "reason", fe->reasons[i].reason);
+		pk_emit_number(e, "nodes", (double)fe->reasons[i].nodes);
+		if (taints && taints->n && taints->reason && strcmp(taints->reason, fe->reasons[i].reason) == 0)
+			taints_emit(e, taints);
+		pk_emit_end(e);
+	}
+	pk_emit_end(e);
+}
+
+void pk_diagnosis_emit(pk_emit *e, const char *key, const pk_evaluation *ev, const char *gate)
+{
+	static const char prefix[] = "preemption: ";
+	taint_tally taints;
+	taints_of(ev, &taints);
+	pk_emit_object(e, key);
+	pk_emit_number(e, "nodes", (double)ev->nnodes);
+	fit_reasons_emit(e, "filter", &ev->filter_error, &taints);
+	if (gate) {
+		pk_emit_string(e, "postFilter", strncmp(gate, prefix, sizeof prefix - 1) == 0 ? gate + sizeof prefix - 1
+		                                                                              : gate);
+	} else {
+		pk_emit_string(e, "postFilter", ev->postfilter ? ev->postfilter : "");
+		if (ev->preemption_error.n)
+			fit_reasons_emit(e, "preemption", &ev->preemption_error, NULL);
+	}
+	pk_emit_end(e);
+}
+
 cJSON *pk_preemptor_json(const pk_evaluation *e, const pk_snapshot *s)
 {
 	const pk_preemptor *p = e->preemptor;
@@ -654,6 +752,12 @@ cJSON *pk_preemptor_json(const pk_evaluation *e, const pk_snapshot *s)
 		cJSON_AddStringToObject(g, "gate", p->gate);
 		cJSON_AddStringToObject(g, "status", p->gate_message);
 	}
+	if (e->status == PK_PRE_NOT_ELIGIBLE || e->status == PK_PRE_UNSCHEDULABLE) {
+		pk_emit d;
+		pk_emit_tree(&d);
+		pk_diagnosis_emit(&d, NULL, e, NULL);
+		cJSON_AddItemToObject(o, "diagnosis", pk_emit_tree_done(&d));
+	}
 	(void)s;
 	if (p->object)
 		cJSON_AddItemReferenceToObject(o, "pod", p->object);
@@ -677,6 +781,27 @@ const pk_status *pk_node_status_of(const pk_evaluation *e, long i, const char **
 	return st;
 }
 
+const char *pk_taint_text(const char *key, const char *value, const char *effect, char *buf, size_t size)
+{
+	snprintf(buf, size, "%s%s%s:%s", key, value && *value ? "=" : "", value ? value : "", effect);
+	return buf;
+}
+
+/* The taint TaintToleration stopped node i at, or NULL. */
+static const pk_taint *node_taint(const pk_evaluation *e, long i)
+{
+	const pk_status *st = e->nodes[i].filter;
+	if (!st || !st->plugin || strcmp(st->plugin, "TaintToleration") != 0)
+		return NULL;
+	return pk_untolerated_taint(e->preemptor->pod, e->nodes[i].ni->node);
+}
+
+const char *pk_node_taint_text(const pk_evaluation *e, long i, char *buf, size_t size)
+{
+	const pk_taint *t = node_taint(e, i);
+	return t ? pk_taint_text(t->key, t->value, pk_taint_effect_name(t->effect), buf, size) : NULL;
+}
+
 cJSON *pk_node_status_json(const pk_evaluation *e, long i)
 {
 	const char *stage, *preemption;
@@ -696,19 +821,27 @@ cJSON *pk_node_status_json(const pk_evaluation *e, long i)
 		cJSON_AddItemToArray(r, cJSON_CreateString(st->reasons[k]));
 	if (preemption)
 		cJSON_AddStringToObject(o, "preemption", preemption);
+	const pk_taint *t = node_taint(e, i);
+	if (t) {
+		cJSON *j = cJSON_AddObjectToObject(o, "untoleratedTaint");
+		cJSON_AddStringToObject(j, "key", t->key);
+		cJSON_AddStringToObject(j, "value", t->value);
+		cJSON_AddStringToObject(j, "effect", pk_taint_effect_name(t->effect));
+	}
 	return o;
 }
 
 void pk_node_groups_add(pk_node_groups *gs, const char *node, const char *stage, const char *code,
-                        const char *plugin, const char *const *reasons, int nreasons, const char *preemption)
+                        const char *plugin, const char *const *reasons, int nreasons, const char *preemption,
+                        const char *taint)
 {
 	char what[700];
 	size_t w = (size_t)snprintf(what, sizeof what, "%s: ", plugin && *plugin ? plugin : stage);
 	for (int k = 0; k < nreasons && w < sizeof what; k++)
 		w += (size_t)snprintf(what + w, sizeof what - w, "%s%s", k ? ", " : "", reasons[k]);
 	if (w < sizeof what)
-		snprintf(what + w, sizeof what - w, " (%s %s%s%s)", stage, code, preemption ? "; " : "",
-		         preemption ? preemption : "");
+		snprintf(what + w, sizeof what - w, " (%s %s%s%s%s%s)", stage, code, preemption ? "; " : "",
+		         preemption ? preemption : "", taint ? "; untolerated: " : "", taint ? taint : "");
 	long j = 0;
 	while (j < gs->n && strcmp(gs->g[j].what, what) != 0)
 		j++;

@@ -12,7 +12,8 @@
  *     preemptionPolicy,priorityClassName,schedulerName},"status":"Preempt",
  *     "message":"…","nodes":N,"fitsNodes":[…],"potentialNodes":N,
  *     "numCandidates":N,"offset":K,"warnings":[…],
- *     "postFilter":{"gate","status"} (when a feature gate stopped it),"pod":{…}}
+ *     "postFilter":{"gate","status"} (when a feature gate stopped it),
+ *     "diagnosis":{…} (NotEligible, Unschedulable: pk_diagnosis_emit),"pod":{…}}
  *   {"kind":"Candidate","preemptor":{namespace,name,uid,priority},"node":"…",
  *     "victims":[{namespace,name,uid,node,priority,startTime,priorityClassName,
  *       owner:{kind,name},podGroup,pdb}],
@@ -31,7 +32,8 @@
  * the pods bound or nominated to the node request now (pods: how many) and
  * after the plan's victims are gone and its pods placed or nominated there.
  *   {"kind":"NodeStatus","preemptor":{…},"node":"…","stage":"Filter"|"DryRun",
- *     "code":"…","plugin":"…","reasons":[…]}            (victims --explain)
+ *     "code":"…","plugin":"…","reasons":[…],
+ *     "untoleratedTaint":{key,value,effect} (TaintToleration's)}  (victims --explain)
  */
 #ifndef PK_SCHED_RECORDS_H
 #define PK_SCHED_RECORDS_H
@@ -121,6 +123,22 @@ cJSON *pk_plan_nodes_json(const pk_snapshot *s, const pk_pod *const *gone, int n
  * for other outcomes. */
 cJSON *pk_pod_plan_nodes_json(const pk_snapshot *s, const pk_evaluation *e, const pk_nodeinfo *assumed);
 
+/* The parts of a FailedScheduling message that does not place the pod, as a
+ * record's "diagnosis", so that nothing reads them back from the text:
+ *   {"nodes":N,
+ *    "filter":[{"reason":"…","nodes":N}],   the scheduling cycle's FitError
+ *    "postFilter":"…",                        what the PostFilter said after
+ *                                             "preemption: "
+ *    "preemption":[{"reason":"…","nodes":N}]} when that was DryRunPreemption's
+ *                                             FitError
+ * reasons counted by their exact string, as FitError counts them. The
+ * filter entry of TaintToleration's reason also names the taints
+ * (upstream's reason does not, #134740): "taints":[{"key","value","effect",
+ * "nodes"}], the first untolerated taint of each node, as its Filter finds
+ * it. postFilter: gate when the per-pod PostFilter's gate stopped the pod
+ * (preempt-plan --simulate says it apart), else the evaluation's. */
+void pk_diagnosis_emit(pk_emit *e, const char *key, const pk_evaluation *ev, const char *gate);
+
 cJSON *pk_preemptor_json(const pk_evaluation *e, const pk_snapshot *s);
 /* NodeStatus records of --explain for node i of e (NULL if it is a candidate). */
 cJSON *pk_node_status_json(const pk_evaluation *e, long i);
@@ -146,8 +164,18 @@ typedef struct pk_node_groups {
 	bool all_names;           /* list every node (up to the cell's room), not the first three */
 } pk_node_groups;
 
+/* taint: the taint TaintToleration stopped at ("key=value:Effect",
+ * pk_taint_text), or NULL: nodes stopped at different taints are different
+ * groups. */
 void pk_node_groups_add(pk_node_groups *gs, const char *node, const char *stage, const char *code,
-                        const char *plugin, const char *const *reasons, int nreasons, const char *preemption);
+                        const char *plugin, const char *const *reasons, int nreasons, const char *preemption,
+                        const char *taint);
+/* A taint as kubectl taint and kubectl describe node write it:
+ * "key=value:Effect", "key:Effect" without a value. */
+const char *pk_taint_text(const char *key, const char *value, const char *effect, char *buf, size_t size);
+/* The taint TaintToleration stopped node i of e at, as pk_taint_text
+ * writes it into buf, or NULL when another plugin (or none) stopped it. */
+const char *pk_node_taint_text(const pk_evaluation *e, long i, char *buf, size_t size);
 /* A table row per group: PREEMPTOR, PRIORITY, RESULT "NotCandidate", NODE,
  * then the cells row_fn fills in (the tools' columns differ); frees. */
 typedef void (*pk_node_group_row_fn)(void *ctx, const pk_node_group *g, const char *nodes, const char *reason);

@@ -261,55 +261,6 @@ void pk_report_candidates(pk_report *r, const cJSON *preemptor, const pk_candida
 	r->choice = o;
 }
 
-/* ---- FitError messages --------------------------------------------------------------- */
-
-static const char AVAILABLE[] = " nodes are available: ";
-
-/* The clause ends before ", <digit>" or at the segment's final '.'. */
-static const char *clause_end(const char *p, bool *last)
-{
-	for (const char *q = p; *q; q++) {
-		if (q[0] == ',' && q[1] == ' ' && isdigit((unsigned char)q[2])) {
-			*last = false;
-			return q;
-		}
-		if (q[0] == '.' && (q[1] == '\0' || q[1] == ' ')) {
-			*last = true;
-			return q;
-		}
-	}
-	*last = true;
-	return p + strlen(p);
-}
-
-int pk_fit_error_reasons(const char *msg, pk_reason_fn fn, void *ctx)
-{
-	int found = 0;
-	const char *seg = msg ? strstr(msg, AVAILABLE) : NULL;
-	while (seg) {
-		/* "preemption: 0/N nodes ..." is the PostFilter's part */
-		const char *start = seg;
-		while (start > msg && start[-1] != ' ')
-			start--;
-		bool preemption = start - msg >= 12 && strncmp(start - 12, "preemption: ", 12) == 0;
-		const char *p = seg + sizeof AVAILABLE - 1;
-		bool last = false;
-		while (!last && isdigit((unsigned char)*p)) {
-			char *after;
-			long count = strtol(p, &after, 10);
-			if (*after != ' ')
-				break;
-			p = after + 1;
-			const char *end = clause_end(p, &last);
-			fn(ctx, preemption ? "preemption" : "filter", p, (size_t)(end - p), count);
-			found++;
-			p = last ? end : end + 2;
-		}
-		seg = strstr(p, AVAILABLE);
-	}
-	return found;
-}
-
 /* ---- gathering ----------------------------------------------------------------------- */
 
 enum { TAG_OWNER = 1, TAG_NODE, TAG_PDB, TAG_REASON, TAG_GROUP };
@@ -447,10 +398,12 @@ static void note_nodes(pk_report *r, long unit, const cJSON *plan)
 		rp_list_add(&node_of(r, pk_str_or(pl, "node", ""))->placed_units, unit);
 }
 
-typedef struct reason_ctx {
-	pk_report *r;
-	long unit;
-} reason_ctx;
+static long num_of(const cJSON *o, const char *key)
+{
+	int64_t v = 0;
+	pk_int64(o, key, &v);
+	return (long)v;
+}
 
 static void note_reason_text(pk_report *r, long unit, const char *stage, const char *text, size_t len,
                              long nodes)
@@ -473,22 +426,49 @@ static void note_reason_text(pk_report *r, long unit, const char *stage, const c
 	rp_list_add(&x->examples, unit);
 }
 
-static void on_reason(void *ctx, const char *stage, const char *reason, size_t len, long count)
+/* The reasons of one stage of a plan's diagnosis (records.h), each with
+ * its nodes; TaintToleration's once per taint it names. */
+static void note_stage(pk_report *r, long unit, const char *stage, const cJSON *reasons)
 {
-	reason_ctx *c = ctx;
-	note_reason_text(c->r, c->unit, stage, reason, len, count);
+	const cJSON *it, *t;
+	cJSON_ArrayForEach(it, reasons) {
+		const char *reason = pk_str_or(it, "reason", "");
+		const cJSON *taints = pk_get(it, "taints");
+		if (!cJSON_GetArraySize(taints)) {
+			note_reason_text(r, unit, stage, reason, strlen(reason), num_of(it, "nodes"));
+			continue;
+		}
+		cJSON_ArrayForEach(t, taints) {
+			char taint[600], text[1200];
+			snprintf(text, sizeof text, "%s: %s", reason,
+			         pk_taint_text(pk_str_or(t, "key", ""), pk_str_or(t, "value", ""), pk_str_or(t, "effect", ""),
+			                       taint, sizeof taint));
+			note_reason_text(r, unit, stage, text, strlen(text), num_of(t, "nodes"));
+		}
+	}
 }
 
-/* Units that were not placed: their FitError reasons one by one, other
- * messages whole, under the result's name. */
+/* Units that were not placed: the reasons of their diagnosis one by one
+ * (each with its nodes, as the FailedScheduling message counts them),
+ * what the PostFilter said otherwise whole under the result's name; a
+ * plan without a diagnosis (a PodGroup's) its reason whole. */
 static void note_reasons(pk_report *r, long unit, const rp_unit *u)
 {
 	if (strcmp(u->result, "Unschedulable") != 0 && strcmp(u->result, "NotEligible") != 0)
 		return;
-	const char *reason = pk_str_or(u->plan, "reason", "");
-	reason_ctx c = { r, unit };
-	if (pk_fit_error_reasons(reason, on_reason, &c) == 0)
+	const cJSON *d = pk_get(u->plan, "diagnosis");
+	if (!cJSON_IsObject(d)) {
+		const char *reason = pk_str_or(u->plan, "reason", "");
 		note_reason_text(r, unit, u->result, reason, strlen(reason), 0);
+		return;
+	}
+	note_stage(r, unit, "filter", pk_get(d, "filter"));
+	const cJSON *pre = pk_get(d, "preemption");
+	const char *post = pk_str_or(d, "postFilter", "");
+	if (cJSON_GetArraySize(pre))
+		note_stage(r, unit, "preemption", pre);
+	else if (*post)
+		note_reason_text(r, unit, u->result, post, strlen(post), 0);
 }
 
 static int cmp_node(const void *a, const void *b)
