@@ -363,3 +363,14 @@ axis_labels() {
 	run grep -c 'id="node-demo-worker1"' "$page"
 	[ "$output" = 0 ] || fail "the kept nomination is listed as a touched node"
 }
+
+@test "--simulate --apply -o html: an applied object's assumption is one warning, naming the object" {
+	page="$BATS_TEST_TMPDIR/apply.html" pods="$BATS_TEST_TMPDIR/pods.yaml"
+	printf 'apiVersion: v1\nkind: Pod\nmetadata: {name: copied, namespace: shop}\nspec:\n  nodeName: node-9\n  priorityClassName: shop\n  containers: [{name: c, image: busybox, resources: {requests: {cpu: 100m}}}]\nstatus: {phase: Running}\n' >"$pods"
+	preempt-plan --simulate -o html "$FIX/simulate/apply-deployment-scale-up/cluster.json" --apply "$pods" >"$page" 2>/dev/null
+	valid "$page"
+	[ "$(grep -c 'it carries a status' "$page" | head -1)" -ge 1 ]
+	box=$(sed -n '/<section id="warnings">/,/<\/section>/p' "$page")
+	[ "$(grep -o 'it carries a status' <<<"$box" | wc -l)" -eq 1 ] || fail "the assumption twice: $box"
+	[[ $box == *'<span class="reach">1 applied object(s)</span> Pod shop/copied: it carries a status'* ]] || fail "reach: $box"
+}

@@ -529,6 +529,16 @@ static rp_warning *warning_of(pk_report *r, const char *text, long *times)
 	return &r->warnings[r->nwarnings++];
 }
 
+/* The warning with text, or NULL. */
+static rp_warning *find_warning(pk_report *r, const char *text)
+{
+	const char *key = pk_strtab_find(r->strs, text);
+	for (long i = 0; key && i < r->nwarnings; i++)
+		if (r->warnings[i].text == key)
+			return &r->warnings[i];
+	return NULL;
+}
+
 /* Each warning once: the run's (its own count), then the plans' and the
  * applied objects' (how many carry it; a record that repeats one counts
  * once). */
@@ -548,10 +558,20 @@ static void gather_warnings(pk_report *r)
 				x->units++;
 			}
 		}
-	cJSON_ArrayForEach(rec, r->applied)
-		cJSON_ArrayForEach(w, pk_get(rec, "warnings"))
-			if (cJSON_IsString(w))
-				warning_of(r, w->valuestring, &times)->applied++;
+	cJSON_ArrayForEach(rec, r->applied) {
+		const cJSON *o = pk_get(rec, "object");
+		cJSON_ArrayForEach(w, pk_get(rec, "warnings")) {
+			if (!cJSON_IsString(w))
+				continue;
+			/* the run says an applied object's warning with the object's name
+			 * before it (preempt-plan --simulate --apply): one warning */
+			char said[2300];
+			snprintf(said, sizeof said, "%s %s/%s: %s", pk_str_or(o, "kind", ""), pk_str_or(o, "namespace", ""),
+			         pk_str_or(o, "name", ""), w->valuestring);
+			rp_warning *x = find_warning(r, said);
+			(x ? x : warning_of(r, w->valuestring, &times))->applied++;
+		}
+	}
 }
 
 static void gather(pk_report *r)
