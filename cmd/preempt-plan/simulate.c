@@ -717,8 +717,8 @@ int pp_simulate_main(int argc, char **argv)
 		warn_classes(r);
 		pk_pg_set_finish(&r->groups, &r->snap);
 		const char *caveat = pk_pg_release_caveat(&r->groups);
-		if (caveat)
-			pk_diag_report(&r->cli.diag, PK_SEV_WARNING, NULL, "%s", caveat);
+		if (caveat) /* on stderr, under the table and in the summary's warnings */
+			warn(r, NULL, "%s", caveat);
 		pk_sim sim;
 		pk_sim_init(&sim, &r->snap, &r->groups, &so);
 		if (r->snap.nnodes == 0)

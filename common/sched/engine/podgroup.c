@@ -9,6 +9,7 @@
 
 #include "k8s/gates.h"
 #include "k8s/json.h"
+#include "k8s/release.h"
 #include "base/alloc.h"
 
 /* ---- feature gates -------------------------------------------------------- */
@@ -39,7 +40,7 @@ static bool has_composite(const pk_pg_set *g)
 	return false;
 }
 
-const char *pk_pg_release_caveat(const pk_pg_set *g)
+static const char *release_caveat(const pk_pg_set *g)
 {
 	if (g->gates.k8s_minor >= 36 && !g->gates.composite && has_composite(g))
 		return g->gates.k8s_minor < 37
@@ -53,6 +54,68 @@ const char *pk_pg_release_caveat(const pk_pg_set *g)
 	return "Kubernetes 1.35's gang scheduling (the GangScheduling plugin holding members at Permit, "
 	       "scheduling.k8s.io/v1alpha1 Workloads) is not modelled: the PodGroups of the input are "
 	       "answered for as Kubernetes 1.36 answers them";
+}
+
+const char *pk_pg_release_caveat(pk_pg_set *g)
+{
+	const char *c = release_caveat(g);
+	size_t w = (size_t)snprintf(g->caveat, sizeof g->caveat, "%s", c ? c : "");
+	for (int i = 0; i < g->nunserved && w < sizeof g->caveat; i++) {
+		char served[256];
+		pk_release_served_list(g->gates.k8s_minor, "scheduling.k8s.io", g->unserved[i].kind, served, sizeof served);
+		w += (size_t)snprintf(g->caveat + w, sizeof g->caveat - w,
+		                      "%s%ld %s object(s) are scheduling.k8s.io/%s, which Kubernetes 1.%d does not serve "
+		                      "(it serves %s): its apiserver would have none of them (no matches for kind \"%s\" "
+		                      "in version \"scheduling.k8s.io/%s\"); they are read as if it served them",
+		                      w ? "; " : "", g->unserved[i].n, g->unserved[i].kind, g->unserved[i].version,
+		                      g->gates.k8s_minor, *served ? served : "no version of it", g->unserved[i].kind,
+		                      g->unserved[i].version);
+	}
+	return *g->caveat ? g->caveat : NULL;
+}
+
+/* The versions of the scheduling.k8s.io workload kinds, oldest first. */
+static const char *const versions[] = { "v1alpha1", "v1alpha2", "v1alpha3", "v1beta1", "v1" };
+enum { NVERSIONS = sizeof versions / sizeof versions[0] };
+
+static int version_rank(const char *v)
+{
+	for (int i = 0; i < NVERSIONS; i++)
+		if (strcmp(v, versions[i]) == 0)
+			return i;
+	return -1;
+}
+
+/* An object of kind in apiVersion api: counted when the release answered
+ * for serves only older versions of the kind, or none (an older version
+ * than it serves is its upgrade's business: 1.37's release note asks to
+ * remove v1alpha2 objects first). */
+static void note_version(pk_pg_set *g, const char *kind, const char *api)
+{
+	static const char *const kinds[] = { "PodGroup", "CompositePodGroup", "Workload" };
+	const char *slash = strchr(api, '/');
+	int rank = version_rank(slash ? slash + 1 : "");
+	if (rank < 0)
+		return;
+	for (int r = rank; r < NVERSIONS; r++)
+		if (pk_release_serves(g->gates.k8s_minor, "scheduling.k8s.io", kind, versions[r]))
+			return;
+	const char *k8s_kind = NULL; /* a static name: the object's text is not kept */
+	for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
+		if (strcmp(kind, kinds[i]) == 0)
+			k8s_kind = kinds[i];
+	int k = 0;
+	while (k < g->nunserved && !(g->unserved[k].kind == k8s_kind && g->unserved[k].version == versions[rank]))
+		k++;
+	if (!k8s_kind || (k == g->nunserved && k == (int)(sizeof g->unserved / sizeof g->unserved[0])))
+		return;
+	if (k == g->nunserved) {
+		g->unserved[k].kind = k8s_kind;
+		g->unserved[k].version = versions[rank];
+		g->unserved[k].n = 0;
+		g->nunserved++;
+	}
+	g->unserved[k].n++;
 }
 
 /* ---- the set and its (namespace, name) index -------------------------------- */
@@ -290,9 +353,12 @@ bool pk_pg_set_add(pk_pg_set *g, pk_snapshot *s, const cJSON *obj, bool *rejecte
 	*rejected = false;
 	if ((strcmp(kind, "PodGroup") == 0 || strcmp(kind, "CompositePodGroup") == 0) && k8s_scheduling) {
 		*rejected = !add_podgroup(g, s, obj, err, errsize);
+		if (!*rejected)
+			note_version(g, kind, api);
 		return true;
 	}
 	if (strcmp(kind, "Workload") == 0 && k8s_scheduling) {
+		note_version(g, kind, api);
 		cJSON_AddItemToArray(g->workloads, cJSON_Duplicate(obj, 1));
 		return true;
 	}

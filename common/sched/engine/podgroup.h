@@ -55,8 +55,11 @@ bool pk_pg_groups_count_in_pod_preemption(const pk_pg_gates *g);
  * to say (stderr, records), or NULL: Kubernetes 1.35's gang scheduling
  * (GangScheduling at Permit, v1alpha1 Workloads) is not modelled, so an
  * input with PodGroups is answered as 1.36 answers it; CompositePodGroups
- * in an input answered for a release (or gates) that does not read them. */
-const char *pk_pg_release_caveat(const struct pk_pg_set *g);
+ * in an input answered for a release (or gates) that does not read them;
+ * PodGroups, CompositePodGroups or Workloads in a version newer than the
+ * release serves (its apiserver would have none of them: kubectl's "no
+ * matches for kind"), which are read as if it served them. */
+const char *pk_pg_release_caveat(struct pk_pg_set *g);
 
 /* ---- PodGroups ------------------------------------------------------------ */
 
@@ -97,6 +100,11 @@ typedef struct pk_pg_set {
 	cJSON *workloads;               /* array of Workload objects (owned) */
 	cJSON *templates;               /* array of workload-like objects for --scale (owned) */
 	pk_pg_gates gates;
+	/* Objects in an API version newer than any the release answered for
+	 * serves (a v1beta1 PodGroup answered for 1.36): kind, version, count */
+	struct { const char *kind, *version; long n; } unserved[4];
+	int nunserved;
+	char caveat[2048];              /* pk_pg_release_caveat's text */
 	void *index;                    /* private: (namespace, name) -> group */
 } pk_pg_set;
 
