@@ -240,8 +240,11 @@ static void simulation_line(pk_report *r, pk_html *h)
 		return;
 	PK_HTML_LIT(h, "<p>");
 	pk_html_textf(h, "Simulated %ld unit(s) (%ld pod(s), %ld pod group(s)) on %ld node(s): %ld scheduled, "
-	              "%ld nominated, %ld unschedulable.", num(s, "units"), num(s, "pods"), num(s, "podGroups"),
+	              "%ld nominated, %ld unschedulable", num(s, "units"), num(s, "pods"), num(s, "podGroups"),
 	              num(s, "nodes"), num(s, "scheduled"), num(s, "nominated"), num(s, "unschedulable"));
+	if (num(s, "notEligible"))
+		pk_html_textf(h, ", %ld not eligible to preempt", num(s, "notEligible"));
+	pk_html_text(h, ".");
 	if (num(s, "scaled"))
 		pk_html_textf(h, " %ld of them added by --scale.", num(s, "scaled"));
 	PK_HTML_LIT(h, "</p>\n");
