@@ -39,9 +39,11 @@ plan() {
 
 @test "victims --explain | preempt-plan -o table: the other nodes, grouped by plugin and reason" {
 	run -0 bash -c 'victims --explain --preemptor "$1" "$2" | preempt-plan -o table' _ "$PREEMPTOR" "$CLUSTER"
-	[ "${#lines[@]}" -eq 5 ]   # the footer: the rule of ADJUSTED-SUM, then the release
-	assert_line --index 4 'Answers for Kubernetes 1.37 (--kubernetes-version).'
-	assert_line --index 2 --regexp '^shop/checkout-7c9d5b8f4-m2x6q +1000000 +NotCandidate +demo-control-plane,demo-gpu1 +0 +<none> +2 node\(s\): TaintToleration: node\(s\) had untolerated taint\(s\) \(Filter UnschedulableAndUnresolvable; Preemption is not helpful for scheduling\)$'
+	[ "${#lines[@]}" -eq 6 ]   # the footer: the rule of ADJUSTED-SUM, then the release
+	assert_line --index 5 'Answers for Kubernetes 1.37 (--kubernetes-version).'
+	# one group per taint (upstream's reason names none, #134740: the record does)
+	assert_line --index 2 --regexp '^shop/checkout-7c9d5b8f4-m2x6q +1000000 +NotCandidate +demo-control-plane +0 +<none> +1 node\(s\): TaintToleration: node\(s\) had untolerated taint\(s\) \(Filter UnschedulableAndUnresolvable; Preemption is not helpful for scheduling; untolerated: node-role.kubernetes.io/control-plane:NoSchedule\)$'
+	assert_line --index 3 --regexp '^shop/checkout-7c9d5b8f4-m2x6q +1000000 +NotCandidate +demo-gpu1 +0 +<none> +1 node\(s\): TaintToleration: node\(s\) had untolerated taint\(s\) \(Filter UnschedulableAndUnresolvable; Preemption is not helpful for scheduling; untolerated: nvidia.com/gpu=present:NoSchedule\)$'
 }
 
 @test "the plan names the criterion of pickOneNodeForPreemption that decided" {
@@ -210,4 +212,17 @@ candidates() {
 	run bash -c 'printf "%s\n" "{\"kind\":\"Preemptor\",\"preemptor\":$1,\"status\":\"NeedsPreemption\",\"message\":\"\"}" "{\"kind\":\"Candidate\",\"preemptor\":$1,\"node\":\"n1\",\"victims\":[],\"numPDBViolations\":0}" | preempt-plan' _ "$pre"
 	assert_success
 	[ "$(jq -r '[.result, .nominatedNodeName] | join(" ")' <<<"$output")" = "Preempt n1" ]
+}
+
+@test "victims | preempt-plan: a plan that places nothing carries the diagnosis, the report groups its reasons from it" {
+	sed 's/cpu: "2"/cpu: "64"/' "$PREEMPTOR" >"$BATS_TEST_TMPDIR/big.yaml"
+	victims --preemptor "$BATS_TEST_TMPDIR/big.yaml" "$CLUSTER" >"$BATS_TEST_TMPDIR/rec.ndjson" || [ $? -eq 1 ]
+	run -1 preempt-plan "$BATS_TEST_TMPDIR/rec.ndjson"
+	run jq -e '.result == "Unschedulable" and .diagnosis.filter[0].reason == "node(s) had untolerated taint(s)"
+		and ([.diagnosis.filter[0].taints[] | .key] == ["node-role.kubernetes.io/control-plane", "nvidia.com/gpu"])
+		and .diagnosis.preemption == [{"reason": "Preemption is not helpful for scheduling", "nodes": 6}]' <<<"$output"
+	assert_success
+	run -1 preempt-plan -o html "$BATS_TEST_TMPDIR/rec.ndjson"
+	assert_output --partial '<td>Filter</td><td class="reason">node(s) had untolerated taint(s): nvidia.com/gpu=present:NoSchedule</td><td class="n">1</td><td class="n">1</td>'
+	assert_output --partial '<td>Filter</td><td class="reason">Insufficient cpu</td><td class="n">1</td><td class="n">4</td>'
 }

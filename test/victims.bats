@@ -91,9 +91,11 @@ setup() {
 	refute_output --partial 'pickOneNodeForPreemption'
 }
 
-@test "--explain -o wide lists the nodes that are no candidate, grouped by plugin and reason" {
+@test "--explain -o wide lists the nodes that are no candidate, grouped by plugin, reason and the taint it names" {
 	run -0 victims --explain -o wide --preemptor "$PREEMPTOR" "$CLUSTER"
-	assert_output --regexp 'NotCandidate +demo-control-plane,demo-gpu1 .* 2 node\(s\): TaintToleration: node\(s\) had untolerated taint\(s\) \(Filter UnschedulableAndUnresolvable; Preemption is not helpful for scheduling\)'
+	# upstream's reason as FailedScheduling says it (#134740), the taint beside it: two taints, two groups
+	assert_output --regexp 'NotCandidate +demo-control-plane .* 1 node\(s\): TaintToleration: node\(s\) had untolerated taint\(s\) \(Filter UnschedulableAndUnresolvable; Preemption is not helpful for scheduling; untolerated: node-role.kubernetes.io/control-plane:NoSchedule\)'
+	assert_output --regexp 'NotCandidate +demo-gpu1 .* 1 node\(s\): TaintToleration: node\(s\) had untolerated taint\(s\) \(Filter UnschedulableAndUnresolvable; Preemption is not helpful for scheduling; untolerated: nvidia.com/gpu=present:NoSchedule\)'
 }
 
 @test "a pod that fits shows where, and exits 0" {
@@ -119,8 +121,15 @@ setup() {
 @test "--explain says why the tainted nodes are not candidates" {
 	run victims --explain --preemptor "$PREEMPTOR" "$CLUSTER"
 	assert_success
-	line=$(printf '%s\n' "$output" | jq -c 'select(.kind == "NodeStatus" and .node == "demo-gpu1") | [.stage, .code, .reasons[0]]')
-	[ "$line" = '["Filter","UnschedulableAndUnresolvable","node(s) had untolerated taint(s)"]' ]
+	line=$(printf '%s\n' "$output" | jq -c 'select(.kind == "NodeStatus" and .node == "demo-gpu1") | [.stage, .code, .reasons[0], .untoleratedTaint]')
+	[ "$line" = '["Filter","UnschedulableAndUnresolvable","node(s) had untolerated taint(s)",{"key":"nvidia.com/gpu","value":"present","effect":"NoSchedule"}]' ]
+}
+
+@test "a pod no node takes: its Preemptor record's diagnosis counts the reasons and names the untolerated taints" {
+	sed 's/cpu: "2"/cpu: "64"/' "$PREEMPTOR" >"$BATS_TEST_TMPDIR/big.yaml"
+	run -1 victims --preemptor "$BATS_TEST_TMPDIR/big.yaml" "$CLUSTER"
+	run jq -ce 'select(.kind == "Preemptor") | .diagnosis' <<<"$output"
+	assert_output '{"nodes":6,"filter":[{"reason":"node(s) had untolerated taint(s)","nodes":2,"taints":[{"key":"node-role.kubernetes.io/control-plane","value":"","effect":"NoSchedule","nodes":1},{"key":"nvidia.com/gpu","value":"present","effect":"NoSchedule","nodes":1}]},{"reason":"Insufficient cpu","nodes":4}],"postFilter":"0/6 nodes are available: 6 Preemption is not helpful for scheduling.","preemption":[{"reason":"Preemption is not helpful for scheduling","nodes":6}]}'
 }
 
 @test "--pending with no pending pods is an answer (0) with a note" {
@@ -536,10 +545,10 @@ EOF2
 	printf 'kind: Pod\nmetadata: {name: polite, namespace: shop}\nspec:\n  priority: 5\n  preemptionPolicy: Never\n  containers: [{name: c, resources: {requests: {cpu: "3"}}}]\n' > "$BATS_TEST_TMPDIR/never.yaml"
 	run -1 --separate-stderr victims -o wide --explain --preemptor "$BATS_TEST_TMPDIR/never.yaml" "$CLUSTER"
 	assert_line --index 1 --regexp '^shop/polite +5 +NotEligible +<none> +0 +0 +<none> +<none> +<none> +'
-	assert_line --regexp '^shop/polite +5 +NotCandidate +demo-control-plane,demo-gpu1 +0 +0 +<none> +<none> +<none> +2 node\(s\)'
+	assert_line --regexp '^shop/polite +5 +NotCandidate +demo-gpu1 +0 +0 +<none> +<none> +<none> +1 node\(s\)'
 	run -1 --separate-stderr bash -c 'victims --explain --preemptor "$1" "$2" | preempt-plan -o wide' _ "$BATS_TEST_TMPDIR/never.yaml" "$CLUSTER"
 	assert_line --index 1 --regexp '^shop/polite +5 +NotEligible +<none> +0 +<none> +0 +<none> +'
-	assert_line --regexp '^shop/polite +5 +NotCandidate +demo-control-plane,demo-gpu1 +0 +<none> +0 +<none> +2 node\(s\)'
+	assert_line --regexp '^shop/polite +5 +NotCandidate +demo-gpu1 +0 +<none> +0 +<none> +1 node\(s\)'
 }
 
 @test "stdout and stderr on one terminal: each assumption once, under the table (and still on stderr when piped)" {

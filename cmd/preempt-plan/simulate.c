@@ -232,6 +232,7 @@ static void on_step(void *ctx, const pk_sim_step *st)
 			warn(r, NULL, "%s", reprieve);
 		}
 		plan.node_resources = pk_pg_plan_nodes_json(&r->snap, st->group_eval);
+		plan.recreated = st->unit->recreated; /* an evicted gang's members, back as one */
 	} else {
 		pk_plan_of_pod(&plan, st->pod_eval, st->node ? &st->placement : NULL, st->gate_message);
 		plan.recreated = st->unit->recreated;
@@ -260,6 +261,7 @@ static cJSON *summary_json(const sim_run *r, const pk_sim *m)
 	cJSON_AddNumberToObject(o, "scheduled", (double)s->scheduled);
 	cJSON_AddNumberToObject(o, "nominated", (double)s->nominated);
 	cJSON_AddNumberToObject(o, "unschedulable", (double)s->unschedulable);
+	cJSON_AddNumberToObject(o, "notEligible", (double)s->not_eligible);
 	cJSON_AddNumberToObject(o, "victims", (double)s->victims);
 	cJSON_AddNumberToObject(o, "cascadingPreemptions", (double)s->cascading_preemptions);
 	cJSON_AddNumberToObject(o, "units", (double)s->units);
@@ -377,9 +379,12 @@ static void table_end(sim_run *r, const pk_sim *m)
 	}
 	pk_cli_table_warnings(&r->cli, &r->table);
 	const pk_sim_summary *s = &m->sum;
-	pk_table_footer(&r->table, "%ld unit(s): %ld scheduled, %ld nominated, %ld unschedulable; %ld victim(s), "
+	char not_eligible[64] = "";
+	if (s->not_eligible)
+		snprintf(not_eligible, sizeof not_eligible, ", %ld not eligible to preempt", s->not_eligible);
+	pk_table_footer(&r->table, "%ld unit(s): %ld scheduled, %ld nominated, %ld unschedulable%s; %ld victim(s), "
 	                "%ld recreated, %ld cascading preemption(s)",
-	                s->units, s->scheduled, s->nominated, s->unschedulable, s->victims, s->recreated,
+	                s->units, s->scheduled, s->nominated, s->unschedulable, not_eligible, s->victims, s->recreated,
 	                s->cascading_preemptions);
 	pk_table_flush(&r->table, &r->out);
 }
@@ -639,7 +644,8 @@ static int simulate(sim_run *r, pk_sim *sim, double *secs)
 	pk_apply_finish(&r->apply);
 	warn_after_run(r, sim);
 	r->writer->end(r, sim);
-	bool negative = sim->sum.unschedulable || pk_apply_rejected(&r->apply) || pk_apply_unplaced(&r->apply);
+	bool negative = sim->sum.unschedulable || sim->sum.not_eligible || pk_apply_rejected(&r->apply) ||
+	                pk_apply_unplaced(&r->apply);
 	return negative ? PK_EXIT_FINDING : PK_EXIT_OK;
 }
 
@@ -711,8 +717,8 @@ int pp_simulate_main(int argc, char **argv)
 		warn_classes(r);
 		pk_pg_set_finish(&r->groups, &r->snap);
 		const char *caveat = pk_pg_release_caveat(&r->groups);
-		if (caveat)
-			pk_diag_report(&r->cli.diag, PK_SEV_WARNING, NULL, "%s", caveat);
+		if (caveat) /* on stderr, under the table and in the summary's warnings */
+			warn(r, NULL, "%s", caveat);
 		pk_sim sim;
 		pk_sim_init(&sim, &r->snap, &r->groups, &so);
 		if (r->snap.nnodes == 0)

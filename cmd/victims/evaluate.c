@@ -159,9 +159,10 @@ static void explain_rows(victims_run *r, const pk_evaluation *e)
 	for (long i = 0; i < e->nnodes; i++) {
 		const char *stage, *preemption;
 		const pk_status *st = pk_node_status_of(e, i, &stage, &preemption);
+		char taint[600];
 		if (st && st->code != PK_CODE_SUCCESS)
 			pk_node_groups_add(&gs, e->nodes[i].ni->node->name, stage, pk_code_name(st->code), st->plugin,
-			                   st->reasons, st->nreasons, preemption);
+			                   st->reasons, st->nreasons, preemption, pk_node_taint_text(e, i, taint, sizeof taint));
 	}
 	explain_ctx x = { r, e };
 	pk_node_groups_flush(&gs, explain_row, &x);

@@ -301,6 +301,7 @@ static void page_style(pk_html *h)
 		"padding:.25rem .5rem;text-align:left;vertical-align:top}thead th{background:var(--head);position:sticky;"
 		"top:0}td.n{text-align:right;font-variant-numeric:tabular-nums}tr.group th{background:var(--head);"
 		"text-align:left}td{overflow-wrap:break-word}td.reason{min-width:7rem;max-width:36rem}td.reason,td.name,td a,ul.pods li{overflow-wrap:anywhere}\n"
+		"div.wide{max-width:100%;overflow-x:auto}\n" /* a wide table scrolls in its box, not the page */
 		"ul.pods{margin:0;padding-left:1.1rem;min-width:8rem}.tag{display:inline-block;border:1px solid var(--line);"
 		"border-radius:4px;padding:0 .3rem;font-size:.8rem;margin-left:.3rem}.tag.warn{border-color:var(--over)}\n"
 		".note{background:var(--note);border-radius:6px;padding:.4rem .8rem}"

@@ -1,6 +1,6 @@
 /* The plan report (common/sched/report.h) from hand-made records: the
  * branches for records some runs have (AppliedObject, a plan's decidedBy,
- * warnings), FitError grouping, escaping, the bounds.
+ * warnings), reasons grouped from a plan's diagnosis, escaping, the bounds.
  * With a path argument the page is also written there, for test/html.bats
  * to render in a browser. */
 #include <stdio.h>
@@ -38,6 +38,12 @@ static const char *const records[] = {
 	"\"numPDBViolations\":0,\"reason\":\"0/3 nodes are available: 1 node(s) had untolerated taint(s), "
 	"2 Insufficient example.com/gpu. preemption: 0/3 nodes are available: 1 Preemption is not helpful for "
 	"scheduling, 2 No preemption victims found for incoming pod.\",\"actions\":[],"
+	"\"diagnosis\":{\"nodes\":3,\"filter\":[{\"reason\":\"node(s) had untolerated taint(s)\",\"nodes\":1,"
+	"\"taints\":[{\"key\":\"dedicated\",\"value\":\"infra\",\"effect\":\"NoSchedule\",\"nodes\":1}]},"
+	"{\"reason\":\"Insufficient example.com/gpu\",\"nodes\":2}],\"postFilter\":\"0/3 nodes are available: "
+	"1 Preemption is not helpful for scheduling, 2 No preemption victims found for incoming pod.\","
+	"\"preemption\":[{\"reason\":\"Preemption is not helpful for scheduling\",\"nodes\":1},"
+	"{\"reason\":\"No preemption victims found for incoming pod\",\"nodes\":2}]},"
 	"\"warnings\":[\"priorityClassName \\\"gone\\\" not found; priority 5 assumed\"]}",
 
 	"{\"kind\":\"PreemptionPlan\",\"preemptor\":{\"kind\":\"Pod\",\"namespace\":\"shop\",\"name\":\"<script>x</script>\","
@@ -50,38 +56,6 @@ static const char *const records[] = {
 	"\"scaled\":0,\"nodes\":3,\"warnings\":[\"priorityClassName \\\"gone\\\" not found; priority 5 assumed (2 times)\","
 	"\"1 Job object(s) not used (3 times)\"]}",
 };
-
-typedef struct reason_seen {
-	char text[8][80], stage[8][16];
-	long count[8];
-	int n;
-} reason_seen;
-
-static void on_reason(void *ctx, const char *stage, const char *reason, size_t len, long count)
-{
-	reason_seen *s = ctx;
-	if (s->n == 8)
-		return;
-	snprintf(s->text[s->n], sizeof s->text[0], "%.*s", (int)len, reason);
-	snprintf(s->stage[s->n], sizeof s->stage[0], "%s", stage);
-	s->count[s->n++] = count;
-}
-
-static void test_fit_error(void)
-{
-	reason_seen s = { .n = 0 };
-	int n = pk_fit_error_reasons("0/16 nodes are available: 2 Insufficient nvidia.com/gpu, 14 node(s) didn't "
-	                             "match Pod's node affinity/selector. preemption: 0/16 nodes are available: 16 "
-	                             "Preemption is not helpful for scheduling.", on_reason, &s);
-	CHECK(n == 3, "three reasons in a FitError with a preemption part (%d)", n);
-	CHECK_STR(s.text[0], "Insufficient nvidia.com/gpu", "a dot inside a reason does not end it");
-	CHECK(s.count[0] == 2 && strcmp(s.stage[0], "filter") == 0, "count and stage of the first");
-	CHECK_STR(s.text[1], "node(s) didn't match Pod's node affinity/selector", "the second reason");
-	CHECK(s.count[2] == 16 && strcmp(s.stage[2], "preemption") == 0, "the preemption part's stage");
-	s.n = 0;
-	CHECK(pk_fit_error_reasons("not eligible due to preemptionPolicy=Never.", on_reason, &s) == 0,
-	      "a message that is no FitError has no reasons");
-}
 
 static int count(const char *hay, const char *needle)
 {
@@ -128,7 +102,6 @@ static void test_bounds(void)
 
 int main(int argc, char **argv)
 {
-	test_fit_error();
 	test_bounds();
 
 	pk_report_opts o;
@@ -163,7 +136,15 @@ int main(int argc, char **argv)
 	CHECK(strstr(page, "<td>batch/report-pdb</td><td class=\"n\">1</td>") != NULL,
 	      "the PDB violated, by how many pods");
 	CHECK(strstr(page, ">Insufficient example.com/gpu</td><td class=\"n\">1</td><td class=\"n\">2</td>") != NULL,
-	      "a FitError reason grouped with its plans and nodes");
+	      "a FitError reason grouped with its plans and nodes, from the plan's diagnosis");
+	CHECK(strstr(page, ">node(s) had untolerated taint(s): dedicated=infra:NoSchedule</td><td class=\"n\">1</td>"
+	                   "<td class=\"n\">1</td>") != NULL,
+	      "TaintToleration's reason once per taint it names");
+	CHECK(strstr(page, "<td>Preemption</td><td class=\"reason\">No preemption victims found for incoming pod</td>"
+	                   "<td class=\"n\">1</td><td class=\"n\">2</td>") != NULL,
+	      "the preemption dry run's reasons with their nodes");
+	CHECK(strstr(page, "<td>NotEligible</td><td class=\"reason\">not eligible: &lt;b&gt;&amp;") != NULL,
+	      "a plan without a diagnosis: its reason whole, under its result");
 	CHECK(count(page, "<svg class=\"bars\"") == 1, "one SVG per touched node");
 	CHECK(strstr(page, ">example.com/gpu</text>") != NULL, "an extended resource gets its bar");
 	CHECK(strstr(page, "113% of 4 over") != NULL, "a node over its capacity says so in words");

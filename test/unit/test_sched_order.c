@@ -96,12 +96,16 @@ static void test_fit_error(void)
 	pk_status_set(&s2, PK_CODE_UNSCHEDULABLE_UNRESOLVABLE, "DefaultPreemption", "No preemption victims found for incoming pod");
 	s3 = s2;
 	const pk_status *st[] = { &s2, &s1, &s3 };
-	const char *m = pk_fit_error_message(&a, 3, st, 3);
+	pk_fit_error fe;
+	const char *m = pk_fit_error_message(&a, 3, st, 3, &fe);
 	CHECK_STR(m, "0/3 nodes are available: 1 Insufficient cpu, 2 No preemption victims found for incoming pod.",
 	          "FitError counts reasons and sorts them as strings");
+	CHECK(fe.nnodes == 3 && fe.n == 2 && fe.reasons[0].nodes == 1 && fe.reasons[1].nodes == 2,
+	      "the histogram beside the text, in its order");
+	CHECK_STR(fe.reasons[1].reason, "No preemption victims found for incoming pod", "a reason of the histogram");
 	pk_status_add_reason(&s1, "Insufficient memory");
 	const pk_status *st2[] = { &s1 };
-	m = pk_fit_error_message(&a, 1, st2, 1);
+	m = pk_fit_error_message(&a, 1, st2, 1, NULL);
 	CHECK_STR(m, "0/1 nodes are available: 1 Insufficient cpu, 1 Insufficient memory.", "every reason of a node counts");
 	pk_arena_free(&a);
 }

@@ -3,6 +3,7 @@
  * gate for pods of a group, and how many candidates to sample. */
 #include "sched/engine/podgroup.h"
 #include "sched/engine/preempt_int.h"
+#include "sched/engine/reasons.h"
 
 #include <limits.h>
 #include <stdio.h>
@@ -15,7 +16,7 @@ bool pk_pod_eligible_to_preempt(pk_snapshot *s, const pk_pod *p, const char **wh
 {
 	*why = "";
 	if (p->policy == PK_PREEMPT_NEVER) {
-		*why = "not eligible due to preemptionPolicy=Never.";
+		*why = PK_R_NEVER;
 		return false;
 	}
 	if (!*p->nominated_node)
@@ -29,7 +30,7 @@ bool pk_pod_eligible_to_preempt(pk_snapshot *s, const pk_pod *p, const char **wh
 	for (int i = 0; i < ni->npods; i++) {
 		const pk_pod *q = ni->pods[i];
 		if (q->priority < p->priority && q->terminating && q->preemption_target) {
-			*why = "not eligible due to a terminating pod on the nominated node.";
+			*why = PK_R_TERMINATING;
 			return false;
 		}
 	}
@@ -50,7 +51,7 @@ static int text_cmp(const void *a, const void *b)
 }
 
 char *pk_fit_error_weighted(pk_arena *a, long nnodes, const pk_status *const *statuses, const long *weight,
-                            long n)
+                            long n, pk_fit_error *fe)
 {
 	enum { MAXR = 64 };
 	reason_count rc[MAXR];
@@ -81,17 +82,24 @@ char *pk_fit_error_weighted(pk_arena *a, long nnodes, const pk_status *const *st
 		len += strlen(rc[j].text) + 2;
 	}
 	qsort(rc, (size_t)nr, sizeof *rc, text_cmp);
+	if (fe) {
+		fe->nnodes = nnodes;
+		fe->n = nr;
+		fe->reasons = pk_arena_alloc(a, sizeof *fe->reasons * (size_t)(nr + 1));
+		for (int j = 0; j < nr; j++)
+			fe->reasons[j] = (pk_fit_reason){ rc[j].reason, rc[j].count };
+	}
 	char *out = pk_arena_alloc(a, len);
-	size_t w = (size_t)snprintf(out, len, "0/%ld nodes are available", nnodes);
+	size_t w = (size_t)snprintf(out, len, PK_R_FIT_ERROR, nnodes);
 	for (int j = 0; j < nr; j++)
 		w += (size_t)snprintf(out + w, len - w, "%s%s", j ? ", " : ": ", rc[j].text);
 	snprintf(out + w, len - w, ".");
 	return out;
 }
 
-char *pk_fit_error_message(pk_arena *a, long nnodes, const pk_status *const *statuses, long n)
+char *pk_fit_error_message(pk_arena *a, long nnodes, const pk_status *const *statuses, long n, pk_fit_error *out)
 {
-	return pk_fit_error_weighted(a, nnodes, statuses, NULL, n);
+	return pk_fit_error_weighted(a, nnodes, statuses, NULL, n, out);
 }
 
 /* ---- node choice ----------------------------------------------------------- */
@@ -192,16 +200,16 @@ pk_group_gate pk_postfilter_group_gate(const pk_group_gate_in *in)
 		/* 1.37 (#139520): GenericWorkload alone sends every pod of a
 		 * pod group to workload-aware preemption; the topology check
 		 * moved to PodGroupPostFilter */
-		g.message = "preemption: not eligible due to workload aware preemption enabled";
+		g.message = PK_R_GATE_WAP;
 		g.gate = "GenericWorkload";
 	} else if (in->topology_aware && !in->group_found) {
-		g.message = "preemption: pod group for pod not found";
+		g.message = PK_R_GATE_NOT_FOUND;
 		g.gate = "TopologyAwareWorkloadScheduling";
 	} else if (in->topology_aware && in->group_has_constraints) {
-		g.message = "preemption: not eligible due to placement-based pod group scheduling limitation";
+		g.message = PK_R_GATE_TAS;
 		g.gate = "TopologyAwareWorkloadScheduling";
 	} else if (in->workload_aware_preemption) {
-		g.message = "preemption: not eligible due to workload aware preemption enabled";
+		g.message = PK_R_GATE_WAP;
 		g.gate = "WorkloadAwarePreemption";
 	}
 	return g;
@@ -215,4 +223,35 @@ long pk_num_candidates(long n, int pct, int abs)
 	if (k > n)
 		k = n;
 	return k;
+}
+
+/* names[i] is one of names[0..i) (interned names compare by address first) */
+static bool seen_before(const char *const *names, int i)
+{
+	for (int k = 0; k < i; k++)
+		if (names[k] && (names[k] == names[i] || strcmp(names[k], names[i]) == 0))
+			return true;
+	return false;
+}
+
+int pk_names_text(const char *const *names, int n, char *buf, size_t size)
+{
+	int distinct = 0, shown = 0;
+	size_t w = 0;
+	buf[0] = '\0';
+	/* room kept for ", and 2147483647 more" */
+	size_t fits = size > 32 ? size - 32 : 0;
+	for (int i = 0; i < n; i++) {
+		if (!names[i] || !*names[i] || seen_before(names, i))
+			continue;
+		distinct++;
+		size_t len = strlen(names[i]) + (shown ? 2 : 0);
+		if (shown == distinct - 1 && w + len < fits) {
+			w += (size_t)snprintf(buf + w, size - w, "%s%s", shown ? ", " : "", names[i]);
+			shown++;
+		}
+	}
+	if (shown < distinct && size)
+		snprintf(buf + w, size - w, "%sand %d more", shown ? ", " : "", distinct - shown);
+	return distinct;
 }

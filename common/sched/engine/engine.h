@@ -250,6 +250,14 @@ bool pk_node_affinity_matches(const pk_pod *pod, const pk_node *n);
 /* A node-affinity term (required or preferred) selects n; an empty one none. */
 bool pk_node_term_matches(const pk_node_term *t, const pk_node *n);
 bool pk_taints_tolerated(const pk_pod *pod, const pk_node *n);
+/* The taint TaintToleration's Filter stops at (FindMatchingUntoleratedTaint:
+ * the node's first NoSchedule or NoExecute taint the pod does not
+ * tolerate), or NULL. Upstream's reason does not name it ("node(s) had
+ * untolerated taint(s)", #134740) and logs it at V(4); the records name it
+ * beside the reason. */
+const pk_taint *pk_untolerated_taint(const pk_pod *pod, const pk_node *n);
+/* "NoSchedule", "PreferNoSchedule", "NoExecute". */
+const char *pk_taint_effect_name(int effect);
 
 /* PreFilter state of PodTopologySpread and InterPodAffinity for pod: the
  * filters check those two plugins only while it is active (pk_evaluate
@@ -380,6 +388,20 @@ typedef struct pk_victim_ref {
 	const char *class_name, *owner_kind, *owner_name, *pod_group, *pdb;
 } pk_victim_ref;
 
+/* A PodGroup (or CompositePodGroup) that loses pods to a plan. Upstream's
+ * numPodGroupDisruptions counts the victim units whose pods name a
+ * scheduling group (isGroupVictim, preemption/types.go): the members of a
+ * disruptionMode-all group are one unit, wherever they run; a member of a
+ * group with mode single is one on its own. An entry gathers the units of
+ * one group. */
+typedef struct pk_group_disruption {
+	const char *namespace_, *name; /* the group evicted whole, else the pod's PodGroup */
+	bool composite;                /* a CompositePodGroup */
+	bool whole;                    /* disruptionMode all: its members went as one unit */
+	int units;                     /* its disruptions (victim units) */
+	int pods;                      /* its pods among the victims */
+} pk_group_disruption;
+
 typedef struct pk_candidate {
 	const char *node;
 	pk_victim_ref *victims;   /* most important first */
@@ -389,6 +411,12 @@ typedef struct pk_candidate {
 	 * their nomination is cleared if this node is chosen. */
 	pk_victim_ref *clear_nominations;
 	int nclear;
+	/* Victim units that are pod groups (upstream's numPodGroupDisruptions),
+	 * and the groups they are: set where victims are units (Kubernetes
+	 * 1.37 with PodGroups), else 0 and NULL. */
+	int num_pod_group_disruptions;
+	pk_group_disruption *disruptions;
+	int ndisruptions;
 	/* What node choice compares, so that it need not walk the victims
 	 * (which may be left out: pk_eval_opts.victims_of_best_only). Set by
 	 * pk_candidate_summarize, or by the engine as it selects. */
@@ -487,12 +515,35 @@ void pk_eval_opts_default(pk_eval_opts *o);
  * name and the dry runs' threads. */
 void pk_eval_opts_engine(pk_eval_opts *o, const pk_engine_opts *e);
 
+/* A FitError's histogram (framework.Diagnosis): every reason of the nodes'
+ * statuses with the number of nodes that gave it, counted by the exact
+ * string as upstream's FitError.Error() counts them, in the order its
+ * message lists them ("N reason" sorted as strings). */
+typedef struct pk_fit_reason {
+	const char *reason;
+	long nodes;
+} pk_fit_reason;
+
+typedef struct pk_fit_error {
+	long nnodes;              /* the N of "0/N nodes are available" */
+	pk_fit_reason *reasons;   /* arena */
+	int n;
+} pk_fit_error;
+
 typedef struct pk_evaluation {
 	const pk_preemptor *preemptor;
 	pk_pre_status status;
 	const char *message;      /* FailedScheduling-style text: filter FitError, then
 	                           * "preemption: " and the eligibility or preemption
 	                           * FitError; "" when the pod fits (arena) */
+	/* The same, structured (the records carry it, so that nothing parses
+	 * the text): the filter pass's FitError (n == 0 when the pod fits);
+	 * what the PostFilter said after "preemption: " ("" when nothing:
+	 * the pod fits, or preemption found candidates), and when that is
+	 * DryRunPreemption's FitError, its histogram (else n == 0). */
+	pk_fit_error filter_error;
+	const char *postfilter;
+	pk_fit_error preemption_error;
 	pk_node_eval *nodes;      /* one per snapshot node, snapshot order */
 	long nnodes;
 	long nfit;                /* nodes passing the filter pass */
@@ -544,8 +595,9 @@ bool pk_pod_eligible_to_preempt(pk_snapshot *s, const pk_pod *p, const char **wh
 long pk_snapshot_pending(const pk_snapshot *s, pk_pod ***out);
 
 /* FitError text: "0/N nodes are available: <count> <reason>, ...." with
- * reasons counted and sorted as strings. */
-char *pk_fit_error_message(pk_arena *a, long nnodes, const pk_status *const *statuses, long n);
+ * reasons counted and sorted as strings; the histogram into *out (arena)
+ * when out is not NULL. */
+char *pk_fit_error_message(pk_arena *a, long nnodes, const pk_status *const *statuses, long n, pk_fit_error *out);
 
 /* ======================================================================
  * 5. Node choice
@@ -563,6 +615,12 @@ int pk_pick_one_node(const pk_candidate *c, int n, int64_t now);
  * priority", "smallest priority sum", "fewest victims", "latest start of
  * the highest-priority victims", "node name (upstream: map order)". */
 int pk_pick_one_node_why(const pk_candidate *c, int n, int64_t now, const char **decided_by);
+
+/* The distinct names of names[0..n) (node names, say), in order of first
+ * appearance, as "a, b, c" into buf; when they do not all fit in size,
+ * the first ones and ", and K more". Returns how many are distinct. A plan's
+ * reason names every node it touches with it. */
+int pk_names_text(const char *const *names, int n, char *buf, size_t size);
 
 /* GetOffsetAndNumCandidates with a given offset (taken modulo n). */
 long pk_num_candidates(long n, int pct, int abs);

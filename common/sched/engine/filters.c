@@ -2,6 +2,7 @@
  * upstream's reasons and status codes. */
 #include "sched/engine/engine.h"
 #include "sched/engine/interpod.h"
+#include "sched/engine/reasons.h"
 #include "sched/engine/spread.h"
 
 #include <stdio.h>
@@ -10,16 +11,16 @@
 
 #include "base/alloc.h"
 
-/* Upstream reason strings. */
-#define R_UNSCHEDULABLE "node(s) were unschedulable"
-#define R_NODE_NAME "node(s) didn't match the requested node name"
-#define R_TAINT "node(s) had untolerated taint(s)"
-#define R_AFFINITY "node(s) didn't match Pod's node affinity/selector"
-#define R_PORTS "node(s) didn't have free ports for the requested pod ports"
-#define R_TOO_MANY_PODS "Too many pods"
-#define R_CPU "Insufficient cpu"
-#define R_MEMORY "Insufficient memory"
-#define R_EPHEMERAL "Insufficient ephemeral-storage"
+/* Upstream reason strings (reasons.h). */
+#define R_UNSCHEDULABLE PK_R_UNSCHEDULABLE
+#define R_NODE_NAME PK_R_NODE_NAME
+#define R_TAINT PK_R_TAINT
+#define R_AFFINITY PK_R_NODE_AFFINITY
+#define R_PORTS PK_R_PORTS
+#define R_TOO_MANY_PODS PK_R_TOO_MANY_PODS
+#define R_CPU PK_R_CPU
+#define R_MEMORY PK_R_MEMORY
+#define R_EPHEMERAL PK_R_EPHEMERAL
 
 static bool node_unschedulable_fails(const pk_pod *pod, const pk_node *n)
 {
@@ -76,7 +77,7 @@ static void check_res(pk_status *st, pk_snapshot *s, const char *name, const cha
 		return;
 	if (!reason) {
 		char buf[320];
-		snprintf(buf, sizeof buf, "Insufficient %s", name);
+		snprintf(buf, sizeof buf, PK_R_INSUFFICIENT, name);
 		reason = pk_intern(s->strs, buf);
 	}
 	pk_status_add_reason(st, reason);

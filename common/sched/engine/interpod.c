@@ -11,15 +11,16 @@
  * existing pods' anti-affinity (Unschedulable). Preemption removes and adds
  * pods through pk_interpod_update, so victims lift the counts they held. */
 #include "sched/engine/interpod.h"
+#include "sched/engine/reasons.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/alloc.h"
 
-#define R_AFFINITY "node(s) didn't match pod affinity rules"
-#define R_ANTI "node(s) didn't match pod anti-affinity rules"
-#define R_EXISTING "node(s) didn't satisfy existing pods anti-affinity rules"
+#define R_AFFINITY PK_R_POD_AFFINITY
+#define R_ANTI PK_R_POD_ANTI_AFFINITY
+#define R_EXISTING PK_R_EXISTING_ANTI_AFFINITY
 
 struct pk_interpod {
 	const pk_pod *pod;

@@ -24,6 +24,7 @@
  * snapshot is played forward (the node-only verdicts, read of the node
  * alone, hold for their static shape). */
 #include "sched/engine/preempt_int.h"
+#include "sched/engine/reasons.h"
 #include "sched/engine/workers.h"
 
 #include <stdlib.h>
@@ -739,7 +740,7 @@ void pk_session_show_dry(pk_session *x, bool show)
 const char *pk_session_filter_message(pk_evaluation *e, const pk_session *x)
 {
 	if (e->nnodes == 0)
-		return "no nodes available to schedule pods";
+		return PK_R_NO_NODES;
 	const pk_status **st = pk_xmalloc(sizeof *st * (size_t)(x->ncounts + 1));
 	long *w = pk_xmalloc(sizeof *w * (size_t)(x->ncounts + 1));
 	long n = 0;
@@ -748,7 +749,7 @@ const char *pk_session_filter_message(pk_evaluation *e, const pk_session *x)
 			st[n] = x->counts[i].st;
 			w[n++] = x->counts[i].n;
 		}
-	const char *msg = pk_fit_error_weighted(&e->arena, e->nnodes, st, w, n);
+	const char *msg = pk_fit_error_weighted(&e->arena, e->nnodes, st, w, n, &e->filter_error);
 	free(st);
 	free(w);
 	return msg;

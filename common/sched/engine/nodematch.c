@@ -2,14 +2,29 @@
  * filters, the spread and gang code and the scorer. */
 #include "sched/engine/engine.h"
 
-bool pk_taints_tolerated(const pk_pod *pod, const pk_node *n)
+const pk_taint *pk_untolerated_taint(const pk_pod *pod, const pk_node *n)
 {
 	for (int i = 0; i < n->ntaints; i++) {
 		const pk_taint *t = &n->taints[i];
 		if (t->effect != PK_EFFECT_PREFER_NO_SCHEDULE && !pk_pod_tolerates(pod, t))
-			return false;
+			return t;
 	}
-	return true;
+	return NULL;
+}
+
+bool pk_taints_tolerated(const pk_pod *pod, const pk_node *n)
+{
+	return pk_untolerated_taint(pod, n) == NULL;
+}
+
+const char *pk_taint_effect_name(int effect)
+{
+	switch (effect) {
+	case PK_EFFECT_NO_SCHEDULE: return "NoSchedule";
+	case PK_EFFECT_PREFER_NO_SCHEDULE: return "PreferNoSchedule";
+	case PK_EFFECT_NO_EXECUTE: return "NoExecute";
+	}
+	return "";
 }
 
 bool pk_node_term_matches(const pk_node_term *t, const pk_node *n)

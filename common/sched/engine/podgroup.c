@@ -9,6 +9,7 @@
 
 #include "k8s/gates.h"
 #include "k8s/json.h"
+#include "k8s/release.h"
 #include "base/alloc.h"
 
 /* ---- feature gates -------------------------------------------------------- */
@@ -39,7 +40,7 @@ static bool has_composite(const pk_pg_set *g)
 	return false;
 }
 
-const char *pk_pg_release_caveat(const pk_pg_set *g)
+static const char *release_caveat(const pk_pg_set *g)
 {
 	if (g->gates.k8s_minor >= 36 && !g->gates.composite && has_composite(g))
 		return g->gates.k8s_minor < 37
@@ -53,6 +54,68 @@ const char *pk_pg_release_caveat(const pk_pg_set *g)
 	return "Kubernetes 1.35's gang scheduling (the GangScheduling plugin holding members at Permit, "
 	       "scheduling.k8s.io/v1alpha1 Workloads) is not modelled: the PodGroups of the input are "
 	       "answered for as Kubernetes 1.36 answers them";
+}
+
+const char *pk_pg_release_caveat(pk_pg_set *g)
+{
+	const char *c = release_caveat(g);
+	size_t w = (size_t)snprintf(g->caveat, sizeof g->caveat, "%s", c ? c : "");
+	for (int i = 0; i < g->nunserved && w < sizeof g->caveat; i++) {
+		char served[256];
+		pk_release_served_list(g->gates.k8s_minor, "scheduling.k8s.io", g->unserved[i].kind, served, sizeof served);
+		w += (size_t)snprintf(g->caveat + w, sizeof g->caveat - w,
+		                      "%s%ld %s object(s) are scheduling.k8s.io/%s, which Kubernetes 1.%d does not serve "
+		                      "(it serves %s): its apiserver would have none of them (no matches for kind \"%s\" "
+		                      "in version \"scheduling.k8s.io/%s\"); they are read as if it served them",
+		                      w ? "; " : "", g->unserved[i].n, g->unserved[i].kind, g->unserved[i].version,
+		                      g->gates.k8s_minor, *served ? served : "no version of it", g->unserved[i].kind,
+		                      g->unserved[i].version);
+	}
+	return *g->caveat ? g->caveat : NULL;
+}
+
+/* The versions of the scheduling.k8s.io workload kinds, oldest first. */
+static const char *const versions[] = { "v1alpha1", "v1alpha2", "v1alpha3", "v1beta1", "v1" };
+enum { NVERSIONS = sizeof versions / sizeof versions[0] };
+
+static int version_rank(const char *v)
+{
+	for (int i = 0; i < NVERSIONS; i++)
+		if (strcmp(v, versions[i]) == 0)
+			return i;
+	return -1;
+}
+
+/* An object of kind in apiVersion api: counted when the release answered
+ * for serves only older versions of the kind, or none (an older version
+ * than it serves is its upgrade's business: 1.37's release note asks to
+ * remove v1alpha2 objects first). */
+static void note_version(pk_pg_set *g, const char *kind, const char *api)
+{
+	static const char *const kinds[] = { "PodGroup", "CompositePodGroup", "Workload" };
+	const char *slash = strchr(api, '/');
+	int rank = version_rank(slash ? slash + 1 : "");
+	if (rank < 0)
+		return;
+	for (int r = rank; r < NVERSIONS; r++)
+		if (pk_release_serves(g->gates.k8s_minor, "scheduling.k8s.io", kind, versions[r]))
+			return;
+	const char *k8s_kind = NULL; /* a static name: the object's text is not kept */
+	for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
+		if (strcmp(kind, kinds[i]) == 0)
+			k8s_kind = kinds[i];
+	int k = 0;
+	while (k < g->nunserved && !(g->unserved[k].kind == k8s_kind && g->unserved[k].version == versions[rank]))
+		k++;
+	if (!k8s_kind || (k == g->nunserved && k == (int)(sizeof g->unserved / sizeof g->unserved[0])))
+		return;
+	if (k == g->nunserved) {
+		g->unserved[k].kind = k8s_kind;
+		g->unserved[k].version = versions[rank];
+		g->unserved[k].n = 0;
+		g->nunserved++;
+	}
+	g->unserved[k].n++;
 }
 
 /* ---- the set and its (namespace, name) index -------------------------------- */
@@ -164,8 +227,7 @@ static pk_podgroup *group_get(pk_pg_set *g, const char *ns, const char *name, bo
 
 /* ---- decoding ---------------------------------------------------------------- */
 
-/* disruptionMode: "Pod" | "PodGroup" (v1alpha2) or {single:{}} | {all:{}}. */
-static bool decode_mode(const cJSON *m, bool *whole)
+bool pk_pg_decode_disruption_mode(const cJSON *m, bool *whole)
 {
 	if (cJSON_IsString(m)) {
 		*whole = strcmp(m->valuestring, "PodGroup") == 0;
@@ -211,7 +273,8 @@ static void decode_group_fields(pk_podgroup *pg, pk_strtab *strs, const cJSON *s
 	if (cls && (!fill_only || !*pg->class_name))
 		pg->class_name = pk_intern(strs, cls);
 	if (!fill_only || !pg->has_mode)
-		pg->has_mode = decode_mode(pk_get(spec, "disruptionMode"), &pg->disrupt_whole) || pg->has_mode;
+		pg->has_mode = pk_pg_decode_disruption_mode(pk_get(spec, "disruptionMode"), &pg->disrupt_whole) ||
+		               pg->has_mode;
 	const char *pol = pk_str(spec, "preemptionPolicy");
 	if (pol && (!fill_only || !pg->has_policy_field)) {
 		pg->policy_never = strcmp(pol, "Never") == 0;
@@ -290,9 +353,12 @@ bool pk_pg_set_add(pk_pg_set *g, pk_snapshot *s, const cJSON *obj, bool *rejecte
 	*rejected = false;
 	if ((strcmp(kind, "PodGroup") == 0 || strcmp(kind, "CompositePodGroup") == 0) && k8s_scheduling) {
 		*rejected = !add_podgroup(g, s, obj, err, errsize);
+		if (!*rejected)
+			note_version(g, kind, api);
 		return true;
 	}
 	if (strcmp(kind, "Workload") == 0 && k8s_scheduling) {
+		note_version(g, kind, api);
 		cJSON_AddItemToArray(g->workloads, cJSON_Duplicate(obj, 1));
 		return true;
 	}
@@ -488,7 +554,7 @@ static void apply_template(pk_pg_set *g, pk_snapshot *s, pk_podgroup *pg)
 		const cJSON *grp = find_named(pk_get(spec, "podGroups"), pg->template_);
 		const cJSON *pol = pk_get(grp, "policy");
 		decode_sched_policy(pol, &pg->policy, &pg->min_count);
-		pg->has_mode = decode_mode(pk_getp(pol, "gang.disruptionMode"), &pg->disrupt_whole);
+		pg->has_mode = pk_pg_decode_disruption_mode(pk_getp(pol, "gang.disruptionMode"), &pg->disrupt_whole);
 		return;
 	}
 	const cJSON *tpl = find_named(pk_get(spec, "podGroupTemplates"), pg->template_);
@@ -622,6 +688,51 @@ const pk_podgroup *pk_pg_whole_group(const pk_pg_set *g, const pk_pod *p)
 		if (pg->disrupt_whole)
 			whole = pg;
 	return whole;
+}
+
+/* The group a victim unit disrupts: the one evicted whole, else the
+ * PodGroup its pod names (found or not). */
+static pk_group_disruption disruption_of(const pk_pg_set *g, const pk_victim_unit *u)
+{
+	const pk_pod *p = u->pods[0];
+	const pk_podgroup *whole = pk_pg_whole_group(g, p);
+	const pk_podgroup *pg = whole ? whole : pk_pg_of_pod(g, p);
+	pk_group_disruption d = { .whole = whole != NULL, .units = 1, .pods = u->npods };
+	d.namespace_ = pg ? pg->namespace_ : p->namespace_;
+	d.name = pg ? pg->name : g->pod_group_name[p->index];
+	d.composite = pg && pg->composite;
+	return d;
+}
+
+int pk_pg_disruptions(const pk_pg_set *g, const pk_victim_unit *u, int n, pk_arena *a, pk_group_disruption **out,
+                      int *nout)
+{
+	int units = 0;
+	for (int i = 0; i < n; i++)
+		units += u[i].is_group;
+	*out = NULL;
+	*nout = 0;
+	if (!units)
+		return 0;
+	pk_group_disruption *d = pk_arena_alloc(a, sizeof *d * (size_t)units);
+	int nd = 0;
+	for (int i = 0; i < n; i++) {
+		if (!u[i].is_group)
+			continue;
+		pk_group_disruption x = disruption_of(g, &u[i]);
+		int k = 0; /* names are interned: their addresses compare */
+		while (k < nd && !(d[k].name == x.name && d[k].namespace_ == x.namespace_ && d[k].whole == x.whole))
+			k++;
+		if (k == nd) {
+			d[nd++] = x;
+		} else {
+			d[k].units++;
+			d[k].pods += x.pods;
+		}
+	}
+	*out = d;
+	*nout = nd;
+	return units;
 }
 
 static bool under(const pk_pg_set *g, const pk_podgroup *pg, const pk_podgroup *root)

@@ -55,8 +55,11 @@ bool pk_pg_groups_count_in_pod_preemption(const pk_pg_gates *g);
  * to say (stderr, records), or NULL: Kubernetes 1.35's gang scheduling
  * (GangScheduling at Permit, v1alpha1 Workloads) is not modelled, so an
  * input with PodGroups is answered as 1.36 answers it; CompositePodGroups
- * in an input answered for a release (or gates) that does not read them. */
-const char *pk_pg_release_caveat(const struct pk_pg_set *g);
+ * in an input answered for a release (or gates) that does not read them;
+ * PodGroups, CompositePodGroups or Workloads in a version newer than the
+ * release serves (its apiserver would have none of them: kubectl's "no
+ * matches for kind"), which are read as if it served them. */
+const char *pk_pg_release_caveat(struct pk_pg_set *g);
 
 /* ---- PodGroups ------------------------------------------------------------ */
 
@@ -97,6 +100,11 @@ typedef struct pk_pg_set {
 	cJSON *workloads;               /* array of Workload objects (owned) */
 	cJSON *templates;               /* array of workload-like objects for --scale (owned) */
 	pk_pg_gates gates;
+	/* Objects in an API version newer than any the release answered for
+	 * serves (a v1beta1 PodGroup answered for 1.36): kind, version, count */
+	struct { const char *kind, *version; long n; } unserved[4];
+	int nunserved;
+	char caveat[2048];              /* pk_pg_release_caveat's text */
 	void *index;                    /* private: (namespace, name) -> group */
 } pk_pg_set;
 
@@ -175,6 +183,17 @@ const pk_podgroup *pk_pg_whole_group(const pk_pg_set *g, const pk_pod *p);
  * bound to their node (not preempted meanwhile), into out when it is not
  * NULL (call with NULL first for the room needed); returns their number. */
 int pk_pg_present_members(const pk_pg_set *g, const pk_snapshot *s, const pk_podgroup *pg, pk_pod **out);
+/* The pod-group disruptions of victim units u[0..n) (engine.h,
+ * pk_group_disruption): one entry per group, in the units' order, into
+ * *out (allocated from a); returns the units that are pod groups
+ * (numPodGroupDisruptions). */
+int pk_pg_disruptions(const pk_pg_set *g, const pk_victim_unit *u, int n, pk_arena *a, pk_group_disruption **out,
+                      int *nout);
+
+/* disruptionMode as an object gives it: v1alpha2's string "Pod" |
+ * "PodGroup", or v1alpha3's and v1beta1's union {single: {}} | {all: {}};
+ * *whole for PodGroup / all. false when m is neither. */
+bool pk_pg_decode_disruption_mode(const cJSON *m, bool *whole);
 
 /* Members of a group that must be placed to succeed (minCount for gangs, 1
  * otherwise, as upstream's scheduling function treats basic groups).
@@ -213,6 +232,8 @@ typedef struct pk_pg_evaluation {
 	int nvictims;
 	int nvictim_units;
 	int num_pod_group_disruptions; /* victim units whose pods name a scheduling group */
+	pk_group_disruption *disruptions; /* the groups they are (pk_pg_disruptions) */
+	int ndisruptions;
 	int num_pdb_violations;    /* violating victim units */
 	long potential_units;
 	long schedule_calls;       /* scheduling-function runs (for --stats) */

@@ -1,6 +1,7 @@
 /* PodGroupEvaluator: selectVictimsOnDomain over the whole cluster with a
  * greedy pod-group scheduling function; see podgroup.h. */
 #include "sched/engine/podgroup.h"
+#include "sched/engine/reasons.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -9,12 +10,12 @@
 
 #include "base/alloc.h"
 
-#define R_NO_VICTIMS "No preemption victims found for incoming preemptor"
-#define R_NEVER "not eligible due to preemptionPolicy=Never."
-#define R_TERMINATING "not eligible due to a terminating pod on the nominated node."
-#define R_TAS "not eligible due to placement-based pod group scheduling limitation"
-#define R_ONGOING "ongoing preemption on nominated nodes"
-#define R_TOPOLOGY "not supported with topology constraints"
+#define R_NO_VICTIMS PK_R_NO_VICTIMS_GROUP
+#define R_NEVER PK_R_NEVER
+#define R_TERMINATING PK_R_TERMINATING
+#define R_TAS PK_R_GROUP_TAS
+#define R_ONGOING PK_R_ONGOING
+#define R_TOPOLOGY PK_R_TOPOLOGY
 
 const char *pk_pg_result_name(pk_pg_result r)
 {
@@ -423,6 +424,13 @@ static const char *fmt(pk_arena *a, const char *f, ...)
 	return out;
 }
 
+/* A message of PodGroupPostFilter's status: from 1.37 it prefixes every one
+ * ("pod group preemption: "), 1.36's returned the evaluator's as it was. */
+static const char *status_message(pk_pg_evaluation *e, const pk_pg_set *g, const char *m)
+{
+	return g->gates.k8s_minor >= 37 ? fmt(&e->arena, PK_R_POD_GROUP_PREFIX "%s", m) : m;
+}
+
 static void record_placement(pk_pg_evaluation *e, const pg_sched *c)
 {
 	e->nplaced = 0;
@@ -553,23 +561,56 @@ static void sched_free(pg_sched *c)
 }
 
 /* The victims of the chosen units, most important unit first. */
-static void collect_victims(pk_pg_evaluation *e, unit_set *us, const int *picked, int nv, int64_t now)
+static void collect_victims(const pk_pg_set *g, pk_pg_evaluation *e, unit_set *us, const int *picked, int nv,
+                            int64_t now)
 {
 	pk_victim_unit *vu = pk_xmalloc(sizeof *vu * (size_t)(nv + 1));
 	int npods = 0;
 	for (int i = 0; i < nv; i++) {
 		vu[i] = us->u[picked[i]];
 		npods += vu[i].npods;
-		if (vu[i].is_group)
-			e->num_pod_group_disruptions++;
 	}
 	pk_units_sort(vu, nv, now);
+	e->num_pod_group_disruptions = pk_pg_disruptions(g, vu, nv, &e->arena, &e->disruptions, &e->ndisruptions);
 	e->victims = pk_arena_alloc(&e->arena, sizeof *e->victims * (size_t)(npods + 1));
 	for (int i = 0; i < nv; i++)
 		for (int m = 0; m < vu[i].npods; m++)
 			e->victims[e->nvictims++] = vu[i].pods[m];
 	e->nvictim_units = nv;
 	free(vu);
+}
+
+/* "node a" or "nodes a, b" of n names (pk_names_text), into buf. */
+static void nodes_text(const char **names, int n, char *buf, size_t size)
+{
+	char list[1200];
+	int k = pk_names_text(names, n, list, sizeof list);
+	snprintf(buf, size, "node%s %s", k > 1 ? "s" : "", list);
+}
+
+/* A plan's reason names every node it touches: where its victims run, and
+ * where its members go. */
+static void preempt_reason(pk_pg_evaluation *e, int nunits)
+{
+	int n = e->nvictims > e->nmembers ? e->nvictims : e->nmembers;
+	const char **names = pk_xmalloc(sizeof *names * (size_t)(n + 1));
+	char from[1300], to[1300], groups[64] = "";
+	for (int i = 0; i < e->nvictims; i++)
+		names[i] = e->victims[i]->node_name;
+	nodes_text(names, e->nvictims, from, sizeof from);
+	int k = 0;
+	for (int m = 0; m < e->nmembers; m++)
+		if (e->placements[m].node)
+			names[k++] = e->placements[m].node->node->name;
+	nodes_text(names, k, to, sizeof to);
+	free(names);
+	if (e->num_pod_group_disruptions)
+		snprintf(groups, sizeof groups, " (%d PodGroup disruption(s))", e->num_pod_group_disruptions);
+	size_t len = strlen(from) + strlen(to) + 200;
+	char *out = pk_arena_alloc(&e->arena, len);
+	snprintf(out, len, "preempting %d pod(s) in %d unit(s) on %s%s lets %d of %d member(s) be placed on %s",
+	         e->nvictims, nunits, from, groups, e->nplaced, e->nmembers, to);
+	e->reason = out;
 }
 
 static void select_victims(pk_snapshot *s, pg_sched *c, unit_set *us, pk_pg_evaluation *e)
@@ -606,11 +647,10 @@ static void select_victims(pk_snapshot *s, pg_sched *c, unit_set *us, pk_pg_eval
 		e->reason = fmt(&e->arena, "%d of %d member(s) placed without preemption; preempting cannot place "
 		                "more", e->nplaced, c->n);
 	} else {
-		collect_victims(e, us, picked, nv, s->now);
+		collect_victims(c->g, e, us, picked, nv, s->now);
 		e->result = PK_PG_PREEMPT;
 		e->code = PK_CODE_SUCCESS;
-		e->reason = fmt(&e->arena, "preempting %d pod(s) in %d unit(s) lets %d of %d member(s) be placed",
-		                e->nvictims, nv, e->nplaced, c->n);
+		preempt_reason(e, nv);
 	}
 	/* restore: the victims go back on their nodes */
 	for (int i = 0; i < nv; i++)
@@ -657,7 +697,7 @@ void pk_pg_evaluate(pk_snapshot *s, pk_score_cache *scores, const pk_pg_set *g, 
 		 * 1.37: PodGroupPostFilter's own refusal, another message */
 		e->result = PK_PG_NOT_ELIGIBLE;
 		e->code = PK_CODE_UNSCHEDULABLE;
-		e->reason = g->gates.k8s_minor >= 37 ? R_TOPOLOGY : R_TAS;
+		e->reason = status_message(e, g, g->gates.k8s_minor >= 37 ? R_TOPOLOGY : R_TAS);
 		sched_free(&c);
 		return;
 	}
@@ -679,13 +719,13 @@ void pk_pg_evaluate(pk_snapshot *s, pk_score_cache *scores, const pk_pg_set *g, 
 		 * terminating on a member's nominated node says it */
 		e->result = PK_PG_PREEMPTION_IN_PROGRESS;
 		e->code = PK_CODE_SUCCESS;
-		e->reason = R_ONGOING;
+		e->reason = status_message(e, g, R_ONGOING);
 		goto out;
 	}
 	if (why) {
 		e->result = PK_PG_NOT_ELIGIBLE;
 		e->code = PK_CODE_UNSCHEDULABLE;
-		e->reason = why;
+		e->reason = status_message(e, g, why);
 		goto out;
 	}
 	unit_set us;
@@ -695,7 +735,7 @@ void pk_pg_evaluate(pk_snapshot *s, pk_score_cache *scores, const pk_pg_set *g, 
 		/* 1.37 (GenerateVictims, then Preempt): Unschedulable */
 		e->result = PK_PG_UNSCHEDULABLE;
 		e->code = g->gates.k8s_minor >= 37 ? PK_CODE_UNSCHEDULABLE : PK_CODE_UNSCHEDULABLE_UNRESOLVABLE;
-		e->reason = R_NO_VICTIMS;
+		e->reason = status_message(e, g, R_NO_VICTIMS);
 	} else {
 		units_remove_all(&c, &us);
 		compute_open_nodes(&c);

@@ -7,6 +7,7 @@
 #include "sched/engine/interpod.h"
 #include "sched/engine/podgroup.h"
 #include "sched/engine/preempt_int.h"
+#include "sched/engine/reasons.h"
 #include "sched/engine/spread.h"
 
 #include <limits.h>
@@ -16,7 +17,7 @@
 
 #include "base/alloc.h"
 
-#define R_NOT_HELPFUL "Preemption is not helpful for scheduling"
+#define R_NOT_HELPFUL PK_R_NOT_HELPFUL
 
 /* ---- evaluation ------------------------------------------------------------ */
 
@@ -53,11 +54,11 @@ static const pk_status not_helpful = {
 static const char *filter_message(pk_evaluation *e)
 {
 	if (e->nnodes == 0)
-		return "no nodes available to schedule pods";
+		return PK_R_NO_NODES;
 	const pk_status **st = pk_xmalloc(sizeof *st * (size_t)e->nnodes);
 	for (long i = 0; i < e->nnodes; i++)
 		st[i] = e->nodes[i].filter;
-	const char *m = pk_fit_error_message(&e->arena, e->nnodes, st, e->nnodes);
+	const char *m = pk_fit_error_message(&e->arena, e->nnodes, st, e->nnodes, &e->filter_error);
 	free(st);
 	return m;
 }
@@ -69,6 +70,7 @@ static const char *event_message(pk_evaluation *e, const char *filter, const cha
 	size_t len = strlen(filter) + strlen(preemption) + 16;
 	char *out = pk_arena_alloc(&e->arena, len);
 	snprintf(out, len, "%s preemption: %s", filter, preemption);
+	e->postfilter = preemption;
 	return out;
 }
 
@@ -167,6 +169,7 @@ static void evaluate(pk_snapshot *s, const pk_preemptor *p, const pk_eval_opts *
 	e->preemptor = p;
 	e->best = -1;
 	e->message = "";
+	e->postfilter = "";
 	e->nnodes = s->nnodes;
 	memo_entry *memo = pk_memo_begin(s, p->pod, o);
 	pk_session *x = pk_session_sync(s, p->pod, o, memo, e);
@@ -176,12 +179,18 @@ static void evaluate(pk_snapshot *s, const pk_preemptor *p, const pk_eval_opts *
 	 * and left out otherwise: flipped only when that changes */
 	if (x && (e->nfit > 0 || p->gate_message || s->nnodes == 0))
 		pk_session_show_dry(x, false);
+	if (s->nnodes == 0) {
+		/* ErrNoNodesAvailable: not a FitError, no PostFilter runs */
+		e->status = PK_PRE_UNSCHEDULABLE;
+		e->message = PK_R_NO_NODES;
+		return;
+	}
 	if (e->nfit > 0) {
 		e->status = PK_PRE_FITS;
 		return;
 	}
 	if (p->gate_message) { /* PostFilter stops before the evaluator */
-		static const char prefix[] = "preemption: ";
+		static const char prefix[] = PK_R_PREEMPTION_PREFIX;
 		const char *m = p->gate_message;
 		e->status = PK_PRE_NOT_ELIGIBLE;
 		e->message = event_message(e, fit_message(e, x),
@@ -197,10 +206,6 @@ static void evaluate(pk_snapshot *s, const pk_preemptor *p, const pk_eval_opts *
 		return;
 	}
 	e->status = PK_PRE_UNSCHEDULABLE;
-	if (s->nnodes == 0) {
-		e->message = event_message(e, fit_message(e, x), "no nodes available");
-		return;
-	}
 	if (x) {
 		pk_session_show_dry(x, true);
 		pk_session_pick(x, s, p->pod, o, e);
@@ -229,7 +234,7 @@ static void evaluate(pk_snapshot *s, const pk_preemptor *p, const pk_eval_opts *
 	const pk_status **st = pk_xmalloc(sizeof *st * (size_t)(s->nnodes + 1));
 	for (long i = 0; i < s->nnodes; i++)
 		st[i] = e->nodes[i].dry ? e->nodes[i].dry : &not_helpful;
-	const char *fe = pk_fit_error_message(&e->arena, s->nnodes, st, s->nnodes);
+	const char *fe = pk_fit_error_message(&e->arena, s->nnodes, st, s->nnodes, &e->preemption_error);
 	free(st);
 	e->message = event_message(e, fit_message(e, x), fe);
 }

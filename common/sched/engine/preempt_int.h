@@ -169,7 +169,7 @@ pk_status pk_select_victims_bound(pk_snapshot *s, const pk_pod *preemptor, pk_no
 /* The FitError text from statuses, each counted weight[i] times (1 when
  * weight is NULL). */
 char *pk_fit_error_weighted(pk_arena *a, long nnodes, const pk_status *const *statuses, const long *weight,
-                            long n);
+                            long n, pk_fit_error *out);
 
 /* The criteria of pickOneNodeForPreemption, in upstream's order. */
 extern const char *const pk_pick_criteria[];

@@ -2,6 +2,7 @@
  * lower-priority tail (the arithmetic path), or with pod groups (1.37). */
 #include "sched/engine/podgroup.h"
 #include "sched/engine/preempt_int.h"
+#include "sched/engine/reasons.h"
 
 #include <limits.h>
 #include <stdio.h>
@@ -10,7 +11,7 @@
 
 #include "base/alloc.h"
 
-#define R_NO_VICTIMS "No preemption victims found for incoming pod"
+#define R_NO_VICTIMS PK_R_NO_VICTIMS
 
 /* ---- SelectVictimsOnNode --------------------------------------------------- */
 
@@ -647,6 +648,8 @@ static pk_status select_victims_with_groups(pk_snapshot *s, const pk_pod *preemp
 			fill_ref(s, &out->victims[k++], vu[i].pods[m], vu[i].violating);
 	out->nvictims = npods;
 	out->num_pdb_violations = violations;
+	out->num_pod_group_disruptions = pk_pg_disruptions(s->victim_groups, vu, nv, arena, &out->disruptions,
+	                                                   &out->ndisruptions);
 	pk_candidate_summarize(out);
 	lower_nominations(ni, preemptor, arena, out);
 	for (int i = 0; i < nv; i++)

@@ -18,10 +18,11 @@
 #include <string.h>
 
 #include "sched/engine/pairmap.h"
+#include "sched/engine/reasons.h"
 #include "base/alloc.h"
 
-#define R_MISSING "node(s) didn't match pod topology spread constraints (missing required label)"
-#define R_SKEW "node(s) didn't match pod topology spread constraints"
+#define R_MISSING PK_R_SPREAD_LABEL
+#define R_SKEW PK_R_SPREAD
 
 typedef struct constraint_state {
 	const pk_spread *c;

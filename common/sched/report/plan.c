@@ -99,6 +99,8 @@ void pk_plan_of_pod(pk_plan *p, const pk_evaluation *e, const pk_placement *pl, 
 				p->fit_nodes[p->nfit_shown++] = e->nodes[i].ni->node->name;
 	}
 	p->placement = pl;
+	p->eval = e;
+	p->gate_message = gate_message;
 	if (pod->unmodelled) {
 		char names[256];
 		pk_unmodelled_names(pod->unmodelled, names, sizeof names);
@@ -139,6 +141,7 @@ void pk_plan_pod_from_record(pk_plan *p, const cJSON *rec, const cJSON *ref)
 			p->fit_nodes[p->nfit_shown++] = it->valuestring;
 	p->nfit = cJSON_GetArraySize(pk_get(rec, "fitsNodes"));
 	p->placement_record = pk_get(rec, "placement");
+	p->diagnosis_record = pk_get(rec, "diagnosis");
 	cJSON_ArrayForEach(it, pk_get(rec, "warnings"))
 		pk_plan_add_warning(p, cJSON_IsString(it) ? it->valuestring : NULL);
 	const cJSON *gate = pk_get(rec, "postFilter");
@@ -166,6 +169,29 @@ static void decide_fits(pk_plan *p)
 	}
 }
 
+/* "node N" or "nodes N, A, B": the nodes whose pods a candidate evicts, its
+ * own first (a disruptionMode-all group's members may run elsewhere). */
+static void victim_nodes_text(const pk_candidate *c, char *buf, size_t size)
+{
+	const char **names = pk_xmalloc(sizeof *names * (size_t)(c->nvictims + 1));
+	names[0] = c->node;
+	for (int i = 0; i < c->nvictims; i++)
+		names[i + 1] = c->victims[i].node;
+	char list[1200];
+	int n = pk_names_text(names, c->nvictims + 1, list, sizeof list);
+	snprintf(buf, size, "node%s %s", n > 1 ? "s" : "", list);
+	free(names);
+}
+
+/* " (N PodGroup disruption(s))" when victim units are pod groups. */
+static const char *disruptions_text(int n, char *buf, size_t size)
+{
+	if (n <= 0)
+		return "";
+	snprintf(buf, size, " (%d PodGroup disruption(s))", n);
+	return buf;
+}
+
 void pk_plan_decide(pk_plan *p, int64_t now)
 {
 	const char *decided_by = p->best >= 0 ? p->decided_by : NULL;
@@ -183,9 +209,19 @@ void pk_plan_decide(pk_plan *p, int64_t now)
 		p->cleared = c->clear_nominations;
 		p->ncleared = c->nclear;
 		p->candidate_resources = c->node_resources;
-		snprintf(p->reason, sizeof p->reason,
-		         "preempting %d pod(s) on node %s, chosen from %d candidate node(s) by %s; %s", c->nvictims, c->node,
-		         p->ncandidates, decided_by, p->message);
+		p->num_pod_group_disruptions = c->num_pod_group_disruptions;
+		p->disruptions = c->disruptions;
+		p->ndisruptions = c->ndisruptions;
+		char nodes[1300], groups[64];
+		victim_nodes_text(c, nodes, sizeof nodes);
+		const char *dis = disruptions_text(c->num_pod_group_disruptions, groups, sizeof groups);
+		if (strncmp(nodes, "nodes ", 6) == 0) /* the nominated node among them named again */
+			snprintf(p->reason, sizeof p->reason,
+			         "preempting %d pod(s) on %s%s, %s chosen from %d candidate node(s) by %s; %s", c->nvictims,
+			         nodes, dis, c->node, p->ncandidates, decided_by, p->message);
+		else
+			snprintf(p->reason, sizeof p->reason, "preempting %d pod(s) on %s%s, chosen from %d candidate node(s) "
+			         "by %s; %s", c->nvictims, nodes, dis, p->ncandidates, decided_by, p->message);
 	} else if (p->found == PK_PLAN_NO_PREEMPTION_NEEDED) {
 		p->result = PK_PLAN_NO_PREEMPTION_NEEDED;
 		decide_fits(p);
@@ -215,8 +251,12 @@ void pk_plan_of_group(pk_plan *p, const pk_pg_evaluation *e, const char *schedul
 	p->k8s_minor = k8s_minor;
 	p->best = -1;
 	p->result = p->found = result_of_group(e->result);
-	if (e->result == PK_PG_PREEMPT)
+	if (e->result == PK_PG_PREEMPT) {
 		p->num_pdb_violations = e->num_pdb_violations;
+		p->num_pod_group_disruptions = e->num_pod_group_disruptions;
+		p->disruptions = e->disruptions;
+		p->ndisruptions = e->ndisruptions;
+	}
 	if (e->result == PK_PG_PREEMPT && e->nvictims) {
 		p->owned_victims = pk_xcalloc((size_t)e->nvictims, sizeof *p->owned_victims);
 		for (int i = 0; i < e->nvictims; i++)
@@ -312,6 +352,12 @@ static void pod_fields_emit(pk_emit *e, const pk_plan *p)
 	}
 	pk_emit_string(e, "decidedBy", p->decided_by);
 	pk_emit_string(e, "reason", p->reason);
+	if (p->result == PK_PLAN_NOT_ELIGIBLE || p->result == PK_PLAN_UNSCHEDULABLE) {
+		if (p->eval)
+			pk_diagnosis_emit(e, "diagnosis", p->eval, p->gate_message);
+		else if (p->diagnosis_record)
+			pk_emit_item(e, "diagnosis", p->diagnosis_record);
+	}
 	warnings_emit(e, p);
 	if (p->gate || p->gate_status) {
 		pk_emit_object(e, "postFilter");
@@ -327,7 +373,10 @@ static void group_fields_emit(pk_emit *o, const pk_plan *p)
 	const pk_pg_evaluation *e = p->group;
 	bool preempt = e->result == PK_PG_PREEMPT;
 	pk_emit_number(o, "victimUnits", preempt ? e->nvictim_units : 0);
-	pk_emit_number(o, "numPodGroupDisruptions", preempt ? e->num_pod_group_disruptions : 0);
+	if (p->num_pod_group_disruptions)
+		pk_group_disruptions_emit(o, p->num_pod_group_disruptions, p->disruptions, p->ndisruptions, p->k8s_minor);
+	else
+		pk_emit_number(o, "numPodGroupDisruptions", 0);
 	pk_emit_array(o, "placements");
 	bool placed = preempt || e->result == PK_PG_NO_PREEMPTION_NEEDED;
 	for (int k = 0; placed && k < e->nmembers; k++) {
@@ -350,7 +399,7 @@ static void group_fields_emit(pk_emit *o, const pk_plan *p)
 	} else {
 		pk_emit_number(o, "minCount", e->required);
 	}
-	pk_emit_string(o, "disruptionMode", e->group->disrupt_whole ? "PodGroup" : "Pod");
+	pk_disruption_mode_emit(o, "disruptionMode", e->group->disrupt_whole, p->k8s_minor);
 	pk_emit_string(o, "reason", p->reason);
 	/* the PodGroupPostFilter status code: Unschedulable and UnschedulableAndUnresolvable
 	 * differ between releases for the same reason (1.37 GenerateVictims) */
@@ -413,6 +462,8 @@ static void plan_emit(pk_emit *e, const pk_plan *p)
 		pk_emit_null(e, "nominatedNodeName");
 	victims_emit(e, "victims", p->victims, p->nvictims);
 	pk_emit_number(e, "numPDBViolations", p->num_pdb_violations);
+	if (!p->group && p->num_pod_group_disruptions) /* a group's always has it, below */
+		pk_group_disruptions_emit(e, p->num_pod_group_disruptions, p->disruptions, p->ndisruptions, p->k8s_minor);
 	if (p->group)
 		group_fields_emit(e, p);
 	else

@@ -66,6 +66,12 @@ typedef struct pk_plan {
 	const pk_placement *placement;     /* where the scores place it (an evaluation's) */
 	const cJSON *placement_record;     /* or as a Preemptor record gave it */
 	const char *gate, *gate_status;    /* the PostFilter gate that stopped it */
+	/* A pod's plan that places nothing: the message's parts (records.h,
+	 * pk_diagnosis_emit) from the evaluation, with the per-pod PostFilter's
+	 * gate message when that stopped it, or as victims' record gave them */
+	const pk_evaluation *eval;
+	const char *gate_message;
+	const cJSON *diagnosis_record;
 
 	/* the decision */
 	pk_plan_result result;
@@ -76,6 +82,9 @@ typedef struct pk_plan {
 	int num_pdb_violations;
 	const pk_victim_ref *cleared;
 	int ncleared;
+	int num_pod_group_disruptions;     /* victim units that are pod groups */
+	const pk_group_disruption *disruptions; /* which groups (records.h) */
+	int ndisruptions;
 	char reason[2048];
 	const char *warnings[PK_PLAN_MAX_WARNINGS];
 	int nwarnings;

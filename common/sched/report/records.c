@@ -1,6 +1,7 @@
 /* Encoding and decoding of victims' NDJSON records; see records.h. */
 #include "sched/report/records.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +10,7 @@
 #include "k8s/gates.h"
 #include "k8s/json.h"
 #include "k8s/quantity.h"
+#include "k8s/release.h"
 #include "sched/engine/workers.h"
 #include "sched/report/plan.h"
 #include "base/alloc.h"
@@ -224,6 +226,65 @@ bool pk_victim_ref_from_json(const cJSON *o, pk_strtab *strs, pk_victim_ref *out
 	return true;
 }
 
+/* ---- pod-group disruptions --------------------------------------------------------- */
+
+void pk_disruption_mode_emit(pk_emit *e, const char *key, bool whole, int k8s_minor)
+{
+	bool alpha2 = pk_release_serves(k8s_minor, "scheduling.k8s.io", "PodGroup", "v1alpha2") ||
+	              (k8s_minor && k8s_minor < 36);
+	if (alpha2) {
+		pk_emit_string(e, key, whole ? "PodGroup" : "Pod");
+		return;
+	}
+	pk_emit_object(e, key);
+	pk_emit_object(e, whole ? "all" : "single");
+	pk_emit_end(e);
+	pk_emit_end(e);
+}
+
+void pk_group_disruptions_emit(pk_emit *e, int num, const pk_group_disruption *d, int n, int k8s_minor)
+{
+	pk_emit_number(e, "numPodGroupDisruptions", num);
+	pk_emit_array(e, "podGroupDisruptions");
+	for (int i = 0; i < n; i++) {
+		pk_emit_object(e, NULL);
+		pk_emit_string(e, "kind", d[i].composite ? "CompositePodGroup" : "PodGroup");
+		pk_emit_string(e, "namespace", d[i].namespace_);
+		pk_emit_string(e, "name", d[i].name);
+		pk_disruption_mode_emit(e, "disruptionMode", d[i].whole, k8s_minor);
+		pk_emit_number(e, "disruptions", d[i].units);
+		pk_emit_number(e, "pods", d[i].pods);
+		pk_emit_end(e);
+	}
+	pk_emit_end(e);
+}
+
+void pk_group_disruptions_from_json(const cJSON *o, pk_strtab *strs, pk_arena *a, int *num,
+                                    pk_group_disruption **d, int *n)
+{
+	int64_t v = 0;
+	*num = pk_int64(o, "numPodGroupDisruptions", &v) && v > 0 && v <= INT32_MAX ? (int)v : 0;
+	*d = NULL;
+	*n = 0;
+	const cJSON *arr = pk_get(o, "podGroupDisruptions"), *it;
+	int cnt = cJSON_IsArray(arr) ? cJSON_GetArraySize(arr) : 0;
+	if (!cnt)
+		return;
+	*d = pk_arena_alloc(a, sizeof **d * (size_t)cnt);
+	cJSON_ArrayForEach(it, arr) {
+		if (!cJSON_IsObject(it))
+			continue;
+		pk_group_disruption *x = &(*d)[(*n)++];
+		memset(x, 0, sizeof *x);
+		x->composite = strcmp(pk_str_or(it, "kind", "PodGroup"), "CompositePodGroup") == 0;
+		x->namespace_ = pk_intern(strs, pk_str_or(it, "namespace", ""));
+		x->name = pk_intern(strs, pk_str_or(it, "name", ""));
+		pk_pg_decode_disruption_mode(pk_get(it, "disruptionMode"), &x->whole);
+		x->units = pk_int64(it, "disruptions", &v) && v > 0 && v <= INT32_MAX ? (int)v : 1;
+		x->pods = pk_int64(it, "pods", &v) && v > 0 && v <= INT32_MAX ? (int)v : 0;
+	}
+}
+
 /* ---- node resources ---------------------------------------------------------------- */
 
 static void quantity_emit(pk_emit *e, const char *name, int64_t milli)
@@ -383,7 +444,7 @@ static void candidate_resources_emit(pk_emit *e, const pk_snapshot *s, const pk_
 
 /* release: "1.37", pk_k8s_version_text's, made once per evaluation. */
 static void candidate_emit(pk_emit *e, const pk_snapshot *s, const pk_pod *preemptor, const pk_candidate *c,
-                           const char *release)
+                           const char *release, int k8s_minor)
 {
 	pk_emit_object(e, NULL);
 	pk_emit_string(e, "kind", "Candidate");
@@ -395,6 +456,8 @@ static void candidate_emit(pk_emit *e, const pk_snapshot *s, const pk_pod *preem
 		pk_victim_ref_emit(e, NULL, &c->victims[i]);
 	pk_emit_end(e);
 	pk_emit_number(e, "numPDBViolations", c->num_pdb_violations);
+	if (c->num_pod_group_disruptions)
+		pk_group_disruptions_emit(e, c->num_pod_group_disruptions, c->disruptions, c->ndisruptions, k8s_minor);
 	pk_emit_array(e, "nominatedPodsToClear");
 	for (int i = 0; i < c->nclear; i++)
 		pk_victim_ref_emit(e, NULL, &c->clear_nominations[i]);
@@ -411,23 +474,23 @@ cJSON *pk_candidate_json(const pk_snapshot *s, const pk_pod *preemptor, const pk
 	char release[16];
 	pk_emit e;
 	pk_emit_tree(&e);
-	candidate_emit(&e, s, preemptor, c, pk_k8s_version_text(k8s_minor, release, sizeof release));
+	candidate_emit(&e, s, preemptor, c, pk_k8s_version_text(k8s_minor, release, sizeof release), k8s_minor);
 	return pk_emit_tree_done(&e);
 }
 
 static char *candidate_text(const pk_snapshot *s, const pk_pod *preemptor, const pk_candidate *c,
-                            const char *release)
+                            const char *release, int k8s_minor)
 {
 	pk_emit e;
 	pk_emit_text(&e);
-	candidate_emit(&e, s, preemptor, c, release);
+	candidate_emit(&e, s, preemptor, c, release, k8s_minor);
 	return pk_emit_text_done(&e);
 }
 
 char *pk_candidate_text(const pk_snapshot *s, const pk_pod *preemptor, const pk_candidate *c, int k8s_minor)
 {
 	char release[16];
-	return candidate_text(s, preemptor, c, pk_k8s_version_text(k8s_minor, release, sizeof release));
+	return candidate_text(s, preemptor, c, pk_k8s_version_text(k8s_minor, release, sizeof release), k8s_minor);
 }
 
 /* Candidates [from, from + n) of a job, printed into text[0..n). */
@@ -436,6 +499,7 @@ typedef struct candidates_job {
 	const pk_pod *preemptor;
 	const pk_candidate *c;
 	const char *release;      /* what the records name: "1.37" */
+	int k8s_minor;            /* and the release itself */
 	char **text;
 	int from, n;
 } candidates_job;
@@ -443,10 +507,10 @@ typedef struct candidates_job {
 /* A candidate whose victims the evaluation left out (victims_of_best_only)
  * has them listed again here, on this thread. */
 static char *candidate_text_listing(pk_snapshot *s, const pk_pod *preemptor, const pk_candidate *c,
-                                    const char *release)
+                                    const char *release, int k8s_minor)
 {
 	if (c->victims || c->nvictims == 0 || !s)
-		return candidate_text(s, preemptor, c, release);
+		return candidate_text(s, preemptor, c, release, k8s_minor);
 	pk_arena arena;
 	pk_arena_init(&arena);
 	pk_candidate full;
@@ -454,7 +518,7 @@ static char *candidate_text_listing(pk_snapshot *s, const pk_pod *preemptor, con
 		fprintf(stderr, "internal error: the victims of candidate node %s came out otherwise\n", c->node);
 		abort();
 	}
-	char *text = candidate_text(s, preemptor, &full, release);
+	char *text = candidate_text(s, preemptor, &full, release, k8s_minor);
 	pk_arena_free(&arena);
 	return text;
 }
@@ -463,7 +527,7 @@ static void print_candidates(void *ctx, int part, int nparts)
 {
 	candidates_job *j = ctx;
 	for (int i = j->n * part / nparts; i < j->n * (part + 1) / nparts; i++)
-		j->text[i] = candidate_text_listing(j->s, j->preemptor, &j->c[j->from + i], j->release);
+		j->text[i] = candidate_text_listing(j->s, j->preemptor, &j->c[j->from + i], j->release, j->k8s_minor);
 }
 
 int pk_write_candidates(pk_out *out, pk_snapshot *s, const pk_evaluation *e, int threads)
@@ -474,7 +538,8 @@ int pk_write_candidates(pk_out *out, pk_snapshot *s, const pk_evaluation *e, int
 	char **text = pk_xmalloc(sizeof *text * CHUNK);
 	char release[16];
 	candidates_job job = { .s = s, .preemptor = e->preemptor->pod, .c = e->candidates, .text = text,
-	                       .release = pk_k8s_version_text(e->k8s_minor, release, sizeof release) };
+	                       .release = pk_k8s_version_text(e->k8s_minor, release, sizeof release),
+	                       .k8s_minor = e->k8s_minor };
 	for (job.from = 0; job.from < n; job.from += CHUNK) {
 		job.n = n - job.from < CHUNK ? n - job.from : CHUNK;
 		pk_workers_run(w, print_candidates, &job);
@@ -546,11 +611,111 @@ bool pk_candidate_from_json(cJSON *o, pk_strtab *strs, pk_arena *a, pk_candidate
 	int64_t v = 0;
 	pk_int64(o, "numPDBViolations", &v);
 	out->num_pdb_violations = (int)v;
+	pk_group_disruptions_from_json(o, strs, a, &out->num_pod_group_disruptions, &out->disruptions,
+	                               &out->ndisruptions);
 	const cJSON *res = pk_get(o, "nodeResources");
 	if (cJSON_IsObject(res))
 		out->node_resources = cJSON_DetachItemViaPointer(o, (cJSON *)res);
 	pk_candidate_summarize(out);
 	return true;
+}
+
+/* ---- diagnosis --------------------------------------------------------------------- */
+
+enum { MAX_TAINTS = 64 };
+
+/* The taints TaintToleration stopped the pod at, each with its nodes. */
+typedef struct taint_count {
+	const pk_taint *t;
+	long nodes;
+} taint_count;
+
+typedef struct taint_tally {
+	taint_count c[MAX_TAINTS];
+	int n;
+	long more;                /* nodes of taints past MAX_TAINTS */
+	const char *reason;       /* the status reason they give */
+} taint_tally;
+
+static bool same_taint(const pk_taint *a, const pk_taint *b)
+{
+	return a->effect == b->effect && strcmp(a->key, b->key) == 0 && strcmp(a->value, b->value) == 0;
+}
+
+static void taints_of(const pk_evaluation *ev, taint_tally *x)
+{
+	x->n = 0;
+	x->more = 0;
+	x->reason = NULL;
+	const pk_pod *pod = ev->preemptor->pod;
+	for (long i = 0; i < ev->nnodes; i++) {
+		const pk_status *st = ev->nodes[i].filter;
+		if (!st || !st->plugin || strcmp(st->plugin, "TaintToleration") != 0 || !st->nreasons)
+			continue;
+		const pk_taint *t = pk_untolerated_taint(pod, ev->nodes[i].ni->node);
+		if (!t)
+			continue;
+		x->reason = st->reasons[0];
+		int k = 0;
+		while (k < x->n && !same_taint(x->c[k].t, t))
+			k++;
+		if (k == x->n && x->n == MAX_TAINTS) {
+			x->more++;
+			continue;
+		}
+		if (k == x->n)
+			x->c[x->n++] = (taint_count){ t, 0 };
+		x->c[k].nodes++;
+	}
+}
+
+static void taints_emit(pk_emit *e, const taint_tally *x)
+{
+	pk_emit_array(e, "taints");
+	for (int k = 0; k < x->n; k++) {
+		pk_emit_object(e, NULL);
+		pk_emit_string(e, "key", x->c[k].t->key);
+		pk_emit_string(e, "value", x->c[k].t->value);
+		pk_emit_string(e, "effect", pk_taint_effect_name(x->c[k].t->effect));
+		pk_emit_number(e, "nodes", (double)x->c[k].nodes);
+		pk_emit_end(e);
+	}
+	pk_emit_end(e);
+	if (x->more)
+		pk_emit_number(e, "nodesWithOtherTaints", (double)x->more);
+}
+
+static void fit_reasons_emit(pk_emit *e, const char *key, const pk_fit_error *fe, const taint_tally *taints)
+{
+	pk_emit_array(e, key);
+	for (int i = 0; i < fe->n; i++) {
+		pk_emit_object(e, NULL);
+		pk_emit_string(e, "reason", fe->reasons[i].reason);
+		pk_emit_number(e, "nodes", (double)fe->reasons[i].nodes);
+		if (taints && taints->n && taints->reason && strcmp(taints->reason, fe->reasons[i].reason) == 0)
+			taints_emit(e, taints);
+		pk_emit_end(e);
+	}
+	pk_emit_end(e);
+}
+
+void pk_diagnosis_emit(pk_emit *e, const char *key, const pk_evaluation *ev, const char *gate)
+{
+	static const char prefix[] = "preemption: ";
+	taint_tally taints;
+	taints_of(ev, &taints);
+	pk_emit_object(e, key);
+	pk_emit_number(e, "nodes", (double)ev->nnodes);
+	fit_reasons_emit(e, "filter", &ev->filter_error, &taints);
+	if (gate) {
+		pk_emit_string(e, "postFilter", strncmp(gate, prefix, sizeof prefix - 1) == 0 ? gate + sizeof prefix - 1
+		                                                                              : gate);
+	} else {
+		pk_emit_string(e, "postFilter", ev->postfilter ? ev->postfilter : "");
+		if (ev->preemption_error.n)
+			fit_reasons_emit(e, "preemption", &ev->preemption_error, NULL);
+	}
+	pk_emit_end(e);
 }
 
 cJSON *pk_preemptor_json(const pk_evaluation *e, const pk_snapshot *s)
@@ -587,6 +752,12 @@ cJSON *pk_preemptor_json(const pk_evaluation *e, const pk_snapshot *s)
 		cJSON_AddStringToObject(g, "gate", p->gate);
 		cJSON_AddStringToObject(g, "status", p->gate_message);
 	}
+	if (e->status == PK_PRE_NOT_ELIGIBLE || e->status == PK_PRE_UNSCHEDULABLE) {
+		pk_emit d;
+		pk_emit_tree(&d);
+		pk_diagnosis_emit(&d, NULL, e, NULL);
+		cJSON_AddItemToObject(o, "diagnosis", pk_emit_tree_done(&d));
+	}
 	(void)s;
 	if (p->object)
 		cJSON_AddItemReferenceToObject(o, "pod", p->object);
@@ -610,6 +781,27 @@ const pk_status *pk_node_status_of(const pk_evaluation *e, long i, const char **
 	return st;
 }
 
+const char *pk_taint_text(const char *key, const char *value, const char *effect, char *buf, size_t size)
+{
+	snprintf(buf, size, "%s%s%s:%s", key, value && *value ? "=" : "", value ? value : "", effect);
+	return buf;
+}
+
+/* The taint TaintToleration stopped node i at, or NULL. */
+static const pk_taint *node_taint(const pk_evaluation *e, long i)
+{
+	const pk_status *st = e->nodes[i].filter;
+	if (!st || !st->plugin || strcmp(st->plugin, "TaintToleration") != 0)
+		return NULL;
+	return pk_untolerated_taint(e->preemptor->pod, e->nodes[i].ni->node);
+}
+
+const char *pk_node_taint_text(const pk_evaluation *e, long i, char *buf, size_t size)
+{
+	const pk_taint *t = node_taint(e, i);
+	return t ? pk_taint_text(t->key, t->value, pk_taint_effect_name(t->effect), buf, size) : NULL;
+}
+
 cJSON *pk_node_status_json(const pk_evaluation *e, long i)
 {
 	const char *stage, *preemption;
@@ -629,19 +821,27 @@ cJSON *pk_node_status_json(const pk_evaluation *e, long i)
 		cJSON_AddItemToArray(r, cJSON_CreateString(st->reasons[k]));
 	if (preemption)
 		cJSON_AddStringToObject(o, "preemption", preemption);
+	const pk_taint *t = node_taint(e, i);
+	if (t) {
+		cJSON *j = cJSON_AddObjectToObject(o, "untoleratedTaint");
+		cJSON_AddStringToObject(j, "key", t->key);
+		cJSON_AddStringToObject(j, "value", t->value);
+		cJSON_AddStringToObject(j, "effect", pk_taint_effect_name(t->effect));
+	}
 	return o;
 }
 
 void pk_node_groups_add(pk_node_groups *gs, const char *node, const char *stage, const char *code,
-                        const char *plugin, const char *const *reasons, int nreasons, const char *preemption)
+                        const char *plugin, const char *const *reasons, int nreasons, const char *preemption,
+                        const char *taint)
 {
 	char what[700];
 	size_t w = (size_t)snprintf(what, sizeof what, "%s: ", plugin && *plugin ? plugin : stage);
 	for (int k = 0; k < nreasons && w < sizeof what; k++)
 		w += (size_t)snprintf(what + w, sizeof what - w, "%s%s", k ? ", " : "", reasons[k]);
 	if (w < sizeof what)
-		snprintf(what + w, sizeof what - w, " (%s %s%s%s)", stage, code, preemption ? "; " : "",
-		         preemption ? preemption : "");
+		snprintf(what + w, sizeof what - w, " (%s %s%s%s%s%s)", stage, code, preemption ? "; " : "",
+		         preemption ? preemption : "", taint ? "; untolerated: " : "", taint ? taint : "");
 	long j = 0;
 	while (j < gs->n && strcmp(gs->g[j].what, what) != 0)
 		j++;

@@ -12,23 +12,28 @@
  *     preemptionPolicy,priorityClassName,schedulerName},"status":"Preempt",
  *     "message":"…","nodes":N,"fitsNodes":[…],"potentialNodes":N,
  *     "numCandidates":N,"offset":K,"warnings":[…],
- *     "postFilter":{"gate","status"} (when a feature gate stopped it),"pod":{…}}
+ *     "postFilter":{"gate","status"} (when a feature gate stopped it),
+ *     "diagnosis":{…} (NotEligible, Unschedulable: pk_diagnosis_emit),"pod":{…}}
  *   {"kind":"Candidate","preemptor":{namespace,name,uid,priority},"node":"…",
  *     "victims":[{namespace,name,uid,node,priority,startTime,priorityClassName,
  *       owner:{kind,name},podGroup,pdb}],
- *     "numPDBViolations":N,"nominatedPodsToClear":[…],"nodeResources":{…}}
+ *     "numPDBViolations":N,"numPodGroupDisruptions":N,"podGroupDisruptions":[…],
+ *     "nominatedPodsToClear":[…],"nodeResources":{…}}
  *
  * A victim's priorityClassName, owner (the owner workload, pk_pod.owner_*),
  * podGroup (spec.schedulingGroup.podGroupName) and pdb (a budget that
- * selects a violating victim) are left out when empty. nodeResources, of a Candidate and (an array, one per node the plan
- * touches) of a PreemptionPlan:
+ * selects a violating victim) are left out when empty; so are
+ * numPodGroupDisruptions and podGroupDisruptions (pk_group_disruptions_emit)
+ * when no victim unit is a pod group. nodeResources, of a Candidate and (an
+ * array, one per node the plan touches) of a PreemptionPlan:
  *   {"node":"…","allocatable":{cpu,memory,pods,…},"requested":{…},
  *    "requestedAfter":{…}}
  * quantities as resource.Quantity strings (bytes as plain integers); what
  * the pods bound or nominated to the node request now (pods: how many) and
  * after the plan's victims are gone and its pods placed or nominated there.
  *   {"kind":"NodeStatus","preemptor":{…},"node":"…","stage":"Filter"|"DryRun",
- *     "code":"…","plugin":"…","reasons":[…]}            (victims --explain)
+ *     "code":"…","plugin":"…","reasons":[…],
+ *     "untoleratedTaint":{key,value,effect} (TaintToleration's)}  (victims --explain)
  */
 #ifndef PK_SCHED_RECORDS_H
 #define PK_SCHED_RECORDS_H
@@ -64,6 +69,22 @@ cJSON *pk_victim_ref_json(const pk_victim_ref *v);
 void pk_victim_ref_emit(pk_emit *e, const char *key, const pk_victim_ref *v);
 /* Decode a victim ref; strings are interned through strs. false if not an object. */
 bool pk_victim_ref_from_json(const cJSON *o, pk_strtab *strs, pk_victim_ref *out);
+
+/* A PodGroup's disruptionMode in the shape Kubernetes 1.<k8s_minor> serves
+ * it (k8s/release.c): v1alpha2's string "PodGroup" | "Pod" in 1.36 (and
+ * in 1.35, answered as 1.36), the union {"all": {}} | {"single": {}} of
+ * v1beta1 and v1alpha3 in 1.37. */
+void pk_disruption_mode_emit(pk_emit *e, const char *key, bool whole, int k8s_minor);
+/* The pod-group disruptions of a plan or a candidate (engine.h,
+ * pk_group_disruption), into the open object:
+ *   "numPodGroupDisruptions": N,
+ *   "podGroupDisruptions": [{"kind":"PodGroup"|"CompositePodGroup",
+ *     "namespace","name","disruptionMode","disruptions":N,"pods":N}]  */
+void pk_group_disruptions_emit(pk_emit *e, int num, const pk_group_disruption *d, int n, int k8s_minor);
+/* Their decoding from a record that has them (both stay 0 otherwise);
+ * strings interned, the array from a. */
+void pk_group_disruptions_from_json(const cJSON *o, pk_strtab *strs, pk_arena *a, int *num,
+                                    pk_group_disruption **d, int *n);
 
 /* With s, the candidate's nodeResources from the snapshot (the victims gone,
  * the preemptor added); without, those the record it was read from had. */
@@ -102,6 +123,22 @@ cJSON *pk_plan_nodes_json(const pk_snapshot *s, const pk_pod *const *gone, int n
  * for other outcomes. */
 cJSON *pk_pod_plan_nodes_json(const pk_snapshot *s, const pk_evaluation *e, const pk_nodeinfo *assumed);
 
+/* The parts of a FailedScheduling message that does not place the pod, as a
+ * record's "diagnosis", so that nothing reads them back from the text:
+ *   {"nodes":N,
+ *    "filter":[{"reason":"…","nodes":N}],   the scheduling cycle's FitError
+ *    "postFilter":"…",                        what the PostFilter said after
+ *                                             "preemption: "
+ *    "preemption":[{"reason":"…","nodes":N}]} when that was DryRunPreemption's
+ *                                             FitError
+ * reasons counted by their exact string, as FitError counts them. The
+ * filter entry of TaintToleration's reason also names the taints
+ * (upstream's reason does not, #134740): "taints":[{"key","value","effect",
+ * "nodes"}], the first untolerated taint of each node, as its Filter finds
+ * it. postFilter: gate when the per-pod PostFilter's gate stopped the pod
+ * (preempt-plan --simulate says it apart), else the evaluation's. */
+void pk_diagnosis_emit(pk_emit *e, const char *key, const pk_evaluation *ev, const char *gate);
+
 cJSON *pk_preemptor_json(const pk_evaluation *e, const pk_snapshot *s);
 /* NodeStatus records of --explain for node i of e (NULL if it is a candidate). */
 cJSON *pk_node_status_json(const pk_evaluation *e, long i);
@@ -127,8 +164,18 @@ typedef struct pk_node_groups {
 	bool all_names;           /* list every node (up to the cell's room), not the first three */
 } pk_node_groups;
 
+/* taint: the taint TaintToleration stopped at ("key=value:Effect",
+ * pk_taint_text), or NULL: nodes stopped at different taints are different
+ * groups. */
 void pk_node_groups_add(pk_node_groups *gs, const char *node, const char *stage, const char *code,
-                        const char *plugin, const char *const *reasons, int nreasons, const char *preemption);
+                        const char *plugin, const char *const *reasons, int nreasons, const char *preemption,
+                        const char *taint);
+/* A taint as kubectl taint and kubectl describe node write it:
+ * "key=value:Effect", "key:Effect" without a value. */
+const char *pk_taint_text(const char *key, const char *value, const char *effect, char *buf, size_t size);
+/* The taint TaintToleration stopped node i of e at, as pk_taint_text
+ * writes it into buf, or NULL when another plugin (or none) stopped it. */
+const char *pk_node_taint_text(const pk_evaluation *e, long i, char *buf, size_t size);
 /* A table row per group: PREEMPTOR, PRIORITY, RESULT "NotCandidate", NODE,
  * then the cells row_fn fills in (the tools' columns differ); frees. */
 typedef void (*pk_node_group_row_fn)(void *ctx, const pk_node_group *g, const char *nodes, const char *reason);

@@ -35,6 +35,7 @@ pk_report *pk_report_new(const pk_report_opts *o)
 	pk_pair_map_init(&r->ids);
 	pk_pair_map_init(&r->index);
 	pk_pair_map_init(&r->evicted_by);
+	pk_pair_map_init(&r->group_evicted_by);
 	return r;
 }
 
@@ -78,6 +79,7 @@ void pk_report_free(pk_report *r)
 	pk_pair_map_free(&r->ids);
 	pk_pair_map_free(&r->index);
 	pk_pair_map_free(&r->evicted_by);
+	pk_pair_map_free(&r->group_evicted_by);
 	pk_strtab_free(r->strs);
 	free(r);
 }
@@ -259,55 +261,6 @@ void pk_report_candidates(pk_report *r, const cJSON *preemptor, const pk_candida
 	r->choice = o;
 }
 
-/* ---- FitError messages --------------------------------------------------------------- */
-
-static const char AVAILABLE[] = " nodes are available: ";
-
-/* The clause ends before ", <digit>" or at the segment's final '.'. */
-static const char *clause_end(const char *p, bool *last)
-{
-	for (const char *q = p; *q; q++) {
-		if (q[0] == ',' && q[1] == ' ' && isdigit((unsigned char)q[2])) {
-			*last = false;
-			return q;
-		}
-		if (q[0] == '.' && (q[1] == '\0' || q[1] == ' ')) {
-			*last = true;
-			return q;
-		}
-	}
-	*last = true;
-	return p + strlen(p);
-}
-
-int pk_fit_error_reasons(const char *msg, pk_reason_fn fn, void *ctx)
-{
-	int found = 0;
-	const char *seg = msg ? strstr(msg, AVAILABLE) : NULL;
-	while (seg) {
-		/* "preemption: 0/N nodes ..." is the PostFilter's part */
-		const char *start = seg;
-		while (start > msg && start[-1] != ' ')
-			start--;
-		bool preemption = start - msg >= 12 && strncmp(start - 12, "preemption: ", 12) == 0;
-		const char *p = seg + sizeof AVAILABLE - 1;
-		bool last = false;
-		while (!last && isdigit((unsigned char)*p)) {
-			char *after;
-			long count = strtol(p, &after, 10);
-			if (*after != ' ')
-				break;
-			p = after + 1;
-			const char *end = clause_end(p, &last);
-			fn(ctx, preemption ? "preemption" : "filter", p, (size_t)(end - p), count);
-			found++;
-			p = last ? end : end + 2;
-		}
-		seg = strstr(p, AVAILABLE);
-	}
-	return found;
-}
-
 /* ---- gathering ----------------------------------------------------------------------- */
 
 enum { TAG_OWNER = 1, TAG_NODE, TAG_PDB, TAG_REASON, TAG_GROUP };
@@ -408,8 +361,12 @@ static void note_victims(pk_report *r, long unit, const cJSON *plan)
 		}
 		if (pk_bool(v, "pdbViolation"))
 			note_named(r, &r->pdbs, TAG_PDB, unit, v, "pdb");
-		if (pk_str(v, "podGroup"))
+		if (pk_str(v, "podGroup")) {
 			note_named(r, &r->groups, TAG_GROUP, unit, v, "podGroup");
+			const char *ns = rp_str(r, pk_str_or(v, "namespace", "")), *pg = rp_str(r, pk_str(v, "podGroup"));
+			if (!pk_pair_map_has(&r->group_evicted_by, ns, pg))
+				pk_pair_map_add(&r->group_evicted_by, ns, pg, unit + 1);
+		}
 		pk_pair_map_add(&r->evicted_by, rp_str(r, pk_str_or(v, "namespace", "")),
 		                rp_str(r, pk_str_or(v, "name", "")), unit + 1);
 	}
@@ -428,7 +385,10 @@ static void note_nodes(pk_report *r, long unit, const cJSON *plan)
 		}
 		n->after = pk_get(res, "requestedAfter");
 	}
-	const char *placed = pk_str(plan, "nominatedNodeName");
+	/* the node a plan nominates its pod to (a NotEligible plan keeps the
+	 * nomination it had: it touches no node), or places it on */
+	const char *placed = strcmp(pk_str_or(plan, "result", ""), "Preempt") == 0 ? pk_str(plan, "nominatedNodeName")
+	                                                                           : NULL;
 	if (!placed)
 		placed = pk_str(plan, "node");
 	if (placed)
@@ -438,10 +398,12 @@ static void note_nodes(pk_report *r, long unit, const cJSON *plan)
 		rp_list_add(&node_of(r, pk_str_or(pl, "node", ""))->placed_units, unit);
 }
 
-typedef struct reason_ctx {
-	pk_report *r;
-	long unit;
-} reason_ctx;
+static long num_of(const cJSON *o, const char *key)
+{
+	int64_t v = 0;
+	pk_int64(o, key, &v);
+	return (long)v;
+}
 
 static void note_reason_text(pk_report *r, long unit, const char *stage, const char *text, size_t len,
                              long nodes)
@@ -464,22 +426,49 @@ static void note_reason_text(pk_report *r, long unit, const char *stage, const c
 	rp_list_add(&x->examples, unit);
 }
 
-static void on_reason(void *ctx, const char *stage, const char *reason, size_t len, long count)
+/* The reasons of one stage of a plan's diagnosis (records.h), each with
+ * its nodes; TaintToleration's once per taint it names. */
+static void note_stage(pk_report *r, long unit, const char *stage, const cJSON *reasons)
 {
-	reason_ctx *c = ctx;
-	note_reason_text(c->r, c->unit, stage, reason, len, count);
+	const cJSON *it, *t;
+	cJSON_ArrayForEach(it, reasons) {
+		const char *reason = pk_str_or(it, "reason", "");
+		const cJSON *taints = pk_get(it, "taints");
+		if (!cJSON_GetArraySize(taints)) {
+			note_reason_text(r, unit, stage, reason, strlen(reason), num_of(it, "nodes"));
+			continue;
+		}
+		cJSON_ArrayForEach(t, taints) {
+			char taint[600], text[1200];
+			snprintf(text, sizeof text, "%s: %s", reason,
+			         pk_taint_text(pk_str_or(t, "key", ""), pk_str_or(t, "value", ""), pk_str_or(t, "effect", ""),
+			                       taint, sizeof taint));
+			note_reason_text(r, unit, stage, text, strlen(text), num_of(t, "nodes"));
+		}
+	}
 }
 
-/* Units that were not placed: their FitError reasons one by one, other
- * messages whole, under the result's name. */
+/* Units that were not placed: the reasons of their diagnosis one by one
+ * (each with its nodes, as the FailedScheduling message counts them),
+ * what the PostFilter said otherwise whole under the result's name; a
+ * plan without a diagnosis (a PodGroup's) its reason whole. */
 static void note_reasons(pk_report *r, long unit, const rp_unit *u)
 {
 	if (strcmp(u->result, "Unschedulable") != 0 && strcmp(u->result, "NotEligible") != 0)
 		return;
-	const char *reason = pk_str_or(u->plan, "reason", "");
-	reason_ctx c = { r, unit };
-	if (pk_fit_error_reasons(reason, on_reason, &c) == 0)
+	const cJSON *d = pk_get(u->plan, "diagnosis");
+	if (!cJSON_IsObject(d)) {
+		const char *reason = pk_str_or(u->plan, "reason", "");
 		note_reason_text(r, unit, u->result, reason, strlen(reason), 0);
+		return;
+	}
+	note_stage(r, unit, "filter", pk_get(d, "filter"));
+	const cJSON *pre = pk_get(d, "preemption");
+	const char *post = pk_str_or(d, "postFilter", "");
+	if (cJSON_GetArraySize(pre))
+		note_stage(r, unit, "preemption", pre);
+	else if (*post)
+		note_reason_text(r, unit, u->result, post, strlen(post), 0);
 }
 
 static int cmp_node(const void *a, const void *b)
@@ -540,6 +529,16 @@ static rp_warning *warning_of(pk_report *r, const char *text, long *times)
 	return &r->warnings[r->nwarnings++];
 }
 
+/* The warning with text, or NULL. */
+static rp_warning *find_warning(pk_report *r, const char *text)
+{
+	const char *key = pk_strtab_find(r->strs, text);
+	for (long i = 0; key && i < r->nwarnings; i++)
+		if (r->warnings[i].text == key)
+			return &r->warnings[i];
+	return NULL;
+}
+
 /* Each warning once: the run's (its own count), then the plans' and the
  * applied objects' (how many carry it; a record that repeats one counts
  * once). */
@@ -559,10 +558,20 @@ static void gather_warnings(pk_report *r)
 				x->units++;
 			}
 		}
-	cJSON_ArrayForEach(rec, r->applied)
-		cJSON_ArrayForEach(w, pk_get(rec, "warnings"))
-			if (cJSON_IsString(w))
-				warning_of(r, w->valuestring, &times)->applied++;
+	cJSON_ArrayForEach(rec, r->applied) {
+		const cJSON *o = pk_get(rec, "object");
+		cJSON_ArrayForEach(w, pk_get(rec, "warnings")) {
+			if (!cJSON_IsString(w))
+				continue;
+			/* the run says an applied object's warning with the object's name
+			 * before it (preempt-plan --simulate --apply): one warning */
+			char said[2300];
+			snprintf(said, sizeof said, "%s %s/%s: %s", pk_str_or(o, "kind", ""), pk_str_or(o, "namespace", ""),
+			         pk_str_or(o, "name", ""), w->valuestring);
+			rp_warning *x = find_warning(r, said);
+			(x ? x : warning_of(r, w->valuestring, &times))->applied++;
+		}
+	}
 }
 
 static void gather(pk_report *r)

@@ -69,12 +69,4 @@ void pk_report_warnings(pk_report *r, cJSON *warnings);
 /* Write the page. Returns 0, or -1 when a write failed (out remembers it). */
 int pk_report_write(pk_report *r, pk_out *out);
 
-/* A FitError-style message ("0/N nodes are available: 3 Insufficient cpu,
- * 2 node(s) had untolerated taint(s). preemption: 0/N nodes are available:
- * ...") split into its reasons: fn(ctx, stage, reason, len, count) once per
- * reason, stage "filter" or "preemption". Returns how many were found (0:
- * not such a message). */
-typedef void (*pk_reason_fn)(void *ctx, const char *stage, const char *reason, size_t len, long count);
-int pk_fit_error_reasons(const char *msg, pk_reason_fn fn, void *ctx);
-
 #endif

@@ -94,6 +94,7 @@ struct pk_report {
 	long nreasons, capreasons;
 	pk_pair_map index;        /* (tag, key) -> index + 1 for the arrays above */
 	pk_pair_map evicted_by;   /* victim (namespace, name) -> unit + 1 */
+	pk_pair_map group_evicted_by; /* (namespace, PodGroup) of a victim -> the first unit + 1 */
 	long victims, pdb_violations, recreated, cascades;
 	rp_warning *warnings;     /* in the order first met: the run's, then the plans', the applied objects' */
 	long nwarnings, capwarnings;

@@ -105,10 +105,18 @@ static void thead(pk_html *h, const char *const *cols)
 	PK_HTML_LIT(h, "</tr></thead>\n");
 }
 
+/* A table in a box of its own width: a table wider than a narrow window
+ * scrolls in it, not the page (html.c's div.wide). */
 static void table_start(pk_html *h, const char *id, const char *const *cols)
 {
+	PK_HTML_LIT(h, "<div class=\"wide\">");
 	pk_html_open(h, "table", "class", "sortable", "id", id, NULL);
 	thead(h, cols);
+}
+
+static void table_end(pk_html *h)
+{
+	PK_HTML_LIT(h, "</tbody></table></div>\n");
 }
 
 /* The node-choice criterion that chose the plan's node (decidedBy), or
@@ -232,8 +240,11 @@ static void simulation_line(pk_report *r, pk_html *h)
 		return;
 	PK_HTML_LIT(h, "<p>");
 	pk_html_textf(h, "Simulated %ld unit(s) (%ld pod(s), %ld pod group(s)) on %ld node(s): %ld scheduled, "
-	              "%ld nominated, %ld unschedulable.", num(s, "units"), num(s, "pods"), num(s, "podGroups"),
+	              "%ld nominated, %ld unschedulable", num(s, "units"), num(s, "pods"), num(s, "podGroups"),
 	              num(s, "nodes"), num(s, "scheduled"), num(s, "nominated"), num(s, "unschedulable"));
+	if (num(s, "notEligible"))
+		pk_html_textf(h, ", %ld not eligible to preempt", num(s, "notEligible"));
+	pk_html_text(h, ".");
 	if (num(s, "scaled"))
 		pk_html_textf(h, " %ld of them added by --scale.", num(s, "scaled"));
 	PK_HTML_LIT(h, "</p>\n");
@@ -267,7 +278,7 @@ void rp_write_summary(pk_report *r, pk_html *h)
 	PK_HTML_LIT(h, "</ul>\n");
 	simulation_line(r, h);
 	static const char *const cols[] = { "Result", "Plans", "Pods", "Victims", NULL };
-	PK_HTML_LIT(h, "<table id=\"results-table\">");
+	PK_HTML_LIT(h, "<div class=\"wide\"><table id=\"results-table\">");
 	thead(h, cols);
 	PK_HTML_LIT(h, "<tbody>\n");
 	for (long i = 0; i < n; i++) {
@@ -278,7 +289,7 @@ void rp_write_summary(pk_report *r, pk_html *h)
 		rp_td_num(h, rows[i].victims);
 		PK_HTML_LIT(h, "</tr>\n");
 	}
-	PK_HTML_LIT(h, "</tbody></table>\n");
+	table_end(h);
 	section_end(h);
 }
 
@@ -362,7 +373,7 @@ void rp_write_applied(pk_report *r, pk_html *h)
 	const cJSON *a;
 	cJSON_ArrayForEach(a, r->applied)
 		applied_row(h, a);
-	PK_HTML_LIT(h, "</tbody></table>\n");
+	table_end(h);
 	section_end(h);
 }
 
@@ -421,7 +432,7 @@ static void other_nodes(pk_html *h, const cJSON *groups)
 		td_text(h, pk_str_or(g, "names", ""));
 		PK_HTML_LIT(h, "</tr>\n");
 	}
-	PK_HTML_LIT(h, "</tbody></table>\n");
+	table_end(h);
 }
 
 void rp_write_choice(pk_report *r, pk_html *h)
@@ -456,7 +467,7 @@ void rp_write_choice(pk_report *r, pk_html *h)
 	const cJSON *c;
 	cJSON_ArrayForEach(c, ranked)
 		choice_row(h, c);
-	PK_HTML_LIT(h, "</tbody></table>\n");
+	table_end(h);
 	pk_html_elem(h, "p", PK_ADJUSTED_SUM_RULE ".", "class", "muted", "id", "adjusted-sum-rule", NULL);
 	if (num(ch, "candidates") > cJSON_GetArraySize(ranked)) {
 		PK_HTML_LIT(h, "<p class=\"muted\">");
@@ -562,7 +573,7 @@ void rp_write_owners(pk_report *r, pk_html *h)
 		owner_row(r, h, rows[i]);
 	}
 	free(rows);
-	PK_HTML_LIT(h, "</tbody></table>\n");
+	table_end(h);
 	if (shown < r->nowners)
 		rp_note(h, "owners-left-out", "Dropped %ld workload(s) that lose the fewest pods: the table shows at "
 		        "most %d.", r->nowners - shown, MAX_OWNER_ROWS);
@@ -589,7 +600,7 @@ static void named_table(pk_report *r, pk_html *h, const char *id, const char *co
 		rp_unit_links(r, h, &p->units, 20);
 		PK_HTML_LIT(h, "</td></tr>\n");
 	}
-	PK_HTML_LIT(h, "</tbody></table>\n");
+	table_end(h);
 }
 
 void rp_write_pdbs(pk_report *r, pk_html *h)
@@ -609,6 +620,17 @@ void rp_write_pdbs(pk_report *r, pk_html *h)
 }
 
 /* ---- 4. gangs ------------------------------------------------------------------------ */
+
+/* A disruptionMode as the record writes it: v1alpha2's string, or the name
+ * of the member v1beta1's union sets ("all", "single"). */
+static const char *disruption_mode_text(const cJSON *m)
+{
+	if (cJSON_IsString(m))
+		return m->valuestring;
+	if (cJSON_IsObject(m) && m->child && m->child->string)
+		return m->child->string;
+	return "";
+}
 
 static void gang_row(pk_report *r, pk_html *h, long i)
 {
@@ -630,7 +652,7 @@ static void gang_row(pk_report *r, pk_html *h, long i)
 	rp_td_num(h, u->victims);
 	rp_td_num(h, num(u->plan, "victimUnits"));
 	rp_td_num(h, num(u->plan, "numPodGroupDisruptions"));
-	td_text(h, pk_str_or(u->plan, "disruptionMode", ""));
+	td_text(h, disruption_mode_text(pk_get(u->plan, "disruptionMode")));
 	pk_html_elem(h, "td", pk_str_or(u->plan, "reason", ""), "class", "reason", NULL);
 	PK_HTML_LIT(h, "</tr>\n");
 }
@@ -654,9 +676,11 @@ void rp_write_gangs(pk_report *r, pk_html *h)
 	}
 	PK_HTML_LIT(h, "<p>");
 	pk_html_textf(h, "%ld pod group(s) planned: %ld placed (with or without preemption), %ld could not be "
-	              "placed. Victims include the pods of %ld pod group(s), whole groups where their "
-	              "disruptionMode is PodGroup (%ld such disruption(s)).", gangs, placed, gangs - placed,
-	              r->groups.n, disrupted);
+	              "placed. Victims include the pods of %ld pod group(s), in %ld PodGroup disruption(s) "
+	              "(numPodGroupDisruptions, summed over the plans): a group whose disruptionMode is all "
+	              "(PodGroup in v1alpha2) is evicted whole and counts once, however many pods and nodes it "
+	              "loses; a pod of a group with mode single counts once on its own.", gangs, placed,
+	              gangs - placed, r->groups.n, disrupted);
 	PK_HTML_LIT(h, "</p>\n");
 	if (r->groups.n) {
 		pk_html_elem(h, "h3", "Pod groups that lose pods", NULL);
@@ -673,7 +697,7 @@ void rp_write_gangs(pk_report *r, pk_html *h)
 		for (long i = 0; i < r->nunits; i++)
 			if (r->units[i].group)
 				gang_row(r, h, i);
-		PK_HTML_LIT(h, "</tbody></table>\n");
+		table_end(h);
 	}
 	section_end(h);
 }
@@ -681,9 +705,12 @@ void rp_write_gangs(pk_report *r, pk_html *h)
 /* ---- 5. cascades --------------------------------------------------------------------- */
 
 /* The unit that evicted the pod a recreated unit stands for: the simulator
- * names a recreated victim <name>-recreated. */
+ * names a recreated victim <name>-recreated, and a gang's recreated members
+ * come back as their PodGroup's unit, named after it. */
 static long evicted_by(pk_report *r, const rp_unit *u)
 {
+	if (u->group) /* a gang's recreated members come back as their group */
+		return pk_pair_map_get(&r->group_evicted_by, u->ns, u->name) - 1;
 	static const char suffix[] = "-recreated";
 	size_t n = strlen(u->name), s = sizeof suffix - 1;
 	if (n <= s || strcmp(u->name + n - s, suffix) != 0)
@@ -703,10 +730,15 @@ void rp_write_cascades(pk_report *r, pk_html *h)
 		return;
 	}
 	PK_HTML_LIT(h, "<p>");
-	pk_html_textf(h, "%ld victim(s) are recreated by their controller and queued again; %ld of them preempt "
-	              "in turn (cascading preemptions).", r->recreated, r->cascades);
+	if (recreated > r->recreated) /* a gang's members come back as one unit */
+		pk_html_textf(h, "%ld victim(s) are recreated by their controller and queued again, in %ld unit(s): "
+		              "the members of a gang come back as their PodGroup, one unit. %ld unit(s) preempt in "
+		              "turn (cascading preemptions).", recreated, r->recreated, r->cascades);
+	else
+		pk_html_textf(h, "%ld victim(s) are recreated by their controller and queued again; %ld of them preempt "
+		              "in turn (cascading preemptions).", r->recreated, r->cascades);
 	PK_HTML_LIT(h, "</p>\n");
-	static const char *const cols[] = { "Recreated pod", "First evicted by", "Result", "Node", "Victims",
+	static const char *const cols[] = { "Recreated unit", "First evicted by", "Result", "Node", "Victims",
 		                            NULL };
 	table_start(h, "cascades-table", cols);
 	PK_HTML_LIT(h, "<tbody>\n");
@@ -726,7 +758,7 @@ void rp_write_cascades(pk_report *r, pk_html *h)
 		rp_td_num(h, u->victims);
 		PK_HTML_LIT(h, "</tr>\n");
 	}
-	PK_HTML_LIT(h, "</tbody></table>\n");
+	table_end(h);
 	section_end(h);
 }
 
@@ -757,7 +789,7 @@ void rp_write_reasons(pk_report *r, pk_html *h)
 		rp_unit_links(r, h, &x->examples, MAX_LINKS);
 		PK_HTML_LIT(h, "</td></tr>\n");
 	}
-	PK_HTML_LIT(h, "</tbody></table>\n");
+	table_end(h);
 	section_end(h);
 }
 
@@ -948,7 +980,7 @@ void rp_write_nodes(pk_report *r, pk_html *h)
 	PK_HTML_LIT(h, "<tbody>\n");
 	for (long i = 0; i < shown; i++)
 		node_row(r, h, &r->nodes[i]);
-	PK_HTML_LIT(h, "</tbody></table>\n");
+	table_end(h);
 	if (shown < r->nnodes)
 		rp_note(h, "nodes-left-out", "Dropped %ld of %ld touched node(s), those with the fewest victims: the "
 		        "page draws at most %d. The plans below name them all.", r->nnodes - shown, r->nnodes,
@@ -1061,7 +1093,7 @@ void rp_write_units(pk_report *r, pk_html *h)
 	long shown = r->nunits < r->o.max_units ? r->nunits : r->o.max_units;
 	for (long i = 0; i < shown; i++)
 		unit_row(r, h, i);
-	PK_HTML_LIT(h, "</tbody></table>\n");
+	table_end(h);
 	if (shown < r->nunits)
 		rp_note(h, "units-left-out", "The last %ld of %ld plans are left out of this table; the sections above "
 		        "count them all.", r->nunits - shown, r->nunits);

@@ -225,6 +225,9 @@ static pk_sim_unit pod_unit(pk_sim *m, pk_pod *p)
 	return u;
 }
 
+/* Who made a pod created during the run. */
+typedef enum { SIM_APPLIED, SIM_SCALED, SIM_RECREATED } sim_origin;
+
 static void enqueue_pod(pk_sim *m, pk_pod *p, bool recreated, bool scaled)
 {
 	pk_sim_unit u = pod_unit(m, p);
@@ -233,10 +236,16 @@ static void enqueue_pod(pk_sim *m, pk_pod *p, bool recreated, bool scaled)
 	enqueue_sorted(m, &u);
 }
 
+static void enqueue_member(pk_sim *m, pk_podgroup *pg, pk_pod *p, sim_origin origin);
+
 /* A victim whose controller would recreate it comes back as a new pending
  * pod, once per victim, within the global bound. One already terminating
  * (deletionTimestamp set) does not: its controller counted it gone when
- * its deletion began and has made its replacement already. */
+ * its deletion began and has made its replacement already. A member of a
+ * pod group comes back into its group's unit when gangs are played, as the
+ * pending members of the snapshot do (pk_sim_init): the group's minCount
+ * then holds for the recreated members together. The recreated pod is
+ * re-queued itself no more (its controller is not noted for it). */
 static int requeue_victim(pk_sim *m, const pk_pod *v)
 {
 	if (!m->opts.cascade || v->terminating || v->index < 0 || v->index >= m->g->npods ||
@@ -250,7 +259,14 @@ static int requeue_victim(pk_sim *m, const pk_pod *v)
 	char name[600], uid[600];
 	snprintf(name, sizeof name, "%s-recreated", v->name);
 	snprintf(uid, sizeof uid, "recreated-%s", *v->uid ? v->uid : v->name);
-	enqueue_pod(m, copy_pod(m, v, name, uid), true, false);
+	pk_pod *p = copy_pod(m, v, name, uid);
+	pk_podgroup *pg = gang_path(m) ? pk_pg_scheduling_group(m->g, v) : NULL;
+	if (pg) {
+		pk_pg_add_pod(m->g, m->s, p, m->g->pod_group_name[v->index], NULL, NULL);
+		enqueue_member(m, pg, p, SIM_RECREATED);
+	} else {
+		enqueue_pod(m, p, true, false);
+	}
 	m->sum.recreated++;
 	return 1;
 }
@@ -278,7 +294,7 @@ static void count_created(pk_sim *m, bool scaled)
 
 /* A member of a PodGroup joins the group's unit that has not run yet, or
  * starts one. */
-static void enqueue_member(pk_sim *m, pk_podgroup *pg, pk_pod *p, bool scaled)
+static void enqueue_member(pk_sim *m, pk_podgroup *pg, pk_pod *p, sim_origin origin)
 {
 	for (long i = m->head; i < m->n; i++) {
 		pk_sim_unit *u = &m->queue[i];
@@ -289,16 +305,18 @@ static void enqueue_member(pk_sim *m, pk_podgroup *pg, pk_pod *p, bool scaled)
 		pods[u->npods] = p;
 		u->pods = pods;
 		u->npods++;
-		u->applied |= !scaled;
-		u->scaled |= scaled;
+		u->applied |= origin == SIM_APPLIED;
+		u->scaled |= origin == SIM_SCALED;
+		u->recreated |= origin == SIM_RECREATED;
 		return;
 	}
 	pk_sim_unit u = pod_unit(m, p);
 	u.group = pg;
 	u.priority = pg->priority;
 	u.created = pg->created ? pg->created : p->created;
-	u.applied = !scaled;
-	u.scaled = scaled;
+	u.applied = origin == SIM_APPLIED;
+	u.scaled = origin == SIM_SCALED;
+	u.recreated = origin == SIM_RECREATED;
 	enqueue_sorted(m, &u);
 }
 
@@ -307,7 +325,7 @@ void pk_sim_enqueue(pk_sim *m, pk_pod *p, bool scaled)
 	count_created(m, scaled);
 	pk_podgroup *pg = gang_path(m) ? pk_pg_scheduling_group(m->g, p) : NULL;
 	if (pg) {
-		enqueue_member(m, pg, p, scaled);
+		enqueue_member(m, pg, p, scaled ? SIM_SCALED : SIM_APPLIED);
 		return;
 	}
 	pk_sim_unit u = pod_unit(m, p);
@@ -383,12 +401,16 @@ static const char *postfilter_gate(const pk_sim *m, const pk_pod *p)
 	return pk_postfilter_group_gate(&in).message;
 }
 
-static void count_outcome(pk_sim *m, pk_sim_outcome o)
+/* not_eligible: not placed because preemption was not tried (NotEligible),
+ * counted apart from the unschedulable. */
+static void count_outcome(pk_sim *m, pk_sim_outcome o, bool not_eligible)
 {
 	if (o == PK_SIM_SCHEDULED)
 		m->sum.scheduled++;
 	else if (o == PK_SIM_NOMINATED)
 		m->sum.nominated++;
+	else if (not_eligible)
+		m->sum.not_eligible++;
 	else
 		m->sum.unschedulable++;
 }
@@ -414,7 +436,10 @@ static void run_pod(pk_sim *m, const pk_sim_unit *u, pk_sim_fn fn, void *ctx)
 		const pk_candidate *c = &e.candidates[e.best];
 		pk_nodeinfo *ni = pk_snapshot_node(m->s, c->node);
 		for (int i = 0; ni && i < c->nvictims; i++) {
-			pk_pod *v = pk_nodeinfo_find_pod(ni, &c->victims[i]);
+			/* a disruptionMode-all group's members run on other nodes too */
+			const char *at = c->victims[i].node;
+			pk_nodeinfo *vn = at && *at ? pk_snapshot_node(m->s, at) : ni;
+			pk_pod *v = vn ? pk_nodeinfo_find_pod(vn, &c->victims[i]) : NULL;
 			if (v)
 				st.requeued += requeue_victim(m, v);
 		}
@@ -423,7 +448,7 @@ static void run_pod(pk_sim *m, const pk_sim_unit *u, pk_sim_fn fn, void *ctx)
 	}
 	if (u->recreated && st.outcome == PK_SIM_NOMINATED)
 		m->sum.cascading_preemptions++;
-	count_outcome(m, st.outcome);
+	count_outcome(m, st.outcome, st.gate_message || e.status == PK_PRE_NOT_ELIGIBLE);
 	fn(ctx, &st);
 	if (st.outcome == PK_SIM_SCHEDULED)
 		pk_snapshot_bind(m->s, p, st.node->node->name);
@@ -451,7 +476,9 @@ static void run_group(pk_sim *m, const pk_sim_unit *u, pk_sim_fn fn, void *ctx)
 	} else if (e.result == PK_PG_PREEMPTION_IN_PROGRESS) {
 		st.outcome = PK_SIM_NOMINATED; /* the members wait on their nominated nodes */
 	}
-	count_outcome(m, st.outcome);
+	if (u->recreated && e.result == PK_PG_PREEMPT)
+		m->sum.cascading_preemptions++;
+	count_outcome(m, st.outcome, e.result == PK_PG_NOT_ELIGIBLE);
 	fn(ctx, &st);
 	pk_pg_apply(m->s, &e);
 	if (e.result == PK_PG_NO_PREEMPTION_NEEDED)

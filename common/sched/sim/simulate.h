@@ -15,8 +15,11 @@
  *   - or stays unschedulable.
  * Victims owned by a controller (ownerReferences with controller: true) are
  * re-queued once as a new pending pod with the same spec (the controller
- * recreating them); a recreated pod that preempts again is a cascading
- * preemption. The number of recreations is bounded globally.
+ * recreating them), a member of a PodGroup into its group's unit when gangs
+ * are played (so the recreated members of an evicted gang are placed, or
+ * not, together, under the group's minCount); a recreated unit that
+ * preempts again is a cascading preemption. The number of recreations is
+ * bounded globally.
  *
  * Pods created by applied objects (apply.h) are queued before the run with
  * pk_sim_enqueue: created after every pod of the snapshot, in the order
@@ -83,6 +86,7 @@ typedef void (*pk_sim_fn)(void *ctx, const pk_sim_step *st);
 typedef struct pk_sim_summary {
 	long units, pods, pod_groups;
 	long scheduled, nominated, unschedulable;
+	long not_eligible;        /* not placed, preemption not tried (NotEligible) */
 	long victims;
 	long recreated, cascading_preemptions, scaled, applied;
 	long recreations_dropped; /* over the global bound */

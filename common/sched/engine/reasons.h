@@ -1,0 +1,75 @@
+/* Upstream's words: every status reason and message the engine gives, as
+ * kube-scheduler's code writes it (kubernetes/kubernetes, the files named;
+ * test/unit/test_reasons.c drives the engine to each and compares what it
+ * says with upstream's format, typed there from upstream's file). Changing
+ * one here is changing what the tools say a cluster says. */
+#ifndef PK_SCHED_REASONS_H
+#define PK_SCHED_REASONS_H
+
+/* ---- Filter plugins (pkg/scheduler/framework/plugins/) --------------------- */
+
+/* nodeunschedulable/node_unschedulable.go ErrReasonUnschedulable */
+#define PK_R_UNSCHEDULABLE "node(s) were unschedulable"
+/* nodename/node_name.go ErrReason */
+#define PK_R_NODE_NAME "node(s) didn't match the requested node name"
+/* tainttoleration/taint_toleration.go Filter, since #134740 (1.35, and
+ * 1.34 by #135023): the taint is logged, not named; the records name it
+ * (pk_untolerated_taint). Before: "node(s) had untolerated taint {%s: %s}". */
+#define PK_R_TAINT "node(s) had untolerated taint(s)"
+/* nodeaffinity/node_affinity.go ErrReasonPod */
+#define PK_R_NODE_AFFINITY "node(s) didn't match Pod's node affinity/selector"
+/* nodeports/node_ports.go ErrReason */
+#define PK_R_PORTS "node(s) didn't have free ports for the requested pod ports"
+/* noderesources/fit.go fitsRequest: "Too many pods", "Insufficient %v" */
+#define PK_R_TOO_MANY_PODS "Too many pods"
+#define PK_R_INSUFFICIENT "Insufficient %s"
+#define PK_R_CPU "Insufficient cpu"
+#define PK_R_MEMORY "Insufficient memory"
+#define PK_R_EPHEMERAL "Insufficient ephemeral-storage"
+/* podtopologyspread/plugin.go ErrReasonConstraintsNotMatch, ErrReasonNodeLabelNotMatch */
+#define PK_R_SPREAD "node(s) didn't match pod topology spread constraints"
+#define PK_R_SPREAD_LABEL PK_R_SPREAD " (missing required label)"
+/* interpodaffinity/filtering.go ErrReasonAffinityRulesNotMatch,
+ * ErrReasonAntiAffinityRulesNotMatch, ErrReasonExistingAntiAffinityRulesNotMatch */
+#define PK_R_POD_AFFINITY "node(s) didn't match pod affinity rules"
+#define PK_R_POD_ANTI_AFFINITY "node(s) didn't match pod anti-affinity rules"
+#define PK_R_EXISTING_ANTI_AFFINITY "node(s) didn't satisfy existing pods anti-affinity rules"
+
+/* ---- the scheduling cycle and FitError (pkg/scheduler/schedule_one.go,
+ * framework/types.go) -------------------------------------------------------- */
+
+/* schedule_one.go ErrNoNodesAvailable: no PostFilter runs after it */
+#define PK_R_NO_NODES "no nodes available to schedule pods"
+/* framework/types.go NoNodeAvailableMsg; FitError.Error() then ": " and the
+ * "%v %v" (count, reason) histogram sorted as strings, joined by ", ", "." */
+#define PK_R_FIT_ERROR "0/%ld nodes are available"
+
+/* ---- DefaultPreemption (plugins/defaultpreemption/default_preemption.go,
+ * framework/preemption/preemption.go) ---------------------------------------- */
+
+/* default_preemption.go PostFilter: the prefix of its status message */
+#define PK_R_PREEMPTION_PREFIX "preemption: "
+/* default_preemption.go SelectVictimsOnNode */
+#define PK_R_NO_VICTIMS "No preemption victims found for incoming pod"
+/* preemption.go Preempt: the nodes no dry run was tried on */
+#define PK_R_NOT_HELPFUL "Preemption is not helpful for scheduling"
+/* default_preemption.go PodEligibleToPreemptOthers */
+#define PK_R_NEVER "not eligible due to preemptionPolicy=Never."
+#define PK_R_TERMINATING "not eligible due to a terminating pod on the nominated node."
+/* default_preemption.go PostFilter, for a pod of a pod group */
+#define PK_R_GATE_WAP "preemption: not eligible due to workload aware preemption enabled"
+#define PK_R_GATE_NOT_FOUND "preemption: pod group for pod not found"
+#define PK_R_GATE_TAS "preemption: not eligible due to placement-based pod group scheduling limitation"
+
+/* ---- PodGroup preemption (framework/preemption/podgrouppreemption.go,
+ * default_preemption.go PodGroupPostFilter) ---------------------------------- */
+
+/* PodGroupPostFilter's prefix of every message, from 1.37 (at 1b8666f,
+ * 1.36's, it returned the evaluator's status as it was) */
+#define PK_R_POD_GROUP_PREFIX "pod group preemption: "
+#define PK_R_NO_VICTIMS_GROUP "No preemption victims found for incoming preemptor"
+#define PK_R_GROUP_TAS "not eligible due to placement-based pod group scheduling limitation"
+#define PK_R_ONGOING "ongoing preemption on nominated nodes"
+#define PK_R_TOPOLOGY "not supported with topology constraints"
+
+#endif
