@@ -7,6 +7,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -156,18 +158,58 @@ static int read_gzip(pk_sink *s, int fd, const char *prefix, size_t n)
 	return rc;
 }
 
+/* Text (JSON, YAML) holds no control bytes but tab, newline, carriage
+ * return and json-seq's record separator, and is UTF-8. Whether the first
+ * block read says otherwise: then *why says how, and it is not parsed at
+ * all (a parser would wade through megabytes of binary looking for where
+ * the next document might start). A character cut by the block's end is
+ * not held against it. */
+static bool binary_block(const char *buf, size_t n, char *why, size_t size)
+{
+	const unsigned char *p = (const unsigned char *)buf;
+	if (n >= 2 && ((p[0] == 0xFF && p[1] == 0xFE) || (p[0] == 0xFE && p[1] == 0xFF))) {
+		snprintf(why, size, "UTF-16 text (byte order mark %02X %02X): not read; convert it to UTF-8 first "
+		         "(iconv -f UTF-16 -t UTF-8)", p[0], p[1]);
+		return true;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (p[i] >= 0x20 || p[i] == '\t' || p[i] == '\n' || p[i] == '\r' || p[i] == 0x1E)
+			continue;
+		if (p[i] == 0)
+			snprintf(why, size, "binary input (a NUL byte at offset %zu): not JSON or YAML", i);
+		else
+			snprintf(why, size, "binary input (control byte 0x%02X at offset %zu): not JSON or YAML", p[i], i);
+		return true;
+	}
+	size_t bad = pk_utf8_check(p, n);
+	if (bad < n) {
+		size_t want = p[bad] >= 0xF0 ? 4 : p[bad] >= 0xE0 ? 3 : 2, k = bad + 1;
+		while (k < n && (p[k] & 0xC0) == 0x80)
+			k++;
+		if (p[bad] >= 0xC2 && p[bad] <= 0xF4 && k == n && n - bad < want)
+			return false;   /* a character the block's end cut */
+		snprintf(why, size, "not UTF-8 text (byte 0x%02X at offset %zu): not JSON or YAML, which are UTF-8",
+		         p[bad], bad);
+		return true;
+	}
+	return false;
+}
+
 static int read_fd(pk_sink *s, int fd, int may_gzip)
 {
 	char prefix[4096];
 	size_t n;
 	int first;
+	char why[200];
 
 	if (sniff(fd, prefix, sizeof prefix, &n, &first) < 0)
 		return pk_sink_error(s, PK_REC_ERROR, PK_ERR_IO, 0, 0, -1, 0, NULL, "read error: %s", strerror(errno));
-	if (first == -1)
-		return 0;        /* empty input: no documents */
 	if (may_gzip && n >= 2 && (unsigned char)prefix[0] == 0x1F && (unsigned char)prefix[1] == 0x8B)
 		return read_gzip(s, fd, prefix, n);
+	if (binary_block(prefix, n, why, sizeof why))
+		return pk_sink_error(s, PK_REC_ERROR, PK_ERR_PARSE, 1, 1, -1, 0, NULL, "%s", why);
+	if (first == -1)
+		return 0;        /* empty input: no documents */
 	if (s->opts->skip_file && pk_nonobject_text(s->file, prefix, n)) {
 		s->opts->skip_file(s->ctx, s->file, PK_NONOBJECT_TEMPLATE);
 		return 0;
@@ -291,8 +333,11 @@ int pk_read_named_buffer(const pk_reader_opts *opts, const char *buf, size_t len
 	size_t i = len >= 3 && memcmp(buf, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
 	while (i < len && strchr(" \t\r\n", buf[i]))
 		i++;
+	char why[200];
 	if (other) {
 		opts->skip_file(ctx, name, other);
+	} else if (binary_block(buf, len < 4096 ? len : 4096, why, sizeof why)) {
+		pk_sink_error(&s, PK_REC_ERROR, PK_ERR_PARSE, 1, 1, -1, 0, NULL, "%s", why);
 	} else if (i == len) {
 		/* no documents */
 	} else if (opts->skip_file && pk_nonobject_text(name, buf, len)) {

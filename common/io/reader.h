@@ -17,6 +17,8 @@
  *
  * Problems are handed to the same callback as records of type PK_REC_ERROR,
  * so a validator can count them as findings and a planner as trouble.
+ * An input that is not text (a NUL or another control byte, or bytes that
+ * are not UTF-8, in its first block) is refused at once with one error.
  */
 #ifndef PK_READER_H
 #define PK_READER_H
