@@ -112,15 +112,22 @@ static const struct exit_statuses {
 	{ "victims",
 	  "every preemptor fits or has a candidate node; no pending pods with --pending (none in NS with -n NS)",
 	  "a preemptor that cannot be placed (no candidate node) or may not preempt",
-	  "a bad option; a file or document that cannot be read; stdout that cannot be written; a snapshot without nodes" },
+	  "a bad option; a file or document that cannot be read, or an input not read to its end (cut, a truncated or "
+	  "corrupt gzip, binary): no records at all; stdout that cannot be written; a snapshot without nodes" },
 	{ "preempt-plan",
-	  "every preemptor placed (fits, or Preempt) among the plans written (NS's with -n NS); with --simulate every unit scheduled or nominated; an empty input (no preemptor in NS with -n NS)",
+	  "every preemptor placed (fits, or Preempt) among the plans written (NS's with -n NS); with --simulate every unit scheduled or nominated; a complete victims answer without preemptors, its StreamEnd "
+	  "alone (no preemptor in NS with -n NS)",
 	  "a preemptor Unschedulable or NotEligible; with --simulate such a unit, or an applied object admission would reject",
-	  "a bad option; a file or document that cannot be read; stdout that cannot be written; an input with objects but no Preemptor/Candidate records; with --simulate a snapshot without nodes" },
+	  "a bad option; a file or document that cannot be read; an input that ends without victims' StreamEnd record (cut "
+	  "short, the stage before failed) or holds nothing at all (no input: the stage before wrote nothing): no plan; "
+	  "stdout that cannot be written; an input with objects but no Preemptor/Candidate records; with --simulate an "
+	  "input not read to its end (no plans) or a snapshot without nodes" },
 	{ "apiq-sim",
 	  "the run or the steps completed",
 	  "not used",
-	  "a bad option; a file that cannot be read; stdout that cannot be written; a malformed operation or plan; run with nothing to simulate (no plans, no --pods)" },
+	  "a bad option; a file that cannot be read; stdout that cannot be written; a malformed operation or plan; run with "
+	  "plans that end without preempt-plan's StreamEnd record, or no input at all; run with nothing to simulate (no "
+	  "plans, no --pods)" },
 };
 
 static void print_exit_statuses(const char *prog)
@@ -472,7 +479,24 @@ bool pk_cli_report_record_problem(pk_cli *c, const pk_record *rec)
 		return false;
 	}
 	pk_diag_report(&c->diag, PK_SEV_ERROR, &rec->origin, "%s", rec->message);
+	c->input_errors++;
 	return true;
+}
+
+bool pk_cli_input_cut(pk_cli *c, const char *what)
+{
+	if (c->input_errors == 0)
+		return false;
+	pk_diag_report(&c->diag, PK_SEV_ERROR, NULL, "no %s written: the input was not read whole (%ld error%s above)",
+	               what, c->input_errors, c->input_errors == 1 ? "" : "s");
+	return true;
+}
+
+void pk_cli_stream_end(const pk_cli *c, pk_out *o)
+{
+	char v[16];
+	if (c->format == PK_FMT_JSON)
+		pk_out_stream_end(o, c->spec->prog, pk_cli_k8s_version(c, v, sizeof v));
 }
 
 static int kind_slot(pk_stats *s, const char *kind)

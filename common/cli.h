@@ -15,6 +15,7 @@
 #include "diag.h"
 #include "io/reader.h"
 #include "io/table.h"
+#include "io/writer.h"
 #include "k8s/gates.h"
 #include "k8s/options.h"
 
@@ -67,6 +68,9 @@ typedef struct pk_cli {
 	long max_findings;        /* --max-findings: per input, 0 = all (PK_DEFAULT_MAX_FINDINGS) */
 	pk_reader_opts reader;
 	pk_diag diag;
+	/* Reader errors reported through pk_cli_report_record_problem: inputs
+	 * that could not be read to their end (cut, corrupt, unreadable). */
+	long input_errors;
 } pk_cli;
 
 /* "1.37": the release answered for (--kubernetes-version), for records,
@@ -164,8 +168,18 @@ const char *pk_cli_namespace_of(const pk_cli_namespace *ns);
 bool pk_cli_use_color(const pk_cli *c, int fd);
 
 /* Standard handling of reader problems for tools that treat them as trouble:
- * prints the diagnostic and counts it. Returns true if rec was an error. */
+ * prints the diagnostic and counts it (input_errors). Returns true if rec
+ * was an error. */
 bool pk_cli_report_record_problem(pk_cli *c, const pk_record *rec);
+
+/* An answer computed from part of its input is no answer: when an input
+ * could not be read to its end (input_errors), says that nothing (what:
+ * "records", "plans") is written and returns true. */
+bool pk_cli_input_cut(pk_cli *c, const char *what);
+
+/* With -o json, the StreamEnd record that closes a complete answer
+ * (io/writer.h pk_out_stream_end), named after the tool. */
+void pk_cli_stream_end(const pk_cli *c, pk_out *o);
 
 /* Run-level accounting printed by --stats (stderr) and "Stats" records. */
 typedef struct pk_stats pk_stats;

@@ -165,6 +165,7 @@ help_flags() {
 {"kind":"PreemptionPlan","preemptor":{"name":"b","uid":"b"},"result":"NoPreemptionNeeded","victims":[],"actions":[]}
 {"kind":"PreemptionPlan","preemptor":{"name":"c","uid":"c"},"result":"Unschedulable","victims":[],"actions":[]}
 {"kind":"Pod","metadata":{"name":"x"}}
+{"kind":"StreamEnd","producer":"preempt-plan","records":4}
 JSON
 	run -0 apiq-sim run --stats --qps 0 "$BATS_TEST_TMPDIR/plans.ndjson"
 	assert_line --partial 'skipped 1'
@@ -172,7 +173,11 @@ JSON
 }
 
 @test "run without plans or --pods has nothing to simulate" {
+	# no input at all: the stage before wrote nothing
 	run -2 apiq-sim run < /dev/null
+	assert_output --partial 'no input: the stage before wrote nothing'
+	# a complete answer without plans
+	run -2 apiq-sim run <<<'{"kind":"StreamEnd","producer":"preempt-plan","records":0}'
 	assert_output --partial 'nothing to simulate'
 }
 
@@ -210,6 +215,7 @@ JSON
 {"kind":"PreemptionPlan","preemptor":{"name":"a","uid":"a"},"result":"Preempt","victims":[{"name":"v1"}],"actions":[]}
 {"kind":"Pod","metadata":{"name":"x"}}
 {"kind":"Pod","metadata":{"name":"y"}}
+{"kind":"StreamEnd","producer":"preempt-plan","records":3}
 JSON
 	run --separate-stderr -0 apiq-sim run --qps 0 "$BATS_TEST_TMPDIR/mixed.ndjson"
 	[ "$(printf '%s\n' "$stderr" | grep -c 'warning: a Pod record is not a PreemptionPlan')" -eq 1 ]

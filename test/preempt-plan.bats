@@ -48,15 +48,15 @@ plan() {
 
 @test "the plan names the criterion of pickOneNodeForPreemption that decided" {
 	run -0 plan --preemptor "$PREEMPTOR" "$CLUSTER"
-	[ "$(printf '%s\n' "$output" | jq -r '.decidedBy')" = "smallest priority sum" ]
-	[[ "$(printf '%s\n' "$output" | jq -r '.reason')" == "preempting 2 pod(s) on node demo-worker4, chosen from 4 candidate node(s) by smallest priority sum; "* ]]
+	[ "$(printf '%s\n' "$output" | jq -r 'select(.kind == "PreemptionPlan") | .decidedBy')" = "smallest priority sum" ]
+	[[ "$(printf '%s\n' "$output" | jq -r 'select(.kind == "PreemptionPlan") | .reason')" == "preempting 2 pod(s) on node demo-worker4, chosen from 4 candidate node(s) by smallest priority sum; "* ]]
 }
 
 @test "what victims assumed is carried into the plan and under the table" {
 	printf 'kind: Pod\nmetadata: {name: x, namespace: shop}\nspec:\n  priorityClassName: no-such-class\n  containers: [{name: c, resources: {requests: {cpu: "3"}}}]\n' > "$BATS_TEST_TMPDIR/x.yaml"
 	victims --preemptor "$BATS_TEST_TMPDIR/x.yaml" "$CLUSTER" 2>/dev/null > "$BATS_TEST_TMPDIR/x.ndjson" || true
 	run -1 preempt-plan "$BATS_TEST_TMPDIR/x.ndjson"
-	printf '%s\n' "$output" | jq -e '.warnings | length == 1 and (.[0] | contains("priorityClassName \"no-such-class\" not found in the input; admission would have rejected the pod"))'
+	printf '%s\n' "$output" | head -n 1 | jq -e '.warnings | length == 1 and (.[0] | contains("priorityClassName \"no-such-class\" not found in the input; admission would have rejected the pod"))'
 	run -1 preempt-plan -o table "$BATS_TEST_TMPDIR/x.ndjson"
 	assert_output --partial 'Warning: pod shop/x: priorityClassName "no-such-class" not found in the input'
 	run -1 preempt-plan -o table --no-headers "$BATS_TEST_TMPDIR/x.ndjson"
@@ -71,9 +71,9 @@ plan() {
 @test "the plan lists victims and the API calls in the executor's order" {
 	run plan --preemptor "$PREEMPTOR" "$CLUSTER"
 	assert_success
-	calls=$(printf '%s\n' "$output" | jq -r '[.actions[] | "\(.call) \(.name)"] | join(";")')
+	calls=$(printf '%s\n' "$output" | jq -r 'select(.kind == "PreemptionPlan") | [.actions[] | "\(.call) \(.name)"] | join(";")')
 	[ "$calls" = "pod_status_patch report-29871540-h4j8l;pod_delete report-29871540-h4j8l;pod_status_patch notebook-dave;pod_delete notebook-dave;pod_status_patch checkout-7c9d5b8f4-m2x6q" ]
-	msg=$(printf '%s\n' "$output" | jq -r '.actions[0].details.condition | "\(.type) \(.status) \(.reason): \(.message)"')
+	msg=$(printf '%s\n' "$output" | jq -r 'select(.kind == "PreemptionPlan") | .actions[0].details.condition | "\(.type) \(.status) \(.reason): \(.message)"')
 	[ "$msg" = "DisruptionTarget True PreemptionByScheduler: default-scheduler: preempting to accommodate a higher priority pod" ]
 }
 
@@ -87,11 +87,11 @@ plan() {
 	printf 'kind: Pod\nmetadata: {name: small}\nspec:\n  containers: [{name: c, resources: {requests: {cpu: 10m}}}]\n' > "$BATS_TEST_TMPDIR/small.yaml"
 	run plan --preemptor "$BATS_TEST_TMPDIR/small.yaml" "$CLUSTER"
 	assert_success
-	[ "$(printf '%s\n' "$output" | jq -r '.result')" = NoPreemptionNeeded ]
-	[ "$(printf '%s\n' "$output" | jq -c '.actions')" = "[]" ]
-	[ "$(printf '%s\n' "$output" | jq -c '.fits')" = '{"count":4,"nodes":["demo-worker1","demo-worker2","demo-worker3","demo-worker4"]}' ]
+	[ "$(printf '%s\n' "$output" | jq -r 'select(.kind == "PreemptionPlan") | .result')" = NoPreemptionNeeded ]
+	[ "$(printf '%s\n' "$output" | jq -c 'select(.kind == "PreemptionPlan") | .actions')" = "[]" ]
+	[ "$(printf '%s\n' "$output" | jq -c 'select(.kind == "PreemptionPlan") | .fits')" = '{"count":4,"nodes":["demo-worker1","demo-worker2","demo-worker3","demo-worker4"]}' ]
 	# where victims' placement puts it (the default score plugins), not the first node by name
-	[ "$(printf '%s\n' "$output" | jq -c '[.node, .placement.node, .placement.score]')" = '["demo-worker4","demo-worker4",407]' ]
+	[ "$(printf '%s\n' "$output" | jq -c 'select(.kind == "PreemptionPlan") | [.node, .placement.node, .placement.score]')" = '["demo-worker4","demo-worker4",407]' ]
 	run -0 bash -c 'victims --preemptor "$1" "$2" | preempt-plan -o table' _ "$BATS_TEST_TMPDIR/small.yaml" "$CLUSTER"
 	assert_line --index 1 --regexp '^default/small +[0-9]+ +NoPreemptionNeeded +demo-worker4 +0 +<none> +fits without preemption on 4 node\(s\): demo-worker1, demo-worker2, demo-worker3, demo-worker4$'
 	run -0 bash -c 'victims --preemptor "$1" "$2" | preempt-plan -o wide' _ "$BATS_TEST_TMPDIR/small.yaml" "$CLUSTER"
@@ -101,7 +101,7 @@ plan() {
 @test "an unplaceable preemptor exits 1 with the scheduler's message" {
 	run plan --pending "$CLUSTER"
 	assert_failure 1
-	[ "$(printf '%s\n' "$output" | jq -r '.result')" = Unschedulable ]
+	[ "$(printf '%s\n' "$output" | jq -r 'select(.kind == "PreemptionPlan") | .result')" = Unschedulable ]
 	assert_output --partial 'preemption: 0/6 nodes are available: 2 Preemption is not helpful for scheduling, 4 Insufficient cpu.'
 }
 
@@ -109,21 +109,25 @@ plan() {
 	sed 's/name: checkout-7c9d5b8f4-m2x6q/name: checkout-7c9d5b8f4-z9k4w/' "$PREEMPTOR" > "$BATS_TEST_TMPDIR/second.yaml"
 	run plan --preemptor "$PREEMPTOR" --preemptor "$BATS_TEST_TMPDIR/second.yaml" "$CLUSTER"
 	assert_success
-	nodes=$(printf '%s\n' "$output" | jq -r '"\(.result) \(.nominatedNodeName)"' | tr '\n' ' ')
+	nodes=$(printf '%s\n' "$output" | jq -r 'select(.kind == "PreemptionPlan") | "\(.result) \(.nominatedNodeName)"' | tr '\n' ' ')
 	[ "$nodes" = "Preempt demo-worker4 Preempt demo-worker2 " ]
 }
 
-@test "empty input is an answer (0): 0 preemptors planned" {
-	run -0 --separate-stderr preempt-plan < /dev/null
-	[ -z "$output" ]
+@test "a complete answer without preemptors is an answer (0): 0 preemptors planned; no input at all is trouble (2)" {
+	run -0 --separate-stderr preempt-plan <<<'{"kind":"StreamEnd","producer":"victims","records":0}'
+	[ "$output" = '{"kind":"StreamEnd","producer":"preempt-plan","kubernetesVersion":"1.37","records":0}' ]
 	[ "$stderr" = "preempt-plan: note: the input is empty: 0 preemptors planned" ]
+	# nothing at all: the stage before failed (victims writes a StreamEnd even with no preemptor)
+	run -2 --separate-stderr preempt-plan < /dev/null
+	[ -z "$output" ]
+	[[ $stderr == "preempt-plan: -: no input: the stage before wrote nothing"* ]]
 }
 
 @test "objects but no Preemptor/Candidate records are trouble (2); a snapshot suggests --simulate" {
 	run -2 preempt-plan "$CLUSTER"
 	assert_output --partial "preempt-plan: no Preemptor or Candidate records in the input (58 object(s) of other kinds); it looks like a cluster snapshot: \`preempt-plan --simulate\` plays its pending pods"
 	run -2 bash -c 'printf "{\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"c\"}}\n" | preempt-plan'
-	assert_output "preempt-plan: no Preemptor or Candidate records in the input (1 object(s) of other kinds)"
+	assert_line "preempt-plan: no Preemptor or Candidate records in the input (1 object(s) of other kinds)"
 }
 
 @test "--simulate hands over to the what-if mode" {
@@ -139,9 +143,9 @@ plan() {
 }
 
 @test "Candidate records alone are enough" {
-	run bash -c 'victims --preemptor "$1" "$2" | grep Candidate | preempt-plan' _ "$PREEMPTOR" "$CLUSTER"
+	run bash -c 'victims --preemptor "$1" "$2" | grep -E "Candidate|StreamEnd" | preempt-plan' _ "$PREEMPTOR" "$CLUSTER"
 	assert_success
-	[ "$(printf '%s\n' "$output" | jq -r '.nominatedNodeName')" = demo-worker4 ]
+	[ "$(printf '%s\n' "$output" | jq -r 'select(.kind == "PreemptionPlan") | .nominatedNodeName')" = demo-worker4 ]
 }
 
 @test "--stats counts the records it used and skipped" {
@@ -165,19 +169,20 @@ candidates() {
 					v ? "," : "", c, v, c, v, c, top - v, 1 + (c + v) % 28
 			printf "],\"numPDBViolations\":%d,\"nominatedPodsToClear\":[]}\n", c % 3 ? 1 : 0
 		}
+		printf "{\"kind\":\"StreamEnd\",\"producer\":\"victims\",\"records\":%d}\n", n + 1
 	}'
 }
 
 @test "a plan holds the victims of the leading candidate only: memory does not grow with the candidates, and their order does not matter" {
 	candidates 400 >"$BATS_TEST_TMPDIR/few"
 	candidates 4000 >"$BATS_TEST_TMPDIR/many"
-	{ head -1 "$BATS_TEST_TMPDIR/many"; tail -n +2 "$BATS_TEST_TMPDIR/many" | tac; } >"$BATS_TEST_TMPDIR/reversed"
+	{ head -1 "$BATS_TEST_TMPDIR/many"; sed '1d;$d' "$BATS_TEST_TMPDIR/many" | tac; tail -1 "$BATS_TEST_TMPDIR/many"; } >"$BATS_TEST_TMPDIR/reversed"
 	preempt-plan "$BATS_TEST_TMPDIR/many" >"$BATS_TEST_TMPDIR/plan"
 	preempt-plan "$BATS_TEST_TMPDIR/reversed" >"$BATS_TEST_TMPDIR/plan-reversed"
 	cmp "$BATS_TEST_TMPDIR/plan" "$BATS_TEST_TMPDIR/plan-reversed"
 	# the table reads every candidate whole: it names the same node and victims
-	node=$(jq -r .nominatedNodeName "$BATS_TEST_TMPDIR/plan")
-	[ "$(jq '.victims | length' "$BATS_TEST_TMPDIR/plan")" -eq 50 ]
+	node=$(head -n 1 "$BATS_TEST_TMPDIR/plan" | jq -r .nominatedNodeName)
+	[ "$(head -n 1 "$BATS_TEST_TMPDIR/plan" | jq '.victims | length')" -eq 50 ]
 	run preempt-plan -o wide --no-headers "$BATS_TEST_TMPDIR/many"
 	assert_output --partial "$node"
 	assert_output --partial "ns/p-${node#node-0}-0,"
@@ -194,11 +199,11 @@ candidates() {
 	victims --kubernetes-version 1.36 --preemptor "$SAMPLE/preemptor.yaml" "$SAMPLE/cluster.json" >"$BATS_TEST_TMPDIR/v136"
 	run -0 --separate-stderr preempt-plan --kubernetes-version 1.36 "$BATS_TEST_TMPDIR/v136"
 	[ -z "$stderr" ]
-	run jq -se 'length == 1 and .[0].kind == "PreemptionPlan" and .[0].kubernetesVersion == "1.36"' <<<"$output"
+	run jq -se 'length == 2 and .[0].kind == "PreemptionPlan" and .[0].kubernetesVersion == "1.36" and .[1].kind == "StreamEnd"' <<<"$output"
 	assert_success
 	run -0 --separate-stderr preempt-plan "$BATS_TEST_TMPDIR/v136"
 	[ "$stderr" = "preempt-plan: $BATS_TEST_TMPDIR/v136:1:1: warning: the records answer for Kubernetes 1.36 (kubernetesVersion) but this plan is for 1.37 (--kubernetes-version): their victims are 1.36's choice; run victims and preempt-plan with the same --kubernetes-version" ]
-	run jq -e '.kubernetesVersion == "1.37" and (.warnings | any(startswith("the records answer for Kubernetes 1.36")))' <<<"$output"
+	run jq -e '.kubernetesVersion == "1.37" and (.warnings | any(startswith("the records answer for Kubernetes 1.36")))' <<<"$(head -n 1 <<<"$output")"
 	assert_success
 	run -0 --separate-stderr preempt-plan -o table "$BATS_TEST_TMPDIR/v136"
 	assert_line "Warning: the records answer for Kubernetes 1.36 (kubernetesVersion) but this plan is for 1.37 (--kubernetes-version): their victims are 1.36's choice; run victims and preempt-plan with the same --kubernetes-version"
@@ -206,12 +211,13 @@ candidates() {
 
 @test "records of an older victims (FitsWithoutPreemption, NeedsPreemption) are planned as before" {
 	pre='{"namespace":"default","name":"old","uid":"old-uid","priority":10}'
-	run bash -c 'printf "%s\n" "{\"kind\":\"Preemptor\",\"preemptor\":$1,\"status\":\"FitsWithoutPreemption\",\"message\":\"\",\"fitsNodes\":[\"n1\"]}" | preempt-plan' _ "$pre"
+	end='{"kind":"StreamEnd","producer":"victims","records":1}'
+	run bash -c 'printf "%s\n" "{\"kind\":\"Preemptor\",\"preemptor\":$1,\"status\":\"FitsWithoutPreemption\",\"message\":\"\",\"fitsNodes\":[\"n1\"]}" "$2" | preempt-plan' _ "$pre" "$end"
 	assert_success
-	[ "$(jq -r .result <<<"$output")" = NoPreemptionNeeded ]
-	run bash -c 'printf "%s\n" "{\"kind\":\"Preemptor\",\"preemptor\":$1,\"status\":\"NeedsPreemption\",\"message\":\"\"}" "{\"kind\":\"Candidate\",\"preemptor\":$1,\"node\":\"n1\",\"victims\":[],\"numPDBViolations\":0}" | preempt-plan' _ "$pre"
+	[ "$(head -n 1 <<<"$output" | jq -r .result)" = NoPreemptionNeeded ]
+	run bash -c 'printf "%s\n" "{\"kind\":\"Preemptor\",\"preemptor\":$1,\"status\":\"NeedsPreemption\",\"message\":\"\"}" "{\"kind\":\"Candidate\",\"preemptor\":$1,\"node\":\"n1\",\"victims\":[],\"numPDBViolations\":0}" "$2" | preempt-plan' _ "$pre" "$end"
 	assert_success
-	[ "$(jq -r '[.result, .nominatedNodeName] | join(" ")' <<<"$output")" = "Preempt n1" ]
+	[ "$(head -n 1 <<<"$output" | jq -r '[.result, .nominatedNodeName] | join(" ")')" = "Preempt n1" ]
 }
 
 @test "victims | preempt-plan: a plan that places nothing carries the diagnosis, the report groups its reasons from it" {

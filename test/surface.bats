@@ -198,6 +198,7 @@ $output"
 
 @test "an empty answer is a note on stderr in every tool and every format, never a warning; stdout keeps the format" {
 	: >"$TMP/empty.yaml"
+	echo '{"kind":"StreamEnd","producer":"victims","records":0}' >"$TMP/none.ndjson"   # a complete answer, empty
 	printf 'apiVersion: v1\nkind: Node\nmetadata: {name: n1}\nstatus: {allocatable: {cpu: "4", memory: 4Gi, pods: "10"}}\n' >"$TMP/node.yaml"
 	for o in json table; do
 		run -0 --separate-stderr pc-validate -o "$o" "$TMP/empty.yaml"
@@ -206,7 +207,7 @@ $output"
 		assert_equal "$stderr" "pp-match: note: 0 resource templates in the input: 0 policies matched nothing"
 		run -0 --separate-stderr victims -o "$o" --pending "$TMP/node.yaml"
 		assert_equal "$stderr" "victims: note: --pending: no pending pods in the input; 0 preemptors evaluated"
-		run -0 --separate-stderr preempt-plan -o "$o" "$TMP/empty.yaml"
+		run -0 --separate-stderr preempt-plan -o "$o" "$TMP/none.ndjson"
 		assert_equal "$stderr" "preempt-plan: note: the input is empty: 0 preemptors planned"
 		run -0 --separate-stderr preempt-plan --simulate -o "$o" "$TMP/node.yaml"
 		assert_equal "$stderr" "preempt-plan: note: no pending pods in the input"
@@ -260,7 +261,7 @@ pc-validate: note: 0 objects checked; skipped as not Kubernetes objects: 1 file,
 	assert_line --partial "default/api-canary"
 	# default's two pods fit: only their plans are written, and the status is theirs
 	run -0 --separate-stderr preempt-plan -n default "$TMP/rec.ndjson"
-	run jq -sc '[.[].preemptor | .namespace + "/" + .name]' <<<"$output"
+	run jq -sc '[.[] | select(.kind == "PreemptionPlan") | .preemptor | .namespace + "/" + .name]' <<<"$output"
 	assert_output '["default/api-canary","default/report-adhoc"]'
 	run -1 --separate-stderr preempt-plan --namespace=ml -o wide --no-headers "$TMP/rec.ndjson"
 	[ "${#lines[@]}" -eq 8 ] || fail "ml: ${#lines[@]} rows"
@@ -282,7 +283,7 @@ pc-validate: note: 0 objects checked; skipped as not Kubernetes objects: 1 file,
 	run -1 victims --pending -n batch -o table --no-headers "$SAMPLE/cluster.json"
 	assert_line --index 0 --partial "batch/report-29871560-q4w8e"
 	run -0 --separate-stderr victims --pending --namespace shop "$SAMPLE/cluster.json"
-	assert_output ""
+	assert_output '{"kind":"StreamEnd","producer":"victims","kubernetesVersion":"1.37","records":0}'
 	assert_equal "$stderr" "victims: note: --pending: no pending pods in the input in namespace shop; 0 preemptors evaluated"
 	# -A answers for every namespace whatever -n says, as in kubectl
 	run -1 victims --pending -n shop -A -o table --no-headers "$SAMPLE/cluster.json"

@@ -197,6 +197,9 @@ int main(int argc, char **argv)
 	} else if (strcmp(mode, "run") == 0) {
 		if (ro.writer == &apiq_html_writer && ro.timeline_path && strcmp(ro.timeline_path, "-") == 0)
 			pk_cli_usage_error(&cli, "--timeline - and -o html would both write to standard output");
+		/* the plans are preempt-plan's answer, whole: each input ends
+		 * with its StreamEnd (a cut one simulates nothing) */
+		cli.reader.stream_end_of = "preempt-plan";
 		status = apiq_run_main(&cli, &types, &ro, paths, npaths);
 	} else {
 		pk_cli_usage_error(&cli, "unknown mode '%s' (want step or run)", mode);

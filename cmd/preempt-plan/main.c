@@ -88,7 +88,12 @@ int main(int argc, char **argv)
 	pk_out out;
 	pk_out_init(&out, stdout);
 	int status = PK_EXIT_TROUBLE;
-	if (plan_read(&run, argv + optind, argc - optind) >= 0) {
+	/* victims' answer must be whole: every input ends with its StreamEnd */
+	cli.reader.stream_end_of = "victims";
+	bool read = plan_read(&run, argv + optind, argc - optind) >= 0;
+	if (read && cli.input_errors && run.nentries == 0 && run.stats.read > 0) {
+		no_records(&cli, &run.stats); /* not victims' answer at all: say what it is */
+	} else if (read && !pk_cli_input_cut(&cli, "plan")) {
 		long unplaced = plan_write(&run, &out);
 		status = unplaced ? PK_EXIT_FINDING : PK_EXIT_OK;
 		if (run.nentries == 0 && run.other_namespaces > 0) {
@@ -103,6 +108,8 @@ int main(int argc, char **argv)
 	}
 	if (run.trouble)
 		status = PK_EXIT_TROUBLE;
+	if (status != PK_EXIT_TROUBLE)  /* a complete answer: said so, for the stage after */
+		pk_cli_stream_end(&cli, &out);
 	pk_cli_finish(&cli);
 	if (cli.stats)
 		pk_stats_print(&run.stats, cli.prog, stderr);

@@ -711,8 +711,10 @@ int pp_simulate_main(int argc, char **argv)
 	long units = 0;
 	pk_reader_opts apply_reader = r->cli.reader; /* manifests are read whole */
 	r->cli.reader.prune = pk_snapshot_unused_members;
+	/* the snapshot and the manifests are read whole before anything is
+	 * simulated: one that could not be read to its end gives no plans */
 	if (pk_read_paths(&r->cli.reader, a.rest + optind, (size_t)(a.nrest - optind), on_record, r) >= 0 &&
-	    !r->trouble && read_applied(r, &apply_reader, &a)) {
+	    !r->trouble && read_applied(r, &apply_reader, &a) && !pk_cli_input_cut(&r->cli, "plans")) {
 		pk_snapshot_finish(&r->snap);
 		warn_classes(r);
 		pk_pg_set_finish(&r->groups, &r->snap);
@@ -735,6 +737,8 @@ int pp_simulate_main(int argc, char **argv)
 	}
 	if (r->trouble || r->apply_trouble)
 		status = PK_EXIT_TROUBLE;
+	if (status != PK_EXIT_TROUBLE)  /* a complete answer: said so, for the stage after */
+		pk_cli_stream_end(&r->cli, &r->out);
 	pk_cli_finish(&r->cli);
 	if (r->cli.stats) {
 		pk_stats_print(&r->stats, r->cli.prog, stderr);

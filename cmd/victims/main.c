@@ -120,12 +120,16 @@ int main(int argc, char **argv)
 	pk_out out;
 	pk_out_init(&out, stdout);
 	int status = PK_EXIT_TROUBLE;
-	if (victims_load(&run, argv + optind, argc - optind) == 0) {
+	/* the whole snapshot is read before anything is evaluated: an input
+	 * that could not be read to its end gives no records at all */
+	if (victims_load(&run, argv + optind, argc - optind) == 0 && !pk_cli_input_cut(&cli, "records")) {
 		long negative = victims_evaluate(&run, &out);
 		status = negative > 0 ? PK_EXIT_FINDING : PK_EXIT_OK;
 	}
 	if (run.trouble)
 		status = PK_EXIT_TROUBLE;
+	if (status != PK_EXIT_TROUBLE)  /* a complete answer: said so, for the stage after */
+		pk_cli_stream_end(&cli, &out);
 	pk_cli_finish(&cli);
 	if (cli.stats)
 		pk_stats_print(&run.stats, cli.prog, stderr);

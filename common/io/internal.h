@@ -44,6 +44,11 @@ typedef struct pk_sink {
 	int top_sequence;         /* the items being streamed are a top-level array/sequence's */
 	const char *text;         /* JSON: the text of the object being delivered */
 	size_t text_len;
+	/* The current input (file or stdin), for opts->stream_end_of: */
+	long input_records;       /* objects delivered from it */
+	long input_errors;        /* PK_REC_ERRORs delivered for it */
+	int input_closed;         /* the last object read was a StreamEnd */
+	int input_empty;          /* it held no document at all */
 } pk_sink;
 
 /* A List is about to stream its items; env holds the members seen before

@@ -7,6 +7,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -81,12 +83,28 @@ static int send_all(int fd, const unsigned char *p, size_t n)
 	return 0;
 }
 
+/* Why inflate stopped, in words that name the check that failed: zlib
+ * checks each member's trailer (CRC-32 and length of the text) as it ends. */
+static void gzip_failure(gunzip *g, int rc, const z_stream *z)
+{
+	const char *msg = z->msg ? z->msg : "";
+	if (strcmp(msg, "incorrect data check") == 0)
+		snprintf(g->error, sizeof g->error, "gzip CRC mismatch: the compressed data is corrupt");
+	else if (strcmp(msg, "incorrect length check") == 0)
+		snprintf(g->error, sizeof g->error, "gzip length mismatch: the compressed data is corrupt");
+	else if (rc == Z_MEM_ERROR)
+		snprintf(g->error, sizeof g->error, "gzip: out of memory");
+	else
+		snprintf(g->error, sizeof g->error, "corrupt gzip stream: %s", *msg ? msg : "invalid compressed data");
+}
+
 static void *gunzip_thread(void *arg)
 {
 	gunzip *g = arg;
 	unsigned char in[1 << 16], out[1 << 16];
 	z_stream z = { 0 };
-	int rc = Z_OK, ended = 0;
+	int ended = 0;       /* the last member read ended, trailer checked */
+	int more_out = 0;    /* inflate filled the output: it may hold more */
 
 	if (inflateInit2(&z, 16 + MAX_WBITS) != Z_OK) {
 		snprintf(g->error, sizeof g->error, "gzip: cannot start inflating");
@@ -96,7 +114,7 @@ static void *gunzip_thread(void *arg)
 	z.next_in = (unsigned char *)(uintptr_t)g->prefix;
 	z.avail_in = (uInt)g->nprefix;
 	for (;;) {
-		if (z.avail_in == 0) {
+		if (z.avail_in == 0 && !more_out) {
 			ssize_t r = read(g->in, in, sizeof in);
 			if (r < 0 && errno == EINTR)
 				continue;
@@ -105,8 +123,12 @@ static void *gunzip_thread(void *arg)
 				break;
 			}
 			if (r == 0) {
+				/* the input ends: whole only if its last member did,
+				 * trailer and all (gzip -t's rule) */
 				if (!ended)
-					snprintf(g->error, sizeof g->error, "gzip: the compressed data is truncated");
+					snprintf(g->error, sizeof g->error,
+					         "truncated gzip stream: the compressed data ends before its end (CRC and "
+					         "length trailer)");
 				break;
 			}
 			z.next_in = in;
@@ -118,11 +140,12 @@ static void *gunzip_thread(void *arg)
 		}
 		z.next_out = out;
 		z.avail_out = sizeof out;
-		rc = inflate(&z, Z_NO_FLUSH);
+		int rc = inflate(&z, Z_NO_FLUSH);
 		if (rc != Z_OK && rc != Z_STREAM_END && rc != Z_BUF_ERROR) {
-			snprintf(g->error, sizeof g->error, "gzip: %s", z.msg ? z.msg : "the compressed data is corrupt");
+			gzip_failure(g, rc, &z);
 			break;
 		}
+		more_out = z.avail_out == 0 && rc != Z_STREAM_END;
 		if (send_all(g->out, out, sizeof out - z.avail_out) < 0)
 			break;   /* the reader stopped */
 		ended = rc == Z_STREAM_END;
@@ -156,18 +179,60 @@ static int read_gzip(pk_sink *s, int fd, const char *prefix, size_t n)
 	return rc;
 }
 
+/* Text (JSON, YAML) holds no control bytes but tab, newline, carriage
+ * return and json-seq's record separator, and is UTF-8. Whether the first
+ * block read says otherwise: then *why says how, and it is not parsed at
+ * all (a parser would wade through megabytes of binary looking for where
+ * the next document might start). A character cut by the block's end is
+ * not held against it. */
+static bool binary_block(const char *buf, size_t n, char *why, size_t size)
+{
+	const unsigned char *p = (const unsigned char *)buf;
+	if (n >= 2 && ((p[0] == 0xFF && p[1] == 0xFE) || (p[0] == 0xFE && p[1] == 0xFF))) {
+		snprintf(why, size, "UTF-16 text (byte order mark %02X %02X): not read; convert it to UTF-8 first "
+		         "(iconv -f UTF-16 -t UTF-8)", p[0], p[1]);
+		return true;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (p[i] >= 0x20 || p[i] == '\t' || p[i] == '\n' || p[i] == '\r' || p[i] == 0x1E)
+			continue;
+		if (p[i] == 0)
+			snprintf(why, size, "binary input (a NUL byte at offset %zu): not JSON or YAML", i);
+		else
+			snprintf(why, size, "binary input (control byte 0x%02X at offset %zu): not JSON or YAML", p[i], i);
+		return true;
+	}
+	size_t bad = pk_utf8_check(p, n);
+	if (bad < n) {
+		size_t want = p[bad] >= 0xF0 ? 4 : p[bad] >= 0xE0 ? 3 : 2, k = bad + 1;
+		while (k < n && (p[k] & 0xC0) == 0x80)
+			k++;
+		if (p[bad] >= 0xC2 && p[bad] <= 0xF4 && k == n && n - bad < want)
+			return false;   /* a character the block's end cut */
+		snprintf(why, size, "not UTF-8 text (byte 0x%02X at offset %zu): not JSON or YAML, which are UTF-8",
+		         p[bad], bad);
+		return true;
+	}
+	return false;
+}
+
 static int read_fd(pk_sink *s, int fd, int may_gzip)
 {
 	char prefix[4096];
 	size_t n;
 	int first;
+	char why[200];
 
 	if (sniff(fd, prefix, sizeof prefix, &n, &first) < 0)
 		return pk_sink_error(s, PK_REC_ERROR, PK_ERR_IO, 0, 0, -1, 0, NULL, "read error: %s", strerror(errno));
-	if (first == -1)
-		return 0;        /* empty input: no documents */
 	if (may_gzip && n >= 2 && (unsigned char)prefix[0] == 0x1F && (unsigned char)prefix[1] == 0x8B)
 		return read_gzip(s, fd, prefix, n);
+	if (binary_block(prefix, n, why, sizeof why))
+		return pk_sink_error(s, PK_REC_ERROR, PK_ERR_PARSE, 1, 1, -1, 0, NULL, "%s", why);
+	if (first == -1) {
+		s->input_empty = 1;
+		return 0;        /* empty input: no documents */
+	}
 	if (s->opts->skip_file && pk_nonobject_text(s->file, prefix, n)) {
 		s->opts->skip_file(s->ctx, s->file, PK_NONOBJECT_TEMPLATE);
 		return 0;
@@ -227,15 +292,44 @@ static int read_dir(pk_sink *s, const char *path, int depth)
 	return rc;
 }
 
+static void input_begins(pk_sink *s)
+{
+	s->input_records = s->input_errors = 0;
+	s->input_closed = s->input_empty = 0;
+}
+
+/* A stage that reads another stage's records (opts->stream_end_of) takes
+ * an input as a whole answer only when it ends with the StreamEnd record
+ * that stage writes last: otherwise the stage was cut (`| head`, a full
+ * disk, a killed process) or failed, and its exit status may be lost in a
+ * pipeline without `set -o pipefail`. Said once per input, unless reading
+ * it has failed already (that message names the cut). */
+static void input_ends(pk_sink *s)
+{
+	const char *stage = s->opts->stream_end_of;
+	if (!stage || s->stop || s->input_errors)
+		return;
+	if (s->input_empty)
+		pk_sink_error(s, PK_REC_ERROR, PK_ERR_IO, 0, 0, -1, 0, NULL,
+		              "no input: the stage before wrote nothing (a complete %s answer ends with a "
+		              "StreamEnd record): it failed or was not run", stage);
+	else if (!s->input_closed)
+		pk_sink_error(s, PK_REC_ERROR, PK_ERR_IO, 0, 0, -1, 0, NULL,
+		              "the input ends without the StreamEnd record that closes a complete %s answer "
+		              "(%ld record(s) read): the stage before was cut or failed", stage, s->input_records);
+}
+
 static int read_path(pk_sink *s, const char *path, int depth)
 {
 	struct stat st;
 	int rc;
 
 	s->file = path;
+	input_begins(s);
 	if (strcmp(path, "-") == 0) {
 		s->opened++;
 		rc = read_fd(s, STDIN_FILENO, 1);
+		input_ends(s);
 		if (s->opts->file_done)
 			s->opts->file_done(s->ctx, path);
 		return rc;
@@ -259,6 +353,7 @@ static int read_path(pk_sink *s, const char *path, int depth)
 	}
 	rc = read_fd(s, fd, 1);
 	close(fd);
+	input_ends(s);
 	if (s->opts->file_done)
 		s->opts->file_done(s->ctx, path);
 	return rc;
@@ -291,8 +386,11 @@ int pk_read_named_buffer(const pk_reader_opts *opts, const char *buf, size_t len
 	size_t i = len >= 3 && memcmp(buf, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
 	while (i < len && strchr(" \t\r\n", buf[i]))
 		i++;
+	char why[200];
 	if (other) {
 		opts->skip_file(ctx, name, other);
+	} else if (binary_block(buf, len < 4096 ? len : 4096, why, sizeof why)) {
+		pk_sink_error(&s, PK_REC_ERROR, PK_ERR_PARSE, 1, 1, -1, 0, NULL, "%s", why);
 	} else if (i == len) {
 		/* no documents */
 	} else if (opts->skip_file && pk_nonobject_text(name, buf, len)) {

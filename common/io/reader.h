@@ -17,6 +17,9 @@
  *
  * Problems are handed to the same callback as records of type PK_REC_ERROR,
  * so a validator can count them as findings and a planner as trouble.
+ * An input that is not text (a NUL or another control byte, or bytes that
+ * are not UTF-8, in its first block) is refused at once with one error; a
+ * gzip stream is checked to its end (CRC-32 and length of every member).
  */
 #ifndef PK_READER_H
 #define PK_READER_H
@@ -112,6 +115,15 @@ typedef struct pk_reader_opts {
 	                           (io/nonobject.h: a Helm template, a
 	                           kustomization, CI configuration, ...) is not
 	                           parsed; this is called instead */
+	const char *stream_end_of;/* for a stage that reads another stage's
+	                           records: the name of that stage ("victims").
+	                           Each input must then end with its StreamEnd
+	                           record (io/writer.h), which is taken here and
+	                           not delivered; an input that ends without it
+	                           (the stage before was cut, killed or failed)
+	                           or that holds nothing at all (it wrote
+	                           nothing) is a PK_REC_ERROR of type PK_ERR_IO
+	                           after its records. NULL: no such check. */
 } pk_reader_opts;
 
 /* Read every path (NULL/0 paths = stdin). Returns 0 when all inputs were read

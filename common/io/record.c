@@ -14,6 +14,7 @@
 
 #include "base/alloc.h"
 #include "base/hash.h"
+#include "io/writer.h"
 
 /* ---- posmap ------------------------------------------------------------- */
 
@@ -489,6 +490,22 @@ pk_finding *pk_check_object(const pk_reader_opts *opts, const cJSON *obj, const 
 	return head;
 }
 
+static bool is_stream_end(const cJSON *obj)
+{
+	const cJSON *kind = cJSON_GetObjectItemCaseSensitive(obj, "kind");
+	return cJSON_IsString(kind) && strcmp(kind->valuestring, PK_STREAM_END_KIND) == 0;
+}
+
+static void free_findings(pk_finding *found)
+{
+	if (found == PK_NOT_CHECKED)
+		return;
+	for (pk_finding *f = found, *next; f; f = next) {
+		next = f->next;
+		free(f);
+	}
+}
+
 int pk_sink_object(pk_sink *s, cJSON *obj, pk_posmap *pos, long line, long col, long item, long doc,
                    int in_list)
 {
@@ -515,11 +532,24 @@ int pk_sink_checked_object(pk_sink *s, cJSON *obj, pk_posmap *pos, long line, lo
 		snprintf(msg, sizeof msg, "document is %s, not a mapping (a Kubernetes object)", json_type_name(obj));
 		pk_record bad = { .type = PK_REC_ERROR, .obj = obj, .origin = rec.origin, .err_type = PK_ERR_PARSE,
 		                  .message = msg, .in_list = in_list, .in_sequence = in_sequence };
+		s->input_errors++;
 		s->stop = s->fn(s->ctx, &bad);
 		cJSON_Delete(bad.obj);
 		pk_posmap_free(pos);
 		return s->stop;
 	}
+	if (s->opts->stream_end_of && is_stream_end(obj)) {
+		/* the closing record of the stage before: taken, not delivered */
+		s->input_closed = 1;
+		free_findings(found);
+		if (s->dispose)
+			s->dispose(s->dispose_ctx, obj);
+		else
+			cJSON_Delete(obj);
+		pk_posmap_free(pos);
+		return 0;
+	}
+	s->input_closed = 0;
 	if (in_list)
 		fill_list_identity(s, obj);
 	if (found == PK_NOT_CHECKED)
@@ -541,6 +571,7 @@ int pk_sink_checked_object(pk_sink *s, cJSON *obj, pk_posmap *pos, long line, lo
 	}
 	if (!stop) {
 		s->records++;
+		s->input_records++;
 		s->stop = s->fn(s->ctx, &rec);
 	}
 	if (s->dispose && rec.obj)
@@ -559,6 +590,8 @@ int pk_sink_error(pk_sink *s, pk_rec_type type, pk_err_type et, long line, long 
 
 	if (s->stop)      /* the callback has asked to stop: it hears nothing more */
 		return s->stop;
+	if (type == PK_REC_ERROR)
+		s->input_errors++;
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);

@@ -53,6 +53,19 @@ int pk_out_json(pk_out *o, const cJSON *v)
 	return rc;
 }
 
+int pk_out_stream_end(pk_out *o, const char *producer, const char *k8s_version)
+{
+	cJSON *end = cJSON_CreateObject();
+	cJSON_AddStringToObject(end, "kind", PK_STREAM_END_KIND);
+	cJSON_AddStringToObject(end, "producer", producer);
+	if (k8s_version)
+		cJSON_AddStringToObject(end, "kubernetesVersion", k8s_version);
+	cJSON_AddNumberToObject(end, "records", (double)o->records);
+	int rc = pk_out_json(o, end);
+	cJSON_Delete(end);
+	return rc;
+}
+
 int pk_out_write(pk_out *o, const char *buf, size_t len)
 {
 	if (len && fwrite(buf, 1, len, o->fp) != len)

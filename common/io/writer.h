@@ -24,6 +24,16 @@ int pk_out_record_text(pk_out *o, const char *text);
 int pk_out_write(pk_out *o, const char *buf, size_t len);
 /* Plain text output for tables (printf-like). */
 int pk_out_printf(pk_out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The record that closes a complete NDJSON answer, written last by a stage
+ * whose records another stage reads (victims, preempt-plan, apiq-sim):
+ *   {"kind":"StreamEnd","producer":"victims","kubernetesVersion":"1.37","records":12}
+ * records: how many records this output held before it. A stage whose
+ * input was cut, or that failed, writes no StreamEnd, so that the stage
+ * after it knows the answer is not whole (pk_reader_opts.stream_end_of)
+ * even when the shell does not (a pipeline without `set -o pipefail`).
+ * Not for tables or pages: only NDJSON is read by another stage. */
+#define PK_STREAM_END_KIND "StreamEnd"
+int pk_out_stream_end(pk_out *o, const char *producer, const char *k8s_version);
 /* Flush and close-check; reports "write error: ..." through d. Returns
  * PK_EXIT_OK or PK_EXIT_TROUBLE. */
 int pk_out_finish(pk_out *o, pk_diag *d);

@@ -23,7 +23,8 @@ victims --preemptor "$pod" --explain -o table "$cluster"
 preempt-plan -o table </tmp/victims.$$.ndjson
 plan=$(preempt-plan </tmp/victims.$$.ndjson)
 rm -f /tmp/victims.$$.ndjson
-echo "$plan" | jq -e 'select(.kind == "PreemptionPlan") | .result == "Preempt" and (.nominatedNodeName | type == "string") and .warnings == []' >/dev/null
+# (the last record is the StreamEnd that closes a complete answer: select by kind)
+echo "$plan" | jq -se 'map(select(.kind == "PreemptionPlan")) | all(.result == "Preempt" and (.nominatedNodeName | type == "string") and .warnings == [])' >/dev/null
 echo "$plan" | jq -r 'select(.kind == "PreemptionPlan") | "decided by: \(.decidedBy)"'
 echo "$plan" | jq -r 'select(.kind == "PreemptionPlan") | .actions[] | "  \(.call) \(.namespace // "")/\(.name // "")"'
 
