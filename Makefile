@@ -170,4 +170,8 @@ release-test: deb static
 .PHONY: all unit test test-san check demo bench bench-scale fuzz install install-files clean lint-man
 .PHONY: dist deb static krew release release-test
 CMD_OBJ := $(patsubst %.c,$(O)/%.o,$(wildcard cmd/*/*.c))
+# The tools' objects are named only by the pattern rules above, so make
+# would take them for intermediate files and delete them after each build:
+# the next `make demo` or `make unit` compiled them all again.
+.SECONDARY: $(CMD_OBJ)
 -include $(COMMON_OBJ:.o=.d) $(CMD_OBJ:.o=.d) $(UNIT_BIN:=.d)
