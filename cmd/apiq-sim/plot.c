@@ -43,8 +43,7 @@ struct apiq_series {
 apiq_series *apiq_series_new(void)
 {
 	apiq_series *s = pk_xcalloc(1, sizeof *s);
-	if (!s || !(s->w = pk_xcalloc(MAX_WINDOWS, sizeof *s->w)))
-		abort();
+	s->w = pk_xcalloc(MAX_WINDOWS, sizeof *s->w);
 	s->width = FIRST_WIDTH;
 	return s;
 }

@@ -604,13 +604,9 @@ static tcall *call_new(sim *s, tpod *p, int type)
 
 static void dispatcher_add(sim *s, tcall *c)
 {
-	apiq_add_result res;
 	char msg[256];
 	s->calls_added++;
-	if (apiq_queue_add(&s->q, &c->x.base, &res, msg, sizeof(msg)) < 0) {
-		fprintf(stderr, "apiq-sim: out of memory\n");
-		exit(PK_EXIT_TROUBLE);
-	}
+	apiq_queue_add(&s->q, &c->x.base, msg, sizeof(msg));
 	if (c->x.base.refs == 0)
 		hook_release(s, &c->x.base);
 	long pending = (long)apiq_queue_fifo_len(&s->q);
@@ -1025,11 +1021,10 @@ typedef struct plan_reader {
 	bool trouble;
 } plan_reader;
 
-static int add_plan(sim *s, pod_kind kind, int victims, int clears, int members)
+static void add_plan(sim *s, pod_kind kind, int victims, int clears, int members)
 {
 	s->plans = pk_grow(s->plans, &s->capplans, s->nplans + 1, sizeof *s->plans);
 	s->plans[s->nplans++] = (struct plan){kind, victims, clears, members};
-	return 0;
 }
 
 /* Preempt -> a preemptor with its victims and nominations to clear;
@@ -1094,10 +1089,7 @@ static int on_plan(void *ctx, pk_record *rec)
 		}
 		members = (int)n;
 	}
-	if (add_plan(pr->s, kind, victims, clears, members) < 0) {
-		pk_diag_report(&pr->cli->diag, PK_SEV_ERROR, &rec->origin, "out of memory");
-		return 1;
-	}
+	add_plan(pr->s, kind, victims, clears, members);
 	pr->stats->used++;
 	return 0;
 }
@@ -1116,10 +1108,7 @@ static void sim_init(sim *s, const apiq_run_opts *o, const apiq_types *types)
 	s->calls.size = sizeof(tcall);
 	s->jobs.size = sizeof(tjob);
 	apiq_hooks h = {s, hook_relevance, hook_merge, hook_is_noop, hook_finish, hook_release};
-	if (apiq_queue_init(&s->q, &h) < 0) {
-		fprintf(stderr, "apiq-sim: out of memory\n");
-		exit(PK_EXIT_TROUBLE);
-	}
+	apiq_queue_init(&s->q, &h);
 	for (int t = 0; t < APIQ_MAX_TYPES; t++)
 		for (int r = 0; r < 2; r++)
 			apiq_hist_init_exp(&s->exec_dur[t][r], 0.001, 2, 15);
