@@ -10,16 +10,7 @@
 #include <string.h>
 
 #include "base/alloc.h"
-
-static uint64_t mix64(uint64_t x)
-{
-	x ^= x >> 33;
-	x *= 0xff51afd7ed558ccdULL;
-	x ^= x >> 33;
-	x *= 0xc4ceb9fe1a85ec53ULL;
-	x ^= x >> 33;
-	return x;
-}
+#include "base/hash.h"
 
 void apiq_queue_init(apiq_queue *q, const apiq_hooks *h)
 {
@@ -57,7 +48,7 @@ void apiq_queue_free(apiq_queue *q)
 
 static size_t slot_index(const apiq_queue *q, uint64_t obj, bool *found)
 {
-	size_t mask = q->cap - 1, i = mix64(obj) & mask;
+	size_t mask = q->cap - 1, i = pk_hash_u64(obj) & mask;
 	while (q->slots[i].used) {
 		if (q->slots[i].obj == obj) {
 			*found = true;
@@ -122,7 +113,7 @@ static void map_delete(apiq_queue *q, apiq_slot *s)
 		j = (j + 1) & mask;
 		if (!q->slots[j].used)
 			return;
-		size_t home = mix64(q->slots[j].obj) & mask;
+		size_t home = pk_hash_u64(q->slots[j].obj) & mask;
 		/* can the entry at j move to the hole at i? */
 		bool movable = (j > i) ? (home <= i || home > j) : (home <= i && home > j);
 		if (movable) {
