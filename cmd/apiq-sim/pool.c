@@ -1,8 +1,6 @@
 /* The object pool; see pool.h. */
 #include "pool.h"
 
-#include <string.h>
-
 enum { POOL_CHUNK = 1024 };
 
 void apiq_pool_init(apiq_pool *pl, size_t size)
@@ -12,26 +10,14 @@ void apiq_pool_init(apiq_pool *pl, size_t size)
 	pk_arena_init(&pl->arena);
 }
 
-void *apiq_pool_get(apiq_pool *pl)
+void apiq_pool_refill(apiq_pool *pl)
 {
-	if (!pl->free) {
-		char *chunk = pk_arena_alloc(&pl->arena, POOL_CHUNK * pl->size);
-		for (size_t i = 0; i < POOL_CHUNK; i++) {
-			void **obj = (void **)(chunk + i * pl->size);
-			*obj = pl->free;
-			pl->free = obj;
-		}
+	char *chunk = pk_arena_alloc(&pl->arena, POOL_CHUNK * pl->size);
+	for (size_t i = 0; i < POOL_CHUNK; i++) {
+		void **obj = (void **)(chunk + i * pl->size);
+		*obj = pl->free;
+		pl->free = obj;
 	}
-	void **obj = pl->free;
-	pl->free = *obj;
-	memset(obj, 0, pl->size);
-	return obj;
-}
-
-void apiq_pool_put(apiq_pool *pl, void *obj)
-{
-	*(void **)obj = pl->free;
-	pl->free = obj;
 }
 
 void apiq_pool_free(apiq_pool *pl)
