@@ -298,6 +298,18 @@ JSON
 	[ "$(jq -sc '[.[1].status, .[2].status]' <<<"$output")" = '["UnschedulableAndUnresolvable: waiting for the preemption for this pod group to be finished","Success"]' ]
 	run -2 --separate-stderr apiq-sim step <<<'{"op":"preempt","preemptor":{"kind":"PodGroup","uid":"pg"},"node":"cluster","victims":[]}'
 	[[ $stderr == *'a "preemptor" of kind PodGroup needs a "members" array'* ]]
+	run -2 --separate-stderr apiq-sim step <<<'{"op":"preempt","preemptor":{"kind":"CompositePodGroup","uid":"cpg"},"node":"cluster","victims":[]}'
+	[[ $stderr == *'a "preemptor" of kind CompositePodGroup needs a "members" array'* ]]
+	run -2 --separate-stderr apiq-sim step <<<'{"op":"preempt","preemptor":{"uid":"p","members":[]},"node":"cluster","victims":[]}'
+	[[ $stderr == *'a "preemptor" of kind Pod has no "members"'* ]]
+}
+
+@test "step takes the preemptors run takes: a CompositePodGroup preempts as one unit in both (issue 33)" {
+	members='[{"uid":"m1","name":"m1","namespace":"ns"},{"uid":"m2","name":"m2","namespace":"ns"}]'
+	run -0 --separate-stderr apiq-sim step --feature-gates SchedulerAsyncPreemption=false <<<'{"op":"preempt","preemptor":{"kind":"CompositePodGroup","uid":"cpg","name":"training","namespace":"ns","members":'"$members"'},"node":"cluster","victims":[{"uid":"v1","name":"v1","namespace":"ns"}]}'
+	jq -e '.result == "ok" and .nominatedNodeName == "cluster" and .state.deleted == ["v1"]' <<<"$output"
+	run -0 apiq-sim run --qps 0 <<<'{"kind":"PreemptionPlan","preemptor":{"kind":"CompositePodGroup","name":"training","namespace":"ns","uid":"cpg"},"result":"Preempt","members":2,"victims":[{"name":"v1"}]}'
+	jq -e '.pods.measured == 2 and .pods.bound == 2 and .pods.preemptors == 2' <<<"$output"
 }
 
 @test "run: a PodGroup plan without members is an error, not one pod" {

@@ -113,6 +113,11 @@ static void observe_victims(apiq_evaluator *ev, size_t n)
 	ev->m.victims_count++;
 }
 
+bool apiq_preemptor_is_group(const char *kind)
+{
+	return strcmp(kind, "PodGroup") == 0 || strcmp(kind, "CompositePodGroup") == 0;
+}
+
 void apiq_disruption_message(char *buf, size_t size, const char *scheduler, bool pod_group)
 {
 	snprintf(buf, size, "%s: preempting to accommodate a higher priority %s",

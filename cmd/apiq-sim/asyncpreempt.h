@@ -93,6 +93,11 @@ typedef struct apiq_goroutine_result {
 	char message[160];
 } apiq_goroutine_result;
 
+/* Does a preemptor of this kind preempt as one unit (workload-aware
+ * preemption)? A PodGroup and a CompositePodGroup do; a Pod does not. The
+ * one test of step's "preempt" operations and run's PreemptionPlan records. */
+bool apiq_preemptor_is_group(const char *kind);
+
 /* The DisruptionTarget condition's message a victim gets: it names the
  * preemptor's type as the executor's Type() does ("pod" or "podgroup");
  * NULL or "" scheduler: default-scheduler. */

@@ -68,7 +68,7 @@ static int on_plan(void *ctx, pk_record *rec)
 	}
 	int members = 0;
 	const char *preemptor_kind = pk_str_or(pk_get(o, "preemptor"), "kind", "Pod");
-	if (kind != POD_UNSCHED && (!strcmp(preemptor_kind, "PodGroup") || !strcmp(preemptor_kind, "CompositePodGroup"))) {
+	if (kind != POD_UNSCHED && apiq_preemptor_is_group(preemptor_kind)) {
 		/* a PodGroup's or a CompositePodGroup's plan (workload-aware preemption): its members */
 		int64_t n = 0;
 		if (!pk_int64(o, "members", &n))

@@ -622,10 +622,13 @@ static const char *op_preempt(step_session *s, const cJSON *op, cJSON *res)
 	}
 	r.node = intern(s, pk_str(op, "node"));
 	const cJSON *pre = pk_get(op, "preemptor"), *ms = pk_get(pre, "members");
+	const char *kind = pk_str_or(pre, "kind", "Pod");
 	r.scheduler = intern(s, pk_str_or(pre, "schedulerName", "default-scheduler"));
-	r.pod_group = strcmp(pk_str_or(pre, "kind", "Pod"), "PodGroup") == 0;
+	r.pod_group = apiq_preemptor_is_group(kind);
 	if (r.pod_group != (ms != NULL) || (ms && !cJSON_IsArray(ms))) {
-		bad_op(s, "a \"preemptor\" of kind PodGroup needs a \"members\" array (its pods), a pod none");
+		bad_op(s, r.pod_group ? "a \"preemptor\" of kind %s needs a \"members\" array (its pods)"
+		                      : "a \"preemptor\" of kind %s has no \"members\" (a PodGroup or a "
+		                        "CompositePodGroup has)", kind);
 		return NULL;
 	}
 	r.victims = pk_xcalloc((size_t)cJSON_GetArraySize(vs) + 1, sizeof(*r.victims));
