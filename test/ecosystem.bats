@@ -76,14 +76,6 @@ help_flags() {
 	assert_output --partial "victims"
 }
 
-@test "the krew manifest names every plugin" {
-	for t in $tools; do
-		[ -f "$ROOT/share/krew/$t.yaml" ] || { echo "no krew manifest for $t"; return 1; }
-		grep -q "name: ${t}$" "$ROOT/share/krew/$t.yaml"
-		grep -q "bin: kubectl-${t//-/_}" "$ROOT/share/krew/$t.yaml"
-	done
-}
-
 @test "make keeps its objects: after make, make has nothing to do (make && make demo compiled every tool twice)" {
 	# A compiler that only writes its outputs (the object, and with -MMD its
 	# dependency file): the Makefile's own logic, in a second.
