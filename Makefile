@@ -141,8 +141,9 @@ clean:
 #   dist    preemptkit-X.Y.Z.tar.gz, the committed tree (refuses a dirty tree or a wrong tag)
 #   deb     preemptkit_X.Y.Z_<arch>.deb from make install DESTDIR=..., checked by lintian
 #   static  preemptkit-X.Y.Z-linux-{amd64,arm64}.tar.gz, statically linked (ARCHES= to choose)
-#   krew    share/krew/*.yaml from the static archives, with their sha256
-#   release-test  deb, static and krew (into dist/krew), then test/release.bats on them
+#   krew    dist/krew/<tool>.yaml from the static archives, with their sha256 (generated,
+#           never kept in the tree: a committed copy would name the archives of another commit)
+#   release-test  deb, static and krew, then test/release.bats on them
 # The release, written once: common/version.h (install-files stamps it into
 # the man pages' .Os line).
 VERSION := $(shell sed -n 's/^\#define PK_VERSION "\(.*\)"$$/\1/p' common/version.h)
@@ -159,15 +160,18 @@ static:
 	@packaging/static $(VERSION) $(ARCHES)
 
 krew: static
-	@packaging/krew $(VERSION) $(RELEASE_URL) share/krew
+	@packaging/krew $(VERSION) $(RELEASE_URL) dist/krew
 
 release: dist deb static krew
 
-release-test: deb static
-	@packaging/krew $(VERSION) $(RELEASE_URL) dist/krew
+release-test: deb krew
 	@PK_RELEASE=1 bats --tap test/release.bats
 
 .PHONY: all unit test test-san check demo bench bench-scale fuzz install install-files clean lint-man
 .PHONY: dist deb static krew release release-test
 CMD_OBJ := $(patsubst %.c,$(O)/%.o,$(wildcard cmd/*/*.c))
+# The tools' objects are named only by the pattern rules above, so make
+# would take them for intermediate files and delete them after each build:
+# the next `make demo` or `make unit` compiled them all again.
+.SECONDARY: $(CMD_OBJ)
 -include $(COMMON_OBJ:.o=.d) $(CMD_OBJ:.o=.d) $(UNIT_BIN:=.d)

@@ -3,12 +3,10 @@
 # bytes), and how they stop.
 out=dist
 die() { echo "${prog:-packaging}: $*" >&2; exit 1; }
-# SOURCE_DATE_EPOCH (reproducible-builds.org): the date of the last commit
-# that changed more than share/krew, so that committing the manifests `make
-# krew` writes does not change the archives whose sha256 they carry.
+# SOURCE_DATE_EPOCH (reproducible-builds.org): the date of the last commit.
 source_date_epoch() {
 	if [ -n "${SOURCE_DATE_EPOCH:-}" ]; then echo "$SOURCE_DATE_EPOCH"
-	else git log -1 --format=%ct -- . ':(exclude)share/krew' 2>/dev/null | grep . || echo 0
+	else git log -1 --format=%ct 2>/dev/null | grep . || echo 0
 	fi
 }
 # tar | gzip with fixed names, owners, modes and mtimes: dir (in $1), name, output.

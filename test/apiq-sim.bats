@@ -304,6 +304,18 @@ JSON
 	[ "$(jq -sc '[.[1].status, .[2].status]' <<<"$output")" = '["UnschedulableAndUnresolvable: waiting for the preemption for this pod group to be finished","Success"]' ]
 	run -2 --separate-stderr apiq-sim step <<<'{"op":"preempt","preemptor":{"kind":"PodGroup","uid":"pg"},"node":"cluster","victims":[]}'
 	[[ $stderr == *'a "preemptor" of kind PodGroup needs a "members" array'* ]]
+	run -2 --separate-stderr apiq-sim step <<<'{"op":"preempt","preemptor":{"kind":"CompositePodGroup","uid":"cpg"},"node":"cluster","victims":[]}'
+	[[ $stderr == *'a "preemptor" of kind CompositePodGroup needs a "members" array'* ]]
+	run -2 --separate-stderr apiq-sim step <<<'{"op":"preempt","preemptor":{"uid":"p","members":[]},"node":"cluster","victims":[]}'
+	[[ $stderr == *'a "preemptor" of kind Pod has no "members"'* ]]
+}
+
+@test "step takes the preemptors run takes: a CompositePodGroup preempts as one unit in both (issue 33)" {
+	members='[{"uid":"m1","name":"m1","namespace":"ns"},{"uid":"m2","name":"m2","namespace":"ns"}]'
+	run -0 --separate-stderr apiq-sim step --feature-gates SchedulerAsyncPreemption=false <<<'{"op":"preempt","preemptor":{"kind":"CompositePodGroup","uid":"cpg","name":"training","namespace":"ns","members":'"$members"'},"node":"cluster","victims":[{"uid":"v1","name":"v1","namespace":"ns"}]}'
+	jq -e '.result == "ok" and .nominatedNodeName == "cluster" and .state.deleted == ["v1"]' <<<"$output"
+	run -0 apiq-sim run --qps 0 <<<'{"kind":"PreemptionPlan","preemptor":{"kind":"CompositePodGroup","name":"training","namespace":"ns","uid":"cpg"},"result":"Preempt","members":2,"victims":[{"name":"v1"}]}'
+	jq -e '.pods.measured == 2 and .pods.bound == 2 and .pods.preemptors == 2' <<<"$output"
 }
 
 @test "run: a PodGroup plan without members is an error, not one pod" {
@@ -343,4 +355,50 @@ assert embedded == records, "the page's runs differ from the json runs"
 PY
 	apiq-sim run --pods 300 --preemptor-share 0.2 --compare -o wide --no-headers >"$d/wide"
 	[ "$(wc -l <"$d/wide")" -eq 4 ]
+}
+
+# labels_cut PAGE: the labels of PAGE's plots that Chromium lays out past
+# their plot's viewBox (the SVG cuts them there) or over another label, one
+# line each; "none" when every label shows whole. The page's policy allows
+# its inline scripts: one more, appended, measures.
+labels_cut() {
+	local m=$BATS_TEST_TMPDIR/measure.html
+	cat "$1" - >"$m" <<'HTML'
+<script>
+const cut = [];
+document.querySelectorAll('svg.chart[viewBox]').forEach((svg, i) => {
+	const vb = svg.viewBox.baseVal, t = [...svg.querySelectorAll('text')].map(e => [e.getBBox(), e.textContent]);
+	for (const [b, s] of t)
+		if (b.x < -0.5 || b.y < -0.5 || b.x + b.width > vb.width + 0.5 || b.y + b.height > vb.height + 0.5)
+			cut.push(`plot ${i}: "${s}" spans x ${b.x.toFixed(1)}..${(b.x + b.width).toFixed(1)} of ${vb.width}`);
+	for (let a = 0; a < t.length; a++)
+		for (let c = a + 1; c < t.length; c++) {
+			const [p, q] = [t[a][0], t[c][0]];
+			if (p.x < q.x + q.width - 0.5 && q.x < p.x + p.width - 0.5 && p.y < q.y + q.height - 0.5 && q.y < p.y + p.height - 0.5)
+				cut.push(`plot ${i}: "${t[a][1]}" over "${t[c][1]}"`);
+		}
+});
+const out = document.createElement('pre');
+out.id = 'labels-cut';
+out.textContent = cut.join('\n') || 'none';
+document.body.append(out);
+</script>
+HTML
+	chromium --headless --disable-gpu --no-sandbox --dump-dom --virtual-time-budget=2000 "file://$m" 2>/dev/null |
+		sed -n '/<pre id="labels-cut">/,/<\/pre>/p' | sed 's/<[^>]*>//g'
+}
+
+@test "run -o html: every axis label shows whole, the last time label and 150k pods/s included (issue 33)" {
+	command -v chromium >/dev/null || skip "chromium is not installed (share/debian-packages)"
+	# one run (30 ms of simulated time: its last label was cut at the right
+	# edge), and --compare's narrow plots with 150k pods/s (was 1.5e+05, cut
+	# at the left), side by side in one page
+	apiq-sim run --pods 10 -o html >"$BATS_TEST_TMPDIR/one.html"
+	apiq-sim run --pods 2000 --cycle-cost 10us --qps 0 --latency 100us --compare -o html >"$BATS_TEST_TMPDIR/four.html"
+	{ sed 's|</main>.*||' "$BATS_TEST_TMPDIR/one.html"; sed -n '/<section id="timeline">/,/<\/main>/p' "$BATS_TEST_TMPDIR/four.html"; } \
+		>"$BATS_TEST_TMPDIR/both.html"
+	run labels_cut "$BATS_TEST_TMPDIR/both.html"
+	assert_output none
+	grep -q '>30 ms</text>' "$BATS_TEST_TMPDIR/one.html"
+	grep -q '>150k pods/s</text>' "$BATS_TEST_TMPDIR/four.html"
 }

@@ -238,12 +238,53 @@ setup() {
 	[ "$pre" = '["Preempt",false,1,false,false]' ]
 }
 
-@test "a preemptor of a kind without a pod template is trouble" {
+@test "a --preemptor file without a pod or a workload is trouble; its other objects are said not used" {
 	printf 'apiVersion: v1\nkind: Service\nmetadata: {name: s}\n' > "$BATS_TEST_TMPDIR/svc.yaml"
 	run victims --preemptor "$BATS_TEST_TMPDIR/svc.yaml" "$CLUSTER"
 	assert_failure 2
-	assert_output --partial "svc.yaml:"
-	assert_output --partial "Service is neither a Pod nor a workload"
+	assert_output --partial "svc.yaml: no pod or workload in --preemptor file"
+	assert_output --partial "1 Service object(s) not used: --preemptor does not model them"
+	printf 'apiVersion: v1\nmetadata: {name: nameless-kind}\n' > "$BATS_TEST_TMPDIR/nokind.yaml"
+	run victims --preemptor "$BATS_TEST_TMPDIR/nokind.yaml" "$CLUSTER"
+	assert_failure 2
+	assert_output --partial "nokind.yaml:1:1: --preemptor: an object without a kind is neither a Pod nor a workload"
+}
+
+@test "--preemptor reads an application file as --apply does: its Service is skipped, said in --apply's words, and the exit status follows the answer (issue 33)" {
+	cat >"$BATS_TEST_TMPDIR/app.yaml" <<'EOF2'
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web, namespace: shop}
+spec:
+  replicas: 2
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec:
+      priorityClassName: critical-service
+      containers: [{name: web, resources: {requests: {cpu: "2"}}}]
+---
+apiVersion: v1
+kind: Service
+metadata: {name: web, namespace: shop}
+spec: {selector: {app: web}, ports: [{port: 80}]}
+---
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: web-config, namespace: shop}
+data: {mode: fast}
+EOF2
+	run -0 --separate-stderr victims --stats --preemptor "$BATS_TEST_TMPDIR/app.yaml" "$CLUSTER"
+	[[ $stderr != *"neither a Pod nor a workload"* ]] || fail "stderr: $stderr"
+	[[ $stderr == *"victims: warning: 1 Service object(s) not used: --preemptor does not model them"* ]] || fail "stderr: $stderr"
+	[[ $stderr == *"victims: warning: 1 ConfigMap object(s) not used: --preemptor does not model them"* ]] || fail "stderr: $stderr"
+	[[ $stderr == *"kind Service: skipped 1"* ]] || fail "stderr: $stderr"
+	run jq -se '[.[] | select(.kind == "Preemptor")] | length == 1 and .[0].status == "Preempt"
+		and (.[0].warnings | index("1 Service object(s) not used: --preemptor does not model them") != null)' <<<"$output"
+	assert_success
+	# --apply says the same of the same file, in the same words
+	run --separate-stderr preempt-plan --simulate "$CLUSTER" --apply "$BATS_TEST_TMPDIR/app.yaml"
+	[[ $stderr == *"warning: 1 Service object(s) not used: --simulate does not model them"* ]] || fail "stderr: $stderr"
 }
 
 @test "a missing input file is trouble with the file named" {

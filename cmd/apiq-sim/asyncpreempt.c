@@ -12,24 +12,15 @@
 #define ERR_PATCH "patch pod status failed"
 #define ERR_DELETE "delete pod failed"
 
-/* Append to a growable array of T (elem size sz). */
-static int grow(void **arr, size_t *cap, size_t n, size_t sz)
-{
-	*arr = pk_grow(*arr, cap, n + 1, sz); /* out of memory ends the run */
-	return 0;
-}
-
 static bool same(const char *a, const char *b)
 {
 	return strcmp(a ? a : "", b ? b : "") == 0;
 }
 
-static int push_str(const char ***arr, size_t *n, size_t *cap, const char *s)
+static void push_str(const char ***arr, size_t *n, size_t *cap, const char *s)
 {
-	if (grow((void **)arr, cap, *n, sizeof(**arr)) < 0)
-		return -1;
+	*arr = pk_grow(*arr, cap, *n + 1, sizeof **arr);
 	(*arr)[(*n)++] = s;
-	return 0;
 }
 
 static void remove_str(const char **arr, size_t *n, const char *s)
@@ -84,19 +75,17 @@ static const apiq_lister_pod *lister_get(const apiq_evaluator *ev, const char *n
 	return NULL;
 }
 
-static int lister_add(apiq_evaluator *ev, const apiq_victim *v)
+static void lister_add(apiq_evaluator *ev, const apiq_victim *v)
 {
 	apiq_lister_pod *p = lister_find_uid(ev, v->pod.uid);
 	if (!p) {
-		if (grow((void **)&ev->lister, &ev->caplister, ev->nlister, sizeof(*ev->lister)) < 0)
-			return -1;
+		ev->lister = pk_grow(ev->lister, &ev->caplister, ev->nlister + 1, sizeof *ev->lister);
 		p = &ev->lister[ev->nlister++];
 	}
 	p->uid = v->pod.uid;
 	p->ns = v->pod.ns;
 	p->name = v->pod.name;
 	p->deleting = v->deleting;
-	return 0;
 }
 
 void apiq_eval_pod_deleted(apiq_evaluator *ev, const char *uid)
@@ -122,6 +111,11 @@ static void observe_victims(apiq_evaluator *ev, size_t n)
 	ev->m.victims_buckets[b]++;   /* cumulative form is built at export */
 	ev->m.victims_sum += (double)n;
 	ev->m.victims_count++;
+}
+
+bool apiq_preemptor_is_group(const char *kind)
+{
+	return strcmp(kind, "PodGroup") == 0 || strcmp(kind, "CompositePodGroup") == 0;
 }
 
 void apiq_disruption_message(char *buf, size_t size, const char *scheduler, bool pod_group)
@@ -169,8 +163,8 @@ static void clear_lower_nominations(apiq_evaluator *ev, const apiq_preempt_req *
 	}
 }
 
-static int preempt_sync(apiq_evaluator *ev, apiq_preempt_req *req, const char **nominated,
-                        char *err, size_t errsize)
+static void preempt_sync(apiq_evaluator *ev, apiq_preempt_req *req, const char **nominated,
+                         char *err, size_t errsize)
 {
 	observe_victims(ev, req->nvictims);
 	const char *first_err = NULL;
@@ -187,7 +181,6 @@ static int preempt_sync(apiq_evaluator *ev, apiq_preempt_req *req, const char **
 		*nominated = req->node;
 	}
 	free_req(req);
-	return 0;
 }
 
 static bool in_preempting(const apiq_evaluator *ev, const char *uid)
@@ -198,16 +191,18 @@ static bool in_preempting(const apiq_evaluator *ev, const char *uid)
 	return false;
 }
 
-int apiq_eval_preempt(apiq_evaluator *ev, apiq_preempt_req *req, const char **nominated,
-                      char *err, size_t errsize)
+void apiq_eval_preempt(apiq_evaluator *ev, apiq_preempt_req *req, const char **nominated,
+                       char *err, size_t errsize)
 {
 	err[0] = '\0';
 	ev->m.attempts++;
 	for (size_t i = 0; i < req->nvictims; i++)
-		if (req->victims[i].in_lister && lister_add(ev, &req->victims[i]) < 0)
-			return -1;
-	if (!ev->async)
-		return preempt_sync(ev, req, nominated, err, errsize);
+		if (req->victims[i].in_lister)
+			lister_add(ev, &req->victims[i]);
+	if (!ev->async) {
+		preempt_sync(ev, req, nominated, err, errsize);
+		return;
+	}
 
 	*nominated = req->node;
 	/* Victims already terminating need no API call (#134927). */
@@ -219,23 +214,19 @@ int apiq_eval_preempt(apiq_evaluator *ev, apiq_preempt_req *req, const char **no
 	req->nvictims = keep;
 	if (keep == 0) {
 		free_req(req);
-		return 0;
+		return;
 	}
 	observe_victims(ev, all);
 	/* a set: a second preemption by the same pod does not add it twice */
-	if (!in_preempting(ev, req->preemptor.uid) &&
-	    push_str(&ev->preempting, &ev->npreempting, &ev->cappreempting, req->preemptor.uid) < 0)
-		return -1;
-	if (grow((void **)&ev->jobs, &ev->capjobs, ev->njobs, sizeof(*ev->jobs)) < 0)
-		return -1;
+	if (!in_preempting(ev, req->preemptor.uid))
+		push_str(&ev->preempting, &ev->npreempting, &ev->cappreempting, req->preemptor.uid);
+	ev->jobs = pk_grow(ev->jobs, &ev->capjobs, ev->njobs + 1, sizeof *ev->jobs);
 	ev->jobs[ev->njobs++] = *req;
-	return 0;
 }
 
 static void set_last_victim(apiq_evaluator *ev, const char *preemptor, const apiq_victim *v)
 {
-	if (grow((void **)&ev->last, &ev->caplast, ev->nlast, sizeof(*ev->last)) < 0)
-		return;
+	ev->last = pk_grow(ev->last, &ev->caplast, ev->nlast + 1, sizeof *ev->last);
 	ev->last[ev->nlast++] = (apiq_last_victim){preemptor, v->pod.ns, v->pod.name};
 }
 
@@ -287,12 +278,12 @@ static void goroutine_finish(apiq_evaluator *ev, apiq_preempt_req *r, apiq_gorou
 	}
 }
 
-int apiq_eval_run_async(apiq_evaluator *ev, bool until_last, apiq_goroutine_result **res, size_t *nres)
+void apiq_eval_run_async(apiq_evaluator *ev, bool until_last, apiq_goroutine_result **res, size_t *nres)
 {
 	*res = NULL;
 	*nres = 0;
 	if (ev->njobs == 0)
-		return 0;
+		return;
 	*res = pk_xcalloc(ev->njobs, sizeof(**res));
 	size_t keep = 0;
 	for (size_t i = 0; i < ev->njobs; i++) {
@@ -307,7 +298,6 @@ int apiq_eval_run_async(apiq_evaluator *ev, bool until_last, apiq_goroutine_resu
 		free_req(r);
 	}
 	ev->njobs = keep;
-	return 0;
 }
 
 bool apiq_eval_is_running(const apiq_evaluator *ev, const char *uid)

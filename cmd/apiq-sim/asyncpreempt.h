@@ -93,6 +93,11 @@ typedef struct apiq_goroutine_result {
 	char message[160];
 } apiq_goroutine_result;
 
+/* Does a preemptor of this kind preempt as one unit (workload-aware
+ * preemption)? A PodGroup and a CompositePodGroup do; a Pod does not. The
+ * one test of step's "preempt" operations and run's PreemptionPlan records. */
+bool apiq_preemptor_is_group(const char *kind);
+
 /* The DisruptionTarget condition's message a victim gets: it names the
  * preemptor's type as the executor's Type() does ("pod" or "podgroup");
  * NULL or "" scheduler: default-scheduler. */
@@ -102,16 +107,16 @@ void apiq_eval_init(apiq_evaluator *ev, bool async, const apiq_preempt_env *env)
 void apiq_eval_free(apiq_evaluator *ev);
 
 /* PostFilter's actuation for the chosen candidate. Takes ownership of the
- * victims and nominated arrays of req. Returns 0 and sets *nominated to the
- * node when the preemptor is nominated; on the sync path an error fills
- * err. Returns -1 on out of memory. */
-int apiq_eval_preempt(apiq_evaluator *ev, apiq_preempt_req *req, const char **nominated,
-                      char *err, size_t errsize);
+ * victims, nominated and members arrays of req. Sets *nominated to the node
+ * when the preemptor is nominated (else NULL); on the sync path an error
+ * fills err (else ""). */
+void apiq_eval_preempt(apiq_evaluator *ev, apiq_preempt_req *req, const char **nominated,
+                       char *err, size_t errsize);
 /* Run the started goroutines, in start order: to completion, or (until_last)
  * up to the moment the last victim is registered in
  * lastVictimsPendingPreemption, just before it is preempted. *res gets a
  * malloc'ed array of *nres results of the goroutines that finished. */
-int apiq_eval_run_async(apiq_evaluator *ev, bool until_last, apiq_goroutine_result **res, size_t *nres);
+void apiq_eval_run_async(apiq_evaluator *ev, bool until_last, apiq_goroutine_result **res, size_t *nres);
 bool apiq_eval_is_running(const apiq_evaluator *ev, const char *uid);
 /* DefaultPreemption.PreEnqueue: NULL = Success, else the status message.
  * group_uid: the PodGroup of a pod that names one (GenericWorkload), whose

@@ -43,8 +43,7 @@ struct apiq_series {
 apiq_series *apiq_series_new(void)
 {
 	apiq_series *s = pk_xcalloc(1, sizeof *s);
-	if (!s || !(s->w = pk_xcalloc(MAX_WINDOWS, sizeof *s->w)))
-		abort();
+	s->w = pk_xcalloc(MAX_WINDOWS, sizeof *s->w);
 	s->width = FIRST_WIDTH;
 	return s;
 }
@@ -181,7 +180,10 @@ cJSON *apiq_series_json(const apiq_series *s, const apiq_types *types, double en
 enum { MAX_LINES = 5, MAX_TICKS = 8 };
 
 /* A plot's frame in its viewBox: a single run's plots span the page, so
- * they are drawn wider (the text keeps its size as the SVG scales). */
+ * they are drawn wider (the text keeps its size as the SVG scales). The
+ * margins hold the labels (the SVG clips what runs past its viewBox): 76
+ * on the left for the y axis's, right-aligned; 24 on the right for half
+ * the last time label, centred under its tick (7 characters at 11 px). */
 typedef struct frame {
 	int w, h;                 /* viewBox */
 	int x0, x1, y0, y1;       /* the plot area: x0..x1 left to right, y0 top, y1 bottom */
@@ -190,8 +192,8 @@ typedef struct frame {
 static frame frame_for(int nsums)
 {
 	if (nsums == 1)
-		return (frame){ 1200, 220, 76, 1184, 10, 188 };
-	return (frame){ 340, 160, 76, 328, 10, 128 };
+		return (frame){ 1200, 220, 76, 1176, 10, 188 };
+	return (frame){ 340, 160, 76, 316, 10, 128 };
 }
 
 typedef struct line {
@@ -209,12 +211,22 @@ static double array_max(const cJSON *a)
 	return m;
 }
 
+/* A value as a label shows it: milliseconds below a second, thousands
+ * and millions with k and M ("150k pods/s"), never in exponent form
+ * ("1.5e+05 pods/s" was too wide for the margin). */
 static void fmt_value(double v, const char *unit, char *buf, size_t size)
 {
+	const char *sp = *unit ? " " : "";
 	if (strcmp(unit, "s") == 0 && v > 0 && v < 1)
 		snprintf(buf, size, "%.3g ms", v * 1000);
+	else if (v >= 1e10)
+		snprintf(buf, size, "%.4gG%s%s", v / 1e9, sp, unit);
+	else if (v >= 1e7)
+		snprintf(buf, size, "%.4gM%s%s", v / 1e6, sp, unit);
+	else if (v >= 1e4)
+		snprintf(buf, size, "%.4gk%s%s", v / 1e3, sp, unit);
 	else
-		snprintf(buf, size, "%.4g%s%s", v, *unit ? " " : "", unit);
+		snprintf(buf, size, "%.4g%s%s", v, sp, unit);
 }
 
 /* An axis from 0 to a round number at or above max, in round steps

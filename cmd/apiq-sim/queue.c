@@ -10,26 +10,16 @@
 #include <string.h>
 
 #include "base/alloc.h"
+#include "base/hash.h"
 
-static uint64_t mix64(uint64_t x)
-{
-	x ^= x >> 33;
-	x *= 0xff51afd7ed558ccdULL;
-	x ^= x >> 33;
-	x *= 0xc4ceb9fe1a85ec53ULL;
-	x ^= x >> 33;
-	return x;
-}
-
-int apiq_queue_init(apiq_queue *q, const apiq_hooks *h)
+void apiq_queue_init(apiq_queue *q, const apiq_hooks *h)
 {
 	memset(q, 0, sizeof(*q));
 	q->h = *h;
 	q->cap = 64;
 	q->slots = pk_xcalloc(q->cap, sizeof(*q->slots));
 	q->rcap = 64;
-	q->ring = pk_xmalloc(q->rcap * sizeof(*q->ring));
-	return q->slots && q->ring ? 0 : -1;
+	q->ring = pk_xcalloc(q->rcap, sizeof(*q->ring));
 }
 
 void apiq_call_ref(apiq_call *c)
@@ -58,7 +48,7 @@ void apiq_queue_free(apiq_queue *q)
 
 static size_t slot_index(const apiq_queue *q, uint64_t obj, bool *found)
 {
-	size_t mask = q->cap - 1, i = mix64(obj) & mask;
+	size_t mask = q->cap - 1, i = pk_hash_u64(obj) & mask;
 	while (q->slots[i].used) {
 		if (q->slots[i].obj == obj) {
 			*found = true;
@@ -70,7 +60,7 @@ static size_t slot_index(const apiq_queue *q, uint64_t obj, bool *found)
 	return i;
 }
 
-static int map_grow(apiq_queue *q)
+static void map_grow(apiq_queue *q)
 {
 	size_t oldcap = q->cap;
 	apiq_slot *old = q->slots;
@@ -85,7 +75,6 @@ static int map_grow(apiq_queue *q)
 		q->slots[j] = old[i];
 	}
 	free(old);
-	return 0;
 }
 
 static apiq_slot *map_find(const apiq_queue *q, uint64_t obj)
@@ -95,11 +84,11 @@ static apiq_slot *map_find(const apiq_queue *q, uint64_t obj)
 	return found ? &q->slots[i] : NULL;
 }
 
-/* Insert or replace; returns the slot (out of memory ends the run). */
-static apiq_slot *map_put(apiq_queue *q, uint64_t obj, apiq_call *c)
+/* Insert or replace. */
+static void map_put(apiq_queue *q, uint64_t obj, apiq_call *c)
 {
-	if ((q->len + 1) * 4 > q->cap * 3 && map_grow(q) < 0)
-		return NULL;
+	if ((q->len + 1) * 4 > q->cap * 3)
+		map_grow(q);
 	bool found;
 	size_t i = slot_index(q, obj, &found);
 	apiq_slot *s = &q->slots[i];
@@ -110,7 +99,6 @@ static apiq_slot *map_put(apiq_queue *q, uint64_t obj, apiq_call *c)
 		q->len++;
 	}
 	s->call = c;
-	return s;
 }
 
 /* Backward-shift deletion keeps probe chains intact without tombstones. */
@@ -125,7 +113,7 @@ static void map_delete(apiq_queue *q, apiq_slot *s)
 		j = (j + 1) & mask;
 		if (!q->slots[j].used)
 			return;
-		size_t home = mix64(q->slots[j].obj) & mask;
+		size_t home = pk_hash_u64(q->slots[j].obj) & mask;
 		/* can the entry at j move to the hole at i? */
 		bool movable = (j > i) ? (home <= i || home > j) : (home <= i && home > j);
 		if (movable) {
@@ -138,10 +126,10 @@ static void map_delete(apiq_queue *q, apiq_slot *s)
 
 /* ---- fifo ---- */
 
-static int fifo_push(apiq_queue *q, uint64_t obj)
+static void fifo_push(apiq_queue *q, uint64_t obj)
 {
-	if (q->rlen == q->rcap) {
-		uint64_t *n = pk_xrealloc(NULL, q->rcap * 2, sizeof(*n));
+	if (q->rlen == q->rcap) {  /* unrolled into a ring twice the size */
+		uint64_t *n = pk_xcalloc(q->rcap * 2, sizeof(*n));
 		for (size_t i = 0; i < q->rlen; i++)
 			n[i] = q->ring[(q->rhead + i) % q->rcap];
 		free(q->ring);
@@ -151,7 +139,6 @@ static int fifo_push(apiq_queue *q, uint64_t obj)
 	}
 	q->ring[(q->rhead + q->rlen) % q->rcap] = obj;
 	q->rlen++;
-	return 0;
 }
 
 static uint64_t fifo_pop(apiq_queue *q)
@@ -249,15 +236,15 @@ static int reconcile(apiq_queue *q, apiq_slot *s, apiq_call *c, apiq_add_result 
 	return 0;
 }
 
-int apiq_queue_add(apiq_queue *q, apiq_call *c, apiq_add_result *res, char *msg, size_t msgsize)
+apiq_add_result apiq_queue_add(apiq_queue *q, apiq_call *c, char *msg, size_t msgsize)
 {
-	*res = APIQ_ADD_OK;
+	apiq_add_result res = APIQ_ADD_OK;
 	if (msgsize)
 		msg[0] = '\0';
 	c->id = q->next_id++;
 	apiq_slot *s = map_find(q, c->obj);
-	if (s && reconcile(q, s, c, res, msg, msgsize) < 0)
-		return 0;
+	if (s && reconcile(q, s, c, &res, msg, msgsize) < 0)
+		return res;
 	bool noop = q->h.is_noop ? q->h.is_noop(q->h.ctx, c) : false;
 	if (noop && !(s && s->in_flight)) {
 		if (s)
@@ -265,23 +252,18 @@ int apiq_queue_add(apiq_queue *q, apiq_call *c, apiq_add_result *res, char *msg,
 		snprintf(msg, msgsize, "call does not need to be executed because it has no effect: %s",
 		         "call skipped");
 		finish(q, c, APIQ_FIN_SKIPPED, msg);
-		*res = APIQ_ADD_SKIPPED;
-		return 0;
+		return APIQ_ADD_SKIPPED;
 	}
 	apiq_call *old = s ? s->call : NULL;
 	apiq_call_ref(c);
-	if (!map_put(q, c->obj, c)) {
-		apiq_call_unref(q, c);
-		return -1;
-	}
+	map_put(q, c->obj, c);
 	if (old) {
 		apiq_call_unref(q, old);
-		return 0;
+		return APIQ_ADD_OK;
 	}
-	if (fifo_push(q, c->obj) < 0)
-		return -1;
+	fifo_push(q, c->obj);
 	q->pending[c->type]++;
-	return 0;
+	return APIQ_ADD_OK;
 }
 
 apiq_call *apiq_queue_pop(apiq_queue *q)
@@ -311,8 +293,8 @@ void apiq_queue_finalize(apiq_queue *q, apiq_call *c)
 	}
 	s->in_flight = false;
 	q->nflight--;
-	if (fifo_push(q, c->obj) == 0)
-		q->pending[s->call->type]++;
+	fifo_push(q, c->obj);
+	q->pending[s->call->type]++;
 }
 
 apiq_call *apiq_queue_lookup(const apiq_queue *q, uint64_t obj)

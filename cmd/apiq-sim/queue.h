@@ -67,12 +67,12 @@ typedef enum {
 	APIQ_ADD_MERGE_FAILED,
 } apiq_add_result;
 
-int apiq_queue_init(apiq_queue *q, const apiq_hooks *h);
+void apiq_queue_init(apiq_queue *q, const apiq_hooks *h);
 void apiq_queue_free(apiq_queue *q);
 
 /* Adds c (the queue takes one reference). msg receives the error text
- * upstream's Add returns, when not APIQ_ADD_OK. Returns -1 on out of memory. */
-int apiq_queue_add(apiq_queue *q, apiq_call *c, apiq_add_result *res, char *msg, size_t msgsize);
+ * upstream's Add returns, when not APIQ_ADD_OK. */
+apiq_add_result apiq_queue_add(apiq_queue *q, apiq_call *c, char *msg, size_t msgsize);
 /* Pops the head object's call and marks it in flight; the caller gets a new
  * reference. NULL when the FIFO is empty (blocked, or closed). */
 apiq_call *apiq_queue_pop(apiq_queue *q);

@@ -86,7 +86,7 @@ static step_call *label_get(step_session *s, const char *label)
 	return id < s->nby_label ? s->by_label[id] : NULL;
 }
 
-static int label_set(step_session *s, uint64_t id, step_call *c)
+static void label_set(step_session *s, uint64_t id, step_call *c)
 {
 	if (id >= s->nby_label) {
 		size_t had = s->nby_label;
@@ -94,7 +94,6 @@ static int label_set(step_session *s, uint64_t id, step_call *c)
 		memset(s->by_label + had, 0, (s->nby_label - had) * sizeof *s->by_label);
 	}
 	s->by_label[id] = c;
-	return 0;
 }
 
 /* ---- queue hooks ---- */
@@ -276,7 +275,7 @@ static cJSON *state_json(step_session *s)
 	const char **uids = pk_xcalloc(n + 1, sizeof(*uids)), **flight = pk_xcalloc(n + 1, sizeof(*flight));
 	const apiq_slot *sl;
 	size_t k = 0;
-	while (uids && flight && (sl = apiq_queue_next_slot(&s->q, &pos))) {
+	while ((sl = apiq_queue_next_slot(&s->q, &pos))) {
 		uids[k++] = pool_string(s, sl->obj);
 		if (sl->in_flight)
 			flight[nf++] = uids[k - 1];
@@ -293,13 +292,11 @@ static cJSON *state_json(step_session *s)
 	cJSON *g = cJSON_AddObjectToObject(st, "pendingGauge");
 	for (int t = 0; t < s->types->n; t++)
 		cJSON_AddNumberToObject(g, s->types->t[t].name, (double)s->q.pending[t]);
-	const char **pre = pk_xmalloc((s->ev.npreempting + 1) * sizeof(*pre));
-	if (pre) {
-		if (s->ev.npreempting)
-			memcpy(pre, s->ev.preempting, s->ev.npreempting * sizeof(*pre));
-		cJSON_AddItemToObject(st, "preempting", sorted_strings(pre, s->ev.npreempting));
-		free(pre);
-	}
+	const char **pre = pk_xcalloc(s->ev.npreempting + 1, sizeof(*pre));
+	if (s->ev.npreempting)
+		memcpy(pre, s->ev.preempting, s->ev.npreempting * sizeof(*pre));
+	cJSON_AddItemToObject(st, "preempting", sorted_strings(pre, s->ev.npreempting));
+	free(pre);
 	cJSON *lv = cJSON_AddObjectToObject(st, "lastVictims");
 	for (size_t i = 0; i < s->ev.nlast; i++) {
 		char buf[512];
@@ -350,12 +347,9 @@ static void add_request(step_session *s, const char *method, const char *ns, con
 /* Add a built call; the queue reports the result. */
 static const char *enqueue(step_session *s, step_call *c, cJSON *res)
 {
-	apiq_add_result ar;
 	char msg[512];
-	if (label_set(s, c->label_id, c) < 0 || apiq_queue_add(&s->q, &c->x.base, &ar, msg, sizeof(msg)) < 0) {
-		bad_op(s, "out of memory");
-		return "out of memory";
-	}
+	label_set(s, c->label_id, c);
+	apiq_add_result ar = apiq_queue_add(&s->q, &c->x.base, msg, sizeof(msg));
 	const char *result = "ok";
 	if (ar == APIQ_ADD_SKIPPED)
 		result = "ErrCallSkipped";
@@ -386,10 +380,6 @@ static const char *op_add(step_session *s, const cJSON *op, cJSON *res)
 		return NULL;
 	}
 	step_call *c = new_call(s, label, uid, type);
-	if (!c) {
-		bad_op(s, "out of memory");
-		return NULL;
-	}
 	c->has_onfinish = pk_bool(op, "onFinish");
 	c->x.ns = intern(s, pk_str_or(op, "namespace", ""));
 	c->x.name = intern(s, pk_str_or(op, "name", uid));
@@ -578,8 +568,6 @@ static void env_clear_nomination(void *ctx, const apiq_pod_ref *pod)
 	char label[256];
 	snprintf(label, sizeof(label), "clear-nomination/%s/%ld", pod->uid, ++s->clear_seq);
 	step_call *c = new_call(s, label, pod->uid, APIQ_TYPE_STATUS_PATCH);
-	if (!c)
-		return;
 	c->has_onfinish = true;
 	c->x.kind = APIQ_KIND_STATUS_PATCH;
 	c->x.ns = pod->ns;
@@ -634,10 +622,13 @@ static const char *op_preempt(step_session *s, const cJSON *op, cJSON *res)
 	}
 	r.node = intern(s, pk_str(op, "node"));
 	const cJSON *pre = pk_get(op, "preemptor"), *ms = pk_get(pre, "members");
+	const char *kind = pk_str_or(pre, "kind", "Pod");
 	r.scheduler = intern(s, pk_str_or(pre, "schedulerName", "default-scheduler"));
-	r.pod_group = strcmp(pk_str_or(pre, "kind", "Pod"), "PodGroup") == 0;
+	r.pod_group = apiq_preemptor_is_group(kind);
 	if (r.pod_group != (ms != NULL) || (ms && !cJSON_IsArray(ms))) {
-		bad_op(s, "a \"preemptor\" of kind PodGroup needs a \"members\" array (its pods), a pod none");
+		bad_op(s, r.pod_group ? "a \"preemptor\" of kind %s needs a \"members\" array (its pods)"
+		                      : "a \"preemptor\" of kind %s has no \"members\" (a PodGroup or a "
+		                        "CompositePodGroup has)", kind);
 		return NULL;
 	}
 	r.victims = pk_xcalloc((size_t)cJSON_GetArraySize(vs) + 1, sizeof(*r.victims));
@@ -666,10 +657,7 @@ static const char *op_preempt(step_session *s, const cJSON *op, cJSON *res)
 	}
 	const char *nominated = NULL;
 	char err[256];
-	if (apiq_eval_preempt(&s->ev, &r, &nominated, err, sizeof(err)) < 0) {
-		bad_op(s, "out of memory");
-		return NULL;
-	}
+	apiq_eval_preempt(&s->ev, &r, &nominated, err, sizeof(err));
 	if (nominated)
 		cJSON_AddStringToObject(res, "nominatedNodeName", nominated);
 	else
@@ -691,10 +679,7 @@ static const char *op_run_async(step_session *s, const cJSON *op, cJSON *res)
 		bad_op(s, "runAsync: \"until\" must be \"done\" or \"lastVictim\"");
 		return NULL;
 	}
-	if (apiq_eval_run_async(&s->ev, !strcmp(until, "lastVictim"), &gr, &n) < 0) {
-		bad_op(s, "out of memory");
-		return NULL;
-	}
+	apiq_eval_run_async(&s->ev, !strcmp(until, "lastVictim"), &gr, &n);
 	cJSON *a = cJSON_AddArrayToObject(res, "goroutines");
 	for (size_t i = 0; i < n; i++) {
 		cJSON *g = cJSON_CreateObject();
@@ -859,10 +844,7 @@ int apiq_step_main(pk_cli *cli, const apiq_types *types, const apiq_gates *gates
 	s.pool = pk_strtab_new();
 	apiq_hooks h = {&s, hook_relevance, hook_merge, hook_is_noop, hook_finish, hook_release};
 	apiq_preempt_env env = {&s, env_request, env_clear_nomination, gates->async_api_calls};
-	if (apiq_queue_init(&s.q, &h) < 0) {
-		pk_diag_report(&cli->diag, PK_SEV_ERROR, NULL, "out of memory");
-		return PK_EXIT_TROUBLE;
-	}
+	apiq_queue_init(&s.q, &h);
 	apiq_eval_init(&s.ev, gates->async_preemption, &env);
 	pk_out_init(&s.out, stdout);
 	reset_op_output(&s);

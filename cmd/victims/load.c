@@ -9,6 +9,7 @@
 
 #include "k8s/json.h"
 #include "base/alloc.h"
+#include "sched/sim/apply.h"
 
 static void push_preemptor(victims_run *r, const pk_preemptor *p, long line)
 {
@@ -122,20 +123,16 @@ static int add_cluster_object(victims_run *r, pk_record *rec)
 typedef struct preemptor_ctx {
 	victims_run *r;
 	const char *file;
+	pk_stats *unused;         /* objects no pod comes from, by kind, over every file */
 } preemptor_ctx;
 
-/* The pod template of a workload, or NULL. */
+/* The pod template of a workload (a kind whose controller makes pods, as
+ * --apply and the snapshot's groups know them), or NULL. */
 static const cJSON *pod_template(const cJSON *obj, const char *kind)
 {
-	static const char *const with_template[] = {
-		"Deployment", "StatefulSet", "ReplicaSet", "Job", "DaemonSet", "ReplicationController",
-	};
-	for (size_t i = 0; i < sizeof with_template / sizeof with_template[0]; i++)
-		if (strcmp(kind, with_template[i]) == 0)
-			return pk_getp(obj, "spec.template");
-	if (strcmp(kind, "CronJob") == 0)
-		return pk_getp(obj, "spec.jobTemplate.spec.template");
-	return NULL;
+	if (!pk_pg_is_controller_kind(kind))
+		return NULL;
+	return pk_getp(obj, strcmp(kind, "CronJob") == 0 ? "spec.jobTemplate.spec.template" : "spec.template");
 }
 
 /* A Pod object built from a workload's template: the workload's name and
@@ -256,6 +253,15 @@ static int on_preemptor_record(void *ctx, pk_record *rec)
 		r->stats.read++;
 		return add_cluster_object(r, rec);
 	}
+	if (*kind && strcmp(kind, "Pod") != 0 && !pk_pg_is_controller_kind(kind)) {
+		/* an application's other objects (its Service, its ConfigMap): no
+		 * pod comes from them; skipped, as --apply skips them, and said
+		 * once per kind (warn_unused) */
+		r->stats.read++;
+		pk_stats_skip(&r->stats, kind);
+		pk_stats_skip(pc->unused, kind);
+		return 0;
+	}
 	cJSON *pod;
 	char cleared[300] = "", count[64] = "";
 	if (strcmp(kind, "Pod") == 0) {
@@ -265,9 +271,13 @@ static int on_preemptor_record(void *ctx, pk_record *rec)
 	} else {
 		const cJSON *tmpl = pod_template(rec->obj, kind);
 		if (!tmpl) {
-			pk_diag_report(&r->cli->diag, PK_SEV_ERROR, &rec->origin,
-			               "--preemptor: a %s is neither a Pod nor a workload with a pod template",
-			               *kind ? kind : "object without kind");
+			if (*kind)
+				pk_diag_report(&r->cli->diag, PK_SEV_ERROR, &rec->origin, "--preemptor: %s %s has no pod template",
+				               kind, pk_name(rec->obj));
+			else
+				pk_diag_report(&r->cli->diag, PK_SEV_ERROR, &rec->origin,
+				               "--preemptor: an object without a kind is neither a Pod nor a workload with a "
+				               "pod template");
 			r->trouble++;
 			return 0;
 		}
@@ -515,24 +525,39 @@ static void preemptor_assumptions(victims_run *r)
 	}
 }
 
+/* The --preemptor files' objects no pod comes from, once per kind with
+ * their count, in --apply's words. */
+static void warn_unused(victims_run *r, const pk_stats *unused)
+{
+	for (int i = 0; i < unused->nkinds; i++) {
+		char key[128], text[256];
+		snprintf(key, sizeof key, "preemptor-unused:%s", unused->by_kind[i].kind);
+		input_warn(r, key, "%s", pk_apply_unused_text(text, sizeof text, unused->by_kind[i].skipped,
+		                                              unused->by_kind[i].kind, "--preemptor"));
+	}
+}
+
 int victims_load(victims_run *r, char **paths, int npaths)
 {
 	pk_snapshot_init(&r->snap);
 	r->snap.threads = r->cli->engine.threads;
 	pk_pg_set_init(&r->groups, &r->cli->engine.gates);
 	r->snap.keep_pending_objects = r->opts->pending;
+	pk_stats unused = {0};
 	for (int i = 0; i < r->opts->npreemptor_files; i++) {
-		preemptor_ctx pc = { r, r->opts->preemptor_files[i] };
+		preemptor_ctx pc = { r, r->opts->preemptor_files[i], &unused };
 		char *one[1] = { r->opts->preemptor_files[i] };
 		long before = r->npreemptors;
 		if (pk_read_paths(&r->cli->reader, one, 1, on_preemptor_record, &pc) < 0)
 			return -1;
 		if (r->npreemptors == before && !r->trouble) {
+			warn_unused(r, &unused);
 			pk_diag_report(&r->cli->diag, PK_SEV_ERROR, NULL, "%s: no pod or workload in --preemptor file",
 			               one[0]);
 			return -1;
 		}
 	}
+	warn_unused(r, &unused);
 	pk_reader_opts cluster_reader = r->cli->reader;
 	cluster_reader.prune = pk_snapshot_unused_members;
 	if (pk_read_paths(&cluster_reader, paths, (size_t)npaths, on_cluster_record, r) < 0)

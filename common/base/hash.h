@@ -1,5 +1,6 @@
 /* The hashes of the tables: FNV-1a for bytes and strings, and a mix for
- * pointers (interned strings are compared, and so hashed, by address). */
+ * integer keys and pointers (interned strings are compared, and so hashed,
+ * by address). */
 #ifndef PK_BASE_HASH_H
 #define PK_BASE_HASH_H
 
@@ -24,15 +25,20 @@ static inline uint64_t pk_hash_str(const char *s)
 	return pk_hash_bytes(s, strlen(s));
 }
 
-/* A pointer's hash (the finalizer of MurmurHash3): every bit of the
- * address moves the low bits that pick a slot. */
-static inline uint64_t pk_hash_ptr(const void *p)
+/* An integer key's hash (the finalizer of MurmurHash3): every bit of the
+ * key moves the low bits that pick a slot. */
+static inline uint64_t pk_hash_u64(uint64_t x)
 {
-	uint64_t x = (uint64_t)(uintptr_t)p;
 	x ^= x >> 33;
 	x *= 0xff51afd7ed558ccdull;
 	x ^= x >> 33;
 	return x;
+}
+
+/* A pointer's hash: its address as an integer key. */
+static inline uint64_t pk_hash_ptr(const void *p)
+{
+	return pk_hash_u64((uint64_t)(uintptr_t)p);
 }
 
 /* The hash of a pair of pointers (two interned strings, say). */

@@ -732,6 +732,12 @@ int pk_apply_scale(pk_apply *a, const char *ref, const char *ns, long replicas, 
 	return 0;
 }
 
+const char *pk_apply_unused_text(char *buf, size_t size, long n, const char *kind, const char *mode)
+{
+	snprintf(buf, size, "%ld %s object(s) not used: %s does not model them", n, kind, mode);
+	return buf;
+}
+
 const pk_applied *pk_apply_owner(const pk_apply *a, const pk_pod *p)
 {
 	long i = pk_pair_map_get(&a->pod_origin, p->namespace_, p->name);

@@ -133,6 +133,12 @@ void pk_apply_run(pk_apply *a, cJSON *const *objs, const char *const *where, lon
  * the input has. */
 int pk_apply_scale(pk_apply *a, const char *ref, const char *ns, long replicas, char *err, size_t errsize);
 
+/* The warning for n objects of a kind no pod comes from (a Service, a
+ * ConfigMap), which are skipped: "N KIND object(s) not used: MODE does not
+ * model them". One wording for --apply (mode "--simulate") and victims
+ * --preemptor (mode "--preemptor"). Returns buf. */
+const char *pk_apply_unused_text(char *buf, size_t size, long n, const char *kind, const char *mode);
+
 /* The object that created a pod, or NULL. */
 const pk_applied *pk_apply_owner(const pk_apply *a, const pk_pod *p);
 
