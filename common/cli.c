@@ -347,6 +347,51 @@ static void take_name(pk_cli *c, const char *argv0)
 			*p = '-';
 }
 
+/* The options of a tool's other mode, which getopt does not know in this
+ * one: each is told where it works instead of being "unknown". The one
+ * table of them (test/surface.bats checks it against the modes' --help). */
+static const struct mode_options {
+	const char *prog, *mode;
+	const char *const options[8];   /* long names, NULL-terminated */
+} mode_table[] = {
+	{ "preempt-plan", "--simulate",
+	  { "apply", "max-recreations", "no-cascade", "pod-postfilter", "replicas", "scale", NULL } },
+};
+
+/* The option of another mode that name (given without "--") is, exactly
+ * or as the only one it abbreviates, when it abbreviates none of this
+ * mode's longopts; NULL if none. *mode gets the mode. */
+static const char *other_mode_option(const pk_cli *c, const char *name, const struct option *longopts,
+                                     const char **mode)
+{
+	size_t n = strlen(name);
+	for (const struct option *o = longopts; o->name; o++)
+		if (strncmp(o->name, name, n) == 0)
+			return NULL;  /* ambiguous here: said as such */
+	for (size_t i = 0; i < sizeof mode_table / sizeof mode_table[0]; i++) {
+		if (strcmp(mode_table[i].prog, c->spec->prog) != 0)
+			continue;
+		const char *found = NULL;
+		int matches = 0;
+		for (const char *const *o = mode_table[i].options; *o; o++) {
+			if (strcmp(*o, name) == 0) {
+				found = *o;
+				matches = 1;
+				break;
+			}
+			if (strncmp(*o, name, n) == 0) {
+				found = *o;
+				matches++;
+			}
+		}
+		if (matches == 1) {
+			*mode = mode_table[i].mode;
+			return found;
+		}
+	}
+	return NULL;
+}
+
 static _Noreturn void unknown_option(const pk_cli *c, const char *word, const struct option *longopts)
 {
 	if (strncmp(word, "--", 2) != 0 || !word[2])
@@ -354,6 +399,9 @@ static _Noreturn void unknown_option(const pk_cli *c, const char *word, const st
 	char name[128], near[128] = "";
 	snprintf(name, sizeof name, "%s", word + 2);
 	name[strcspn(name, "=")] = '\0';
+	const char *mode, *elsewhere = other_mode_option(c, name, longopts, &mode);
+	if (elsewhere)
+		pk_cli_usage_error(c, "--%s works only with %s", elsewhere, mode);
 	const char *names[256];
 	size_t n = 0;
 	while (longopts[n].name && n < sizeof names / sizeof names[0]) {

@@ -319,3 +319,22 @@ YAML
 	run --separate-stderr victims --feature-gates CompositePodGroup=false --preemptor "$SAMPLE/preemptor.yaml" "$SAMPLE/cluster.json"
 	[[ $stderr != *"CompositePodGroup does not change"* ]] || fail "stderr: $stderr"
 }
+
+@test "an option of another mode says where it works: preempt-plan --replicas works only with --simulate (issue 33)" {
+	run -2 preempt-plan --replicas 3
+	assert_output --partial "preempt-plan: --replicas works only with --simulate"
+	run -2 preempt-plan --repl=3
+	assert_output --partial "preempt-plan: --replicas works only with --simulate"
+	# every option --simulate adds is told so (the table in common/cli.c)
+	sim=$(preempt-plan --simulate --help | grep -oE -- '--[a-z][a-z-]+' | sort -u)
+	plain=$(preempt-plan --help | grep -oE -- '--[a-z][a-z-]+' | sort -u)
+	only=$(comm -23 <(echo "$sim") <(echo "$plain"))
+	[ -n "$only" ]
+	for f in $only; do
+		run -2 preempt-plan "$f" x
+		assert_output --partial "preempt-plan: $f works only with --simulate"
+	done
+	# an abbreviation of this mode's own options is still ambiguous here
+	run -2 preempt-plan --n x
+	assert_output --partial "unknown or ambiguous option '--n'"
+}
