@@ -314,7 +314,8 @@ JSON
 	members='[{"uid":"m1","name":"m1","namespace":"ns"},{"uid":"m2","name":"m2","namespace":"ns"}]'
 	run -0 --separate-stderr apiq-sim step --feature-gates SchedulerAsyncPreemption=false <<<'{"op":"preempt","preemptor":{"kind":"CompositePodGroup","uid":"cpg","name":"training","namespace":"ns","members":'"$members"'},"node":"cluster","victims":[{"uid":"v1","name":"v1","namespace":"ns"}]}'
 	jq -e '.result == "ok" and .nominatedNodeName == "cluster" and .state.deleted == ["v1"]' <<<"$output"
-	run -0 apiq-sim run --qps 0 <<<'{"kind":"PreemptionPlan","preemptor":{"kind":"CompositePodGroup","name":"training","namespace":"ns","uid":"cpg"},"result":"Preempt","members":2,"victims":[{"name":"v1"}]}'
+	run -0 apiq-sim run --qps 0 <<<'{"kind":"PreemptionPlan","preemptor":{"kind":"CompositePodGroup","name":"training","namespace":"ns","uid":"cpg"},"result":"Preempt","members":2,"victims":[{"name":"v1"}]}
+{"kind":"StreamEnd","producer":"preempt-plan","records":1}'
 	jq -e '.pods.measured == 2 and .pods.bound == 2 and .pods.preemptors == 2' <<<"$output"
 }
 

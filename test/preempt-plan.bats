@@ -224,7 +224,7 @@ candidates() {
 	sed 's/cpu: "2"/cpu: "64"/' "$PREEMPTOR" >"$BATS_TEST_TMPDIR/big.yaml"
 	victims --preemptor "$BATS_TEST_TMPDIR/big.yaml" "$CLUSTER" >"$BATS_TEST_TMPDIR/rec.ndjson" || [ $? -eq 1 ]
 	run -1 preempt-plan "$BATS_TEST_TMPDIR/rec.ndjson"
-	run jq -e '.result == "Unschedulable" and .diagnosis.filter[0].reason == "node(s) had untolerated taint(s)"
+	run jq -se 'map(select(.kind == "PreemptionPlan"))[0] | .result == "Unschedulable" and .diagnosis.filter[0].reason == "node(s) had untolerated taint(s)"
 		and ([.diagnosis.filter[0].taints[] | .key] == ["node-role.kubernetes.io/control-plane", "nvidia.com/gpu"])
 		and .diagnosis.preemption == [{"reason": "Preemption is not helpful for scheduling", "nodes": 6}]' <<<"$output"
 	assert_success

@@ -313,6 +313,6 @@ JSON
 	assert_line --regexp '^default/never +2000 +NotEligible '
 	assert_line --regexp '^[0-9]+ unit\(s\): [0-9]+ scheduled, [0-9]+ nominated, 1 unschedulable, 1 not eligible to preempt; '
 	run -1 --separate-stderr sim --no-cascade "$cluster"
-	run jq -se '.[-1] | .kind == "SimulationSummary" and .notEligible == 1 and .unschedulable == 1' <<<"$output"
+	run jq -se 'map(select(.kind == "SimulationSummary")) | length == 1 and (.[0] | .notEligible == 1 and .unschedulable == 1)' <<<"$output"
 	assert_success
 }
