@@ -127,8 +127,8 @@ static void *gunzip_thread(void *arg)
 				 * trailer and all (gzip -t's rule) */
 				if (!ended)
 					snprintf(g->error, sizeof g->error,
-					         "truncated gzip stream: the compressed data ends before its end (CRC and "
-					         "length trailer)");
+					         "truncated gzip stream: it ends before the CRC and length that close its last "
+					         "member");
 				break;
 			}
 			z.next_in = in;
