@@ -487,8 +487,10 @@ static void warn_skipped(sim_run *r)
 		if (pk_pg_is_controller_kind(kind))
 			warn(r, NULL, "%ld %s object(s) not used: --simulate plays the pods the snapshot has; to apply "
 			              "a manifest give it with --apply, to scale a live object name it with --scale", n, kind);
-		else
-			warn(r, NULL, "%ld %s object(s) not used: --simulate does not model them", n, kind);
+		else {
+			char text[256];
+			warn(r, NULL, "%s", pk_apply_unused_text(text, sizeof text, n, kind, "--simulate"));
+		}
 	}
 }
 
