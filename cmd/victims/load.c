@@ -573,7 +573,10 @@ int victims_load(victims_run *r, char **paths, int npaths)
 		               "%ld Node/Pod objects were read more than once; the last one read of each is used",
 		               r->snap.duplicates);
 	if (r->snap.nnodes == 0) {
-		/* a snapshot consumer without nodes has nothing to answer from */
+		/* a snapshot consumer without nodes has nothing to answer from;
+		 * when reading failed, the reader's message already says why */
+		if (r->cli->input_errors > 0)
+			return -1;
 		pk_diag_report(&r->cli->diag, PK_SEV_ERROR, NULL,
 		               "%s: a cluster snapshot needs its nodes: kubectl get nodes,pods,pdb,priorityclasses -A -o json",
 		               r->stats.read == 0 ? "no objects in the input" : "no Node objects in the input");
