@@ -375,8 +375,7 @@ void pcv_skip_file(pcv_ctx *c, const char *file, const char *why, const char *by
 	pk_stats_skip(&c->stats, reason);
 	c->skipped_files++;
 	c->records_in_file++;  /* accounted for: not a file without documents */
-	c->skipped_renderable |= strcmp(why, PK_NONOBJECT_TEMPLATE) == 0 || strcmp(why, PK_NONOBJECT_KUSTOMIZATION) == 0 ||
-	                         strcmp(why, PK_NONOBJECT_KPATCH) == 0;
+	c->skipped_renderable |= pk_nonobject_renders(why);
 	if (c->staged)
 		return;  /* the hook's run: counted, said once at the end */
 	pk_nonobject_note(why, file, by, c->cli->prog, note, sizeof note);

@@ -397,8 +397,7 @@ void pp_skip_file(pp_run *r, const char *file, const char *why, const char *by)
 	snprintf(reason, sizeof reason, "(%s)", why);
 	pk_stats_skip(&r->stats, reason);
 	r->skipped_files++;
-	r->skipped_renderable |= strcmp(why, PK_NONOBJECT_TEMPLATE) == 0 || strcmp(why, PK_NONOBJECT_KUSTOMIZATION) == 0 ||
-	                         strcmp(why, PK_NONOBJECT_KPATCH) == 0;
+	r->skipped_renderable |= pk_nonobject_renders(why);
 	if (r->opts->staged)
 		return;  /* the hook's run: counted, said once at the end */
 	pk_nonobject_note(why, file, by, r->cli->prog, note, sizeof note);

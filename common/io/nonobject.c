@@ -238,6 +238,12 @@ void pk_nonobject_note(const char *why, const char *file, const char *by, const 
 	}
 }
 
+bool pk_nonobject_renders(const char *why)
+{
+	return strcmp(why, PK_NONOBJECT_TEMPLATE) == 0 || strcmp(why, PK_NONOBJECT_KUSTOMIZATION) == 0 ||
+	       strcmp(why, PK_NONOBJECT_KPATCH) == 0;
+}
+
 void pk_nonobject_render_hint(const char *prog, char *buf, size_t size)
 {
 	snprintf(buf, size, " (to check charts and kustomizations, render them: helm template CHART | %s -, "

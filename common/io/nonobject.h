@@ -40,6 +40,10 @@ const char *pk_nonobject_file(const char *path);
 void pk_nonobject_note(const char *why, const char *file, const char *by, const char *prog, char *buf,
                        size_t size);
 
+/* Whether a file skipped for why renders to objects that can be checked
+ * (a template, a kustomization, a patch it applies). */
+bool pk_nonobject_renders(const char *why);
+
 /* " (to check charts and kustomizations, render them: ...)": how to check
  * what skipped templates and kustomizations make, with prog, for a line
  * that counts skipped files. */
