@@ -411,12 +411,6 @@ typedef struct pk_candidate {
 	 * their nomination is cleared if this node is chosen. */
 	pk_victim_ref *clear_nominations;
 	int nclear;
-	/* Victim units that are pod groups (upstream's numPodGroupDisruptions),
-	 * and the groups they are: set where victims are units (Kubernetes
-	 * 1.37 with PodGroups), else 0 and NULL. */
-	int num_pod_group_disruptions;
-	pk_group_disruption *disruptions;
-	int ndisruptions;
 	/* What node choice compares, so that it need not walk the victims
 	 * (which may be left out: pk_eval_opts.victims_of_best_only). Set by
 	 * pk_candidate_summarize, or by the engine as it selects. */
@@ -427,11 +421,33 @@ typedef struct pk_candidate {
 	bool top_unstarted;       /* a top-priority victim has no start time (= now) */
 	bool summarized;          /* the four above are set (node choice works them
 	                           * out from victims otherwise) */
+	/* Victim units that are pod groups (upstream's numPodGroupDisruptions),
+	 * set where victims are units (Kubernetes 1.37 with PodGroups), else 0;
+	 * the groups they are: pk_candidate_disruptions, ndisruptions of them. */
+	uint16_t ndisruptions;
+	int num_pod_group_disruptions;
 	/* The Candidate record's nodeResources member, moved out of the record
 	 * by pk_candidate_from_json (the decoder's caller deletes it), passed on
 	 * to the plan as it is; NULL when the record had none. */
 	cJSON *node_resources;
 } pk_candidate;
+
+/* Every dry run writes a candidate for every node it tries: it stays 72
+ * bytes, the pod-group disruptions (rare) living in the victims'
+ * allocation, after the victims, ndisruptions of them (an allocation that
+ * has them gives the room: pk_candidate_disruptions_room). */
+_Static_assert(sizeof(void *) != 8 || sizeof(pk_candidate) <= 72, "pk_candidate grew beyond 72 bytes");
+static inline const pk_group_disruption *pk_candidate_disruptions(const pk_candidate *c)
+{
+	return c->ndisruptions && c->victims ? (const pk_group_disruption *)(const void *)(c->victims + c->nvictims)
+	                                     : NULL;
+}
+/* The bytes of a victims array of n refs followed by nd disruptions. */
+static inline size_t pk_candidate_disruptions_room(int n, int nd)
+{
+	return sizeof(pk_victim_ref) * (size_t)(n > 0 ? n : 1) + sizeof(pk_group_disruption) * (size_t)(nd > 0 ? nd : 0);
+}
+_Static_assert(sizeof(pk_victim_ref) % _Alignof(pk_group_disruption) == 0, "disruptions after the victims: aligned");
 
 /* The pod of the node that r names (namespace and name), or NULL. */
 pk_pod *pk_nodeinfo_find_pod(const pk_nodeinfo *ni, const pk_victim_ref *r);

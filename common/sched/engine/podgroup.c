@@ -704,21 +704,13 @@ static pk_group_disruption disruption_of(const pk_pg_set *g, const pk_victim_uni
 	return d;
 }
 
-int pk_pg_disruptions(const pk_pg_set *g, const pk_victim_unit *u, int n, pk_arena *a, pk_group_disruption **out,
-                      int *nout)
+int pk_pg_disruptions(const pk_pg_set *g, const pk_victim_unit *u, int n, pk_group_disruption *d, int *nout)
 {
-	int units = 0;
-	for (int i = 0; i < n; i++)
-		units += u[i].is_group;
-	*out = NULL;
-	*nout = 0;
-	if (!units)
-		return 0;
-	pk_group_disruption *d = pk_arena_alloc(a, sizeof *d * (size_t)units);
-	int nd = 0;
+	int units = 0, nd = 0;
 	for (int i = 0; i < n; i++) {
 		if (!u[i].is_group)
 			continue;
+		units++;
 		pk_group_disruption x = disruption_of(g, &u[i]);
 		int k = 0; /* names are interned: their addresses compare */
 		while (k < nd && !(d[k].name == x.name && d[k].namespace_ == x.namespace_ && d[k].whole == x.whole))
@@ -730,7 +722,6 @@ int pk_pg_disruptions(const pk_pg_set *g, const pk_victim_unit *u, int n, pk_are
 			d[k].pods += x.pods;
 		}
 	}
-	*out = d;
 	*nout = nd;
 	return units;
 }

@@ -184,11 +184,10 @@ const pk_podgroup *pk_pg_whole_group(const pk_pg_set *g, const pk_pod *p);
  * NULL (call with NULL first for the room needed); returns their number. */
 int pk_pg_present_members(const pk_pg_set *g, const pk_snapshot *s, const pk_podgroup *pg, pk_pod **out);
 /* The pod-group disruptions of victim units u[0..n) (engine.h,
- * pk_group_disruption): one entry per group, in the units' order, into
- * *out (allocated from a); returns the units that are pod groups
+ * pk_group_disruption): one entry per group, in the units' order, into out
+ * (room for n), *nout of them; returns the units that are pod groups
  * (numPodGroupDisruptions). */
-int pk_pg_disruptions(const pk_pg_set *g, const pk_victim_unit *u, int n, pk_arena *a, pk_group_disruption **out,
-                      int *nout);
+int pk_pg_disruptions(const pk_pg_set *g, const pk_victim_unit *u, int n, pk_group_disruption *out, int *nout);
 
 /* disruptionMode as an object gives it: v1alpha2's string "Pod" |
  * "PodGroup", or v1alpha3's and v1beta1's union {single: {}} | {all: {}};

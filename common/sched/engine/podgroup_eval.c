@@ -571,7 +571,8 @@ static void collect_victims(const pk_pg_set *g, pk_pg_evaluation *e, unit_set *u
 		npods += vu[i].npods;
 	}
 	pk_units_sort(vu, nv, now);
-	e->num_pod_group_disruptions = pk_pg_disruptions(g, vu, nv, &e->arena, &e->disruptions, &e->ndisruptions);
+	e->disruptions = pk_arena_alloc(&e->arena, sizeof *e->disruptions * (size_t)(nv + 1));
+	e->num_pod_group_disruptions = pk_pg_disruptions(g, vu, nv, e->disruptions, &e->ndisruptions);
 	e->victims = pk_arena_alloc(&e->arena, sizeof *e->victims * (size_t)(npods + 1));
 	for (int i = 0; i < nv; i++)
 		for (int m = 0; m < vu[i].npods; m++)

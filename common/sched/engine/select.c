@@ -642,14 +642,20 @@ static pk_status select_victims_with_groups(pk_snapshot *s, const pk_pod *preemp
 			violations += vu[i].violating_pods;
 	}
 	pk_units_sort(vu, nv, s->now);
-	out->victims = pk_arena_alloc(arena, sizeof *out->victims * (size_t)(npods ? npods : 1));
+	pk_group_disruption *dis = pk_xmalloc(sizeof *dis * nu);
+	int nd;
+	out->num_pod_group_disruptions = pk_pg_disruptions(s->victim_groups, vu, nv, dis, &nd);
+	nd = nd > UINT16_MAX ? UINT16_MAX : nd;
+	out->victims = pk_arena_alloc(arena, pk_candidate_disruptions_room(npods, nd));
 	for (int i = 0, k = 0; i < nv; i++)
 		for (int m = 0; m < vu[i].npods; m++)
 			fill_ref(s, &out->victims[k++], vu[i].pods[m], vu[i].violating);
 	out->nvictims = npods;
 	out->num_pdb_violations = violations;
-	out->num_pod_group_disruptions = pk_pg_disruptions(s->victim_groups, vu, nv, arena, &out->disruptions,
-	                                                   &out->ndisruptions);
+	out->ndisruptions = (uint16_t)nd; /* after the victims (engine.h) */
+	if (nd)
+		memcpy((void *)pk_candidate_disruptions(out), dis, sizeof *dis * (size_t)nd);
+	free(dis);
 	pk_candidate_summarize(out);
 	lower_nominations(ni, preemptor, arena, out);
 	for (int i = 0; i < nv; i++)

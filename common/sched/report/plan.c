@@ -173,6 +173,14 @@ static void decide_fits(pk_plan *p)
  * own first (a disruptionMode-all group's members may run elsewhere). */
 static void victim_nodes_text(const pk_candidate *c, char *buf, size_t size)
 {
+	int k = 0;
+	while (k < c->nvictims && (!c->victims[k].node || c->victims[k].node == c->node ||
+	                           strcmp(c->victims[k].node, c->node) == 0))
+		k++;
+	if (k == c->nvictims) { /* all on its own node: the usual case */
+		snprintf(buf, size, "node %s", c->node);
+		return;
+	}
 	const char **names = pk_xmalloc(sizeof *names * (size_t)(c->nvictims + 1));
 	names[0] = c->node;
 	for (int i = 0; i < c->nvictims; i++)
@@ -210,7 +218,7 @@ void pk_plan_decide(pk_plan *p, int64_t now)
 		p->ncleared = c->nclear;
 		p->candidate_resources = c->node_resources;
 		p->num_pod_group_disruptions = c->num_pod_group_disruptions;
-		p->disruptions = c->disruptions;
+		p->disruptions = pk_candidate_disruptions(c);
 		p->ndisruptions = c->ndisruptions;
 		char nodes[1300], groups[64];
 		victim_nodes_text(c, nodes, sizeof nodes);

@@ -259,22 +259,17 @@ void pk_group_disruptions_emit(pk_emit *e, int num, const pk_group_disruption *d
 	pk_emit_end(e);
 }
 
-void pk_group_disruptions_from_json(const cJSON *o, pk_strtab *strs, pk_arena *a, int *num,
-                                    pk_group_disruption **d, int *n)
+void pk_group_disruptions_from_json(const cJSON *o, pk_strtab *strs, pk_group_disruption *d, int max, int *num,
+                                    int *n)
 {
 	int64_t v = 0;
 	*num = pk_int64(o, "numPodGroupDisruptions", &v) && v > 0 && v <= INT32_MAX ? (int)v : 0;
-	*d = NULL;
 	*n = 0;
-	const cJSON *arr = pk_get(o, "podGroupDisruptions"), *it;
-	int cnt = cJSON_IsArray(arr) ? cJSON_GetArraySize(arr) : 0;
-	if (!cnt)
-		return;
-	*d = pk_arena_alloc(a, sizeof **d * (size_t)cnt);
-	cJSON_ArrayForEach(it, arr) {
-		if (!cJSON_IsObject(it))
+	const cJSON *it;
+	cJSON_ArrayForEach(it, pk_get(o, "podGroupDisruptions")) {
+		if (!cJSON_IsObject(it) || *n >= max)
 			continue;
-		pk_group_disruption *x = &(*d)[(*n)++];
+		pk_group_disruption *x = &d[(*n)++];
 		memset(x, 0, sizeof *x);
 		x->composite = strcmp(pk_str_or(it, "kind", "PodGroup"), "CompositePodGroup") == 0;
 		x->namespace_ = pk_intern(strs, pk_str_or(it, "namespace", ""));
@@ -420,11 +415,22 @@ cJSON *pk_pod_plan_nodes_json(const pk_snapshot *s, const pk_evaluation *e, cons
 		return pk_plan_nodes_json(s, NULL, 0, &pre, &assumed->node->name, 1);
 	if (e->status != PK_PRE_NEEDS_PREEMPTION || e->best < 0)
 		return NULL;
-	const pk_nodeinfo *ni = pk_snapshot_node(s, e->candidates[e->best].node);
+	const pk_candidate *c = &e->candidates[e->best];
+	const pk_nodeinfo *ni = pk_snapshot_node(s, c->node);
 	if (!ni)
 		return NULL;
-	int ngone;
-	const pk_pod **gone = victim_pods(ni, &e->candidates[e->best], &ngone);
+	/* every node that loses a pod: a disruptionMode-all gang's members run
+	 * on other nodes too */
+	const pk_pod **gone = pk_xmalloc(sizeof *gone * (size_t)(c->nvictims ? c->nvictims : 1));
+	int ngone = 0;
+	for (int i = 0; i < c->nvictims; i++) {
+		const char *at = c->victims[i].node;
+		bool here = !at || !*at || at == ni->node->name || strcmp(at, ni->node->name) == 0;
+		const pk_nodeinfo *vn = here ? ni : pk_snapshot_node(s, at);
+		const pk_pod *p = vn ? pk_nodeinfo_find_pod(vn, &c->victims[i]) : NULL;
+		if (p)
+			gone[ngone++] = p;
+	}
 	cJSON *o = pk_plan_nodes_json(s, gone, ngone, &pre, &ni->node->name, 1);
 	free(gone);
 	return o;
@@ -457,7 +463,8 @@ static void candidate_emit(pk_emit *e, const pk_snapshot *s, const pk_pod *preem
 	pk_emit_end(e);
 	pk_emit_number(e, "numPDBViolations", c->num_pdb_violations);
 	if (c->num_pod_group_disruptions)
-		pk_group_disruptions_emit(e, c->num_pod_group_disruptions, c->disruptions, c->ndisruptions, k8s_minor);
+		pk_group_disruptions_emit(e, c->num_pod_group_disruptions, pk_candidate_disruptions(c), c->ndisruptions,
+		                          k8s_minor);
 	pk_emit_array(e, "nominatedPodsToClear");
 	for (int i = 0; i < c->nclear; i++)
 		pk_victim_ref_emit(e, NULL, &c->clear_nominations[i]);
@@ -554,11 +561,12 @@ int pk_write_candidates(pk_out *out, pk_snapshot *s, const pk_evaluation *e, int
 	return rc;
 }
 
-static pk_victim_ref *refs_from_json(const cJSON *arr, pk_strtab *strs, pk_arena *a, int *n)
+/* extra: disruptions to make room for after the refs (engine.h) */
+static pk_victim_ref *refs_from_json(const cJSON *arr, pk_strtab *strs, pk_arena *a, int *n, int extra)
 {
 	int cnt = cJSON_IsArray(arr) ? cJSON_GetArraySize(arr) : 0;
 	*n = 0;
-	pk_victim_ref *v = pk_arena_alloc(a, sizeof *v * (size_t)(cnt ? cnt : 1));
+	pk_victim_ref *v = pk_arena_alloc(a, pk_candidate_disruptions_room(cnt, extra));
 	const cJSON *it;
 	cJSON_ArrayForEach(it, arr)
 		if (pk_victim_ref_from_json(it, strs, &v[*n]))
@@ -606,13 +614,18 @@ bool pk_candidate_from_json(cJSON *o, pk_strtab *strs, pk_arena *a, pk_candidate
 	if (!node)
 		return false;
 	out->node = pk_intern(strs, node);
-	out->victims = refs_from_json(pk_get(o, "victims"), strs, a, &out->nvictims);
-	out->clear_nominations = refs_from_json(pk_get(o, "nominatedPodsToClear"), strs, a, &out->nclear);
+	int nd = cJSON_GetArraySize(pk_get(o, "podGroupDisruptions"));
+	nd = nd > UINT16_MAX ? UINT16_MAX : nd;
+	out->victims = refs_from_json(pk_get(o, "victims"), strs, a, &out->nvictims, nd);
+	out->clear_nominations = refs_from_json(pk_get(o, "nominatedPodsToClear"), strs, a, &out->nclear, 0);
 	int64_t v = 0;
 	pk_int64(o, "numPDBViolations", &v);
 	out->num_pdb_violations = (int)v;
-	pk_group_disruptions_from_json(o, strs, a, &out->num_pod_group_disruptions, &out->disruptions,
-	                               &out->ndisruptions);
+	/* after the refs that were read, in the room made for every listed one */
+	int got;
+	pk_group_disruptions_from_json(o, strs, (pk_group_disruption *)(void *)(out->victims + out->nvictims), nd,
+	                               &out->num_pod_group_disruptions, &got);
+	out->ndisruptions = (uint16_t)got;
 	const cJSON *res = pk_get(o, "nodeResources");
 	if (cJSON_IsObject(res))
 		out->node_resources = cJSON_DetachItemViaPointer(o, (cJSON *)res);

@@ -81,10 +81,10 @@ void pk_disruption_mode_emit(pk_emit *e, const char *key, bool whole, int k8s_mi
  *   "podGroupDisruptions": [{"kind":"PodGroup"|"CompositePodGroup",
  *     "namespace","name","disruptionMode","disruptions":N,"pods":N}]  */
 void pk_group_disruptions_emit(pk_emit *e, int num, const pk_group_disruption *d, int n, int k8s_minor);
-/* Their decoding from a record that has them (both stay 0 otherwise);
- * strings interned, the array from a. */
-void pk_group_disruptions_from_json(const cJSON *o, pk_strtab *strs, pk_arena *a, int *num,
-                                    pk_group_disruption **d, int *n);
+/* Their decoding from a record that has them (both stay 0 otherwise):
+ * at most max entries into d, strings interned. */
+void pk_group_disruptions_from_json(const cJSON *o, pk_strtab *strs, pk_group_disruption *d, int max, int *num,
+                                    int *n);
 
 /* With s, the candidate's nodeResources from the snapshot (the victims gone,
  * the preemptor added); without, those the record it was read from had. */

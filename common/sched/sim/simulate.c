@@ -435,10 +435,11 @@ static void run_pod(pk_sim *m, const pk_sim_unit *u, pk_sim_fn fn, void *ctx)
 	} else if (e.status == PK_PRE_NEEDS_PREEMPTION && e.best >= 0) {
 		const pk_candidate *c = &e.candidates[e.best];
 		pk_nodeinfo *ni = pk_snapshot_node(m->s, c->node);
-		for (int i = 0; ni && i < c->nvictims; i++) {
+		for (int i = 0; ni && m->opts.cascade && i < c->nvictims; i++) {
 			/* a disruptionMode-all group's members run on other nodes too */
 			const char *at = c->victims[i].node;
-			pk_nodeinfo *vn = at && *at ? pk_snapshot_node(m->s, at) : ni;
+			bool here = !at || !*at || at == ni->node->name || strcmp(at, ni->node->name) == 0;
+			pk_nodeinfo *vn = here ? ni : pk_snapshot_node(m->s, at);
 			pk_pod *v = vn ? pk_nodeinfo_find_pod(vn, &c->victims[i]) : NULL;
 			if (v)
 				st.requeued += requeue_victim(m, v);
