@@ -9,6 +9,7 @@
 #include "t.h"
 #include "sched/sim/simulate.h"
 #include "sched/engine/engine.h"
+#include "sched/engine/cycle.h"
 #include "sched/engine/preempt_int.h"
 
 enum { CLUSTERS = 120 };
@@ -236,7 +237,10 @@ static void test_nominated_beyond_64(void)
 	pk_nodeinfo *ni = pk_snapshot_node(&s, "n1");
 	pk_pod *q = s.pods[s.npods - 1];
 	CHECK(ni && ni->nnominated == 70, "70 pods nominated to the node (%d)", ni ? ni->nnominated : -1);
-	pk_status st = pk_run_filters_with_nominated(&s, q, ni);
+	pk_cycle c;
+	pk_cycle_open(&c, &s, NULL, q);
+	pk_status st = pk_run_filters_with_nominated(&c, q, ni);
+	pk_cycle_close(&c);
 	CHECK(st.code == PK_CODE_UNSCHEDULABLE && st.nreasons == 1 && strcmp(st.reasons[0], "Insufficient cpu") == 0,
 	      "31 cpus do not fit beside 70 nominated cpus on 100 (%s)", pk_code_name(st.code));
 	pk_snapshot_free(&s);
@@ -338,9 +342,12 @@ static void test_bound_below_exact(void)
 	for (unsigned long long seed = 1; seed <= 60; seed++) {
 		pk_snapshot s;
 		build(&s, seed);
+		/* the arithmetic path's cycle: no PreFilter state */
+		pk_cycle cy;
+		pk_cycle_open_bare(&cy, &s, NULL);
 		for (long p = 0; p < s.npods; p++) {
 			pk_pod *q = s.pods[p];
-			if (*q->node_name || !pk_arithmetic_applies(&s, q))
+			if (*q->node_name || !pk_arithmetic_applies(&cy, q))
 				continue;
 			for (long i = 0; i < s.nnodes; i++) {
 				pk_nodeinfo *ni = &s.infos[i];
@@ -349,8 +356,8 @@ static void test_bound_below_exact(void)
 				pk_tail t1 = { 0 }, t2 = { 0 };
 				pk_candidate b, x;
 				bool exact;
-				pk_status sb = pk_select_victims_bound(&s, q, ni, &b, &t1, &exact);
-				pk_status sx = pk_select_victims(&s, q, ni, NULL, &x, false, &t2, true);
+				pk_status sb = pk_select_victims_bound(&cy, q, ni, &b, &t1, &exact);
+				pk_status sx = pk_select_victims(&cy, q, ni, NULL, &x, false, &t2, true);
 				runs++;
 				overflow += t1.known && t1.nlevels < 0;
 				if (sb.code != sx.code) {
@@ -369,6 +376,7 @@ static void test_bound_below_exact(void)
 				pk_tail_free(&t2);
 			}
 		}
+		pk_cycle_close(&cy);
 		pk_snapshot_free(&s);
 	}
 	CHECK(bad == 0 && bounded > 1000 && exact_top > 0 && overflow > 0,

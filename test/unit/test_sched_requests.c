@@ -10,6 +10,7 @@
 #include "t.h"
 #include "io/reader.h"
 #include "k8s/pod.h"
+#include "sched/engine/cycle.h"
 #include "sched/engine/engine.h"
 
 #define NODE "{\"kind\":\"Node\",\"metadata\":{\"name\":\"n\"},\"status\":{\"allocatable\":{" \
@@ -45,7 +46,10 @@ static pk_status fit(const char *used_spec, const char *pod_spec)
 	pk_pod p;
 	pk_status st = {0};
 	if (pk_pod_decode(&s.dec, pj, &p, err, sizeof err) == 0) {
-		st = pk_run_filters(&s, &p, &s.infos[0]);
+		pk_cycle c;
+		pk_cycle_open(&c, &s, NULL, &p);
+		st = pk_run_filters(&c, &p, &s.infos[0]);
+		pk_cycle_close(&c);
 		/* reasons may live in the snapshot's string table: copy the first */
 		static char first[128];
 		snprintf(first, sizeof first, "%s", st.nreasons ? st.reasons[0] : "");

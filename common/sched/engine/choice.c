@@ -12,8 +12,9 @@
 
 /* ---- eligibility ----------------------------------------------------------- */
 
-bool pk_pod_eligible_to_preempt(pk_snapshot *s, const pk_pod *p, const char **why)
+bool pk_pod_eligible_to_preempt(pk_cycle *c, const pk_pod *p, const char **why)
 {
+	pk_snapshot *s = c->s;
 	*why = "";
 	if (p->policy == PK_PREEMPT_NEVER) {
 		*why = PK_R_NEVER;
@@ -24,7 +25,7 @@ bool pk_pod_eligible_to_preempt(pk_snapshot *s, const pk_pod *p, const char **wh
 	pk_nodeinfo *ni = pk_snapshot_node(s, p->nominated_node);
 	if (!ni)
 		return true; /* absent node: UnschedulableAndUnresolvable */
-	pk_status st = pk_run_filters_with_nominated(s, p, ni);
+	pk_status st = pk_run_filters_with_nominated(c, p, ni);
 	if (st.code == PK_CODE_UNSCHEDULABLE_UNRESOLVABLE)
 		return true;
 	for (int i = 0; i < ni->npods; i++) {

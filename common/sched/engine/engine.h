@@ -6,10 +6,12 @@
  * Layers, each usable on its own:
  *   1. pk_snapshot  - nodes, pods (bound and nominated), PDBs, PriorityClasses,
  *                     decoded into compact views (k8s/pod.h), pods grouped per
- *                     node and ordered by importance. Mutable: pods can be
- *                     removed (victims), bound (assumed) or nominated, so a
- *                     sequence of preemptors, a PodGroup evaluator or a
- *                     what-if simulator can play plans forward.
+ *                     node and ordered by importance: the committed cluster.
+ *                     Pods can be deleted (victims), bound or nominated, so a
+ *                     sequence of preemptors or a what-if simulator can play
+ *                     plans forward. What one scheduling cycle supposes (a
+ *                     dry run, a gang placement) lives in a pk_cycle
+ *                     (cycle.h) with the PreFilter state of its pod.
  *   2. filters      - the Filter plugins the engine models (interpod.h for
  *                     InterPodAffinity), with upstream's
  *                     status codes (Unschedulable vs UnschedulableAndUnresolvable)
@@ -41,8 +43,8 @@
  *     callback. Pods already carry pod_group / workload_* (k8s/pod.h).
  *   - A "domain" evaluator builds pk_victim_unit arrays (all pods of a
  *     PodGroup with disruptionMode PodGroup in one unit, priority = the
- *     group's), removes them with pk_snapshot_delete or the nodeinfo
- *     functions, and calls pk_units_sort, pk_units_pdb_split and
+ *     group's), supposes them gone in a cycle of its own (cycle.h:
+ *     pk_cycle_remove_pod, taken back when the cycle closes), and calls pk_units_sort, pk_units_pdb_split and
  *     pk_units_reprieve with its own fit callback (e.g. a gang placement
  *     that counts scheduled members) and apply callback.
  *   - A simulator loops: pk_evaluate -> decide -> pk_snapshot_apply (or
@@ -120,6 +122,7 @@ typedef struct pk_nodeinfo {
 
 typedef struct pk_interpod pk_interpod; /* InterPodAffinity state (interpod.h) */
 typedef struct pk_spread_state pk_spread_state; /* PodTopologySpread state (spread.h) */
+typedef struct pk_cycle pk_cycle; /* one scheduling cycle (cycle.h) */
 
 /* A PDB's place in pk_snapshot.pdb_keys: a pod's PDBs are those of its
  * namespace without a required label (value 0) and those whose required
@@ -159,8 +162,6 @@ typedef struct pk_snapshot {
 	cJSON **pending_objects;  /* parallel to pods: owned cJSON or NULL */
 
 	long anti_affinity_pods;  /* bound pods with required pod anti-affinity */
-	pk_interpod *interpod;    /* InterPodAffinity state of the pod under evaluation, or NULL */
-	pk_spread_state *spread;  /* PodTopologySpread state of the pod under evaluation, or NULL */
 	long unbound_node_pods;   /* bound to a node that is not in the input */
 	long duplicates;          /* Nodes/Pods read twice: the last one read is used */
 	long terminal_pods;       /* Succeeded/Failed: not in the scheduler cache */
@@ -207,13 +208,10 @@ void pk_pod_match_pdbs(const pk_snapshot *s, pk_pod *p);
 
 pk_nodeinfo *pk_snapshot_node(const pk_snapshot *s, const char *name); /* NULL if unknown */
 
-/* State updates (keep every nodeinfo's order and sums consistent). The
- * nodeinfo functions only touch the node's lists; the snapshot functions
- * also keep the pod's own fields (node_name, nominated_node) in step. */
-void pk_nodeinfo_remove_pod(pk_nodeinfo *ni, const pk_pod *p);
-void pk_nodeinfo_add_pod(pk_nodeinfo *ni, pk_pod *p);
-void pk_nodeinfo_add_nominated(pk_nodeinfo *ni, pk_pod *p);
-void pk_nodeinfo_remove_nominated(pk_nodeinfo *ni, const pk_pod *p);
+/* Committed changes (keep every nodeinfo's order and sums consistent, and
+ * the pod's own fields, node_name and nominated_node, in step). What a dry
+ * run supposes goes through a cycle instead (cycle.h); no cycle is open
+ * while the snapshot changes. */
 
 /* dst += sign * src for cpu, memory, ephemeral storage and the scalar
  * resources (not pods); dst's scalar table is malloc-owned and grows when
@@ -240,9 +238,10 @@ int pk_pod_importance_cmp(const pk_pod *a, const pk_pod *b, int64_t now);
 /* Run the modelled Filter plugins in the default profile's order
  * (NodeUnschedulable, NodeName, TaintToleration, NodeAffinity, NodePorts,
  * NodeResourcesFit, PodTopologySpread, InterPodAffinity); stops at the
- * first failure like RunFilterPlugins. The last two use s->spread and
- * s->interpod when they were built for this pod (pk_evaluate does that). */
-pk_status pk_run_filters(pk_snapshot *s, const pk_pod *pod, const pk_nodeinfo *ni);
+ * first failure like RunFilterPlugins. The last two read the cycle's
+ * PreFilter state (cycle.h) when it was built for this pod: pk_evaluate
+ * opens the preemptor's cycle, a gang placement one per member. */
+pk_status pk_run_filters(pk_cycle *c, const pk_pod *pod, const pk_nodeinfo *ni);
 /* Pieces of NodeAffinity and TaintToleration, shared with the spread and
  * gang code: spec.nodeSelector + required node affinity; NoSchedule and
  * NoExecute taints tolerated. */
@@ -259,19 +258,9 @@ const pk_taint *pk_untolerated_taint(const pk_pod *pod, const pk_node *n);
 /* "NoSchedule", "PreferNoSchedule", "NoExecute". */
 const char *pk_taint_effect_name(int effect);
 
-/* PreFilter state of PodTopologySpread and InterPodAffinity for pod: the
- * filters check those two plugins only while it is active (pk_evaluate
- * builds its own and restores the previous one). Code that runs the filters
- * itself (a gang placement) brackets them with begin/end and reports every
- * pod it adds to or removes from a node with pk_prefilter_update (upstream's
- * AddPod/RemovePod extensions); pk_snapshot_bind/delete do that already. */
-void pk_prefilter_begin(pk_snapshot *s, const pk_pod *pod);
-void pk_prefilter_end(pk_snapshot *s);
-void pk_prefilter_update(pk_snapshot *s, const pk_pod *q, const pk_node *n, int mult);
-
 /* RunFilterPluginsWithNominatedPods: pods nominated to the node with
  * priority >= pod's (and another uid) are counted as if running there. */
-pk_status pk_run_filters_with_nominated(pk_snapshot *s, const pk_pod *pod, pk_nodeinfo *ni);
+pk_status pk_run_filters_with_nominated(pk_cycle *c, const pk_pod *pod, pk_nodeinfo *ni);
 /* The filters that look only at the node (NodeUnschedulable, NodeName,
  * TaintToleration, NodeAffinity), and the others with nominated pods when
  * the node-only ones are known to pass: victim selection asks the second
@@ -284,7 +273,7 @@ pk_status pk_fit_basic(const pk_pod *pod, const pk_node *n, int64_t npods, int64
 /* Its verdict alone, without building the status (reprieve asks often). */
 bool pk_fits_basic(const pk_pod *pod, const pk_node *n, int64_t npods, int64_t cpu, int64_t memory,
                    int64_t ephemeral);
-pk_status pk_run_pod_filters_with_nominated(pk_snapshot *s, const pk_pod *pod, pk_nodeinfo *ni);
+pk_status pk_run_pod_filters_with_nominated(pk_cycle *c, const pk_pod *pod, pk_nodeinfo *ni);
 
 /* ======================================================================
  * 3. Victim units
@@ -590,20 +579,20 @@ void pk_snapshot_apply(pk_snapshot *s, const pk_evaluation *e);
 
 /* SelectVictimsOnNode for one node (state restored on return). victims is
  * filled in importance order (arena-allocated from e->arena). */
-pk_status pk_select_victims_on_node(pk_snapshot *s, const pk_pod *preemptor, pk_nodeinfo *ni,
+pk_status pk_select_victims_on_node(pk_cycle *c, const pk_pod *preemptor, pk_nodeinfo *ni,
                                     pk_arena *arena, pk_candidate *out);
 
 /* The victims (and nominations to clear) of candidate c of an evaluation
  * of preemptor with victims_of_best_only, which left them out, into *out
  * (arena-allocated): the same selection again, on the snapshot as that
- * evaluation left it. It reads and completes only c's node (the
+ * evaluation left it. It reads and completes only cand's node (the
  * arithmetic path), so threads may call it for different nodes at once.
  * false if the selection does not come out as it did (a bug). */
-bool pk_candidate_list_victims(pk_snapshot *s, const pk_pod *preemptor, const pk_candidate *c, pk_arena *arena,
+bool pk_candidate_list_victims(pk_snapshot *s, const pk_pod *preemptor, const pk_candidate *cand, pk_arena *arena,
                                pk_candidate *out);
 
 /* PodEligibleToPreemptOthers. On false, *why is the upstream message. */
-bool pk_pod_eligible_to_preempt(pk_snapshot *s, const pk_pod *p, const char **why);
+bool pk_pod_eligible_to_preempt(pk_cycle *c, const pk_pod *p, const char **why);
 
 /* Preemptors from --pending: pending pods (no nodeName, not terminal, not
  * gated) in scheduling-queue order (PrioritySort: priority desc, then

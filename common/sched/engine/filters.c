@@ -1,9 +1,7 @@
 /* The Filter plugins the engine models, in the default profile's order, with
  * upstream's reasons and status codes. */
-#include "sched/engine/engine.h"
-#include "sched/engine/interpod.h"
+#include "sched/engine/cycle.h"
 #include "sched/engine/reasons.h"
-#include "sched/engine/spread.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -175,7 +173,7 @@ pk_status pk_fit_basic(const pk_pod *pod, const pk_node *n, int64_t npods, int64
 
 /* Filters with some pods added on top of the node (nominated pods). With
  * static_passed the node-only filters are known to pass and are skipped. */
-static pk_status run_filters_extra(pk_snapshot *s, const pk_pod *pod, const pk_nodeinfo *ni,
+static pk_status run_filters_extra(pk_cycle *c, const pk_pod *pod, const pk_nodeinfo *ni,
                                    pk_pod *const *extra, int nextra, bool static_passed)
 {
 	pk_status st;
@@ -210,42 +208,33 @@ static pk_status run_filters_extra(pk_snapshot *s, const pk_pod *pod, const pk_n
 			sc[j].milli += r->scalar[k].milli;
 		}
 	}
-	st = fits_request(s, pod, ni, nextra, &add);
-	if (st.code != PK_CODE_SUCCESS || (!s->interpod && !s->spread))
+	st = fits_request(c->s, pod, ni, nextra, &add);
+	if (st.code != PK_CODE_SUCCESS)
 		return st;
-	/* PodTopologySpread and InterPodAffinity, with the extra pods added as
-	 * their AddPod extensions would. */
-	for (int i = 0; i < nextra; i++) {
-		pk_spread_update(s->spread, extra[i], ni->node, 1);
-		pk_interpod_update(s->interpod, extra[i], ni->node, 1);
-	}
-	if (pk_spread_check(s->spread, pod, ni->node, &st))
-		pk_interpod_check(s->interpod, pod, ni->node, &st);
-	for (int i = 0; i < nextra; i++) {
-		pk_spread_update(s->spread, extra[i], ni->node, -1);
-		pk_interpod_update(s->interpod, extra[i], ni->node, -1);
-	}
+	/* the plugins with PreFilter state (PodTopologySpread, InterPodAffinity),
+	 * with the extra pods added as their AddPod extensions would */
+	pk_cycle_filter(c, pod, ni->node, extra, nextra, &st);
 	return st;
 }
 
-pk_status pk_run_filters(pk_snapshot *s, const pk_pod *pod, const pk_nodeinfo *ni)
+pk_status pk_run_filters(pk_cycle *c, const pk_pod *pod, const pk_nodeinfo *ni)
 {
-	return run_filters_extra(s, pod, ni, NULL, 0, false);
+	return run_filters_extra(c, pod, ni, NULL, 0, false);
 }
 
-static pk_status with_nominated(pk_snapshot *s, const pk_pod *pod, pk_nodeinfo *ni, bool static_passed);
+static pk_status with_nominated(pk_cycle *c, const pk_pod *pod, pk_nodeinfo *ni, bool static_passed);
 
-pk_status pk_run_filters_with_nominated(pk_snapshot *s, const pk_pod *pod, pk_nodeinfo *ni)
+pk_status pk_run_filters_with_nominated(pk_cycle *c, const pk_pod *pod, pk_nodeinfo *ni)
 {
-	return with_nominated(s, pod, ni, false);
+	return with_nominated(c, pod, ni, false);
 }
 
-pk_status pk_run_pod_filters_with_nominated(pk_snapshot *s, const pk_pod *pod, pk_nodeinfo *ni)
+pk_status pk_run_pod_filters_with_nominated(pk_cycle *c, const pk_pod *pod, pk_nodeinfo *ni)
 {
-	return with_nominated(s, pod, ni, true);
+	return with_nominated(c, pod, ni, true);
 }
 
-static pk_status with_nominated(pk_snapshot *s, const pk_pod *pod, pk_nodeinfo *ni, bool static_passed)
+static pk_status with_nominated(pk_cycle *c, const pk_pod *pod, pk_nodeinfo *ni, bool static_passed)
 {
 	enum { SMALL = 64 };
 	pk_pod *small[SMALL] = {0};
@@ -258,7 +247,7 @@ static pk_status with_nominated(pk_snapshot *s, const pk_pod *pod, pk_nodeinfo *
 		if (q->priority >= pod->priority)
 			extra[n++] = q;
 	}
-	pk_status st = run_filters_extra(s, pod, ni, extra, n, static_passed);
+	pk_status st = run_filters_extra(c, pod, ni, extra, n, static_passed);
 	if (extra != small)
 		free(extra);
 	if (st.code != PK_CODE_SUCCESS || n == 0)
@@ -266,5 +255,5 @@ static pk_status with_nominated(pk_snapshot *s, const pk_pod *pod, pk_nodeinfo *
 	/* Both passes must succeed: with the nominated pods (resources, ports,
 	 * anti-affinity) and without them (pod affinity must not rely on a pod
 	 * that is only nominated). */
-	return run_filters_extra(s, pod, ni, NULL, 0, static_passed);
+	return run_filters_extra(c, pod, ni, NULL, 0, static_passed);
 }

@@ -330,11 +330,12 @@ static bool same_requests(const pk_pod *a, const pk_pod *b)
 	       b->con->nports == 0;
 }
 
-memo_entry *pk_memo_begin(const pk_snapshot *s, const pk_pod *pod, const pk_eval_opts *o)
+memo_entry *pk_memo_begin(const pk_cycle *c, const pk_pod *pod, const pk_eval_opts *o)
 {
+	const pk_snapshot *s = c->s;
 	pk_eval_memo *m = o->memo;
 	/* with pod groups as victims a node's answer depends on other nodes */
-	if (!m || !o->victims_of_best_only || !pk_arithmetic_applies(s, pod) || *pod->nominated_node ||
+	if (!m || !o->victims_of_best_only || !pk_arithmetic_applies(c, pod) || *pod->nominated_node ||
 	    s->victim_groups)
 		return NULL;
 	if (m->nnodes != s->nnodes) {
@@ -425,7 +426,7 @@ static const pk_status *arithmetic_filter(const pk_pod *pod, pk_nodeinfo *ni, pk
 	return m->fit_status[f];
 }
 
-const pk_status *pk_node_filter(pk_snapshot *s, const pk_pod *pod, pk_nodeinfo *ni, memo_entry *entries,
+const pk_status *pk_node_filter(pk_cycle *c, const pk_pod *pod, pk_nodeinfo *ni, memo_entry *entries,
                                 pk_eval_memo *m, pk_arena *arena)
 {
 	bool valid;
@@ -433,7 +434,7 @@ const pk_status *pk_node_filter(pk_snapshot *s, const pk_pod *pod, pk_nodeinfo *
 	if (valid)
 		return me->filter;
 	if (!entries) {
-		pk_status st = pk_run_filters_with_nominated(s, pod, ni);
+		pk_status st = pk_run_filters_with_nominated(c, pod, ni);
 		return keep_status(arena, &st);
 	}
 	const pk_status *st = arithmetic_filter(pod, ni, m);
@@ -442,7 +443,7 @@ const pk_status *pk_node_filter(pk_snapshot *s, const pk_pod *pod, pk_nodeinfo *
 	return st;
 }
 
-const pk_status *pk_node_dry_run(pk_snapshot *s, const pk_pod *pod, pk_nodeinfo *ni, const pk_eval_opts *o,
+const pk_status *pk_node_dry_run(pk_cycle *cy, const pk_pod *pod, pk_nodeinfo *ni, const pk_eval_opts *o,
                                  memo_entry *entries, pk_arena *arena, pk_candidate *c)
 {
 	bool valid;
@@ -454,12 +455,12 @@ const pk_status *pk_node_dry_run(pk_snapshot *s, const pk_pod *pod, pk_nodeinfo 
 	/* a potential node: its filter status was Unschedulable, which the
 	 * node-only filters never say */
 	pk_tail *tail = entries ? &o->memo->tails[ni->node->index] : NULL;
-	pk_status st = pk_select_victims(s, pod, ni, arena, c, !o->victims_of_best_only, tail, true);
+	pk_status st = pk_select_victims(cy, pod, ni, arena, c, !o->victims_of_best_only, tail, true);
 	if (!valid)
 		return keep_status(arena, &st);
 	if (!me->dry) /* else the status was known, the key only bounded */
 		me->dry = memo_status(o->memo, &st);
-	memo_cand_store(&me->cand, c, s->now, true);
+	memo_cand_store(&me->cand, c, cy->s->now, true);
 	return me->dry;
 }
 
@@ -503,9 +504,10 @@ static void count_status(pk_session *x, const pk_status *st, long d)
 /* Start over for another shape: every node is filtered again, in one pass
  * (session_redo's work for a node that had no status), and its dry run is
  * owed. */
-static void session_reset(pk_session *x, pk_snapshot *s, const pk_pod *pod, memo_entry *entries,
+static void session_reset(pk_session *x, pk_cycle *c, const pk_pod *pod, memo_entry *entries,
                           pk_eval_memo *m, uint64_t shape, pk_arena *arena)
 {
+	pk_snapshot *s = c->s;
 	if (x->nnodes != s->nnodes || !x->nodes)
 		session_alloc(x, s);
 	x->shape = shape;
@@ -521,7 +523,7 @@ static void session_reset(pk_session *x, pk_snapshot *s, const pk_pod *pod, memo
 	long run = 0;
 	for (long i = 0; i < s->nnodes; i++) {
 		pk_nodeinfo *ni = &s->infos[i];
-		const pk_status *st = pk_node_filter(s, pod, ni, entries, m, arena);
+		const pk_status *st = pk_node_filter(c, pod, ni, entries, m, arena);
 		x->nodes[i] = (pk_node_eval){ .ni = ni, .filter = st, .candidate = -1 };
 		x->dry[i] = NULL;
 		x->at[i] = -1;
@@ -611,9 +613,10 @@ static void heap_remove(pk_session *x, const pk_snapshot *s, const pk_eval_memo 
 }
 
 /* Filter node i again for the session's shape; its dry run is owed. */
-static void session_redo(pk_session *x, pk_snapshot *s, const pk_pod *pod, memo_entry *entries,
+static void session_redo(pk_session *x, pk_cycle *c, const pk_pod *pod, memo_entry *entries,
                          pk_eval_memo *m, long i, pk_arena *arena)
 {
+	pk_snapshot *s = c->s;
 	pk_nodeinfo *ni = &s->infos[i];
 	pk_node_eval *ne = &x->nodes[i];
 	if (ne->filter) {
@@ -623,7 +626,7 @@ static void session_redo(pk_session *x, pk_snapshot *s, const pk_pod *pod, memo_
 	}
 	if (x->at[i] >= 0)
 		heap_remove(x, s, m, (int)i); /* never after a reset: the heap is empty */
-	ne->filter = pk_node_filter(s, pod, ni, entries, m, arena);
+	ne->filter = pk_node_filter(c, pod, ni, entries, m, arena);
 	count_status(x, ne->filter, 1);
 	x->nfit += ne->filter->code == PK_CODE_SUCCESS;
 	x->npotential += ne->filter->code == PK_CODE_UNSCHEDULABLE;
@@ -639,11 +642,12 @@ static void session_redo(pk_session *x, pk_snapshot *s, const pk_pod *pod, memo_
 
 /* The dry run of a potential node whose run was owed: a candidate into the
  * heap (built by then: a reset's runs go through session_dry_all). */
-static void session_dry(pk_session *x, pk_snapshot *s, const pk_pod *pod, const pk_eval_opts *o,
+static void session_dry(pk_session *x, pk_cycle *cy, const pk_pod *pod, const pk_eval_opts *o,
                         memo_entry *entries, int i, pk_arena *arena)
 {
+	pk_snapshot *s = cy->s;
 	pk_candidate c;
-	x->dry[i] = pk_node_dry_run(s, pod, &s->infos[i], o, entries, arena, &c);
+	x->dry[i] = pk_node_dry_run(cy, pod, &s->infos[i], o, entries, arena, &c);
 	x->nodes[i].dry = x->dry_shown ? x->dry[i] : NULL;
 	if (x->dry[i]->code != PK_CODE_SUCCESS)
 		return;
@@ -675,8 +679,9 @@ static void best_two(pk_session *x, const pk_snapshot *s, const pk_eval_memo *m)
  * key it could equal (node_order), so the exact ones on top are the best
  * two; its exact key is never below its bound, so sifting it down restores
  * the order. */
-static void settle_best_two(pk_session *x, pk_snapshot *s, const pk_pod *pod, const pk_eval_opts *o)
+static void settle_best_two(pk_session *x, pk_cycle *cy, const pk_pod *pod, const pk_eval_opts *o)
 {
+	pk_snapshot *s = cy->s;
 	pk_eval_memo *m = o->memo;
 	for (;;) {
 		int pos = 0;
@@ -691,22 +696,23 @@ static void settle_best_two(pk_session *x, pk_snapshot *s, const pk_pod *pod, co
 		}
 		int i = x->heap[pos];
 		pk_candidate c;
-		pk_select_victims(s, pod, &s->infos[i], NULL, &c, false, &m->tails[i], true);
+		pk_select_victims(cy, pod, &s->infos[i], NULL, &c, false, &m->tails[i], true);
 		memo_cand_store(&m->nodes[i].cand, &c, s->now, true);
 		sift_down(x, s, m, pos);
 	}
 }
 
-pk_session *pk_session_sync(pk_snapshot *s, const pk_pod *pod, const pk_eval_opts *o, memo_entry *entries,
+pk_session *pk_session_sync(pk_cycle *c, const pk_pod *pod, const pk_eval_opts *o, memo_entry *entries,
                             pk_evaluation *e)
 {
+	pk_snapshot *s = c->s;
 	pk_eval_memo *m = o->memo;
 	if (!entries || o->sample || !m->uids_unique)
 		return NULL;
 	pk_session *x = &m->session;
 	bool bulk = x->shape != m->shape || x->nnodes != s->nnodes || !x->nodes;
 	if (bulk)
-		session_reset(x, s, pod, entries, m, m->shape, &e->arena);
+		session_reset(x, c, pod, entries, m, m->shape, &e->arena);
 	else if (!x->heap_built) {
 		/* the shape's second decision: worth a heap from now on */
 		for (int pos = x->nheap / 2 - 1; pos >= 0; pos--)
@@ -717,7 +723,7 @@ pk_session *pk_session_sync(pk_snapshot *s, const pk_pod *pod, const pk_eval_opt
 		if (i + 8 < s->nnodes)
 			__builtin_prefetch(&s->infos[i + 8].generation);
 		if (x->seen[i] != s->infos[i].generation)
-			session_redo(x, s, pod, entries, m, i, &e->arena);
+			session_redo(x, c, pod, entries, m, i, &e->arena);
 	}
 	if (x->shown_best >= 0)
 		x->nodes[x->shown_best].candidate = -1;
@@ -765,6 +771,8 @@ const char *pk_session_filter_message(pk_evaluation *e, const pk_session *x)
  * listed afterwards by the calling thread, which alone touches the memo's
  * shared tables, the string table and the session. */
 typedef struct dry_job {
+	pk_cycle *c;              /* the preemptor's: no PreFilter state, no move
+	                           * (the arithmetic path), so threads share it */
 	pk_snapshot *s;
 	const pk_pod *pod;
 	const pk_eval_opts *o;
@@ -794,7 +802,7 @@ static void dry_exact(dry_job *j, int i)
 {
 	pk_eval_memo *m = j->o->memo;
 	pk_candidate c;
-	pk_select_victims(j->s, j->pod, &j->s->infos[i], NULL, &c, false, &m->tails[i], true);
+	pk_select_victims(j->c, j->pod, &j->s->infos[i], NULL, &c, false, &m->tails[i], true);
 	memo_cand_store(&m->nodes[i].cand, &c, j->s->now, true);
 }
 
@@ -851,7 +859,7 @@ static void dry_part(void *ctx, int part, int nparts)
 			__builtin_prefetch(&m->tails[j->nodes[k + 2]]);
 		pk_candidate c;
 		bool exact;
-		j->status[k] = pk_select_victims_bound(j->s, j->pod, &j->s->infos[i], &c, &m->tails[i], &exact);
+		j->status[k] = pk_select_victims_bound(j->c, j->pod, &j->s->infos[i], &c, &m->tails[i], &exact);
 		if (j->status[k].code != PK_CODE_SUCCESS)
 			continue;
 		memo_cand *mc = &m->nodes[i].cand;
@@ -902,11 +910,12 @@ static pk_workers *dry_workers(pk_eval_memo *m, const pk_eval_opts *o, long pote
 
 /* Every potential node's dry run, after a reset: the candidates listed, the
  * best two found. */
-static void session_dry_all(pk_session *x, pk_snapshot *s, const pk_pod *pod, const pk_eval_opts *o,
+static void session_dry_all(pk_session *x, pk_cycle *cy, const pk_pod *pod, const pk_eval_opts *o,
                             pk_arena *arena)
 {
+	pk_snapshot *s = cy->s;
 	pk_eval_memo *m = o->memo;
-	dry_job j = { s, pod, o, x->owed, 0, NULL };
+	dry_job j = { cy, s, pod, o, x->owed, 0, NULL };
 	for (long i = 0; i < x->nnodes; i++)
 		if (x->nodes[i].filter->code == PK_CODE_UNSCHEDULABLE)
 			x->owed[j.n++] = (int)i;
@@ -918,7 +927,7 @@ static void session_dry_all(pk_session *x, pk_snapshot *s, const pk_pod *pod, co
 		pk_status *st = &j.status[k];
 		if (st->code == PK_CODE_ERROR && st->nreasons == 0) {
 			pk_candidate c; /* its message needs the string table: once more, here */
-			*st = pk_select_victims(s, pod, &s->infos[i], arena, &c, false, &m->tails[i], true);
+			*st = pk_select_victims(cy, pod, &s->infos[i], arena, &c, false, &m->tails[i], true);
 		}
 		memo_entry *me = &m->nodes[i];
 		x->dry[i] = me->dry = memo_status(m, st);
@@ -929,25 +938,26 @@ static void session_dry_all(pk_session *x, pk_snapshot *s, const pk_pod *pod, co
 	free(j.status);
 }
 
-void pk_session_pick(pk_session *x, pk_snapshot *s, const pk_pod *pod, const pk_eval_opts *o,
+void pk_session_pick(pk_session *x, pk_cycle *cy, const pk_pod *pod, const pk_eval_opts *o,
                      pk_evaluation *e)
 {
+	pk_snapshot *s = cy->s;
 	const pk_eval_memo *m = o->memo;
 	memo_entry *entries = o->memo->nodes;
 	if (x->all_owed) {
-		session_dry_all(x, s, pod, o, &e->arena);
+		session_dry_all(x, cy, pod, o, &e->arena);
 		x->all_owed = false;
 		x->heap_built = false;
 		best_two(x, s, m);
 	} else {
 		for (int k = 0; k < x->nowed; k++) {
 			x->is_owed[x->owed[k]] = false;
-			session_dry(x, s, pod, o, entries, x->owed[k], &e->arena);
+			session_dry(x, cy, pod, o, entries, x->owed[k], &e->arena);
 		}
 	}
 	x->nowed = 0;
 	if (x->heap_built)
-		settle_best_two(x, s, pod, o);
+		settle_best_two(x, cy, pod, o);
 	e->num_candidates = x->npotential;
 	e->offset = 0;
 	e->ncandidates = x->nheap;
@@ -967,6 +977,6 @@ void pk_session_pick(pk_session *x, pk_snapshot *s, const pk_pod *pod, const pk_
 	x->nodes[best].candidate = 0; /* back to -1 at the next sync */
 	x->shown_best = best;
 	pk_nodeinfo *ni = &s->infos[best];
-	pk_select_victims(s, pod, ni, &e->arena, &e->candidates[0], true, &o->memo->tails[best], true);
+	pk_select_victims(cy, pod, ni, &e->arena, &e->candidates[0], true, &o->memo->tails[best], true);
 }
 

@@ -1,5 +1,6 @@
 /* PodGroupEvaluator: selectVictimsOnDomain over the whole cluster with a
  * greedy pod-group scheduling function; see podgroup.h. */
+#include "sched/engine/cycle.h"
 #include "sched/engine/podgroup.h"
 #include "sched/engine/reasons.h"
 
@@ -49,6 +50,9 @@ const char *pk_pg_result_name(pk_pg_result r)
  */
 typedef struct pg_sched {
 	pk_snapshot *s;
+	pk_cycle cycle;          /* the group's: the members assumed, the victims
+	                          * removed; each member's filters run in a cycle
+	                          * of its own nested in it */
 	pk_pod **members;
 	int n, required;
 	long **open;             /* per member: node indices usable in the relaxed state */
@@ -89,29 +93,23 @@ static bool place_member(pg_sched *c, int k)
 {
 	pk_pod *m = c->members[k];
 	long nn = c->restricted ? c->nopen[k] : c->s->nnodes, nfeasible = 0;
-	/* The member's own PreFilter state of PodTopologySpread and
-	 * InterPodAffinity, built on the snapshot as it is now (the members
-	 * placed before it included), as the scheduling cycle of each member
-	 * builds it; without it those two filters would not run. */
-	pk_interpod *outer_ip = c->s->interpod;
-	pk_spread_state *outer_sp = c->s->spread;
-	c->s->interpod = NULL;
-	c->s->spread = NULL;
-	pk_prefilter_begin(c->s, m);
+	/* The member's own cycle: its PreFilter state built on the group's
+	 * view as it is now (the members placed before it included), as the
+	 * scheduling cycle of each member builds it. */
+	pk_cycle mine;
+	pk_cycle_open(&mine, c->s, &c->cycle, m);
 	for (long j = 0; j < nn; j++) {
 		pk_nodeinfo *ni = &c->s->infos[c->restricted ? c->open[k][j] : j];
-		if (pk_run_filters_with_nominated(c->s, m, ni).code == PK_CODE_SUCCESS)
+		if (pk_run_filters_with_nominated(&mine, m, ni).code == PK_CODE_SUCCESS)
 			c->feasible[nfeasible++] = ni;
 	}
-	pk_prefilter_end(c->s);
-	c->s->interpod = outer_ip;
-	c->s->spread = outer_sp;
+	pk_cycle_close(&mine);
 	c->place[k] = -1;
 	if (nfeasible == 0)
 		return false;
 	pk_score_nodes(c->s, c->scores, m, c->feasible, nfeasible, &c->score[k]);
 	c->place[k] = c->score[k].node->node->index;
-	pk_nodeinfo_add_pod(&c->s->infos[c->place[k]], m);
+	pk_cycle_add_pod(&c->cycle, &c->s->infos[c->place[k]], m);
 	return true;
 }
 
@@ -122,7 +120,7 @@ static void unplace_to(pg_sched *c, int mark)
 {
 	while (c->norder > mark) {
 		int k = c->order[--c->norder];
-		pk_nodeinfo_remove_pod(&c->s->infos[c->place[k]], c->members[k]);
+		pk_cycle_remove_pod(&c->cycle, &c->s->infos[c->place[k]], c->members[k]);
 		if (c->leaf)
 			c->placed[c->leaf[k]]--;
 		c->place[k] = -1;
@@ -191,7 +189,7 @@ static void schedule(pg_sched *c)
 	}
 	c->count = c->norder;
 	for (int i = c->norder - 1; i >= 0; i--)
-		pk_nodeinfo_remove_pod(&c->s->infos[c->place[c->order[i]]], c->members[c->order[i]]);
+		pk_cycle_remove_pod(&c->cycle, &c->s->infos[c->place[c->order[i]]], c->members[c->order[i]]);
 	mark_used(c, c->place, 1);
 	c->ok = ok && c->count > 0;
 }
@@ -202,7 +200,7 @@ static void compute_open_nodes(pg_sched *c)
 		c->open[k] = pk_xmalloc(sizeof **c->open * (size_t)(c->s->nnodes + 1));
 		c->nopen[k] = 0;
 		for (long i = 0; i < c->s->nnodes; i++) {
-			pk_status st = pk_run_filters_with_nominated(c->s, c->members[k], &c->s->infos[i]);
+			pk_status st = pk_run_filters_with_nominated(&c->cycle, c->members[k], &c->s->infos[i]);
 			if (st.code == PK_CODE_SUCCESS)
 				c->open[k][c->nopen[k]++] = i;
 		}
@@ -220,9 +218,9 @@ static void unit_apply(void *ctx, const pk_victim_unit *u, bool add)
 		if (!ni)
 			continue;
 		if (add)
-			pk_nodeinfo_add_pod(ni, u->pods[i]);
+			pk_cycle_add_pod(&c->cycle, ni, u->pods[i]);
 		else
-			pk_nodeinfo_remove_pod(ni, u->pods[i]);
+			pk_cycle_remove_pod(&c->cycle, ni, u->pods[i]);
 	}
 }
 
@@ -270,14 +268,14 @@ static bool unit_fits_in_place(void *ctx)
 	for (; i < c->norder; i++) {
 		int k = c->order[i];
 		pk_nodeinfo *ni = &c->s->infos[c->place[k]];
-		if (pk_run_filters_with_nominated(c->s, c->members[k], ni).code != PK_CODE_SUCCESS) {
+		if (pk_run_filters_with_nominated(&c->cycle, c->members[k], ni).code != PK_CODE_SUCCESS) {
 			fits = false;
 			break;
 		}
-		pk_nodeinfo_add_pod(ni, c->members[k]);
+		pk_cycle_add_pod(&c->cycle, ni, c->members[k]);
 	}
 	while (--i >= 0)
-		pk_nodeinfo_remove_pod(&c->s->infos[c->place[c->order[i]]], c->members[c->order[i]]);
+		pk_cycle_remove_pod(&c->cycle, &c->s->infos[c->place[c->order[i]]], c->members[c->order[i]]);
 	return fits;
 }
 
@@ -396,16 +394,13 @@ static const char *eligibility(pk_snapshot *s, const pk_pg_set *g, const pk_podg
 
 /* ---- members' own nominations are lifted while the group is evaluated ------------- */
 
-static void lift_nominations(pk_snapshot *s, pk_pod **members, int n, bool restore)
+/* Given back when the group's cycle closes (sched_free). */
+static void lift_nominations(pg_sched *c)
 {
-	for (int k = 0; k < n; k++) {
-		pk_nodeinfo *ni = pk_snapshot_node(s, members[k]->nominated_node);
-		if (!ni)
-			continue;
-		if (restore)
-			pk_nodeinfo_add_nominated(ni, members[k]);
-		else
-			pk_nodeinfo_remove_nominated(ni, members[k]);
+	for (int k = 0; k < c->n; k++) {
+		pk_nodeinfo *ni = pk_snapshot_node(c->s, c->members[k]->nominated_node);
+		if (ni)
+			pk_cycle_lift_nomination(&c->cycle, ni, c->members[k]);
 	}
 }
 
@@ -521,6 +516,7 @@ static void sched_init(pg_sched *c, pk_snapshot *s, pk_score_cache *scores, pk_p
 {
 	memset(c, 0, sizeof *c);
 	c->s = s;
+	pk_cycle_open_bare(&c->cycle, s, NULL);
 	c->scores = scores;
 	c->members = members;
 	c->n = n;
@@ -542,6 +538,7 @@ static void sched_init(pg_sched *c, pk_snapshot *s, pk_score_cache *scores, pk_p
 
 static void sched_free(pg_sched *c)
 {
+	pk_cycle_close(&c->cycle);
 	for (int k = 0; k < c->n; k++)
 		free(c->open[k]);
 	free(c->open);
@@ -702,7 +699,7 @@ void pk_pg_evaluate(pk_snapshot *s, pk_score_cache *scores, const pk_pg_set *g, 
 		sched_free(&c);
 		return;
 	}
-	lift_nominations(s, members, n, false);
+	lift_nominations(&c);
 
 	/* The pod-group scheduling cycle: does the group fit as the cluster is? */
 	schedule(&c);
@@ -748,7 +745,6 @@ void pk_pg_evaluate(pk_snapshot *s, pk_score_cache *scores, const pk_pg_set *g, 
 out:
 	e->schedule_calls = c.calls;
 	sched_free(&c);
-	lift_nominations(s, members, n, true);
 }
 
 void pk_pg_evaluation_free(pk_pg_evaluation *e)

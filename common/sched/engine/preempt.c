@@ -1,7 +1,7 @@
 /* DefaultPreemption's evaluation: the filter pass, DryRunPreemption with
  * candidate sampling, and playing a chosen plan forward. Its parts:
  * pdb.c, units.c (victim units), select.c (SelectVictimsOnNode), choice.c
- * (eligibility, FitError, node choice), prefilter.c; what evaluations keep
+ * (eligibility, FitError, node choice), cycle.c (the preemptor's PreFilter state); what evaluations keep
  * for the next preemptor of the same shape (the memo, the session) is
  * memo.c's. preempt_int.h declares what these files share. */
 #include "sched/engine/interpod.h"
@@ -74,9 +74,10 @@ static const char *event_message(pk_evaluation *e, const char *filter, const cha
 	return out;
 }
 
-static void dry_run(pk_snapshot *s, const pk_preemptor *p, const pk_eval_opts *o, pk_evaluation *e,
+static void dry_run(pk_cycle *cy, const pk_preemptor *p, const pk_eval_opts *o, pk_evaluation *e,
                     long *potential, long np, memo_entry *memo)
 {
+	pk_snapshot *s = cy->s;
 	e->num_candidates = o->sample ? pk_num_candidates(np, o->min_candidate_nodes_percentage,
 	                                                  o->min_candidate_nodes_absolute) : np;
 	e->offset = o->sample && np ? ((o->offset % np) + np) % np : 0;
@@ -94,7 +95,7 @@ static void dry_run(pk_snapshot *s, const pk_preemptor *p, const pk_eval_opts *o
 		pk_node_eval *ne = &e->nodes[idx];
 		if (i + 1 < np)
 			pk_prefetch_unless_known(&s->infos[potential[(e->offset + i + 1) % np]], memo, o->memo);
-		ne->dry = pk_node_dry_run(s, p->pod, &s->infos[idx], o, memo, &e->arena, &c);
+		ne->dry = pk_node_dry_run(cy, p->pod, &s->infos[idx], o, memo, &e->arena, &c);
 		if (ne->dry->code != PK_CODE_SUCCESS)
 			continue;
 		if (c.num_pdb_violations == 0 && nn < e->num_candidates) {
@@ -121,35 +122,30 @@ static void dry_run(pk_snapshot *s, const pk_preemptor *p, const pk_eval_opts *o
 	free(vio_node);
 }
 
-static void evaluate(pk_snapshot *s, const pk_preemptor *p, const pk_eval_opts *o, pk_evaluation *e);
+static void evaluate(pk_cycle *c, const pk_preemptor *p, const pk_eval_opts *o, pk_evaluation *e);
 
 void pk_evaluate(pk_snapshot *s, const pk_preemptor *p, const pk_eval_opts *o, pk_evaluation *e)
 {
-	/* PreFilter of PodTopologySpread and InterPodAffinity; the dry run
-	 * updates their state as it removes and adds pods. A caller's active
-	 * state (another pod's) is put aside and restored. */
-	pk_interpod *outer_ip = s->interpod;
-	pk_spread_state *outer_sp = s->spread;
-	s->interpod = NULL;
-	s->spread = NULL;
-	pk_prefilter_begin(s, p->pod);
-	evaluate(s, p, o, e);
+	/* The preemptor's cycle: every PreFilter state, which the dry runs
+	 * update as they remove and add pods (cycle.h). */
+	pk_cycle c;
+	pk_cycle_open(&c, s, NULL, p->pod);
+	evaluate(&c, p, o, e);
 	e->k8s_minor = o->k8s_minor;
-	pk_prefilter_end(s);
-	s->interpod = outer_ip;
-	s->spread = outer_sp;
+	pk_cycle_close(&c);
 }
 
 /* The filter pass over every node, into e (without a session). */
-static void filter_pass(pk_snapshot *s, const pk_preemptor *p, const pk_eval_opts *o, pk_evaluation *e,
+static void filter_pass(pk_cycle *c, const pk_preemptor *p, const pk_eval_opts *o, pk_evaluation *e,
                         memo_entry *memo)
 {
+	pk_snapshot *s = c->s;
 	e->nodes = pk_arena_alloc(&e->arena, sizeof *e->nodes * (size_t)(s->nnodes + 1));
 	for (long i = 0; i < s->nnodes; i++) {
 		pk_node_eval *ne = &e->nodes[i];
 		ne->ni = &s->infos[i];
 		ne->candidate = -1;
-		ne->filter = pk_node_filter(s, p->pod, &s->infos[i], memo, o->memo, &e->arena);
+		ne->filter = pk_node_filter(c, p->pod, &s->infos[i], memo, o->memo, &e->arena);
 		if (ne->filter->code == PK_CODE_SUCCESS)
 			e->nfit++;
 		else if (ne->filter->code == PK_CODE_UNSCHEDULABLE)
@@ -162,8 +158,9 @@ static const char *fit_message(pk_evaluation *e, const pk_session *x)
 	return x ? pk_session_filter_message(e, x) : filter_message(e);
 }
 
-static void evaluate(pk_snapshot *s, const pk_preemptor *p, const pk_eval_opts *o, pk_evaluation *e)
+static void evaluate(pk_cycle *c, const pk_preemptor *p, const pk_eval_opts *o, pk_evaluation *e)
 {
+	pk_snapshot *s = c->s;
 	memset(e, 0, sizeof *e);
 	pk_arena_init(&e->arena);
 	e->preemptor = p;
@@ -171,10 +168,10 @@ static void evaluate(pk_snapshot *s, const pk_preemptor *p, const pk_eval_opts *
 	e->message = "";
 	e->postfilter = "";
 	e->nnodes = s->nnodes;
-	memo_entry *memo = pk_memo_begin(s, p->pod, o);
-	pk_session *x = pk_session_sync(s, p->pod, o, memo, e);
+	memo_entry *memo = pk_memo_begin(c, p->pod, o);
+	pk_session *x = pk_session_sync(c, p->pod, o, memo, e);
 	if (!x)
-		filter_pass(s, p, o, e, memo);
+		filter_pass(c, p, o, e, memo);
 	/* the session's dry runs are shown when preemption is tried (below),
 	 * and left out otherwise: flipped only when that changes */
 	if (x && (e->nfit > 0 || p->gate_message || s->nnodes == 0))
@@ -198,7 +195,7 @@ static void evaluate(pk_snapshot *s, const pk_preemptor *p, const pk_eval_opts *
 		return;
 	}
 	const char *why;
-	if (!pk_pod_eligible_to_preempt(s, p->pod, &why)) {
+	if (!pk_pod_eligible_to_preempt(c, p->pod, &why)) {
 		if (x)
 			pk_session_show_dry(x, false);
 		e->status = PK_PRE_NOT_ELIGIBLE;
@@ -208,7 +205,7 @@ static void evaluate(pk_snapshot *s, const pk_preemptor *p, const pk_eval_opts *
 	e->status = PK_PRE_UNSCHEDULABLE;
 	if (x) {
 		pk_session_show_dry(x, true);
-		pk_session_pick(x, s, p->pod, o, e);
+		pk_session_pick(x, c, p->pod, o, e);
 	} else {
 		long *potential = pk_arena_alloc(&e->arena, sizeof *potential * (size_t)(e->npotential + 1));
 		long np = 0;
@@ -216,7 +213,7 @@ static void evaluate(pk_snapshot *s, const pk_preemptor *p, const pk_eval_opts *
 			if (e->nodes[i].filter->code == PK_CODE_UNSCHEDULABLE)
 				potential[np++] = i;
 		if (np > 0)
-			dry_run(s, p, o, e, potential, np, memo);
+			dry_run(c, p, o, e, potential, np, memo);
 	}
 	if (e->ncandidates > 0) {
 		e->status = PK_PRE_NEEDS_PREEMPTION;
@@ -226,7 +223,7 @@ static void evaluate(pk_snapshot *s, const pk_preemptor *p, const pk_eval_opts *
 		if (o->victims_of_best_only && !best->victims) {
 			/* the same selection again, the state unchanged, listing them */
 			pk_nodeinfo *ni = pk_snapshot_node(s, best->node);
-			pk_select_victims(s, p->pod, ni, &e->arena, best, true, NULL, false);
+			pk_select_victims(c, p->pod, ni, &e->arena, best, true, NULL, false);
 		}
 		e->message = fit_message(e, x);
 		return;

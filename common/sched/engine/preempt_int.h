@@ -4,6 +4,7 @@
 #ifndef PK_SCHED_PREEMPT_INT_H
 #define PK_SCHED_PREEMPT_INT_H
 
+#include "sched/engine/cycle.h"
 #include "sched/engine/engine.h"
 
 #include <string.h>
@@ -128,9 +129,9 @@ typedef struct pick_key {
 
 /* The arithmetic path applies: only NodeResourcesFit can change its
  * verdict as pods come and go. Inline: called for every node's dry run. */
-static inline bool pk_arithmetic_applies(const pk_snapshot *s, const pk_pod *preemptor)
+static inline bool pk_arithmetic_applies(const pk_cycle *c, const pk_pod *preemptor)
 {
-	return preemptor->con->nports == 0 && preemptor->requests.nscalar == 0 && !s->interpod && !s->spread;
+	return preemptor->con->nports == 0 && preemptor->requests.nscalar == 0 && !c->has_state;
 }
 
 /* What the node holds, nominated pods of equal or higher priority included
@@ -149,7 +150,7 @@ void pk_tail_free(pk_tail *t);
  * the node-only filters are known to pass (the filter pass said
  * Unschedulable). arena NULL (a dry-run thread): an error's reason is left
  * out. */
-pk_status pk_select_victims(pk_snapshot *s, const pk_pod *preemptor, pk_nodeinfo *ni, pk_arena *arena,
+pk_status pk_select_victims(pk_cycle *c, const pk_pod *preemptor, pk_nodeinfo *ni, pk_arena *arena,
                             pk_candidate *out, bool fill, pk_tail *tail, bool static_passed);
 
 /* What SelectVictimsOnNode is asked for: the victims listed, their summary
@@ -163,7 +164,7 @@ typedef enum pk_select_mode { PK_SELECT_SUMMARY, PK_SELECT_LIST, PK_SELECT_BOUND
  * the summary itself (off the arithmetic path the whole run is done). The
  * node-only filters are taken as passed; no arena: an error's reason is
  * left out, as in a dry-run thread. */
-pk_status pk_select_victims_bound(pk_snapshot *s, const pk_pod *preemptor, pk_nodeinfo *ni, pk_candidate *out,
+pk_status pk_select_victims_bound(pk_cycle *c, const pk_pod *preemptor, pk_nodeinfo *ni, pk_candidate *out,
                                   pk_tail *tail, bool *exact);
 
 /* The FitError text from statuses, each counted weight[i] times (1 when
@@ -220,12 +221,12 @@ typedef struct pk_session pk_session;
 
 /* The per-node entries valid for this preemptor's shape, or NULL when the
  * memo does not apply to it. */
-memo_entry *pk_memo_begin(const pk_snapshot *s, const pk_pod *pod, const pk_eval_opts *o);
+memo_entry *pk_memo_begin(const pk_cycle *c, const pk_pod *pod, const pk_eval_opts *o);
 /* The filter pass's status on ni, from the memo when it holds it. */
-const pk_status *pk_node_filter(pk_snapshot *s, const pk_pod *pod, pk_nodeinfo *ni, memo_entry *entries,
+const pk_status *pk_node_filter(pk_cycle *c, const pk_pod *pod, pk_nodeinfo *ni, memo_entry *entries,
                                 pk_eval_memo *m, pk_arena *arena);
 /* SelectVictimsOnNode on a potential node, from the memo when it holds it. */
-const pk_status *pk_node_dry_run(pk_snapshot *s, const pk_pod *pod, pk_nodeinfo *ni, const pk_eval_opts *o,
+const pk_status *pk_node_dry_run(pk_cycle *cy, const pk_pod *pod, pk_nodeinfo *ni, const pk_eval_opts *o,
                                  memo_entry *entries, pk_arena *arena, pk_candidate *c);
 /* Ask for a node's slots before its turn unless the memo holds its dry run
  * (the common case between replicas: only the slots' reads miss the cache). */
@@ -234,7 +235,7 @@ void pk_prefetch_unless_known(const pk_nodeinfo *ni, memo_entry *entries, const 
 /* The session brought up to date for this preemptor, its nodes lent to e,
  * or NULL when it does not apply (no memo for the pod, sampling, or uids
  * that may repeat). */
-pk_session *pk_session_sync(pk_snapshot *s, const pk_pod *pod, const pk_eval_opts *o, memo_entry *entries,
+pk_session *pk_session_sync(pk_cycle *c, const pk_pod *pod, const pk_eval_opts *o, memo_entry *entries,
                             pk_evaluation *e);
 /* nodes[].dry as the evaluation's status wants them: set where the dry run
  * ran (preemption was tried), NULL otherwise. */
@@ -243,7 +244,7 @@ void pk_session_show_dry(pk_session *x, bool show);
  * lists it alone (ncandidates counts them all); decided_by compares it with
  * the runner-up, which of all candidates agrees with it longest in pick
  * order. */
-void pk_session_pick(pk_session *x, pk_snapshot *s, const pk_pod *pod, const pk_eval_opts *o,
+void pk_session_pick(pk_session *x, pk_cycle *cy, const pk_pod *pod, const pk_eval_opts *o,
                      pk_evaluation *e);
 /* The filter pass's FitError from the session's counts. */
 const char *pk_session_filter_message(pk_evaluation *e, const pk_session *x);

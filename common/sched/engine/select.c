@@ -1,5 +1,6 @@
 /* SelectVictimsOnNode: on the node itself, by sums from the node's
  * lower-priority tail (the arithmetic path), or with pod groups (1.37). */
+#include "sched/engine/cycle.h"
 #include "sched/engine/podgroup.h"
 #include "sched/engine/preempt_int.h"
 #include "sched/engine/reasons.h"
@@ -16,7 +17,7 @@
 /* ---- SelectVictimsOnNode --------------------------------------------------- */
 
 typedef struct node_ctx {
-	pk_snapshot *s;
+	pk_cycle *c;
 	const pk_pod *preemptor;
 	pk_nodeinfo *ni;
 	pk_status last;
@@ -26,26 +27,25 @@ static bool node_fits(void *c)
 {
 	node_ctx *x = c;
 	/* pk_select_victims_on_node checked the node-only filters once */
-	x->last = pk_run_pod_filters_with_nominated(x->s, x->preemptor, x->ni);
+	x->last = pk_run_pod_filters_with_nominated(x->c, x->preemptor, x->ni);
 	return x->last.code == PK_CODE_SUCCESS;
 }
 
-/* Add or remove a pod on the node under evaluation, with the filter
- * state's AddPod/RemovePod extension. */
-static void node_pod(pk_snapshot *s, pk_nodeinfo *ni, pk_pod *p, bool add)
+/* Add or remove a pod on the node under evaluation, with the PreFilter
+ * states' AddPod/RemovePod extensions. */
+static void node_pod(pk_cycle *c, pk_nodeinfo *ni, pk_pod *p, bool add)
 {
 	if (add)
-		pk_nodeinfo_add_pod(ni, p);
+		pk_cycle_add_pod(c, ni, p);
 	else
-		pk_nodeinfo_remove_pod(ni, p);
-	pk_prefilter_update(s, p, ni->node, add ? 1 : -1);
+		pk_cycle_remove_pod(c, ni, p);
 }
 
 static void node_apply(void *c, const pk_victim_unit *u, bool add)
 {
 	node_ctx *x = c;
 	for (int i = 0; i < u->npods; i++)
-		node_pod(x->s, x->ni, u->pods[i], add);
+		node_pod(x->c, x->ni, u->pods[i], add);
 }
 
 void pk_victim_ref_of_pod(pk_victim_ref *r, const pk_pod *p)
@@ -518,22 +518,22 @@ static bool node_has_group_pods(const pk_snapshot *s, const pk_nodeinfo *ni)
  * another node (a member of a disruptionMode-all group) only in the
  * PreFilter state, as upstream runs RunPreFilterExtensionRemovePod/AddPod
  * with that node and leaves its NodeInfo alone. */
-static void unit_pod(pk_snapshot *s, pk_nodeinfo *ni, pk_pod *p, bool add)
+static void unit_pod(pk_cycle *c, pk_nodeinfo *ni, pk_pod *p, bool add)
 {
 	if (p->node_name == ni->node->name || strcmp(p->node_name, ni->node->name) == 0) {
-		node_pod(s, ni, p, add);
+		node_pod(c, ni, p, add);
 		return;
 	}
-	const pk_nodeinfo *other = pk_snapshot_node(s, p->node_name);
+	const pk_nodeinfo *other = pk_snapshot_node(c->s, p->node_name);
 	if (other)
-		pk_prefilter_update(s, p, other->node, add ? 1 : -1);
+		pk_cycle_update_states(c, p, other->node, add ? 1 : -1);
 }
 
 static void group_unit_apply(void *c, const pk_victim_unit *u, bool add)
 {
 	node_ctx *x = c;
 	for (int i = 0; i < u->npods; i++)
-		unit_pod(x->s, x->ni, u->pods[i], add);
+		unit_pod(x->c, x->ni, u->pods[i], add);
 }
 
 typedef struct group_units {
@@ -606,9 +606,10 @@ static void group_units_free(group_units *gu)
  * are units; a whole group is removed, kept or evicted as one, every one
  * of its pods is a victim of this node's candidate (counted in node
  * choice) and the PDB violations are its violating pods (ViolateCount). */
-static pk_status select_victims_with_groups(pk_snapshot *s, const pk_pod *preemptor, pk_nodeinfo *ni,
+static pk_status select_victims_with_groups(pk_cycle *c, const pk_pod *preemptor, pk_nodeinfo *ni,
                                             pk_arena *arena, pk_candidate *out)
 {
+	pk_snapshot *s = c->s;
 	pk_status st;
 	group_units gu;
 	group_units_build(s, preemptor, ni, &gu);
@@ -617,7 +618,7 @@ static pk_status select_victims_with_groups(pk_snapshot *s, const pk_pod *preemp
 		pk_status_set(&st, PK_CODE_UNSCHEDULABLE_UNRESOLVABLE, "DefaultPreemption", R_NO_VICTIMS);
 		return st;
 	}
-	node_ctx ctx = { s, preemptor, ni, {0} };
+	node_ctx ctx = { c, preemptor, ni, {0} };
 	for (int k = 0; k < gu.n; k++)
 		group_unit_apply(&ctx, &gu.u[k], false);
 	if (!node_fits(&ctx)) {
@@ -666,16 +667,17 @@ static pk_status select_victims_with_groups(pk_snapshot *s, const pk_pod *preemp
 	return selection_status(s, ni, nv);
 }
 
-static pk_status select_victims(pk_snapshot *s, const pk_pod *preemptor, pk_nodeinfo *ni, pk_arena *arena,
+static pk_status select_victims(pk_cycle *c, const pk_pod *preemptor, pk_nodeinfo *ni, pk_arena *arena,
                                 pk_candidate *out, pk_select_mode mode, pk_tail *tail, bool static_passed)
 {
+	pk_snapshot *s = c->s;
 	pk_status st;
 	memset(out, 0, sizeof *out);
 	out->node = ni->node->name;
 	if (s->victim_groups && node_has_group_pods(s, ni)) {
 		if (!static_passed && (st = pk_run_static_filters(preemptor, ni)).code != PK_CODE_SUCCESS)
 			return st;
-		return select_victims_with_groups(s, preemptor, ni, arena, out);
+		return select_victims_with_groups(c, preemptor, ni, arena, out);
 	}
 	/* the pods of lower priority: the tail of the node's list */
 	int from = ni->npods;
@@ -693,7 +695,7 @@ static pk_status select_victims(pk_snapshot *s, const pk_pod *preemptor, pk_node
 	 * they fail, that is the answer after any removal too. */
 	if (!static_passed && (st = pk_run_static_filters(preemptor, ni)).code != PK_CODE_SUCCESS)
 		return st;
-	if (pk_arithmetic_applies(s, preemptor)) {
+	if (pk_arithmetic_applies(c, preemptor)) {
 		pk_tail scratch = {0};
 		pk_tail *t = tail ? tail : &scratch;
 		if (!tail_serves(t, ni, preemptor->priority))
@@ -704,7 +706,7 @@ static pk_status select_victims(pk_snapshot *s, const pk_pod *preemptor, pk_node
 		return st;
 	}
 	if (mode == PK_SELECT_BOUND)
-		return select_victims(s, preemptor, ni, arena, out, PK_SELECT_SUMMARY, tail, static_passed);
+		return select_victims(c, preemptor, ni, arena, out, PK_SELECT_SUMMARY, tail, static_passed);
 	enum { SMALL = 64 };
 	pk_victim_unit units_small[SMALL];
 	pk_pod *pods_small[SMALL];
@@ -718,13 +720,13 @@ static pk_status select_victims(pk_snapshot *s, const pk_pod *preemptor, pk_node
 	for (int i = 0; i < n; i++) {
 		units[i] = (pk_victim_unit){ .pods = &pods[i], .npods = 1, .priority = pods[i]->priority,
 		                             .earliest_start = pods[i]->has_start_time ? pods[i]->start_time : s->now };
-		node_pod(s, ni, pods[i], false);
+		node_pod(c, ni, pods[i], false);
 	}
-	node_ctx ctx = { s, preemptor, ni, {0} };
+	node_ctx ctx = { c, preemptor, ni, {0} };
 	if (!node_fits(&ctx)) {
 		st = ctx.last;
 		for (int i = 0; i < n; i++)
-			node_pod(s, ni, pods[i], true);
+			node_pod(c, ni, pods[i], true);
 		if (big) {
 			free(units);
 			free(pods);
@@ -753,7 +755,7 @@ static pk_status select_victims(pk_snapshot *s, const pk_pod *preemptor, pk_node
 	pk_candidate_summarize(out);
 	lower_nominations(ni, preemptor, arena, out);
 	for (int i = 0; i < nv; i++)
-		node_pod(s, ni, vu[i].pods[0], true);
+		node_pod(c, ni, vu[i].pods[0], true);
 	if (big) {
 		free(vu);
 		free(units);
@@ -763,27 +765,34 @@ static pk_status select_victims(pk_snapshot *s, const pk_pod *preemptor, pk_node
 	return selection_status(s, ni, nv);
 }
 
-pk_status pk_select_victims_on_node(pk_snapshot *s, const pk_pod *preemptor, pk_nodeinfo *ni,
+pk_status pk_select_victims_on_node(pk_cycle *c, const pk_pod *preemptor, pk_nodeinfo *ni,
                                     pk_arena *arena, pk_candidate *out)
 {
-	return pk_select_victims(s, preemptor, ni, arena, out, true, NULL, false);
+	return pk_select_victims(c, preemptor, ni, arena, out, true, NULL, false);
 }
 
-bool pk_candidate_list_victims(pk_snapshot *s, const pk_pod *preemptor, const pk_candidate *c, pk_arena *arena,
+bool pk_candidate_list_victims(pk_snapshot *s, const pk_pod *preemptor, const pk_candidate *cand, pk_arena *arena,
                                pk_candidate *out)
 {
-	pk_nodeinfo *ni = pk_snapshot_node(s, c->node);
-	if (!ni || !pk_arithmetic_applies(s, preemptor))
-		return false;
-	pk_status st = pk_select_victims(s, preemptor, ni, arena, out, true, NULL, true);
-	return st.code == PK_CODE_SUCCESS && out->nvictims == c->nvictims &&
-	       out->num_pdb_violations == c->num_pdb_violations;
+	pk_nodeinfo *ni = pk_snapshot_node(s, cand->node);
+	/* the evaluation's cycle had no PreFilter state (the arithmetic path):
+	 * a cycle without one, of this thread's own, selects the same victims */
+	pk_cycle c;
+	pk_cycle_open_bare(&c, s, NULL);
+	bool same = false;
+	if (ni && pk_arithmetic_applies(&c, preemptor)) {
+		pk_status st = pk_select_victims(&c, preemptor, ni, arena, out, true, NULL, true);
+		same = st.code == PK_CODE_SUCCESS && out->nvictims == cand->nvictims &&
+		       out->num_pdb_violations == cand->num_pdb_violations;
+	}
+	pk_cycle_close(&c);
+	return same;
 }
 
-pk_status pk_select_victims(pk_snapshot *s, const pk_pod *preemptor, pk_nodeinfo *ni, pk_arena *arena,
+pk_status pk_select_victims(pk_cycle *c, const pk_pod *preemptor, pk_nodeinfo *ni, pk_arena *arena,
                             pk_candidate *out, bool fill, pk_tail *tail, bool static_passed)
 {
-	return select_victims(s, preemptor, ni, arena, out, fill ? PK_SELECT_LIST : PK_SELECT_SUMMARY, tail,
+	return select_victims(c, preemptor, ni, arena, out, fill ? PK_SELECT_LIST : PK_SELECT_SUMMARY, tail,
 	                      static_passed);
 }
 
@@ -800,17 +809,18 @@ static int first_victim_level(const pk_tail *t, const room *r, const sums *l)
 	return -1;
 }
 
-pk_status pk_select_victims_bound(pk_snapshot *s, const pk_pod *preemptor, pk_nodeinfo *ni, pk_candidate *out,
+pk_status pk_select_victims_bound(pk_cycle *c, const pk_pod *preemptor, pk_nodeinfo *ni, pk_candidate *out,
                                   pk_tail *tail, bool *exact)
 {
+	pk_snapshot *s = c->s;
 	*exact = true;
-	if (!tail || !pk_arithmetic_applies(s, preemptor) || (s->victim_groups && node_has_group_pods(s, ni)))
-		return select_victims(s, preemptor, ni, NULL, out, PK_SELECT_SUMMARY, tail, true);
+	if (!tail || !pk_arithmetic_applies(c, preemptor) || (s->victim_groups && node_has_group_pods(s, ni)))
+		return select_victims(c, preemptor, ni, NULL, out, PK_SELECT_SUMMARY, tail, true);
 	if (!tail_serves(tail, ni, preemptor->priority))
 		tail_compute(s, ni, preemptor->priority, tail);
 	*exact = false;
 	if (tail->from == ni->npods || tail->nlevels < 0) /* no victims, or too many levels: from the slots */
-		return select_victims(s, preemptor, ni, NULL, out, PK_SELECT_BOUND, tail, true);
+		return select_victims(c, preemptor, ni, NULL, out, PK_SELECT_BOUND, tail, true);
 	/* select_victims_by_sums up to its first victim, from the levels */
 	sums left = left_of_tail(ni, preemptor, tail);
 	room r = room_in(preemptor, &tail->allocatable);

@@ -1,6 +1,7 @@
 /* The cluster snapshot: decoding records into compact views, grouping pods
  * per node, and the state updates later preemptors and simulators need. */
 #include "sched/engine/engine.h"
+#include "sched/engine/nodeinfo_int.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -140,7 +141,6 @@ void pk_snapshot_free(pk_snapshot *s)
 	free(s->pending_objects);
 	free(s->pdbs);
 	free(s->pdb_keys);
-	pk_prefilter_end(s);
 	index_free(s);
 	pk_pclass_set_free(&s->classes);
 	pk_strtab_free(s->strs);
@@ -595,14 +595,11 @@ bool pk_snapshot_bind(pk_snapshot *s, pk_pod *p, const char *node)
 	pk_snapshot_nominate(s, p, NULL);
 	if (*p->node_name) {
 		pk_nodeinfo *old = pk_snapshot_node(s, p->node_name);
-		if (old) {
+		if (old)
 			pk_nodeinfo_remove_pod(old, p);
-			pk_prefilter_update(s, p, old->node, -1);
-		}
 	}
 	p->node_name = ni->node->name;
 	pk_nodeinfo_add_pod(ni, p);
-	pk_prefilter_update(s, p, ni->node, 1);
 	return true;
 }
 
@@ -611,10 +608,8 @@ void pk_snapshot_delete(pk_snapshot *s, pk_pod *p)
 	pk_snapshot_nominate(s, p, NULL);
 	if (*p->node_name) {
 		pk_nodeinfo *ni = pk_snapshot_node(s, p->node_name);
-		if (ni) {
+		if (ni)
 			pk_nodeinfo_remove_pod(ni, p);
-			pk_prefilter_update(s, p, ni->node, -1);
-		}
 	}
 }
 

@@ -2,6 +2,7 @@
  * (identity, admission, PriorityClasses, PodGroups, Pods), the pods
  * controllers create and delete, and --scale; see apply.h. The workload
  * controllers are in apply_controllers.c, the records in apply_records.c. */
+#include "sched/engine/cycle.h"
 #include "sched/sim/apply_int.h"
 
 #include <math.h>
@@ -550,7 +551,11 @@ static void bind_by_name(pk_apply *a, pk_applied *o, pk_pod *p, const char *node
 	pk_nodeinfo *ni = pk_snapshot_node(a->s, node);
 	const char *why = "spec.nodeName names a node that is not in the input";
 	if (ni) {
-		pk_status st = pk_run_filters(a->s, p, ni);
+		/* the kubelet's admission runs no PreFilter plugin: a cycle without state */
+		pk_cycle c;
+		pk_cycle_open_bare(&c, a->s, NULL);
+		pk_status st = pk_run_filters(&c, p, ni);
+		pk_cycle_close(&c);
 		if (st.code == PK_CODE_SUCCESS) {
 			pk_snapshot_bind(a->s, p, node);
 			o->placed++;
