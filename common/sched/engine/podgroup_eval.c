@@ -70,6 +70,9 @@ typedef struct pg_sched {
 	int max_scheduled;
 	long calls;
 	bool in_place;           /* 1.37's reprieve (#139980): the placement is kept */
+	bool keep_cycles;        /* placements keep their member's cycle (below) */
+	pk_cycle *member_cycles; /* per member: the cycle of its placement, kept for
+	                          * the in-place reprieve, or closed (.s NULL) */
 	/* a CompositePodGroup preemptor: the groups of its hierarchy */
 	const pk_pg_set *g;
 	const pk_podgroup *root; /* NULL: one PodGroup, c->required decides */
@@ -89,6 +92,29 @@ static void mark_used(pg_sched *c, const long *place, int delta)
 			c->used[place[k]] += (unsigned)delta;
 }
 
+/* A member's cycle after its placement: kept for the in-place reprieve,
+ * which filters each member with the state its placement built (the
+ * members placed before it assumed, the victims gone), as upstream's
+ * reprieveVictim does with each assignment's CycleState; closed otherwise. */
+static void keep_member_cycle(pg_sched *c, int k, pk_cycle *mine)
+{
+	if (!c->keep_cycles) {
+		pk_cycle_close(mine);
+		return;
+	}
+	if (c->member_cycles[k].s)
+		pk_cycle_close(&c->member_cycles[k]);
+	c->member_cycles[k] = *mine;
+}
+
+static void close_member_cycles(pg_sched *c)
+{
+	for (int k = 0; k < c->n; k++)
+		if (c->member_cycles[k].s)
+			pk_cycle_close(&c->member_cycles[k]);
+	c->keep_cycles = false;
+}
+
 static bool place_member(pg_sched *c, int k)
 {
 	pk_pod *m = c->members[k];
@@ -97,13 +123,13 @@ static bool place_member(pg_sched *c, int k)
 	 * view as it is now (the members placed before it included), as the
 	 * scheduling cycle of each member builds it. */
 	pk_cycle mine;
-	pk_cycle_open(&mine, c->s, &c->cycle, m);
+	pk_cycle_open(&mine, c->s, c->keep_cycles ? NULL : &c->cycle, m);
 	for (long j = 0; j < nn; j++) {
 		pk_nodeinfo *ni = &c->s->infos[c->restricted ? c->open[k][j] : j];
 		if (pk_run_filters_with_nominated(&mine, m, ni).code == PK_CODE_SUCCESS)
 			c->feasible[nfeasible++] = ni;
 	}
-	pk_cycle_close(&mine);
+	keep_member_cycle(c, k, &mine);
 	c->place[k] = -1;
 	if (nfeasible == 0)
 		return false;
@@ -221,6 +247,10 @@ static void unit_apply(void *ctx, const pk_victim_unit *u, bool add)
 			pk_cycle_add_pod(&c->cycle, ni, u->pods[i]);
 		else
 			pk_cycle_remove_pod(&c->cycle, ni, u->pods[i]);
+		/* and the kept cycles of the placed members: their AddPod/RemovePod */
+		for (int k = 0; c->keep_cycles && k < c->n; k++)
+			if (c->place[k] >= 0 && c->member_cycles[k].s)
+				pk_cycle_update_states(&c->member_cycles[k], u->pods[i], ni->node, add ? 1 : -1);
 	}
 }
 
@@ -268,7 +298,8 @@ static bool unit_fits_in_place(void *ctx)
 	for (; i < c->norder; i++) {
 		int k = c->order[i];
 		pk_nodeinfo *ni = &c->s->infos[c->place[k]];
-		if (pk_run_filters_with_nominated(&c->cycle, c->members[k], ni).code != PK_CODE_SUCCESS) {
+		pk_cycle *own = c->keep_cycles && c->member_cycles[k].s ? &c->member_cycles[k] : &c->cycle;
+		if (pk_run_filters_with_nominated(own, c->members[k], ni).code != PK_CODE_SUCCESS) {
 			fits = false;
 			break;
 		}
@@ -532,12 +563,15 @@ static void sched_init(pg_sched *c, pk_snapshot *s, pk_score_cache *scores, pk_p
 	c->score = pk_xcalloc(nn, sizeof *c->score);
 	c->saved_score = pk_xcalloc(nn, sizeof *c->saved_score);
 	c->feasible = pk_xcalloc((size_t)s->nnodes + 1, sizeof *c->feasible);
+	c->member_cycles = pk_xcalloc(nn, sizeof *c->member_cycles);
 	for (int k = 0; k < n; k++)
 		c->place[k] = -1;
 }
 
 static void sched_free(pg_sched *c)
 {
+	close_member_cycles(c);
+	free(c->member_cycles);
 	pk_cycle_close(&c->cycle);
 	for (int k = 0; k < c->n; k++)
 		free(c->open[k]);
@@ -614,12 +648,14 @@ static void preempt_reason(pk_pg_evaluation *e, int nunits)
 static void select_victims(pk_snapshot *s, pg_sched *c, unit_set *us, pk_pg_evaluation *e)
 {
 	units_remove_all(c, us);
+	c->keep_cycles = c->in_place;
 	schedule(c);
 	if (!c->ok) {
 		e->result = PK_PG_UNSCHEDULABLE;
 		e->code = PK_CODE_UNSCHEDULABLE;
 		e->reason = fmt(&e->arena, "only %d of %d member(s) can be placed even with every lower-priority "
 		                "unit preempted; %d needed", c->count, c->n, c->required);
+		close_member_cycles(c);
 		units_add_all(c, us);
 		return;
 	}
@@ -651,6 +687,7 @@ static void select_victims(pk_snapshot *s, pg_sched *c, unit_set *us, pk_pg_eval
 		preempt_reason(e, nv);
 	}
 	/* restore: the victims go back on their nodes */
+	close_member_cycles(c);
 	for (int i = 0; i < nv; i++)
 		unit_apply(c, &us->u[picked[i]], true);
 	free(picked);
