@@ -326,6 +326,7 @@ static void html_plan(sim_run *r, const pk_plan *p)
 static void html_end(sim_run *r, const pk_sim *m)
 {
 	write_records_end(r, m, html_record);
+	pk_report_run_warnings(r->report, &r->cli.diag); /* the summary's, with their counts */
 	pk_report_write(r->report, &r->out);
 }
 

@@ -55,11 +55,11 @@ static void json_answer(victims_run *r, const pk_evaluation *e, const pk_placeme
 	if (!r->opts->explain)
 		return;
 	for (long i = 0; i < e->nnodes; i++) {
-		cJSON *rec = pk_node_status_json(e, i);
-		if (!rec)
+		text = pk_node_status_text(e, i);
+		if (!text)
 			continue;
-		pk_out_json(r->out, rec);
-		cJSON_Delete(rec);
+		pk_out_record_text(r->out, text);
+		free(text);
 	}
 }
 

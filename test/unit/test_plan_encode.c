@@ -2,7 +2,8 @@
  * Preemptor record's (records.c) write the same JSON as a tree (-o html
  * keeps it) and as text (NDJSON): a plan that preempts, with its actions,
  * pod-group disruptions and nodeResources; one that fits, with its
- * placement; and victims' Preemptor record with its placement last. */
+ * placement; victims' Preemptor record with its placement last, and its
+ * NodeStatus records. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -95,6 +96,17 @@ static void test_preempting_plan(pk_snapshot *s)
 	          "its pod-group disruptions");
 	cJSON_Delete(tree);
 	pk_plan_free(&p);
+	int statuses = 0, same = 0;
+	for (long i = 0; i < e.nnodes; i++) { /* victims --explain's records */
+		cJSON *rec = pk_node_status_json(&e, i);
+		char *want = rec ? cJSON_PrintUnformatted(rec) : NULL, *got = pk_node_status_text(&e, i);
+		statuses += rec != NULL;
+		same += want && got && strcmp(want, got) == 0;
+		free(want);
+		free(got);
+		cJSON_Delete(rec);
+	}
+	CHECK(statuses == 1 && same == 1, "the NodeStatus record of the node that is no candidate: the same both ways");
 	pk_evaluation_free(&e);
 	pk_pod_release(pod);
 	cJSON_Delete(json);

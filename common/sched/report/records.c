@@ -806,33 +806,57 @@ const char *pk_node_taint_text(const pk_evaluation *e, long i, char *buf, size_t
 	return t ? pk_taint_text(t->key, t->value, pk_taint_effect_name(t->effect), buf, size) : NULL;
 }
 
+/* The NodeStatus record of node i of e (st: pk_node_status_of's), into em. */
+static void node_status_emit(pk_emit *em, const pk_evaluation *e, long i, const pk_status *st, const char *stage,
+                             const char *preemption)
+{
+	char release[16];
+	pk_emit_object(em, NULL);
+	pk_emit_string(em, "kind", "NodeStatus");
+	pk_emit_string(em, PK_K8S_VERSION_KEY, pk_k8s_version_text(e->k8s_minor, release, sizeof release));
+	pod_ref_emit(em, "preemptor", e->preemptor->pod, false);
+	pk_emit_string(em, "node", e->nodes[i].ni->node->name);
+	pk_emit_string(em, "stage", stage);
+	pk_emit_string(em, "code", pk_code_name(st->code));
+	pk_emit_string(em, "plugin", st->plugin ? st->plugin : "");
+	pk_emit_array(em, "reasons");
+	for (int k = 0; k < st->nreasons; k++)
+		pk_emit_string(em, NULL, st->reasons[k]);
+	pk_emit_end(em);
+	pk_emit_string(em, "preemption", preemption);
+	const pk_taint *t = node_taint(e, i);
+	if (t) {
+		pk_emit_object(em, "untoleratedTaint");
+		pk_emit_string(em, "key", t->key);
+		pk_emit_string(em, "value", t->value);
+		pk_emit_string(em, "effect", pk_taint_effect_name(t->effect));
+		pk_emit_end(em);
+	}
+	pk_emit_end(em);
+}
+
 cJSON *pk_node_status_json(const pk_evaluation *e, long i)
 {
 	const char *stage, *preemption;
 	const pk_status *st = pk_node_status_of(e, i, &stage, &preemption);
 	if (!st)
 		return NULL;
-	cJSON *o = cJSON_CreateObject();
-	cJSON_AddStringToObject(o, "kind", "NodeStatus");
-	pk_k8s_add_version(o, e->k8s_minor);
-	cJSON_AddItemToObject(o, "preemptor", pk_pod_ref_json(e->preemptor->pod, false));
-	cJSON_AddStringToObject(o, "node", e->nodes[i].ni->node->name);
-	cJSON_AddStringToObject(o, "stage", stage);
-	cJSON_AddStringToObject(o, "code", pk_code_name(st->code));
-	cJSON_AddStringToObject(o, "plugin", st->plugin ? st->plugin : "");
-	cJSON *r = cJSON_AddArrayToObject(o, "reasons");
-	for (int k = 0; k < st->nreasons; k++)
-		cJSON_AddItemToArray(r, cJSON_CreateString(st->reasons[k]));
-	if (preemption)
-		cJSON_AddStringToObject(o, "preemption", preemption);
-	const pk_taint *t = node_taint(e, i);
-	if (t) {
-		cJSON *j = cJSON_AddObjectToObject(o, "untoleratedTaint");
-		cJSON_AddStringToObject(j, "key", t->key);
-		cJSON_AddStringToObject(j, "value", t->value);
-		cJSON_AddStringToObject(j, "effect", pk_taint_effect_name(t->effect));
-	}
-	return o;
+	pk_emit em;
+	pk_emit_tree(&em);
+	node_status_emit(&em, e, i, st, stage, preemption);
+	return pk_emit_tree_done(&em);
+}
+
+char *pk_node_status_text(const pk_evaluation *e, long i)
+{
+	const char *stage, *preemption;
+	const pk_status *st = pk_node_status_of(e, i, &stage, &preemption);
+	if (!st)
+		return NULL;
+	pk_emit em;
+	pk_emit_text(&em);
+	node_status_emit(&em, e, i, st, stage, preemption);
+	return pk_emit_text_done(&em);
 }
 
 void pk_node_groups_add(pk_node_groups *gs, const char *node, const char *stage, const char *code,

@@ -159,8 +159,10 @@ void pk_diagnosis_emit(pk_emit *e, const char *key, const pk_evaluation *ev, con
  * tree). */
 cJSON *pk_preemptor_json(const pk_evaluation *e, const pk_placement *pl);
 char *pk_preemptor_text(const pk_evaluation *e, const pk_placement *pl);
-/* NodeStatus records of --explain for node i of e (NULL if it is a candidate). */
+/* NodeStatus records of --explain for node i of e (NULL if it is a
+ * candidate), as a tree or as compact text (malloc'd): one encoder. */
 cJSON *pk_node_status_json(const pk_evaluation *e, long i);
+char *pk_node_status_text(const pk_evaluation *e, long i);
 /* What such a record says: the status that ruled node i out, its stage
  * ("Filter" or "DryRun") and a note on preemption (NULL if none); NULL
  * for a candidate. */
