@@ -31,7 +31,7 @@ static void html_end(plan_run *r, pk_out *out)
 	plan_entry *e = &r->entries[0];
 	if (r->nentries == 1 && (e->ncandidates || e->not_candidates.n))
 		pk_report_candidates(r->report, e->ref, e->candidates, e->ncandidates, &e->not_candidates, r->now);
-	pk_report_warnings(r->report, pk_cli_warnings_json(r->cli));   /* the run's: its records hold none */
+	pk_report_run_warnings(r->report, &r->cli->diag);   /* the run's: its records hold none */
 	pk_report_write(r->report, out);
 	pk_report_free(r->report);
 	r->report = NULL;

@@ -222,31 +222,13 @@ static void on_step(void *ctx, const pk_sim_step *st)
 	pk_plan plan;
 	char missing[1024];
 	pk_apply_observe(&r->apply, st);
+	pk_plan_of_step(&plan, st, &r->snap, r->cli.engine.gates.k8s_minor, &r->apply);
 	if (st->group_eval) {
-		pk_plan_of_group(&plan, st->group_eval,
-		                 st->unit->npods ? st->unit->pods[0]->scheduler_name : "default-scheduler",
-		                 r->cli.engine.gates.k8s_minor);
 		const char *reprieve = pk_pg_reprieve_assumption(st->group_eval, r->cli.engine.gates.k8s_minor);
-		if (reprieve) {
-			pk_plan_add_warning(&plan, reprieve);
+		if (reprieve) /* in the plan's warnings already */
 			warn(r, NULL, "%s", reprieve);
-		}
-		plan.node_resources = pk_pg_plan_nodes_json(&r->snap, st->group_eval);
-		plan.recreated = st->unit->recreated; /* an evicted gang's members, back as one */
 	} else {
-		pk_plan_of_pod(&plan, st->pod_eval, st->node ? &st->placement : NULL, st->gate_message);
-		plan.recreated = st->unit->recreated;
-		plan.scaled = st->unit->scaled;
-		if (!st->gate_message)
-			plan.node_resources = pk_pod_plan_nodes_json(&r->snap, st->pod_eval, st->node);
 		note_missing_group(r, &plan, st->unit->pods[0], missing, sizeof missing);
-	}
-	plan.requeued = st->requeued;
-	const pk_applied *from = st->unit->npods ? pk_apply_owner(&r->apply, st->unit->pods[0]) : NULL;
-	if (from) {
-		plan.applied_kind = from->kind;
-		plan.applied_namespace = from->namespace_;
-		plan.applied_name = from->name;
 	}
 	r->writer->plan(r, &plan);
 	pk_plan_free(&plan);
@@ -344,6 +326,7 @@ static void html_plan(sim_run *r, const pk_plan *p)
 static void html_end(sim_run *r, const pk_sim *m)
 {
 	write_records_end(r, m, html_record);
+	pk_report_run_warnings(r->report, &r->cli.diag); /* the summary's, with their counts */
 	pk_report_write(r->report, &r->out);
 }
 

@@ -48,23 +48,18 @@ static void json_begin(victims_run *r)
 
 static void json_answer(victims_run *r, const pk_evaluation *e, const pk_placement *pl)
 {
-	cJSON *rec = pk_preemptor_json(e, &r->snap);
-	if (pl) {
-		cJSON_AddItemToObject(rec, "placement", pk_placement_json(pl));
-		if (pl->assumes)
-			cJSON_AddItemToArray(cJSON_GetObjectItemCaseSensitive(rec, "warnings"), cJSON_CreateString(pl->assumes));
-	}
-	pk_out_json(r->out, rec);
-	cJSON_Delete(rec);
+	char *text = pk_preemptor_text(e, pl); /* printed without a tree */
+	pk_out_record_text(r->out, text);
+	free(text);
 	pk_write_candidates(r->out, &r->snap, e, r->eval.threads);
 	if (!r->opts->explain)
 		return;
 	for (long i = 0; i < e->nnodes; i++) {
-		rec = pk_node_status_json(e, i);
-		if (!rec)
+		text = pk_node_status_text(e, i);
+		if (!text)
 			continue;
-		pk_out_json(r->out, rec);
-		cJSON_Delete(rec);
+		pk_out_record_text(r->out, text);
+		free(text);
 	}
 }
 

@@ -1,6 +1,7 @@
 /* The plan report (common/sched/report.h) from hand-made records: the
  * branches for records some runs have (AppliedObject, a plan's decidedBy,
- * warnings), reasons grouped from a plan's diagnosis, escaping, the bounds.
+ * warnings: the run's with their counts, pk_report_run_warnings), reasons
+ * grouped from a plan's diagnosis, escaping, the bounds.
  * With a path argument the page is also written there, for test/html.bats
  * to render in a browser. */
 #include <stdio.h>
@@ -114,6 +115,15 @@ int main(int argc, char **argv)
 		CHECK(rec != NULL, "record %zu parses", i);
 		pk_report_take(r, rec);
 	}
+	/* the run's warnings as the summary above writes them, each with its
+	 * count; and one whose own words end as a count would */
+	pk_diag_cause causes[] = {
+		{ .key = "a", .message = "priorityClassName \"gone\" not found; priority 5 assumed", .count = 2 },
+		{ .key = "b", .message = "1 Job object(s) not used", .count = 3 },
+		{ .key = "c", .message = "the API server answered 429 (2 times)", .count = 1 },
+	};
+	pk_diag run = { .causes = causes, .ncauses = 3 };
+	pk_report_run_warnings(r, &run);
 	char *page = NULL;
 	size_t size = 0;
 	FILE *fp = open_memstream(&page, &size);
@@ -159,7 +169,7 @@ int main(int argc, char **argv)
 	/* the warnings box: at the top, each warning once, with what it touched */
 	const char *box = strstr(page, "<section id=\"warnings\">");
 	CHECK(box && box < strstr(page, "<section id=\"summary\">"), "the warnings come first");
-	CHECK(count(page, "<li class=\"note\">") == 3, "three warnings, a box each (%d)", count(page, "<li class=\"note\">"));
+	CHECK(count(page, "<li class=\"note\">") == 4, "four warnings, a box each (%d)", count(page, "<li class=\"note\">"));
 	CHECK(strstr(page, "<li class=\"note\"><span class=\"reach\">2 of 3 plan(s)</span> priorityClassName "
 	                   "&quot;gone&quot; not found; priority 5 assumed</li>") != NULL,
 	      "a warning of two plans and of the run: once, with the plans it touched");
@@ -167,7 +177,9 @@ int main(int argc, char **argv)
 	      "a warning of the run alone: how often it was said");
 	CHECK(strstr(page, "<span class=\"reach\">1 applied object(s)</span> replicas absent: 1 assumed</li>") != NULL,
 	      "a warning of an applied object");
-	CHECK(strstr(page, "<strong id=\"count-warnings\">3</strong>") != NULL, "the headline counts them");
+	CHECK(strstr(page, "<span class=\"reach\">the whole run</span> the API server answered 429 (2 times)</li>") != NULL,
+	      "a warning said once whose words end in \"(2 times)\": its words whole, no count read from them");
+	CHECK(strstr(page, "<strong id=\"count-warnings\">4</strong>") != NULL, "the headline counts them");
 	if (argc > 1) {
 		FILE *f = fopen(argv[1], "w");
 		CHECK(f && fwrite(page, 1, size, f) == size && fclose(f) == 0, "page written to %s", argv[1]);

@@ -23,6 +23,7 @@
 #include "k8s/pod.h"
 #include "sched/engine/engine.h"
 #include "sched/engine/score.h"
+#include "sched/report/records.h"
 
 static cJSON *parse(const char *text)
 {

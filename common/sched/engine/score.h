@@ -43,9 +43,7 @@
 #ifndef PK_SCHED_SCORE_H
 #define PK_SCHED_SCORE_H
 
-#include <cjson/cJSON.h>
 #include "sched/engine/engine.h"
-#include "io/emit.h"
 
 enum {
 	PK_SCORE_TAINT,
@@ -96,16 +94,5 @@ void pk_score_nodes(const pk_snapshot *s, pk_score_cache *c, const pk_pod *pod, 
 /* The same over the nodes whose filter pass succeeded in e. */
 void pk_score_place(const pk_snapshot *s, pk_score_cache *c, const pk_pod *pod, const pk_evaluation *e,
                     pk_placement *out);
-
-/* {"node", "score", "scoredNodes", "tiedNodes", "rule", "plugins": {name: score},
- *  "assumes"} for a record. */
-cJSON *pk_placement_json(const pk_placement *pl);
-/* The same into e (key NULL inside an array). */
-void pk_placement_emit(pk_emit *e, const char *key, const pk_placement *pl);
-/* "placed on NODE: score S, the highest of N node(s)[, tied with K-1
- * other(s): ...]". */
-const char *pk_placement_text(const pk_placement *pl, char *buf, size_t size);
-/* The same from the record pk_placement_json wrote; NULL if it is none. */
-const char *pk_placement_json_text(const cJSON *placement, char *buf, size_t size);
 
 #endif

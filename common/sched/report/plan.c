@@ -12,48 +12,6 @@
 #include "k8s/json.h"
 #include "sched/report/records.h"
 
-/* ---- result names ----------------------------------------------------------------- */
-
-static const char *const result_names[] = {
-	[PK_PLAN_NO_PREEMPTION_NEEDED] = "NoPreemptionNeeded",
-	[PK_PLAN_PREEMPT] = "Preempt",
-	[PK_PLAN_NOT_ELIGIBLE] = "NotEligible",
-	[PK_PLAN_UNSCHEDULABLE] = "Unschedulable",
-	[PK_PLAN_PREEMPTION_IN_PROGRESS] = "PreemptionInProgress",
-};
-
-const char *pk_plan_result_name(pk_plan_result r)
-{
-	return r <= PK_PLAN_PREEMPTION_IN_PROGRESS ? result_names[r] : "Unknown";
-}
-
-bool pk_plan_result_parse(const char *name, pk_plan_result *out)
-{
-	for (size_t i = 0; i < sizeof result_names / sizeof result_names[0]; i++)
-		if (strcmp(name, result_names[i]) == 0) {
-			*out = (pk_plan_result)i;
-			return true;
-		}
-	/* victims' names before they were these */
-	if (strcmp(name, "FitsWithoutPreemption") == 0)
-		*out = PK_PLAN_NO_PREEMPTION_NEEDED;
-	else if (strcmp(name, "NeedsPreemption") == 0)
-		*out = PK_PLAN_PREEMPT;
-	else
-		return false;
-	return true;
-}
-
-pk_plan_result pk_plan_result_of(pk_pre_status s)
-{
-	switch (s) {
-	case PK_PRE_FITS: return PK_PLAN_NO_PREEMPTION_NEEDED;
-	case PK_PRE_NEEDS_PREEMPTION: return PK_PLAN_PREEMPT;
-	case PK_PRE_NOT_ELIGIBLE: return PK_PLAN_NOT_ELIGIBLE;
-	default: return PK_PLAN_UNSCHEDULABLE;
-	}
-}
-
 static pk_plan_result result_of_group(pk_pg_result r)
 {
 	switch (r) {
@@ -275,19 +233,194 @@ void pk_plan_of_group(pk_plan *p, const pk_pg_evaluation *e, const char *schedul
 	snprintf(p->reason, sizeof p->reason, "%s", e->reason ? e->reason : "");
 }
 
+void pk_plan_of_step(pk_plan *p, const pk_sim_step *st, const pk_snapshot *s, int k8s_minor, const pk_apply *a)
+{
+	const pk_sim_unit *u = st->unit;
+	if (st->group_eval) {
+		pk_plan_of_group(p, st->group_eval, u->npods ? u->pods[0]->scheduler_name : "default-scheduler",
+		                 k8s_minor);
+		pk_plan_add_warning(p, pk_pg_reprieve_assumption(st->group_eval, k8s_minor));
+		p->snap = s;
+	} else {
+		pk_plan_of_pod(p, st->pod_eval, st->node ? &st->placement : NULL, st->gate_message);
+		p->scaled = u->scaled;
+		if (!st->gate_message) { /* the per-pod PostFilter refused it: it touches no node */
+			p->snap = s;
+			p->assumed_on = st->node;
+		}
+	}
+	p->recreated = u->recreated; /* an evicted gang's members come back as one */
+	p->requeued = st->requeued;
+	const pk_applied *from = u->npods ? pk_apply_owner(a, u->pods[0]) : NULL;
+	if (from) {
+		p->applied_kind = from->kind;
+		p->applied_namespace = from->namespace_;
+		p->applied_name = from->name;
+	}
+}
+
 void pk_plan_free(pk_plan *p)
 {
 	free(p->owned_victims);
-	cJSON_Delete(p->node_resources);
 	p->owned_victims = NULL;
-	p->node_resources = NULL;
+}
+
+/* ---- nodeResources --------------------------------------------------------------------- */
+
+/* The pods of pods[0..n) on node (each on nodes[i], or its own node), into out. */
+static int pods_on(const char *node, const pk_pod *const *pods, const char *const *nodes, int n,
+                   const pk_pod **out)
+{
+	int k = 0;
+	for (int i = 0; i < n; i++)
+		if ((nodes ? nodes[i] : pods[i]->node_name) == node)
+			out[k++] = pods[i];
+	return k;
+}
+
+/* A plan's nodeResources array: every node that loses a pod of gone or
+ * gains added[i] (on added_nodes[i]), in order of first mention. */
+static void plan_nodes_emit(pk_emit *e, const pk_snapshot *s, const pk_pod *const *gone, int ngone,
+                            const pk_pod *const *added, const char *const *added_nodes, int nadded)
+{
+	int total = ngone + nadded;
+	const char **names = pk_xmalloc(sizeof *names * (size_t)(total ? total : 1));
+	const pk_pod **g = pk_xmalloc(sizeof *g * (size_t)(ngone ? ngone : 1));
+	const pk_pod **a = pk_xmalloc(sizeof *a * (size_t)(nadded ? nadded : 1));
+	int nnames = 0;
+	for (int i = 0; i < total; i++) {
+		const char *n = i < ngone ? gone[i]->node_name : added_nodes[i - ngone];
+		int k = 0;
+		while (k < nnames && names[k] != n)
+			k++;
+		if (k == nnames)
+			names[nnames++] = n;
+	}
+	pk_emit_array(e, "nodeResources");
+	for (int k = 0; k < nnames; k++) {
+		const pk_nodeinfo *ni = pk_snapshot_node(s, names[k]);
+		if (!ni)
+			continue;
+		int ng = pods_on(names[k], gone, NULL, ngone, g);
+		int na = pods_on(names[k], added, added_nodes, nadded, a);
+		pk_node_resources_emit(e, NULL, ni, g, ng, a, na);
+	}
+	pk_emit_end(e);
+	free(names);
+	free(g);
+	free(a);
+}
+
+/* A pod's plan: the preemptor assumed onto the node it fits, or the chosen
+ * candidate's victims gone and the preemptor nominated there; nothing for
+ * other outcomes. */
+static void pod_plan_nodes_emit(pk_emit *em, const pk_snapshot *s, const pk_evaluation *e,
+                                const pk_nodeinfo *assumed)
+{
+	const pk_pod *pre = e->preemptor->pod;
+	if (assumed) {
+		plan_nodes_emit(em, s, NULL, 0, &pre, &assumed->node->name, 1);
+		return;
+	}
+	if (e->status != PK_PRE_NEEDS_PREEMPTION || e->best < 0)
+		return;
+	const pk_candidate *c = &e->candidates[e->best];
+	const pk_nodeinfo *ni = pk_snapshot_node(s, c->node);
+	if (!ni)
+		return;
+	/* every node that loses a pod: a disruptionMode-all gang's members run
+	 * on other nodes too */
+	const pk_pod **gone = pk_xmalloc(sizeof *gone * (size_t)(c->nvictims ? c->nvictims : 1));
+	int ngone = 0;
+	for (int i = 0; i < c->nvictims; i++) {
+		const char *at = c->victims[i].node;
+		bool here = !at || !*at || at == ni->node->name || strcmp(at, ni->node->name) == 0;
+		const pk_nodeinfo *vn = here ? ni : pk_snapshot_node(s, at);
+		const pk_pod *p = vn ? pk_nodeinfo_find_pod(vn, &c->victims[i]) : NULL;
+		if (p)
+			gone[ngone++] = p;
+	}
+	plan_nodes_emit(em, s, gone, ngone, &pre, &ni->node->name, 1);
+	free(gone);
+}
+
+/* A PodGroup's plan: its victims gone and its placed members added;
+ * nothing when nothing moves. */
+static void group_plan_nodes_emit(pk_emit *em, const pk_snapshot *s, const pk_pg_evaluation *e)
+{
+	bool preempt = e->result == PK_PG_PREEMPT;
+	if (!preempt && e->result != PK_PG_NO_PREEMPTION_NEEDED)
+		return;
+	int n = e->nmembers ? e->nmembers : 1;
+	const pk_pod **added = pk_xmalloc(sizeof *added * (size_t)n);
+	const char **nodes = pk_xmalloc(sizeof *nodes * (size_t)n);
+	int nadded = 0;
+	for (int k = 0; k < e->nmembers; k++)
+		if (e->placements[k].node) {
+			added[nadded] = e->placements[k].pod;
+			nodes[nadded++] = e->placements[k].node->node->name;
+		}
+	plan_nodes_emit(em, s, (const pk_pod *const *)e->victims, preempt ? e->nvictims : 0, added, nodes, nadded);
+	free(added);
+	free(nodes);
 }
 
 /* ---- the record ----------------------------------------------------------------------- */
 
+/* {"call","uid","namespace","name" opened in the actions array: details
+ * follow before its pk_emit_end. */
+static void action_begin(pk_emit *e, const char *call, const char *uid, const char *ns, const char *name)
+{
+	pk_emit_object(e, NULL);
+	pk_emit_string(e, "call", call);
+	pk_emit_string(e, "uid", uid);
+	pk_emit_string(e, "namespace", ns);
+	pk_emit_string(e, "name", name);
+}
+
+/* A victim's two calls, as the executor makes them: a status patch adding
+ * the DisruptionTarget condition, then a plain DELETE (no eviction: the
+ * apiserver does not enforce PDBs) with the Preempted event; none for a
+ * victim already terminating. node is the victim's node; by is what
+ * preempts, as the messages name it: "pod <uid>" or "pod group
+ * <namespace>/<name>"; what is "pod" or "pod group". Not inlined: the
+ * message cuts names past the API's limits, which GCC would warn of. */
+__attribute__((noinline)) static void victim_actions_emit(pk_emit *e, const pk_victim_ref *v, const char *node, const char *scheduler,
+                                const char *what, const char *by)
+{
+	if (v->terminating)
+		return;
+	char msg[600];
+	action_begin(e, "pod_status_patch", v->uid, v->namespace_, v->name);
+	pk_emit_object(e, "details");
+	pk_emit_object(e, "condition");
+	snprintf(msg, sizeof msg, "%s: preempting to accommodate a higher priority %s", scheduler, what);
+	pk_emit_string(e, "type", "DisruptionTarget");
+	pk_emit_string(e, "status", "True");
+	pk_emit_string(e, "reason", "PreemptionByScheduler");
+	pk_emit_string(e, "message", msg);
+	pk_emit_end(e);
+	pk_emit_end(e);
+	pk_emit_end(e);
+
+	action_begin(e, "pod_delete", v->uid, v->namespace_, v->name);
+	pk_emit_object(e, "details");
+	pk_emit_string(e, "node", node);
+	pk_emit_object(e, "event");
+	snprintf(msg, sizeof msg, "Preempted by %s on node %s", by, node);
+	pk_emit_string(e, "type", "Normal");
+	pk_emit_string(e, "reason", "Preempted");
+	pk_emit_string(e, "action", "Preempting");
+	pk_emit_string(e, "message", msg);
+	pk_emit_end(e);
+	pk_emit_end(e);
+	pk_emit_end(e);
+}
+
+
 static void nomination_action(pk_emit *e, const char *uid, const char *ns, const char *name, const char *node)
 {
-	pk_action_begin(e, "pod_status_patch", uid, ns, name);
+	action_begin(e, "pod_status_patch", uid, ns, name);
 	pk_emit_object(e, "details");
 	if (node)
 		pk_emit_string(e, "nominatedNodeName", node);
@@ -308,7 +441,7 @@ static void actions_emit(pk_emit *e, const pk_plan *p)
 		snprintf(by, sizeof by, "pod %s", p->uid);
 	/* executor.go: podGroupExecutorPreemptor.Type() is "podgroup" */
 	for (int i = 0; i < p->nvictims; i++)
-		pk_victim_actions_emit(e, &p->victims[i], p->group ? p->victims[i].node : p->nominated, p->scheduler,
+		victim_actions_emit(e, &p->victims[i], p->group ? p->victims[i].node : p->nominated, p->scheduler,
 		                       p->group ? "podgroup" : "pod", by);
 	if (!p->group) {
 		for (int i = 0; i < p->ncleared; i++)
@@ -421,8 +554,10 @@ static void simulation_fields_emit(pk_emit *e, const pk_plan *p)
 		pk_emit_bool(e, "recreated", true);
 	if (p->scaled)
 		pk_emit_bool(e, "scaled", true);
-	if (p->node_resources) {
-		pk_emit_item(e, "nodeResources", p->node_resources);
+	if (p->snap && p->group) {
+		group_plan_nodes_emit(e, p->snap, p->group);
+	} else if (p->snap) {
+		pod_plan_nodes_emit(e, p->snap, p->eval, p->assumed_on);
 	} else if (p->candidate_resources) {
 		pk_emit_array(e, "nodeResources");
 		pk_emit_item(e, NULL, p->candidate_resources);

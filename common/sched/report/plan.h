@@ -6,7 +6,11 @@
  *                      same facts decoded from victims' records
  *                      (pk_plan_pod_from_record, then pk_plan_decide)
  *   pk_plan_of_group   a PodGroup's evaluation
- *   pk_plan_json       the PreemptionPlan record (-o json, -o html)
+ *   pk_plan_of_step    either, as a step of --simulate found it, with what
+ *                      the simulation adds (nodeResources, appliedFrom, ...)
+ *   pk_plan_json       the PreemptionPlan record (-o json, -o html), as a
+ *   pk_plan_text       tree or as text: one encoder (actions, placement,
+ *                      nodeResources, disruptions included)
  *   pk_plan_row        its table row (-o table, -o wide), drawn by
  *                      pk_plan_table_row with the tool's columns
  *
@@ -25,22 +29,8 @@
 #include "sched/engine/podgroup.h"
 #include "sched/engine/score.h"
 #include "sched/report/records.h"
-
-typedef enum {
-	PK_PLAN_NO_PREEMPTION_NEEDED,
-	PK_PLAN_PREEMPT,
-	PK_PLAN_NOT_ELIGIBLE,
-	PK_PLAN_UNSCHEDULABLE,
-	PK_PLAN_PREEMPTION_IN_PROGRESS,
-} pk_plan_result;
-
-const char *pk_plan_result_name(pk_plan_result r);
-/* A Preemptor record's status: these names, or those victims wrote before
- * (FitsWithoutPreemption, NeedsPreemption), so that older pipes still
- * read. false if it is none of them. */
-bool pk_plan_result_parse(const char *name, pk_plan_result *out);
-/* What an evaluation found, in these names. */
-pk_plan_result pk_plan_result_of(pk_pre_status s);
+#include "sched/sim/apply.h"
+#include "sched/sim/simulate.h"
 
 enum { PK_PLAN_MAX_WARNINGS = 32 };
 
@@ -93,7 +83,9 @@ typedef struct pk_plan {
 	bool recreated, scaled;
 	int requeued;
 	const char *applied_kind, *applied_namespace, *applied_name;
-	cJSON *node_resources;    /* owned: the plan's nodeResources array */
+	const pk_snapshot *snap;  /* nodeResources from this snapshot, as it is before the
+	                           * plan is played forward (encoded with the record) */
+	const pk_nodeinfo *assumed_on; /* a pod that fits: the node it is assumed onto */
 	const cJSON *candidate_resources; /* or the chosen Candidate record's nodeResources */
 
 	pk_victim_ref *owned_victims;
@@ -114,6 +106,11 @@ void pk_plan_pod_from_record(pk_plan *p, const cJSON *preemptor_record, const cJ
 void pk_plan_decide(pk_plan *p, int64_t now);
 /* A PodGroup's plan. */
 void pk_plan_of_group(pk_plan *p, const pk_pg_evaluation *e, const char *scheduler, int k8s_minor);
+/* The plan of one step of --simulate (sim/simulate.h): the pod's or the
+ * PodGroup's plan, with what the simulation adds (recreated, scaled,
+ * requeuedVictims, appliedFrom: the object of a that made the unit's pods,
+ * and nodeResources from s, encoded while s is as the step left it). */
+void pk_plan_of_step(pk_plan *p, const pk_sim_step *st, const pk_snapshot *s, int k8s_minor, const pk_apply *a);
 void pk_plan_add_warning(pk_plan *p, const char *w);
 void pk_plan_free(pk_plan *p);
 

@@ -12,8 +12,49 @@
 #include "k8s/quantity.h"
 #include "k8s/release.h"
 #include "sched/engine/workers.h"
-#include "sched/report/plan.h"
 #include "base/alloc.h"
+
+/* ---- result names ----------------------------------------------------------------- */
+
+static const char *const result_names[] = {
+	[PK_PLAN_NO_PREEMPTION_NEEDED] = "NoPreemptionNeeded",
+	[PK_PLAN_PREEMPT] = "Preempt",
+	[PK_PLAN_NOT_ELIGIBLE] = "NotEligible",
+	[PK_PLAN_UNSCHEDULABLE] = "Unschedulable",
+	[PK_PLAN_PREEMPTION_IN_PROGRESS] = "PreemptionInProgress",
+};
+
+const char *pk_plan_result_name(pk_plan_result r)
+{
+	return r <= PK_PLAN_PREEMPTION_IN_PROGRESS ? result_names[r] : "Unknown";
+}
+
+bool pk_plan_result_parse(const char *name, pk_plan_result *out)
+{
+	for (size_t i = 0; i < sizeof result_names / sizeof result_names[0]; i++)
+		if (strcmp(name, result_names[i]) == 0) {
+			*out = (pk_plan_result)i;
+			return true;
+		}
+	/* victims' names before they were these */
+	if (strcmp(name, "FitsWithoutPreemption") == 0)
+		*out = PK_PLAN_NO_PREEMPTION_NEEDED;
+	else if (strcmp(name, "NeedsPreemption") == 0)
+		*out = PK_PLAN_PREEMPT;
+	else
+		return false;
+	return true;
+}
+
+pk_plan_result pk_plan_result_of(pk_pre_status s)
+{
+	switch (s) {
+	case PK_PRE_FITS: return PK_PLAN_NO_PREEMPTION_NEEDED;
+	case PK_PRE_NEEDS_PREEMPTION: return PK_PLAN_PREEMPT;
+	case PK_PRE_NOT_ELIGIBLE: return PK_PLAN_NOT_ELIGIBLE;
+	default: return PK_PLAN_UNSCHEDULABLE;
+	}
+}
 
 /* Days since 1970-01-01 to a civil date (proleptic Gregorian), as in
  * Howard Hinnant's chrono-compatible low-level date algorithms. */
@@ -320,8 +361,8 @@ static bool among(const pk_pod *p, const pk_pod *const *pods, int n)
 	return false;
 }
 
-static void node_resources_emit(pk_emit *e, const char *key, const pk_nodeinfo *ni,
-                                const pk_pod *const *gone, int ngone, const pk_pod *const *added, int nadded)
+void pk_node_resources_emit(pk_emit *e, const char *key, const pk_nodeinfo *ni, const pk_pod *const *gone, int ngone,
+                            const pk_pod *const *added, int nadded)
 {
 	/* the pods bound there, and those nominated there: the scheduler
 	 * holds room for them (a plan's own preemptor counts once, after) */
@@ -350,49 +391,8 @@ cJSON *pk_node_resources_json(const pk_nodeinfo *ni, const pk_pod *const *gone, 
 {
 	pk_emit e;
 	pk_emit_tree(&e);
-	node_resources_emit(&e, NULL, ni, gone, ngone, added, nadded);
+	pk_node_resources_emit(&e, NULL, ni, gone, ngone, added, nadded);
 	return pk_emit_tree_done(&e);
-}
-
-static int pods_on(const char *node, const pk_pod *const *pods, const char *const *nodes, int n,
-                   const pk_pod **out)
-{
-	int k = 0;
-	for (int i = 0; i < n; i++)
-		if ((nodes ? nodes[i] : pods[i]->node_name) == node)
-			out[k++] = pods[i];
-	return k;
-}
-
-cJSON *pk_plan_nodes_json(const pk_snapshot *s, const pk_pod *const *gone, int ngone,
-                          const pk_pod *const *added, const char *const *added_nodes, int nadded)
-{
-	int total = ngone + nadded;
-	const char **names = pk_xmalloc(sizeof *names * (size_t)(total ? total : 1));
-	const pk_pod **g = pk_xmalloc(sizeof *g * (size_t)(ngone ? ngone : 1));
-	const pk_pod **a = pk_xmalloc(sizeof *a * (size_t)(nadded ? nadded : 1));
-	int nnames = 0;
-	for (int i = 0; i < total; i++) {
-		const char *n = i < ngone ? gone[i]->node_name : added_nodes[i - ngone];
-		int k = 0;
-		while (k < nnames && names[k] != n)
-			k++;
-		if (k == nnames)
-			names[nnames++] = n;
-	}
-	cJSON *arr = cJSON_CreateArray();
-	for (int k = 0; k < nnames; k++) {
-		const pk_nodeinfo *ni = pk_snapshot_node(s, names[k]);
-		if (!ni)
-			continue;
-		int ng = pods_on(names[k], gone, NULL, ngone, g);
-		int na = pods_on(names[k], added, added_nodes, nadded, a);
-		cJSON_AddItemToArray(arr, pk_node_resources_json(ni, g, ng, a, na));
-	}
-	free(names);
-	free(g);
-	free(a);
-	return arr;
 }
 
 /* The pods of ni that c's victims name (malloc'd, *n of them). */
@@ -408,34 +408,6 @@ static const pk_pod **victim_pods(const pk_nodeinfo *ni, const pk_candidate *c, 
 	return pods;
 }
 
-cJSON *pk_pod_plan_nodes_json(const pk_snapshot *s, const pk_evaluation *e, const pk_nodeinfo *assumed)
-{
-	const pk_pod *pre = e->preemptor->pod;
-	if (assumed)
-		return pk_plan_nodes_json(s, NULL, 0, &pre, &assumed->node->name, 1);
-	if (e->status != PK_PRE_NEEDS_PREEMPTION || e->best < 0)
-		return NULL;
-	const pk_candidate *c = &e->candidates[e->best];
-	const pk_nodeinfo *ni = pk_snapshot_node(s, c->node);
-	if (!ni)
-		return NULL;
-	/* every node that loses a pod: a disruptionMode-all gang's members run
-	 * on other nodes too */
-	const pk_pod **gone = pk_xmalloc(sizeof *gone * (size_t)(c->nvictims ? c->nvictims : 1));
-	int ngone = 0;
-	for (int i = 0; i < c->nvictims; i++) {
-		const char *at = c->victims[i].node;
-		bool here = !at || !*at || at == ni->node->name || strcmp(at, ni->node->name) == 0;
-		const pk_nodeinfo *vn = here ? ni : pk_snapshot_node(s, at);
-		const pk_pod *p = vn ? pk_nodeinfo_find_pod(vn, &c->victims[i]) : NULL;
-		if (p)
-			gone[ngone++] = p;
-	}
-	cJSON *o = pk_plan_nodes_json(s, gone, ngone, &pre, &ni->node->name, 1);
-	free(gone);
-	return o;
-}
-
 static void candidate_resources_emit(pk_emit *e, const pk_snapshot *s, const pk_pod *preemptor,
                                      const pk_candidate *c)
 {
@@ -444,7 +416,7 @@ static void candidate_resources_emit(pk_emit *e, const pk_snapshot *s, const pk_
 		return;
 	int ngone;
 	const pk_pod **gone = victim_pods(ni, c, &ngone);
-	node_resources_emit(e, "nodeResources", ni, gone, ngone, &preemptor, 1);
+	pk_node_resources_emit(e, "nodeResources", ni, gone, ngone, &preemptor, 1);
 	free(gone);
 }
 
@@ -731,50 +703,69 @@ void pk_diagnosis_emit(pk_emit *e, const char *key, const pk_evaluation *ev, con
 	pk_emit_end(e);
 }
 
-cJSON *pk_preemptor_json(const pk_evaluation *e, const pk_snapshot *s)
+/* The Preemptor record of e, into em. */
+static void preemptor_emit(pk_emit *em, const pk_evaluation *e, const pk_placement *pl)
 {
 	const pk_preemptor *p = e->preemptor;
-	cJSON *o = cJSON_CreateObject();
-	cJSON_AddStringToObject(o, "kind", "Preemptor");
-	pk_k8s_add_version(o, e->k8s_minor);
-	cJSON_AddItemToObject(o, "preemptor", pk_pod_ref_json(p->pod, true));
-	cJSON_AddStringToObject(o, "source", p->source ? p->source : "Pod");
-	cJSON_AddStringToObject(o, "status", pk_plan_result_name(pk_plan_result_of(e->status)));
-	cJSON_AddStringToObject(o, "message", e->message);
-	cJSON_AddNumberToObject(o, "nodes", (double)e->nnodes);
-	cJSON *fits = cJSON_AddArrayToObject(o, "fitsNodes");
+	char release[16];
+	pk_emit_object(em, NULL);
+	pk_emit_string(em, "kind", "Preemptor");
+	pk_emit_string(em, PK_K8S_VERSION_KEY, pk_k8s_version_text(e->k8s_minor, release, sizeof release));
+	pod_ref_emit(em, "preemptor", p->pod, true);
+	pk_emit_string(em, "source", p->source ? p->source : "Pod");
+	pk_emit_string(em, "status", pk_plan_result_name(pk_plan_result_of(e->status)));
+	pk_emit_string(em, "message", e->message);
+	pk_emit_number(em, "nodes", (double)e->nnodes);
+	pk_emit_array(em, "fitsNodes");
 	for (long i = 0; i < e->nnodes; i++)
 		if (e->nodes[i].filter->code == PK_CODE_SUCCESS)
-			cJSON_AddItemToArray(fits, cJSON_CreateString(e->nodes[i].ni->node->name));
-	cJSON_AddNumberToObject(o, "potentialNodes", (double)e->npotential);
-	cJSON_AddNumberToObject(o, "numCandidates", (double)e->num_candidates);
-	cJSON_AddNumberToObject(o, "offset", (double)e->offset);
-	cJSON_AddNumberToObject(o, "candidates", e->ncandidates);
-	cJSON *w = cJSON_AddArrayToObject(o, "warnings");
+			pk_emit_string(em, NULL, e->nodes[i].ni->node->name);
+	pk_emit_end(em);
+	pk_emit_number(em, "potentialNodes", (double)e->npotential);
+	pk_emit_number(em, "numCandidates", (double)e->num_candidates);
+	pk_emit_number(em, "offset", (double)e->offset);
+	pk_emit_number(em, "candidates", e->ncandidates);
+	pk_emit_array(em, "warnings");
 	if (p->pod->unmodelled) {
 		char names[256], msg[400];
 		pk_unmodelled_names(p->pod->unmodelled, names, sizeof names);
 		snprintf(msg, sizeof msg, "not modelled, ignored when filtering: %s", names);
-		cJSON_AddItemToArray(w, cJSON_CreateString(msg));
+		pk_emit_string(em, NULL, msg);
 	}
 	const cJSON *it;
 	cJSON_ArrayForEach(it, p->warnings)
-		cJSON_AddItemToArray(w, cJSON_Duplicate(it, 1));
+		pk_emit_item(em, NULL, it);
+	if (pl)
+		pk_emit_string(em, NULL, pl->assumes);
+	pk_emit_end(em);
 	if (p->gate_message && e->status == PK_PRE_NOT_ELIGIBLE) {
-		cJSON *g = cJSON_AddObjectToObject(o, "postFilter");
-		cJSON_AddStringToObject(g, "gate", p->gate);
-		cJSON_AddStringToObject(g, "status", p->gate_message);
+		pk_emit_object(em, "postFilter");
+		pk_emit_string(em, "gate", p->gate);
+		pk_emit_string(em, "status", p->gate_message);
+		pk_emit_end(em);
 	}
-	if (e->status == PK_PRE_NOT_ELIGIBLE || e->status == PK_PRE_UNSCHEDULABLE) {
-		pk_emit d;
-		pk_emit_tree(&d);
-		pk_diagnosis_emit(&d, NULL, e, NULL);
-		cJSON_AddItemToObject(o, "diagnosis", pk_emit_tree_done(&d));
-	}
-	(void)s;
-	if (p->object)
-		cJSON_AddItemReferenceToObject(o, "pod", p->object);
-	return o;
+	if (e->status == PK_PRE_NOT_ELIGIBLE || e->status == PK_PRE_UNSCHEDULABLE)
+		pk_diagnosis_emit(em, "diagnosis", e, NULL);
+	pk_emit_item(em, "pod", p->object);
+	if (pl)
+		pk_placement_emit(em, "placement", pl);
+	pk_emit_end(em);
+}
+
+cJSON *pk_preemptor_json(const pk_evaluation *e, const pk_placement *pl)
+{
+	pk_emit em;
+	pk_emit_tree(&em);
+	preemptor_emit(&em, e, pl);
+	return pk_emit_tree_done(&em);
+}
+
+char *pk_preemptor_text(const pk_evaluation *e, const pk_placement *pl)
+{
+	pk_emit em;
+	pk_emit_text(&em);
+	preemptor_emit(&em, e, pl);
+	return pk_emit_text_done(&em);
 }
 
 const pk_status *pk_node_status_of(const pk_evaluation *e, long i, const char **stage, const char **preemption)
@@ -815,33 +806,57 @@ const char *pk_node_taint_text(const pk_evaluation *e, long i, char *buf, size_t
 	return t ? pk_taint_text(t->key, t->value, pk_taint_effect_name(t->effect), buf, size) : NULL;
 }
 
+/* The NodeStatus record of node i of e (st: pk_node_status_of's), into em. */
+static void node_status_emit(pk_emit *em, const pk_evaluation *e, long i, const pk_status *st, const char *stage,
+                             const char *preemption)
+{
+	char release[16];
+	pk_emit_object(em, NULL);
+	pk_emit_string(em, "kind", "NodeStatus");
+	pk_emit_string(em, PK_K8S_VERSION_KEY, pk_k8s_version_text(e->k8s_minor, release, sizeof release));
+	pod_ref_emit(em, "preemptor", e->preemptor->pod, false);
+	pk_emit_string(em, "node", e->nodes[i].ni->node->name);
+	pk_emit_string(em, "stage", stage);
+	pk_emit_string(em, "code", pk_code_name(st->code));
+	pk_emit_string(em, "plugin", st->plugin ? st->plugin : "");
+	pk_emit_array(em, "reasons");
+	for (int k = 0; k < st->nreasons; k++)
+		pk_emit_string(em, NULL, st->reasons[k]);
+	pk_emit_end(em);
+	pk_emit_string(em, "preemption", preemption);
+	const pk_taint *t = node_taint(e, i);
+	if (t) {
+		pk_emit_object(em, "untoleratedTaint");
+		pk_emit_string(em, "key", t->key);
+		pk_emit_string(em, "value", t->value);
+		pk_emit_string(em, "effect", pk_taint_effect_name(t->effect));
+		pk_emit_end(em);
+	}
+	pk_emit_end(em);
+}
+
 cJSON *pk_node_status_json(const pk_evaluation *e, long i)
 {
 	const char *stage, *preemption;
 	const pk_status *st = pk_node_status_of(e, i, &stage, &preemption);
 	if (!st)
 		return NULL;
-	cJSON *o = cJSON_CreateObject();
-	cJSON_AddStringToObject(o, "kind", "NodeStatus");
-	pk_k8s_add_version(o, e->k8s_minor);
-	cJSON_AddItemToObject(o, "preemptor", pk_pod_ref_json(e->preemptor->pod, false));
-	cJSON_AddStringToObject(o, "node", e->nodes[i].ni->node->name);
-	cJSON_AddStringToObject(o, "stage", stage);
-	cJSON_AddStringToObject(o, "code", pk_code_name(st->code));
-	cJSON_AddStringToObject(o, "plugin", st->plugin ? st->plugin : "");
-	cJSON *r = cJSON_AddArrayToObject(o, "reasons");
-	for (int k = 0; k < st->nreasons; k++)
-		cJSON_AddItemToArray(r, cJSON_CreateString(st->reasons[k]));
-	if (preemption)
-		cJSON_AddStringToObject(o, "preemption", preemption);
-	const pk_taint *t = node_taint(e, i);
-	if (t) {
-		cJSON *j = cJSON_AddObjectToObject(o, "untoleratedTaint");
-		cJSON_AddStringToObject(j, "key", t->key);
-		cJSON_AddStringToObject(j, "value", t->value);
-		cJSON_AddStringToObject(j, "effect", pk_taint_effect_name(t->effect));
-	}
-	return o;
+	pk_emit em;
+	pk_emit_tree(&em);
+	node_status_emit(&em, e, i, st, stage, preemption);
+	return pk_emit_tree_done(&em);
+}
+
+char *pk_node_status_text(const pk_evaluation *e, long i)
+{
+	const char *stage, *preemption;
+	const pk_status *st = pk_node_status_of(e, i, &stage, &preemption);
+	if (!st)
+		return NULL;
+	pk_emit em;
+	pk_emit_text(&em);
+	node_status_emit(&em, e, i, st, stage, preemption);
+	return pk_emit_text_done(&em);
 }
 
 void pk_node_groups_add(pk_node_groups *gs, const char *node, const char *stage, const char *code,
@@ -905,43 +920,61 @@ void pk_preemptor_key(const cJSON *ref, char *buf, size_t size)
 		snprintf(buf, size, "%s/%s", pk_str_or(ref, "namespace", ""), pk_str_or(ref, "name", ""));
 }
 
-void pk_action_begin(pk_emit *e, const char *call, const char *uid, const char *ns, const char *name)
+/* ---- placement ------------------------------------------------------------------- */
+
+#define PK_PLACEMENT_RULE                                                                                          \
+	"the highest weighted sum of the default score plugins; of equal sums the lowest node name (upstream "      \
+	"picks one at random)"
+
+void pk_placement_emit(pk_emit *e, const char *key, const pk_placement *pl)
 {
-	pk_emit_object(e, NULL);
-	pk_emit_string(e, "call", call);
-	pk_emit_string(e, "uid", uid);
-	pk_emit_string(e, "namespace", ns);
-	pk_emit_string(e, "name", name);
+	pk_emit_object(e, key);
+	pk_emit_string(e, "node", pl->node ? pl->node->node->name : "");
+	pk_emit_number(e, "score", (double)pl->score);
+	pk_emit_number(e, "scoredNodes", (double)pl->nscored);
+	pk_emit_number(e, "tiedNodes", (double)pl->ntop);
+	pk_emit_bool(e, "tieBroken", pl->ntop > 1);
+	pk_emit_string(e, "rule", PK_PLACEMENT_RULE);
+	pk_emit_object(e, "plugins");
+	for (int i = 0; i < PK_SCORE_NPLUGINS; i++) {
+		pk_emit_object(e, pk_score_plugin_name(i));
+		pk_emit_number(e, "score", pl->plugin[i]);
+		pk_emit_number(e, "weight", pk_score_plugin_weight(i));
+		pk_emit_end(e);
+	}
+	pk_emit_end(e);
+	pk_emit_string(e, "assumes", pl->assumes);
+	pk_emit_end(e);
 }
 
-void pk_victim_actions_emit(pk_emit *e, const pk_victim_ref *v, const char *node, const char *scheduler,
-                            const char *what, const char *by)
+static const char *describe(const char *node, int64_t score, long nscored, long ntop, char *buf, size_t size)
 {
-	if (v->terminating)
-		return;
-	char msg[600];
-	pk_action_begin(e, "pod_status_patch", v->uid, v->namespace_, v->name);
-	pk_emit_object(e, "details");
-	pk_emit_object(e, "condition");
-	snprintf(msg, sizeof msg, "%s: preempting to accommodate a higher priority %s", scheduler, what);
-	pk_emit_string(e, "type", "DisruptionTarget");
-	pk_emit_string(e, "status", "True");
-	pk_emit_string(e, "reason", "PreemptionByScheduler");
-	pk_emit_string(e, "message", msg);
-	pk_emit_end(e);
-	pk_emit_end(e);
-	pk_emit_end(e);
+	int w = snprintf(buf, size, "placed on %s: score %lld, the highest of %ld node(s)", node, (long long)score,
+	                 nscored);
+	if (ntop > 1 && w > 0 && (size_t)w < size)
+		snprintf(buf + w, size - (size_t)w, ", tied with %ld other(s): the lowest name taken (upstream: at random)",
+		         ntop - 1);
+	return buf;
+}
 
-	pk_action_begin(e, "pod_delete", v->uid, v->namespace_, v->name);
-	pk_emit_object(e, "details");
-	pk_emit_string(e, "node", node);
-	pk_emit_object(e, "event");
-	snprintf(msg, sizeof msg, "Preempted by %s on node %s", by, node);
-	pk_emit_string(e, "type", "Normal");
-	pk_emit_string(e, "reason", "Preempted");
-	pk_emit_string(e, "action", "Preempting");
-	pk_emit_string(e, "message", msg);
-	pk_emit_end(e);
-	pk_emit_end(e);
-	pk_emit_end(e);
+const char *pk_placement_text(const pk_placement *pl, char *buf, size_t size)
+{
+	if (!pl->node) {
+		snprintf(buf, size, "no node to place on");
+		return buf;
+	}
+	return describe(pl->node->node->name, pl->score, pl->nscored, pl->ntop, buf, size);
+}
+
+const char *pk_placement_json_text(const cJSON *placement, char *buf, size_t size)
+{
+	const cJSON *node = cJSON_GetObjectItemCaseSensitive(placement, "node");
+	const cJSON *score = cJSON_GetObjectItemCaseSensitive(placement, "score");
+	const cJSON *scored = cJSON_GetObjectItemCaseSensitive(placement, "scoredNodes");
+	const cJSON *tied = cJSON_GetObjectItemCaseSensitive(placement, "tiedNodes");
+	if (!cJSON_IsString(node) || !*node->valuestring || !cJSON_IsNumber(score) || !cJSON_IsNumber(scored) ||
+	    !cJSON_IsNumber(tied))
+		return NULL;
+	return describe(node->valuestring, (int64_t)score->valuedouble, (long)scored->valuedouble,
+	                (long)tied->valuedouble, buf, size);
 }

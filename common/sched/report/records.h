@@ -13,7 +13,8 @@
  *     "message":"…","nodes":N,"fitsNodes":[…],"potentialNodes":N,
  *     "numCandidates":N,"offset":K,"warnings":[…],
  *     "postFilter":{"gate","status"} (when a feature gate stopped it),
- *     "diagnosis":{…} (NotEligible, Unschedulable: pk_diagnosis_emit),"pod":{…}}
+ *     "diagnosis":{…} (NotEligible, Unschedulable: pk_diagnosis_emit),"pod":{…},
+ *     "placement":{…} (NoPreemptionNeeded: pk_placement_emit)}
  *   {"kind":"Candidate","preemptor":{namespace,name,uid,priority},"node":"…",
  *     "victims":[{namespace,name,uid,node,priority,startTime,priorityClassName,
  *       owner:{kind,name},podGroup,pdb}],
@@ -41,8 +42,27 @@
 #include <cjson/cJSON.h>
 #include "sched/engine/engine.h"
 #include "sched/engine/podgroup.h"
+#include "sched/engine/score.h"
 #include "io/emit.h"
 #include "io/writer.h"
+
+/* The result names of a Preemptor record's status and a PreemptionPlan's
+ * result, the same in every tool. */
+typedef enum {
+	PK_PLAN_NO_PREEMPTION_NEEDED,
+	PK_PLAN_PREEMPT,
+	PK_PLAN_NOT_ELIGIBLE,
+	PK_PLAN_UNSCHEDULABLE,
+	PK_PLAN_PREEMPTION_IN_PROGRESS,
+} pk_plan_result;
+
+const char *pk_plan_result_name(pk_plan_result r);
+/* A Preemptor record's status: these names, or those victims wrote before
+ * (FitsWithoutPreemption, NeedsPreemption), so that older pipes still
+ * read. false if it is none of them. */
+bool pk_plan_result_parse(const char *name, pk_plan_result *out);
+/* What an evaluation found, in these names. */
+pk_plan_result pk_plan_result_of(pk_pre_status s);
 
 /* The priority sum node choice compares at its third step: each victim
  * adds its priority + 2^31 (MaxInt32 + 1), so one victim more always weighs
@@ -112,16 +132,9 @@ bool pk_candidate_summary_from_json(const cJSON *o, pk_strtab *strs, pk_candidat
  * added arrive. */
 cJSON *pk_node_resources_json(const pk_nodeinfo *ni, const pk_pod *const *gone, int ngone,
                               const pk_pod *const *added, int nadded);
-/* A plan's nodeResources array: every node that loses a pod of gone or
- * gains added[i] (on added_nodes[i]), in order of first mention. */
-cJSON *pk_plan_nodes_json(const pk_snapshot *s, const pk_pod *const *gone, int ngone,
-                          const pk_pod *const *added, const char *const *added_nodes, int nadded);
-
-/* The nodeResources of a pod's plan from s as it is before the plan is
- * played forward: the preemptor assumed onto the node when it fits, or the
- * chosen candidate's victims gone and the preemptor nominated there; NULL
- * for other outcomes. */
-cJSON *pk_pod_plan_nodes_json(const pk_snapshot *s, const pk_evaluation *e, const pk_nodeinfo *assumed);
+/* The same into e (key NULL inside an array). */
+void pk_node_resources_emit(pk_emit *e, const char *key, const pk_nodeinfo *ni, const pk_pod *const *gone, int ngone,
+                            const pk_pod *const *added, int nadded);
 
 /* The parts of a FailedScheduling message that does not place the pod, as a
  * record's "diagnosis", so that nothing reads them back from the text:
@@ -139,9 +152,17 @@ cJSON *pk_pod_plan_nodes_json(const pk_snapshot *s, const pk_evaluation *e, cons
  * (preempt-plan --simulate says it apart), else the evaluation's. */
 void pk_diagnosis_emit(pk_emit *e, const char *key, const pk_evaluation *ev, const char *gate);
 
-cJSON *pk_preemptor_json(const pk_evaluation *e, const pk_snapshot *s);
-/* NodeStatus records of --explain for node i of e (NULL if it is a candidate). */
+/* victims' Preemptor record of evaluation e (the shape above), with
+ * "placement" (pk_placement_emit) when pl places a pod that fits, its
+ * assumption then last in "warnings": one encoder, as a tree or as
+ * compact text (malloc'd; what cJSON_PrintUnformatted prints for the
+ * tree). */
+cJSON *pk_preemptor_json(const pk_evaluation *e, const pk_placement *pl);
+char *pk_preemptor_text(const pk_evaluation *e, const pk_placement *pl);
+/* NodeStatus records of --explain for node i of e (NULL if it is a
+ * candidate), as a tree or as compact text (malloc'd): one encoder. */
 cJSON *pk_node_status_json(const pk_evaluation *e, long i);
+char *pk_node_status_text(const pk_evaluation *e, long i);
 /* What such a record says: the status that ruled node i out, its stage
  * ("Filter" or "DryRun") and a note on preemption (NULL if none); NULL
  * for a candidate. */
@@ -186,24 +207,18 @@ void pk_node_groups_flush(pk_node_groups *gs, pk_node_group_row_fn fn, void *ctx
 #define PK_FITS_SHOWN 5
 const char *pk_fits_text(const char *const *nodes, int nshown, long n, char *buf, size_t size);
 
-/* The API calls of a PreemptionPlan's "actions", as the executor makes them.
- * pk_action_begin opens {"call","uid","namespace","name"} in an array,
- * details to be added before its pk_emit_end.
- * pk_victim_actions_emit adds a victim's two calls: a status patch
- * adding the DisruptionTarget condition, then a plain DELETE (no eviction:
- * the apiserver does not enforce PDBs) with the Preempted event; none for
- * a victim already terminating. node is the victim's node; by is what preempts, as the messages name
- * it: "pod <uid>" or "pod group <namespace>/<name>"; what is "pod" or
- * "pod group". */
-void pk_action_begin(pk_emit *e, const char *call, const char *uid, const char *ns, const char *name);
-void pk_victim_actions_emit(pk_emit *e, const pk_victim_ref *v, const char *node, const char *scheduler,
-                            const char *what, const char *by);
-
 /* Key identifying a preemptor in records: uid if set, else namespace/name. */
 void pk_preemptor_key(const cJSON *ref, char *buf, size_t size);
 
-/* A PodGroup plan's nodeResources (records.h) from s as it is before pk_pg_apply: the
- * victims gone and the placed members added; NULL when nothing moves. */
-cJSON *pk_pg_plan_nodes_json(const pk_snapshot *s, const pk_pg_evaluation *e);
+/* A placement (engine/score.h) in a record:
+ *   {"node", "score", "scoredNodes", "tiedNodes", "tieBroken", "rule",
+ *    "plugins": {name: {"score", "weight"}}, "assumes"}
+ * (key NULL inside an array). */
+void pk_placement_emit(pk_emit *e, const char *key, const pk_placement *pl);
+/* "placed on NODE: score S, the highest of N node(s)[, tied with K-1
+ * other(s): ...]". */
+const char *pk_placement_text(const pk_placement *pl, char *buf, size_t size);
+/* The same from the record pk_placement_emit wrote; NULL if it is none. */
+const char *pk_placement_json_text(const cJSON *placement, char *buf, size_t size);
 
 #endif

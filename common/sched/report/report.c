@@ -1,6 +1,6 @@
 /* The report of preemption plans: taking the records, gathering what the
- * page shows from them, and the page around the sections (report_page.c).
- * See report.h. */
+ * page shows from them, and the page around the sections (report_page.c,
+ * report_detail.c). See report.h. */
 #include "sched/report/report.h"
 
 #include <ctype.h>
@@ -72,7 +72,6 @@ void pk_report_free(pk_report *r)
 		free_list(&r->reasons[i].examples);
 	free(r->reasons);
 	free(r->warnings);
-	cJSON_Delete(r->run_warnings);
 	cJSON_Delete(r->summary);
 	cJSON_Delete(r->applied);
 	cJSON_Delete(r->extra);
@@ -497,29 +496,11 @@ static int cmp_reason(const void *a, const void *b)
 	return c ? c : strcmp(x->text, y->text);
 }
 
-void pk_report_warnings(pk_report *r, cJSON *warnings)
-{
-	cJSON_Delete(r->run_warnings);
-	r->run_warnings = warnings;
-}
-
-/* The warning with text (a count " (N times)" at its end taken off into
- * *times), added if new. */
-static rp_warning *warning_of(pk_report *r, const char *text, long *times)
+/* The warning with text, added if new. */
+static rp_warning *warning_of(pk_report *r, const char *text)
 {
 	char buf[2200];
 	snprintf(buf, sizeof buf, "%s", text);
-	*times = 1;
-	size_t n = strlen(buf);
-	if (n > 8 && strcmp(buf + n - 7, " times)") == 0) {
-		char *open = strrchr(buf, '(');
-		char *end;
-		long k = open && open > buf && open[-1] == ' ' ? strtol(open + 1, &end, 10) : 0;
-		if (k > 1 && strcmp(end, " times)") == 0) {
-			*times = k;
-			open[-1] = '\0';
-		}
-	}
 	const char *key = rp_str(r, buf);
 	for (long i = 0; i < r->nwarnings; i++)
 		if (r->warnings[i].text == key)
@@ -527,6 +508,13 @@ static rp_warning *warning_of(pk_report *r, const char *text, long *times)
 	r->warnings = grow(r->warnings, &r->capwarnings, r->nwarnings + 1, sizeof *r->warnings);
 	r->warnings[r->nwarnings] = (rp_warning){ .text = key, .last_unit = -1 };
 	return &r->warnings[r->nwarnings++];
+}
+
+void pk_report_run_warnings(pk_report *r, const pk_diag *d)
+{
+	/* first in the box: before the records' (gathered when the page is written) */
+	for (size_t i = 0; i < d->ncauses; i++)
+		warning_of(r, d->causes[i].message)->times += d->causes[i].count;
 }
 
 /* The warning with text, or NULL. */
@@ -545,14 +533,9 @@ static rp_warning *find_warning(pk_report *r, const char *text)
 static void gather_warnings(pk_report *r)
 {
 	const cJSON *w, *rec;
-	long times;
-	const cJSON *run = r->summary ? pk_get(r->summary, "warnings") : r->run_warnings;
-	cJSON_ArrayForEach(w, run)
-		if (cJSON_IsString(w))
-			warning_of(r, w->valuestring, &times)->times += times;
 	for (long i = 0; i < r->nunits; i++)
 		cJSON_ArrayForEach(w, pk_get(r->units[i].plan, "warnings")) {
-			rp_warning *x = cJSON_IsString(w) ? warning_of(r, w->valuestring, &times) : NULL;
+			rp_warning *x = cJSON_IsString(w) ? warning_of(r, w->valuestring) : NULL;
 			if (x && x->last_unit != i) {
 				x->last_unit = i;
 				x->units++;
@@ -569,7 +552,7 @@ static void gather_warnings(pk_report *r)
 			snprintf(said, sizeof said, "%s %s/%s: %s", pk_str_or(o, "kind", ""), pk_str_or(o, "namespace", ""),
 			         pk_str_or(o, "name", ""), w->valuestring);
 			rp_warning *x = find_warning(r, said);
-			(x ? x : warning_of(r, w->valuestring, &times))->applied++;
+			(x ? x : warning_of(r, w->valuestring))->applied++;
 		}
 	}
 }

@@ -25,6 +25,7 @@
 
 #include <stddef.h>
 #include <cjson/cJSON.h>
+#include "diag.h"
 #include "io/writer.h"
 #include "sched/engine/engine.h"
 #include "sched/report/records.h"
@@ -60,11 +61,13 @@ void pk_report_take(pk_report *r, cJSON *rec);
 void pk_report_candidates(pk_report *r, const cJSON *preemptor, const pk_candidate *c, int n,
                           pk_node_groups *others, int64_t now);
 
-/* The tool's own warnings of the run (pk_cli_warnings_json: "message" or
- * "message (N times)"), for a run without a SimulationSummary record; the
- * report owns them from here. With the warnings of the records they make
- * the box at the top of the page: each once, with what it touched. */
-void pk_report_warnings(pk_report *r, cJSON *warnings);
+/* The tool's own warnings of the run, each with how often it was said (the
+ * causes of d, pk_diag_warn_once's): the count as a number, not read back
+ * from the text the records carry ("message (N times)", the
+ * SimulationSummary's). With the warnings of the records they make the box
+ * at the top of the page: each once, with what it touched. Call it before
+ * pk_report_write. */
+void pk_report_run_warnings(pk_report *r, const pk_diag *d);
 
 /* Write the page. Returns 0, or -1 when a write failed (out remembers it). */
 int pk_report_write(pk_report *r, pk_out *out);

@@ -1,5 +1,5 @@
 /* The report's model: what report.c gathers from the records and
- * report_page.c writes. Internal to common/sched. */
+ * report_page.c and report_detail.c write. Internal to common/sched. */
 #ifndef PK_SCHED_REPORT_INT_H
 #define PK_SCHED_REPORT_INT_H
 
@@ -66,10 +66,10 @@ typedef struct rp_reason {
 
 /* A warning of the run, once however many records carry it. */
 typedef struct rp_warning {
-	const char *text;         /* interned, without a " (N times)" count */
+	const char *text;         /* interned */
 	long units;               /* plans that carry it */
 	long applied;             /* applied objects that carry it */
-	long times;               /* how often the run said it (its own count), 0: no record of the run says it */
+	long times;               /* how often the run said it (pk_report_run_warnings), 0: the run did not */
 	long last_unit;           /* while counting: the last plan counted, so that a plan counts once */
 } rp_warning;
 
@@ -98,7 +98,6 @@ struct pk_report {
 	long victims, pdb_violations, recreated, cascades;
 	rp_warning *warnings;     /* in the order first met: the run's, then the plans', the applied objects' */
 	long nwarnings, capwarnings;
-	cJSON *run_warnings;      /* the tool's own (pk_report_warnings), or NULL */
 };
 
 /* Interned strings of the report. */
@@ -108,7 +107,7 @@ void rp_list_add(rp_list *l, long unit);
 /* qsort for arrays that may be empty (and NULL). */
 void rp_sort(void *base, long n, size_t size, int (*cmp)(const void *, const void *));
 
-/* Sections (report_page.c), in page order. */
+/* Sections (report_page.c, then report_detail.c), in page order. */
 void rp_write_warnings(pk_report *r, pk_html *h);
 void rp_write_summary(pk_report *r, pk_html *h);
 void rp_write_applied(pk_report *r, pk_html *h);
@@ -123,7 +122,9 @@ void rp_write_units(pk_report *r, pk_html *h);
 
 /* Pieces the sections share. */
 void rp_unit_link(pk_report *r, pk_html *h, long unit);
-/* Links to the units of l, the first max of them, then "and N more". */
+/* Links to the units of l, the first max of them, then "and N more";
+ * a table cell shows RP_MAX_LINKS. */
+enum { RP_MAX_LINKS = 3 };
 void rp_unit_links(pk_report *r, pk_html *h, const rp_list *l, long max);
 /* <td> with a number, sortable as one. */
 void rp_td_num(pk_html *h, long v);
@@ -131,5 +132,20 @@ void rp_section_start(pk_html *h, const char *id, const char *title);
 void rp_none(pk_html *h, const char *text);
 /* <p class="note" id="id">, formatted and escaped: what a bound left out. */
 void rp_note(pk_html *h, const char *id, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+void rp_section_end(pk_html *h);
+/* A section, or when empty its title and the line none; false when empty. */
+bool rp_section_or_none(pk_html *h, const char *id, const char *title, bool empty, const char *none);
+void rp_td_text(pk_html *h, const char *text);
+/* A record's number at path, 0 when absent. */
+long rp_num(const cJSON *o, const char *path);
+/* A sortable table with its column titles (NULL-ended), in a box of its own width. */
+void rp_table_start(pk_html *h, const char *id, const char *const *cols);
+void rp_table_end(pk_html *h);
+/* The node-choice criterion that chose the plan's node (decidedBy), or NULL. */
+const char *rp_criterion_text(const cJSON *plan);
+/* The strings of arr, the first max of them, then how many more. */
+void rp_string_list(pk_html *h, const cJSON *arr, long max);
+/* What a record says it assumed: its warnings array, after the rest. */
+void rp_record_warnings(pk_html *h, const cJSON *w);
 
 #endif
