@@ -304,7 +304,7 @@ const cJSON *pcv_gated(pcv_obj *o, const cJSON *parent, const char *key, const c
 	pcv_finding *d;
 	/* a gate the release answered for does not have is off there */
 	char why[160];
-	int minor = o->ctx->cli->engine.gates.k8s_minor;
+	int minor = o->ctx->cli->engine.release.minor;
 	pk_gate_id id = pk_gate_lookup(gate);
 	if (id != PK_NGATES && !pk_gate_at(id, minor)->exists)
 		snprintf(why, sizeof why, "feature gate %s does not exist in Kubernetes 1.%d", gate, minor);

@@ -225,8 +225,8 @@ static void on_step(void *ctx, const pk_sim_step *st)
 	if (st->group_eval) {
 		pk_plan_of_group(&plan, st->group_eval,
 		                 st->unit->npods ? st->unit->pods[0]->scheduler_name : "default-scheduler",
-		                 r->cli.engine.gates.k8s_minor);
-		const char *reprieve = pk_pg_reprieve_assumption(st->group_eval, r->cli.engine.gates.k8s_minor);
+		                 r->cli.engine.release.minor);
+		const char *reprieve = pk_pg_reprieve_assumption(st->group_eval);
 		if (reprieve) {
 			pk_plan_add_warning(&plan, reprieve);
 			warn(r, NULL, "%s", reprieve);
@@ -331,7 +331,7 @@ static void html_begin(sim_run *r)
 	pk_report_opts o;
 	pk_report_opts_default(&o);
 	o.title = "preempt-plan --simulate";
-	o.k8s_minor = r->cli.engine.gates.k8s_minor;
+	o.k8s_minor = r->cli.engine.release.minor;
 	o.nodes = r->snap.nnodes;
 	r->report = pk_report_new(&o);
 }
@@ -700,7 +700,7 @@ int pp_simulate_main(int argc, char **argv)
 	/* the engine options are final once the options are read */
 	pk_snapshot_init(&r->snap);
 	r->snap.threads = r->cli.engine.threads;
-	pk_pg_set_init(&r->groups, &r->cli.engine.gates);
+	pk_pg_set_init(&r->groups, &r->cli.engine.release);
 	pk_eval_opts_engine(&so.eval, &r->cli.engine);
 	r->writer = sim_writer_for(r->cli.format);
 	/* on one terminal, each assumption once: under the table */
