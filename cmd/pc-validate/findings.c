@@ -322,14 +322,3 @@ const cJSON *pcv_gated(pcv_obj *o, const cJSON *parent, const char *key, const c
 	return NULL;
 }
 
-/* ---- feature gates ---- */
-
-void pcv_gates_from(pcv_gates *g, const pk_feature_gates *fg)
-{
-	g->generic_workload = pk_gate_on(fg, PK_GATE_GENERIC_WORKLOAD);
-	g->topology = pk_gate_on(fg, PK_GATE_TOPOLOGY_AWARE_WORKLOAD_SCHEDULING);
-	g->dra_claims = pk_gate_on(fg, PK_GATE_DRA_WORKLOAD_RESOURCE_CLAIMS);
-	g->workload_preemption = pk_gate_on(fg, PK_GATE_WORKLOAD_AWARE_PREEMPTION);
-	g->pg_preemption_policy = pk_gate_on(fg, PK_GATE_POD_GROUP_PREEMPTION_POLICY);
-	g->composite = pk_gate_on(fg, PK_GATE_COMPOSITE_POD_GROUP);
-}

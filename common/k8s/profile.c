@@ -96,6 +96,8 @@ void pk_release_profile_of(pk_release_profile *p, const pk_feature_gates *g)
 	 * so only an explicit CompositePodGroup=false turns the hierarchy off
 	 * (our default, gates.c) */
 	p->composite_pod_groups = pk_gate_on(g, PK_GATE_COMPOSITE_POD_GROUP);
+	p->dra_workload_resource_claims = pk_gate_on(g, PK_GATE_DRA_WORKLOAD_RESOURCE_CLAIMS);
+	p->pod_group_preemption_policy = pk_gate_on(g, PK_GATE_POD_GROUP_PREEMPTION_POLICY);
 	p->groups_count_in_pod_preemption = p->generic_workload && r->group_priority_authoritative;
 }
 

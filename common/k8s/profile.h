@@ -27,7 +27,7 @@ typedef enum {
 typedef struct pk_release_profile {
 	int minor;                 /* Kubernetes 1.<minor>, resolved (never 0) */
 
-	/* ---- the gates the engine reads, at their final values ---- */
+	/* ---- the gates the tools read, at their final values ---- */
 	bool generic_workload;     /* GenericWorkload: schedulingGroup / PodGroup honoured */
 	bool workload_aware_preemption; /* PodGroupPostFilter runs: GenericWorkload where
 	                            * wap_follows_generic_workload, else the
@@ -35,6 +35,8 @@ typedef struct pk_release_profile {
 	const char *workload_aware_preemption_gate; /* the gate that switches it, by name */
 	bool topology_aware;       /* TopologyAwareWorkloadScheduling */
 	bool composite_pod_groups; /* CompositePodGroup hierarchies honoured (the gate) */
+	bool dra_workload_resource_claims; /* DRAWorkloadResourceClaims (the apiserver's, pc-validate) */
+	bool pod_group_preemption_policy;  /* PodGroupPreemptionPolicy (the apiserver's, pc-validate) */
 	/* PodGroup priority and disruptionMode count in pod-by-pod scheduling
 	 * and preemption too (the release's rule, with GenericWorkload on) */
 	bool groups_count_in_pod_preemption;
