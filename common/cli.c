@@ -61,7 +61,7 @@ static void print_gates_help(const pk_cli *c)
 {
 	if (!c->spec->gates)
 		return;
-	int minor = c->engine.gates.k8s_minor;
+	int minor = c->engine.gates.k8s_minor; /* --help comes before the profile is made */
 	printf("\nFeature gates this tool reads in Kubernetes 1.%d (--feature-gates; AllAlpha and AllBeta too):\n",
 	       minor);
 	for (int i = 0; i < PK_NGATES; i++) {
@@ -279,12 +279,12 @@ int pk_cli_handle(pk_cli *c, int opt, const char *arg)
 
 const char *pk_cli_k8s_version(const pk_cli *c, char *buf, size_t size)
 {
-	return pk_k8s_version_text(c->engine.gates.k8s_minor, buf, size);
+	return pk_k8s_version_text(c->engine.release.minor, buf, size);
 }
 
 void pk_cli_add_k8s_version(const pk_cli *c, cJSON *record)
 {
-	pk_k8s_add_version(record, c->engine.gates.k8s_minor);
+	pk_k8s_add_version(record, c->engine.release.minor);
 }
 
 static bool answers_for_kubernetes(const pk_cli *c);
@@ -297,6 +297,7 @@ static void options_done(pk_cli *c)
 	char err[512];
 	if (pk_feature_gates_check_release(&c->engine.gates, err, sizeof err) != 0)
 		pk_cli_usage_error(c, "--feature-gates: %s", err);
+	pk_engine_opts_finish(&c->engine);
 	bool capped;
 	c->engine.threads = pk_threads_resolve(c->threads_asked, &capped);
 	c->reader.threads = c->engine.threads;
@@ -305,7 +306,7 @@ static void options_done(pk_cli *c)
 		               c->threads_asked, c->engine.threads);
 	if (c->want_version) {
 		if (answers_for_kubernetes(c))
-			printf("%s %s (answers for Kubernetes 1.%d)\n", c->prog, PK_VERSION, c->engine.gates.k8s_minor);
+			printf("%s %s (answers for Kubernetes 1.%d)\n", c->prog, PK_VERSION, c->engine.release.minor);
 		else
 			printf("%s %s\n", c->prog, PK_VERSION);
 		exit(fflush(stdout) == 0 ? PK_EXIT_OK : PK_EXIT_TROUBLE);
@@ -485,7 +486,7 @@ void pk_cli_table_warnings(const pk_cli *c, pk_table *t)
 {
 	char text[2200];
 	if (answers_for_kubernetes(c))
-		pk_table_footer(t, "Answers for Kubernetes 1.%d (--kubernetes-version).", c->engine.gates.k8s_minor);
+		pk_table_footer(t, "Answers for Kubernetes 1.%d (--kubernetes-version).", c->engine.release.minor);
 	for (size_t i = 0; i < c->diag.ncauses; i++) {
 		cause_text(&c->diag.causes[i], text, sizeof text);
 		pk_table_footer(t, "Warning: %s", text);

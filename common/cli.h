@@ -58,8 +58,8 @@ typedef struct pk_cli {
 	pk_format format;
 	bool no_headers;
 	/* The release, its gates and the thread count, decided once the options
-	 * are read, for the library (engine.gates.k8s_minor: the release
-	 * answered for); reader.threads is engine.threads. */
+	 * are read, for the library (engine.release: the release profile,
+	 * engine.release.minor the release answered for); reader.threads is engine.threads. */
 	pk_engine_opts engine;
 	int threads_asked;        /* --threads as given (0: not given) */
 	bool want_version;        /* -V: printed once the options are read (the release may follow) */

@@ -338,3 +338,11 @@ YAML
 	run -2 preempt-plan --n x
 	assert_output --partial "unknown or ambiguous option '--n'"
 }
+
+@test "no release number is compared outside the release profile (common/k8s/): a behaviour by release is a field of k8s/profile.h (issue 34)" {
+	# `minor >= 37`, `k8s_minor == 0`, `36 < minor`: only common/k8s/ may say which release does what
+	cd "$ROOT"
+	run sh -c "grep -rnE '(minor[[:space:]]*(==|!=|<=|>=|<|>)[[:space:]]*[0-9])|([0-9][[:space:]]*(==|!=|<=|>=|<|>)[[:space:]]*[A-Za-z_.>-]*minor\\b)' \
+		--include='*.c' --include='*.h' common cmd | grep -v '^common/k8s/'"
+	assert_output ""
+}

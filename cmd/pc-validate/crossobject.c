@@ -831,7 +831,8 @@ static void composite_update(pcv_obj *o, const cJSON *ns, const cJSON *os)
 	update_scheduling_policy(o, pk_get(ns, "schedulingPolicy"), pk_get(os, "schedulingPolicy"),
 	                         "spec.schedulingPolicy");
 	const cJSON *pp = pk_get(ns, "preemptionPolicy");
-	if (!o->ctx->gates.pg_preemption_policy && pp && !cJSON_IsNull(pp) && !same(pp, pk_get(os, "preemptionPolicy")))
+	if (!o->ctx->release->pod_group_preemption_policy && pp && !cJSON_IsNull(pp) &&
+	    !same(pp, pk_get(os, "preemptionPolicy")))
 		pcv_set_rule(pcv_forbidden(o, "spec.preemptionPolicy", "Forbidden (feature gate PodGroupPreemptionPolicy is disabled)"),
 		             "spec.preemptionPolicy", "ifDisabledForbidden");
 	for (size_t k = 0; k < sizeof frozen / sizeof frozen[0]; k++) {

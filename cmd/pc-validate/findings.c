@@ -304,7 +304,7 @@ const cJSON *pcv_gated(pcv_obj *o, const cJSON *parent, const char *key, const c
 	pcv_finding *d;
 	/* a gate the release answered for does not have is off there */
 	char why[160];
-	int minor = o->ctx->cli->engine.gates.k8s_minor;
+	int minor = o->ctx->cli->engine.release.minor;
 	pk_gate_id id = pk_gate_lookup(gate);
 	if (id != PK_NGATES && !pk_gate_at(id, minor)->exists)
 		snprintf(why, sizeof why, "feature gate %s does not exist in Kubernetes 1.%d", gate, minor);
@@ -322,14 +322,3 @@ const cJSON *pcv_gated(pcv_obj *o, const cJSON *parent, const char *key, const c
 	return NULL;
 }
 
-/* ---- feature gates ---- */
-
-void pcv_gates_from(pcv_gates *g, const pk_feature_gates *fg)
-{
-	g->generic_workload = pk_gate_on(fg, PK_GATE_GENERIC_WORKLOAD);
-	g->topology = pk_gate_on(fg, PK_GATE_TOPOLOGY_AWARE_WORKLOAD_SCHEDULING);
-	g->dra_claims = pk_gate_on(fg, PK_GATE_DRA_WORKLOAD_RESOURCE_CLAIMS);
-	g->workload_preemption = pk_gate_on(fg, PK_GATE_WORKLOAD_AWARE_PREEMPTION);
-	g->pg_preemption_policy = pk_gate_on(fg, PK_GATE_POD_GROUP_PREEMPTION_POLICY);
-	g->composite = pk_gate_on(fg, PK_GATE_COMPOSITE_POD_GROUP);
-}

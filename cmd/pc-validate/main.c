@@ -164,7 +164,7 @@ int main(int argc, char **argv)
 	cli.reader.skip_file = pcv_on_skip_file;
 	parse_options(&cli, &c, &opt, argc, argv);
 	c.findings.cap.max = cli.max_findings;
-	pcv_gates_from(&c.gates, &cli.engine.gates);
+	c.release = &cli.engine.release;
 	c.writer = pcv_writer_for(cli.format);
 
 	load_existing(&c, &opt, argc, argv);

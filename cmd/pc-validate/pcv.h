@@ -73,18 +73,6 @@ typedef struct pcv_findings {
 	pcv_finding left_out; /* the last finding over the cap, not kept */
 } pcv_findings;
 
-/* Feature gates that change validation (validation.md 1.5). */
-typedef struct pcv_gates {
-	bool generic_workload;       /* API served at all */
-	bool topology;               /* TopologyAwareWorkloadScheduling */
-	bool dra_claims;             /* DRAWorkloadResourceClaims */
-	bool workload_preemption;    /* WorkloadAwarePreemption; from 1.37 GenericWorkload (#139520) */
-	bool pg_preemption_policy;   /* PodGroupPreemptionPolicy */
-	bool composite;              /* CompositePodGroup */
-} pcv_gates;
-
-/* The gates pc-validate reads, from the shared --feature-gates. */
-void pcv_gates_from(pcv_gates *g, const pk_feature_gates *fg);
 
 /* A reference to check once every object has been read. */
 typedef enum { REF_PCLASS, REF_WORKLOAD, REF_PREEMPTION_PCLASS } pcv_ref_kind;
@@ -145,7 +133,12 @@ struct pcv_obj;
 typedef struct pcv_ctx {
 	pk_cli *cli;
 	const struct pcv_writer *writer; /* -o, chosen once (pcv_writer_for) */
-	pcv_gates gates;
+	/* The feature gates that change validation (validation.md 1.5), in the
+	 * release profile (k8s/profile.h): generic_workload (the API served at
+	 * all), topology_aware, dra_workload_resource_claims,
+	 * workload_aware_preemption (from 1.37 GenericWorkload, #139520),
+	 * pod_group_preemption_policy, composite_pod_groups. */
+	const pk_release_profile *release;
 	bool strict;
 	bool kep5710;
 	bool summary;

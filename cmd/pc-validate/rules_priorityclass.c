@@ -76,7 +76,7 @@ static void check_scheduling_group(pcv_obj *o, const cJSON *spec, const char *sp
 {
 	char field[PCV_PATH_MAX];
 	pcv_path(field, "%s.schedulingGroup", spec_path);
-	const cJSON *group = pcv_gated(o, spec, "schedulingGroup", field, o->ctx->gates.generic_workload,
+	const cJSON *group = pcv_gated(o, spec, "schedulingGroup", field, o->ctx->release->generic_workload,
 	                               "GenericWorkload", PCV_GATE_DROPPED);
 	const char *name = pk_str(group, "podGroupName");
 	pcv_path(field, "%s.schedulingGroup.podGroupName", spec_path);

@@ -188,7 +188,7 @@ static void check_group_preemption_policy(pcv_obj *o, const cJSON *parent, const
 	/* an update keeps a dropped field the stored object uses
 	 * (dropDisabledFields); the update rules judge a change */
 	bool kept = verdict == PCV_GATE_DROPPED && o->old && present(pk_getp(o->old, p));
-	const cJSON *pp = pcv_gated(o, parent, "preemptionPolicy", p, o->ctx->gates.pg_preemption_policy || kept,
+	const cJSON *pp = pcv_gated(o, parent, "preemptionPolicy", p, o->ctx->release->pod_group_preemption_policy || kept,
 	                            "PodGroupPreemptionPolicy", verdict);
 	if (!cJSON_IsString(pp))
 		return;
@@ -216,26 +216,26 @@ static void note_preemption_class(pcv_obj *o, const cJSON *parent, const char *p
 static void check_group_fields(pcv_obj *o, const cJSON *t, const char *path, bool podgroup)
 {
 	char p[PCV_PATH_MAX];
-	const pcv_gates *g = &o->ctx->gates;
+	const pk_release_profile *g = o->ctx->release;
 	bool v2 = is_v1alpha2(o);
 	pcv_path(p, "%s.schedulingPolicy", path);
 	check_scheduling_policy(o, pk_get(t, "schedulingPolicy"), p, false);
 
 	pcv_path(p, "%s.schedulingConstraints", path);
-	const cJSON *cons = pcv_gated(o, t, "schedulingConstraints", p, g->topology, "TopologyAwareWorkloadScheduling",
+	const cJSON *cons = pcv_gated(o, t, "schedulingConstraints", p, g->topology_aware, "TopologyAwareWorkloadScheduling",
 	                              PCV_GATE_DROPPED);
 	if (present(cons))
 		check_topology(o, cons, p);
 
 	pcv_path(p, "%s.resourceClaims", path);
-	const cJSON *claims = pcv_gated(o, t, "resourceClaims", p, g->dra_claims, "DRAWorkloadResourceClaims",
-	                                PCV_GATE_DROPPED);
+	const cJSON *claims = pcv_gated(o, t, "resourceClaims", p, g->dra_workload_resource_claims,
+	                                "DRAWorkloadResourceClaims", PCV_GATE_DROPPED);
 	if (present(claims))
 		check_claims(o, claims, p);
 
 	/* v1alpha2 gates these behind WorkloadAwarePreemption; the newest
 	 * v1alpha3 carries no gate tag on them. */
-	bool prio_on = v2 ? g->workload_preemption : true;
+	bool prio_on = v2 ? g->workload_aware_preemption : true;
 	pcv_path(p, "%s.disruptionMode", path);
 	check_disruption_mode(o, pcv_gated(o, t, "disruptionMode", p, prio_on, "WorkloadAwarePreemption", PCV_GATE_DROPPED),
 	                      p);
@@ -299,7 +299,7 @@ static void note_priority(tree_state *st, const cJSON *t)
 static void note_template_class(pcv_obj *o, const cJSON *t, const char *path)
 {
 	const char *cls = pk_str(t, "priorityClassName");
-	if (!cls || !*cls || !o->ctx->gates.workload_preemption)
+	if (!cls || !*cls || !o->ctx->release->workload_aware_preemption)
 		return;
 	char p[PCV_PATH_MAX];
 	pcv_path(p, "%s.priorityClassName", path);
@@ -428,7 +428,7 @@ static void check_controller_ref(pcv_obj *o, const cJSON *ref)
 
 static bool is_workload_api_served(pcv_obj *o)
 {
-	if (o->ctx->gates.generic_workload)
+	if (o->ctx->release->generic_workload)
 		return true;
 	pcv_report(o, PK_SEV_ERROR, PCV_UNKNOWN_KIND, "apiVersion",
 	           "no matches for kind \"%s\" in version \"%s\" (feature gate GenericWorkload is disabled)",
@@ -449,7 +449,7 @@ void pcv_rules_workload(pcv_obj *o)
 	pk_strmap_init(&st.names);
 	const cJSON *pgts = pk_get(spec, "podGroupTemplates");
 	const cJSON *cpgts = pcv_gated(o, spec, "compositePodGroupTemplates", "spec.compositePodGroupTemplates",
-	                               o->ctx->gates.composite, "CompositePodGroup", PCV_GATE_FORBIDDEN);
+	                               o->ctx->release->composite_pod_groups, "CompositePodGroup", PCV_GATE_FORBIDDEN);
 	st.composite = array_len(cpgts) > 0;
 
 	static const char *const members[] = {"podGroupTemplates", "compositePodGroupTemplates"};
@@ -459,7 +459,7 @@ void pcv_rules_workload(pcv_obj *o)
 		if (!set[0])
 			pcv_required(o, "spec.podGroupTemplates", "must have at least one item");
 	} else {
-		check_union(o, "spec", spec, members, set, o->ctx->gates.composite ? 2 : 1);
+		check_union(o, "spec", spec, members, set, o->ctx->release->composite_pod_groups ? 2 : 1);
 	}
 
 	check_pg_templates(o, &st, pgts, "spec.podGroupTemplates");
@@ -533,8 +533,8 @@ void pcv_rules_workload_v1alpha1(pcv_obj *o)
 	}
 	/* Intermediate revision: Workload-level priority (gate WorkloadAwarePreemption). */
 	const cJSON *cls = pcv_gated(o, spec, "priorityClassName", "spec.priorityClassName",
-	                             o->ctx->gates.workload_preemption, "WorkloadAwarePreemption", PCV_GATE_DROPPED);
-	const cJSON *prio = pcv_gated(o, spec, "priority", "spec.priority", o->ctx->gates.workload_preemption,
+	                             o->ctx->release->workload_aware_preemption, "WorkloadAwarePreemption", PCV_GATE_DROPPED);
+	const cJSON *prio = pcv_gated(o, spec, "priority", "spec.priority", o->ctx->release->workload_aware_preemption,
 	                              "WorkloadAwarePreemption", PCV_GATE_DROPPED);
 	if (present(cls) || present(prio))
 		check_priority_fields(o, spec, "spec");
@@ -605,7 +605,7 @@ static void check_template_ref(pcv_obj *o, const cJSON *spec)
  * to the priority; an update is a no-op for it. */
 static void admit_group_priority(pcv_obj *o, const cJSON *spec)
 {
-	if (!o->ctx->gates.workload_preemption || o->old)
+	if (!o->ctx->release->workload_aware_preemption || o->old)
 		return;
 	const char *cls = pk_str_or(spec, "priorityClassName", "");
 	pcv_add_ref(o, REF_PCLASS, *cls ? "spec.priorityClassName" : "spec.priority", cls, NULL, NULL);
@@ -629,7 +629,7 @@ void pcv_rules_podgroup(pcv_obj *o)
 	check_template_ref(o, spec);
 	if (!is_v1alpha2(o)) {
 		const cJSON *parent = pcv_gated(o, spec, "parentCompositePodGroupName", "spec.parentCompositePodGroupName",
-		                                o->ctx->gates.composite, "CompositePodGroup", PCV_GATE_FORBIDDEN);
+		                                o->ctx->release->composite_pod_groups, "CompositePodGroup", PCV_GATE_FORBIDDEN);
 		if (cJSON_IsString(parent) && *parent->valuestring) {
 			pcv_check_subdomain(o, "spec.parentCompositePodGroupName", parent->valuestring);
 			if (!present(pk_get(spec, "workloadRef")) && !present(pk_get(spec, "podGroupTemplateRef")))
@@ -646,7 +646,7 @@ void pcv_rules_podgroup(pcv_obj *o)
  * CompositePodGroup): the declarative tags of its types. */
 void pcv_rules_composite_podgroup(pcv_obj *o)
 {
-	if (!o->ctx->gates.composite) {
+	if (!o->ctx->release->composite_pod_groups) {
 		pcv_report(o, PK_SEV_ERROR, PCV_UNKNOWN_KIND, "apiVersion",
 		           "no matches for kind \"%s\" in version \"%s\" (feature gate CompositePodGroup is disabled)",
 		           o->kind, o->api_version);

@@ -198,7 +198,7 @@ static bool check_type_meta(pcv_obj *o)
  * answered for does serve are said too. */
 static void unknown_version(pcv_obj *o)
 {
-	int minor = o->ctx->cli->engine.gates.k8s_minor;
+	int minor = o->ctx->cli->engine.release.minor;
 	char list[256];
 	pk_release_served_list(minor, o->group, o->kind, list, sizeof list);
 	if (!pk_release_knows_kind(o->group, o->kind))
@@ -215,7 +215,7 @@ static bool dispatch_scheduling(pcv_obj *o)
 	const char *v = o->version, *k = o->kind;
 	if (!pk_release_knows_kind(o->group, k))
 		return false;  /* not ours */
-	if (!pk_release_serves(o->ctx->cli->engine.gates.k8s_minor, o->group, k, v)) {
+	if (!pk_release_serves(o->ctx->cli->engine.release.minor, o->group, k, v)) {
 		unknown_version(o);
 		return true;
 	}

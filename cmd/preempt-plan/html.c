@@ -8,7 +8,7 @@ static void html_begin(plan_run *r)
 	pk_report_opts o;
 	pk_report_opts_default(&o);
 	o.title = "victims | preempt-plan";
-	o.k8s_minor = r->cli->engine.gates.k8s_minor;
+	o.k8s_minor = r->cli->engine.release.minor;
 	/* the cluster's size, as victims counted it */
 	for (long i = 0; i < r->nentries && o.nodes < 0; i++) {
 		int64_t n;

@@ -198,7 +198,7 @@ int plan_read(plan_run *r, char **paths, int npaths)
 static void entry_plan(const plan_run *r, const plan_entry *e, pk_plan *p)
 {
 	memset(p, 0, sizeof *p);
-	p->k8s_minor = r->cli->engine.gates.k8s_minor;
+	p->k8s_minor = r->cli->engine.release.minor;
 	p->candidates = e->candidates;
 	p->ncandidates = e->ncandidates;
 	pk_plan_pod_from_record(p, e->preemptor, e->ref);

@@ -222,9 +222,9 @@ static void on_step(void *ctx, const pk_sim_step *st)
 	pk_plan plan;
 	char missing[1024];
 	pk_apply_observe(&r->apply, st);
-	pk_plan_of_step(&plan, st, &r->snap, r->cli.engine.gates.k8s_minor, &r->apply);
+	pk_plan_of_step(&plan, st, &r->snap, r->cli.engine.release.minor, &r->apply);
 	if (st->group_eval) {
-		const char *reprieve = pk_pg_reprieve_assumption(st->group_eval, r->cli.engine.gates.k8s_minor);
+		const char *reprieve = pk_pg_reprieve_assumption(st->group_eval);
 		if (reprieve) /* in the plan's warnings already */
 			warn(r, NULL, "%s", reprieve);
 	} else {
@@ -313,7 +313,7 @@ static void html_begin(sim_run *r)
 	pk_report_opts o;
 	pk_report_opts_default(&o);
 	o.title = "preempt-plan --simulate";
-	o.k8s_minor = r->cli.engine.gates.k8s_minor;
+	o.k8s_minor = r->cli.engine.release.minor;
 	o.nodes = r->snap.nnodes;
 	r->report = pk_report_new(&o);
 }
@@ -683,7 +683,7 @@ int pp_simulate_main(int argc, char **argv)
 	/* the engine options are final once the options are read */
 	pk_snapshot_init(&r->snap);
 	r->snap.threads = r->cli.engine.threads;
-	pk_pg_set_init(&r->groups, &r->cli.engine.gates);
+	pk_pg_set_init(&r->groups, &r->cli.engine.release);
 	pk_eval_opts_engine(&so.eval, &r->cli.engine);
 	r->writer = sim_writer_for(r->cli.format);
 	/* on one terminal, each assumption once: under the table */

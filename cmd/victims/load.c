@@ -434,33 +434,27 @@ static void input_admission_warnings(victims_run *r)
 static void gate_preemptor(victims_run *r, long i)
 {
 	pk_preemptor *p = &r->preemptors[i];
-	const pk_feature_gates *fg = &r->cli->engine.gates;
+	const pk_release_profile *release = r->groups.release;
 	const char *group = *p->pod->con->pod_group ? p->pod->con->pod_group : p->pod->con->workload_pod_group;
-	if (!*group || !pk_gate_on(fg, PK_GATE_GENERIC_WORKLOAD))
+	if (!*group || !release->generic_workload)
 		return;
-	bool wap = r->groups.gates.workload_aware_preemption;
 	const pk_podgroup *pg = NULL;
 	if (*p->pod->con->pod_group) { /* upstream's PostFilter reads spec.schedulingGroup only */
 		pg = pk_pg_find(&r->groups, p->pod->namespace_, p->pod->con->pod_group);
-		pk_group_gate_in in = {
-			.generic_workload = true,
-			.workload_aware_preemption = wap,
-			.topology_aware = pk_gate_on(fg, PK_GATE_TOPOLOGY_AWARE_WORKLOAD_SCHEDULING),
-			.k8s_minor = r->groups.gates.k8s_minor,
-			.has_group = true,
-			.group_found = pg != NULL,
-			.group_has_constraints = pg && pg->has_constraints,
-		};
-		pk_group_gate g = pk_postfilter_group_gate(&in);
+		pk_group_gate g = pk_pg_postfilter_gate(&r->groups, true, pg);
 		p->gate_message = g.message;
 		p->gate = g.gate;
 	}
+	char whole[96] = "";
+	if (release->workload_aware_preemption)
+		snprintf(whole, sizeof whole, " and preempts for the group as a whole (%s)",
+		         release->workload_aware_preemption_gate);
 	preemptor_warn(r, i, "gang-member",
 	               "pod %s/%s belongs to pod group %s%s: victims plans it pod by pod, as the per-pod PostFilter "
 	               "sees it; the scheduler places the group's pods together%s: `preempt-plan --simulate` plans "
 	               "the group",
 	               p->pod->namespace_, p->pod->name, group, pg || !*p->pod->con->pod_group ? "" : " (not in the input)",
-	               wap ? r->groups.gates.k8s_minor >= 37 ? " and preempts for the group as a whole (GenericWorkload)" : " and preempts for the group as a whole (WorkloadAwarePreemption)" : "");
+	               whole);
 }
 
 static void warn_unmodelled(victims_run *r, long i)
@@ -541,7 +535,7 @@ int victims_load(victims_run *r, char **paths, int npaths)
 {
 	pk_snapshot_init(&r->snap);
 	r->snap.threads = r->cli->engine.threads;
-	pk_pg_set_init(&r->groups, &r->cli->engine.gates);
+	pk_pg_set_init(&r->groups, &r->cli->engine.release);
 	r->snap.keep_pending_objects = r->opts->pending;
 	pk_stats unused = {0};
 	for (int i = 0; i < r->opts->npreemptor_files; i++) {

@@ -12,6 +12,7 @@
 #include "io/internal.h"
 #include "k8s/options.h"
 #include "io/bytescan.h"
+#include "io/jsonstream_int.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -99,184 +100,7 @@ static int src_need(src *s, size_t at, size_t keep)
 	return 0;
 }
 
-/* ---- parse batches ----------------------------------------------------- */
-
-enum item_kind {
-	ITEM_OBJECT,               /* an object's text, to parse */
-	ITEM_NOTICE,               /* a scanner's error or warning: its message is the text */
-	ITEM_LIST,                 /* a List begins: obj is its envelope (or NULL) */
-};
-
-typedef struct item {
-	enum item_kind kind;
-	size_t off, len;           /* text in the batch arena */
-	long line, col, index, doc;
-	int in_list;
-	pk_rec_type notice_type;   /* ITEM_NOTICE */
-	pk_err_type notice_err;
-	const char *notice_field;  /* static text, or NULL */
-	cJSON *obj;
-	pk_posmap *pos;
-	pk_finding *found;         /* what pk_check_object found, checked in the worker */
-	const char *err;           /* static text, or NULL */
-	long err_line, err_col;
-	char err_buf[160];
-} item;
-
-typedef struct batch {
-	char *arena;
-	size_t used, cap;
-	item *items;
-	size_t n, icap;
-	int state;                 /* 0 filling, 1 queued, 2 parsing, 3 done */
-	unsigned long seq;         /* submission order, under the pool's lock */
-	char *scratch;             /* an item's text with pruned members left out */
-	size_t scratch_cap;
-	cJSON **dead;              /* delivered trees, freed by the worker that built them */
-	size_t ndead, dead_cap;
-	size_t end_pos;            /* input offset after its last item, for --progress */
-} batch;
-
-#define BATCH_BYTES (256u << 10)
-#define BATCH_ITEMS 32u
-#define MAX_THREADS PK_THREADS_MAX  /* the one rule: k8s/options.h */
-
-typedef struct pool pool;
-typedef struct worker_arg {
-	pool *p;
-	int id;
-} worker_arg;
-
-struct pool {
-	pthread_mutex_t mu;
-	pthread_cond_t work, done, freed;
-	batch ring[2 * MAX_THREADS];
-	int nring, head, tail;     /* head: oldest undelivered (the deliverer's);
-	                              tail: next to fill (the scanner's) */
-	unsigned long submitted;   /* batches queued so far, under mu */
-	unsigned long delivered;   /* and delivered, under mu */
-	int scan_done;             /* the scanner has queued its last batch, under mu */
-	int stop;                  /* the sink asked to stop, under mu */
-	int nthreads, quit;
-	pthread_t tid[MAX_THREADS];
-	pk_sink *sink;             /* the delivering thread's alone */
-	struct timespec last_progress;
-	int progress_shown;
-	int node_positions;
-	int max_depth;
-	const char *const *prune;
-	pk_prune_set prune_set;
-	const pk_reader_opts *opts;
-	worker_arg args[MAX_THREADS];
-};
-
 static int grow(void **ptr, size_t *cap, size_t need, size_t elem);
-
-static void position_in(const char *text, size_t upto, long line, long col, long *oline, long *ocol)
-{
-	for (size_t i = 0; i < upto; i++) {
-		if (text[i] == '\n') {
-			line++;
-			col = 1;
-		} else if (((unsigned char)text[i] & 0xC0) != 0x80) {
-			col++;
-		}
-	}
-	*oline = line;
-	*ocol = col;
-}
-
-static void parse_item(const pool *p, batch *b, item *it)
-{
-	const char *text = b->arena + it->off;
-	size_t bad = pk_utf8_check((const unsigned char *)text, it->len);
-
-	if (bad < it->len) {
-		position_in(text, bad, it->line, it->col, &it->err_line, &it->err_col);
-		it->err = "invalid UTF-8";
-		return;
-	}
-	const char *end = NULL;
-	if (p->prune && !p->node_positions &&
-	    grow((void **)&b->scratch, &b->scratch_cap, it->len + 1, 1) == 0) {
-		size_t n = pk_prune_members(text, it->len, b->scratch, &p->prune_set);
-		it->obj = cJSON_ParseWithLengthOpts(b->scratch, n, &end, 0);
-		if (it->obj)
-			return;
-		/* broken: parse the text as written, for an exact error position */
-	}
-	it->obj = cJSON_ParseWithLengthOpts(text, it->len, &end, 0);
-	if (!it->obj) {
-		size_t at = end && end >= text && end <= text + it->len ? (size_t)(end - text) : 0;
-		position_in(text, at, it->line, it->col, &it->err_line, &it->err_col);
-		if (at >= it->len)
-			snprintf(it->err_buf, sizeof it->err_buf, "invalid JSON: unexpected end of object");
-		else
-			snprintf(it->err_buf, sizeof it->err_buf, "invalid JSON near '%.*s'",
-			         (int)(it->len - at < 20 ? it->len - at : 20), text + at);
-		for (char *c = it->err_buf; *c; c++)
-			if (*c == '\n' || *c == '\r' || *c == '\t')
-				*c = ' ';
-		it->err = it->err_buf;
-		return;
-	}
-	if (p->node_positions) {
-		it->pos = pk_posmap_new();
-		pk_posmap_from_json_text(it->pos, it->obj, text, it->len, it->line, it->col);
-	}
-}
-
-static void bury(batch *b)
-{
-	for (size_t i = 0; i < b->ndead; i++)
-		cJSON_Delete(b->dead[i]);
-	b->ndead = 0;
-}
-
-static void parse_batch(const pool *p, batch *b)
-{
-	bury(b);
-	for (size_t i = 0; i < b->n; i++) {
-		item *it = &b->items[i];
-		if (it->kind != ITEM_OBJECT)
-			continue;
-		parse_item(p, b, it);
-		it->found = it->obj ? pk_check_object(p->opts, it->obj, it->pos, it->line, it->col) : NULL;
-	}
-}
-
-/* Worker `id` owns the ring slots id, id + nthreads, ...: the trees a slot's
- * items become are built and, after delivery, freed by the same thread, so
- * each worker's malloc arena stays its own (cross-thread frees cost more CPU
- * than they save on two cores). */
-static void *worker(void *arg)
-{
-	worker_arg *wa = arg;
-	pool *p = wa->p;
-
-	pthread_mutex_lock(&p->mu);
-	for (;;) {
-		/* its oldest queued batch first: the deliverer waits for the oldest */
-		batch *b = NULL;
-		for (int k = wa->id; k < p->nring; k += p->nthreads)
-			if (p->ring[k].state == 1 && (!b || p->ring[k].seq < b->seq))
-				b = &p->ring[k];
-		if (!b) {
-			if (p->quit)
-				break;
-			pthread_cond_wait(&p->work, &p->mu);
-			continue;
-		}
-		b->state = 2;
-		pthread_mutex_unlock(&p->mu);
-		parse_batch(p, b);
-		pthread_mutex_lock(&p->mu);
-		b->state = 3;
-		pthread_cond_broadcast(&p->done);
-	}
-	pthread_mutex_unlock(&p->mu);
-	return NULL;
-}
 
 /* ---- the scanner ------------------------------------------------------- */
 
@@ -331,110 +155,6 @@ static int skip_ws(jscan *j)
 	}
 }
 
-static void dispose_into(void *ctx, cJSON *obj)
-{
-	batch *b = ctx;
-	b->dead = pk_grow(b->dead, &b->dead_cap, b->ndead + 1, sizeof *b->dead);
-	b->dead[b->ndead++] = obj;
-}
-
-/* ---- delivery: every call into the sink, in input order ---------------- */
-
-/* "prog: file: 512 MB, 80000 objects" about once a second, on one line. */
-static void report_progress(pool *p, size_t pos)
-{
-	struct timespec now;
-
-	if (!p->sink->opts->progress)
-		return;
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	if (now.tv_sec - p->last_progress.tv_sec < 1)
-		return;
-	if (p->last_progress.tv_sec) {
-		fprintf(stderr, "\r%s: %s: %zu MB, %ld objects", p->sink->opts->progress, p->sink->file, pos >> 20,
-		        p->sink->records);
-		p->progress_shown = 1;
-	}
-	p->last_progress = now;
-}
-
-static void drop_item(item *it)
-{
-	cJSON_Delete(it->obj);
-	pk_posmap_free(it->pos);
-	for (pk_finding *f = it->found, *next; f; f = next) {
-		next = f->next;
-		free(f);
-	}
-}
-
-static void deliver_item(pool *p, batch *b, item *it)
-{
-	pk_sink *s = p->sink;
-
-	if (s->stop) {
-		drop_item(it);
-	} else if (it->kind == ITEM_LIST) {
-		pk_sink_begin_list(s, it->obj);
-		cJSON_Delete(it->obj);
-	} else if (it->kind == ITEM_NOTICE) {
-		pk_sink_error(s, it->notice_type, it->notice_err, it->line, it->col, it->index, it->doc,
-		              it->notice_field, "%.*s", (int)it->len, b->arena + it->off);
-	} else if (it->err) {
-		pk_sink_error(s, PK_REC_ERROR, PK_ERR_PARSE, it->err_line, it->err_col, it->index, it->doc, NULL, "%s",
-		              it->err);
-	} else {
-		/* the text stays in the arena until the batch is reused */
-		s->text = b->arena + it->off;
-		s->text_len = it->len;
-		pk_sink_checked_object(s, it->obj, it->pos, it->line, it->col, it->index, it->doc, it->in_list,
-		                       it->found);
-		s->text = NULL;
-	}
-	it->obj = NULL;
-	it->pos = NULL;
-	it->found = NULL;
-}
-
-/* Hand a parsed batch's items to the sink and empty it. */
-static void deliver_batch(pool *p, batch *b)
-{
-	report_progress(p, b->end_pos);
-	if (p->nthreads) {
-		p->sink->dispose = dispose_into;
-		p->sink->dispose_ctx = b;
-	}
-	for (size_t i = 0; i < b->n; i++)
-		deliver_item(p, b, &b->items[i]);
-	p->sink->dispose = NULL;
-	b->n = 0;
-	b->used = 0;
-}
-
-/* The delivering thread: each batch as soon as it is parsed, in the order
- * they were queued, until the scanner is done and all are delivered. */
-static void deliver_all(pool *p)
-{
-	for (;;) {
-		batch *b = &p->ring[p->head];
-		pthread_mutex_lock(&p->mu);
-		while (b->state != 3 && !(p->scan_done && p->delivered == p->submitted))
-			pthread_cond_wait(&p->done, &p->mu);
-		int finished = b->state != 3;
-		pthread_mutex_unlock(&p->mu);
-		if (finished)
-			return;
-		deliver_batch(p, b);
-		pthread_mutex_lock(&p->mu);
-		b->state = 0;
-		p->delivered++;
-		p->stop = p->sink->stop;
-		pthread_cond_broadcast(&p->freed);
-		pthread_mutex_unlock(&p->mu);
-		p->head = (p->head + 1) % p->nring;
-	}
-}
-
 /* ---- queueing: the scanner's side -------------------------------------- */
 
 /* Hand the filling batch to the parsers (or, without threads, parse and
@@ -448,8 +168,8 @@ static void submit(jscan *j)
 		return;
 	b->end_pos = j->pos;
 	if (!p->nthreads) {
-		parse_batch(p, b);
-		deliver_batch(p, b);
+		pk_js_parse_batch(p, b);
+		pk_js_deliver_batch(p, b);
 		j->stopped = p->sink->stop;
 		return;
 	}
@@ -994,7 +714,7 @@ static void run(jscan *j)
 	pthread_t scanner;
 
 	if (started && pthread_create(&scanner, NULL, scan_thread, j) == 0) {
-		deliver_all(p);
+		pk_js_deliver_all(p);
 		pthread_join(scanner, NULL);
 		stop_workers(p, started);
 		return;
@@ -1043,7 +763,7 @@ int pk_json_stream(pk_sink *s, int fd, const char *prefix, size_t nprefix)
 	pthread_cond_init(&p->freed, NULL);
 	for (int i = 0; i < p->nthreads; i++) {
 		p->args[i] = (worker_arg){ p, i };
-		if (pthread_create(&p->tid[i], NULL, worker, &p->args[i]) != 0) {
+		if (pthread_create(&p->tid[i], NULL, pk_js_worker, &p->args[i]) != 0) {
 			p->nthreads = i;
 			p->nring = i ? 2 * i : 1;
 			break;
@@ -1063,7 +783,7 @@ int pk_json_stream(pk_sink *s, int fd, const char *prefix, size_t nprefix)
 		free(p->ring[i].arena);
 		free(p->ring[i].items);
 		free(p->ring[i].scratch);
-		bury(&p->ring[i]);
+		pk_js_bury(&p->ring[i]);
 		free(p->ring[i].dead);
 	}
 	pthread_mutex_destroy(&p->mu);

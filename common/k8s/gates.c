@@ -241,7 +241,7 @@ const char *pk_k8s_versions_supported(void)
 
 const char *pk_k8s_version_text(int minor, char *buf, size_t size)
 {
-	snprintf(buf, size, "1.%d", minor ? minor : PK_K8S_MINOR_NEWEST);
+	snprintf(buf, size, "1.%d", minor);
 	return buf;
 }
 

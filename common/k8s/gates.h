@@ -106,7 +106,7 @@ bool pk_k8s_version_parse(const char *s, int *minor);
 /* "1.35, 1.36, 1.37": the releases modelled, for messages. */
 const char *pk_k8s_versions_supported(void);
 /* The field of every record that names the release answered for, and its
- * value: "1.<minor>" (minor 0: the newest modelled). One spelling for the
+ * value: "1.<minor>" (a resolved release: the release profile's minor). One spelling for the
  * cJSON records (pk_cli_add_k8s_version) and the text ones (pk_emit). */
 #define PK_K8S_VERSION_KEY "kubernetesVersion"
 const char *pk_k8s_version_text(int minor, char *buf, size_t size);

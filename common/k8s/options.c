@@ -17,4 +17,10 @@ void pk_engine_opts_default(pk_engine_opts *o)
 {
 	pk_feature_gates_default(&o->gates);
 	o->threads = pk_threads_resolve(0, NULL);
+	pk_engine_opts_finish(o);
+}
+
+void pk_engine_opts_finish(pk_engine_opts *o)
+{
+	pk_release_profile_of(&o->release, &o->gates);
 }

@@ -8,6 +8,7 @@
 #include <stdbool.h>
 
 #include "k8s/gates.h"
+#include "k8s/profile.h"
 
 /* The one thread-count rule, for the reader's parse workers, the engine's
  * node and dry-run workers and the record writers alike: --threads N asks
@@ -23,10 +24,14 @@ int pk_threads_resolve(int requested, bool *capped);
 
 typedef struct pk_engine_opts {
 	pk_feature_gates gates;   /* final values, for gates.k8s_minor */
+	pk_release_profile release; /* computed once from gates (pk_engine_opts_finish):
+	                           * what the library reads about the release */
 	int threads;              /* resolved by pk_threads_resolve: >= 1 */
 } pk_engine_opts;
 
 /* Our defaults: the newest release, its default gates, automatic threads. */
 void pk_engine_opts_default(pk_engine_opts *o);
+/* Once the gates and the release are final: the release profile. */
+void pk_engine_opts_finish(pk_engine_opts *o);
 
 #endif

@@ -56,18 +56,18 @@ int main(void)
 	CHECK(pcv_path_segment_error("Deploy%ment") != NULL, "'%%' in a path segment");
 	CHECK(pcv_path_segment_error("Deployment") == NULL, "a plain kind");
 
-	pcv_gates g;
+	pk_release_profile g;
 	pk_feature_gates fg;
 	char err[200];
 	pk_feature_gates_default(&fg);
-	pcv_gates_from(&g, &fg);
-	CHECK(g.generic_workload && g.composite && !g.topology,
+	pk_release_profile_of(&g, &fg);
+	CHECK(g.generic_workload && g.composite_pod_groups && !g.topology_aware,
 	      "defaults: GenericWorkload and CompositePodGroup on (their objects come from clusters that serve them), "
 	      "field gates off");
 	CHECK(pk_feature_gates_parse(&fg, "CompositePodGroup=false, TopologyAwareWorkloadScheduling=True", err,
 	                             sizeof err) == 0, "gates parse");
-	pcv_gates_from(&g, &fg);
-	CHECK(!g.composite && g.topology, "pc-validate reads the shared gates");
+	pk_release_profile_of(&g, &fg);
+	CHECK(!g.composite_pod_groups && g.topology_aware, "pc-validate reads the shared gates (the release profile)");
 
 	pk_strmap m;
 	pk_strmap_init(&m);

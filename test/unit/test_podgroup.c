@@ -1,6 +1,6 @@
 /* PodGroup preemption pieces: victim-unit importance as upstream's
  * TestMoreImportantVictim (podgrouppreemption_test.go @805300d) states it,
- * feature-gate parsing, and the members a group needs placed. */
+ * the release caveat, and the members a group needs placed. */
 #include <stdio.h>
 #include <string.h>
 
@@ -54,59 +54,34 @@ static void test_more_important_victim(void)
 	CHECK(!more_important(cpg, unit(20, true, 1, now, s2)), "priority first: a CPG below a higher PG");
 }
 
-static void test_gates(void)
-{
-	pk_feature_gates fg;
-	pk_pg_gates g;
-	char err[256];
-	pk_feature_gates_default(&fg);
-	pk_pg_gates_from(&g, &fg);
-	CHECK(g.generic_workload && g.workload_aware_preemption && !g.topology_aware, "defaults");
-	pk_feature_gates_set_release(&fg, 36);  /* 1.37 has no WorkloadAwarePreemption (#139520) */
-	CHECK(pk_feature_gates_parse(&fg, "WorkloadAwarePreemption=false,TopologyAwareWorkloadScheduling=true", err,
-	                             sizeof err) == 0, "two gates parsed");
-	pk_pg_gates_from(&g, &fg);
-	CHECK(!g.workload_aware_preemption && g.topology_aware && g.generic_workload, "1.36: two gates set");
-	CHECK(!pk_pg_groups_count_in_pod_preemption(&g), "1.36: PodGroups count in workload-aware preemption only");
-	fg.k8s_minor = 37;
-	pk_pg_gates_from(&g, &fg);
-	CHECK(g.workload_aware_preemption && g.k8s_minor == 37,
-	      "1.37: GenericWorkload switches workload-aware preemption (#139520), whatever the removed gate says");
-	CHECK(pk_pg_groups_count_in_pod_preemption(&g), "1.37: PodGroups count in pod-by-pod preemption (#137981)");
-	CHECK(pk_feature_gates_parse(&fg, "GenericWorkload=false", err, sizeof err) == 0, "GenericWorkload parsed");
-	pk_pg_gates_from(&g, &fg);
-	CHECK(!g.workload_aware_preemption && !pk_pg_groups_count_in_pod_preemption(&g),
-	      "1.37, GenericWorkload off: neither");
-	CHECK(g.composite, "1.37: CompositePodGroup hierarchies read unless the gate is set false");
-	CHECK(pk_feature_gates_parse(&fg, "CompositePodGroup=false", err, sizeof err) == 0, "CompositePodGroup parsed");
-	pk_pg_gates_from(&g, &fg);
-	CHECK(!g.composite, "1.37, CompositePodGroup=false: not read");
-	pk_feature_gates_default(&fg);
-	pk_feature_gates_set_release(&fg, 36);
-	pk_pg_gates_from(&g, &fg);
-	CHECK(!g.composite, "1.36: no CompositePodGroup");
-}
-
 static void test_release_caveat(void)
 {
 	pk_pg_set g;
 	pk_podgroup groups[1] = {{0}};
+	pk_feature_gates fg;
+	pk_release_profile r;
 	memset(&g, 0, sizeof g);
 	g.groups = groups;
-	g.gates.k8s_minor = 35;
+	g.release = &r;
+	pk_feature_gates_default(&fg);
+	pk_feature_gates_set_release(&fg, 35);
+	pk_release_profile_of(&r, &fg);
 	CHECK(pk_pg_release_caveat(&g) == NULL, "1.35 without PodGroups: nothing to say");
 	g.n = 1;
 	CHECK(pk_pg_release_caveat(&g) && strstr(pk_pg_release_caveat(&g), "1.35's gang scheduling"),
 	      "1.35 with PodGroups: the unmodelled gang scheduling is said");
-	g.gates.k8s_minor = 36;
+	pk_feature_gates_set_release(&fg, 36);
+	pk_release_profile_of(&r, &fg);
 	CHECK(pk_pg_release_caveat(&g) == NULL, "1.36: modelled");
 	groups[0].composite = true;
 	CHECK(pk_pg_release_caveat(&g) && strstr(pk_pg_release_caveat(&g), "1.36 has no CompositePodGroup"),
 	      "1.36 with a CompositePodGroup: said that it is not read");
-	g.gates.k8s_minor = 37;
+	pk_feature_gates_set_release(&fg, 37);
+	pk_release_profile_of(&r, &fg);
+	r.composite_pod_groups = false; /* as CompositePodGroup=false gives */
 	CHECK(pk_pg_release_caveat(&g) && strstr(pk_pg_release_caveat(&g), "CompositePodGroup=false"),
 	      "1.37 with the gate off: said");
-	g.gates.composite = true;
+	r.composite_pod_groups = true;
 	CHECK(pk_pg_release_caveat(&g) == NULL, "1.37, hierarchy read: nothing to say");
 }
 
@@ -125,7 +100,6 @@ static void test_required(void)
 int main(void)
 {
 	test_more_important_victim();
-	test_gates();
 	test_release_caveat();
 	test_required();
 	return T_DONE();

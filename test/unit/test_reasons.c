@@ -241,10 +241,17 @@ static void test_untolerated_taint(void)
 static void test_gates(void)
 {
 	/* default_preemption.go PostFilter, for a pod that names a pod group */
-	pk_group_gate_in in = { .generic_workload = true, .has_group = true, .k8s_minor = 37 };
+	pk_feature_gates fg;
+	pk_release_profile r37, r36;
+	pk_feature_gates_default(&fg);
+	pk_release_profile_of(&r37, &fg);
+	pk_feature_gates_set_release(&fg, 36);
+	fg.on[PK_GATE_TOPOLOGY_AWARE_WORKLOAD_SCHEDULING] = true;
+	pk_release_profile_of(&r36, &fg);
+	pk_group_gate_in in = { .release = &r37, .has_group = true };
 	CHECK_STR(pk_postfilter_group_gate(&in).message, "preemption: not eligible due to workload aware preemption enabled",
 	          "1.37: GenericWorkload sends a pod of a group to workload-aware preemption");
-	in = (pk_group_gate_in){ .generic_workload = true, .has_group = true, .k8s_minor = 36, .topology_aware = true };
+	in = (pk_group_gate_in){ .release = &r36, .has_group = true };
 	CHECK_STR(pk_postfilter_group_gate(&in).message, "preemption: pod group for pod not found",
 	          "1.36: TopologyAwareWorkloadScheduling and a group missing");
 	in.group_found = true;

@@ -173,9 +173,9 @@ static char *run_threads(builder *build_it, unsigned long long seed, bool with_s
 	pk_snapshot s;
 	build_it(&s, seed);
 	pk_pg_set g;
-	pk_feature_gates fg;
-	pk_feature_gates_default(&fg);
-	pk_pg_set_init(&g, &fg);
+	pk_engine_opts eo;
+	pk_engine_opts_default(&eo);
+	pk_pg_set_init(&g, &eo.release);
 	pk_pg_set_finish(&g, &s);
 	pk_sim_opts o;
 	pk_sim_opts_default(&o);

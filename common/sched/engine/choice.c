@@ -195,23 +195,24 @@ int pk_pick_one_node(const pk_candidate *c, int n, int64_t now)
 pk_group_gate pk_postfilter_group_gate(const pk_group_gate_in *in)
 {
 	pk_group_gate g = { NULL, NULL };
-	if (!in->generic_workload || !in->has_group)
+	const pk_release_profile *r = in->release;
+	if (!r->generic_workload || !in->has_group)
 		return g;
-	if (in->k8s_minor == 0 || in->k8s_minor >= 37) {
+	if (r->postfilter_gating == PK_POSTFILTER_GATED_BY_GENERIC_WORKLOAD) {
 		/* 1.37 (#139520): GenericWorkload alone sends every pod of a
 		 * pod group to workload-aware preemption; the topology check
 		 * moved to PodGroupPostFilter */
 		g.message = PK_R_GATE_WAP;
-		g.gate = "GenericWorkload";
-	} else if (in->topology_aware && !in->group_found) {
+		g.gate = r->workload_aware_preemption_gate; /* GenericWorkload */
+	} else if (r->topology_aware && !in->group_found) {
 		g.message = PK_R_GATE_NOT_FOUND;
 		g.gate = "TopologyAwareWorkloadScheduling";
-	} else if (in->topology_aware && in->group_has_constraints) {
+	} else if (r->topology_aware && in->group_has_constraints) {
 		g.message = PK_R_GATE_TAS;
 		g.gate = "TopologyAwareWorkloadScheduling";
-	} else if (in->workload_aware_preemption) {
+	} else if (r->workload_aware_preemption) {
 		g.message = PK_R_GATE_WAP;
-		g.gate = "WorkloadAwarePreemption";
+		g.gate = r->workload_aware_preemption_gate; /* WorkloadAwarePreemption */
 	}
 	return g;
 }

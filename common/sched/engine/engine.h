@@ -333,7 +333,8 @@ typedef struct pk_preemptor {
 } pk_preemptor;
 
 /* The pod-group gating at the start of DefaultPreemption.PostFilter, for a
- * pod that no node fits. Kubernetes 1.37 (#139520): GenericWorkload on and
+ * pod that no node fits, by the release profile's postfilter_gating.
+ * Kubernetes 1.37 (#139520): GenericWorkload on and
  * the pod names a PodGroup (found or not): stopped ("workload aware
  * preemption enabled"). Before 1.37 (default_preemption.go at the commit
  * preemption.md pins):
@@ -345,10 +346,10 @@ typedef struct pk_preemptor {
  *     ("workload aware preemption enabled"), the group being preempted
  *     for as a whole by PodGroupPostFilter instead.
  * GenericWorkload off: the apiserver drops spec.schedulingGroup, so no pod
- * names a group. One implementation for victims and the simulator. */
+ * names a group. One implementation for victims and the simulator, which
+ * both assemble the input with pk_pg_postfilter_gate (podgroup.h). */
 typedef struct pk_group_gate_in {
-	bool generic_workload, workload_aware_preemption, topology_aware; /* the gates */
-	int k8s_minor;              /* the release answered for (0: the newest) */
+	const pk_release_profile *release; /* the gates and the release's gating rule */
 	bool has_group;             /* spec.schedulingGroup names a PodGroup */
 	bool group_found;           /* that PodGroup is in the input */
 	bool group_has_constraints; /* it has spec.schedulingConstraints */
@@ -488,8 +489,8 @@ typedef struct pk_eval_opts {
 	 * same either way. */
 	int threads;
 	long threads_from;
-	/* The release answered for (--kubernetes-version; 0: the newest),
-	 * which the records name (pk_evaluation.k8s_minor). */
+	/* The release answered for (the release profile's minor; the newest
+	 * by default), which the records name (pk_evaluation.k8s_minor). */
 	int k8s_minor;
 } pk_eval_opts;
 

@@ -12,25 +12,7 @@
 #include "k8s/release.h"
 #include "base/alloc.h"
 
-/* ---- feature gates -------------------------------------------------------- */
-
-void pk_pg_gates_from(pk_pg_gates *g, const pk_feature_gates *fg)
-{
-	g->generic_workload = pk_gate_on(fg, PK_GATE_GENERIC_WORKLOAD);
-	g->k8s_minor = fg->k8s_minor ? fg->k8s_minor : PK_K8S_MINOR_NEWEST;
-	g->workload_aware_preemption = g->k8s_minor >= 37 ? g->generic_workload
-	                                                  : pk_gate_on(fg, PK_GATE_WORKLOAD_AWARE_PREEMPTION);
-	g->topology_aware = pk_gate_on(fg, PK_GATE_TOPOLOGY_AWARE_WORKLOAD_SCHEDULING);
-	/* CompositePodGroup exists from 1.37 (alpha, off upstream); an input
-	 * that holds CompositePodGroups comes from a cluster that serves them,
-	 * so only an explicit CompositePodGroup=false turns the hierarchy off */
-	g->composite = pk_gate_on(fg, PK_GATE_COMPOSITE_POD_GROUP);
-}
-
-bool pk_pg_groups_count_in_pod_preemption(const pk_pg_gates *g)
-{
-	return g->generic_workload && g->k8s_minor >= 37;
-}
+/* ---- the release ---------------------------------------------------------- */
 
 static bool has_composite(const pk_pg_set *g)
 {
@@ -42,14 +24,15 @@ static bool has_composite(const pk_pg_set *g)
 
 static const char *release_caveat(const pk_pg_set *g)
 {
-	if (g->gates.k8s_minor >= 36 && !g->gates.composite && has_composite(g))
-		return g->gates.k8s_minor < 37
+	const pk_release_profile *r = g->release;
+	if (r->gang_scheduling_modelled && !r->composite_pod_groups && has_composite(g))
+		return !r->composite_pod_group_served
 		               ? "Kubernetes 1.36 has no CompositePodGroup (scheduling.k8s.io/v1alpha3, 1.37): the "
 		                 "input's CompositePodGroups are not read, each PodGroup under one is scheduled and "
 		                 "preempted on its own"
 		               : "CompositePodGroup=false: the input's CompositePodGroups are not read, each PodGroup "
 		                 "under one is scheduled and preempted on its own, as a scheduler with the gate off does";
-	if (g->gates.k8s_minor >= 36 || g->n == 0)
+	if (r->gang_scheduling_modelled || g->n == 0)
 		return NULL;
 	return "Kubernetes 1.35's gang scheduling (the GangScheduling plugin holding members at Permit, "
 	       "scheduling.k8s.io/v1alpha1 Workloads) is not modelled: the PodGroups of the input are "
@@ -62,16 +45,27 @@ const char *pk_pg_release_caveat(pk_pg_set *g)
 	size_t w = (size_t)snprintf(g->caveat, sizeof g->caveat, "%s", c ? c : "");
 	for (int i = 0; i < g->nunserved && w < sizeof g->caveat; i++) {
 		char served[256];
-		pk_release_served_list(g->gates.k8s_minor, "scheduling.k8s.io", g->unserved[i].kind, served, sizeof served);
+		pk_release_served_list(g->release->minor, "scheduling.k8s.io", g->unserved[i].kind, served, sizeof served);
 		w += (size_t)snprintf(g->caveat + w, sizeof g->caveat - w,
 		                      "%s%ld %s object(s) are scheduling.k8s.io/%s, which Kubernetes 1.%d does not serve "
 		                      "(it serves %s): its apiserver would have none of them (no matches for kind \"%s\" "
 		                      "in version \"scheduling.k8s.io/%s\"); they are read as if it served them",
 		                      w ? "; " : "", g->unserved[i].n, g->unserved[i].kind, g->unserved[i].version,
-		                      g->gates.k8s_minor, *served ? served : "no version of it", g->unserved[i].kind,
+		                      g->release->minor, *served ? served : "no version of it", g->unserved[i].kind,
 		                      g->unserved[i].version);
 	}
 	return *g->caveat ? g->caveat : NULL;
+}
+
+pk_group_gate pk_pg_postfilter_gate(const pk_pg_set *g, bool has_group, const pk_podgroup *pg)
+{
+	pk_group_gate_in in = {
+		.release = g->release,
+		.has_group = has_group,
+		.group_found = pg != NULL,
+		.group_has_constraints = pg && pg->has_constraints,
+	};
+	return pk_postfilter_group_gate(&in);
 }
 
 /* The versions of the scheduling.k8s.io workload kinds, oldest first. */
@@ -98,7 +92,7 @@ static void note_version(pk_pg_set *g, const char *kind, const char *api)
 	if (rank < 0)
 		return;
 	for (int r = rank; r < NVERSIONS; r++)
-		if (pk_release_serves(g->gates.k8s_minor, "scheduling.k8s.io", kind, versions[r]))
+		if (pk_release_serves(g->release->minor, "scheduling.k8s.io", kind, versions[r]))
 			return;
 	const char *k8s_kind = NULL; /* a static name: the object's text is not kept */
 	for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
@@ -154,7 +148,7 @@ static void index_rebuild(pk_pg_set *g)
 		index_insert(ix, g->groups, i);
 }
 
-void pk_pg_set_init(pk_pg_set *g, const pk_feature_gates *fg)
+void pk_pg_set_init(pk_pg_set *g, const pk_release_profile *release)
 {
 	memset(g, 0, sizeof *g);
 	g->index = pk_xcalloc(1, sizeof(pg_index));
@@ -162,7 +156,7 @@ void pk_pg_set_init(pk_pg_set *g, const pk_feature_gates *fg)
 	g->templates = cJSON_CreateArray();
 	if (!g->workloads || !g->templates)
 		pk_out_of_memory();
-	pk_pg_gates_from(&g->gates, fg);
+	g->release = release;
 	index_rebuild(g);
 }
 
@@ -393,7 +387,7 @@ static void grow_pod_arrays(pk_pg_set *g, long need)
 static void clear_pod_entries(pk_pg_set *g, pk_snapshot *s, long from, long to)
 {
 	for (long k = from; k < to; k++) {
-		const char *grp = k < s->npods && g->gates.generic_workload ? s->pods[k]->con->pod_group : NULL;
+		const char *grp = k < s->npods && g->release->generic_workload ? s->pods[k]->con->pod_group : NULL;
 		g->pod_group_name[k] = pk_intern(s->strs, grp ? grp : "");
 		g->pod_group[k] = -1;
 		g->pod_owner_kind[k] = NULL;
@@ -425,7 +419,7 @@ static const char *pod_group_name(pk_pg_set *g, pk_snapshot *s, const pk_pod *p,
 		return pk_intern(s->strs, n);
 	const char *wl = pk_str(spec, "workloadRef.name");
 	const char *grp = pk_str(spec, "workloadRef.podGroup");
-	if (!wl || !grp || !g->gates.generic_workload)
+	if (!wl || !grp || !g->release->generic_workload)
 		return pk_intern(s->strs, "");
 	return synthesized_group(g, s, p, wl, grp, pk_str(spec, "workloadRef.podGroupReplicaKey"));
 }
@@ -436,7 +430,7 @@ const char *pk_pg_group_name(pk_pg_set *g, pk_snapshot *s, const pk_pod *p)
 {
 	if (*p->con->pod_group)
 		return p->con->pod_group;
-	if (!*p->con->workload_name || !*p->con->workload_pod_group || !g->gates.generic_workload)
+	if (!*p->con->workload_name || !*p->con->workload_pod_group || !g->release->generic_workload)
 		return pk_intern(s->strs, "");
 	const char *name = synthesized_group(g, s, p, p->con->workload_name, p->con->workload_pod_group, NULL);
 	/* a pod created during a run: its group takes the Workload's policy now */
@@ -468,7 +462,7 @@ void pk_pg_note_pod(pk_pg_set *g, pk_snapshot *s, const cJSON *pod)
 	grow_pod_arrays(g, i + 1);
 	clear_pod_entries(g, s, g->npods, i); /* pods added without a note */
 	const pk_pod *p = s->pods[i];
-	g->pod_group_name[i] = g->gates.generic_workload ? pod_group_name(g, s, p, pk_get(pod, "spec"))
+	g->pod_group_name[i] = g->release->generic_workload ? pod_group_name(g, s, p, pk_get(pod, "spec"))
 	                                                 : pk_intern(s->strs, "");
 	g->pod_group[i] = -1;
 	/* the controller ownerReference, as the pod's decoding found it */
@@ -485,7 +479,7 @@ void pk_pg_add_pod(pk_pg_set *g, pk_snapshot *s, pk_pod *p, const char *group, c
 	long i = g->npods;
 	grow_pod_arrays(g, i + 1);
 	clear_pod_entries(g, s, i, i + 1);
-	if (g->gates.generic_workload && group && *group) {
+	if (g->release->generic_workload && group && *group) {
 		g->pod_group_name[i] = pk_intern(s->strs, group);
 		pk_podgroup *pg = pk_pg_find(g, p->namespace_, g->pod_group_name[i]);
 		g->pod_group[i] = pg ? pg - g->groups : -1;
@@ -616,7 +610,7 @@ void pk_pg_set_finish(pk_pg_set *g, pk_snapshot *s)
 		if (*p->node_name && !pk_pod_is_terminal(p) && pk_snapshot_node(s, p->node_name))
 			pk_pg_add_bound(pg, p);
 	}
-	if (g->n > 0 && pk_pg_groups_count_in_pod_preemption(&g->gates))
+	if (g->n > 0 && g->release->groups_count_in_pod_preemption)
 		s->victim_groups = g;
 }
 
@@ -662,7 +656,7 @@ int32_t pk_pg_pod_priority(const pk_pg_set *g, const pk_pod *p)
 
 int32_t pk_pg_victim_priority(const pk_pg_set *g, const pk_pod *p)
 {
-	return pk_pg_groups_count_in_pod_preemption(&g->gates) ? pk_pg_pod_priority(g, p) : p->priority;
+	return g->release->groups_count_in_pod_preemption ? pk_pg_pod_priority(g, p) : p->priority;
 }
 
 /* The parent of pg (a CompositePodGroup in the input), or NULL; NULL too
@@ -670,7 +664,7 @@ int32_t pk_pg_victim_priority(const pk_pg_set *g, const pk_pod *p)
  * upstream's scheduler then has no CompositePodGroup lister. */
 static const pk_podgroup *parent_of(const pk_pg_set *g, const pk_podgroup *pg)
 {
-	if (!g->gates.composite || !*pg->parent)
+	if (!g->release->composite_pod_groups || !*pg->parent)
 		return NULL;
 	const pk_podgroup *up = pk_pg_find(g, pg->namespace_, pg->parent);
 	return up && up->composite ? up : NULL;
@@ -771,7 +765,7 @@ int pk_pg_required(const pk_podgroup *pg, int nmembers)
 
 const char *pk_pg_missing_group(const pk_pg_set *g, pk_snapshot *s, const pk_pod *p, char *buf, size_t size)
 {
-	if (!g->gates.generic_workload)
+	if (!g->release->generic_workload)
 		return NULL;
 	if (p->con->pod_group && *p->con->pod_group) {
 		if (pk_pg_find(g, p->namespace_, pk_intern(s->strs, p->con->pod_group)))

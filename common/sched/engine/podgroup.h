@@ -29,28 +29,14 @@
 #include "sched/engine/engine.h"
 #include "sched/engine/score.h"
 #include "k8s/gates.h"
+#include "k8s/profile.h"
 
-/* ---- feature gates -------------------------------------------------------- */
+/* ---- the release -------------------------------------------------------- */
 
-typedef struct pk_pg_gates {
-	bool generic_workload;          /* GenericWorkload: schedulingGroup / PodGroup honoured */
-	bool workload_aware_preemption; /* PodGroupPostFilter: the WorkloadAwarePreemption
-	                                 * gate before 1.37, GenericWorkload from 1.37
-	                                 * (the gate was removed, #139520) */
-	bool topology_aware;            /* TopologyAwareWorkloadScheduling */
-	bool composite;                 /* CompositePodGroup hierarchies honoured (1.37,
-	                                 * unless CompositePodGroup=false is given) */
-	int k8s_minor;                  /* the release answered for (gates.h) */
-} pk_pg_gates;
+/* The gates the engine reads and the behaviours of the release answered
+ * for come from the release profile (k8s/profile.h), which pk_pg_set_init
+ * installs: pk_pg_set.release. */
 
-/* The gates the engine reads, from the shared --feature-gates (defaults in
- * common/k8s/gates.c), and the release they are for. */
-void pk_pg_gates_from(pk_pg_gates *g, const pk_feature_gates *fg);
-/* From Kubernetes 1.37 a PodGroup's priority and disruptionMode count in
- * pod-by-pod scheduling and preemption too (#137981, #139030), and its
- * priority is authoritative for its members in workload-aware preemption;
- * 1.36 respected them in workload-aware preemption only. */
-bool pk_pg_groups_count_in_pod_preemption(const pk_pg_gates *g);
 /* What the answers leave out for the release answered for, one sentence
  * to say (stderr, records), or NULL: Kubernetes 1.35's gang scheduling
  * (GangScheduling at Permit, v1alpha1 Workloads) is not modelled, so an
@@ -60,6 +46,12 @@ bool pk_pg_groups_count_in_pod_preemption(const pk_pg_gates *g);
  * release serves (its apiserver would have none of them: kubectl's "no
  * matches for kind"), which are read as if it served them. */
 const char *pk_pg_release_caveat(struct pk_pg_set *g);
+/* DefaultPreemption.PostFilter's pod-group gating (pk_postfilter_group_gate)
+ * of a pod that names a scheduling group (has_group) found as pg (NULL: not
+ * in the input), with the set's release profile: the one place its input
+ * is assembled, for victims and the simulator. */
+struct pk_podgroup;
+pk_group_gate pk_pg_postfilter_gate(const struct pk_pg_set *g, bool has_group, const struct pk_podgroup *pg);
 
 /* ---- PodGroups ------------------------------------------------------------ */
 
@@ -99,7 +91,7 @@ typedef struct pk_pg_set {
 	long nresolved;                 /* groups whose priority pk_pg_set_finish resolved */
 	cJSON *workloads;               /* array of Workload objects (owned) */
 	cJSON *templates;               /* array of workload-like objects for --scale (owned) */
-	pk_pg_gates gates;
+	const pk_release_profile *release; /* the option layer's (outlives the set) */
 	/* Objects in an API version newer than any the release answered for
 	 * serves (a v1beta1 PodGroup answered for 1.36): kind, version, count */
 	struct { const char *kind, *version; long n; } unserved[4];
@@ -108,9 +100,9 @@ typedef struct pk_pg_set {
 	void *index;                    /* private: (namespace, name) -> group */
 } pk_pg_set;
 
-/* The gates are installed once, with their final values for the release
- * answered for (the option layer's engine options). */
-void pk_pg_set_init(pk_pg_set *g, const pk_feature_gates *fg);
+/* The release profile is installed once (the option layer's engine
+ * options: gates at their final values for the release answered for). */
+void pk_pg_set_init(pk_pg_set *g, const pk_release_profile *release);
 void pk_pg_set_free(pk_pg_set *g);
 
 /* Offer one object. Returns true if it was a PodGroup/Workload/controller
@@ -128,7 +120,7 @@ void pk_pg_note_pod(pk_pg_set *g, pk_snapshot *s, const cJSON *pod);
  * Again after more pk_pg_set_add calls (applied objects): only the groups
  * added since are resolved, with the classes the snapshot has by then.
  * When the groups count in pod-by-pod preemption
- * (pk_pg_groups_count_in_pod_preemption) and the input has a PodGroup,
+ * (pk_release_profile.groups_count_in_pod_preemption) and the input has a PodGroup,
  * sets s->victim_groups = g: g must then outlive s's evaluations. */
 void pk_pg_set_finish(pk_pg_set *g, pk_snapshot *s);
 /* A pod created after the snapshot was read (by a controller the simulation
@@ -251,9 +243,9 @@ void pk_pg_evaluation_free(pk_pg_evaluation *e);
  * nominated to their intended nodes (so later preemptors respect them). */
 void pk_pg_apply(pk_snapshot *s, const pk_pg_evaluation *e);
 
-/* What a group evaluation for Kubernetes 1.<k8s_minor> assumed about its
+/* What a group evaluation for the release answered for assumed about its
  * reprieve, or NULL when it follows that release (podgroup_eval.c's
  * unit_fits says why): to be said wherever the answer is shown. */
-const char *pk_pg_reprieve_assumption(const pk_pg_evaluation *e, int k8s_minor);
+const char *pk_pg_reprieve_assumption(const pk_pg_evaluation *e);
 
 #endif

@@ -313,10 +313,9 @@ static bool unit_fits_in_place(void *ctx)
 /* What a group evaluation assumed about its reprieve, or NULL: each
  * release modelled (1.36, 1.37; 1.35 is answered as 1.36, which
  * pk_pg_release_caveat says) reprieves as upstream does in it. */
-const char *pk_pg_reprieve_assumption(const pk_pg_evaluation *e, int k8s_minor)
+const char *pk_pg_reprieve_assumption(const pk_pg_evaluation *e)
 {
 	(void)e;
-	(void)k8s_minor;
 	return NULL;
 }
 
@@ -454,7 +453,7 @@ static const char *fmt(pk_arena *a, const char *f, ...)
  * ("pod group preemption: "), 1.36's returned the evaluator's as it was. */
 static const char *status_message(pk_pg_evaluation *e, const pk_pg_set *g, const char *m)
 {
-	return g->gates.k8s_minor >= 37 ? fmt(&e->arena, PK_R_POD_GROUP_PREFIX "%s", m) : m;
+	return g->release->pod_group_status_prefix ? fmt(&e->arena, PK_R_POD_GROUP_PREFIX "%s", m) : m;
 }
 
 static void record_placement(pk_pg_evaluation *e, const pg_sched *c)
@@ -706,7 +705,7 @@ void pk_pg_evaluate(pk_snapshot *s, pk_score_cache *scores, const pk_pg_set *g, 
 	pg_sched c;
 	sched_init(&c, s, scores, members, n, 0);
 	tree_init(&c, g, pg);
-	c.in_place = g->gates.k8s_minor >= 37;
+	c.in_place = g->release->in_place_reprieve;
 	/* Members already running count toward a gang's minCount. */
 	int bound = pk_pg_present_members(g, s, pg, NULL);
 	e->required = pk_pg_required(pg, n);
@@ -727,12 +726,12 @@ void pk_pg_evaluate(pk_snapshot *s, pk_score_cache *scores, const pk_pg_set *g, 
 		sched_free(&c);
 		return;
 	}
-	if (pg->has_constraints && g->gates.topology_aware) {
+	if (pg->has_constraints && g->release->topology_aware) {
 		/* (without the gate the apiserver drops schedulingConstraints);
 		 * 1.37: PodGroupPostFilter's own refusal, another message */
 		e->result = PK_PG_NOT_ELIGIBLE;
 		e->code = PK_CODE_UNSCHEDULABLE;
-		e->reason = status_message(e, g, g->gates.k8s_minor >= 37 ? R_TOPOLOGY : R_TAS);
+		e->reason = status_message(e, g, g->release->topology_refusal_own_message ? R_TOPOLOGY : R_TAS);
 		sched_free(&c);
 		return;
 	}
@@ -748,7 +747,7 @@ void pk_pg_evaluate(pk_snapshot *s, pk_score_cache *scores, const pk_pg_set *g, 
 		goto out;
 	}
 	const char *why = eligibility(s, g, pg, members, n);
-	if (why && strcmp(why, R_TERMINATING) == 0 && g->gates.k8s_minor >= 37) {
+	if (why && strcmp(why, R_TERMINATING) == 0 && g->release->terminating_victims_in_progress) {
 		/* IsPodGroupWaitingForVictims, which upstream's executor knows from
 		 * its own bookkeeping: offline, a victim of the group still
 		 * terminating on a member's nominated node says it */
@@ -769,7 +768,7 @@ void pk_pg_evaluate(pk_snapshot *s, pk_score_cache *scores, const pk_pg_set *g, 
 	if (us.n == 0) {
 		/* 1.37 (GenerateVictims, then Preempt): Unschedulable */
 		e->result = PK_PG_UNSCHEDULABLE;
-		e->code = g->gates.k8s_minor >= 37 ? PK_CODE_UNSCHEDULABLE : PK_CODE_UNSCHEDULABLE_UNRESOLVABLE;
+		e->code = g->release->unschedulable_code_for_no_victims ? PK_CODE_UNSCHEDULABLE : PK_CODE_UNSCHEDULABLE_UNRESOLVABLE;
 		e->reason = status_message(e, g, R_NO_VICTIMS);
 	} else {
 		units_remove_all(&c, &us);

@@ -26,11 +26,12 @@ void pk_eval_opts_default(pk_eval_opts *o)
 	memset(o, 0, sizeof *o);
 	o->min_candidate_nodes_percentage = 10;
 	o->min_candidate_nodes_absolute = 100;
+	o->k8s_minor = PK_K8S_MINOR_NEWEST;
 }
 
 void pk_eval_opts_engine(pk_eval_opts *o, const pk_engine_opts *e)
 {
-	o->k8s_minor = e->gates.k8s_minor;
+	o->k8s_minor = e->release.minor;
 	o->threads = e->threads;
 }
 

@@ -239,7 +239,7 @@ void pk_plan_of_step(pk_plan *p, const pk_sim_step *st, const pk_snapshot *s, in
 	if (st->group_eval) {
 		pk_plan_of_group(p, st->group_eval, u->npods ? u->pods[0]->scheduler_name : "default-scheduler",
 		                 k8s_minor);
-		pk_plan_add_warning(p, pk_pg_reprieve_assumption(st->group_eval, k8s_minor));
+		pk_plan_add_warning(p, pk_pg_reprieve_assumption(st->group_eval));
 		p->snap = s;
 	} else {
 		pk_plan_of_pod(p, st->pod_eval, st->node ? &st->placement : NULL, st->gate_message);

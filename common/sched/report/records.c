@@ -9,6 +9,7 @@
 #include "io/emit.h"
 #include "k8s/gates.h"
 #include "k8s/json.h"
+#include "k8s/profile.h"
 #include "k8s/quantity.h"
 #include "k8s/release.h"
 #include "sched/engine/workers.h"
@@ -271,9 +272,7 @@ bool pk_victim_ref_from_json(const cJSON *o, pk_strtab *strs, pk_victim_ref *out
 
 void pk_disruption_mode_emit(pk_emit *e, const char *key, bool whole, int k8s_minor)
 {
-	bool alpha2 = pk_release_serves(k8s_minor, "scheduling.k8s.io", "PodGroup", "v1alpha2") ||
-	              (k8s_minor && k8s_minor < 36);
-	if (alpha2) {
+	if (pk_release_disruption_mode_string(k8s_minor)) {
 		pk_emit_string(e, key, whole ? "PodGroup" : "Pod");
 		return;
 	}

@@ -108,7 +108,7 @@ void pk_group_disruptions_from_json(const cJSON *o, pk_strtab *strs, pk_group_di
 
 /* With s, the candidate's nodeResources from the snapshot (the victims gone,
  * the preemptor added); without, those the record it was read from had. */
-/* k8s_minor: the release the record names ("kubernetesVersion"; 0: the newest). */
+/* k8s_minor: the release the record names ("kubernetesVersion"). */
 cJSON *pk_candidate_json(const pk_snapshot *s, const pk_pod *preemptor, const pk_candidate *c, int k8s_minor);
 /* The same record as compact text (malloc'd), what cJSON_PrintUnformatted
  * prints for pk_candidate_json's tree, without building one. */

@@ -18,6 +18,7 @@ void pk_report_opts_default(pk_report_opts *o)
 {
 	memset(o, 0, sizeof *o);
 	o->title = "preempt-plan";
+	o->k8s_minor = PK_K8S_MINOR_NEWEST;
 	o->nodes = -1;
 	o->max_nodes = 500;
 	o->max_candidates = 10;

@@ -32,7 +32,7 @@
 
 typedef struct pk_report_opts {
 	const char *title;        /* what made it, e.g. "preempt-plan --simulate" */
-	int k8s_minor;            /* the release answered for, named in the header (0: the newest) */
+	int k8s_minor;            /* the release answered for, named in the header (the newest by default) */
 	long nodes;               /* nodes in the cluster, or -1 when the records do not say */
 	int max_nodes;            /* touched nodes drawn (default 500) */
 	int max_candidates;       /* candidates shown beside a single plan's choice (default 10) */

@@ -70,7 +70,7 @@ static void enqueue_sorted(pk_sim *m, const pk_sim_unit *nu)
 
 static bool gang_path(const pk_sim *m)
 {
-	return m->g->gates.generic_workload && m->g->gates.workload_aware_preemption && !m->opts.pod_postfilter;
+	return m->g->release->generic_workload && m->g->release->workload_aware_preemption && !m->opts.pod_postfilter;
 }
 
 /* ---- uids of the pods that may be nominated ------------------------------------ */
@@ -387,18 +387,7 @@ void pk_sim_dequeue(pk_sim *m, const pk_pod *p)
  * (one predicate, in the engine, for victims and the simulator). */
 static const char *postfilter_gate(const pk_sim *m, const pk_pod *p)
 {
-	const pk_pg_set *g = m->g;
-	const pk_podgroup *pg = pk_pg_of_pod(g, p);
-	pk_group_gate_in in = {
-		.generic_workload = g->gates.generic_workload,
-		.workload_aware_preemption = g->gates.workload_aware_preemption,
-		.topology_aware = g->gates.topology_aware,
-		.k8s_minor = g->gates.k8s_minor,
-		.has_group = pk_pg_pod_has_group(g, p),
-		.group_found = pg != NULL,
-		.group_has_constraints = pg && pg->has_constraints,
-	};
-	return pk_postfilter_group_gate(&in).message;
+	return pk_pg_postfilter_gate(m->g, pk_pg_pod_has_group(m->g, p), pk_pg_of_pod(m->g, p)).message;
 }
 
 /* not_eligible: not placed because preemption was not tried (NotEligible),
