@@ -9,7 +9,7 @@
 
 #include "k8s/json.h"
 #include "sched/report/records.h"
-#include "sched/engine/score.h"
+#include "sched/engine/score/score.h"
 #include "base/alloc.h"
 
 void plan_init(plan_run *r, pk_cli *cli)

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "sched/report/records.h"
-#include "sched/engine/score.h"
+#include "sched/engine/score/score.h"
 #include "base/alloc.h"
 
 long victims_evaluate(victims_run *r, pk_out *out)

@@ -6,10 +6,10 @@
 #include "cli.h"
 #include "io/writer.h"
 #include "sched/engine/engine.h"
-#include "sched/engine/score.h"
+#include "sched/engine/score/score.h"
 #include "io/table.h"
 #include "sched/report/plan.h"
-#include "sched/engine/podgroup.h"
+#include "sched/engine/gang/gang.h"
 
 typedef struct victims_opts {
 	char **preemptor_files;   /* --preemptor, in order */

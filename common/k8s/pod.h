@@ -183,7 +183,7 @@ typedef struct pk_pod_constraints {
 	 * are the pods placed, and a bound pod's images are not scored. */
 	const char *const *images;
 	int nimages;
-	/* Gang membership, for PodGroup preemption (common/sched/podgroup*.c):
+	/* Gang membership, for PodGroup preemption (common/sched/engine/cluster/podgroup.c, gang/):
 	 * spec.schedulingGroup.podGroupName (scheduling/v1alpha2 PodGroup) and
 	 * spec.workloadRef {name, podGroup} (v1alpha1 Workload); "" when absent. */
 	const char *pod_group;

@@ -10,7 +10,7 @@
 
 #include "t.h"
 #include "io/reader.h"
-#include "sched/engine/cycle.h"
+#include "sched/engine/filter/cycle.h"
 #include "sched/engine/engine.h"
 
 static void add(pk_snapshot *s, const char *text)

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "k8s/json.h"
-#include "sched/engine/score.h"
+#include "sched/engine/score/score.h"
 #include "sched/report/plan.h"
 #include "sched/report/records.h"
 #include "t.h"

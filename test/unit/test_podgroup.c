@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "t.h"
-#include "sched/engine/podgroup.h"
+#include "sched/engine/gang/gang.h"
 
 #define NS 1000000000LL
 

@@ -9,8 +9,8 @@
 #include "t.h"
 #include "sched/sim/simulate.h"
 #include "sched/engine/engine.h"
-#include "sched/engine/cycle.h"
-#include "sched/engine/preempt_int.h"
+#include "sched/engine/filter/cycle.h"
+#include "sched/engine/preempt/preempt_int.h"
 
 enum { CLUSTERS = 120 };
 

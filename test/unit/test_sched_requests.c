@@ -10,7 +10,7 @@
 #include "t.h"
 #include "io/reader.h"
 #include "k8s/pod.h"
-#include "sched/engine/cycle.h"
+#include "sched/engine/filter/cycle.h"
 #include "sched/engine/engine.h"
 
 #define NODE "{\"kind\":\"Node\",\"metadata\":{\"name\":\"n\"},\"status\":{\"allocatable\":{" \

@@ -22,7 +22,7 @@
 #include "t.h"
 #include "k8s/pod.h"
 #include "sched/engine/engine.h"
-#include "sched/engine/score.h"
+#include "sched/engine/score/score.h"
 #include "sched/report/records.h"
 
 static cJSON *parse(const char *text)

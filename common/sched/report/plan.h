@@ -26,8 +26,8 @@
 
 #include "io/table.h"
 #include "sched/engine/engine.h"
-#include "sched/engine/podgroup.h"
-#include "sched/engine/score.h"
+#include "sched/engine/gang/gang.h"
+#include "sched/engine/score/score.h"
 #include "sched/report/records.h"
 #include "sched/sim/apply.h"
 #include "sched/sim/simulate.h"

@@ -41,8 +41,8 @@
 
 #include <cjson/cJSON.h>
 #include "sched/engine/engine.h"
-#include "sched/engine/podgroup.h"
-#include "sched/engine/score.h"
+#include "sched/engine/gang/gang.h"
+#include "sched/engine/score/score.h"
 #include "io/emit.h"
 #include "io/writer.h"
 

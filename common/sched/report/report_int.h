@@ -6,7 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "io/html.h"
-#include "sched/engine/pairmap.h"
+#include "sched/engine/filter/pairmap.h"
 #include "sched/report/report.h"
 
 /* API calls of a plan, by what they do. */

@@ -2,7 +2,7 @@
  * (identity, admission, PriorityClasses, PodGroups, Pods), the pods
  * controllers create and delete, and --scale; see apply.h. The workload
  * controllers are in apply_controllers.c, the records in apply_records.c. */
-#include "sched/engine/cycle.h"
+#include "sched/engine/filter/cycle.h"
 #include "sched/sim/apply_int.h"
 
 #include <math.h>

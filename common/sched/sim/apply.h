@@ -54,7 +54,7 @@
 
 #include <stdbool.h>
 #include <cjson/cJSON.h>
-#include "sched/engine/pairmap.h"
+#include "sched/engine/filter/pairmap.h"
 #include "sched/sim/simulate.h"
 
 typedef enum {

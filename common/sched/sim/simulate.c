@@ -8,7 +8,7 @@
 
 #include "k8s/json.h"
 #include "k8s/queue_order.h"
-#include "sched/engine/score.h"
+#include "sched/engine/score/score.h"
 #include "base/alloc.h"
 
 

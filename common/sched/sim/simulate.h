@@ -35,8 +35,8 @@
 
 #include <stdbool.h>
 #include "sched/engine/engine.h"
-#include "sched/engine/podgroup.h"
-#include "sched/engine/score.h"
+#include "sched/engine/gang/gang.h"
+#include "sched/engine/score/score.h"
 
 typedef struct pk_sim_opts {
 	pk_eval_opts eval;

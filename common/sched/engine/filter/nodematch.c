@@ -1,6 +1,6 @@
 /* What TaintToleration and NodeAffinity ask of a node, shared by the
  * filters, the spread and gang code and the scorer. */
-#include "sched/engine/engine.h"
+#include "sched/engine/filter/filter.h"
 
 const pk_taint *pk_untolerated_taint(const pk_pod *pod, const pk_node *n)
 {

@@ -3,8 +3,8 @@
 #ifndef PK_SCHED_INTERPOD_H
 #define PK_SCHED_INTERPOD_H
 
-#include "sched/engine/engine.h"
-#include "sched/engine/pairmap.h"
+#include "sched/engine/filter/filter.h"
+#include "sched/engine/filter/pairmap.h"
 
 /* PreFilter: counts over every bound pod of the snapshot. NULL when neither
  * the pod nor any bound pod has required (anti-)affinity: nothing to check. */

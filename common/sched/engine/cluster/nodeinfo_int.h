@@ -4,7 +4,7 @@
 #ifndef PK_SCHED_NODEINFO_INT_H
 #define PK_SCHED_NODEINFO_INT_H
 
-#include "sched/engine/engine.h"
+#include "sched/engine/cluster/snapshot.h"
 
 /* Keep the node's importance order, its sums and its generation. */
 void pk_nodeinfo_remove_pod(pk_nodeinfo *ni, const pk_pod *p);

@@ -1,8 +1,8 @@
 /* SelectVictimsOnNode: on the node itself, by sums from the node's
  * lower-priority tail (the arithmetic path), or with pod groups (1.37). */
-#include "sched/engine/cycle.h"
-#include "sched/engine/podgroup.h"
-#include "sched/engine/preempt_int.h"
+#include "sched/engine/filter/cycle.h"
+#include "sched/engine/cluster/podgroup.h"
+#include "sched/engine/preempt/preempt_int.h"
 #include "sched/engine/reasons.h"
 
 #include <limits.h>

@@ -1,6 +1,6 @@
 /* PodDisruptionBudgets: their index by namespace and selector label, and
  * which PDBs a pod matches (cached in the pod while the snapshot holds). */
-#include "sched/engine/preempt_int.h"
+#include "sched/engine/cluster/snapshot.h"
 
 #include <limits.h>
 #include <stdio.h>

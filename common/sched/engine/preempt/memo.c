@@ -23,7 +23,7 @@
  * else goes stale: the nodes and the PDBs' budgets do not change while the
  * snapshot is played forward (the node-only verdicts, read of the node
  * alone, hold for their static shape). */
-#include "sched/engine/preempt_int.h"
+#include "sched/engine/preempt/preempt_int.h"
 #include "sched/engine/reasons.h"
 #include "sched/engine/workers.h"
 

@@ -43,7 +43,7 @@
 #ifndef PK_SCHED_SCORE_H
 #define PK_SCHED_SCORE_H
 
-#include "sched/engine/engine.h"
+#include "sched/engine/preempt/preempt.h"
 
 enum {
 	PK_SCORE_TAINT,

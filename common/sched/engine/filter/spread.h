@@ -3,7 +3,7 @@
 #ifndef PK_SCHED_SPREAD_H
 #define PK_SCHED_SPREAD_H
 
-#include "sched/engine/engine.h"
+#include "sched/engine/filter/filter.h"
 
 /* PreFilter: matching pods per topology domain over the eligible nodes
  * (all constraint keys present; node affinity honoured, taints when asked).

@@ -1,9 +1,9 @@
 /* One scheduling cycle: the PreFilter state of each plugin that keeps one,
  * and the moves a dry run supposes (cycle.h). */
-#include "sched/engine/cycle.h"
-#include "sched/engine/interpod.h"
-#include "sched/engine/nodeinfo_int.h"
-#include "sched/engine/spread.h"
+#include "sched/engine/filter/cycle.h"
+#include "sched/engine/filter/interpod.h"
+#include "sched/engine/cluster/nodeinfo_int.h"
+#include "sched/engine/filter/spread.h"
 
 #include <assert.h>
 #include <stdlib.h>

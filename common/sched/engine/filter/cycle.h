@@ -22,7 +22,7 @@
 
 #include <stdbool.h>
 
-#include "sched/engine/engine.h"
+#include "sched/engine/filter/filter.h"
 
 /* The plugins with PreFilter state, in the default profile's Filter order. */
 typedef enum {

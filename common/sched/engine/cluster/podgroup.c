@@ -1,6 +1,6 @@
-/* PodGroup objects, Workload templates, pod membership and feature gates;
- * see podgroup.h. */
-#include "sched/engine/podgroup.h"
+/* PodGroup objects, Workload templates, pod membership and the release's
+ * caveats; see podgroup.h. */
+#include "sched/engine/cluster/podgroup.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -55,17 +55,6 @@ const char *pk_pg_release_caveat(pk_pg_set *g)
 		                      g->unserved[i].version);
 	}
 	return *g->caveat ? g->caveat : NULL;
-}
-
-pk_group_gate pk_pg_postfilter_gate(const pk_pg_set *g, bool has_group, const pk_podgroup *pg)
-{
-	pk_group_gate_in in = {
-		.release = g->release,
-		.has_group = has_group,
-		.group_found = pg != NULL,
-		.group_has_constraints = pg && pg->has_constraints,
-	};
-	return pk_postfilter_group_gate(&in);
 }
 
 /* The versions of the scheduling.k8s.io workload kinds, oldest first. */
@@ -682,42 +671,6 @@ const pk_podgroup *pk_pg_whole_group(const pk_pg_set *g, const pk_pod *p)
 		if (pg->disrupt_whole)
 			whole = pg;
 	return whole;
-}
-
-/* The group a victim unit disrupts: the one evicted whole, else the
- * PodGroup its pod names (found or not). */
-static pk_group_disruption disruption_of(const pk_pg_set *g, const pk_victim_unit *u)
-{
-	const pk_pod *p = u->pods[0];
-	const pk_podgroup *whole = pk_pg_whole_group(g, p);
-	const pk_podgroup *pg = whole ? whole : pk_pg_of_pod(g, p);
-	pk_group_disruption d = { .whole = whole != NULL, .units = 1, .pods = u->npods };
-	d.namespace_ = pg ? pg->namespace_ : p->namespace_;
-	d.name = pg ? pg->name : g->pod_group_name[p->index];
-	d.composite = pg && pg->composite;
-	return d;
-}
-
-int pk_pg_disruptions(const pk_pg_set *g, const pk_victim_unit *u, int n, pk_group_disruption *d, int *nout)
-{
-	int units = 0, nd = 0;
-	for (int i = 0; i < n; i++) {
-		if (!u[i].is_group)
-			continue;
-		units++;
-		pk_group_disruption x = disruption_of(g, &u[i]);
-		int k = 0; /* names are interned: their addresses compare */
-		while (k < nd && !(d[k].name == x.name && d[k].namespace_ == x.namespace_ && d[k].whole == x.whole))
-			k++;
-		if (k == nd) {
-			d[nd++] = x;
-		} else {
-			d[k].units++;
-			d[k].pods += x.pods;
-		}
-	}
-	*nout = nd;
-	return units;
 }
 
 static bool under(const pk_pg_set *g, const pk_podgroup *pg, const pk_podgroup *root)

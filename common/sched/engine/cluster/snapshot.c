@@ -1,7 +1,7 @@
 /* The cluster snapshot: decoding records into compact views, grouping pods
  * per node, and the state updates later preemptors and simulators need. */
-#include "sched/engine/engine.h"
-#include "sched/engine/nodeinfo_int.h"
+#include "sched/engine/cluster/snapshot.h"
+#include "sched/engine/cluster/nodeinfo_int.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -2,7 +2,8 @@
  * order, the split into those whose eviction would violate a PDB and the
  * rest, and the reprieve that gives back every unit the preemptor can do
  * without (SelectVictimsOnNode's second half). */
-#include "sched/engine/preempt_int.h"
+#include "sched/engine/cluster/podgroup.h"
+#include "sched/engine/preempt/preempt_int.h"
 
 #include <limits.h>
 #include <stdio.h>
@@ -132,4 +133,40 @@ int pk_units_reprieve(pk_victim_unit *u, int n, pk_fit_fn fits, pk_unit_apply_fn
 	*violations = 0;
 	int nv = reprieve_group(u, n, true, fits, apply, ctx, victims_out, 0, violations);
 	return reprieve_group(u, n, false, fits, apply, ctx, victims_out, nv, violations);
+}
+
+/* The group a victim unit disrupts: the one evicted whole, else the
+ * PodGroup its pod names (found or not). */
+static pk_group_disruption disruption_of(const pk_pg_set *g, const pk_victim_unit *u)
+{
+	const pk_pod *p = u->pods[0];
+	const pk_podgroup *whole = pk_pg_whole_group(g, p);
+	const pk_podgroup *pg = whole ? whole : pk_pg_of_pod(g, p);
+	pk_group_disruption d = { .whole = whole != NULL, .units = 1, .pods = u->npods };
+	d.namespace_ = pg ? pg->namespace_ : p->namespace_;
+	d.name = pg ? pg->name : g->pod_group_name[p->index];
+	d.composite = pg && pg->composite;
+	return d;
+}
+
+int pk_pg_disruptions(const pk_pg_set *g, const pk_victim_unit *u, int n, pk_group_disruption *d, int *nout)
+{
+	int units = 0, nd = 0;
+	for (int i = 0; i < n; i++) {
+		if (!u[i].is_group)
+			continue;
+		units++;
+		pk_group_disruption x = disruption_of(g, &u[i]);
+		int k = 0; /* names are interned: their addresses compare */
+		while (k < nd && !(d[k].name == x.name && d[k].namespace_ == x.namespace_ && d[k].whole == x.whole))
+			k++;
+		if (k == nd) {
+			d[nd++] = x;
+		} else {
+			d[k].units++;
+			d[k].pods += x.pods;
+		}
+	}
+	*nout = nd;
+	return units;
 }

@@ -12,12 +12,12 @@
  * A missing topology label is UnschedulableAndUnresolvable, too much skew
  * Unschedulable. The minimum is kept with a histogram of counts so that the
  * dry run's many add/remove steps stay O(1). */
-#include "sched/engine/spread.h"
+#include "sched/engine/filter/spread.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "sched/engine/pairmap.h"
+#include "sched/engine/filter/pairmap.h"
 #include "sched/engine/reasons.h"
 #include "base/alloc.h"
 

@@ -1,7 +1,7 @@
 /* PodGroupEvaluator: selectVictimsOnDomain over the whole cluster with a
- * greedy pod-group scheduling function; see podgroup.h. */
-#include "sched/engine/cycle.h"
-#include "sched/engine/podgroup.h"
+ * greedy pod-group scheduling function; see gang.h. */
+#include "sched/engine/filter/cycle.h"
+#include "sched/engine/gang/gang.h"
 #include "sched/engine/reasons.h"
 
 #include <stdarg.h>
@@ -787,4 +787,26 @@ void pk_pg_evaluation_free(pk_pg_evaluation *e)
 {
 	pk_arena_free(&e->arena);
 	memset(e, 0, sizeof *e);
+}
+
+/* ---- playing a decision forward: victims leave their nodes, members are
+ * bound or nominated, through the snapshot's one bind path ---------------- */
+
+void pk_pg_apply(pk_snapshot *s, const pk_pg_evaluation *e)
+{
+	if (e->result == PK_PG_PREEMPT)
+		for (int i = 0; i < e->nvictims; i++)
+			pk_snapshot_delete(s, e->victims[i]);
+	if (e->result != PK_PG_PREEMPT && e->result != PK_PG_NO_PREEMPTION_NEEDED)
+		return;
+	for (int k = 0; k < e->nmembers; k++) {
+		const pk_pg_placement *pl = &e->placements[k];
+		if (!pl->node)
+			continue;
+		if (e->result == PK_PG_NO_PREEMPTION_NEEDED)
+			pk_snapshot_bind(s, pl->pod, pl->node->node->name);
+		else /* delayed preemption: the members wait for their victims to
+		      * go, their intended nodes held for them like nominations */
+			pk_snapshot_nominate(s, pl->pod, pl->node->node->name);
+	}
 }

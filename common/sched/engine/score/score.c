@@ -1,6 +1,6 @@
 /* The default score plugins and host selection; see score.h. */
-#include "sched/engine/score.h"
-#include "sched/engine/interpod.h"
+#include "sched/engine/score/score.h"
+#include "sched/engine/filter/interpod.h"
 #include "sched/engine/workers.h"
 
 #include <math.h>

@@ -10,7 +10,7 @@
  * with the first-pod-of-a-group exception), then the incoming pod's and the
  * existing pods' anti-affinity (Unschedulable). Preemption removes and adds
  * pods through pk_interpod_update, so victims lift the counts they held. */
-#include "sched/engine/interpod.h"
+#include "sched/engine/filter/interpod.h"
 #include "sched/engine/reasons.h"
 
 #include <stdlib.h>

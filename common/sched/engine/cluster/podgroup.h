@@ -1,12 +1,7 @@
-/* Workload-aware preemption (KEP-5710): a PodGroup as the preemptor, whole
- * PodGroups (disruptionMode PodGroup) as victim units, the whole cluster as
- * the domain. Follows kube-scheduler's PodGroupEvaluator
- * (pkg/scheduler/framework/preemption/podgrouppreemption.go and types.go as
- * of the v1alpha2 PodGroup API) with a real pod-group scheduling function:
- * the members are placed greedily, one by one, each on the best-scoring
- * node that passes the engine's filters (nominated pods included), as
- * podGroupSchedulingDefaultAlgorithm places them (score.c's scorer and tie
- * rule), where upstream's unit tests use a mock.
+/* The pod groups of the cluster (KEP-5710, KEP-6012): what workload-aware
+ * preemption (gang/gang.h) and pod-by-pod preemption read of them: their
+ * priority, disruptionMode, policy and hierarchy, their members, and what
+ * the release answered for makes of them.
  *
  * Objects read (pk_pg_set_add): scheduling.k8s.io PodGroup (v1alpha2
  * string disruptionMode Pod|PodGroup, v1alpha3 and v1beta1 {single:{}}|
@@ -26,8 +21,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <cjson/cJSON.h>
-#include "sched/engine/engine.h"
-#include "sched/engine/score.h"
+#include "sched/engine/cluster/snapshot.h"
 #include "k8s/gates.h"
 #include "k8s/profile.h"
 
@@ -46,12 +40,6 @@
  * release serves (its apiserver would have none of them: kubectl's "no
  * matches for kind"), which are read as if it served them. */
 const char *pk_pg_release_caveat(struct pk_pg_set *g);
-/* DefaultPreemption.PostFilter's pod-group gating (pk_postfilter_group_gate)
- * of a pod that names a scheduling group (has_group) found as pg (NULL: not
- * in the input), with the set's release profile: the one place its input
- * is assembled, for victims and the simulator. */
-struct pk_podgroup;
-pk_group_gate pk_pg_postfilter_gate(const struct pk_pg_set *g, bool has_group, const struct pk_podgroup *pg);
 
 /* ---- PodGroups ------------------------------------------------------------ */
 
@@ -175,11 +163,6 @@ const pk_podgroup *pk_pg_whole_group(const pk_pg_set *g, const pk_pod *p);
  * bound to their node (not preempted meanwhile), into out when it is not
  * NULL (call with NULL first for the room needed); returns their number. */
 int pk_pg_present_members(const pk_pg_set *g, const pk_snapshot *s, const pk_podgroup *pg, pk_pod **out);
-/* The pod-group disruptions of victim units u[0..n) (engine.h,
- * pk_group_disruption): one entry per group, in the units' order, into out
- * (room for n), *nout of them; returns the units that are pod groups
- * (numPodGroupDisruptions). */
-int pk_pg_disruptions(const pk_pg_set *g, const pk_victim_unit *u, int n, pk_group_disruption *out, int *nout);
 
 /* disruptionMode as an object gives it: v1alpha2's string "Pod" |
  * "PodGroup", or v1alpha3's and v1beta1's union {single: {}} | {all: {}};
@@ -190,62 +173,5 @@ bool pk_pg_decode_disruption_mode(const cJSON *m, bool *whole);
  * otherwise, as upstream's scheduling function treats basic groups).
  * pk_pg_evaluate lowers a gang's figure by the members already running. */
 int pk_pg_required(const pk_podgroup *pg, int nmembers);
-
-/* ---- evaluation ----------------------------------------------------------- */
-
-typedef enum {
-	PK_PG_NO_PREEMPTION_NEEDED,
-	PK_PG_PREEMPT,
-	PK_PG_NOT_ELIGIBLE,
-	PK_PG_UNSCHEDULABLE,
-	/* 1.37 (#140641): a preemption of the group is under way (a member's
-	 * nominated node holds a lower-priority pod terminating by preemption):
-	 * Success, and the members keep their nominations */
-	PK_PG_PREEMPTION_IN_PROGRESS,
-} pk_pg_result;
-
-const char *pk_pg_result_name(pk_pg_result r);  /* NoPreemptionNeeded, Preempt, ... */
-
-typedef struct pk_pg_placement {
-	pk_pod *pod;
-	const pk_nodeinfo *node;   /* NULL: not placed */
-	pk_placement score;        /* how node was chosen (ntop > 1: a tie broken by name) */
-} pk_pg_placement;
-
-typedef struct pk_pg_evaluation {
-	const pk_podgroup *group;
-	pk_pg_result result;
-	pk_code code;              /* status code of the PodGroupPostFilter outcome */
-	const char *reason;        /* arena text */
-	pk_pg_placement *placements; /* one per member, member order */
-	int nmembers, nplaced, required;
-	pk_pod **victims;          /* victim pods, unit importance order */
-	int nvictims;
-	int nvictim_units;
-	int num_pod_group_disruptions; /* victim units whose pods name a scheduling group */
-	pk_group_disruption *disruptions; /* the groups they are (pk_pg_disruptions) */
-	int ndisruptions;
-	int num_pdb_violations;    /* violating victim units */
-	long potential_units;
-	long schedule_calls;       /* scheduling-function runs (for --stats) */
-	pk_arena arena;
-} pk_pg_evaluation;
-
-/* Evaluate a pending PodGroup whose pending members are given in queue
- * order, each placed by score.c's scorer (scores: the caller's cache for
- * the snapshot, or NULL). State is restored on return. */
-void pk_pg_evaluate(pk_snapshot *s, pk_score_cache *scores, const pk_pg_set *g, const pk_podgroup *pg,
-                    pk_pod **members, int n, pk_pg_evaluation *out);
-void pk_pg_evaluation_free(pk_pg_evaluation *e);
-
-/* Play the outcome forward: victims removed from their nodes; on
- * NoPreemptionNeeded the placed members are bound, on Preempt they are
- * nominated to their intended nodes (so later preemptors respect them). */
-void pk_pg_apply(pk_snapshot *s, const pk_pg_evaluation *e);
-
-/* What a group evaluation for the release answered for assumed about its
- * reprieve, or NULL when it follows that release (podgroup_eval.c's
- * unit_fits says why): to be said wherever the answer is shown. */
-const char *pk_pg_reprieve_assumption(const pk_pg_evaluation *e);
 
 #endif

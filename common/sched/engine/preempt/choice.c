@@ -1,8 +1,8 @@
 /* What an evaluation decides with: the preemptor's eligibility, the
  * FitError text, node choice (pickOneNodeForPreemption), the PostFilter
  * gate for pods of a group, and how many candidates to sample. */
-#include "sched/engine/podgroup.h"
-#include "sched/engine/preempt_int.h"
+#include "sched/engine/cluster/podgroup.h"
+#include "sched/engine/preempt/preempt_int.h"
 #include "sched/engine/reasons.h"
 
 #include <limits.h>
@@ -256,4 +256,15 @@ int pk_names_text(const char *const *names, int n, char *buf, size_t size)
 	if (shown < distinct && size)
 		snprintf(buf + w, size - w, "%sand %d more", shown ? ", " : "", distinct - shown);
 	return distinct;
+}
+
+pk_group_gate pk_pg_postfilter_gate(const pk_pg_set *g, bool has_group, const pk_podgroup *pg)
+{
+	pk_group_gate_in in = {
+		.release = g->release,
+		.has_group = has_group,
+		.group_found = pg != NULL,
+		.group_has_constraints = pg && pg->has_constraints,
+	};
+	return pk_postfilter_group_gate(&in);
 }

@@ -1,5 +1,5 @@
 /* Topology-pair counters; see pairmap.h. */
-#include "sched/engine/pairmap.h"
+#include "sched/engine/filter/pairmap.h"
 
 #include <stdint.h>
 #include <stdlib.h>

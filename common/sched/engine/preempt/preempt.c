@@ -4,11 +4,11 @@
  * (eligibility, FitError, node choice), cycle.c (the preemptor's PreFilter state); what evaluations keep
  * for the next preemptor of the same shape (the memo, the session) is
  * memo.c's. preempt_int.h declares what these files share. */
-#include "sched/engine/interpod.h"
-#include "sched/engine/podgroup.h"
-#include "sched/engine/preempt_int.h"
+#include "sched/engine/filter/interpod.h"
+#include "sched/engine/cluster/podgroup.h"
+#include "sched/engine/preempt/preempt_int.h"
 #include "sched/engine/reasons.h"
-#include "sched/engine/spread.h"
+#include "sched/engine/filter/spread.h"
 
 #include <limits.h>
 #include <stdio.h>

@@ -4,31 +4,10 @@
 #ifndef PK_SCHED_PREEMPT_INT_H
 #define PK_SCHED_PREEMPT_INT_H
 
-#include "sched/engine/cycle.h"
-#include "sched/engine/engine.h"
+#include "sched/engine/filter/cycle.h"
+#include "sched/engine/preempt/preempt.h"
 
 #include <string.h>
-
-/* ---- pdb.c ----------------------------------------------------------------- */
-
-/* The PDB lists p among its disrupted pods (already counted). */
-static inline bool pk_pdb_skips_pod(const pk_pdb *b, const pk_pod *p)
-{
-	for (int i = 0; i < b->ndisrupted; i++)
-		if (strcmp(b->disrupted_pods[i], p->name) == 0) /* pod names are not interned */
-			return true;
-	return false;
-}
-
-/* The PDB selects p. */
-static inline bool pk_pdb_matches(const pk_pdb *b, const pk_pod *p)
-{
-	/* all interned in the snapshot: equal strings are equal pointers */
-	return b->namespace_ == p->namespace_ &&
-	       (!b->must_key || pk_labels_value(p->labels, b->must_key) == b->must_value) &&
-	       pk_selector_matches_labels(&b->selector, p->labels);
-}
-
 
 /* ---- units.c ---------------------------------------------------------------- */
 
