@@ -91,11 +91,11 @@ plan() {
 	[ "$(printf '%s\n' "$output" | jq -c 'select(.kind == "PreemptionPlan") | .actions')" = "[]" ]
 	[ "$(printf '%s\n' "$output" | jq -c 'select(.kind == "PreemptionPlan") | .fits')" = '{"count":4,"nodes":["demo-worker1","demo-worker2","demo-worker3","demo-worker4"]}' ]
 	# where victims' placement puts it (the default score plugins), not the first node by name
-	[ "$(printf '%s\n' "$output" | jq -c 'select(.kind == "PreemptionPlan") | [.node, .placement.node, .placement.score]')" = '["demo-worker4","demo-worker4",407]' ]
+	[ "$(printf '%s\n' "$output" | jq -c 'select(.kind == "PreemptionPlan") | [.node, .placement.node, .placement.score]')" = '["demo-worker1","demo-worker1",411]' ]
 	run -0 bash -c 'victims --preemptor "$1" "$2" | preempt-plan -o table' _ "$BATS_TEST_TMPDIR/small.yaml" "$CLUSTER"
-	assert_line --index 1 --regexp '^default/small +[0-9]+ +NoPreemptionNeeded +demo-worker4 +0 +<none> +fits without preemption on 4 node\(s\): demo-worker1, demo-worker2, demo-worker3, demo-worker4$'
+	assert_line --index 1 --regexp '^default/small +[0-9]+ +NoPreemptionNeeded +demo-worker1 +0 +<none> +fits without preemption on 4 node\(s\): demo-worker1, demo-worker2, demo-worker3, demo-worker4$'
 	run -0 bash -c 'victims --preemptor "$1" "$2" | preempt-plan -o wide' _ "$BATS_TEST_TMPDIR/small.yaml" "$CLUSTER"
-	assert_line --index 1 --regexp 'demo-worker4; placed on demo-worker4: score 407, the highest of 4 node\(s\)$'
+	assert_line --index 1 --regexp 'demo-worker4; placed on demo-worker1: score 411, the highest of 4 node\(s\)$'
 }
 
 @test "an unplaceable preemptor exits 1 with the scheduler's message" {

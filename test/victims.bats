@@ -101,13 +101,14 @@ setup() {
 @test "a pod that fits shows where, and exits 0" {
 	printf 'kind: Pod\nmetadata: {name: small, namespace: shop}\nspec:\n  containers: [{name: c, resources: {requests: {cpu: 10m}}}]\n' > "$BATS_TEST_TMPDIR/small.yaml"
 	run -0 victims -o table --preemptor "$BATS_TEST_TMPDIR/small.yaml" "$CLUSTER"
-	# demo-worker4: TaintToleration 100 x 3 + LeastAllocated 24 (cpu 3610m of 4, memory 9280Mi + the
-	# pod's 200Mi default of 15940Mi) + BalancedAllocation 83; demo-worker1 has 300 + 36 + 70
-	assert_line --index 1 --regexp '^shop/small +[0-9]+ +NoPreemptionNeeded +demo-worker4 +0 .* fits without preemption on 4 node\(s\): demo-worker1, demo-worker2, demo-worker3, demo-worker4; placed on demo-worker4: score 407, the highest of 4 node\(s\)$'
+	# demo-worker1: TaintToleration 100 x 3 + LeastAllocated 36 + BalancedAllocation 75 (1.37,
+	# #135573: 10m changes no node's balance, 50 + (50 + b - b) / 2); demo-worker4 has 300 + 24
+	# (cpu 3610m of 4, memory 9280Mi + the pod's 200Mi default of 15940Mi) + 74 (balance 84 -> 83)
+	assert_line --index 1 --regexp '^shop/small +[0-9]+ +NoPreemptionNeeded +demo-worker1 +0 .* fits without preemption on 4 node\(s\): demo-worker1, demo-worker2, demo-worker3, demo-worker4; placed on demo-worker1: score 411, the highest of 4 node\(s\)$'
 	run -0 victims --preemptor "$BATS_TEST_TMPDIR/small.yaml" "$CLUSTER"
 	[ "$(printf '%s\n' "$output" | jq -r 'select(.kind == "Preemptor") | .status')" = NoPreemptionNeeded ]
-	run jq -e '.placement | .node == "demo-worker4" and .score == 407 and .tiedNodes == 1 and .tieBroken == false
-		and .plugins.NodeResourcesFit.score == 24 and .plugins.NodeResourcesBalancedAllocation.score == 83
+	run jq -e '.placement | .node == "demo-worker1" and .score == 411 and .tiedNodes == 1 and .tieBroken == false
+		and .plugins.NodeResourcesFit.score == 36 and .plugins.NodeResourcesBalancedAllocation.score == 75
 		and .plugins.TaintToleration == {score: 100, weight: 3}' <<<"$(head -n 1 <<<"$output")"
 	assert_success
 }

@@ -18,7 +18,7 @@ long victims_evaluate(victims_run *r, pk_out *out)
 	r->eval = r->opts->eval;
 	r->eval.victims_of_best_only = r->writer->lists_victims_itself;
 	r->writer->begin(r);
-	pk_score_cache *scores = pk_score_cache_new();
+	pk_score_cache *scores = pk_score_cache_new(&r->cli->engine.release);
 	for (long i = 0; i < r->npreemptors; i++) {
 		pk_preemptor *p = &r->preemptors[i];
 		pk_evaluation e;

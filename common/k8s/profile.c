@@ -19,6 +19,7 @@ typedef struct release_row {
 	bool terminating_victims_in_progress;
 	bool unschedulable_code_for_no_victims;
 	bool disruption_mode_string;
+	bool balanced_allocation_change;
 } release_row;
 
 static const release_row rows[] = {
@@ -33,7 +34,8 @@ static const release_row rows[] = {
 	  .topology_refusal_own_message = false,
 	  .terminating_victims_in_progress = false,
 	  .unschedulable_code_for_no_victims = false,
-	  .disruption_mode_string = true },
+	  .disruption_mode_string = true,
+	  .balanced_allocation_change = false },
 	{ .minor = 36,
 	  .gang_scheduling_modelled = true,
 	  .composite_pod_group_served = false,
@@ -45,7 +47,8 @@ static const release_row rows[] = {
 	  .topology_refusal_own_message = false,
 	  .terminating_victims_in_progress = false,
 	  .unschedulable_code_for_no_victims = false,
-	  .disruption_mode_string = true },   /* v1alpha2 PodGroup */
+	  .disruption_mode_string = true,     /* v1alpha2 PodGroup */
+	  .balanced_allocation_change = true }, /* #135573 */
 	{ .minor = 37,
 	  .gang_scheduling_modelled = true,
 	  .composite_pod_group_served = true,   /* v1alpha3, #139596 */
@@ -57,7 +60,8 @@ static const release_row rows[] = {
 	  .topology_refusal_own_message = true,
 	  .terminating_victims_in_progress = true,
 	  .unschedulable_code_for_no_victims = true,
-	  .disruption_mode_string = false },  /* v1beta1/v1alpha3 {single:{}}|{all:{}} */
+	  .disruption_mode_string = false,    /* v1beta1/v1alpha3 {single:{}}|{all:{}} */
+	  .balanced_allocation_change = true },
 };
 
 _Static_assert(sizeof rows / sizeof rows[0] == PK_K8S_NRELEASES, "one row per release modelled");
@@ -80,6 +84,7 @@ void pk_release_profile_of(pk_release_profile *p, const pk_feature_gates *g)
 	p->wap_follows_generic_workload = r->wap_follows_generic_workload;
 	p->postfilter_gating = r->postfilter_gating;
 	p->pod_group_status_prefix = r->pod_group_status_prefix;
+	p->balanced_allocation_change = r->balanced_allocation_change;
 	p->in_place_reprieve = r->in_place_reprieve;
 	p->topology_refusal_own_message = r->topology_refusal_own_message;
 	p->terminating_victims_in_progress = r->terminating_victims_in_progress;

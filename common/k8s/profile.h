@@ -60,6 +60,10 @@ typedef struct pk_release_profile {
 	                                      * UnschedulableAndUnresolvable */
 	bool disruption_mode_string;         /* records spell disruptionMode as v1alpha2's string
 	                                      * ("Pod"|"PodGroup"), else {single:{}}|{all:{}} */
+	bool balanced_allocation_change;     /* #135573 (1.36): NodeResourcesBalancedAllocation
+	                                      * scores the change in balance the pod brings,
+	                                      * 50 + (50 + with - without) / 2, else the
+	                                      * balance with it, (1 - std) * 100 */
 } pk_release_profile;
 
 /* The profile of the release g answers for (g->k8s_minor, within the

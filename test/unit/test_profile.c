@@ -28,6 +28,8 @@ static void test_rows(void)
 	CHECK(!p35.gang_scheduling_modelled && p36.gang_scheduling_modelled && p37.gang_scheduling_modelled,
 	      "1.35's Permit-time gang scheduling is not modelled (answered as 1.36)");
 	CHECK(!p36.in_place_reprieve && p37.in_place_reprieve, "1.37 reprieves in place (#139980), 1.36 does not");
+	CHECK(!p35.balanced_allocation_change && p36.balanced_allocation_change && p37.balanced_allocation_change,
+	      "BalancedAllocation scores the change in balance from 1.36 (#135573)");
 	CHECK(!p36.group_priority_authoritative && p37.group_priority_authoritative,
 	      "1.37: a PodGroup's priority counts pod by pod (#137981, #139030)");
 	CHECK(!p36.wap_follows_generic_workload && p37.wap_follows_generic_workload,

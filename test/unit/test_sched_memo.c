@@ -299,7 +299,9 @@ static void build_twins(pk_snapshot *s, unsigned long long seed)
 	pk_snapshot_init(s);
 	add(s, "{\"kind\":\"Node\",\"metadata\":{\"name\":\"n0\"},"
 	       "\"status\":{\"allocatable\":{\"cpu\":\"2\",\"memory\":\"8Gi\",\"pods\":\"110\"}}}");
+	/* a PreferNoSchedule taint: P1 is scored onto n0 whatever the release's scorer */
 	add(s, "{\"kind\":\"Node\",\"metadata\":{\"name\":\"n1\"},"
+	       "\"spec\":{\"taints\":[{\"key\":\"k\",\"effect\":\"PreferNoSchedule\"}]},"
 	       "\"status\":{\"allocatable\":{\"cpu\":\"4\",\"memory\":\"8Gi\",\"pods\":\"110\"}}}");
 	add(s, "{\"kind\":\"Pod\",\"metadata\":{\"name\":\"low\",\"namespace\":\"ns\",\"uid\":\"l\"},"
 	       "\"spec\":{\"nodeName\":\"n1\",\"priority\":0,\"containers\":[{\"name\":\"c\",\"resources\":"

@@ -21,6 +21,7 @@
 
 #include "t.h"
 #include "k8s/pod.h"
+#include "k8s/profile.h"
 #include "sched/engine/engine.h"
 #include "sched/engine/score/score.h"
 #include "sched/report/records.h"
@@ -35,7 +36,8 @@ static cJSON *parse(const char *text)
 
 /* Scores of plugin for pod over the nodes of objs (name order), normalised;
  * -1 each when the plugin skips the pod. */
-static void scores(const char *const *objs, const char *pod, int plugin, int64_t *out, long *n)
+static void scores_with(pk_score_cache *cache, const char *const *objs, const char *pod, int plugin, int64_t *out,
+                        long *n)
 {
 	pk_snapshot s;
 	pk_snapshot_init(&s);
@@ -56,7 +58,7 @@ static void scores(const char *const *objs, const char *pod, int plugin, int64_t
 	*n = s.nnodes;
 	for (long i = 0; i < s.nnodes; i++)
 		nodes[i] = &s.infos[i];
-	if (pk_score_raw(&s, NULL, &p, plugin, nodes, *n, out))
+	if (pk_score_raw(&s, cache, &p, plugin, nodes, *n, out))
 		pk_score_normalize(plugin, out, *n);
 	else
 		for (long i = 0; i < *n; i++)
@@ -64,6 +66,11 @@ static void scores(const char *const *objs, const char *pod, int plugin, int64_t
 	pk_pod_release(&p);
 	cJSON_Delete(pj);
 	pk_snapshot_free(&s);
+}
+
+static void scores(const char *const *objs, const char *pod, int plugin, int64_t *out, long *n)
+{
+	scores_with(NULL, objs, pod, plugin, out, n);
 }
 
 #define NODE(name, cpu, mem) \
@@ -217,7 +224,7 @@ static void test_pick(void)
 	char text[300];
 	pk_placement_text(&pl, text, sizeof text);
 	CHECK_STR(text,
-	          "placed on b: score 474, the highest of 3 node(s), tied with 1 other(s): the lowest name taken (upstream: at random)",
+	          "placed on b: score 455, the highest of 3 node(s), tied with 1 other(s): the lowest name taken (upstream: at random)",
 	          "the reason says the tie");
 	pk_pod_release(&p);
 	cJSON_Delete(pj);
@@ -467,6 +474,90 @@ static void test_image_locality(void)
 	}
 }
 
+/* ---- NodeResourcesBalancedAllocation, per release ---- */
+
+#define PODR(cpu, mem) \
+	"{\"kind\":\"Pod\",\"metadata\":{\"name\":\"p\"},\"spec\":{\"containers\":[{\"name\":\"c\"," \
+	"\"resources\":{\"requests\":{\"cpu\":\"" cpu "\",\"memory\":\"" mem "\"}}}]}}"
+
+/* A score cache with the rules of Kubernetes 1.<minor> at its default gates. */
+static pk_score_cache *cache_of_release(int minor)
+{
+	pk_feature_gates g;
+	pk_feature_gates_default(&g);
+	pk_feature_gates_set_release(&g, minor);
+	pk_release_profile r;
+	pk_release_profile_of(&r, &g);
+	return pk_score_cache_new(&r);
+}
+
+/* The score of the pod on the single node of objs, for Kubernetes 1.<minor>. */
+static int64_t balanced(const char *const *objs, const char *pod, int minor)
+{
+	pk_score_cache *c = cache_of_release(minor);
+	int64_t out[8];
+	long n;
+	scores_with(c, objs, pod, PK_SCORE_BALANCED, out, &n);
+	pk_score_cache_free(c);
+	return out[0];
+}
+
+/* Until 1.35 the score is the balance with the pod, (1 - std) * 100; from
+ * 1.36 (kubernetes#135573) the change the pod brings, 50 + (50 + with -
+ * without) / 2: the PR's three anchors (no change 75, balanced to
+ * imbalanced 50, imbalanced to balanced 100) and a node half used. */
+static void test_balanced_allocation(void)
+{
+	const char *empty[] = { NODE("n", "4", "4Gi"), NULL };
+	const char *cpu_full[] = { NODE("n", "4", "4Gi"), BOUND("n", "4", "0", 1), NULL };
+	const char *half[] = { NODE("n", "4", "8Gi"), BOUND("n", "2", "1Gi", 1), NULL };
+	struct { const char *what; const char *const *objs; const char *pod; int64_t old, now; } rows[] = {
+		{ "no change to the balance", empty, PODR("1", "1Gi"), 100, 75 },
+		{ "balanced to imbalanced", empty, PODR("4", "0"), 50, 50 },
+		{ "imbalanced to balanced", cpu_full, PODR("0", "4Gi"), 100, 100 },
+		{ "more imbalanced (cpu 3/4, memory 1/8; was 2/4, 1/8)", half, PODR("1", "0"), 68, 68 },
+		{ "less imbalanced (cpu 2/4, memory 5/8; was 2/4, 1/8)", half, PODR("0", "4Gi"), 93, 81 },
+	};
+	for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
+		int64_t old = balanced(rows[i].objs, rows[i].pod, 35), now36 = balanced(rows[i].objs, rows[i].pod, 36),
+		        now37 = balanced(rows[i].objs, rows[i].pod, 37);
+		CHECK(old == rows[i].old && now36 == rows[i].now && now37 == rows[i].now,
+		      "BalancedAllocation, %s: 1.35 %lld (want %lld), 1.36 %lld and 1.37 %lld (want %lld)", rows[i].what,
+		      (long long)old, (long long)rows[i].old, (long long)now36, (long long)now37, (long long)rows[i].now);
+	}
+	int64_t out[8];
+	long n;
+	scores(empty, NOTHING, PK_SCORE_BALANCED, out, &n);
+	CHECK(out[0] == -1, "BalancedAllocation skips a best-effort pod (kubernetes#129138)");
+	/* a placement through the caller's cache, which indexes the snapshot first */
+	int64_t placed[3];
+	for (int minor = 35; minor <= 37; minor++) {
+		pk_score_cache *c = cache_of_release(minor);
+		pk_snapshot sn;
+		pk_snapshot_init(&sn);
+		bool take;
+		char err[256];
+		cJSON *o = parse(NODE("n", "2", "4Gi"));
+		pk_snapshot_add(&sn, o, 0, &take, err, sizeof err);
+		cJSON_Delete(o);
+		pk_snapshot_finish(&sn);
+		cJSON *pj = parse(PODR("1", "0"));
+		pk_pod p;
+		pk_pod_decode(&sn.dec, pj, &p, err, sizeof err);
+		const pk_nodeinfo *nodes[] = { &sn.infos[0] };
+		pk_placement pl;
+		pk_score_nodes(&sn, c, &p, nodes, 1, &pl);
+		placed[minor - 35] = pl.plugin[PK_SCORE_BALANCED];
+		pk_pod_release(&p);
+		cJSON_Delete(pj);
+		pk_snapshot_free(&sn);
+		pk_score_cache_free(c);
+	}
+	CHECK(placed[0] == 75 && placed[1] == 62 && placed[2] == 62,
+	      "a placement scores BalancedAllocation by the cache's release: 1.35 %lld (want 75), 1.36 %lld, 1.37 %lld "
+	      "(want 62)", (long long)placed[0], (long long)placed[1], (long long)placed[2]);
+}
+
 int main(void)
 {
 	test_interpod_affinity();
@@ -475,5 +566,6 @@ int main(void)
 	test_taint_toleration();
 	test_node_affinity();
 	test_pick();
+	test_balanced_allocation();
 	return T_DONE();
 }

@@ -125,7 +125,7 @@ void pk_sim_init(pk_sim *m, pk_snapshot *s, pk_pg_set *g, const pk_sim_opts *o)
 	m->g = g;
 	m->opts = *o;
 	m->opts.eval.memo = pk_eval_memo_new(); /* successive decisions differ by a node or two */
-	m->scores = pk_score_cache_new();
+	m->scores = pk_score_cache_new(g->release);
 	pk_arena_init(&m->arena);
 	pk_pod **pending;
 	long np = pk_snapshot_pending(s, &pending);

@@ -77,19 +77,31 @@ static double fraction(int64_t requested, int64_t allocatable)
 	return f > 1 ? 1 : f;
 }
 
-/* Requests as requested (useRequested): 1 - the standard deviation of the
- * cpu and memory fractions. */
-static int64_t balanced_allocation(const pk_pod *pod, const pk_nodeinfo *ni)
+/* (1 - the standard deviation of the cpu and memory fractions) * 100, of a
+ * node holding cpu and memory (requests as requested: useRequested). */
+static int64_t balance_of(const pk_res *al, int64_t cpu, int64_t memory)
 {
-	const pk_res *al = &ni->node->allocatable;
 	double f[2];
 	int n = 0;
 	if (al->cpu)
-		f[n++] = fraction(ni->requested.cpu + pod->requests.cpu, al->cpu);
+		f[n++] = fraction(cpu, al->cpu);
 	if (al->memory)
-		f[n++] = fraction(ni->requested.memory + pod->requests.memory, al->memory);
+		f[n++] = fraction(memory, al->memory);
 	double std = n == 2 ? fabs((f[0] - f[1]) / 2) : 0;
 	return (int64_t)((1 - std) * MAX_NODE_SCORE);
+}
+
+/* The node's balance with the pod; from 1.36 (#135573) the change the pod
+ * brings to it: both balances are in [50, 100], their difference moved
+ * back into [50, 100] (no change: 75). */
+static int64_t balanced_allocation(const pk_pod *pod, const pk_nodeinfo *ni, bool change)
+{
+	const pk_res *al = &ni->node->allocatable;
+	int64_t with = balance_of(al, ni->requested.cpu + pod->requests.cpu, ni->requested.memory + pod->requests.memory);
+	if (!change)
+		return with;
+	int64_t without = balance_of(al, ni->requested.cpu, ni->requested.memory);
+	return MAX_NODE_SCORE / 2 + (MAX_NODE_SCORE / 2 + with - without) / 2;
 }
 
 /* ---- TaintToleration and NodeAffinity -------------------------------------- */
@@ -155,6 +167,7 @@ typedef struct image_state {
  *    first scored.
  * A node whose generation moved is indexed again. */
 struct pk_score_cache {
+	bool balance_change;      /* the release's BalancedAllocation (k8s/profile.h) */
 	long nnodes;              /* nodes indexed (0: not yet) */
 	const char **zone;        /* per node: its zone label value, or NULL */
 	bool *hostname;           /* per node: it has the hostname label */
@@ -178,9 +191,10 @@ struct pk_score_cache {
 	                           * snapshot does not change */
 };
 
-pk_score_cache *pk_score_cache_new(void)
+pk_score_cache *pk_score_cache_new(const pk_release_profile *release)
 {
 	pk_score_cache *c = pk_xcalloc(1, sizeof *c);
+	c->balance_change = release ? release->balanced_allocation_change : true;
 	return c;
 }
 
@@ -204,7 +218,9 @@ static void cache_clear(pk_score_cache *c)
 	free(c->slots);
 	free(c->images);
 	free(c->img_slots);
+	bool change = c->balance_change; /* the release's rules outlive the index */
 	memset(c, 0, sizeof *c);
+	c->balance_change = change;
 }
 
 void pk_score_cache_free(pk_score_cache *c)
@@ -396,7 +412,7 @@ static void mark_stale(pk_score_cache *c)
 static pk_score_cache *cache_for(const pk_snapshot *s, pk_score_cache *c)
 {
 	if (!c)
-		c = pk_score_cache_new();
+		c = pk_score_cache_new(NULL);
 	if (c->current)
 		return c;
 	if (c->nnodes != s->nnodes) {
@@ -638,7 +654,7 @@ bool pk_score_raw(const pk_snapshot *s, pk_score_cache *c, const pk_pod *pod, in
 		if (!pod->requests.cpu && !pod->requests.memory)
 			return false; /* best-effort: skipped (kubernetes#129138) */
 		for (long i = 0; i < n; i++)
-			raw[i] = balanced_allocation(pod, nodes[i]);
+			raw[i] = balanced_allocation(pod, nodes[i], c ? c->balance_change : true);
 		return true;
 	case PK_SCORE_INTERPOD:
 		return interpod_raw(s, c, pod, nodes, n, raw);

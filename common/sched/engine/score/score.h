@@ -43,6 +43,7 @@
 #ifndef PK_SCHED_SCORE_H
 #define PK_SCHED_SCORE_H
 
+#include "k8s/profile.h"
 #include "sched/engine/preempt/preempt.h"
 
 enum {
@@ -75,9 +76,11 @@ typedef struct pk_placement {
  * each node of the controllers of the pods placed, each node's pods whose
  * pod affinity terms score others, and the nodes' image states; a node is
  * indexed again when its generation moves. Belongs to the caller (one per
- * snapshot); NULL: nothing kept. */
+ * snapshot); NULL: nothing kept. It also holds the scoring rules of the
+ * release answered for (the profile's; a NULL profile, or a NULL cache:
+ * the newest release's). */
 typedef struct pk_score_cache pk_score_cache;
-pk_score_cache *pk_score_cache_new(void);
+pk_score_cache *pk_score_cache_new(const pk_release_profile *release);
 void pk_score_cache_free(pk_score_cache *c);
 
 /* The raw (before normalising) per-node scores of one plugin, for tests:
