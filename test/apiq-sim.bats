@@ -2,6 +2,9 @@
 # CLI behaviour of apiq-sim: options, errors, determinism, metrics, examples.
 
 load test_helper/common
+
+# apiq-sim's records without the StreamEnd that closes a complete answer
+answer() { jq -c 'select(type != "object" or .kind != "StreamEnd")'; }
 bats_require_minimum_version 1.5.0
 
 EX="$ROOT/share/examples/apiq"
@@ -92,14 +95,14 @@ help_flags() {
 
 @test "run: the summary accounts for every measured pod" {
 	run -0 apiq-sim run --pods 3000 --preemptor-share 0.1 --qps 0
-	echo "$output" | jq -e '.kind == "Summary" and .pods.measured == 3000 and .pods.bound == 3000
+	echo "$output" | answer | jq -e '.kind == "Summary" and .pods.measured == 3000 and .pods.bound == 3000
 		and .pods.preemptors == 300 and .timeToBind.count == 3000 and .timeToNomination.count == 300
 		and .preemption.goroutinesSucceeded == 300 and .apiRequests.total == 3000 + 300 * 3 * 2 + 300'
 }
 
 @test "run: memory follows the pods with pending work, not the workload size" {
 	run -0 apiq-sim run --pods 200000 --qps 0 --feature-gates SchedulerAsyncAPICalls=true
-	echo "$output" | jq -e '.pods.bound == 200000 and .pods.peakLive < 100 and .calls.peakInFlight < 100'
+	echo "$output" | answer | jq -e '.pods.bound == 200000 and .pods.peakLive < 100 and .calls.peakInFlight < 100'
 }
 
 @test "run --metrics writes upstream's metric names and buckets" {
@@ -150,7 +153,7 @@ help_flags() {
 	assert_line --index 0 --partial '"event":"attempt"'
 	assert_line --partial '"event":"bound"'
 	assert_line --partial '"event":"nominated"'
-	echo "${lines[-1]}" | jq -e '.kind == "Summary"'
+	echo "${lines[-2]}" | jq -e '.kind == "Summary"' && echo "${lines[-1]}" | jq -e '.kind == "StreamEnd"'
 }
 
 @test "run is quiet when its output is cut short by head" {
@@ -169,7 +172,7 @@ help_flags() {
 JSON
 	run -0 apiq-sim run --stats --qps 0 "$BATS_TEST_TMPDIR/plans.ndjson"
 	assert_line --partial 'skipped 1'
-	echo "${lines[-1]}" | jq -e '.pods.measured == 2 and .pods.bound == 2 and .pods.preemptors == 1'
+	echo "${lines[-2]}" | jq -e '.pods.measured == 2 and .pods.bound == 2 and .pods.preemptors == 1'
 }
 
 @test "run without plans or --pods has nothing to simulate" {
@@ -221,16 +224,16 @@ JSON
 	[ "$(printf '%s\n' "$stderr" | grep -c 'warning: a Pod record is not a PreemptionPlan')" -eq 1 ]
 	[[ "$stderr" == *"mixed.ndjson:2:1: warning: a Pod record"* ]]
 	[[ "$stderr" == *"warning: 1 more: skipped kind Pod"* ]]
-	echo "$output" | jq -e '.warnings == ["a Pod record is not a PreemptionPlan; run simulates plans only, skipped (2 times)"]'
+	echo "$output" | answer | jq -e '.warnings == ["a Pod record is not a PreemptionPlan; run simulates plans only, skipped (2 times)"]'
 	run --separate-stderr -0 apiq-sim run --qps 0 -o table "$BATS_TEST_TMPDIR/mixed.ndjson"
 	assert_line 'Warning: a Pod record is not a PreemptionPlan; run simulates plans only, skipped (2 times)'
 }
 
 @test "exit statuses: 0 when the run or the steps complete, 2 for trouble" {
 	run -0 apiq-sim step < /dev/null
-	assert_output ""
+	assert_output '{"kind":"StreamEnd","producer":"apiq-sim","kubernetesVersion":"1.37","records":0}'
 	run -0 apiq-sim run --pods 100 --until 0.5s    # cut short by --until: still an answer
-	echo "$output" | jq -e '.pods.bound < .pods.measured'
+	echo "$output" | answer | jq -e '.pods.bound < .pods.measured'
 	run -2 apiq-sim run --pods 10 --metrics "$BATS_TEST_TMPDIR/no/such/dir/m.prom"
 	assert_output --partial 'cannot write metrics'
 	run -2 apiq-sim run --pods 10 --timeline "$BATS_TEST_TMPDIR/no/such/dir/t.ndjson"
@@ -263,12 +266,12 @@ JSON
 	done
 	# without --compare the gates decide the one run
 	run --separate-stderr -0 apiq-sim run --pods 50 --feature-gates AllBeta=true,SchedulerAsyncPreemption=false
-	echo "$output" | jq -e '.featureGates == {"SchedulerAsyncPreemption": false, "SchedulerAsyncAPICalls": true}'
+	echo "$output" | answer | jq -e '.featureGates == {"SchedulerAsyncPreemption": false, "SchedulerAsyncAPICalls": true}'
 }
 
 @test "example: asynchronous API calls starve bindings behind status patches" {
 	run -0 sh "$EX/rate-limiter-starvation.sh"
-	echo "$output" | jq -s -e '
+	echo "$output" | answer | jq -s -e '
 		(.[0].featureGates.SchedulerAsyncAPICalls | not) and .[1].featureGates.SchedulerAsyncAPICalls
 		and .[0].throughput > 9.5 and .[1].throughput < 0.7 * .[0].throughput
 		and .[0].timeToBind.p99 < 1 and .[1].timeToBind.p99 > 30
@@ -277,7 +280,7 @@ JSON
 
 @test "example: asynchronous preemption raises throughput" {
 	run -0 sh "$EX/async-preemption-throughput.sh"
-	echo "$output" | jq -s -e '
+	echo "$output" | answer | jq -s -e '
 		(.[4].kind == "Comparison") and (.[4].rows[1].featureGates.SchedulerAsyncPreemption)
 		and (.[4].rows[1].featureGates.SchedulerAsyncAPICalls | not)
 		and .[4].rows[1].throughputRatio > 3 and .[4].rows[3].throughputRatio > 10
@@ -286,14 +289,14 @@ JSON
 
 @test "example: the last victim's delete event lets the preemptor through" {
 	run -0 apiq-sim step "$EX/last-victim-race.ndjson"
-	echo "$output" | jq -s -e '(.[1].status | startswith("UnschedulableAndUnresolvable"))
+	echo "$output" | answer | jq -s -e '(.[1].status | startswith("UnschedulableAndUnresolvable"))
 		and .[2].state.lastVictims == {"p":"ns/v2"} and .[4].status == "Success"
 		and .[4].state.preempting == ["p"] and .[5].state.preempting == []'
 }
 
 @test "run: churn alone over a fixed time reads no input and keeps calls bounded per pod" {
 	run -0 apiq-sim run --churn 10 --until 60s --qps 5 --burst 5 --feature-gates SchedulerAsyncAPICalls=true
-	echo "$output" | jq -e '.simulatedSeconds <= 60 and .calls.merged > 0 and .calls.peakInFlight <= 600 and .apiRequests.throttled > 0'
+	echo "$output" | answer | jq -e '.simulatedSeconds <= 60 and .calls.merged > 0 and .calls.peakInFlight <= 600 and .apiRequests.throttled > 0'
 }
 
 @test "step: a pod group preempting as a whole: its UID holds its members in PreEnqueue; a bad members list is a usage error" {
@@ -301,7 +304,7 @@ JSON
 {"op":"preEnqueue","uid":"m1","podGroupUID":"pg"}
 {"op":"preEnqueue","uid":"m1"}'
 	run -0 apiq-sim step --feature-gates SchedulerAsyncPreemption=true <<<"$ops"
-	[ "$(jq -sc '[.[1].status, .[2].status]' <<<"$output")" = '["UnschedulableAndUnresolvable: waiting for the preemption for this pod group to be finished","Success"]' ]
+	[ "$(answer <<<"$output" | jq -sc '[.[1].status, .[2].status]')" = '["UnschedulableAndUnresolvable: waiting for the preemption for this pod group to be finished","Success"]' ]
 	run -2 --separate-stderr apiq-sim step <<<'{"op":"preempt","preemptor":{"kind":"PodGroup","uid":"pg"},"node":"cluster","victims":[]}'
 	[[ $stderr == *'a "preemptor" of kind PodGroup needs a "members" array'* ]]
 	run -2 --separate-stderr apiq-sim step <<<'{"op":"preempt","preemptor":{"kind":"CompositePodGroup","uid":"cpg"},"node":"cluster","victims":[]}'
@@ -313,10 +316,10 @@ JSON
 @test "step takes the preemptors run takes: a CompositePodGroup preempts as one unit in both (issue 33)" {
 	members='[{"uid":"m1","name":"m1","namespace":"ns"},{"uid":"m2","name":"m2","namespace":"ns"}]'
 	run -0 --separate-stderr apiq-sim step --feature-gates SchedulerAsyncPreemption=false <<<'{"op":"preempt","preemptor":{"kind":"CompositePodGroup","uid":"cpg","name":"training","namespace":"ns","members":'"$members"'},"node":"cluster","victims":[{"uid":"v1","name":"v1","namespace":"ns"}]}'
-	jq -e '.result == "ok" and .nominatedNodeName == "cluster" and .state.deleted == ["v1"]' <<<"$output"
+	answer <<<"$output" | jq -e '.result == "ok" and .nominatedNodeName == "cluster" and .state.deleted == ["v1"]'
 	run -0 apiq-sim run --qps 0 <<<'{"kind":"PreemptionPlan","preemptor":{"kind":"CompositePodGroup","name":"training","namespace":"ns","uid":"cpg"},"result":"Preempt","members":2,"victims":[{"name":"v1"}]}
 {"kind":"StreamEnd","producer":"preempt-plan","records":1}'
-	jq -e '.pods.measured == 2 and .pods.bound == 2 and .pods.preemptors == 2' <<<"$output"
+	answer <<<"$output" | jq -e '.pods.measured == 2 and .pods.bound == 2 and .pods.preemptors == 2'
 }
 
 @test "run: a PodGroup plan without members is an error, not one pod" {
@@ -326,7 +329,7 @@ JSON
 
 @test "every record names the Kubernetes release answered for: run's Summary and Comparison, step's results" {
 	run -0 apiq-sim run --pods 50 --seed 1 --compare --kubernetes-version 1.36
-	run jq -se '(map(.kind) | unique) == ["Comparison", "Summary"] and all(.kubernetesVersion == "1.36")' <<<"$output"
+	run jq -se '(map(.kind) | unique) == ["Comparison", "StreamEnd", "Summary"] and all(.kubernetesVersion == "1.36")' <<<"$output"
 	assert_success
 	run -0 apiq-sim step "$BATS_TEST_DIRNAME/../share/examples/apiq/last-victim-race.ndjson"
 	run jq -se 'length > 2 and all(.kubernetesVersion == "1.37")' <<<"$output"
@@ -402,4 +405,17 @@ HTML
 	assert_output none
 	grep -q '>30 ms</text>' "$BATS_TEST_TMPDIR/one.html"
 	grep -q '>150k pods/s</text>' "$BATS_TEST_TMPDIR/four.html"
+}
+
+@test "run and step end a complete NDJSON answer with StreamEnd; a step input cut short leaves it out, exit 2" {
+	run -0 --separate-stderr apiq-sim run --pods 10 --seed 1
+	[ "${#lines[@]}" -eq 2 ]
+	jq -e '.kind == "StreamEnd" and .producer == "apiq-sim" and .records == 1' <<<"${lines[1]}"
+	op='{"op":"add","call":"c1","callType":"pod_status_patch","uid":"u1"}'
+	run -0 --separate-stderr apiq-sim step <<<"$op"
+	jq -e '.kind == "StreamEnd" and .records == 1' <<<"${lines[-1]}"
+	run -2 --separate-stderr apiq-sim step <<<"$op"$'\n''{"op":"add",'
+	[ "${#lines[@]}" -eq 1 ]
+	jq -e '.seq == 1' <<<"${lines[0]}"
+	[[ $stderr == *"unexpected end of input"* ]]
 }

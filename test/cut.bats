@@ -42,7 +42,8 @@ pipeline() { # victims-arguments... (the snapshot on stdin when no path is given
 	run -1 --separate-stderr preempt-plan --simulate "$SAMPLE/gang/cluster.json"
 	[[ ${lines[-1]} == '{"kind":"StreamEnd","producer":"preempt-plan","kubernetesVersion":"1.37","records":'* ]]
 	run -0 --separate-stderr sh -c 'victims --preemptor "$1" "$2" | preempt-plan | apiq-sim run --qps 0' _ "$SAMPLE/preemptor.yaml" "$SAMPLE/cluster.json"
-	jq -e '.kind == "Summary" and .pods.preemptors == 1' <<<"$output"
+	jq -e '.kind == "Summary" and .pods.preemptors == 1' <<<"${lines[0]}"
+	assert_line --index 1 '{"kind":"StreamEnd","producer":"apiq-sim","kubernetesVersion":"1.37","records":1}'
 	for o in table wide; do
 		run -0 --separate-stderr victims -o "$o" --preemptor "$SAMPLE/preemptor.yaml" "$SAMPLE/cluster.json"
 		refute_output --partial StreamEnd

@@ -851,6 +851,10 @@ int apiq_step_main(pk_cli *cli, const apiq_types *types, const apiq_gates *gates
 	int rc = pk_read_paths(&cli->reader, paths, npaths, on_record, &s);
 	if (rc < 0)
 		s.trouble = true;
+	/* the results are written as the operations come: an input read whole
+	 * closes them, a cut one leaves them open for the next stage to see */
+	if (rc >= 0 && cli->input_errors == 0)
+		pk_cli_stream_end(cli, &s.out);
 	if (cli->stats)
 		pk_stats_print(&s.stats, cli->prog, stderr);
 	int st = pk_out_finish(&s.out, &cli->diag);

@@ -93,6 +93,7 @@ int apiq_run_main(pk_cli *cli, const apiq_types *types, const apiq_run_opts *o,
 		sums[i] = run_one(cli, types, &variants[i], plans.v, plans.n, mine, &status);
 	}
 	o->writer->write(cli, &out, sums, n, o->compare);
+	pk_cli_stream_end(cli, &out); /* the plans were read whole (sim_read_plans) */
 	for (int i = 0; i < n; i++)
 		cJSON_Delete(sums[i]);
 	free(plans.v);
