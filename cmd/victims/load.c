@@ -9,6 +9,7 @@
 
 #include "k8s/json.h"
 #include "base/alloc.h"
+#include "sched/engine/volumes.h"
 #include "sched/sim/apply.h"
 
 static void push_preemptor(victims_run *r, const pk_preemptor *p, long line)
@@ -514,6 +515,7 @@ static void preemptor_assumptions(victims_run *r)
 	for (long i = 0; i < r->npreemptors; i++) {
 		resolve_preemptor(r, i);
 		gate_preemptor(r, i);
+		pk_volumes_resolve(&r->snap, r->preemptors[i].pod); /* its claims: modelled when the input has them */
 		warn_unmodelled(r, i);
 		pk_preemptor *p = &r->preemptors[i];
 		const cJSON *it;

@@ -4,6 +4,7 @@
 #include "sched/engine/interpod.h"
 #include "sched/engine/nodeinfo_int.h"
 #include "sched/engine/spread.h"
+#include "sched/engine/volumes.h"
 
 #include <assert.h>
 #include <stdlib.h>
@@ -58,6 +59,7 @@ void pk_cycle_open(pk_cycle *c, pk_snapshot *s, pk_cycle *outer, const pk_pod *p
 {
 	pk_cycle_open_bare(c, s, outer);
 	c->pod = pod;
+	pk_volumes_resolve(s, pod);
 	for (int i = 0; i < PK_NSTATES; i++) {
 		c->state[i] = plugins[i].prefilter(s, pod);
 		c->has_state |= c->state[i] != NULL;

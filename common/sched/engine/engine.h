@@ -80,6 +80,8 @@ typedef struct pk_status {
 	pk_code code;
 	const char *plugin;                 /* failing plugin, e.g. "NodeResourcesFit" */
 	int nreasons;
+	bool prefilter;                     /* a PreFilter's rejection, the same on every node
+	                                     * (the FitError then gives its message once) */
 	const char *reasons[PK_STATUS_MAX_REASONS]; /* static or interned strings */
 } pk_status;
 
@@ -177,6 +179,10 @@ typedef struct pk_snapshot {
 	 * GenericWorkload off, or no PodGroup in the input). Set by
 	 * pk_pg_set_finish (podgroup.h); the memo does not apply while set. */
 	const struct pk_pg_set *victim_groups;
+
+	/* PersistentVolumeClaims, PersistentVolumes, StorageClasses, CSINodes
+	 * (k8s/volume.h), or NULL when the input holds none (volumes.h) */
+	struct pk_volume_set *volumes;
 
 	void *index;              /* private: node-name hash index */
 } pk_snapshot;

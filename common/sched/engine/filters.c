@@ -2,6 +2,7 @@
  * upstream's reasons and status codes. */
 #include "sched/engine/cycle.h"
 #include "sched/engine/reasons.h"
+#include "sched/engine/volumes.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -177,6 +178,10 @@ static pk_status run_filters_extra(pk_cycle *c, const pk_pod *pod, const pk_node
                                    pk_pod *const *extra, int nextra, bool static_passed)
 {
 	pk_status st;
+	/* a PreFilter's rejection holds on every node (VolumeBinding's and
+	 * VolumeZone's: a claim missing, unbound, ...) */
+	if (pk_volumes_prefilter_rejects(pod, &st))
+		return st;
 	if (!static_passed && (st = pk_run_static_filters(pod, ni)).code != PK_CODE_SUCCESS)
 		return st;
 	bool ports = ports_fail(pod, ni);
@@ -210,6 +215,9 @@ static pk_status run_filters_extra(pk_cycle *c, const pk_pod *pod, const pk_node
 	}
 	st = fits_request(c->s, pod, ni, nextra, &add);
 	if (st.code != PK_CODE_SUCCESS)
+		return st;
+	/* VolumeBinding, VolumeZone: the node's labels against the claims */
+	if (!pk_volumes_node_fits(pod, ni->node, &st))
 		return st;
 	/* the plugins with PreFilter state (PodTopologySpread, InterPodAffinity),
 	 * with the extra pods added as their AddPod extensions would */

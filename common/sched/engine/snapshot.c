@@ -9,6 +9,7 @@
 
 #include "k8s/queue_order.h"
 #include "k8s/json.h"
+#include "sched/engine/volumes.h"
 #include "sched/engine/workers.h"
 #include "base/alloc.h"
 
@@ -143,6 +144,7 @@ void pk_snapshot_free(pk_snapshot *s)
 	free(s->pdb_keys);
 	index_free(s);
 	pk_pclass_set_free(&s->classes);
+	pk_volumes_snapshot_free(s);
 	pk_strtab_free(s->strs);
 	pk_arena_free(&s->arena);
 	memset(s, 0, sizeof *s);
@@ -204,7 +206,7 @@ pk_add_result pk_snapshot_add(pk_snapshot *s, const cJSON *obj, long record, boo
 		s->priority_classes++;
 		return PK_ADD_USED;
 	}
-	return PK_ADD_SKIPPED;
+	return pk_volumes_snapshot_add(s, obj, record, err, errsize);
 }
 
 /* Fill in what admission would have set: priority and preemptionPolicy from
@@ -491,6 +493,7 @@ void pk_snapshot_finish(pk_snapshot *s)
 		qsort(s->nodes, (size_t)s->nnodes, sizeof *s->nodes, node_name_cmp);
 	drop_duplicate_nodes(s);
 	shadow_duplicate_pods(s);
+	pk_volumes_snapshot_finish(s);
 	pk_pdb_index(s);
 	s->infos = pk_xcalloc((size_t)s->nnodes + 1, sizeof *s->infos);
 	for (long i = 0; i < s->nnodes; i++) {

@@ -1,0 +1,409 @@
+/* VolumeRestrictions' PreFilter, VolumeBinding and VolumeZone over the
+ * input's storage objects (volumes.h), as pkg/scheduler/framework/plugins/
+ * {volumerestrictions, volumebinding, volumezone} do it. */
+#include "sched/engine/volumes.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/alloc.h"
+#include "k8s/json.h"
+#include "k8s/volume.h"
+#include "sched/engine/reasons.h"
+
+/* A bound volume's zone or region label (VolumeZone's pvTopology): the
+ * values of a multi-zone label ("a__b") split. */
+typedef struct zone_topology {
+	const char *key;
+	const char **values;
+	int nvalues;
+} zone_topology;
+
+/* A pod's claims resolved (pk_pod_volumes.resolved). */
+typedef struct vol_res {
+	pk_status reject;            /* a PreFilter's rejection (code Success: none) */
+	const pk_pv **bound;         /* the volumes of its bound claims (NULL: not in the input) */
+	int nbound;
+	zone_topology *zones;        /* VolumeZone's, of the bound volumes */
+	int nzones;
+	const pk_pvc **delayed;      /* unbound WaitForFirstConsumer claims, smallest first */
+	int ndelayed;
+	bool node_checks;            /* any of the three */
+} vol_res;
+
+/* ---- the snapshot's objects ------------------------------------------------- */
+
+pk_add_result pk_volumes_snapshot_add(pk_snapshot *s, const cJSON *obj, long record, char *err, size_t errsize)
+{
+	if (!pk_volume_kind(pk_kind(obj)))
+		return PK_ADD_SKIPPED;
+	if (!s->volumes)
+		s->volumes = pk_xcalloc(1, sizeof *s->volumes);
+	return pk_volume_set_add(s->volumes, &s->dec, obj, record, err, errsize) < 0 ? PK_ADD_REJECTED : PK_ADD_USED;
+}
+
+void pk_volumes_snapshot_finish(pk_snapshot *s)
+{
+	if (!s->volumes)
+		return;
+	pk_volume_set_finish(s->volumes);
+	for (long i = 0; i < s->npods; i++)
+		pk_volumes_resolve(s, s->pods[i]);
+}
+
+void pk_volumes_snapshot_free(pk_snapshot *s)
+{
+	pk_volume_set_free(s->volumes);
+	free(s->volumes);
+	s->volumes = NULL;
+}
+
+/* ---- resolution: the PreFilters, in the default profile's order -------------- */
+
+static void reject_with(pk_snapshot *s, vol_res *r, pk_code code, const char *plugin, const char *message)
+{
+	pk_status_set(&r->reject, code, plugin, pk_intern(s->strs, message));
+	r->reject.prefilter = true;
+}
+
+/* A PreFilter's rejection with upstream's message (a reasons.h format). */
+#define reject(s, r, code, plugin, ...)                      \
+	do {                                                     \
+		char msg_[600];                                      \
+		snprintf(msg_, sizeof msg_, __VA_ARGS__);            \
+		reject_with(s, r, code, plugin, msg_);               \
+	} while (0)
+
+/* VolumeRestrictions' PreFilter reads every claim (readWriteOncePodPVCsForPod):
+ * a missing one is its NotFound. */
+static bool restrictions_prefilter(pk_snapshot *s, const pk_pod *pod, const pk_pod_volumes *pv, vol_res *r)
+{
+	for (int i = 0; i < pv->nclaims; i++)
+		if (!pk_volume_pvc(s->volumes, pod->namespace_, pv->claims[i])) {
+			reject(s, r, PK_CODE_UNSCHEDULABLE_UNRESOLVABLE, "VolumeRestrictions", PK_R_PVC_NOT_FOUND,
+			       pv->claims[i]);
+			return false;
+		}
+	return true;
+}
+
+/* Bound, as isPVCFullyBound says (spec.volumeName and the
+ * bind-completed annotation, which the input's pruned annotations do not
+ * carry: phase Bound stands for it). */
+static bool claim_bound(const pk_pvc *c)
+{
+	return *c->volume_name && strcmp(c->phase, "Bound") == 0;
+}
+
+static int by_size(const void *a, const void *b)
+{
+	const pk_pvc *x = *(const pk_pvc *const *)a, *y = *(const pk_pvc *const *)b;
+	return (x->storage > y->storage) - (x->storage < y->storage);
+}
+
+/* VolumeBinding's PreFilter: podHasPVCs, then GetPodVolumeClaims. */
+static bool binding_prefilter(pk_snapshot *s, const pk_pod *pod, const pk_pod_volumes *pv, vol_res *r)
+{
+	const pk_volume_set *v = s->volumes;
+	for (int i = 0; i < pv->nclaims; i++) {
+		const pk_pvc *c = pk_volume_pvc(v, pod->namespace_, pv->claims[i]);
+		if (strcmp(c->phase, "Lost") == 0) {
+			reject(s, r, PK_CODE_UNSCHEDULABLE_UNRESOLVABLE, "VolumeBinding", PK_R_PVC_LOST, c->name, c->volume_name);
+			return false;
+		}
+		if (c->deleting) {
+			reject(s, r, PK_CODE_UNSCHEDULABLE_UNRESOLVABLE, "VolumeBinding", PK_R_PVC_DELETING, c->name);
+			return false;
+		}
+	}
+	r->bound = pk_arena_alloc(&s->arena, sizeof *r->bound * (size_t)pv->nclaims);
+	r->delayed = pk_arena_alloc(&s->arena, sizeof *r->delayed * (size_t)pv->nclaims);
+	bool immediate = false;
+	for (int i = 0; i < pv->nclaims; i++) {
+		const pk_pvc *c = pk_volume_pvc(v, pod->namespace_, pv->claims[i]);
+		if (claim_bound(c)) {
+			r->bound[r->nbound++] = pk_volume_pv(v, c->volume_name);
+			continue;
+		}
+		/* IsDelayBindingMode: no class or a class not in the input is
+		 * Immediate binding */
+		const pk_storage_class *sc = *c->class_name ? pk_volume_class(v, c->class_name) : NULL;
+		if (sc && !sc->has_binding_mode) {
+			reject(s, r, PK_CODE_ERROR, "VolumeBinding", PK_R_NO_BINDING_MODE, sc->name);
+			return false;
+		}
+		if (sc && sc->wait_for_first_consumer && !*c->volume_name)
+			r->delayed[r->ndelayed++] = c;
+		else
+			immediate = true; /* prebound claims too */
+	}
+	if (immediate) {
+		pk_status_set(&r->reject, PK_CODE_UNSCHEDULABLE_UNRESOLVABLE, "VolumeBinding", PK_R_UNBOUND_IMMEDIATE);
+		r->reject.prefilter = true;
+		return false;
+	}
+	qsort(r->delayed, (size_t)r->ndelayed, sizeof *r->delayed, by_size);
+	return true;
+}
+
+static const char *const zone_labels[] = {
+	"failure-domain.beta.kubernetes.io/zone", "failure-domain.beta.kubernetes.io/region",
+	"topology.kubernetes.io/zone", "topology.kubernetes.io/region",
+};
+
+/* LabelZonesToSet: "a__b" is {a, b}. */
+static void add_zone_topology(pk_snapshot *s, vol_res *r, const char *key, const char *value)
+{
+	int n = 1;
+	for (const char *p = value; (p = strstr(p, "__")); p += 2)
+		n++;
+	zone_topology *z = &r->zones[r->nzones++];
+	z->key = key;
+	z->values = pk_arena_alloc(&s->arena, sizeof *z->values * (size_t)n);
+	z->nvalues = 0;
+	const char *p = value;
+	for (;;) {
+		const char *e = strstr(p, "__");
+		size_t len = e ? (size_t)(e - p) : strlen(p);
+		z->values[z->nvalues++] = pk_intern_n(s->strs, p, len);
+		if (!e)
+			break;
+		p = e + 2;
+	}
+}
+
+/* VolumeZone's PreFilter (getPVbyPod). */
+static bool zone_prefilter(pk_snapshot *s, const pk_pod *pod, const pk_pod_volumes *pv, vol_res *r)
+{
+	const pk_volume_set *v = s->volumes;
+	r->zones = pk_arena_alloc(&s->arena, sizeof *r->zones * (size_t)pv->nclaims * 4);
+	for (int i = 0; i < pv->nclaims; i++) {
+		const pk_pvc *c = pk_volume_pvc(v, pod->namespace_, pv->claims[i]);
+		if (!*c->volume_name)
+			continue; /* WaitForFirstConsumer: the others were rejected above */
+		const pk_pv *vol = pk_volume_pv(v, c->volume_name);
+		if (!vol) {
+			reject(s, r, PK_CODE_UNSCHEDULABLE_UNRESOLVABLE, "VolumeZone", PK_R_PV_NOT_FOUND, c->volume_name);
+			return false;
+		}
+		for (int k = 0; k < 4; k++) {
+			const char *val = pk_labels_value(vol->labels, zone_labels[k]);
+			if (val)
+				add_zone_topology(s, r, zone_labels[k], val);
+		}
+	}
+	return true;
+}
+
+void pk_volumes_resolve(pk_snapshot *s, const pk_pod *pod)
+{
+	pk_pod_volumes *pv = (pk_pod_volumes *)pod->con->volumes;
+	if (!pv || !s->volumes || pv->resolved_for == s->volumes)
+		return;
+	if (!s->volumes->finished)
+		pk_volume_set_finish(s->volumes);
+	pv->resolved_for = s->volumes;
+	pv->resolved = NULL;
+	if (pv->ephemeral)
+		return; /* generic ephemeral volumes: not modelled, said */
+	vol_res *r = pk_arena_alloc(&s->arena, sizeof *r);
+	memset(r, 0, sizeof *r);
+	r->reject.code = PK_CODE_SUCCESS;
+	if (restrictions_prefilter(s, pod, pv, r) && binding_prefilter(s, pod, pv, r))
+		zone_prefilter(s, pod, pv, r);
+	r->node_checks = r->nbound > 0 || r->nzones > 0 || r->ndelayed > 0;
+	pv->resolved = r;
+	((pk_pod *)pod)->unmodelled &= (uint8_t)~PK_UNMODELLED_VOLUMES;
+}
+
+static const vol_res *resolution(const pk_pod *pod)
+{
+	const pk_pod_volumes *pv = pod->con->volumes;
+	return pv ? pv->resolved : NULL;
+}
+
+bool pk_volumes_prefilter_rejects(const pk_pod *pod, pk_status *out)
+{
+	const vol_res *r = resolution(pod);
+	if (!r || r->reject.code == PK_CODE_SUCCESS)
+		return false;
+	*out = r->reject;
+	return true;
+}
+
+/* ---- Filter --------------------------------------------------------------------- */
+
+/* CheckNodeAffinity: a volume without required node affinity fits every
+ * node; with it, one of its terms must select the node. */
+static bool volume_node_affinity_fits(const pk_pv *vol, const pk_node *n)
+{
+	if (!vol->has_affinity)
+		return true;
+	for (int i = 0; i < vol->nterms; i++)
+		if (pk_node_term_matches(&vol->terms[i], n))
+			return true;
+	return false;
+}
+
+/* CheckAccessModes: every mode the claim asks for, the volume has. */
+static bool access_modes_fit(const pk_pvc *c, const pk_pv *vol)
+{
+	return (c->modes & vol->modes) == c->modes;
+}
+
+static bool chosen(const pk_pv *const *picked, int n, const pk_pv *vol)
+{
+	for (int i = 0; i < n; i++)
+		if (picked[i] == vol)
+			return true;
+	return false;
+}
+
+/* FindMatchingVolume for claim c on node n, delayed binding: the volume
+ * already pointing at the claim (if its node affinity admits n), else the
+ * smallest Available volume of the claim's class, big enough, unclaimed,
+ * whose node affinity admits n and whose access modes cover the claim's.
+ * NULL: none. */
+static const pk_pv *matching_volume(const pk_volume_set *v, const pk_pvc *c, const pk_node *n,
+                                    const pk_pv *const *picked, int npicked)
+{
+	const pk_pv *best = NULL;
+	for (long i = 0; i < v->npvs; i++) {
+		const pk_pv *vol = &v->pvs[i];
+		if (strcmp(vol->class_name, c->class_name) != 0 || chosen(picked, npicked, vol) ||
+		    vol->capacity < c->storage)
+			continue;
+		bool fits = volume_node_affinity_fits(vol, n);
+		if (*vol->claim_name && strcmp(vol->claim_name, c->name) == 0 &&
+		    strcmp(vol->claim_namespace, c->namespace_) == 0)
+			return fits ? vol : NULL;
+		if (strcmp(vol->phase, "Available") != 0 || *vol->claim_name || !fits || !access_modes_fit(c, vol))
+			continue;
+		if (!best || vol->capacity < best->capacity)
+			best = vol;
+	}
+	return best;
+}
+
+/* checkVolumeProvisions for one claim: its class provisions and admits n. */
+static bool provisionable(const pk_volume_set *v, const pk_pvc *c, const pk_node *n)
+{
+	const pk_storage_class *sc = pk_volume_class(v, c->class_name);
+	if (!sc || !*sc->provisioner || strcmp(sc->provisioner, "kubernetes.io/no-provisioner") == 0)
+		return false;
+	if (sc->ntopologies == 0)
+		return true;
+	for (int i = 0; i < sc->ntopologies; i++)
+		if (pk_node_term_matches(&sc->topologies[i], n))
+			return true;
+	return false;
+}
+
+/* The unbound WaitForFirstConsumer claims on n: each matched to a volume of
+ * its own (smallest claims first) or provisioned. */
+static bool delayed_claims_fit(const pk_volume_set *v, const vol_res *r, const pk_node *n)
+{
+	enum { SMALL = 16 };
+	const pk_pv *small[SMALL];
+	const pk_pv **picked = r->ndelayed <= SMALL ? small : pk_xmalloc(sizeof *picked * (size_t)r->ndelayed);
+	int npicked = 0;
+	bool ok = true;
+	for (int i = 0; ok && i < r->ndelayed; i++) {
+		const pk_pv *vol = matching_volume(v, r->delayed[i], n, picked, npicked);
+		if (vol)
+			picked[npicked++] = vol;
+		else
+			ok = provisionable(v, r->delayed[i], n);
+	}
+	if (picked != small)
+		free(picked);
+	return ok;
+}
+
+static bool binding_fits(const pk_pod *pod, const vol_res *r, const pk_node *n, pk_status *out)
+{
+	bool node_ok = true, found = true;
+	for (int i = 0; i < r->nbound; i++) {
+		if (!r->bound[i]) {
+			found = false; /* checkBoundClaims stops at a missing volume */
+			break;
+		}
+		if (!volume_node_affinity_fits(r->bound[i], n)) {
+			node_ok = false;
+			break;
+		}
+	}
+	bool unbound_ok = r->ndelayed == 0 || delayed_claims_fit((const pk_volume_set *)pod->con->volumes->resolved_for, r, n);
+	if (node_ok && unbound_ok && found)
+		return true;
+	if (out) {
+		pk_status_set(out, PK_CODE_UNSCHEDULABLE_UNRESOLVABLE, "VolumeBinding", NULL);
+		if (!node_ok)
+			pk_status_add_reason(out, PK_R_VOLUME_NODE_CONFLICT);
+		if (!unbound_ok)
+			pk_status_add_reason(out, PK_R_VOLUME_BIND_CONFLICT);
+		if (!found)
+			pk_status_add_reason(out, PK_R_VOLUME_PV_NOT_EXIST);
+	}
+	return false;
+}
+
+/* translateToGALabel */
+static const char *ga_label(const char *key)
+{
+	if (strcmp(key, zone_labels[0]) == 0)
+		return zone_labels[2];
+	if (strcmp(key, zone_labels[1]) == 0)
+		return zone_labels[3];
+	return key;
+}
+
+static bool zone_fits(const vol_res *r, const pk_node *n, pk_status *out)
+{
+	bool constrained = false;
+	for (int k = 0; !constrained && k < 4; k++)
+		constrained = pk_labels_value(n->labels, zone_labels[k]) != NULL;
+	if (!constrained)
+		return true; /* a node without zone labels: a single-zone cluster */
+	for (int i = 0; i < r->nzones; i++) {
+		const zone_topology *z = &r->zones[i];
+		const char *v = pk_labels_value(n->labels, z->key);
+		if (!v)
+			v = pk_labels_value(n->labels, ga_label(z->key));
+		bool in = false;
+		for (int j = 0; v && !in && j < z->nvalues; j++)
+			in = strcmp(z->values[j], v) == 0;
+		if (!in) {
+			if (out)
+				pk_status_set(out, PK_CODE_UNSCHEDULABLE_UNRESOLVABLE, "VolumeZone", PK_R_VOLUME_ZONE);
+			return false;
+		}
+	}
+	return true;
+}
+
+bool pk_volumes_node_fits(const pk_pod *pod, const pk_node *n, pk_status *out)
+{
+	const vol_res *r = resolution(pod);
+	if (!r || !r->node_checks || r->reject.code != PK_CODE_SUCCESS)
+		return true;
+	return binding_fits(pod, r, n, out) && zone_fits(r, n, out);
+}
+
+bool pk_volumes_same_node_checks(const pk_pod *a, const pk_pod *b)
+{
+	const vol_res *x = resolution(a), *y = resolution(b);
+	bool cx = x && x->node_checks, cy = y && y->node_checks;
+	if (!cx && !cy)
+		return true;
+	if (cx != cy || x->nbound != y->nbound || x->nzones != y->nzones || x->ndelayed != y->ndelayed)
+		return false;
+	for (int i = 0; i < x->nbound; i++)
+		if (x->bound[i] != y->bound[i])
+			return false;
+	for (int i = 0; i < x->ndelayed; i++)
+		if (x->delayed[i] != y->delayed[i])
+			return false;
+	return true; /* the zones follow from the bound volumes */
+}

@@ -1,0 +1,40 @@
+/* The volume filters of the default profile (VolumeRestrictions,
+ * NodeVolumeLimits, VolumeBinding, VolumeZone) over the storage objects of
+ * the input (k8s/volume.h). A pod's claims are resolved once against the
+ * snapshot's objects (their PreFilter, which reads no pod); what depends on
+ * the node alone (a bound claim's volume node affinity, its zone, an unbound
+ * WaitForFirstConsumer claim's volumes and class topologies) is then a
+ * node-only check that the arithmetic path keeps (pk_volumes_node_fits);
+ * what depends on the other pods (ReadWriteOncePod holders, CSI attach
+ * counts) is PreFilter state in the cycle (cycle.h). */
+#ifndef PK_SCHED_VOLUMES_H
+#define PK_SCHED_VOLUMES_H
+
+#include <stdbool.h>
+
+#include "sched/engine/engine.h"
+
+/* pk_snapshot_add's part: PersistentVolumeClaim, PersistentVolume,
+ * StorageClass, CSINode; PK_ADD_SKIPPED for other kinds. */
+pk_add_result pk_volumes_snapshot_add(pk_snapshot *s, const cJSON *obj, long record, char *err, size_t errsize);
+/* pk_snapshot_finish's part: the look-ups sorted, every pod resolved. */
+void pk_volumes_snapshot_finish(pk_snapshot *s);
+void pk_volumes_snapshot_free(pk_snapshot *s);
+
+/* Resolve pod's claims against the snapshot's objects (once; nothing when
+ * the input holds none of the volume kinds, the pod then keeps its
+ * "persistentVolumeClaims not modelled" warning). A pod whose claims are
+ * modelled loses that warning. Single-threaded. */
+void pk_volumes_resolve(pk_snapshot *s, const pk_pod *pod);
+
+/* The PreFilter of VolumeRestrictions, VolumeBinding and VolumeZone
+ * rejected the pod (a claim missing, lost, being deleted, unbound with
+ * Immediate binding, ...): *out is that status, for every node. */
+bool pk_volumes_prefilter_rejects(const pk_pod *pod, pk_status *out);
+/* VolumeBinding's and VolumeZone's Filter for pod on n: false with *out
+ * (when out is not NULL) set when one fails. */
+bool pk_volumes_node_fits(const pk_pod *pod, const pk_node *n, pk_status *out);
+/* Do a and b ask the same of the nodes (the memo's static shape)? */
+bool pk_volumes_same_node_checks(const pk_pod *a, const pk_pod *b);
+
+#endif
