@@ -407,3 +407,96 @@ bool pk_volumes_same_node_checks(const pk_pod *a, const pk_pod *b)
 			return false;
 	return true; /* the zones follow from the bound volumes */
 }
+
+/* ---- VolumeRestrictions: ReadWriteOncePod (PreFilter state) ------------------- */
+
+/* preFilterState: the pod's ReadWriteOncePod claims, and how many of them
+ * scheduled pods use (upstream counts at most one pod a claim at PreFilter,
+ * then AddPod/RemovePod add and take away every reference by name). */
+typedef struct pk_rwop_state {
+	const char **claims;
+	int nclaims;
+	int conflicts;
+} pk_rwop_state;
+
+/* References by q to the state's claims: by claim name, as upstream's
+ * conflictingPVCRefCountForPod counts them. */
+static int rwop_refs(const pk_rwop_state *st, const pk_pod *q)
+{
+	const pk_pod_volumes *v = q->con->volumes;
+	int n = 0;
+	for (int i = 0; v && i < v->nclaims; i++)
+		for (int k = 0; k < st->nclaims; k++)
+			if (v->claims[i] == st->claims[k])
+				n++;
+	return n;
+}
+
+/* IsPVCUsedByPods: a pod the scheduler's cache holds (bound, on a node of
+ * the snapshot) in the pod's namespace names the claim. */
+static bool claim_in_use(const pk_snapshot *s, const char *ns, const char *claim)
+{
+	for (long i = 0; i < s->nnodes; i++) {
+		const pk_nodeinfo *ni = &s->infos[i];
+		for (int k = 0; k < ni->npods; k++) {
+			const pk_pod *q = ni->pods[k];
+			const pk_pod_volumes *v = q->con->volumes;
+			if (!v || q->namespace_ != ns)
+				continue;
+			for (int j = 0; j < v->nclaims; j++)
+				if (v->claims[j] == claim)
+					return true;
+		}
+	}
+	return false;
+}
+
+void *pk_rwop_new(const pk_snapshot *s, const pk_pod *pod)
+{
+	const pk_pod_volumes *pv = pod->con->volumes;
+	const vol_res *r = resolution(pod);
+	if (!r || r->reject.code != PK_CODE_SUCCESS)
+		return NULL;
+	pk_rwop_state *st = pk_xcalloc(1, sizeof *st);
+	st->claims = pk_xmalloc(sizeof *st->claims * (size_t)pv->nclaims);
+	for (int i = 0; i < pv->nclaims; i++) {
+		const pk_pvc *c = pk_volume_pvc(s->volumes, pod->namespace_, pv->claims[i]);
+		bool seen = false;
+		for (int k = 0; k < st->nclaims; k++)
+			seen |= st->claims[k] == pv->claims[i];
+		if (c && (c->modes & PK_ACCESS_RWOP) && !seen)
+			st->claims[st->nclaims++] = pv->claims[i];
+	}
+	for (int k = 0; k < st->nclaims; k++)
+		if (claim_in_use(s, pod->namespace_, st->claims[k]))
+			st->conflicts++;
+	if (st->conflicts == 0) { /* upstream's Skip: no Filter, no AddPod/RemovePod */
+		pk_rwop_free(st);
+		return NULL;
+	}
+	return st;
+}
+
+void pk_rwop_update(void *state, const pk_pod *q, const pk_node *n, int mult)
+{
+	pk_rwop_state *st = state;
+	st->conflicts += mult * rwop_refs(st, q);
+}
+
+bool pk_rwop_check(const void *state, const pk_pod *pod, const pk_node *n, pk_status *out)
+{
+	const pk_rwop_state *st = state;
+	if (st->conflicts <= 0)
+		return true;
+	pk_status_set(out, PK_CODE_UNSCHEDULABLE, "VolumeRestrictions", PK_R_RWOP_CONFLICT);
+	return false;
+}
+
+void pk_rwop_free(void *state)
+{
+	pk_rwop_state *st = state;
+	if (!st)
+		return;
+	free(st->claims);
+	free(st);
+}

@@ -37,4 +37,14 @@ bool pk_volumes_node_fits(const pk_pod *pod, const pk_node *n, pk_status *out);
 /* Do a and b ask the same of the nodes (the memo's static shape)? */
 bool pk_volumes_same_node_checks(const pk_pod *a, const pk_pod *b);
 
+/* VolumeRestrictions' ReadWriteOncePod check, a plugin with PreFilter
+ * state (cycle.c): the pod's ReadWriteOncePod claims and how many scheduled
+ * pods use them. NULL (upstream's Skip) when none does. The Filter fails
+ * (Unschedulable: preempting the holder helps) on every node while one
+ * does; RemovePod of the holder, wherever it runs, lifts it. */
+void *pk_rwop_new(const pk_snapshot *s, const pk_pod *pod);
+void pk_rwop_update(void *state, const pk_pod *q, const pk_node *n, int mult);
+bool pk_rwop_check(const void *state, const pk_pod *pod, const pk_node *n, pk_status *out);
+void pk_rwop_free(void *state);
+
 #endif
