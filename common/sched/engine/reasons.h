@@ -39,6 +39,8 @@
  * ErrReasonReadWriteOncePodConflict */
 #define PK_R_DISK_CONFLICT "node(s) had no available disk"
 #define PK_R_RWOP_CONFLICT "node has pod using PersistentVolumeClaim with the same name and ReadWriteOncePod access mode"
+/* nodevolumelimits/csi.go ErrReasonMaxVolumeCountExceeded */
+#define PK_R_MAX_VOLUME_COUNT "node(s) exceed max volume count"
 /* volumebinding/binder.go ConflictReasons (FindPodVolumes lists them in this
  * order) */
 #define PK_R_VOLUME_NODE_CONFLICT "node(s) had volume node affinity conflict"

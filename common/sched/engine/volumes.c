@@ -20,8 +20,18 @@ typedef struct zone_topology {
 	int nvalues;
 } zone_topology;
 
+/* A volume NodeVolumeLimits counts: its CSI driver and handle, interned
+ * (a claim not bound yet: its class's provisioner and a handle of the
+ * claim's own). */
+typedef struct csi_volume {
+	const char *driver, *handle;
+} csi_volume;
+
 /* A pod's claims resolved (pk_pod_volumes.resolved). */
 typedef struct vol_res {
+	csi_volume *csi;             /* NodeVolumeLimits' volumes, unique */
+	int ncsi;
+	bool limited;                /* a CSINode of the input limits one of their drivers */
 	pk_status reject;            /* a PreFilter's rejection (code Success: none) */
 	const pk_pv **bound;         /* the volumes of its bound claims (NULL: not in the input) */
 	int nbound;
@@ -196,6 +206,55 @@ static bool zone_prefilter(pk_snapshot *s, const pk_pod *pod, const pk_pod_volum
 	return true;
 }
 
+/* getCSIDriverInfo (and ...FromSC) for claim c: false when the volume is
+ * not counted (not CSI: in-tree volumes migrated to CSI are not modelled). */
+static bool csi_volume_of(pk_snapshot *s, const pk_pvc *c, csi_volume *out)
+{
+	const pk_volume_set *v = s->volumes;
+	const pk_pv *vol = *c->volume_name ? pk_volume_pv(v, c->volume_name) : NULL;
+	if (vol) {
+		if (!*vol->csi_driver || !*vol->volume_handle)
+			return false;
+		*out = (csi_volume){ vol->csi_driver, vol->volume_handle };
+		return true;
+	}
+	const pk_storage_class *sc = *c->class_name ? pk_volume_class(v, c->class_name) : NULL;
+	if (!sc || !*sc->provisioner)
+		return false;
+	/* upstream: a random prefix, then namespace/name: a handle no volume has */
+	char h[600];
+	snprintf(h, sizeof h, "\x01%s/%s", c->namespace_, c->name);
+	*out = (csi_volume){ sc->provisioner, pk_intern(s->strs, h) };
+	return true;
+}
+
+static bool csi_has(const csi_volume *a, int n, const csi_volume *x)
+{
+	for (int i = 0; i < n; i++)
+		if (a[i].driver == x->driver && a[i].handle == x->handle)
+			return true;
+	return false;
+}
+
+/* The pod's volumes NodeVolumeLimits counts (filterAttachableVolumes: a
+ * claim that is not in the input is not counted), and whether a CSINode
+ * limits one of their drivers. */
+static void csi_volumes(pk_snapshot *s, const pk_pod *pod, const pk_pod_volumes *pv, vol_res *r)
+{
+	r->csi = pk_arena_alloc(&s->arena, sizeof *r->csi * (size_t)pv->nclaims);
+	for (int i = 0; i < pv->nclaims; i++) {
+		const pk_pvc *c = pk_volume_pvc(s->volumes, pod->namespace_, pv->claims[i]);
+		csi_volume x;
+		if (c && csi_volume_of(s, c, &x) && !csi_has(r->csi, r->ncsi, &x))
+			r->csi[r->ncsi++] = x;
+	}
+	const pk_volume_set *v = s->volumes;
+	for (long n = 0; !r->limited && n < v->ncsinodes; n++)
+		for (int d = 0; d < v->csinodes[n].ndrivers; d++)
+			for (int i = 0; i < r->ncsi; i++)
+				r->limited |= v->csinodes[n].drivers[d].has_count && v->csinodes[n].drivers[d].driver == r->csi[i].driver;
+}
+
 void pk_volumes_resolve(pk_snapshot *s, const pk_pod *pod)
 {
 	pk_pod_volumes *pv = (pk_pod_volumes *)pod->con->volumes;
@@ -210,6 +269,7 @@ void pk_volumes_resolve(pk_snapshot *s, const pk_pod *pod)
 	vol_res *r = pk_arena_alloc(&s->arena, sizeof *r);
 	memset(r, 0, sizeof *r);
 	r->reject.code = PK_CODE_SUCCESS;
+	csi_volumes(s, pod, pv, r);
 	if (restrictions_prefilter(s, pod, pv, r) && binding_prefilter(s, pod, pv, r))
 		zone_prefilter(s, pod, pv, r);
 	r->node_checks = r->nbound > 0 || r->nzones > 0 || r->ndelayed > 0;
@@ -389,6 +449,62 @@ bool pk_volumes_node_fits(const pk_pod *pod, const pk_node *n, pk_status *out)
 	if (!r || !r->node_checks || r->reject.code != PK_CODE_SUCCESS)
 		return true;
 	return binding_fits(pod, r, n, out) && zone_fits(r, n, out);
+}
+
+bool pk_volumes_pod_dependent(const pk_pod *pod)
+{
+	const vol_res *r = resolution(pod);
+	return r && r->limited;
+}
+
+/* ---- NodeVolumeLimits (CSI) ------------------------------------------------------- */
+
+/* The volumes of the node's pods (and the extra ones) into *att, unique. */
+static int attached_volumes(const pk_nodeinfo *ni, pk_pod *const *extra, int nextra, csi_volume **att, int *cap)
+{
+	int n = 0;
+	for (int k = 0; k < ni->npods + nextra; k++) {
+		const vol_res *q = resolution(k < ni->npods ? ni->pods[k] : extra[k - ni->npods]);
+		for (int i = 0; q && i < q->ncsi; i++) {
+			if (csi_has(*att, n, &q->csi[i]))
+				continue;
+			if (n == *cap) {
+				*cap = *cap ? 2 * *cap : 16;
+				*att = pk_xrealloc(*att, (size_t)*cap, sizeof **att);
+			}
+			(*att)[n++] = q->csi[i];
+		}
+	}
+	return n;
+}
+
+bool pk_volumes_limits_fit(const pk_snapshot *s, const pk_pod *pod, const pk_nodeinfo *ni, pk_pod *const *extra,
+                           int nextra, pk_status *out)
+{
+	const vol_res *r = resolution(pod);
+	if (!r || !r->limited)
+		return true;
+	const pk_csinode *cn = pk_volume_csinode(s->volumes, ni->node->name);
+	if (!cn)
+		return true;
+	csi_volume *att = NULL;
+	int cap = 0, natt = attached_volumes(ni, extra, nextra, &att, &cap);
+	bool ok = true;
+	for (int d = 0; ok && d < cn->ndrivers; d++) {
+		const pk_csi_driver_limit *l = &cn->drivers[d];
+		if (!l->has_count)
+			continue;
+		long attached = 0, fresh = 0;
+		for (int i = 0; i < natt; i++)
+			attached += att[i].driver == l->driver;
+		for (int i = 0; i < r->ncsi; i++)
+			fresh += r->csi[i].driver == l->driver && !csi_has(att, natt, &r->csi[i]);
+		ok = fresh == 0 || attached + fresh <= l->count;
+	}
+	free(att);
+	if (!ok)
+		pk_status_set(out, PK_CODE_UNSCHEDULABLE, "NodeVolumeLimits", PK_R_MAX_VOLUME_COUNT);
+	return ok;
 }
 
 bool pk_volumes_same_node_checks(const pk_pod *a, const pk_pod *b)

@@ -37,6 +37,16 @@ bool pk_volumes_node_fits(const pk_pod *pod, const pk_node *n, pk_status *out);
 /* Do a and b ask the same of the nodes (the memo's static shape)? */
 bool pk_volumes_same_node_checks(const pk_pod *a, const pk_pod *b);
 
+/* NodeVolumeLimits (CSI) for pod on ni with the extra pods (nominated)
+ * counted: the unique volumes of each driver the node's CSINode limits
+ * (allocatable.count), the pod's own not yet attached there added. It reads
+ * the node's pods, so a victim's volumes free their slots in the dry run. */
+bool pk_volumes_limits_fit(const pk_snapshot *s, const pk_pod *pod, const pk_nodeinfo *ni, pk_pod *const *extra,
+                           int nextra, pk_status *out);
+/* The pod's verdict depends on the other pods beyond NodeResourcesFit (a
+ * CSI limit applies to its volumes): it leaves the arithmetic path. */
+bool pk_volumes_pod_dependent(const pk_pod *pod);
+
 /* VolumeRestrictions' ReadWriteOncePod check, a plugin with PreFilter
  * state (cycle.c): the pod's ReadWriteOncePod claims and how many scheduled
  * pods use them. NULL (upstream's Skip) when none does. The Filter fails
