@@ -258,7 +258,8 @@ static void csi_volumes(pk_snapshot *s, const pk_pod *pod, const pk_pod_volumes 
 void pk_volumes_resolve(pk_snapshot *s, const pk_pod *pod)
 {
 	pk_pod_volumes *pv = (pk_pod_volumes *)pod->con->volumes;
-	if (!pv || !s->volumes || pv->resolved_for == s->volumes)
+	/* no claim in the input: its claims were not fetched (pk_volumes_input_hint) */
+	if (!pv || !s->volumes || !s->volumes->npvcs || pv->resolved_for == s->volumes)
 		return;
 	if (!s->volumes->finished)
 		pk_volume_set_finish(s->volumes);
@@ -615,4 +616,70 @@ void pk_rwop_free(void *state)
 		return;
 	free(st->claims);
 	free(st);
+}
+
+/* ---- what the input lacks -------------------------------------------------------- */
+
+static size_t append(char *buf, size_t size, size_t w, const char *text)
+{
+	if (w < size)
+		w += (size_t)snprintf(buf + w, size - w, "%s%s", w ? "; " : "", text);
+	return w;
+}
+
+bool pk_volumes_input_hint(const pk_snapshot *s, pk_pod *const *pods, long n, char *buf, size_t size)
+{
+	const pk_volume_set *v = s->volumes;
+	long with_claims = 0, unbound_pv = 0, classed = 0, csi = 0;
+	const pk_pod *first = NULL;
+	for (long i = 0; i < n; i++) {
+		const pk_pod_volumes *pv = pods[i]->con->volumes;
+		if (!pv || !pv->nclaims)
+			continue;
+		with_claims++;
+		first = first ? first : pods[i];
+		for (int k = 0; v && v->npvcs && k < pv->nclaims; k++) {
+			const pk_pvc *c = pk_volume_pvc(v, pods[i]->namespace_, pv->claims[k]);
+			if (!c)
+				continue;
+			unbound_pv += *c->volume_name && !pk_volume_pv(v, c->volume_name);
+			classed += *c->class_name != 0;
+			/* as csi_volume_of counts it */
+			const pk_pv *vol = *c->volume_name ? pk_volume_pv(v, c->volume_name) : NULL;
+			const pk_storage_class *sc = *c->class_name ? pk_volume_class(v, c->class_name) : NULL;
+			csi += vol ? *vol->csi_driver != 0 : sc && *sc->provisioner;
+		}
+	}
+	size_t w = 0;
+	buf[0] = '\0';
+	char text[700];
+	if (with_claims && (!v || !v->npvcs)) {
+		snprintf(text, sizeof text,
+		         "%ld pod(s) use PersistentVolumeClaims (first: %s/%s) and the input holds none: VolumeRestrictions, "
+		         "NodeVolumeLimits, VolumeBinding and VolumeZone are not run for them, where upstream checks their "
+		         "claims; take the snapshot with "
+		         "`kubectl get nodes,pods,pdb,priorityclasses,pvc,pv,storageclass,csinodes -A -o json`",
+		         with_claims, first->namespace_, first->name);
+		w = append(buf, size, w, text);
+		return true;
+	}
+	if (unbound_pv && !v->npvs) {
+		snprintf(text, sizeof text,
+		         "%ld claim(s) are bound to PersistentVolumes and the input holds none (VolumeZone's PreFilter then "
+		         "says the volume is not found); `kubectl get pv` belongs in the input", unbound_pv);
+		w = append(buf, size, w, text);
+	}
+	if (classed && !v->nclasses) {
+		snprintf(text, sizeof text,
+		         "%ld claim(s) name a StorageClass and the input holds none (an unbound claim's class decides its "
+		         "binding mode); `kubectl get storageclass` belongs in the input", classed);
+		w = append(buf, size, w, text);
+	}
+	if (csi && !v->ncsinodes) {
+		snprintf(text, sizeof text,
+		         "the input holds no CSINode objects: NodeVolumeLimits' CSI attach limits are not checked for "
+		         "%ld volume(s); `kubectl get csinodes` belongs in the input", csi);
+		w = append(buf, size, w, text);
+	}
+	return w > 0;
 }

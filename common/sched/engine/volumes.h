@@ -47,6 +47,13 @@ bool pk_volumes_limits_fit(const pk_snapshot *s, const pk_pod *pod, const pk_nod
  * CSI limit applies to its volumes): it leaves the arithmetic path. */
 bool pk_volumes_pod_dependent(const pk_pod *pod);
 
+/* Which `kubectl get` the input lacks for the volume filters of pods[0..n)
+ * (as the PriorityClass hint does for classes): no claim at all while pods
+ * use some (the filters are then not run, and the pods keep their "not
+ * modelled" warning), no PersistentVolume, StorageClass or CSINode while
+ * their claims need one. Text into buf; false when nothing is missing. */
+bool pk_volumes_input_hint(const pk_snapshot *s, pk_pod *const *pods, long n, char *buf, size_t size);
+
 /* VolumeRestrictions' ReadWriteOncePod check, a plugin with PreFilter
  * state (cycle.c): the pod's ReadWriteOncePod claims and how many scheduled
  * pods use them. NULL (upstream's Skip) when none does. The Filter fails
