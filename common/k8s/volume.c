@@ -335,9 +335,38 @@ const pk_csinode *pk_volume_csinode(const pk_volume_set *v, const char *node)
 
 /* ---- a pod's volumes --------------------------------------------------------- */
 
+static const char *const disk_sources[] = { NULL, "gcePersistentDisk", "awsElasticBlockStore", "rbd", "iscsi" };
+
+static int disk_kind(const cJSON *vol)
+{
+	for (int k = PK_DISK_GCE_PD; k <= PK_DISK_ISCSI; k++)
+		if (pk_get(vol, disk_sources[k]))
+			return k;
+	return 0;
+}
+
+static pk_inline_disk decode_disk(pk_decoder *d, const cJSON *vol, int kind)
+{
+	const cJSON *src = pk_get(vol, disk_sources[kind]);
+	static const char *const id_member[] = { NULL, "pdName", "volumeID", "image", "iqn" };
+	pk_inline_disk x = { .kind = (uint8_t)kind, .read_only = pk_bool(src, "readOnly"),
+		             .id = istr(d, src, id_member[kind]), .pool = pk_intern(d->strs, "") };
+	if (kind == PK_DISK_RBD) {
+		x.pool = pk_intern(d->strs, pk_str_or(src, "pool", "rbd")); /* the API's default */
+		const cJSON *mons = pk_get(src, "monitors");
+		int n = cJSON_IsArray(mons) ? cJSON_GetArraySize(mons) : 0;
+		x.monitors = n ? pk_arena_alloc(d->arena, sizeof *x.monitors * (size_t)n) : NULL;
+		const cJSON *m;
+		cJSON_ArrayForEach(m, mons)
+			if (cJSON_IsString(m))
+				x.monitors[x.nmonitors++] = pk_intern(d->strs, m->valuestring);
+	}
+	return x;
+}
+
 const pk_pod_volumes *pk_pod_volumes_decode(pk_decoder *d, const cJSON *volumes)
 {
-	int nclaims = 0;
+	int nclaims = 0, ndisks = 0;
 	bool ephemeral = false;
 	const cJSON *vol;
 	cJSON_ArrayForEach(vol, volumes) {
@@ -345,17 +374,23 @@ const pk_pod_volumes *pk_pod_volumes_decode(pk_decoder *d, const cJSON *volumes)
 			nclaims++;
 		else if (pk_get(vol, "ephemeral"))
 			ephemeral = true;
+		else if (disk_kind(vol))
+			ndisks++;
 	}
-	if (!nclaims && !ephemeral)
+	if (!nclaims && !ephemeral && !ndisks)
 		return NULL;
 	pk_pod_volumes *pv = pk_arena_alloc(d->arena, sizeof *pv);
 	memset(pv, 0, sizeof *pv);
 	pv->ephemeral = ephemeral;
 	pv->claims = nclaims ? pk_arena_alloc(d->arena, sizeof *pv->claims * (size_t)nclaims) : NULL;
+	pv->disks = ndisks ? pk_arena_alloc(d->arena, sizeof *pv->disks * (size_t)ndisks) : NULL;
 	cJSON_ArrayForEach(vol, volumes) {
 		const cJSON *c = pk_get(vol, "persistentVolumeClaim");
+		int k = c || pk_get(vol, "ephemeral") ? 0 : disk_kind(vol);
 		if (c)
 			pv->claims[pv->nclaims++] = istr(d, c, "claimName");
+		else if (k)
+			pv->disks[pv->ndisks++] = decode_disk(d, vol, k);
 	}
 	return pv;
 }

@@ -108,6 +108,17 @@ const pk_csinode *pk_volume_csinode(const pk_volume_set *v, const char *node);
 
 /* ---- a pod's volumes ----------------------------------------------------- */
 
+/* A disk a pod mounts in its spec (VolumeRestrictions' disk conflicts). */
+enum { PK_DISK_GCE_PD = 1, PK_DISK_AWS_EBS, PK_DISK_RBD, PK_DISK_ISCSI };
+typedef struct pk_inline_disk {
+	uint8_t kind;                   /* PK_DISK_* */
+	bool read_only;
+	const char *id;                 /* pdName, volumeID, RBD image, iSCSI iqn (interned) */
+	const char *pool;               /* RBD pool ("" otherwise) */
+	const char **monitors;          /* RBD monitors */
+	int nmonitors;
+} pk_inline_disk;
+
 /* What a pod's spec.volumes ask for: the claims it names, in order. A
  * pod points to one through its constraints (pod.h), or to none. The
  * resolution against an input's storage objects (sched/engine/volumes.c)
@@ -116,6 +127,8 @@ typedef struct pk_pod_volumes {
 	const char **claims;            /* persistentVolumeClaim.claimName, interned */
 	int nclaims;
 	bool ephemeral;                 /* generic ephemeral volumes (not modelled) */
+	pk_inline_disk *disks;          /* GCE PD, AWS EBS, RBD and iSCSI volumes */
+	int ndisks;
 	/* resolution (volumes.c): private to the engine */
 	const void *resolved_for;       /* the volume set it was resolved against */
 	void *resolved;

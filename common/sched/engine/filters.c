@@ -216,9 +216,10 @@ static pk_status run_filters_extra(pk_cycle *c, const pk_pod *pod, const pk_node
 	st = fits_request(c->s, pod, ni, nextra, &add);
 	if (st.code != PK_CODE_SUCCESS)
 		return st;
-	/* VolumeRestrictions (state), NodeVolumeLimits (the node's pods), then
+	/* VolumeRestrictions (disks, then its ReadWriteOncePod state), NodeVolumeLimits (the node's pods), then
 	 * VolumeBinding and VolumeZone: the node's labels against the claims */
-	if (!pk_cycle_filter_range(c, pod, ni->node, extra, nextra, 0, PK_STATE_POD_TOPOLOGY_SPREAD, &st) ||
+	if (!pk_volumes_disks_fit(pod, ni, extra, nextra, &st) ||
+	    !pk_cycle_filter_range(c, pod, ni->node, extra, nextra, 0, PK_STATE_POD_TOPOLOGY_SPREAD, &st) ||
 	    !pk_volumes_limits_fit(c->s, pod, ni, extra, nextra, &st) || !pk_volumes_node_fits(pod, ni->node, &st))
 		return st;
 	/* the plugins with PreFilter state (PodTopologySpread, InterPodAffinity),

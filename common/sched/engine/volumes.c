@@ -259,7 +259,7 @@ void pk_volumes_resolve(pk_snapshot *s, const pk_pod *pod)
 {
 	pk_pod_volumes *pv = (pk_pod_volumes *)pod->con->volumes;
 	/* no claim in the input: its claims were not fetched (pk_volumes_input_hint) */
-	if (!pv || !s->volumes || !s->volumes->npvcs || pv->resolved_for == s->volumes)
+	if (!pv || !pv->nclaims || !s->volumes || !s->volumes->npvcs || pv->resolved_for == s->volumes)
 		return;
 	if (!s->volumes->finished)
 		pk_volume_set_finish(s->volumes);
@@ -455,7 +455,53 @@ bool pk_volumes_node_fits(const pk_pod *pod, const pk_node *n, pk_status *out)
 bool pk_volumes_pod_dependent(const pk_pod *pod)
 {
 	const vol_res *r = resolution(pod);
-	return r && r->limited;
+	return (r && r->limited) || (pod->con->volumes && pod->con->volumes->ndisks);
+}
+
+/* ---- VolumeRestrictions: disk conflicts ------------------------------------------- */
+
+static bool monitors_overlap(const pk_inline_disk *a, const pk_inline_disk *b)
+{
+	for (int i = 0; i < a->nmonitors; i++)
+		for (int k = 0; k < b->nmonitors; k++)
+			if (a->monitors[i] == b->monitors[k])
+				return true;
+	return false;
+}
+
+/* isVolumeConflict for one disk of each pod: the same GCE PD or iSCSI iqn
+ * unless both mount it read-only, the same EBS volume, the same RBD image of
+ * a pool with a monitor in common unless both mount it read-only. */
+static bool disks_conflict(const pk_inline_disk *a, const pk_inline_disk *b)
+{
+	if (a->kind != b->kind || a->id != b->id)
+		return false;
+	bool both_ro = a->read_only && b->read_only;
+	switch (a->kind) {
+	case PK_DISK_GCE_PD:
+	case PK_DISK_ISCSI: return !both_ro;
+	case PK_DISK_AWS_EBS: return true;
+	case PK_DISK_RBD: return !both_ro && a->pool == b->pool && monitors_overlap(a, b);
+	}
+	return false;
+}
+
+bool pk_volumes_disks_fit(const pk_pod *pod, const pk_nodeinfo *ni, pk_pod *const *extra, int nextra,
+                          pk_status *out)
+{
+	const pk_pod_volumes *pv = pod->con->volumes;
+	if (!pv || !pv->ndisks)
+		return true;
+	for (int k = 0; k < ni->npods + nextra; k++) {
+		const pk_pod_volumes *q = (k < ni->npods ? ni->pods[k] : extra[k - ni->npods])->con->volumes;
+		for (int i = 0; q && i < pv->ndisks; i++)
+			for (int j = 0; j < q->ndisks; j++)
+				if (disks_conflict(&pv->disks[i], &q->disks[j])) {
+					pk_status_set(out, PK_CODE_UNSCHEDULABLE, "VolumeRestrictions", PK_R_DISK_CONFLICT);
+					return false;
+				}
+	}
+	return true;
 }
 
 /* ---- NodeVolumeLimits (CSI) ------------------------------------------------------- */

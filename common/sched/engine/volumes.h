@@ -37,6 +37,12 @@ bool pk_volumes_node_fits(const pk_pod *pod, const pk_node *n, pk_status *out);
 /* Do a and b ask the same of the nodes (the memo's static shape)? */
 bool pk_volumes_same_node_checks(const pk_pod *a, const pk_pod *b);
 
+/* VolumeRestrictions' disk conflicts (its Filter before the
+ * ReadWriteOncePod check): a GCE PD, AWS EBS, RBD or iSCSI disk of the pod
+ * that a pod on the node (or an extra one) mounts too, as upstream's
+ * isVolumeConflict says. Unschedulable. */
+bool pk_volumes_disks_fit(const pk_pod *pod, const pk_nodeinfo *ni, pk_pod *const *extra, int nextra,
+                          pk_status *out);
 /* NodeVolumeLimits (CSI) for pod on ni with the extra pods (nominated)
  * counted: the unique volumes of each driver the node's CSINode limits
  * (allocatable.count), the pod's own not yet attached there added. It reads
