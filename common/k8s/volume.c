@@ -248,6 +248,69 @@ BY_NAME_CMP(pv_cmp, pk_pv, name)
 BY_NAME_CMP(class_cmp, pk_storage_class, name)
 BY_NAME_CMP(csinode_cmp, pk_csinode, name)
 
+static int available_cmp(const void *a, const void *b)
+{
+	const pk_pv *x = *(const pk_pv *const *)a, *y = *(const pk_pv *const *)b;
+	int c = strcmp(x->class_name, y->class_name);
+	return c ? c : strcmp(x->name, y->name);
+}
+
+static void index_available(pk_volume_set *v)
+{
+	free(v->available);
+	v->available = pk_xmalloc(sizeof *v->available * (size_t)(v->npvs + 1));
+	v->navailable = 0;
+	for (long i = 0; i < v->npvs; i++)
+		if (strcmp(v->pvs[i].phase, "Available") == 0)
+			v->available[v->navailable++] = &v->pvs[i];
+	if (v->navailable > 1)
+		qsort(v->available, (size_t)v->navailable, sizeof *v->available, available_cmp);
+}
+
+static void index_limited_drivers(pk_volume_set *v)
+{
+	free(v->limited_drivers);
+	v->limited_drivers = NULL;
+	v->nlimited = 0;
+	size_t cap = 0;
+	for (long n = 0; n < v->ncsinodes; n++)
+		for (int d = 0; d < v->csinodes[n].ndrivers; d++) {
+			const pk_csi_driver_limit *l = &v->csinodes[n].drivers[d];
+			bool seen = !l->has_count;
+			for (int k = 0; !seen && k < v->nlimited; k++)
+				seen = v->limited_drivers[k] == l->driver;
+			if (seen)
+				continue;
+			v->limited_drivers = pk_grow(v->limited_drivers, &cap, (size_t)v->nlimited + 1, sizeof *v->limited_drivers);
+			v->limited_drivers[v->nlimited++] = l->driver;
+		}
+}
+
+const pk_pv *const *pk_volume_available(const pk_volume_set *v, const char *cls, long *n)
+{
+	long lo = 0, hi = v->navailable;
+	while (lo < hi) {
+		long mid = (lo + hi) / 2;
+		if (strcmp(v->available[mid]->class_name, cls) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	long end = lo;
+	while (end < v->navailable && strcmp(v->available[end]->class_name, cls) == 0)
+		end++;
+	*n = end - lo;
+	return v->available + lo;
+}
+
+bool pk_volume_driver_limited(const pk_volume_set *v, const char *driver)
+{
+	for (int k = 0; k < v->nlimited; k++)
+		if (v->limited_drivers[k] == driver)
+			return true;
+	return false;
+}
+
 void pk_volume_set_finish(pk_volume_set *v)
 {
 	if (v->finished)
@@ -262,6 +325,8 @@ void pk_volume_set_finish(pk_volume_set *v)
 		qsort(v->classes, (size_t)v->nclasses, sizeof *v->classes, class_cmp);
 	if (v->ncsinodes > 1)
 		qsort(v->csinodes, (size_t)v->ncsinodes, sizeof *v->csinodes, csinode_cmp);
+	index_available(v);
+	index_limited_drivers(v);
 	v->finished = true;
 }
 
@@ -277,6 +342,8 @@ void pk_volume_set_free(pk_volume_set *v)
 	free(v->pvs);
 	free(v->classes);
 	free(v->csinodes);
+	free(v->available);
+	free(v->limited_drivers);
 	memset(v, 0, sizeof *v);
 }
 

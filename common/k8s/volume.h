@@ -87,6 +87,12 @@ typedef struct pk_volume_set {
 	pk_csinode *csinodes;
 	long ncsinodes;
 	size_t csicap;
+	/* at finish: the Available volumes by class (what an unbound claim may
+	 * be matched to), and the drivers some CSINode limits (interned) */
+	const pk_pv **available;
+	long navailable;
+	const char **limited_drivers;
+	int nlimited;
 	bool finished;
 } pk_volume_set;
 
@@ -105,6 +111,10 @@ const pk_pvc *pk_volume_pvc(const pk_volume_set *v, const char *ns, const char *
 const pk_pv *pk_volume_pv(const pk_volume_set *v, const char *name);
 const pk_storage_class *pk_volume_class(const pk_volume_set *v, const char *name);
 const pk_csinode *pk_volume_csinode(const pk_volume_set *v, const char *node);
+/* The Available volumes of class cls: *n of them from the returned one. */
+const pk_pv *const *pk_volume_available(const pk_volume_set *v, const char *cls, long *n);
+/* Does some CSINode give driver (interned) an allocatable count? */
+bool pk_volume_driver_limited(const pk_volume_set *v, const char *driver);
 
 /* ---- a pod's volumes ----------------------------------------------------- */
 

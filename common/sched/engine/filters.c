@@ -180,7 +180,8 @@ static pk_status run_filters_extra(pk_cycle *c, const pk_pod *pod, const pk_node
 	pk_status st;
 	/* a PreFilter's rejection holds on every node (VolumeBinding's and
 	 * VolumeZone's: a claim missing, unbound, ...) */
-	if (pk_volumes_prefilter_rejects(pod, &st))
+	bool volumes = pod->con->volumes != NULL;
+	if (volumes && pk_volumes_prefilter_rejects(pod, &st))
 		return st;
 	if (!static_passed && (st = pk_run_static_filters(pod, ni)).code != PK_CODE_SUCCESS)
 		return st;
@@ -218,13 +219,15 @@ static pk_status run_filters_extra(pk_cycle *c, const pk_pod *pod, const pk_node
 		return st;
 	/* VolumeRestrictions (disks, then its ReadWriteOncePod state), NodeVolumeLimits (the node's pods), then
 	 * VolumeBinding and VolumeZone: the node's labels against the claims */
-	if (!pk_volumes_disks_fit(pod, ni, extra, nextra, &st) ||
-	    !pk_cycle_filter_range(c, pod, ni->node, extra, nextra, 0, PK_STATE_POD_TOPOLOGY_SPREAD, &st) ||
-	    !pk_volumes_limits_fit(c->s, pod, ni, extra, nextra, &st) || !pk_volumes_node_fits(pod, ni->node, &st))
+	if (volumes && (!pk_volumes_disks_fit(pod, ni, extra, nextra, &st) ||
+	                !pk_cycle_filter_range(c, pod, ni->node, extra, nextra, 0, PK_STATE_POD_TOPOLOGY_SPREAD, &st) ||
+	                !pk_volumes_limits_fit(c->s, pod, ni, extra, nextra, &st) ||
+	                !pk_volumes_node_fits(pod, ni->node, &st)))
 		return st;
 	/* the plugins with PreFilter state (PodTopologySpread, InterPodAffinity),
 	 * with the extra pods added as their AddPod extensions would */
-	pk_cycle_filter_range(c, pod, ni->node, extra, nextra, PK_STATE_POD_TOPOLOGY_SPREAD, PK_NSTATES, &st);
+	pk_cycle_filter_range(c, pod, ni->node, extra, nextra, volumes ? PK_STATE_POD_TOPOLOGY_SPREAD : 0, PK_NSTATES,
+	                      &st);
 	return st;
 }
 

@@ -134,7 +134,8 @@ static inline bool pk_arithmetic_applies(const pk_cycle *c, const pk_pod *preemp
 {
 	pk_status st;
 	return preemptor->con->nports == 0 && preemptor->requests.nscalar == 0 && !c->has_state &&
-	       !pk_volumes_prefilter_rejects(preemptor, &st) && !pk_volumes_pod_dependent(preemptor);
+	       (!preemptor->con->volumes ||
+	        (!pk_volumes_prefilter_rejects(preemptor, &st) && !pk_volumes_pod_dependent(preemptor)));
 }
 
 /* What the node holds, nominated pods of equal or higher priority included

@@ -696,7 +696,8 @@ static pk_status select_victims(pk_cycle *c, const pk_pod *preemptor, pk_nodeinf
 	if (!static_passed && (st = pk_run_static_filters(preemptor, ni)).code != PK_CODE_SUCCESS)
 		return st;
 	/* a node the volume filters reject: the general path runs them in order */
-	if (pk_arithmetic_applies(c, preemptor) && pk_volumes_node_fits(preemptor, ni->node, NULL)) {
+	if (pk_arithmetic_applies(c, preemptor) &&
+	    (!preemptor->con->volumes || pk_volumes_node_fits(preemptor, ni->node, NULL))) {
 		pk_tail scratch = {0};
 		pk_tail *t = tail ? tail : &scratch;
 		if (!tail_serves(t, ni, preemptor->priority))
@@ -815,7 +816,8 @@ pk_status pk_select_victims_bound(pk_cycle *c, const pk_pod *preemptor, pk_nodei
 {
 	pk_snapshot *s = c->s;
 	*exact = true;
-	if (!tail || !pk_arithmetic_applies(c, preemptor) || !pk_volumes_node_fits(preemptor, ni->node, NULL) ||
+	if (!tail || !pk_arithmetic_applies(c, preemptor) ||
+	    (preemptor->con->volumes && !pk_volumes_node_fits(preemptor, ni->node, NULL)) ||
 	    (s->victim_groups && node_has_group_pods(s, ni)))
 		return select_victims(c, preemptor, ni, NULL, out, PK_SELECT_SUMMARY, tail, true);
 	if (!tail_serves(tail, ni, preemptor->priority))

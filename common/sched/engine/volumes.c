@@ -248,11 +248,8 @@ static void csi_volumes(pk_snapshot *s, const pk_pod *pod, const pk_pod_volumes 
 		if (c && csi_volume_of(s, c, &x) && !csi_has(r->csi, r->ncsi, &x))
 			r->csi[r->ncsi++] = x;
 	}
-	const pk_volume_set *v = s->volumes;
-	for (long n = 0; !r->limited && n < v->ncsinodes; n++)
-		for (int d = 0; d < v->csinodes[n].ndrivers; d++)
-			for (int i = 0; i < r->ncsi; i++)
-				r->limited |= v->csinodes[n].drivers[d].has_count && v->csinodes[n].drivers[d].driver == r->csi[i].driver;
+	for (int i = 0; !r->limited && i < r->ncsi; i++)
+		r->limited = pk_volume_driver_limited(s->volumes, r->csi[i].driver);
 }
 
 void pk_volumes_resolve(pk_snapshot *s, const pk_pod *pod)
@@ -325,21 +322,23 @@ static bool chosen(const pk_pv *const *picked, int n, const pk_pv *vol)
  * already pointing at the claim (if its node affinity admits n), else the
  * smallest Available volume of the claim's class, big enough, unclaimed,
  * whose node affinity admits n and whose access modes cover the claim's.
- * NULL: none. */
+ * NULL: none. Only Available volumes are looked at (pk_volume_available):
+ * one already pointing at the claim is Available until bound. */
 static const pk_pv *matching_volume(const pk_volume_set *v, const pk_pvc *c, const pk_node *n,
                                     const pk_pv *const *picked, int npicked)
 {
 	const pk_pv *best = NULL;
-	for (long i = 0; i < v->npvs; i++) {
-		const pk_pv *vol = &v->pvs[i];
-		if (strcmp(vol->class_name, c->class_name) != 0 || chosen(picked, npicked, vol) ||
-		    vol->capacity < c->storage)
+	long nav;
+	const pk_pv *const *av = pk_volume_available(v, c->class_name, &nav);
+	for (long i = 0; i < nav; i++) {
+		const pk_pv *vol = av[i];
+		if (chosen(picked, npicked, vol) || vol->capacity < c->storage)
 			continue;
 		bool fits = volume_node_affinity_fits(vol, n);
 		if (*vol->claim_name && strcmp(vol->claim_name, c->name) == 0 &&
 		    strcmp(vol->claim_namespace, c->namespace_) == 0)
 			return fits ? vol : NULL;
-		if (strcmp(vol->phase, "Available") != 0 || *vol->claim_name || !fits || !access_modes_fit(c, vol))
+		if (*vol->claim_name || !fits || !access_modes_fit(c, vol))
 			continue;
 		if (!best || vol->capacity < best->capacity)
 			best = vol;
