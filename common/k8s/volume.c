@@ -100,6 +100,46 @@ static void free_terms(pk_node_term *t, int n)
 	}
 }
 
+/* A node affinity compiled, shared by the volumes that have the same one. */
+typedef struct shared_terms {
+	pk_node_term *terms;
+	int n;
+} shared_terms;
+
+static void free_shared_terms(void *p)
+{
+	shared_terms *st = p;
+	free_terms(st->terms, st->n);
+	free(st);
+}
+
+/* nodeSelectorTerms compiled, or the same ones compiled before. */
+static int affinity_terms(pk_volume_set *v, pk_decoder *d, const cJSON *terms, pk_pv *p, char *err,
+                          size_t errsize)
+{
+	char *key = terms ? cJSON_PrintUnformatted(terms) : NULL;
+	shared_terms *st = key ? pk_strmap_get(&v->affinities, key) : NULL;
+	if (!st) {
+		pk_node_term *t;
+		int n;
+		if (compile_terms(d, terms, &t, &n, "", err, errsize) < 0) {
+			free_terms(t, n);
+			free(key);
+			return -1;
+		}
+		st = pk_xmalloc(sizeof *st);
+		*st = (shared_terms){ t, n };
+		if (key)
+			pk_strmap_put(&v->affinities, key, st);
+	}
+	p->terms = st->terms;
+	p->nterms = st->n;
+	if (!key) /* no terms: nothing to share or free */
+		free(st);
+	free(key);
+	return 0;
+}
+
 static int add_pv(pk_volume_set *v, pk_decoder *d, const cJSON *obj, char *err, size_t errsize)
 {
 	const cJSON *spec = pk_get(obj, "spec");
@@ -123,16 +163,14 @@ static int add_pv(pk_volume_set *v, pk_decoder *d, const cJSON *obj, char *err, 
 			return -1;
 		}
 		char why[300];
-		if (compile_terms(d, terms, &p.terms, &p.nterms, "", why, sizeof why) < 0) {
-			free_terms(p.terms, p.nterms);
+		if (affinity_terms(v, d, terms, &p, why, sizeof why) < 0) {
 			snprintf(err, errsize, "spec.nodeAffinity.required: %s", why);
 			return -1;
 		}
 	}
 	char why[200];
 	if (storage_bytes(pk_getp(spec, "capacity.storage"), "spec.capacity.storage", &p.capacity, why, sizeof why) < 0) {
-		free_terms(p.terms, p.nterms);
-		snprintf(err, errsize, "%s", why);
+		snprintf(err, errsize, "%s", why); /* its terms are the shared ones */
 		return -1;
 	}
 	v->pvs = pk_grow(v->pvs, &v->pvcap, (size_t)v->npvs + 1, sizeof *v->pvs);
@@ -334,8 +372,7 @@ void pk_volume_set_free(pk_volume_set *v)
 {
 	if (!v)
 		return;
-	for (long i = 0; i < v->npvs; i++)
-		free_terms(v->pvs[i].terms, v->pvs[i].nterms);
+	pk_strmap_free(&v->affinities, free_shared_terms);
 	for (long i = 0; i < v->nclasses; i++)
 		free_terms(v->classes[i].topologies, v->classes[i].ntopologies);
 	free(v->pvcs);

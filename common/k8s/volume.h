@@ -93,6 +93,9 @@ typedef struct pk_volume_set {
 	long navailable;
 	const char **limited_drivers;
 	int nlimited;
+	/* the volumes' node affinities compiled once each: volumes of one zone
+	 * share theirs (by its JSON text) */
+	pk_strmap affinities;
 	bool finished;
 } pk_volume_set;
 

@@ -187,7 +187,14 @@ static void add_zone_topology(pk_snapshot *s, vol_res *r, const char *key, const
 static bool zone_prefilter(pk_snapshot *s, const pk_pod *pod, const pk_pod_volumes *pv, vol_res *r)
 {
 	const pk_volume_set *v = s->volumes;
-	r->zones = pk_arena_alloc(&s->arena, sizeof *r->zones * (size_t)pv->nclaims * 4);
+	int nz = 0; /* the zone labels of the bound volumes: room for them exactly */
+	for (int i = 0; i < pv->nclaims; i++) {
+		const pk_pvc *c = pk_volume_pvc(v, pod->namespace_, pv->claims[i]);
+		const pk_pv *vol = *c->volume_name ? pk_volume_pv(v, c->volume_name) : NULL;
+		for (int k = 0; vol && k < 4; k++)
+			nz += pk_labels_value(vol->labels, zone_labels[k]) != NULL;
+	}
+	r->zones = nz ? pk_arena_alloc(&s->arena, sizeof *r->zones * (size_t)nz) : NULL;
 	for (int i = 0; i < pv->nclaims; i++) {
 		const pk_pvc *c = pk_volume_pvc(v, pod->namespace_, pv->claims[i]);
 		if (!*c->volume_name)
