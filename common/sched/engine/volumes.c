@@ -568,13 +568,27 @@ bool pk_volumes_same_node_checks(const pk_pod *a, const pk_pod *b)
 		return true;
 	if (cx != cy || x->nbound != y->nbound || x->nzones != y->nzones || x->ndelayed != y->ndelayed)
 		return false;
-	for (int i = 0; i < x->nbound; i++)
-		if (x->bound[i] != y->bound[i])
+	/* the verdicts are the same when the volumes' node affinities are
+	 * (volumes of one affinity share its compiled terms: k8s/volume.c) and
+	 * so are their zones: the replicas of a StatefulSet in one zone */
+	for (int i = 0; i < x->nbound; i++) {
+		const pk_pv *u = x->bound[i], *w = y->bound[i];
+		if (u != w && (!u || !w || u->has_affinity != w->has_affinity || u->terms != w->terms ||
+		               u->nterms != w->nterms))
 			return false;
+	}
+	for (int i = 0; i < x->nzones; i++) {
+		const zone_topology *u = &x->zones[i], *w = &y->zones[i];
+		if (u->key != w->key || u->nvalues != w->nvalues)
+			return false;
+		for (int k = 0; k < u->nvalues; k++)
+			if (u->values[k] != w->values[k])
+				return false;
+	}
 	for (int i = 0; i < x->ndelayed; i++)
 		if (x->delayed[i] != y->delayed[i])
 			return false;
-	return true; /* the zones follow from the bound volumes */
+	return true;
 }
 
 /* ---- VolumeRestrictions: ReadWriteOncePod (PreFilter state) ------------------- */
