@@ -19,6 +19,7 @@
 #include "sched/report/plan.h"
 #include "sched/sim/apply.h"
 #include "sched/report/records.h"
+#include "sched/engine/filter/volumes.h"
 #include "sched/report/report.h"
 #include "sched/sim/simulate.h"
 #include "base/alloc.h"
@@ -408,6 +409,12 @@ static void warn_classes(sim_run *r)
 	for (int i = 0; i < r->snap.classes.nevidence; i++)
 		if (r->snap.classes.evidence[i].min != r->snap.classes.evidence[i].max)
 			warn(r, NULL, "%s", pk_class_evidence_text(&r->snap.classes.evidence[i], text, sizeof text));
+	/* the kinds the volume filters of the queue's pods need */
+	pk_pod **pending;
+	long n = pk_snapshot_pending(&r->snap, &pending);
+	if (pk_volumes_input_hint(&r->snap, pending, n, text, sizeof text))
+		warn(r, NULL, "%s", text);
+	free(pending);
 }
 
 /* ---- accounting ------------------------------------------------------------------ */

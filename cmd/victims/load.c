@@ -9,6 +9,7 @@
 
 #include "k8s/json.h"
 #include "base/alloc.h"
+#include "sched/engine/filter/volumes.h"
 #include "sched/sim/apply.h"
 
 static void push_preemptor(victims_run *r, const pk_preemptor *p, long line)
@@ -500,14 +501,28 @@ static void reschedule_copies(victims_run *r)
 	}
 }
 
+/* The kinds the preemptors' volume filters need and the input lacks. */
+static void volume_input_hint(victims_run *r)
+{
+	pk_pod **pods = pk_xmalloc(sizeof *pods * (size_t)(r->npreemptors + 1));
+	for (long i = 0; i < r->npreemptors; i++)
+		pods[i] = r->preemptors[i].pod;
+	char text[2000];
+	if (pk_volumes_input_hint(&r->snap, pods, r->npreemptors, text, sizeof text))
+		input_warn(r, "input-volumes", "%s", text);
+	free(pods);
+}
+
 /* Everything the answers will rest on, said before the first answer. */
 static void preemptor_assumptions(victims_run *r)
 {
 	reschedule_copies(r);
 	input_admission_warnings(r);
+	volume_input_hint(r);
 	for (long i = 0; i < r->npreemptors; i++) {
 		resolve_preemptor(r, i);
 		gate_preemptor(r, i);
+		pk_volumes_resolve(&r->snap, r->preemptors[i].pod); /* its claims: modelled when the input has them */
 		warn_unmodelled(r, i);
 		pk_preemptor *p = &r->preemptors[i];
 		const cJSON *it;

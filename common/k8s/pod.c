@@ -9,6 +9,7 @@
 #include "base/alloc.h"
 #include "json.h"
 #include "quantity.h"
+#include "volume.h"
 
 const char *const pk_spec_members[S_COUNT + 1] = {
 	"nodeName", "schedulerName", "priorityClassName", "priority", "preemptionPolicy", "containers",
@@ -263,7 +264,7 @@ static int count_host_ports(const cJSON *containers)
 
 /* A NodeSelectorTerm (matchExpressions and matchFields); what names the
  * term's place in messages. */
-static int compile_node_term(const cJSON *t, pk_node_term *x, const char *what, char *err, size_t errsize)
+int pk_node_term_compile(const cJSON *t, pk_node_term *x, const char *what, char *err, size_t errsize)
 {
 	char why[256];
 	const cJSON *fields = pk_get(t, "matchFields");
@@ -302,7 +303,7 @@ static int decode_node_affinity(pk_decoder *d, const cJSON *const *spec, pk_pod_
 	out->affinity_terms = pk_arena_alloc(d->arena, sizeof *out->affinity_terms * (size_t)n);
 	const cJSON *t;
 	cJSON_ArrayForEach(t, terms)
-		if (compile_node_term(t, &out->affinity_terms[out->naffinity_terms++], "", err, errsize) < 0)
+		if (pk_node_term_compile(t, &out->affinity_terms[out->naffinity_terms++], "", err, errsize) < 0)
 			return -1;
 	return 0;
 }
@@ -323,7 +324,7 @@ static int decode_preferred_node_terms(pk_decoder *d, const cJSON *aff, pk_pod_c
 		pk_int64(t, "weight", &w);
 		pk_node_term *x = &out->preferred[out->npreferred];
 		out->preferred_weight[out->npreferred++] = (int32_t)w;
-		if (compile_node_term(pk_get(t, "preference"), x, "preferred ", err, errsize) < 0)
+		if (pk_node_term_compile(pk_get(t, "preference"), x, "preferred ", err, errsize) < 0)
 			return -1;
 	}
 	return 0;
@@ -603,6 +604,7 @@ static int decode_constraints(pk_decoder *d, const cJSON *const *sp, const cJSON
 	c->pod_group = istr(d, sp[S_GROUP], "podGroupName", "");
 	c->workload_name = istr(d, sp[S_WORKLOAD], "name", "");
 	c->workload_pod_group = istr(d, sp[S_WORKLOAD], "podGroup", "");
+	c->volumes = pk_pod_volumes_decode(d, sp[S_VOLUMES]); /* k8s/volume.c */
 	return 0;
 }
 
@@ -613,7 +615,7 @@ static void attach_constraints(pk_decoder *d, pk_pod *out, const pk_pod_constrai
 	    !c->nanti_affinity && !c->nspread && !c->affinity && !c->anti_affinity && !c->spread &&
 	    !c->affinity_terms && c->node_selector.is_nil && !c->node_selector.nreqs && !*c->pod_group &&
 	    !*c->workload_name && !*c->workload_pod_group && !c->npreferred && !c->soft_spread &&
-	    !c->preferred_pod_affinity && !c->nimages)
+	    !c->preferred_pod_affinity && !c->nimages && !c->volumes)
 		return;
 	pk_pod_constraints *own = pk_arena_alloc(d->arena, sizeof *own);
 	*own = *c;

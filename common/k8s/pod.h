@@ -188,7 +188,14 @@ typedef struct pk_pod_constraints {
 	 * spec.workloadRef {name, podGroup} (v1alpha1 Workload); "" when absent. */
 	const char *pod_group;
 	const char *workload_name, *workload_pod_group;
+	/* The claims of spec.volumes (k8s/volume.h), or NULL. */
+	const struct pk_pod_volumes *volumes;
 } pk_pod_constraints;
+
+/* A required node-selector term ({matchExpressions, matchFields}) compiled
+ * into x; what prefixes the message ("preferred ", ...). Shared with the
+ * PersistentVolume and StorageClass decoders (volume.c). */
+int pk_node_term_compile(const cJSON *t, pk_node_term *x, const char *what, char *err, size_t errsize);
 
 /* The constraints of a pod that has none (node_selector is nil, the gang
  * names ""). */

@@ -39,17 +39,25 @@ typedef struct scenario {
 	const char *plugin;       /* upstream's name, as in pk_prefilter_plugin */
 	const char *blocker;      /* bound on n1 */
 	const char *incoming;     /* pending */
+	const char *objects[2];   /* other objects the input holds, or NULL */
 } scenario;
 
+#define RWOP_CLAIM ",\"volumes\":[{\"name\":\"data\",\"persistentVolumeClaim\":{\"claimName\":\"data\"}}]"
+
 static const scenario scenarios[] = {
+	{ "VolumeRestrictions", POD("holder", "{}", "n1", "Running", RWOP_CLAIM), POD("next", "{}", "", "Pending", RWOP_CLAIM),
+	  { "{\"kind\":\"PersistentVolumeClaim\",\"metadata\":{\"name\":\"data\",\"namespace\":\"ns\"},\"spec\":{"
+	    "\"accessModes\":[\"ReadWriteOncePod\"],\"volumeName\":\"pv\"},\"status\":{\"phase\":\"Bound\"}}",
+	    "{\"kind\":\"PersistentVolume\",\"metadata\":{\"name\":\"pv\"},\"spec\":{\"accessModes\":"
+	    "[\"ReadWriteOncePod\"]},\"status\":{\"phase\":\"Bound\"}}" } },
 	{ "PodTopologySpread", POD("web-1", "{\"app\":\"web\"}", "n1", "Running", ""),
 	  POD("web-2", "{\"app\":\"web\"}", "", "Pending",
 	      ",\"topologySpreadConstraints\":[{\"maxSkew\":1,\"topologyKey\":\"topology.kubernetes.io/zone\","
-	      "\"whenUnsatisfiable\":\"DoNotSchedule\",\"labelSelector\":{\"matchLabels\":{\"app\":\"web\"}}}]") },
+	      "\"whenUnsatisfiable\":\"DoNotSchedule\",\"labelSelector\":{\"matchLabels\":{\"app\":\"web\"}}}]"), { NULL, NULL } },
 	{ "InterPodAffinity", POD("db-1", "{\"app\":\"db\"}", "n1", "Running", ""),
 	  POD("db-2", "{\"app\":\"db\"}", "", "Pending",
 	      ",\"affinity\":{\"podAntiAffinity\":{\"requiredDuringSchedulingIgnoredDuringExecution\":[{"
-	      "\"topologyKey\":\"kubernetes.io/hostname\",\"labelSelector\":{\"matchLabels\":{\"app\":\"db\"}}}]}}") },
+	      "\"topologyKey\":\"kubernetes.io/hostname\",\"labelSelector\":{\"matchLabels\":{\"app\":\"db\"}}}]}}"), { NULL, NULL } },
 };
 
 static void build(pk_snapshot *s, const scenario *sc)
@@ -59,6 +67,9 @@ static void build(pk_snapshot *s, const scenario *sc)
 	add(s, NODE("n2", "b"));
 	add(s, sc->blocker);
 	add(s, sc->incoming);
+	for (int i = 0; i < 2; i++)
+		if (sc->objects[i])
+			add(s, sc->objects[i]);
 	pk_snapshot_finish(s);
 }
 

@@ -144,6 +144,46 @@ static const reason_row rows[] = {
 	  "0/2 nodes are available: %v.", "1 Insufficient cpu, 1 node(s) had untolerated taint(s)", "message",
 	  "[{\"kind\":\"Node\",\"metadata\":{\"name\":\"n1\",\"labels\":{\"kubernetes.io/hostname\":\"n1\"}},\"spec\":{},\"status\":{\"allocatable\":{\"cpu\":\"1\",\"memory\":\"8Gi\",\"pods\":\"110\",\"ephemeral-storage\":\"10Gi\"},\"capacity\":{\"cpu\":\"1\",\"memory\":\"8Gi\",\"pods\":\"110\",\"ephemeral-storage\":\"10Gi\"}}},{\"kind\":\"Node\",\"metadata\":{\"name\":\"n2\",\"labels\":{\"kubernetes.io/hostname\":\"n2\"}},\"spec\":{\"taints\":[{\"key\":\"gpu\",\"value\":\"true\",\"effect\":\"NoSchedule\"}]},\"status\":{\"allocatable\":{\"cpu\":\"4\",\"memory\":\"8Gi\",\"pods\":\"110\",\"ephemeral-storage\":\"10Gi\"},\"capacity\":{\"cpu\":\"4\",\"memory\":\"8Gi\",\"pods\":\"110\",\"ephemeral-storage\":\"10Gi\"}}}]",
 	  "{\"kind\":\"Pod\",\"metadata\":{\"name\":\"p\",\"namespace\":\"default\",\"uid\":\"uid-p\"},\"spec\":{\"priority\":100,\"containers\":[{\"name\":\"c\",\"image\":\"registry.k8s.io/pause:3.10\",\"resources\":{\"requests\":{\"cpu\":\"2\"}}}]},\"status\":{\"phase\":\"Pending\"}}" },
+	{ "VolumeZone",
+	  "pkg/scheduler/framework/plugins/volumezone/volume_zone.go (ErrReasonConflict)",
+	  "node(s) had no available volume zone", NULL, "status",
+	  "[{\"kind\":\"Node\",\"metadata\":{\"name\":\"n1\",\"labels\":{\"kubernetes.io/hostname\":\"n1\",\"topology.kubernetes.io/zone\":\"a\"}},\"spec\":{},\"status\":{\"allocatable\":{\"cpu\":\"4\",\"memory\":\"8Gi\",\"pods\":\"110\",\"ephemeral-storage\":\"10Gi\"},\"capacity\":{\"cpu\":\"4\",\"memory\":\"8Gi\",\"pods\":\"110\",\"ephemeral-storage\":\"10Gi\"}}},{\"kind\":\"PersistentVolume\",\"metadata\":{\"name\":\"pv\",\"labels\":{\"topology.kubernetes.io/zone\":\"b\"}},\"spec\":{},\"status\":{\"phase\":\"Bound\"}},{\"kind\":\"PersistentVolumeClaim\",\"metadata\":{\"name\":\"c\",\"namespace\":\"default\"},\"spec\":{\"volumeName\":\"pv\"},\"status\":{\"phase\":\"Bound\"}}]",
+	  "{\"kind\":\"Pod\",\"metadata\":{\"name\":\"p\",\"namespace\":\"default\",\"uid\":\"uid-p\"},\"spec\":{\"priority\":100,\"containers\":[{\"name\":\"c\",\"image\":\"registry.k8s.io/pause:3.10\",\"resources\":{\"requests\":{\"cpu\":\"1\"}}}],\"volumes\":[{\"name\":\"v0\",\"persistentVolumeClaim\":{\"claimName\":\"c\"}}]},\"status\":{\"phase\":\"Pending\"}}" },
+	{ "VolumeBinding",
+	  "pkg/scheduler/framework/plugins/volumebinding/binder.go (ErrReasonNodeConflict)",
+	  "node(s) had volume node affinity conflict", NULL, "status",
+	  "[{\"kind\":\"Node\",\"metadata\":{\"name\":\"n1\",\"labels\":{\"kubernetes.io/hostname\":\"n1\"}},\"spec\":{},\"status\":{\"allocatable\":{\"cpu\":\"4\",\"memory\":\"8Gi\",\"pods\":\"110\",\"ephemeral-storage\":\"10Gi\"},\"capacity\":{\"cpu\":\"4\",\"memory\":\"8Gi\",\"pods\":\"110\",\"ephemeral-storage\":\"10Gi\"}}},{\"kind\":\"PersistentVolume\",\"metadata\":{\"name\":\"pv\"},\"spec\":{\"nodeAffinity\":{\"required\":{\"nodeSelectorTerms\":[{\"matchExpressions\":[{\"key\":\"kubernetes.io/hostname\",\"operator\":\"In\",\"values\":[\"n2\"]}]}]}}},\"status\":{\"phase\":\"Bound\"}},{\"kind\":\"PersistentVolumeClaim\",\"metadata\":{\"name\":\"c\",\"namespace\":\"default\"},\"spec\":{\"volumeName\":\"pv\"},\"status\":{\"phase\":\"Bound\"}}]",
+	  "{\"kind\":\"Pod\",\"metadata\":{\"name\":\"p\",\"namespace\":\"default\",\"uid\":\"uid-p\"},\"spec\":{\"priority\":100,\"containers\":[{\"name\":\"c\",\"image\":\"registry.k8s.io/pause:3.10\",\"resources\":{\"requests\":{\"cpu\":\"1\"}}}],\"volumes\":[{\"name\":\"v0\",\"persistentVolumeClaim\":{\"claimName\":\"c\"}}]},\"status\":{\"phase\":\"Pending\"}}" },
+	{ "VolumeBinding",
+	  "pkg/scheduler/framework/plugins/volumebinding/binder.go (ErrReasonBindConflict)",
+	  "node(s) didn't find available persistent volumes to bind", NULL, "status",
+	  "[{\"kind\":\"Node\",\"metadata\":{\"name\":\"n1\",\"labels\":{\"kubernetes.io/hostname\":\"n1\"}},\"spec\":{},\"status\":{\"allocatable\":{\"cpu\":\"4\",\"memory\":\"8Gi\",\"pods\":\"110\",\"ephemeral-storage\":\"10Gi\"},\"capacity\":{\"cpu\":\"4\",\"memory\":\"8Gi\",\"pods\":\"110\",\"ephemeral-storage\":\"10Gi\"}}},{\"kind\":\"StorageClass\",\"metadata\":{\"name\":\"wait\"},\"provisioner\":\"\",\"volumeBindingMode\":\"WaitForFirstConsumer\"},{\"kind\":\"PersistentVolumeClaim\",\"metadata\":{\"name\":\"c\",\"namespace\":\"default\"},\"spec\":{\"storageClassName\":\"wait\"},\"status\":{\"phase\":\"Pending\"}}]",
+	  "{\"kind\":\"Pod\",\"metadata\":{\"name\":\"p\",\"namespace\":\"default\",\"uid\":\"uid-p\"},\"spec\":{\"priority\":100,\"containers\":[{\"name\":\"c\",\"image\":\"registry.k8s.io/pause:3.10\",\"resources\":{\"requests\":{\"cpu\":\"1\"}}}],\"volumes\":[{\"name\":\"v0\",\"persistentVolumeClaim\":{\"claimName\":\"c\"}}]},\"status\":{\"phase\":\"Pending\"}}" },
+	{ "VolumeRestrictions",
+	  "pkg/scheduler/framework/plugins/volumerestrictions/volume_restrictions.go (PreFilter: the lister's NotFound)",
+	  "0/1 nodes are available: persistentvolumeclaim %q not found.", "c", "message",
+	  "[{\"kind\":\"Node\",\"metadata\":{\"name\":\"n1\",\"labels\":{\"kubernetes.io/hostname\":\"n1\"}},\"spec\":{},\"status\":{\"allocatable\":{\"cpu\":\"4\",\"memory\":\"8Gi\",\"pods\":\"110\",\"ephemeral-storage\":\"10Gi\"},\"capacity\":{\"cpu\":\"4\",\"memory\":\"8Gi\",\"pods\":\"110\",\"ephemeral-storage\":\"10Gi\"}}},{\"kind\":\"PersistentVolumeClaim\",\"metadata\":{\"name\":\"other\",\"namespace\":\"default\"},\"spec\":{},\"status\":{\"phase\":\"Pending\"}}]",
+	  "{\"kind\":\"Pod\",\"metadata\":{\"name\":\"p\",\"namespace\":\"default\",\"uid\":\"uid-p\"},\"spec\":{\"priority\":100,\"containers\":[{\"name\":\"c\",\"image\":\"registry.k8s.io/pause:3.10\",\"resources\":{\"requests\":{\"cpu\":\"1\"}}}],\"volumes\":[{\"name\":\"v0\",\"persistentVolumeClaim\":{\"claimName\":\"c\"}}]},\"status\":{\"phase\":\"Pending\"}}" },
+	{ "VolumeBinding",
+	  "pkg/scheduler/framework/plugins/volumebinding/volume_binding.go (podHasPVCs)",
+	  "persistentvolumeclaim %q bound to non-existent persistentvolume %q", "c|pv", "message",
+	  "[{\"kind\":\"Node\",\"metadata\":{\"name\":\"n1\",\"labels\":{\"kubernetes.io/hostname\":\"n1\"}},\"spec\":{},\"status\":{\"allocatable\":{\"cpu\":\"4\",\"memory\":\"8Gi\",\"pods\":\"110\",\"ephemeral-storage\":\"10Gi\"},\"capacity\":{\"cpu\":\"4\",\"memory\":\"8Gi\",\"pods\":\"110\",\"ephemeral-storage\":\"10Gi\"}}},{\"kind\":\"PersistentVolumeClaim\",\"metadata\":{\"name\":\"c\",\"namespace\":\"default\"},\"spec\":{\"volumeName\":\"pv\"},\"status\":{\"phase\":\"Lost\"}}]",
+	  "{\"kind\":\"Pod\",\"metadata\":{\"name\":\"p\",\"namespace\":\"default\",\"uid\":\"uid-p\"},\"spec\":{\"priority\":100,\"containers\":[{\"name\":\"c\",\"image\":\"registry.k8s.io/pause:3.10\",\"resources\":{\"requests\":{\"cpu\":\"1\"}}}],\"volumes\":[{\"name\":\"v0\",\"persistentVolumeClaim\":{\"claimName\":\"c\"}}]},\"status\":{\"phase\":\"Pending\"}}" },
+	{ "VolumeBinding",
+	  "pkg/scheduler/framework/plugins/volumebinding/volume_binding.go (podHasPVCs)",
+	  "persistentvolumeclaim %q is being deleted", "c", "message",
+	  "[{\"kind\":\"Node\",\"metadata\":{\"name\":\"n1\",\"labels\":{\"kubernetes.io/hostname\":\"n1\"}},\"spec\":{},\"status\":{\"allocatable\":{\"cpu\":\"4\",\"memory\":\"8Gi\",\"pods\":\"110\",\"ephemeral-storage\":\"10Gi\"},\"capacity\":{\"cpu\":\"4\",\"memory\":\"8Gi\",\"pods\":\"110\",\"ephemeral-storage\":\"10Gi\"}}},{\"kind\":\"PersistentVolume\",\"metadata\":{\"name\":\"pv\"},\"spec\":{},\"status\":{\"phase\":\"Bound\"}},{\"kind\":\"PersistentVolumeClaim\",\"metadata\":{\"name\":\"c\",\"namespace\":\"default\",\"deletionTimestamp\":\"2026-11-20T09:00:00Z\"},\"spec\":{\"volumeName\":\"pv\"},\"status\":{\"phase\":\"Bound\"}}]",
+	  "{\"kind\":\"Pod\",\"metadata\":{\"name\":\"p\",\"namespace\":\"default\",\"uid\":\"uid-p\"},\"spec\":{\"priority\":100,\"containers\":[{\"name\":\"c\",\"image\":\"registry.k8s.io/pause:3.10\",\"resources\":{\"requests\":{\"cpu\":\"1\"}}}],\"volumes\":[{\"name\":\"v0\",\"persistentVolumeClaim\":{\"claimName\":\"c\"}}]},\"status\":{\"phase\":\"Pending\"}}" },
+	{ "VolumeBinding",
+	  "pkg/scheduler/framework/plugins/volumebinding/volume_binding.go (PreFilter)",
+	  "0/1 nodes are available: pod has unbound immediate PersistentVolumeClaims.", NULL, "message",
+	  "[{\"kind\":\"Node\",\"metadata\":{\"name\":\"n1\",\"labels\":{\"kubernetes.io/hostname\":\"n1\"}},\"spec\":{},\"status\":{\"allocatable\":{\"cpu\":\"4\",\"memory\":\"8Gi\",\"pods\":\"110\",\"ephemeral-storage\":\"10Gi\"},\"capacity\":{\"cpu\":\"4\",\"memory\":\"8Gi\",\"pods\":\"110\",\"ephemeral-storage\":\"10Gi\"}}},{\"kind\":\"StorageClass\",\"metadata\":{\"name\":\"imm\"},\"provisioner\":\"x\",\"volumeBindingMode\":\"Immediate\"},{\"kind\":\"PersistentVolumeClaim\",\"metadata\":{\"name\":\"c\",\"namespace\":\"default\"},\"spec\":{\"storageClassName\":\"imm\"},\"status\":{\"phase\":\"Pending\"}}]",
+	  "{\"kind\":\"Pod\",\"metadata\":{\"name\":\"p\",\"namespace\":\"default\",\"uid\":\"uid-p\"},\"spec\":{\"priority\":100,\"containers\":[{\"name\":\"c\",\"image\":\"registry.k8s.io/pause:3.10\",\"resources\":{\"requests\":{\"cpu\":\"1\"}}}],\"volumes\":[{\"name\":\"v0\",\"persistentVolumeClaim\":{\"claimName\":\"c\"}}]},\"status\":{\"phase\":\"Pending\"}}" },
+	{ "VolumeZone",
+	  "pkg/scheduler/framework/plugins/volumezone/volume_zone.go (PreFilter: the lister's NotFound)",
+	  "persistentvolume %q not found", "pv", "message",
+	  "[{\"kind\":\"Node\",\"metadata\":{\"name\":\"n1\",\"labels\":{\"kubernetes.io/hostname\":\"n1\"}},\"spec\":{},\"status\":{\"allocatable\":{\"cpu\":\"4\",\"memory\":\"8Gi\",\"pods\":\"110\",\"ephemeral-storage\":\"10Gi\"},\"capacity\":{\"cpu\":\"4\",\"memory\":\"8Gi\",\"pods\":\"110\",\"ephemeral-storage\":\"10Gi\"}}},{\"kind\":\"PersistentVolumeClaim\",\"metadata\":{\"name\":\"c\",\"namespace\":\"default\"},\"spec\":{\"volumeName\":\"pv\"},\"status\":{\"phase\":\"Bound\"}}]",
+	  "{\"kind\":\"Pod\",\"metadata\":{\"name\":\"p\",\"namespace\":\"default\",\"uid\":\"uid-p\"},\"spec\":{\"priority\":100,\"containers\":[{\"name\":\"c\",\"image\":\"registry.k8s.io/pause:3.10\",\"resources\":{\"requests\":{\"cpu\":\"1\"}}}],\"volumes\":[{\"name\":\"v0\",\"persistentVolumeClaim\":{\"claimName\":\"c\"}}]},\"status\":{\"phase\":\"Pending\"}}" },
 	{ "SchedulingCycle",
 	  "pkg/scheduler/schedule_one.go (ErrNoNodesAvailable)",
 	  "no nodes available to schedule pods", NULL, "whole",
@@ -160,17 +200,24 @@ static cJSON *parse(const char *text)
 	return v;
 }
 
-/* upstream's format with its one %v (or %s) replaced by arg */
+/* upstream's format with its verbs (%v, %s, %q: Go's quoted string)
+ * replaced by the args, "|"-separated */
 static void render(const char *format, const char *arg, char *buf, size_t size)
 {
-	const char *v = strstr(format, "%v");
-	if (!v)
-		v = strstr(format, "%s");
-	if (!v || !arg) {
-		snprintf(buf, size, "%s", format);
-		return;
+	size_t w = 0;
+	const char *a = arg;
+	for (const char *f = format; *f && w + 1 < size; f++) {
+		if (a && f[0] == '%' && (f[1] == 'v' || f[1] == 's' || f[1] == 'q')) {
+			size_t n = strcspn(a, "|");
+			bool q = f[1] == 'q';
+			w += (size_t)snprintf(buf + w, size - w, "%s%.*s%s", q ? "\"" : "", (int)n, a, q ? "\"" : "");
+			a = a[n] ? a + n + 1 : NULL;
+			f++;
+			continue;
+		}
+		buf[w++] = *f;
 	}
-	snprintf(buf, size, "%.*s%s%s", (int)(v - format), format, arg, v + 2);
+	buf[w < size ? w : size - 1] = '\0';
 }
 
 static bool status_has(const pk_status *st, const char *want)

@@ -35,6 +35,31 @@
 #define PK_R_POD_ANTI_AFFINITY "node(s) didn't match pod anti-affinity rules"
 #define PK_R_EXISTING_ANTI_AFFINITY "node(s) didn't satisfy existing pods anti-affinity rules"
 
+/* volumerestrictions/volume_restrictions.go ErrReasonDiskConflict,
+ * ErrReasonReadWriteOncePodConflict */
+#define PK_R_DISK_CONFLICT "node(s) had no available disk"
+#define PK_R_RWOP_CONFLICT "node has pod using PersistentVolumeClaim with the same name and ReadWriteOncePod access mode"
+/* nodevolumelimits/csi.go ErrReasonMaxVolumeCountExceeded */
+#define PK_R_MAX_VOLUME_COUNT "node(s) exceed max volume count"
+/* volumebinding/binder.go ConflictReasons (FindPodVolumes lists them in this
+ * order) */
+#define PK_R_VOLUME_NODE_CONFLICT "node(s) had volume node affinity conflict"
+#define PK_R_VOLUME_BIND_CONFLICT "node(s) didn't find available persistent volumes to bind"
+#define PK_R_VOLUME_PV_NOT_EXIST "node(s) unavailable due to one or more pvc(s) bound to non-existent pv(s)"
+/* volumebinding/volume_binding.go PreFilter and podHasPVCs (the first a
+ * NotFound error of the lister, as VolumeRestrictions' PreFilter, which runs
+ * first, returns it too) */
+#define PK_R_PVC_NOT_FOUND "persistentvolumeclaim \"%s\" not found"
+#define PK_R_PVC_LOST "persistentvolumeclaim \"%s\" bound to non-existent persistentvolume \"%s\""
+#define PK_R_PVC_DELETING "persistentvolumeclaim \"%s\" is being deleted"
+#define PK_R_UNBOUND_IMMEDIATE "pod has unbound immediate PersistentVolumeClaims"
+/* component-helpers/storage/volume/helpers.go IsDelayBindingMode (an Error) */
+#define PK_R_NO_BINDING_MODE "VolumeBindingMode not set for StorageClass \"%s\""
+/* volumezone/volume_zone.go ErrReasonConflict; its PreFilter's NotFound of
+ * the claim's volume */
+#define PK_R_VOLUME_ZONE "node(s) had no available volume zone"
+#define PK_R_PV_NOT_FOUND "persistentvolume \"%s\" not found"
+
 /* ---- the scheduling cycle and FitError (pkg/scheduler/schedule_one.go,
  * framework/types.go) -------------------------------------------------------- */
 

@@ -9,6 +9,7 @@
 
 #include "k8s/queue_order.h"
 #include "k8s/json.h"
+#include "k8s/volume.h"
 #include "sched/engine/workers.h"
 #include "base/alloc.h"
 
@@ -143,6 +144,8 @@ void pk_snapshot_free(pk_snapshot *s)
 	free(s->pdb_keys);
 	index_free(s);
 	pk_pclass_set_free(&s->classes);
+	pk_volume_set_free(s->volumes);
+	free(s->volumes);
 	pk_strtab_free(s->strs);
 	pk_arena_free(&s->arena);
 	memset(s, 0, sizeof *s);
@@ -204,7 +207,11 @@ pk_add_result pk_snapshot_add(pk_snapshot *s, const cJSON *obj, long record, boo
 		s->priority_classes++;
 		return PK_ADD_USED;
 	}
-	return PK_ADD_SKIPPED;
+	if (!pk_volume_kind(pk_kind(obj)))
+		return PK_ADD_SKIPPED;
+	if (!s->volumes)
+		s->volumes = pk_xcalloc(1, sizeof *s->volumes);
+	return pk_volume_set_add(s->volumes, &s->dec, obj, record, err, errsize) < 0 ? PK_ADD_REJECTED : PK_ADD_USED;
 }
 
 /* Fill in what admission would have set: priority and preemptionPolicy from
@@ -491,6 +498,8 @@ void pk_snapshot_finish(pk_snapshot *s)
 		qsort(s->nodes, (size_t)s->nnodes, sizeof *s->nodes, node_name_cmp);
 	drop_duplicate_nodes(s);
 	shadow_duplicate_pods(s);
+	if (s->volumes)
+		pk_volume_set_finish(s->volumes); /* its pods resolved at the first cycle */
 	pk_pdb_index(s);
 	s->infos = pk_xcalloc((size_t)s->nnodes + 1, sizeof *s->infos);
 	for (long i = 0; i < s->nnodes; i++) {

@@ -101,6 +101,10 @@ typedef struct pk_snapshot {
 	 * pk_pg_set_finish (podgroup.h); the memo does not apply while set. */
 	const struct pk_pg_set *victim_groups;
 
+	/* PersistentVolumeClaims, PersistentVolumes, StorageClasses, CSINodes
+	 * (k8s/volume.h), or NULL when the input holds none (filter/volumes.h) */
+	struct pk_volume_set *volumes;
+
 	void *index;              /* private: node-name hash index */
 } pk_snapshot;
 

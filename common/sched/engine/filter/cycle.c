@@ -4,6 +4,7 @@
 #include "sched/engine/filter/interpod.h"
 #include "sched/engine/cluster/nodeinfo_int.h"
 #include "sched/engine/filter/spread.h"
+#include "sched/engine/filter/volumes.h"
 
 #include <assert.h>
 #include <stdlib.h>
@@ -31,7 +32,11 @@ static bool interpod_filter(const void *st, const pk_pod *pod, const pk_node *n,
 }
 static void interpod_release(void *st) { pk_interpod_free(st); }
 
+static void *rwop_prefilter(const pk_snapshot *s, const pk_pod *pod) { return pk_rwop_new(s, pod); }
+
 static const pk_prefilter_plugin plugins[PK_NSTATES] = {
+	[PK_STATE_VOLUME_RESTRICTIONS] = { "VolumeRestrictions", rwop_prefilter, pk_rwop_update, pk_rwop_check,
+	                                   pk_rwop_free },
 	[PK_STATE_POD_TOPOLOGY_SPREAD] = { "PodTopologySpread", spread_prefilter, spread_update, spread_filter,
 	                                   spread_release },
 	[PK_STATE_INTER_POD_AFFINITY] = { "InterPodAffinity", interpod_prefilter, interpod_update, interpod_filter,
@@ -58,6 +63,8 @@ void pk_cycle_open(pk_cycle *c, pk_snapshot *s, pk_cycle *outer, const pk_pod *p
 {
 	pk_cycle_open_bare(c, s, outer);
 	c->pod = pod;
+	pk_volumes_resolve_all(s);
+	pk_volumes_resolve(s, pod);
 	for (int i = 0; i < PK_NSTATES; i++) {
 		c->state[i] = plugins[i].prefilter(s, pod);
 		c->has_state |= c->state[i] != NULL;
@@ -159,12 +166,23 @@ void pk_cycle_update_states(pk_cycle *c, const pk_pod *p, const pk_node *n, int 
 bool pk_cycle_filter(pk_cycle *c, const pk_pod *pod, const pk_node *n, pk_pod *const *extra, int nextra,
                      pk_status *out)
 {
+	return pk_cycle_filter_range(c, pod, n, extra, nextra, 0, PK_NSTATES, out);
+}
+
+bool pk_cycle_filter_range(pk_cycle *c, const pk_pod *pod, const pk_node *n, pk_pod *const *extra, int nextra,
+                           int from, int to, pk_status *out)
+{
 	if (!c->has_state)
+		return true;
+	bool any = false;
+	for (int i = from; i < to; i++)
+		any |= c->state[i] != NULL;
+	if (!any)
 		return true;
 	for (int k = 0; k < nextra; k++)
 		pk_cycle_update_states(c, extra[k], n, 1);
 	bool ok = true;
-	for (int i = 0; ok && i < PK_NSTATES; i++)
+	for (int i = from; ok && i < to; i++)
 		if (c->state[i])
 			ok = plugins[i].filter(c->state[i], pod, n, out);
 	for (int k = 0; k < nextra; k++)

@@ -26,6 +26,7 @@
 
 /* The plugins with PreFilter state, in the default profile's Filter order. */
 typedef enum {
+	PK_STATE_VOLUME_RESTRICTIONS,    /* before VolumeBinding and VolumeZone (volumes.h) */
 	PK_STATE_POD_TOPOLOGY_SPREAD,
 	PK_STATE_INTER_POD_AFFINITY,
 	PK_NSTATES
@@ -97,5 +98,9 @@ void pk_cycle_update_states(pk_cycle *c, const pk_pod *p, const pk_node *n, int 
  * first failure (*out set, false). */
 bool pk_cycle_filter(pk_cycle *c, const pk_pod *pod, const pk_node *n, pk_pod *const *extra, int nextra,
                      pk_status *out);
+/* The same for the plugins from..to-1 alone: the filter pass runs the
+ * node-only volume filters (VolumeBinding, VolumeZone) between them. */
+bool pk_cycle_filter_range(pk_cycle *c, const pk_pod *pod, const pk_node *n, pk_pod *const *extra, int nextra,
+                           int from, int to, pk_status *out);
 
 #endif

@@ -27,6 +27,8 @@ typedef struct pk_status {
 	pk_code code;
 	const char *plugin;                 /* failing plugin, e.g. "NodeResourcesFit" */
 	int nreasons;
+	bool prefilter;                     /* a PreFilter's rejection, the same on every node
+	                                     * (the FitError then gives its message once) */
 	const char *reasons[PK_STATUS_MAX_REASONS]; /* static or interned strings */
 } pk_status;
 

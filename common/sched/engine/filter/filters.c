@@ -2,6 +2,7 @@
  * upstream's reasons and status codes. */
 #include "sched/engine/filter/cycle.h"
 #include "sched/engine/reasons.h"
+#include "sched/engine/filter/volumes.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -207,6 +208,11 @@ static pk_status run_filters_extra(pk_cycle *c, const pk_pod *pod, const pk_node
                                    pk_pod *const *extra, int nextra, bool static_passed)
 {
 	pk_status st;
+	/* a PreFilter's rejection holds on every node (VolumeBinding's and
+	 * VolumeZone's: a claim missing, unbound, ...) */
+	bool volumes = pod->con->volumes != NULL;
+	if (volumes && pk_volumes_prefilter_rejects(pod, &st))
+		return st;
 	if (!static_passed && (st = pk_run_static_filters(pod, ni)).code != PK_CODE_SUCCESS)
 		return st;
 	bool ports = ports_fail(pod, ni);
@@ -241,9 +247,17 @@ static pk_status run_filters_extra(pk_cycle *c, const pk_pod *pod, const pk_node
 	st = fits_request(c->s, pod, ni, nextra, &add);
 	if (st.code != PK_CODE_SUCCESS)
 		return st;
+	/* VolumeRestrictions (disks, then its ReadWriteOncePod state), NodeVolumeLimits (the node's pods), then
+	 * VolumeBinding and VolumeZone: the node's labels against the claims */
+	if (volumes && (!pk_volumes_disks_fit(pod, ni, extra, nextra, &st) ||
+	                !pk_cycle_filter_range(c, pod, ni->node, extra, nextra, 0, PK_STATE_POD_TOPOLOGY_SPREAD, &st) ||
+	                !pk_volumes_limits_fit(c->s, pod, ni, extra, nextra, &st) ||
+	                !pk_volumes_node_fits(pod, ni->node, &st)))
+		return st;
 	/* the plugins with PreFilter state (PodTopologySpread, InterPodAffinity),
 	 * with the extra pods added as their AddPod extensions would */
-	pk_cycle_filter(c, pod, ni->node, extra, nextra, &st);
+	pk_cycle_filter_range(c, pod, ni->node, extra, nextra, volumes ? PK_STATE_POD_TOPOLOGY_SPREAD : 0, PK_NSTATES,
+	                      &st);
 	return st;
 }
 

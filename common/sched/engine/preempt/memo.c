@@ -136,6 +136,8 @@ typedef struct pk_session {
 typedef struct static_entry {
 	uint64_t shape;           /* the memo's static_shape when worked out; 0 = never */
 	const pk_status *st;
+	const pk_status *volumes; /* VolumeBinding's or VolumeZone's failure, after
+	                           * NodeResourcesFit, or NULL */
 } static_entry;
 
 struct pk_eval_memo {
@@ -317,7 +319,7 @@ static bool same_node_selection(const pk_pod *a, const pk_pod *b)
 /* What the node-only filters read of a preemptor. */
 static bool same_static_shape(const pk_pod *a, const pk_pod *b)
 {
-	return same_tolerations(a, b) && same_node_selection(a, b);
+	return same_tolerations(a, b) && same_node_selection(a, b) && pk_volumes_same_node_checks(a, b);
 }
 
 /* Everything else the filter pass and the arithmetic SelectVictimsOnNode
@@ -411,8 +413,9 @@ static const pk_status *arithmetic_filter(const pk_pod *pod, pk_nodeinfo *ni, pk
 {
 	static_entry *se = &m->statics[ni->node->index];
 	if (se->shape != m->static_shape) {
-		pk_status st = pk_run_static_filters(pod, ni);
-		*se = (static_entry){ m->static_shape, memo_status(m, &st) };
+		pk_status st = pk_run_static_filters(pod, ni), vs;
+		bool vol_ok = pk_volumes_node_fits(pod, ni->node, &vs);
+		*se = (static_entry){ m->static_shape, memo_status(m, &st), vol_ok ? NULL : memo_status(m, &vs) };
 	}
 	if (se->st->code != PK_CODE_SUCCESS)
 		return se->st;
@@ -423,6 +426,8 @@ static const pk_status *arithmetic_filter(const pk_pod *pod, pk_nodeinfo *ni, pk
 		pk_status st = pk_fit_sums(pod, ni, &t);
 		m->fit_status[f] = memo_status(m, &st);
 	}
+	if (se->volumes && m->fit_status[f]->code == PK_CODE_SUCCESS)
+		return se->volumes;
 	return m->fit_status[f];
 }
 

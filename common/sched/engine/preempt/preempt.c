@@ -51,6 +51,21 @@ static const pk_status not_helpful = {
 	.nreasons = 1, .reasons = { R_NOT_HELPFUL },
 };
 
+/* FitError.Error() after a PreFilter's rejection: its message (the
+ * reasons joined by ", ") once, not the nodes' histogram. */
+static const char *prefilter_message(pk_evaluation *e, const pk_status *st)
+{
+	size_t len = 64;
+	for (int i = 0; i < st->nreasons; i++)
+		len += strlen(st->reasons[i]) + 2;
+	char *out = pk_arena_alloc(&e->arena, len);
+	size_t w = (size_t)snprintf(out, len, PK_R_FIT_ERROR ": ", e->nnodes);
+	for (int i = 0; i < st->nreasons; i++)
+		w += (size_t)snprintf(out + w, len - w, "%s%s", i ? ", " : "", st->reasons[i]);
+	snprintf(out + w, len - w, ".");
+	return out;
+}
+
 /* The FitError of the scheduling cycle's filter pass. */
 static const char *filter_message(pk_evaluation *e)
 {
@@ -61,6 +76,8 @@ static const char *filter_message(pk_evaluation *e)
 		st[i] = e->nodes[i].filter;
 	const char *m = pk_fit_error_message(&e->arena, e->nnodes, st, e->nnodes, &e->filter_error);
 	free(st);
+	if (e->nodes[0].filter->prefilter)
+		m = prefilter_message(e, e->nodes[0].filter);
 	return m;
 }
 

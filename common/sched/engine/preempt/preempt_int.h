@@ -6,6 +6,7 @@
 
 #include "sched/engine/filter/cycle.h"
 #include "sched/engine/preempt/preempt.h"
+#include "sched/engine/filter/volumes.h"
 
 #include <string.h>
 
@@ -110,7 +111,10 @@ typedef struct pick_key {
  * verdict as pods come and go. Inline: called for every node's dry run. */
 static inline bool pk_arithmetic_applies(const pk_cycle *c, const pk_pod *preemptor)
 {
-	return preemptor->con->nports == 0 && preemptor->requests.nscalar == 0 && !c->has_state;
+	pk_status st;
+	return preemptor->con->nports == 0 && preemptor->requests.nscalar == 0 && !c->has_state &&
+	       (!preemptor->con->volumes ||
+	        (!pk_volumes_prefilter_rejects(preemptor, &st) && !pk_volumes_pod_dependent(preemptor)));
 }
 
 /* What the node holds, nominated pods of equal or higher priority included

@@ -703,6 +703,16 @@ static pk_status select_victims(pk_cycle *c, const pk_pod *preemptor, pk_nodeinf
 		st = select_victims_by_sums(s, preemptor, ni, t, arena, out, mode);
 		if (t == &scratch)
 			pk_tail_free(&scratch);
+		/* VolumeBinding and VolumeZone look at the node alone and come
+		 * after NodeResourcesFit: where the pod fits with every potential
+		 * victim gone, theirs is the dry run's answer. No pod is moved:
+		 * the memo's threads share this cycle. */
+		pk_status vs;
+		if (st.code == PK_CODE_SUCCESS && preemptor->con->volumes &&
+		    !pk_volumes_node_fits(preemptor, ni->node, &vs)) {
+			out->nvictims = 0;
+			st = vs;
+		}
 		return st;
 	}
 	if (mode == PK_SELECT_BOUND)
@@ -814,7 +824,9 @@ pk_status pk_select_victims_bound(pk_cycle *c, const pk_pod *preemptor, pk_nodei
 {
 	pk_snapshot *s = c->s;
 	*exact = true;
-	if (!tail || !pk_arithmetic_applies(c, preemptor) || (s->victim_groups && node_has_group_pods(s, ni)))
+	if (!tail || !pk_arithmetic_applies(c, preemptor) ||
+	    (preemptor->con->volumes && !pk_volumes_node_fits(preemptor, ni->node, NULL)) || /* exact: no candidate */
+	    (s->victim_groups && node_has_group_pods(s, ni)))
 		return select_victims(c, preemptor, ni, NULL, out, PK_SELECT_SUMMARY, tail, true);
 	if (!tail_serves(tail, ni, preemptor->priority))
 		tail_compute(s, ni, preemptor->priority, tail);

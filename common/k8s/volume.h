@@ -1,0 +1,155 @@
+/* The storage objects the volume filters read, decoded once into compact
+ * views: PersistentVolumeClaims, PersistentVolumes, StorageClasses and
+ * CSINodes (`kubectl get pvc,pv,storageclass,csinodes -A -o json`), and the
+ * claims a pod's spec.volumes name. The filters that use them
+ * (VolumeRestrictions, NodeVolumeLimits, VolumeBinding, VolumeZone) are the
+ * engine's (sched/engine/volumes.c).
+ *
+ * Names are interned in the decoder's table and the views live in its
+ * arena, as the pods' do (pod.h). */
+#ifndef PK_K8S_VOLUME_H
+#define PK_K8S_VOLUME_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cjson/cJSON.h>
+
+#include "k8s/pod.h"
+
+/* Access modes (bit set). */
+enum {
+	PK_ACCESS_RWO = 1u << 0,  /* ReadWriteOnce */
+	PK_ACCESS_ROX = 1u << 1,  /* ReadOnlyMany */
+	PK_ACCESS_RWX = 1u << 2,  /* ReadWriteMany */
+	PK_ACCESS_RWOP = 1u << 3, /* ReadWriteOncePod */
+};
+
+typedef struct pk_pvc {
+	const char *namespace_, *name;  /* interned */
+	const char *volume_name;        /* spec.volumeName, "" when unbound */
+	const char *class_name;         /* spec.storageClassName, "" when none */
+	const char *phase;              /* status.phase ("" if absent) */
+	int64_t storage;                /* spec.resources.requests.storage, bytes (0: none) */
+	uint8_t modes;                  /* spec.accessModes */
+	bool deleting;                  /* metadata.deletionTimestamp set */
+	long record;                    /* the input record it came from (0-based) */
+} pk_pvc;
+
+typedef struct pk_pv {
+	const char *name;
+	const char *class_name;         /* spec.storageClassName */
+	const char *phase;              /* status.phase */
+	const pk_labels *labels;        /* metadata.labels (VolumeZone reads the zone ones) */
+	bool has_affinity;              /* spec.nodeAffinity.required present */
+	pk_node_term *terms;            /* its nodeSelectorTerms (ORed) */
+	int nterms;
+	const char *claim_namespace, *claim_name; /* spec.claimRef, "" when none */
+	int64_t capacity;               /* spec.capacity.storage, bytes */
+	uint8_t modes;
+	const char *csi_driver;         /* spec.csi.driver, "" when not CSI */
+	const char *volume_handle;      /* spec.csi.volumeHandle */
+} pk_pv;
+
+typedef struct pk_storage_class {
+	const char *name, *provisioner;
+	bool wait_for_first_consumer;   /* volumeBindingMode: WaitForFirstConsumer */
+	bool has_binding_mode;
+	/* allowedTopologies: each term's matchLabelExpressions as In
+	 * requirements; no terms: every node */
+	pk_node_term *topologies;
+	int ntopologies;
+} pk_storage_class;
+
+typedef struct pk_csi_driver_limit {
+	const char *driver;             /* spec.drivers[].name */
+	int64_t count;                  /* allocatable.count */
+	bool has_count;
+} pk_csi_driver_limit;
+
+typedef struct pk_csinode {
+	const char *name;               /* the node's */
+	pk_csi_driver_limit *drivers;
+	int ndrivers;
+} pk_csinode;
+
+/* The storage objects of an input; the arrays sorted by name at finish. */
+typedef struct pk_volume_set {
+	pk_pvc *pvcs;
+	long npvcs;
+	size_t pvccap;
+	pk_pv *pvs;
+	long npvs;
+	size_t pvcap;
+	pk_storage_class *classes;
+	long nclasses;
+	size_t classcap;
+	pk_csinode *csinodes;
+	long ncsinodes;
+	size_t csicap;
+	/* at finish: the Available volumes by class (what an unbound claim may
+	 * be matched to), and the drivers some CSINode limits (interned) */
+	const pk_pv **available;
+	long navailable;
+	const char **limited_drivers;
+	int nlimited;
+	/* the volumes' node affinities compiled once each: volumes of one zone
+	 * share theirs (by its JSON text) */
+	pk_strmap affinities;
+	bool finished;
+	bool pods_resolved;      /* the snapshot's pods resolved against it (engine/filter/volumes.c) */
+} pk_volume_set;
+
+/* Is kind one of the four? */
+bool pk_volume_kind(const char *kind);
+/* Decode obj (of a volume kind) into the set. 0, or -1 with a message in
+ * err naming the object and field (a malformed node affinity, a CSINode
+ * count that is not a number, ...). */
+int pk_volume_set_add(pk_volume_set *v, pk_decoder *d, const cJSON *obj, long record, char *err, size_t errsize);
+/* Sort for the look-ups below (later duplicates of a name win). */
+void pk_volume_set_finish(pk_volume_set *v);
+void pk_volume_set_free(pk_volume_set *v);
+
+/* Look-ups by interned or plain name; NULL when absent. */
+const pk_pvc *pk_volume_pvc(const pk_volume_set *v, const char *ns, const char *name);
+const pk_pv *pk_volume_pv(const pk_volume_set *v, const char *name);
+const pk_storage_class *pk_volume_class(const pk_volume_set *v, const char *name);
+const pk_csinode *pk_volume_csinode(const pk_volume_set *v, const char *node);
+/* The Available volumes of class cls: *n of them from the returned one. */
+const pk_pv *const *pk_volume_available(const pk_volume_set *v, const char *cls, long *n);
+/* Does some CSINode give driver (interned) an allocatable count? */
+bool pk_volume_driver_limited(const pk_volume_set *v, const char *driver);
+
+/* ---- a pod's volumes ----------------------------------------------------- */
+
+/* A disk a pod mounts in its spec (VolumeRestrictions' disk conflicts). */
+enum { PK_DISK_GCE_PD = 1, PK_DISK_AWS_EBS, PK_DISK_RBD, PK_DISK_ISCSI };
+typedef struct pk_inline_disk {
+	uint8_t kind;                   /* PK_DISK_* */
+	bool read_only;
+	const char *id;                 /* pdName, volumeID, RBD image, iSCSI iqn (interned) */
+	const char *pool;               /* RBD pool ("" otherwise) */
+	const char **monitors;          /* RBD monitors */
+	int nmonitors;
+} pk_inline_disk;
+
+/* What a pod's spec.volumes ask for: the claims it names, in order. A
+ * pod points to one through its constraints (pod.h), or to none. The
+ * resolution against an input's storage objects (sched/engine/volumes.c)
+ * is kept with it, filled once per snapshot. */
+typedef struct pk_pod_volumes {
+	const char **claims;            /* persistentVolumeClaim.claimName, interned */
+	int nclaims;
+	bool ephemeral;                 /* generic ephemeral volumes (not modelled) */
+	pk_inline_disk *disks;          /* GCE PD, AWS EBS, RBD and iSCSI volumes */
+	int ndisks;
+	/* resolution (volumes.c): private to the engine */
+	const void *resolved_for;       /* the volume set it was resolved against */
+	void *resolved;
+} pk_pod_volumes;
+
+/* The hook pod.c calls for spec.volumes (NULL: nothing the volume filters
+ * read). */
+const pk_pod_volumes *pk_pod_volumes_decode(pk_decoder *d, const cJSON *volumes);
+
+#endif
