@@ -3,7 +3,7 @@
  * CSINodes (`kubectl get pvc,pv,storageclass,csinodes -A -o json`), and the
  * claims a pod's spec.volumes name. The filters that use them
  * (VolumeRestrictions, NodeVolumeLimits, VolumeBinding, VolumeZone) are the
- * engine's (sched/engine/volumes.c).
+ * engine's (sched/engine/filter/volumes.c).
  *
  * Names are interned in the decoder's table and the views live in its
  * arena, as the pods' do (pod.h). */
@@ -135,7 +135,7 @@ typedef struct pk_inline_disk {
 
 /* What a pod's spec.volumes ask for: the claims it names, in order. A
  * pod points to one through its constraints (pod.h), or to none. The
- * resolution against an input's storage objects (sched/engine/volumes.c)
+ * resolution against an input's storage objects (sched/engine/filter/volumes.c)
  * is kept with it, filled once per snapshot. */
 typedef struct pk_pod_volumes {
 	const char **claims;            /* persistentVolumeClaim.claimName, interned */
