@@ -82,6 +82,13 @@ static void build(pk_snapshot *s, unsigned long long seed)
 	 * every decision) and every fifth gives two pods one uid (the memo may
 	 * not keep a shape's whole evaluation then). */
 	bool interleave = seed % 3 == 0, twin = seed % 2 == 0;
+	/* every fifth cluster: the replicas are a StatefulSet's, each with a
+	 * claim bound to a volume in zone z(i % 3) (the memo's shape follows the
+	 * volume's zone, and the shapes take turns) */
+	bool claims = seed % 5 == 3;
+	if (claims)
+		add(s, "{\"kind\":\"StorageClass\",\"metadata\":{\"name\":\"zonal\"},\"provisioner\":\"csi.example\","
+		       "\"volumeBindingMode\":\"WaitForFirstConsumer\"}");
 	int w = 0, ws[3];
 	for (int k = 0; k < 3; k++)
 		ws[k] = roll(&r, 1000);
@@ -97,12 +104,31 @@ static void build(pk_snapshot *s, unsigned long long seed)
 		                                      ",\"tolerations\":[{\"key\":\"gpu\",\"operator\":\"Exists\"}]",
 		                                      ",\"preemptionPolicy\":\"Never\"" }[roll(x, 5)];
 		bool port = !replica && roll(&r, 4) == 0;
+		char volumes[96] = "";
+		if (claims && replica) {
+			snprintf(b, sizeof b,
+			         "{\"kind\":\"PersistentVolume\",\"metadata\":{\"name\":\"pv%02d\"},\"spec\":{\"capacity\":"
+			         "{\"storage\":\"1Gi\"},\"accessModes\":[\"ReadWriteOnce\"],\"storageClassName\":\"zonal\","
+			         "\"claimRef\":{\"namespace\":\"ns0\",\"name\":\"c%02d\"},\"csi\":{\"driver\":\"csi.example\","
+			         "\"volumeHandle\":\"h%02d\"},\"nodeAffinity\":{\"required\":{\"nodeSelectorTerms\":[{"
+			         "\"matchExpressions\":[{\"key\":\"zone\",\"operator\":\"In\",\"values\":[\"z%d\"]}]}]}}},"
+			         "\"status\":{\"phase\":\"Bound\"}}",
+			         i, i, i, i % 3);
+			add(s, b);
+			snprintf(b, sizeof b,
+			         "{\"kind\":\"PersistentVolumeClaim\",\"metadata\":{\"name\":\"c%02d\",\"namespace\":\"ns0\"},"
+			         "\"spec\":{\"accessModes\":[\"ReadWriteOnce\"],\"storageClassName\":\"zonal\","
+			         "\"volumeName\":\"pv%02d\"},\"status\":{\"phase\":\"Bound\"}}",
+			         i, i);
+			add(s, b);
+			snprintf(volumes, sizeof volumes, ",\"volumes\":[{\"name\":\"d\",\"persistentVolumeClaim\":{\"claimName\":\"c%02d\"}}]", i);
+		}
 		snprintf(b, sizeof b,
 		         "{\"kind\":\"Pod\",\"metadata\":{\"name\":\"q%02d\",\"namespace\":\"ns0\",\"uid\":\"q%02d\","
 		         "\"creationTimestamp\":\"2026-11-2%dT10:00:%02dZ\"},"
-		         "\"spec\":{\"priority\":%d%s,\"containers\":[{\"name\":\"c\",%s\"resources\":"
+		         "\"spec\":{\"priority\":%d%s%s,\"containers\":[{\"name\":\"c\",%s\"resources\":"
 		         "{\"requests\":{\"cpu\":\"%dm\",\"memory\":\"512Mi\"}}}]},\"status\":{\"phase\":\"Pending\"}}",
-		         i, twin && i == 2 ? 1 : i, replica ? (interleave ? 1 : i / 8) : 5, i, prio, extra,
+		         i, twin && i == 2 ? 1 : i, replica ? (interleave ? 1 : i / 8) : 5, i, prio, extra, volumes,
 		         port ? "\"ports\":[{\"containerPort\":80,\"hostPort\":80}]," : "", cpu);
 		add(s, b);
 	}
@@ -386,11 +412,29 @@ static void test_bound_below_exact(void)
 	      "%ld from the slots)", bad, runs, bounded, overflow);
 }
 
+/* In a cluster whose replicas have zonal claims, every replica bound is
+ * bound in its volume's zone (node nNN is in zone z(NN % 3)): the claims
+ * were read, and the memo kept their shapes apart. */
+static int zonal_misplaced(const char *steps, int *bound)
+{
+	int bad = 0;
+	for (const char *l = steps; *l; l = strchr(l, '\n') + 1) {
+		int q, n;
+		const char *b = strstr(l, " bound=n");
+		const char *eol = strchr(l, '\n');
+		if (sscanf(l, "q%d", &q) == 1 && q < 24 && b && b < eol && sscanf(b, " bound=n%d", &n) == 1) {
+			(*bound)++;
+			bad += n % 3 != q % 3;
+		}
+	}
+	return bad;
+}
+
 int main(void)
 {
 	test_bound_below_exact();
 	test_selector_equal();
-	int same = 0, steps = 0;
+	int same = 0, steps = 0, zonal_bound = 0, misplaced = 0;
 	for (unsigned long long seed = 1; seed <= CLUSTERS; seed++) {
 		char *fast = run(build, seed, true), *full = run(build, seed, false);
 		char *parallel = run_threads(build, seed, true, true);
@@ -400,6 +444,8 @@ int main(void)
 			fprintf(stderr, "seed %llu differs:\n--- shortcuts\n%s--- two threads\n%s--- full\n%s", seed, fast,
 			        parallel, full);
 		free(parallel);
+		if (seed % 5 == 3)
+			misplaced += zonal_misplaced(fast, &zonal_bound);
 		for (const char *p = full; *p; p++)
 			steps += *p == '\n';
 		free(fast);
@@ -407,6 +453,8 @@ int main(void)
 	}
 	CHECK(same == CLUSTERS, "%d random clusters: every step the same with and without the memo, on one thread or two (%d)", CLUSTERS,
 	      same);
+	CHECK(zonal_bound > 20 && misplaced == 0, "replicas with zonal claims are bound in their volume's zone only (%d bound, %d elsewhere)",
+	      zonal_bound, misplaced);
 	CHECK(steps >= CLUSTERS * 30, "every pending pod was a step (%d)", steps);
 	test_nominated_beyond_64();
 	test_twin_uid();

@@ -29,6 +29,9 @@ typedef struct csi_volume {
 
 /* A pod's claims resolved (pk_pod_volumes.resolved). */
 typedef struct vol_res {
+	const pk_pvc **claims;       /* the pod's claims looked up (NULL: not in the input) */
+	bool full;                   /* the PreFilters worked out (else only the
+	                              * volumes a node's pods attach) */
 	csi_volume *csi;             /* NodeVolumeLimits' volumes, unique */
 	int ncsi;
 	bool limited;                /* a CSINode of the input limits one of their drivers */
@@ -44,14 +47,19 @@ typedef struct vol_res {
 
 /* ---- the snapshot's objects ------------------------------------------------- */
 
+static void resolve_attached(pk_snapshot *s, const pk_pod *pod);
+
+/* What every pod of the snapshot needs resolved: the volumes it attaches,
+ * which NodeVolumeLimits counts on its node when a CSINode limits a driver.
+ * A preemptor's PreFilters are worked out at its own cycle (pk_volumes_resolve). */
 void pk_volumes_resolve_all(pk_snapshot *s)
 {
 	if (!s->volumes || s->volumes->pods_resolved)
 		return;
 	if (!s->volumes->finished)
 		pk_volume_set_finish(s->volumes);
-	for (long i = 0; i < s->npods; i++)
-		pk_volumes_resolve(s, s->pods[i]);
+	for (long i = 0; s->volumes->nlimited && i < s->npods; i++)
+		resolve_attached(s, s->pods[i]);
 	s->volumes->pods_resolved = true;
 }
 
@@ -76,7 +84,7 @@ static void reject_with(pk_snapshot *s, vol_res *r, pk_code code, const char *pl
 static bool restrictions_prefilter(pk_snapshot *s, const pk_pod *pod, const pk_pod_volumes *pv, vol_res *r)
 {
 	for (int i = 0; i < pv->nclaims; i++)
-		if (!pk_volume_pvc(s->volumes, pod->namespace_, pv->claims[i])) {
+		if (!r->claims[i]) {
 			reject(s, r, PK_CODE_UNSCHEDULABLE_UNRESOLVABLE, "VolumeRestrictions", PK_R_PVC_NOT_FOUND,
 			       pv->claims[i]);
 			return false;
@@ -103,7 +111,7 @@ static bool binding_prefilter(pk_snapshot *s, const pk_pod *pod, const pk_pod_vo
 {
 	const pk_volume_set *v = s->volumes;
 	for (int i = 0; i < pv->nclaims; i++) {
-		const pk_pvc *c = pk_volume_pvc(v, pod->namespace_, pv->claims[i]);
+		const pk_pvc *c = r->claims[i];
 		if (strcmp(c->phase, "Lost") == 0) {
 			reject(s, r, PK_CODE_UNSCHEDULABLE_UNRESOLVABLE, "VolumeBinding", PK_R_PVC_LOST, c->name, c->volume_name);
 			return false;
@@ -117,7 +125,7 @@ static bool binding_prefilter(pk_snapshot *s, const pk_pod *pod, const pk_pod_vo
 	r->delayed = pk_arena_alloc(&s->arena, sizeof *r->delayed * (size_t)pv->nclaims);
 	bool immediate = false;
 	for (int i = 0; i < pv->nclaims; i++) {
-		const pk_pvc *c = pk_volume_pvc(v, pod->namespace_, pv->claims[i]);
+		const pk_pvc *c = r->claims[i];
 		if (claim_bound(c)) {
 			r->bound[r->nbound++] = pk_volume_pv(v, c->volume_name);
 			continue;
@@ -175,14 +183,14 @@ static bool zone_prefilter(pk_snapshot *s, const pk_pod *pod, const pk_pod_volum
 	const pk_volume_set *v = s->volumes;
 	int nz = 0; /* the zone labels of the bound volumes: room for them exactly */
 	for (int i = 0; i < pv->nclaims; i++) {
-		const pk_pvc *c = pk_volume_pvc(v, pod->namespace_, pv->claims[i]);
+		const pk_pvc *c = r->claims[i];
 		const pk_pv *vol = *c->volume_name ? pk_volume_pv(v, c->volume_name) : NULL;
 		for (int k = 0; vol && k < 4; k++)
 			nz += pk_labels_value(vol->labels, zone_labels[k]) != NULL;
 	}
 	r->zones = nz ? pk_arena_alloc(&s->arena, sizeof *r->zones * (size_t)nz) : NULL;
 	for (int i = 0; i < pv->nclaims; i++) {
-		const pk_pvc *c = pk_volume_pvc(v, pod->namespace_, pv->claims[i]);
+		const pk_pvc *c = r->claims[i];
 		if (!*c->volume_name)
 			continue; /* WaitForFirstConsumer: the others were rejected above */
 		const pk_pv *vol = pk_volume_pv(v, c->volume_name);
@@ -236,7 +244,7 @@ static void csi_volumes(pk_snapshot *s, const pk_pod *pod, const pk_pod_volumes 
 {
 	r->csi = pk_arena_alloc(&s->arena, sizeof *r->csi * (size_t)pv->nclaims);
 	for (int i = 0; i < pv->nclaims; i++) {
-		const pk_pvc *c = pk_volume_pvc(s->volumes, pod->namespace_, pv->claims[i]);
+		const pk_pvc *c = r->claims[i];
 		csi_volume x;
 		if (c && csi_volume_of(s, c, &x) && !csi_has(r->csi, r->ncsi, &x))
 			r->csi[r->ncsi++] = x;
@@ -245,26 +253,50 @@ static void csi_volumes(pk_snapshot *s, const pk_pod *pod, const pk_pod_volumes 
 		r->limited = pk_volume_driver_limited(s->volumes, r->csi[i].driver);
 }
 
-void pk_volumes_resolve(pk_snapshot *s, const pk_pod *pod)
+/* The pod's resolution against the snapshot's set, started (its claims
+ * looked up, the volumes it attaches) if it was not: NULL when there is
+ * nothing to resolve (no claim, or no claim in the input: its claims were
+ * not fetched, pk_volumes_input_hint; generic ephemeral volumes, not
+ * modelled and said). */
+static vol_res *resolution_started(pk_snapshot *s, const pk_pod *pod)
 {
 	pk_pod_volumes *pv = (pk_pod_volumes *)pod->con->volumes;
-	/* no claim in the input: its claims were not fetched (pk_volumes_input_hint) */
-	if (!pv || !pv->nclaims || !s->volumes || !s->volumes->npvcs || pv->resolved_for == s->volumes)
-		return;
+	if (!pv || !pv->nclaims || !s->volumes || !s->volumes->npvcs)
+		return NULL;
+	if (pv->resolved_for == s->volumes)
+		return pv->resolved;
 	if (!s->volumes->finished)
 		pk_volume_set_finish(s->volumes);
 	pv->resolved_for = s->volumes;
 	pv->resolved = NULL;
 	if (pv->ephemeral)
-		return; /* generic ephemeral volumes: not modelled, said */
+		return NULL;
 	vol_res *r = pk_arena_alloc(&s->arena, sizeof *r);
 	memset(r, 0, sizeof *r);
 	r->reject.code = PK_CODE_SUCCESS;
+	r->claims = pk_arena_alloc(&s->arena, sizeof *r->claims * (size_t)pv->nclaims);
+	for (int i = 0; i < pv->nclaims; i++)
+		r->claims[i] = pk_volume_pvc(s->volumes, pod->namespace_, pv->claims[i]);
 	csi_volumes(s, pod, pv, r);
+	pv->resolved = r;
+	return r;
+}
+
+static void resolve_attached(pk_snapshot *s, const pk_pod *pod)
+{
+	resolution_started(s, pod);
+}
+
+void pk_volumes_resolve(pk_snapshot *s, const pk_pod *pod)
+{
+	vol_res *r = resolution_started(s, pod);
+	if (!r || r->full)
+		return;
+	const pk_pod_volumes *pv = pod->con->volumes;
 	if (restrictions_prefilter(s, pod, pv, r) && binding_prefilter(s, pod, pv, r))
 		zone_prefilter(s, pod, pv, r);
 	r->node_checks = r->nbound > 0 || r->nzones > 0 || r->ndelayed > 0;
-	pv->resolved = r;
+	r->full = true;
 	((pk_pod *)pod)->unmodelled &= (uint8_t)~PK_UNMODELLED_VOLUMES;
 }
 

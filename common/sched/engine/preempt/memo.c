@@ -6,8 +6,10 @@
  *     the node-only filters' verdict for the static shape;
  *   - NodeResourcesFit's status per set of failed checks, and each status
  *     the entries point to, stored once (status_set);
- *   - the session (pk_session): the last shape's whole evaluation, kept up
- *     to date between decisions, its candidates in a heap;
+ *   - the session (pk_session): a shape's whole evaluation, kept up to
+ *     date between decisions, its candidates in a heap;
+ *   - a few shapes at once, each in a slot of its own (memo_slot): shapes
+ *     that take turns in the queue find theirs again;
  *   - the dry runs of a reset, cut into parts on several cores (workers.h).
  * pk_node_filter and pk_node_dry_run serve evaluations without a memo entry
  * too: they then copy the status into the evaluation's arena (statuses by
@@ -19,7 +21,7 @@
  * node choice) into what it is handed. One invalidation rule: a node's
  * results hold while its generation - bumped by every change of its pods or
  * nominated pods - is the one they saw, and for the shape they were worked
- * out for; a new shape starts the entries and the session over. Nothing
+ * out for; a new shape starts a slot's entries and session over. Nothing
  * else goes stale: the nodes and the PDBs' budgets do not change while the
  * snapshot is played forward (the node-only verdicts, read of the node
  * alone, hold for their static shape). */
@@ -140,27 +142,41 @@ typedef struct static_entry {
 	                           * NodeResourcesFit, or NULL */
 } static_entry;
 
-struct pk_eval_memo {
+/* One shape's results: the entries, the node-only verdicts and the session.
+ * The memo keeps a few, so that shapes that take turns in the queue (the
+ * replicas of a StatefulSet whose volumes are in three zones) each find
+ * theirs again, valid wherever no node's generation moved. */
+typedef struct memo_slot {
 	memo_entry *nodes;
-	pk_tail *tails;           /* per node, whatever the shape */
 	static_entry *statics;    /* per node, for static_shape */
-	long nnodes;
-	uint64_t static_shape;    /* id of the last preemptor's tolerations and node selection */
-	/* NodeResourcesFit's status by the set of checks that failed (fit_failures):
-	 * a handful of distinct values, worked out once each. */
-	const pk_status *fit_status[32];
+	uint64_t static_shape;    /* id of the last preemptor's tolerations, node
+	                           * selection and volume node checks */
+	uint64_t shape;
 	/* The last preemptor it served, as it was then: binding or nominating
 	 * it changes the pod afterwards. The arrays it points to do not change. */
 	pk_pod last;
 	bool has_last;
-	uint64_t shape, next_shape;
+	uint64_t used;            /* the evaluation that last chose it */
+	pk_session session;
+} memo_slot;
+
+enum { MEMO_SLOTS = 4 };
+
+struct pk_eval_memo {
+	memo_slot slots[MEMO_SLOTS];
+	memo_slot *cur;           /* the slot of the evaluation under way */
+	pk_tail *tails;           /* per node, whatever the shape */
+	long nnodes;
+	/* NodeResourcesFit's status by the set of checks that failed (fit_failures):
+	 * a handful of distinct values, worked out once each. */
+	const pk_status *fit_status[32];
+	uint64_t next_shape;
 	uint64_t evaluation;      /* counts pk_memo_begin calls, from 1 */
 	status_set statuses;
 	/* No two pods the simulator may nominate share a uid (it says so,
 	 * pk_eval_memo_uids_unique): no node can hide a twin of the preemptor,
 	 * and the uid comparisons are skipped. */
 	bool uids_unique;
-	pk_session session;
 	pk_workers *workers;      /* the dry runs' threads, started on first need */
 	bool workers_tried;
 };
@@ -189,17 +205,21 @@ static void free_tails(pk_eval_memo *m)
 	for (long i = 0; m->tails && i < m->nnodes; i++)
 		pk_tail_free(&m->tails[i]);
 	free(m->tails);
-	free(m->nodes);
-	free(m->statics);
 	m->tails = NULL;
-	m->nodes = NULL;
-	m->statics = NULL;
+	for (int k = 0; k < MEMO_SLOTS; k++) {
+		memo_slot *sl = &m->slots[k];
+		free(sl->nodes);
+		free(sl->statics);
+		session_free(&sl->session);
+		*sl = (memo_slot){ 0 };
+	}
 }
 
 pk_eval_memo *pk_eval_memo_new(void)
 {
 	pk_eval_memo *m = pk_xcalloc(1, sizeof *m);
 	pk_arena_init(&m->statuses.arena);
+	m->cur = &m->slots[0];
 	return m;
 }
 
@@ -209,7 +229,6 @@ void pk_eval_memo_free(pk_eval_memo *m)
 		return;
 	pk_workers_free(m->workers);
 	free_tails(m);
-	session_free(&m->session);
 	free(m->statuses.slot);
 	pk_arena_free(&m->statuses.arena);
 	free(m);
@@ -332,6 +351,26 @@ static bool same_requests(const pk_pod *a, const pk_pod *b)
 	       b->con->nports == 0;
 }
 
+/* The slot whose shape the pod has; else one whose node-only verdicts it
+ * shares; else the one chosen longest ago. The current slot is looked at
+ * first: replicas of one template follow each other. */
+static memo_slot *slot_for(pk_eval_memo *m, const pk_pod *pod)
+{
+	memo_slot *same_static = NULL, *oldest = &m->slots[0];
+	for (int k = -1; k < MEMO_SLOTS; k++) {
+		memo_slot *sl = k < 0 ? m->cur : &m->slots[k];
+		if (sl->has_last && same_static_shape(&sl->last, pod)) {
+			if (same_requests(&sl->last, pod))
+				return sl;
+			if (!same_static)
+				same_static = sl;
+		}
+		if (sl->used < oldest->used)
+			oldest = sl;
+	}
+	return same_static ? same_static : oldest;
+}
+
 memo_entry *pk_memo_begin(const pk_cycle *c, const pk_pod *pod, const pk_eval_opts *o)
 {
 	const pk_snapshot *s = c->s;
@@ -342,21 +381,25 @@ memo_entry *pk_memo_begin(const pk_cycle *c, const pk_pod *pod, const pk_eval_op
 		return NULL;
 	if (m->nnodes != s->nnodes) {
 		free_tails(m);
-		m->nodes = pk_xcalloc((size_t)s->nnodes + 1, sizeof *m->nodes);
 		m->tails = pk_xcalloc((size_t)s->nnodes + 1, sizeof *m->tails);
-		m->statics = pk_xcalloc((size_t)s->nnodes + 1, sizeof *m->statics);
+		for (int k = 0; k < MEMO_SLOTS; k++) {
+			m->slots[k].nodes = pk_xcalloc((size_t)s->nnodes + 1, sizeof *m->slots[k].nodes);
+			m->slots[k].statics = pk_xcalloc((size_t)s->nnodes + 1, sizeof *m->slots[k].statics);
+		}
 		m->nnodes = s->nnodes;
-		m->has_last = false;
 	}
-	bool same_static = m->has_last && same_static_shape(&m->last, pod);
-	if (!same_static)
-		m->static_shape = ++m->next_shape;
-	if (!same_static || !same_requests(&m->last, pod))
-		m->shape = ++m->next_shape;
-	m->last = *pod;
-	m->has_last = true;
 	m->evaluation++;
-	return m->nodes;
+	memo_slot *sl = slot_for(m, pod);
+	bool same_static = sl->has_last && same_static_shape(&sl->last, pod);
+	if (!same_static)
+		sl->static_shape = ++m->next_shape;
+	if (!same_static || !same_requests(&sl->last, pod))
+		sl->shape = ++m->next_shape;
+	sl->last = *pod;
+	sl->has_last = true;
+	sl->used = m->evaluation;
+	m->cur = sl;
+	return sl->nodes;
 }
 
 /* A pod nominated to the node with the preemptor's uid (a duplicate) is
@@ -383,7 +426,7 @@ static memo_entry *memo_entry_of(memo_entry *entries, const pk_eval_memo *m, con
 		me->twin_in = m->evaluation;
 	if (me->twin_in == m->evaluation)
 		return NULL;
-	*valid = me->shape == m->shape && me->generation == ni->generation;
+	*valid = me->shape == m->cur->shape && me->generation == ni->generation;
 	return me;
 }
 
@@ -411,11 +454,11 @@ static int fit_failures(const pk_pod *pod, const pk_node *n, const room *r, cons
  * statuses. */
 static const pk_status *arithmetic_filter(const pk_pod *pod, pk_nodeinfo *ni, pk_eval_memo *m)
 {
-	static_entry *se = &m->statics[ni->node->index];
-	if (se->shape != m->static_shape) {
+	static_entry *se = &m->cur->statics[ni->node->index];
+	if (se->shape != m->cur->static_shape) {
 		pk_status st = pk_run_static_filters(pod, ni), vs;
 		bool vol_ok = pk_volumes_node_fits(pod, ni->node, &vs);
-		*se = (static_entry){ m->static_shape, memo_status(m, &st), vol_ok ? NULL : memo_status(m, &vs) };
+		*se = (static_entry){ m->cur->static_shape, memo_status(m, &st), vol_ok ? NULL : memo_status(m, &vs) };
 	}
 	if (se->st->code != PK_CODE_SUCCESS)
 		return se->st;
@@ -444,7 +487,7 @@ const pk_status *pk_node_filter(pk_cycle *c, const pk_pod *pod, pk_nodeinfo *ni,
 	}
 	const pk_status *st = arithmetic_filter(pod, ni, m);
 	if (me)
-		*me = (memo_entry){ .generation = ni->generation, .shape = m->shape, .filter = st };
+		*me = (memo_entry){ .generation = ni->generation, .shape = m->cur->shape, .filter = st };
 	return st;
 }
 
@@ -473,7 +516,7 @@ void pk_prefetch_unless_known(const pk_nodeinfo *ni, memo_entry *entries, const 
 {
 	if (entries) {
 		const memo_entry *me = &entries[ni->node->index];
-		if (me->shape == m->shape && me->generation == ni->generation && me->dry)
+		if (me->shape == m->cur->shape && me->generation == ni->generation && me->dry)
 			return;
 	}
 	prefetch_slots(ni);
@@ -555,7 +598,7 @@ static void session_reset(pk_session *x, pk_cycle *c, const pk_pod *pod, memo_en
 static int node_order(const pk_snapshot *s, const pk_eval_memo *m, int a, int b, int *criterion)
 {
 	(void)s;
-	const memo_cand *x = &m->nodes[a].cand, *y = &m->nodes[b].cand;
+	const memo_cand *x = &m->cur->nodes[a].cand, *y = &m->cur->nodes[b].cand;
 	if (x->exact && y->exact)
 		return pk_pick_key_cmp(&x->key, &y->key, criterion);
 	int c = pk_pick_key_cmp_upto_victims(&x->key, &y->key, criterion);
@@ -668,7 +711,7 @@ static void best_two(pk_session *x, const pk_snapshot *s, const pk_eval_memo *m)
 	x->first = x->second = -1;
 	for (int k = 0; k < x->nheap; k++) {
 		int c = x->heap[k];
-		if (!m->nodes[c].cand.exact)
+		if (!m->cur->nodes[c].cand.exact)
 			continue;
 		if (x->first < 0 || heap_before(s, m, c, x->first)) {
 			x->second = x->first;
@@ -692,17 +735,17 @@ static void settle_best_two(pk_session *x, pk_cycle *cy, const pk_pod *pod, cons
 		int pos = 0;
 		if (x->nheap == 0)
 			return;
-		if (m->nodes[x->heap[0]].cand.exact) {
+		if (m->cur->nodes[x->heap[0]].cand.exact) {
 			if (x->nheap < 2)
 				return;
 			pos = x->nheap > 2 && heap_before(s, m, x->heap[2], x->heap[1]) ? 2 : 1;
-			if (m->nodes[x->heap[pos]].cand.exact)
+			if (m->cur->nodes[x->heap[pos]].cand.exact)
 				return;
 		}
 		int i = x->heap[pos];
 		pk_candidate c;
 		pk_select_victims(cy, pod, &s->infos[i], NULL, &c, false, &m->tails[i], true);
-		memo_cand_store(&m->nodes[i].cand, &c, s->now, true);
+		memo_cand_store(&m->cur->nodes[i].cand, &c, s->now, true);
 		sift_down(x, s, m, pos);
 	}
 }
@@ -714,10 +757,10 @@ pk_session *pk_session_sync(pk_cycle *c, const pk_pod *pod, const pk_eval_opts *
 	pk_eval_memo *m = o->memo;
 	if (!entries || o->sample || !m->uids_unique)
 		return NULL;
-	pk_session *x = &m->session;
-	bool bulk = x->shape != m->shape || x->nnodes != s->nnodes || !x->nodes;
+	pk_session *x = &m->cur->session;
+	bool bulk = x->shape != m->cur->shape || x->nnodes != s->nnodes || !x->nodes;
 	if (bulk)
-		session_reset(x, c, pod, entries, m, m->shape, &e->arena);
+		session_reset(x, c, pod, entries, m, m->cur->shape, &e->arena);
 	else if (!x->heap_built) {
 		/* the shape's second decision: worth a heap from now on */
 		for (int pos = x->nheap / 2 - 1; pos >= 0; pos--)
@@ -808,7 +851,7 @@ static void dry_exact(dry_job *j, int i)
 	pk_eval_memo *m = j->o->memo;
 	pk_candidate c;
 	pk_select_victims(j->c, j->pod, &j->s->infos[i], NULL, &c, false, &m->tails[i], true);
-	memo_cand_store(&m->nodes[i].cand, &c, j->s->now, true);
+	memo_cand_store(&m->cur->nodes[i].cand, &c, j->s->now, true);
 }
 
 /* The best two exact keys seen; the second is the bar a bounded key must
@@ -839,7 +882,7 @@ static long next_owed_exact(const dry_job *j, long k, long to, const best_keys *
 {
 	const pk_eval_memo *m = j->o->memo;
 	for (; k < to; k++) {
-		const memo_cand *mc = &m->nodes[j->nodes[k]].cand;
+		const memo_cand *mc = &m->cur->nodes[j->nodes[k]].cand;
 		if (j->status[k].code == PK_CODE_SUCCESS && !mc->exact && !(b->n == 2 && above(mc, &b->k[1])))
 			return k;
 	}
@@ -867,22 +910,22 @@ static void dry_part(void *ctx, int part, int nparts)
 		j->status[k] = pk_select_victims_bound(j->c, j->pod, &j->s->infos[i], &c, &m->tails[i], &exact);
 		if (j->status[k].code != PK_CODE_SUCCESS)
 			continue;
-		memo_cand *mc = &m->nodes[i].cand;
+		memo_cand *mc = &m->cur->nodes[i].cand;
 		memo_cand_store(mc, &c, j->s->now, exact);
 		/* the two lowest bounds (of equal ones, the first): a bar to start with */
-		if (low[0] < 0 || bounded_cmp(&mc->key, &m->nodes[j->nodes[low[0]]].cand.key) < 0) {
+		if (low[0] < 0 || bounded_cmp(&mc->key, &m->cur->nodes[j->nodes[low[0]]].cand.key) < 0) {
 			low[1] = low[0];
 			low[0] = k;
-		} else if (low[1] < 0 || bounded_cmp(&mc->key, &m->nodes[j->nodes[low[1]]].cand.key) < 0) {
+		} else if (low[1] < 0 || bounded_cmp(&mc->key, &m->cur->nodes[j->nodes[low[1]]].cand.key) < 0) {
 			low[1] = k;
 		}
 	}
 	best_keys b = { .n = 0 };
 	for (int t = 0; t < 2 && low[t] >= 0; t++) {
 		int i = j->nodes[low[t]];
-		if (!m->nodes[i].cand.exact)
+		if (!m->cur->nodes[i].cand.exact)
 			dry_exact(j, i);
-		best_keys_add(&b, &m->nodes[i].cand.key);
+		best_keys_add(&b, &m->cur->nodes[i].cand.key);
 	}
 	long k = next_owed_exact(j, from, to, &b);
 	while (k < to) {
@@ -891,7 +934,7 @@ static void dry_part(void *ctx, int part, int nparts)
 			prefetch_slots(&j->s->infos[j->nodes[next]]);
 		int i = j->nodes[k];
 		dry_exact(j, i);
-		best_keys_add(&b, &m->nodes[i].cand.key);
+		best_keys_add(&b, &m->cur->nodes[i].cand.key);
 		k = next_owed_exact(j, next, to, &b); /* the bar may have come down */
 	}
 }
@@ -934,7 +977,7 @@ static void session_dry_all(pk_session *x, pk_cycle *cy, const pk_pod *pod, cons
 			pk_candidate c; /* its message needs the string table: once more, here */
 			*st = pk_select_victims(cy, pod, &s->infos[i], arena, &c, false, &m->tails[i], true);
 		}
-		memo_entry *me = &m->nodes[i];
+		memo_entry *me = &m->cur->nodes[i];
 		x->dry[i] = me->dry = memo_status(m, st);
 		x->nodes[i].dry = x->dry_shown ? x->dry[i] : NULL;
 		if (st->code == PK_CODE_SUCCESS)
@@ -948,7 +991,7 @@ void pk_session_pick(pk_session *x, pk_cycle *cy, const pk_pod *pod, const pk_ev
 {
 	pk_snapshot *s = cy->s;
 	const pk_eval_memo *m = o->memo;
-	memo_entry *entries = o->memo->nodes;
+	memo_entry *entries = o->memo->cur->nodes;
 	if (x->all_owed) {
 		session_dry_all(x, cy, pod, o, &e->arena);
 		x->all_owed = false;
