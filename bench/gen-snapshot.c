@@ -1,10 +1,14 @@
 /* Generates a realistic cluster snapshot as `kubectl get
  * nodes,pods,pdb,priorityclasses -A -o json` prints it (a pretty kind: List,
  * 4-space indent, kubectl's key order) or as NDJSON (-n), deterministically.
- *   gen-snapshot [-b] [-n] [-N nodes] [-P pods-per-node] [-p pending] [-s seed] [-w workloads]
+ *   gen-snapshot [-b] [-c] [-n] [-N nodes] [-P pods-per-node] [-p pending] [-s seed] [-w workloads]
  * -b makes the pending pods high-priority and large, so that they preempt.
  * -w K (with -b) makes them the replicas of K workloads: one shape and one
  *    creation time per workload, as a Deployment's or a Job's pods have.
+ * -c gives every pod a claim, as a StatefulSet's pods have: a zonal
+ *    PersistentVolume bound to it (its node's zone; a pending pod's zone by
+ *    its number, so that replicas of one workload take turns in three zones),
+ *    with the StorageClass, in the order kubectl lists them.
  * Pods carry what real ones carry: labels, ownerReferences, managedFields,
  * containers with requests and limits, tolerations, status and conditions. */
 #include <getopt.h>
@@ -23,6 +27,7 @@ typedef struct gen {
 	int big_pending;
 	int workloads;            /* -w: pending pods are replicas of this many workloads */
 	int pending;
+	int claims;               /* -c: a bound zonal claim for every pod */
 } gen;
 
 static uint64_t next(gen *g)
@@ -132,6 +137,33 @@ static void workload_shape(const gen *g, int i, int *cls, int *cpu, int *mem, in
 	*day = 1 + w % 24;
 }
 
+/* Pod n's claim and its volume, in zone z; the namespace is its team's. */
+static void claim_objects(gen *g, int n, int team, const char *zone)
+{
+	char buf[2048];
+	snprintf(buf, sizeof buf,
+	  "{\"apiVersion\":\"v1\",\"kind\":\"PersistentVolume\",\"metadata\":{\"labels\":{\"topology.kubernetes.io/zone\":\"%s\"},"
+	  "\"name\":\"pvc-%08x-5555-4000-8000-000000000000\"},\"spec\":{\"accessModes\":[\"ReadWriteOnce\"],"
+	  "\"capacity\":{\"storage\":\"10Gi\"},\"claimRef\":{\"kind\":\"PersistentVolumeClaim\",\"name\":\"data-%d\",\"namespace\":\"%s\"},"
+	  "\"csi\":{\"driver\":\"ebs.csi.aws.com\",\"volumeHandle\":\"vol-%012x\"},\"nodeAffinity\":{\"required\":{\"nodeSelectorTerms\":"
+	  "[{\"matchExpressions\":[{\"key\":\"topology.kubernetes.io/zone\",\"operator\":\"In\",\"values\":[\"%s\"]}]}]}},"
+	  "\"persistentVolumeReclaimPolicy\":\"Delete\",\"storageClassName\":\"gp3\",\"volumeMode\":\"Filesystem\"},"
+	  "\"status\":{\"phase\":\"Bound\"}}",
+	  zone, (unsigned)n, n, teams[team], (unsigned)n, zone);
+	begin_item(g);
+	emit(g, buf);
+	end_item(g);
+	snprintf(buf, sizeof buf,
+	  "{\"apiVersion\":\"v1\",\"kind\":\"PersistentVolumeClaim\",\"metadata\":{\"name\":\"data-%d\",\"namespace\":\"%s\"},"
+	  "\"spec\":{\"accessModes\":[\"ReadWriteOnce\"],\"resources\":{\"requests\":{\"storage\":\"10Gi\"}},"
+	  "\"storageClassName\":\"gp3\",\"volumeMode\":\"Filesystem\",\"volumeName\":\"pvc-%08x-5555-4000-8000-000000000000\"},"
+	  "\"status\":{\"accessModes\":[\"ReadWriteOnce\"],\"capacity\":{\"storage\":\"10Gi\"},\"phase\":\"Bound\"}}",
+	  n, teams[team], (unsigned)n);
+	begin_item(g);
+	emit(g, buf);
+	end_item(g);
+}
+
 static void pod(gen *g, int n, int node_i, int pending)
 {
 	char buf[16384];
@@ -148,7 +180,9 @@ static void pod(gen *g, int n, int node_i, int pending)
 	if (pending && g->big_pending && g->workloads)
 		workload_shape(g, pending - 1, &cls, &cpu, &mem, &day);
 	int rs = n / 3;
-	char nodefield[64] = "", status[4096];
+	char nodefield[64] = "", status[4096], claim[128] = "";
+	if (g->claims)
+		snprintf(claim, sizeof claim, "{\"name\":\"data\",\"persistentVolumeClaim\":{\"claimName\":\"data-%d\"}},", n);
 	if (!pending)
 		snprintf(nodefield, sizeof nodefield, ",\"nodeName\":\"node-%05d\"", node_i);
 	if (pending)
@@ -192,14 +226,16 @@ static void pod(gen *g, int n, int node_i, int pending)
 	  "\"serviceAccountName\":\"default\",\"terminationGracePeriodSeconds\":30,"
 	  "\"tolerations\":[{\"effect\":\"NoExecute\",\"key\":\"node.kubernetes.io/not-ready\",\"operator\":\"Exists\",\"tolerationSeconds\":300},"
 	  "{\"effect\":\"NoExecute\",\"key\":\"node.kubernetes.io/unreachable\",\"operator\":\"Exists\",\"tolerationSeconds\":300}],"
-	  "\"volumes\":[{\"name\":\"kube-api-access\",\"projected\":{\"defaultMode\":420,\"sources\":[{\"serviceAccountToken\":{\"expirationSeconds\":3607,"
+	  "\"volumes\":[%s{\"name\":\"kube-api-access\",\"projected\":{\"defaultMode\":420,\"sources\":[{\"serviceAccountToken\":{\"expirationSeconds\":3607,"
 	  "\"path\":\"token\"}},{\"configMap\":{\"items\":[{\"key\":\"ca.crt\",\"path\":\"ca.crt\"}],\"name\":\"kube-root-ca.crt\"}}]}}]},"
 	  "\"status\":%s}",
 	  day, teams[team], rs % 500, teams[team], rs % 500, teams[team], (unsigned)rs, team % 2 ? "backend" : "frontend",
 	  (unsigned)rs, 1 + n % 24, teams[team], rs % 500, (unsigned)n, teams[team], teams[team], rs % 500, (unsigned)rs, (unsigned)rs,
 	  100000 + n, (unsigned)n, n,
 	  teams[team], teams[team], n % 40, cpu * 2, mem * 2, cpu, mem, nodefield, classes[cls].policy, classes[cls].value,
-	  classes[cls].name, status);
+	  classes[cls].name, claim, status);
+	if (g->claims)
+		claim_objects(g, n, team, zones[pending ? (pending - 1) % 3 : node_i % 3]);
 	begin_item(g);
 	emit(g, buf);
 	end_item(g);
@@ -236,9 +272,10 @@ int main(int argc, char **argv)
 	gen g = { .out = stdout, .rng = 0x9E3779B97F4A7C15ull, .first_item = 1 };
 	int nodes = 5000, per_node = 30, pending = 20, c;
 
-	while ((c = getopt(argc, argv, "bnN:P:p:s:w:")) != -1) {
+	while ((c = getopt(argc, argv, "bcnN:P:p:s:w:")) != -1) {
 		switch (c) {
 		case 'b': g.big_pending = 1; break;
+		case 'c': g.claims = 1; break;
 		case 'n': g.ndjson = 1; break;
 		case 'N': nodes = atoi(optarg); break;
 		case 'P': per_node = atoi(optarg); break;
@@ -246,7 +283,7 @@ int main(int argc, char **argv)
 		case 's': g.rng ^= strtoull(optarg, NULL, 10) * 0x100000001B3ull; break;
 		case 'w': g.workloads = atoi(optarg); break;
 		default:
-			fprintf(stderr, "usage: gen-snapshot [-b] [-n] [-N nodes] [-P pods-per-node] [-p pending] [-s seed] [-w workloads]\n");
+			fprintf(stderr, "usage: gen-snapshot [-b] [-c] [-n] [-N nodes] [-P pods-per-node] [-p pending] [-s seed] [-w workloads]\n");
 			return 2;
 		}
 	}
@@ -259,6 +296,13 @@ int main(int argc, char **argv)
 	}
 	for (int i = 0; i < (int)(sizeof classes / sizeof classes[0]); i++)
 		if (i >= 2) pclass(&g, i);
+	if (g.claims) {
+		begin_item(&g);
+		emit(&g, "{\"allowVolumeExpansion\":true,\"apiVersion\":\"storage.k8s.io/v1\",\"kind\":\"StorageClass\","
+		         "\"metadata\":{\"name\":\"gp3\"},\"provisioner\":\"ebs.csi.aws.com\",\"reclaimPolicy\":\"Delete\","
+		         "\"volumeBindingMode\":\"WaitForFirstConsumer\"}");
+		end_item(&g);
+	}
 	for (int i = 0; i < nodes; i++)
 		node(&g, i);
 	int n = 0;
