@@ -524,6 +524,10 @@ static void preemptor_assumptions(victims_run *r)
 		gate_preemptor(r, i);
 		pk_volumes_resolve(&r->snap, r->preemptors[i].pod); /* its claims: modelled when the input has them */
 		warn_unmodelled(r, i);
+		const char *claims_assumed = pk_volumes_assumption(r->preemptors[i].pod);
+		if (claims_assumed) /* the record says it too (pk_preemptor_json) */
+			pk_diag_warn_once(&r->cli->diag, claims_assumed, NULL, "preemptor %s/%s: %s",
+			                  r->preemptors[i].pod->namespace_, r->preemptors[i].pod->name, claims_assumed);
 		pk_preemptor *p = &r->preemptors[i];
 		const cJSON *it;
 		cJSON_ArrayForEach(it, r->input_warnings) {

@@ -692,6 +692,7 @@ int pk_pod_decode_spec(pk_decoder *d, const cJSON *meta, const cJSON *spec, cons
 	unsigned unmodelled = unmodelled_features(sp);
 	pk_pod_constraints c = pk_pod_no_constraints;
 	int rc = decode_constraints(d, sp, m[M_LABELS], &c, &unmodelled, err, errsize);
+	pk_pod_volumes_name_ephemeral(d, c.volumes, out->name); /* k8s/volume.c */
 	out->unmodelled = (uint8_t)unmodelled;
 	attach_constraints(d, out, &c); /* also on failure: pk_pod_release frees its selectors */
 	if (rc < 0)

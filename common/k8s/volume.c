@@ -68,6 +68,13 @@ static int add_pvc(pk_volume_set *v, pk_decoder *d, const cJSON *obj, long recor
 	};
 	const cJSON *del = pk_getp(obj, "metadata.deletionTimestamp");
 	c.deleting = del && !cJSON_IsNull(del);
+	c.controller_kind = c.controller_name = pk_intern(d->strs, "");
+	const cJSON *ref;
+	cJSON_ArrayForEach(ref, pk_getp(obj, "metadata.ownerReferences"))
+		if (pk_bool(ref, "controller")) {
+			c.controller_kind = istr(d, ref, "kind");
+			c.controller_name = istr(d, ref, "name");
+		}
 	if (storage_bytes(pk_getp(spec, "resources.requests.storage"), "spec.resources.requests.storage", &c.storage,
 	                  err, errsize) < 0)
 		return -1;
@@ -468,33 +475,69 @@ static pk_inline_disk decode_disk(pk_decoder *d, const cJSON *vol, int kind)
 	return x;
 }
 
+/* A malformed storage request is the apiserver's to refuse: taken as none. */
+static pk_claim_template claim_template(pk_decoder *d, const cJSON *spec)
+{
+	const cJSON *cls = pk_get(spec, "storageClassName");
+	pk_claim_template t = { .class_name = istr(d, spec, "storageClassName"), .has_class = cJSON_IsString(cls),
+		                .modes = access_modes(pk_get(spec, "accessModes")) };
+	char err[200];
+	if (storage_bytes(pk_getp(spec, "resources.requests.storage"), "storage", &t.storage, err, sizeof err) < 0)
+		t.storage = 0;
+	return t;
+}
+
 const pk_pod_volumes *pk_pod_volumes_decode(pk_decoder *d, const cJSON *volumes)
 {
 	int nclaims = 0, ndisks = 0;
 	bool ephemeral = false;
 	const cJSON *vol;
 	cJSON_ArrayForEach(vol, volumes) {
-		if (pk_get(vol, "persistentVolumeClaim"))
+		bool eph = pk_get(vol, "ephemeral") != NULL;
+		if (pk_get(vol, "persistentVolumeClaim") || eph)
 			nclaims++;
-		else if (pk_get(vol, "ephemeral"))
-			ephemeral = true;
 		else if (disk_kind(vol))
 			ndisks++;
+		ephemeral |= eph;
 	}
-	if (!nclaims && !ephemeral && !ndisks)
+	if (!nclaims && !ndisks)
 		return NULL;
 	pk_pod_volumes *pv = pk_arena_alloc(d->arena, sizeof *pv);
 	memset(pv, 0, sizeof *pv);
-	pv->ephemeral = ephemeral;
+	bool *eph_at = ephemeral ? pk_arena_alloc(d->arena, sizeof *eph_at * (size_t)nclaims) : NULL;
+	pk_claim_template *tmpl = ephemeral ? pk_arena_alloc(d->arena, sizeof *tmpl * (size_t)nclaims) : NULL;
+	pv->ephemeral_at = eph_at;
+	pv->templates = tmpl;
 	pv->claims = nclaims ? pk_arena_alloc(d->arena, sizeof *pv->claims * (size_t)nclaims) : NULL;
 	pv->disks = ndisks ? pk_arena_alloc(d->arena, sizeof *pv->disks * (size_t)ndisks) : NULL;
 	cJSON_ArrayForEach(vol, volumes) {
 		const cJSON *c = pk_get(vol, "persistentVolumeClaim");
-		int k = c || pk_get(vol, "ephemeral") ? 0 : disk_kind(vol);
+		bool eph = !c && pk_get(vol, "ephemeral");
+		int k = c || eph ? 0 : disk_kind(vol);
+		if (eph_at && (c || eph)) {
+			eph_at[pv->nclaims] = eph;
+			tmpl[pv->nclaims] = eph ? claim_template(d, pk_getp(vol, "ephemeral.volumeClaimTemplate.spec"))
+			                        : (pk_claim_template){ 0 };
+		}
 		if (c)
 			pv->claims[pv->nclaims++] = istr(d, c, "claimName");
+		else if (eph)
+			pv->claims[pv->nclaims++] = istr(d, vol, "name"); /* named for the pod below */
 		else if (k)
 			pv->disks[pv->ndisks++] = decode_disk(d, vol, k);
 	}
 	return pv;
+}
+
+void pk_pod_volumes_name_ephemeral(pk_decoder *d, const pk_pod_volumes *pv, const char *pod_name)
+{
+	for (int i = 0; pv && pv->ephemeral_at && i < pv->nclaims; i++) {
+		if (!pv->ephemeral_at[i])
+			continue;
+		size_t n = strlen(pod_name) + 1 + strlen(pv->claims[i]) + 1;
+		char *name = pk_xmalloc(n);
+		snprintf(name, n, "%s-%s", pod_name, pv->claims[i]);
+		((pk_pod_volumes *)pv)->claims[i] = pk_intern(d->strs, name);
+		free(name);
+	}
 }

@@ -33,6 +33,11 @@ typedef struct pk_pvc {
 	int64_t storage;                /* spec.resources.requests.storage, bytes (0: none) */
 	uint8_t modes;                  /* spec.accessModes */
 	bool deleting;                  /* metadata.deletionTimestamp set */
+	const char *controller_kind;    /* the controller ownerReference's kind and name
+	                                 * ("" when none; its uid is not read) */
+	const char *controller_name;
+	bool default_class;             /* made here from a template that names no class:
+	                                 * the cluster's default, unknown to the input */
 	long record;                    /* the input record it came from (0-based) */
 } pk_pvc;
 
@@ -133,14 +138,27 @@ typedef struct pk_inline_disk {
 	int nmonitors;
 } pk_inline_disk;
 
+/* What a claim made from a template asks for (an ephemeral volume's
+ * volumeClaimTemplate.spec). */
+typedef struct pk_claim_template {
+	const char *class_name;         /* storageClassName ("" when none) */
+	bool has_class;                 /* storageClassName given (even "") */
+	uint8_t modes;
+	int64_t storage;                /* resources.requests.storage, bytes */
+} pk_claim_template;
+
 /* What a pod's spec.volumes ask for: the claims it names, in order. A
  * pod points to one through its constraints (pod.h), or to none. The
  * resolution against an input's storage objects (sched/engine/filter/volumes.c)
  * is kept with it, filled once per snapshot. */
 typedef struct pk_pod_volumes {
-	const char **claims;            /* persistentVolumeClaim.claimName, interned */
+	const char **claims;            /* persistentVolumeClaim.claimName, interned;
+	                                 * of a generic ephemeral volume, the claim
+	                                 * its controller makes: <pod>-<volume> */
 	int nclaims;
-	bool ephemeral;                 /* generic ephemeral volumes (not modelled) */
+	const bool *ephemeral_at;       /* per claim: of an ephemeral volume (NULL: none is) */
+	const struct pk_claim_template *templates; /* per claim: an ephemeral volume's
+	                                 * volumeClaimTemplate.spec (NULL: none is) */
 	pk_inline_disk *disks;          /* GCE PD, AWS EBS, RBD and iSCSI volumes */
 	int ndisks;
 	/* resolution (volumes.c): private to the engine */
@@ -149,7 +167,12 @@ typedef struct pk_pod_volumes {
 } pk_pod_volumes;
 
 /* The hook pod.c calls for spec.volumes (NULL: nothing the volume filters
- * read). */
+ * read). An ephemeral volume's claim is named by its volume until
+ * pk_pod_volumes_name_ephemeral names it for the pod. */
 const pk_pod_volumes *pk_pod_volumes_decode(pk_decoder *d, const cJSON *volumes);
+/* Names the ephemeral volumes' claims of pv (decoded for pod pod_name) as
+ * the ephemeral volume controller does (VolumeClaimName: pod name, "-",
+ * volume name). */
+void pk_pod_volumes_name_ephemeral(pk_decoder *d, const pk_pod_volumes *pv, const char *pod_name);
 
 #endif

@@ -43,8 +43,8 @@ static void test_snapshot_list(void)
 	const char *want =
 		"{\"metadata\":{\"name\":\"p\",\"ownerReferences\":[{\"kind\":\"ReplicaSet\",\"name\":\"rs\","
 		"\"controller\":true}]},\"spec\":{\"containers\":[{\"name\":\"c\",\"image\":\"i\",\"ports\":[{\"hostPort\":80}],"
-		"\"resources\":{\"requests\":{\"cpu\":\"1\"}}}],\"volumes\":[{},"
-		"{\"persistentVolumeClaim\":{\"claimName\":\"c\"}}],"
+		"\"resources\":{\"requests\":{\"cpu\":\"1\"}}}],\"volumes\":[{\"name\":\"a\"},"
+		"{\"name\":\"b\",\"persistentVolumeClaim\":{\"claimName\":\"c\"}}],"
 		"\"tolerations\":[{\"key\":\"k\",\"operator\":\"Exists\"}]},"
 		"\"status\":{\"conditions\":[{\"type\":\"DisruptionTarget\",\"status\":\"True\","
 		"\"reason\":\"PreemptionByScheduler\"}],\"startTime\":\"s\"}}";

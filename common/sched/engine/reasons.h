@@ -52,6 +52,10 @@
 #define PK_R_PVC_NOT_FOUND "persistentvolumeclaim \"%s\" not found"
 #define PK_R_PVC_LOST "persistentvolumeclaim \"%s\" bound to non-existent persistentvolume \"%s\""
 #define PK_R_PVC_DELETING "persistentvolumeclaim \"%s\" is being deleted"
+/* volumebinding podHasPVCs for a generic ephemeral volume: its claim not
+ * made yet; component-helpers/storage/ephemeral VolumeIsForPod */
+#define PK_R_EPHEMERAL_WAITING "waiting for ephemeral volume controller to create the persistentvolumeclaim \"%s\""
+#define PK_R_PVC_NOT_FOR_POD "PVC %s/%s was not created for pod %s/%s (pod is not owner)"
 #define PK_R_UNBOUND_IMMEDIATE "pod has unbound immediate PersistentVolumeClaims"
 /* component-helpers/storage/volume/helpers.go IsDelayBindingMode (an Error) */
 #define PK_R_NO_BINDING_MODE "VolumeBindingMode not set for StorageClass \"%s\""

@@ -10,6 +10,7 @@
 
 #include "k8s/gates.h"
 #include "k8s/json.h"
+#include "sched/engine/filter/volumes.h"
 #include "sched/report/records.h"
 
 static pk_plan_result result_of_group(pk_pg_result r)
@@ -68,6 +69,7 @@ void pk_plan_of_pod(pk_plan *p, const pk_evaluation *e, const pk_placement *pl, 
 	const cJSON *it;
 	cJSON_ArrayForEach(it, pre->warnings)
 		pk_plan_add_warning(p, cJSON_IsString(it) ? it->valuestring : NULL);
+	pk_plan_add_warning(p, pk_volumes_assumption(pod));
 	if (pl)
 		pk_plan_add_warning(p, pl->assumes);
 	if (pre->gate_message && e->status == PK_PRE_NOT_ELIGIBLE) {

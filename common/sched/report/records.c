@@ -12,6 +12,7 @@
 #include "k8s/profile.h"
 #include "k8s/quantity.h"
 #include "k8s/release.h"
+#include "sched/engine/filter/volumes.h"
 #include "sched/engine/workers.h"
 #include "base/alloc.h"
 
@@ -734,6 +735,8 @@ static void preemptor_emit(pk_emit *em, const pk_evaluation *e, const pk_placeme
 	const cJSON *it;
 	cJSON_ArrayForEach(it, p->warnings)
 		pk_emit_item(em, NULL, it);
+	if (pk_volumes_assumption(p->pod))
+		pk_emit_string(em, NULL, pk_volumes_assumption(p->pod));
 	if (pl)
 		pk_emit_string(em, NULL, pl->assumes);
 	pk_emit_end(em);

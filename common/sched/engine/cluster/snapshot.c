@@ -29,7 +29,8 @@
 	"spec.dnsPolicy", "spec.enableServiceLinks", "spec.securityContext", "spec.serviceAccount", \
 	"spec.serviceAccountName", "spec.terminationGracePeriodSeconds", "spec.imagePullSecrets", \
 	"spec.podCIDR", "spec.providerID", "spec.tolerations[].tolerationSeconds", \
-	/* of a volume, whether it names a persistentVolumeClaim */ \
+	/* of a volume, its name (an ephemeral one names its claim) and whether it \
+	 * names a persistentVolumeClaim */ \
 	"spec.volumes[].projected", "spec.volumes[].configMap", "spec.volumes[].secret", \
 	"spec.volumes[].downwardAPI", "spec.volumes[].emptyDir", "spec.volumes[].hostPath", \
 	/* of a container the engine reads name, image (ImageLocality), resources, ports, \
@@ -42,7 +43,7 @@
 	"spec.containers[].ports[].name", \
 	"spec.initContainers[].env", "spec.initContainers[].envFrom", "spec.initContainers[].volumeMounts", \
 	"spec.initContainers[].command", "spec.initContainers[].args", \
-	"spec.restartPolicy", "spec.volumes[].name", "spec.containers[].ports[].containerPort"
+	"spec.restartPolicy", "spec.containers[].ports[].containerPort"
 
 const char *const pk_snapshot_unused_members[] = { UNUSED_MEMBERS, NULL };
 

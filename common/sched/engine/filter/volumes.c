@@ -43,6 +43,7 @@ typedef struct vol_res {
 	const pk_pvc **delayed;      /* unbound WaitForFirstConsumer claims, smallest first */
 	int ndelayed;
 	bool node_checks;            /* any of the three */
+	const char *assumes;         /* what the answer assumes of its claims, or NULL */
 } vol_res;
 
 /* ---- the snapshot's objects ------------------------------------------------- */
@@ -79,12 +80,20 @@ static void reject_with(pk_snapshot *s, vol_res *r, pk_code code, const char *pl
 		reject_with(s, r, code, plugin, msg_);               \
 	} while (0)
 
+/* Is claim i of pv a generic ephemeral volume's? VolumeRestrictions and the
+ * claim references NodeInfo counts look at persistentVolumeClaim volumes
+ * alone. */
+static bool ephemeral_claim(const pk_pod_volumes *pv, int i)
+{
+	return pv->ephemeral_at && pv->ephemeral_at[i];
+}
+
 /* VolumeRestrictions' PreFilter reads every claim (readWriteOncePodPVCsForPod):
  * a missing one is its NotFound. */
 static bool restrictions_prefilter(pk_snapshot *s, const pk_pod *pod, const pk_pod_volumes *pv, vol_res *r)
 {
 	for (int i = 0; i < pv->nclaims; i++)
-		if (!r->claims[i]) {
+		if (!r->claims[i] && !ephemeral_claim(pv, i)) {
 			reject(s, r, PK_CODE_UNSCHEDULABLE_UNRESOLVABLE, "VolumeRestrictions", PK_R_PVC_NOT_FOUND,
 			       pv->claims[i]);
 			return false;
@@ -112,12 +121,25 @@ static bool binding_prefilter(pk_snapshot *s, const pk_pod *pod, const pk_pod_vo
 	const pk_volume_set *v = s->volumes;
 	for (int i = 0; i < pv->nclaims; i++) {
 		const pk_pvc *c = r->claims[i];
+		if (!c) { /* a bound pod's ephemeral volume's: the others were rejected above */
+			reject(s, r, PK_CODE_UNSCHEDULABLE_UNRESOLVABLE, "VolumeBinding", PK_R_EPHEMERAL_WAITING, pv->claims[i]);
+			return false;
+		}
 		if (strcmp(c->phase, "Lost") == 0) {
 			reject(s, r, PK_CODE_UNSCHEDULABLE_UNRESOLVABLE, "VolumeBinding", PK_R_PVC_LOST, c->name, c->volume_name);
 			return false;
 		}
 		if (c->deleting) {
 			reject(s, r, PK_CODE_UNSCHEDULABLE_UNRESOLVABLE, "VolumeBinding", PK_R_PVC_DELETING, c->name);
+			return false;
+		}
+		/* a claim of the input (not one made for the pod here, record -1);
+		 * upstream compares the controller's uid, which the input's pruned
+		 * ownerReferences do not keep: its kind and name stand for it */
+		if (ephemeral_claim(pv, i) && c->record >= 0 &&
+		    (strcmp(c->controller_kind, "Pod") != 0 || strcmp(c->controller_name, pod->name) != 0)) {
+			reject(s, r, PK_CODE_UNSCHEDULABLE_UNRESOLVABLE, "VolumeBinding", PK_R_PVC_NOT_FOR_POD, c->namespace_,
+			       c->name, pod->namespace_, pod->name);
 			return false;
 		}
 	}
@@ -132,6 +154,10 @@ static bool binding_prefilter(pk_snapshot *s, const pk_pod *pod, const pk_pod_vo
 		}
 		/* IsDelayBindingMode: no class or a class not in the input is
 		 * Immediate binding */
+		if (c->default_class) {
+			r->delayed[r->ndelayed++] = c; /* as said: WaitForFirstConsumer, provisioned anywhere */
+			continue;
+		}
 		const pk_storage_class *sc = *c->class_name ? pk_volume_class(v, c->class_name) : NULL;
 		if (sc && !sc->has_binding_mode) {
 			reject(s, r, PK_CODE_ERROR, "VolumeBinding", PK_R_NO_BINDING_MODE, sc->name);
@@ -253,6 +279,37 @@ static void csi_volumes(pk_snapshot *s, const pk_pod *pod, const pk_pod_volumes 
 		r->limited = pk_volume_driver_limited(s->volumes, r->csi[i].driver);
 }
 
+/* The claim the ephemeral volume controller makes for a pending pod's
+ * ephemeral volume i (pkg/controller/volume/ephemeral: from the template,
+ * owned by the pod; the DefaultStorageClass admission names a class when
+ * the template does not), when the input does not hold it yet. */
+static const pk_pvc *claim_to_be_made(pk_snapshot *s, const pk_pod *pod, const pk_pod_volumes *pv, int i,
+                                      vol_res *r)
+{
+	const pk_claim_template *t = &pv->templates[i];
+	pk_pvc *c = pk_arena_alloc(&s->arena, sizeof *c);
+	*c = (pk_pvc){ .namespace_ = pod->namespace_, .name = pv->claims[i], .volume_name = pk_intern(s->strs, ""),
+		       .class_name = t->class_name, .phase = pk_intern(s->strs, "Pending"), .storage = t->storage,
+		       .modes = t->modes, .controller_kind = pk_intern(s->strs, "Pod"), .controller_name = pod->name,
+		       .default_class = !t->has_class, .record = -1 };
+	char text[800];
+	if (c->default_class)
+		snprintf(text, sizeof text,
+		         "claim \"%s\" of ephemeral volume: not in the input, taken as the ephemeral volume controller makes "
+		         "it from the pod's volumeClaimTemplate, unbound, of the cluster's default StorageClass, which the "
+		         "input does not show: taken as provisioning on any node when the pod is placed "
+		         "(WaitForFirstConsumer); the scheduler first waits for the claim (\"%s\")",
+		         c->name, "waiting for ephemeral volume controller to create the persistentvolumeclaim");
+	else
+		snprintf(text, sizeof text,
+		         "claim \"%s\" of ephemeral volume: not in the input, taken as the ephemeral volume controller makes "
+		         "it from the pod's volumeClaimTemplate (unbound, class \"%s\"); the scheduler first waits for it "
+		         "(\"%s\")",
+		         c->name, c->class_name, "waiting for ephemeral volume controller to create the persistentvolumeclaim");
+	r->assumes = pk_intern(s->strs, text);
+	return c;
+}
+
 /* The pod's resolution against the snapshot's set, started (its claims
  * looked up, the volumes it attaches) if it was not: NULL when there is
  * nothing to resolve (no claim, or no claim in the input: its claims were
@@ -269,14 +326,15 @@ static vol_res *resolution_started(pk_snapshot *s, const pk_pod *pod)
 		pk_volume_set_finish(s->volumes);
 	pv->resolved_for = s->volumes;
 	pv->resolved = NULL;
-	if (pv->ephemeral)
-		return NULL;
 	vol_res *r = pk_arena_alloc(&s->arena, sizeof *r);
 	memset(r, 0, sizeof *r);
 	r->reject.code = PK_CODE_SUCCESS;
 	r->claims = pk_arena_alloc(&s->arena, sizeof *r->claims * (size_t)pv->nclaims);
-	for (int i = 0; i < pv->nclaims; i++)
+	for (int i = 0; i < pv->nclaims; i++) {
 		r->claims[i] = pk_volume_pvc(s->volumes, pod->namespace_, pv->claims[i]);
+		if (!r->claims[i] && ephemeral_claim(pv, i) && !*pod->node_name)
+			r->claims[i] = claim_to_be_made(s, pod, pv, i, r);
+	}
 	csi_volumes(s, pod, pv, r);
 	pv->resolved = r;
 	return r;
@@ -304,6 +362,12 @@ static const vol_res *resolution(const pk_pod *pod)
 {
 	const pk_pod_volumes *pv = pod->con->volumes;
 	return pv ? pv->resolved : NULL;
+}
+
+const char *pk_volumes_assumption(const pk_pod *pod)
+{
+	const vol_res *r = resolution(pod);
+	return r ? r->assumes : NULL;
 }
 
 bool pk_volumes_prefilter_rejects(const pk_pod *pod, pk_status *out)
@@ -374,6 +438,8 @@ static const pk_pv *matching_volume(const pk_volume_set *v, const pk_pvc *c, con
 /* checkVolumeProvisions for one claim: its class provisions and admits n. */
 static bool provisionable(const pk_volume_set *v, const pk_pvc *c, const pk_node *n)
 {
+	if (c->default_class)
+		return true;
 	const pk_storage_class *sc = pk_volume_class(v, c->class_name);
 	if (!sc || !*sc->provisioner || strcmp(sc->provisioner, "kubernetes.io/no-provisioner") == 0)
 		return false;
@@ -395,7 +461,7 @@ static bool delayed_claims_fit(const pk_volume_set *v, const vol_res *r, const p
 	int npicked = 0;
 	bool ok = true;
 	for (int i = 0; ok && i < r->ndelayed; i++) {
-		const pk_pv *vol = matching_volume(v, r->delayed[i], n, picked, npicked);
+		const pk_pv *vol = r->delayed[i]->default_class ? NULL : matching_volume(v, r->delayed[i], n, picked, npicked);
 		if (vol)
 			picked[npicked++] = vol;
 		else
@@ -627,7 +693,7 @@ static int rwop_refs(const pk_rwop_state *st, const pk_pod *q)
 	const pk_pod_volumes *v = q->con->volumes;
 	int n = 0;
 	for (int i = 0; v && i < v->nclaims; i++)
-		for (int k = 0; k < st->nclaims; k++)
+		for (int k = 0; k < st->nclaims && !ephemeral_claim(v, i); k++)
 			if (v->claims[i] == st->claims[k])
 				n++;
 	return n;
@@ -645,7 +711,7 @@ static bool claim_in_use(const pk_snapshot *s, const char *ns, const char *claim
 			if (!v || q->namespace_ != ns)
 				continue;
 			for (int j = 0; j < v->nclaims; j++)
-				if (v->claims[j] == claim)
+				if (v->claims[j] == claim && !ephemeral_claim(v, j))
 					return true;
 		}
 	}
@@ -665,7 +731,7 @@ void *pk_rwop_new(const pk_snapshot *s, const pk_pod *pod)
 		bool seen = false;
 		for (int k = 0; k < st->nclaims; k++)
 			seen |= st->claims[k] == pv->claims[i];
-		if (c && (c->modes & PK_ACCESS_RWOP) && !seen)
+		if (c && (c->modes & PK_ACCESS_RWOP) && !seen && !ephemeral_claim(pv, i))
 			st->claims[st->nclaims++] = pv->claims[i];
 	}
 	for (int k = 0; k < st->nclaims; k++)

@@ -52,6 +52,11 @@ bool pk_volumes_limits_fit(const pk_snapshot *s, const pk_pod *pod, const pk_nod
  * CSI limit applies to its volumes): it leaves the arithmetic path. */
 bool pk_volumes_pod_dependent(const pk_pod *pod);
 
+/* What the answer for the pod assumes of its claims (a pending pod's
+ * ephemeral volume whose claim the input does not hold yet: taken as its
+ * controller makes it), one sentence, or NULL. */
+const char *pk_volumes_assumption(const pk_pod *pod);
+
 /* Which `kubectl get` the input lacks for the volume filters of pods[0..n)
  * (as the PriorityClass hint does for classes): no claim at all while pods
  * use some (the filters are then not run, and the pods keep their "not
