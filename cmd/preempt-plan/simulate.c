@@ -231,6 +231,11 @@ static void on_step(void *ctx, const pk_sim_step *st)
 	} else {
 		note_missing_group(r, &plan, st->unit->pods[0], missing, sizeof missing);
 	}
+	for (int i = 0; i < st->unit->npods; i++) { /* claims taken as their controllers make them */
+		const pk_pod *p = st->unit->pods[i];
+		if (pk_volumes_assumption(p)) /* in the plan's warnings already */
+			warn(r, NULL, "pod %s/%s: %s", p->namespace_, p->name, pk_volumes_assumption(p));
+	}
 	r->writer->plan(r, &plan);
 	pk_plan_free(&plan);
 }

@@ -707,6 +707,18 @@ int pk_pod_decode(pk_decoder *d, const cJSON *pod, pk_pod *out, char *err, size_
 	                          out, err, errsize);
 }
 
+const pk_pod_constraints *pk_pod_constraints_for_replica(pk_decoder *d, const pk_pod_constraints *c,
+                                                         const struct pk_pod_volumes *volumes)
+{
+	if (volumes == c->volumes)
+		return c;
+	pk_pod_constraints *own = pk_arena_alloc(d->arena, sizeof *own);
+	*own = *c;
+	own->volumes = volumes;
+	own->borrowed = true;
+	return own;
+}
+
 void pk_pod_release(pk_pod *p)
 {
 	if (!p)
@@ -716,6 +728,8 @@ void pk_pod_release(pk_pod *p)
 		return;
 	/* the pod's own copy, in the decoder's arena */
 	pk_pod_constraints *c = (pk_pod_constraints *)p->con;
+	if (c->borrowed)
+		return;
 	pk_selector_free(&c->node_selector);
 	for (int i = 0; i < c->naffinity_terms; i++) {
 		pk_selector_free(&c->affinity_terms[i].labels);

@@ -190,6 +190,9 @@ typedef struct pk_pod_constraints {
 	const char *workload_name, *workload_pod_group;
 	/* The claims of spec.volumes (k8s/volume.h), or NULL. */
 	const struct pk_pod_volumes *volumes;
+	/* A replica's copy (pk_pod_constraints_for_replica): the template's
+	 * constraints own the selectors, pk_pod_release leaves them alone. */
+	bool borrowed;
 } pk_pod_constraints;
 
 /* A required node-selector term ({matchExpressions, matchFields}) compiled
@@ -314,6 +317,11 @@ int pk_pod_requests(pk_decoder *d, const cJSON *spec, pk_res *out, char *err, si
 
 /* Free the compiled selectors held by views (the arena frees the rest). */
 void pk_pod_release(pk_pod *p);
+/* The constraints of a replica of a template pod whose constraints are c,
+ * with volumes of its own (the claims named for it), in the decoder's
+ * arena; c itself when the volumes are c's. */
+const pk_pod_constraints *pk_pod_constraints_for_replica(pk_decoder *d, const pk_pod_constraints *c,
+                                                         const struct pk_pod_volumes *volumes);
 void pk_pdb_release(pk_pdb *p);
 
 /* Toleration semantics (v1.Toleration.ToleratesTaint). */

@@ -475,16 +475,81 @@ static pk_inline_disk decode_disk(pk_decoder *d, const cJSON *vol, int kind)
 	return x;
 }
 
-/* A malformed storage request is the apiserver's to refuse: taken as none. */
-static pk_claim_template claim_template(pk_decoder *d, const cJSON *spec)
+/* A claim template's spec; -1 with err for a storage request that is not
+ * a quantity. */
+static int claim_template(pk_decoder *d, const char *name, const cJSON *spec, pk_claim_template *t, char *err,
+                          size_t errsize)
 {
 	const cJSON *cls = pk_get(spec, "storageClassName");
-	pk_claim_template t = { .class_name = istr(d, spec, "storageClassName"), .has_class = cJSON_IsString(cls),
-		                .modes = access_modes(pk_get(spec, "accessModes")) };
-	char err[200];
-	if (storage_bytes(pk_getp(spec, "resources.requests.storage"), "storage", &t.storage, err, sizeof err) < 0)
-		t.storage = 0;
-	return t;
+	*t = (pk_claim_template){ .set = true, .name = name, .class_name = istr(d, spec, "storageClassName"),
+		                  .has_class = cJSON_IsString(cls), .modes = access_modes(pk_get(spec, "accessModes")) };
+	return storage_bytes(pk_getp(spec, "resources.requests.storage"), "resources.requests.storage", &t->storage,
+	                     err, errsize);
+}
+
+int pk_claim_templates_decode(pk_decoder *d, const cJSON *templates, pk_claim_template **out, int *n, char *err,
+                              size_t errsize)
+{
+	int cnt = cJSON_IsArray(templates) ? cJSON_GetArraySize(templates) : 0;
+	*n = 0;
+	*out = cnt ? pk_arena_alloc(d->arena, sizeof **out * (size_t)cnt) : NULL;
+	const cJSON *t;
+	char why[300];
+	cJSON_ArrayForEach(t, templates) {
+		const char *name = pk_str(pk_get(t, "metadata"), "name");
+		if (!name || !*name) {
+			snprintf(err, errsize, "spec.volumeClaimTemplates[%d]: no metadata.name", *n);
+			return -1;
+		}
+		if (claim_template(d, pk_intern(d->strs, name), pk_get(t, "spec"), &(*out)[*n], why, sizeof why) < 0) {
+			snprintf(err, errsize, "spec.volumeClaimTemplates[%d].spec.%s", *n, why);
+			return -1;
+		}
+		(*out)[(*n)++].statefulset = true;
+	}
+	return 0;
+}
+
+/* "<a>-<b>", interned. */
+static const char *joined(pk_decoder *d, const char *a, const char *b)
+{
+	size_t n = strlen(a) + 1 + strlen(b) + 1;
+	char *name = pk_xmalloc(n);
+	snprintf(name, n, "%s-%s", a, b);
+	const char *s = pk_intern(d->strs, name);
+	free(name);
+	return s;
+}
+
+const pk_pod_volumes *pk_pod_volumes_for_replica(pk_decoder *d, const pk_pod_volumes *tpl, const char *pod_name,
+                                                 const pk_claim_template *templates, int ntemplates)
+{
+	int own = tpl ? tpl->nclaims : 0;
+	if (!ntemplates && (!tpl || !tpl->ephemeral_at))
+		return tpl;
+	pk_pod_volumes *pv = pk_arena_alloc(d->arena, sizeof *pv);
+	*pv = tpl ? *tpl : (pk_pod_volumes){ 0 };
+	pv->resolved_for = NULL;
+	pv->resolved = NULL;
+	int n = own + ntemplates;
+	const char **claims = pk_arena_alloc(d->arena, sizeof *claims * (size_t)n);
+	bool *eph = pk_arena_alloc(d->arena, sizeof *eph * (size_t)n);
+	pk_claim_template *tm = pk_arena_alloc(d->arena, sizeof *tm * (size_t)n);
+	for (int i = 0; i < own; i++) {
+		eph[i] = tpl->ephemeral_at && tpl->ephemeral_at[i];
+		tm[i] = tpl->templates ? tpl->templates[i] : (pk_claim_template){ 0 };
+		claims[i] = eph[i] ? joined(d, pod_name, tm[i].name) : tpl->claims[i];
+	}
+	for (int k = 0; k < ntemplates; k++) { /* the StatefulSet controller's getPersistentVolumeClaimName */
+		eph[own + k] = false;
+		tm[own + k] = templates[k];
+		claims[own + k] = joined(d, templates[k].name, pod_name);
+	}
+	pv->claims = claims;
+	pv->nclaims = n;
+	pv->ephemeral_at = eph;
+	pv->templates = tm;
+	return pv;
 }
 
 const pk_pod_volumes *pk_pod_volumes_decode(pk_decoder *d, const cJSON *volumes)
@@ -515,9 +580,13 @@ const pk_pod_volumes *pk_pod_volumes_decode(pk_decoder *d, const cJSON *volumes)
 		bool eph = !c && pk_get(vol, "ephemeral");
 		int k = c || eph ? 0 : disk_kind(vol);
 		if (eph_at && (c || eph)) {
+			char why[300];
 			eph_at[pv->nclaims] = eph;
-			tmpl[pv->nclaims] = eph ? claim_template(d, pk_getp(vol, "ephemeral.volumeClaimTemplate.spec"))
-			                        : (pk_claim_template){ 0 };
+			tmpl[pv->nclaims] = (pk_claim_template){ 0 };
+			/* a malformed storage request is the apiserver's to refuse, as the pod is */
+			if (eph && claim_template(d, istr(d, vol, "name"), pk_getp(vol, "ephemeral.volumeClaimTemplate.spec"),
+			                          &tmpl[pv->nclaims], why, sizeof why) < 0)
+				tmpl[pv->nclaims].storage = 0;
 		}
 		if (c)
 			pv->claims[pv->nclaims++] = istr(d, c, "claimName");
@@ -531,13 +600,7 @@ const pk_pod_volumes *pk_pod_volumes_decode(pk_decoder *d, const cJSON *volumes)
 
 void pk_pod_volumes_name_ephemeral(pk_decoder *d, const pk_pod_volumes *pv, const char *pod_name)
 {
-	for (int i = 0; pv && pv->ephemeral_at && i < pv->nclaims; i++) {
-		if (!pv->ephemeral_at[i])
-			continue;
-		size_t n = strlen(pod_name) + 1 + strlen(pv->claims[i]) + 1;
-		char *name = pk_xmalloc(n);
-		snprintf(name, n, "%s-%s", pod_name, pv->claims[i]);
-		((pk_pod_volumes *)pv)->claims[i] = pk_intern(d->strs, name);
-		free(name);
-	}
+	for (int i = 0; pv && pv->ephemeral_at && i < pv->nclaims; i++)
+		if (pv->ephemeral_at[i])
+			((pk_pod_volumes *)pv)->claims[i] = joined(d, pod_name, pv->templates[i].name);
 }

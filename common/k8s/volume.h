@@ -138,9 +138,14 @@ typedef struct pk_inline_disk {
 	int nmonitors;
 } pk_inline_disk;
 
-/* What a claim made from a template asks for (an ephemeral volume's
- * volumeClaimTemplate.spec). */
+/* What a claim made from a template asks for: an ephemeral volume's
+ * volumeClaimTemplate.spec, or a StatefulSet's spec.volumeClaimTemplates[]
+ * (its controller makes the claim <template>-<pod>). */
 typedef struct pk_claim_template {
+	bool set;                       /* this claim is made from a template */
+	bool statefulset;               /* by the StatefulSet controller (else the
+	                                 * ephemeral volume controller) */
+	const char *name;               /* the ephemeral volume's, or the template's metadata.name */
 	const char *class_name;         /* storageClassName ("" when none) */
 	bool has_class;                 /* storageClassName given (even "") */
 	uint8_t modes;
@@ -174,5 +179,16 @@ const pk_pod_volumes *pk_pod_volumes_decode(pk_decoder *d, const cJSON *volumes)
  * the ephemeral volume controller does (VolumeClaimName: pod name, "-",
  * volume name). */
 void pk_pod_volumes_name_ephemeral(pk_decoder *d, const pk_pod_volumes *pv, const char *pod_name);
+/* A StatefulSet's spec.volumeClaimTemplates into *out (*n of them, in the
+ * decoder's arena): 0, or -1 with a message in err (a template without a
+ * name, a storage request that is not a quantity). */
+int pk_claim_templates_decode(pk_decoder *d, const cJSON *templates, pk_claim_template **out, int *n, char *err,
+                              size_t errsize);
+/* The volumes of a replica named pod_name made from a template pod whose
+ * volumes are tpl (NULL: none): its ephemeral volumes' claims named for it,
+ * and a claim <template>-<pod_name> for each of the StatefulSet's claim
+ * templates (ntemplates of them). NULL when it has none. */
+const pk_pod_volumes *pk_pod_volumes_for_replica(pk_decoder *d, const pk_pod_volumes *tpl, const char *pod_name,
+                                                 const pk_claim_template *templates, int ntemplates);
 
 #endif

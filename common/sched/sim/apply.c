@@ -13,6 +13,7 @@
 #include <strings.h>
 
 #include "k8s/json.h"
+#include "k8s/volume.h"
 #include "k8s/quantity.h"
 #include "base/alloc.h"
 
@@ -245,6 +246,12 @@ pk_pod *pk_apply_new_pod(pk_apply *a, pk_applied *o, const pk_pod *tpl, const ch
 	char uid[700];
 	snprintf(uid, sizeof uid, "%s-%s-%s", o->action == PK_APPLY_SCALE ? "scaled" : "applied", o->namespace_, name);
 	pk_pod *p = pk_sim_new_pod(a->m, tpl, name, uid);
+	/* claims of its own: its ephemeral volumes', a StatefulSet's templates' */
+	const pk_pod_volumes *v = pk_pod_volumes_for_replica(&a->s->dec, tpl->con->volumes, p->name, o->claim_templates,
+	                                                     o->nclaim_templates);
+	p->con = pk_pod_constraints_for_replica(&a->s->dec, p->con, v);
+	if (o->nclaim_templates)
+		p->unmodelled |= PK_UNMODELLED_VOLUMES; /* until its claims are resolved */
 	pk_pg_add_pod(a->g, a->s, p, pk_pg_group_name(a->g, a->s, tpl), owner_kind, owner_name);
 	pk_pair_map_add(&a->pod_origin, p->namespace_, p->name, (o - a->objs) + 1);
 	o->pods++;

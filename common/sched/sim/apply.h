@@ -99,6 +99,10 @@ typedef struct pk_applied {
 	char *error;              /* why it was rejected (heap), or NULL */
 	pk_sim_chain *chain;
 	const char *prefix;       /* name prefix of its pods */
+	/* a StatefulSet's spec.volumeClaimTemplates: each pod's claims
+	 * <template>-<pod> (k8s/volume.h), NULL when none */
+	const struct pk_claim_template *claim_templates;
+	int nclaim_templates;
 	bool skip;                /* a kind the simulation does not model: no record */
 } pk_applied;
 

@@ -4,6 +4,8 @@
  * job,cronjob,daemon}); see apply.h. */
 #include "sched/sim/apply_int.h"
 
+#include "k8s/volume.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -353,6 +355,14 @@ static void statefulset(pk_apply *a, pk_applied *o, const cJSON *obj)
 	pk_pod **make = pk_xmalloc(sizeof *make * (size_t)(want + 1));
 	if (!t)
 		goto out;
+	char why[400];
+	pk_claim_template *claims;
+	if (pk_claim_templates_decode(&a->s->dec, pk_get(spec, "volumeClaimTemplates"), &claims, &o->nclaim_templates, why,
+	                              sizeof why) < 0) {
+		pk_applied_reject(o, "%s", why);
+		goto out;
+	}
+	o->claim_templates = claims;
 	o->prefix = o->name;
 	long ncond = 0, nmake = 0, assumed = 0;
 	for (long i = 0; i < n; i++) {

@@ -292,21 +292,29 @@ static const pk_pvc *claim_to_be_made(pk_snapshot *s, const pk_pod *pod, const p
 		       .class_name = t->class_name, .phase = pk_intern(s->strs, "Pending"), .storage = t->storage,
 		       .modes = t->modes, .controller_kind = pk_intern(s->strs, "Pod"), .controller_name = pod->name,
 		       .default_class = !t->has_class, .record = -1 };
-	char text[800];
-	if (c->default_class)
-		snprintf(text, sizeof text,
-		         "claim \"%s\" of ephemeral volume: not in the input, taken as the ephemeral volume controller makes "
-		         "it from the pod's volumeClaimTemplate, unbound, of the cluster's default StorageClass, which the "
-		         "input does not show: taken as provisioning on any node when the pod is placed "
-		         "(WaitForFirstConsumer); the scheduler first waits for the claim (\"%s\")",
-		         c->name, "waiting for ephemeral volume controller to create the persistentvolumeclaim");
+	char made[300], cls[300];
+	if (t->statefulset)
+		snprintf(made, sizeof made, "of the StatefulSet's volumeClaimTemplate \"%s\": not in the input, taken as "
+		         "the StatefulSet controller makes it before the pod", t->name);
 	else
-		snprintf(text, sizeof text,
-		         "claim \"%s\" of ephemeral volume: not in the input, taken as the ephemeral volume controller makes "
-		         "it from the pod's volumeClaimTemplate (unbound, class \"%s\"); the scheduler first waits for it "
-		         "(\"%s\")",
-		         c->name, c->class_name, "waiting for ephemeral volume controller to create the persistentvolumeclaim");
-	r->assumes = pk_intern(s->strs, text);
+		snprintf(made, sizeof made, "of ephemeral volume \"%s\": not in the input, taken as the ephemeral volume "
+		         "controller makes it from the pod's volumeClaimTemplate", t->name);
+	if (c->default_class)
+		snprintf(cls, sizeof cls, "of the cluster's default StorageClass, which the input does not show: taken as "
+		         "provisioning on any node when the pod is placed (WaitForFirstConsumer)");
+	else
+		snprintf(cls, sizeof cls, "class \"%s\"", c->class_name);
+	char text[900];
+	snprintf(text, sizeof text, "claim \"%s\" %s, unbound, %s%s", c->name, made, cls,
+	         t->statefulset ? "" : "; the scheduler first waits for it (\"waiting for ephemeral volume controller "
+	                              "to create the persistentvolumeclaim\")");
+	if (r->assumes) { /* one sentence for every claim assumed */
+		char both[1800];
+		snprintf(both, sizeof both, "%s; %s", r->assumes, text);
+		r->assumes = pk_intern(s->strs, both);
+	} else {
+		r->assumes = pk_intern(s->strs, text);
+	}
 	return c;
 }
 
@@ -332,7 +340,7 @@ static vol_res *resolution_started(pk_snapshot *s, const pk_pod *pod)
 	r->claims = pk_arena_alloc(&s->arena, sizeof *r->claims * (size_t)pv->nclaims);
 	for (int i = 0; i < pv->nclaims; i++) {
 		r->claims[i] = pk_volume_pvc(s->volumes, pod->namespace_, pv->claims[i]);
-		if (!r->claims[i] && ephemeral_claim(pv, i) && !*pod->node_name)
+		if (!r->claims[i] && pv->templates && pv->templates[i].set && !*pod->node_name)
 			r->claims[i] = claim_to_be_made(s, pod, pv, i, r);
 	}
 	csi_volumes(s, pod, pv, r);
