@@ -165,7 +165,7 @@ const char *pk_unmodelled_names(unsigned mask, char *buf, size_t size)
 {
 	static const char *const names[] = {
 		"pod affinity namespaceSelector", "(unused)", "(unused)",
-		"persistentVolumeClaims", "resourceClaims", "schedulingGates",
+		"persistentVolumeClaims", "resourceClaims", "(unused)",
 	};
 	size_t len = 0;
 	buf[0] = '\0';
@@ -340,8 +340,6 @@ static unsigned unmodelled_features(const cJSON *const *spec)
 	}
 	if (cJSON_GetArraySize(spec[S_CLAIMS]) > 0)
 		m |= PK_UNMODELLED_RESOURCE_CLAIMS;
-	if (cJSON_GetArraySize(spec[S_GATES]) > 0)
-		m |= PK_UNMODELLED_SCHEDULING_GATES;
 	return m;
 }
 
@@ -572,6 +570,20 @@ static void decode_images(pk_decoder *d, const cJSON *const *sp, pk_pod_constrai
 
 /* Host ports, node selection, pod (anti-)affinity and spread, decoded into c
  * (which starts as pk_pod_no_constraints). */
+/* spec.schedulingGates: each gate's name (a gate without one is kept as "",
+ * as upstream lists it). */
+static void decode_scheduling_gates(pk_decoder *d, const cJSON *gates, pk_pod_constraints *c)
+{
+	int n = cJSON_IsArray(gates) ? cJSON_GetArraySize(gates) : 0;
+	if (n == 0)
+		return;
+	const char **names = pk_arena_alloc(d->arena, sizeof *names * (size_t)n);
+	const cJSON *g;
+	cJSON_ArrayForEach(g, gates)
+		names[c->nscheduling_gates++] = istr(d, g, "name", "");
+	c->scheduling_gates = names;
+}
+
 static int decode_constraints(pk_decoder *d, const cJSON *const *sp, const cJSON *labels, pk_pod_constraints *c,
                               unsigned *unmodelled, char *err, size_t errsize)
 {
@@ -605,7 +617,18 @@ static int decode_constraints(pk_decoder *d, const cJSON *const *sp, const cJSON
 	c->workload_name = istr(d, sp[S_WORKLOAD], "name", "");
 	c->workload_pod_group = istr(d, sp[S_WORKLOAD], "podGroup", "");
 	c->volumes = pk_pod_volumes_decode(d, sp[S_VOLUMES]); /* k8s/volume.c */
+	decode_scheduling_gates(d, sp[S_GATES], c);
 	return 0;
+}
+
+const char *pk_pod_gates_message(const pk_pod *p, char *buf, size_t size)
+{
+	size_t w = (size_t)snprintf(buf, size, "waiting for scheduling gates: [");
+	for (int i = 0; i < p->con->nscheduling_gates && w < size; i++)
+		w += (size_t)snprintf(buf + w, size - w, "%s%s", i ? " " : "", p->con->scheduling_gates[i]);
+	if (w < size)
+		snprintf(buf + w, size - w, "]");
+	return buf;
 }
 
 /* The pod keeps c in the arena, or the shared empty one if c asks nothing. */
@@ -615,7 +638,7 @@ static void attach_constraints(pk_decoder *d, pk_pod *out, const pk_pod_constrai
 	    !c->nanti_affinity && !c->nspread && !c->affinity && !c->anti_affinity && !c->spread &&
 	    !c->affinity_terms && c->node_selector.is_nil && !c->node_selector.nreqs && !*c->pod_group &&
 	    !*c->workload_name && !*c->workload_pod_group && !c->npreferred && !c->soft_spread &&
-	    !c->preferred_pod_affinity && !c->nimages && !c->volumes)
+	    !c->preferred_pod_affinity && !c->nimages && !c->volumes && !c->nscheduling_gates)
 		return;
 	pk_pod_constraints *own = pk_arena_alloc(d->arena, sizeof *own);
 	*own = *c;

@@ -114,7 +114,7 @@ enum {
 	PK_UNMODELLED_TOPOLOGY_SPREAD = 1u << 2,    /* unused: DoNotSchedule spread is modelled */
 	PK_UNMODELLED_VOLUMES = 1u << 3,            /* PVC volumes (VolumeBinding/Zone/limits) */
 	PK_UNMODELLED_RESOURCE_CLAIMS = 1u << 4,    /* DRA resourceClaims */
-	PK_UNMODELLED_SCHEDULING_GATES = 1u << 5,   /* spec.schedulingGates */
+	PK_UNMODELLED_SCHEDULING_GATES = 1u << 5,   /* unused: spec.schedulingGates are modelled (pk_pod_gated) */
 };
 /* Comma-separated names of the bits set in mask, written into buf. */
 const char *pk_unmodelled_names(unsigned mask, char *buf, size_t size);
@@ -190,6 +190,9 @@ typedef struct pk_pod_constraints {
 	const char *workload_name, *workload_pod_group;
 	/* The claims of spec.volumes (k8s/volume.h), or NULL. */
 	const struct pk_pod_volumes *volumes;
+	/* spec.schedulingGates' names, interned, in order (pk_pod_gated) */
+	const char *const *scheduling_gates;
+	int nscheduling_gates;
 } pk_pod_constraints;
 
 /* A required node-selector term ({matchExpressions, matchFields}) compiled
@@ -322,6 +325,22 @@ bool pk_pod_tolerates(const pk_pod *p, const pk_taint *taint);
 
 /* Does term t of pod owner select pod target (namespace and labels)? */
 bool pk_pod_term_matches(const pk_pod_term *t, const pk_pod *owner, const pk_pod *target);
+
+/* A pod with spec.schedulingGates: the SchedulingGates plugin's PreEnqueue
+ * keeps it out of the active queue (UnschedulableAndUnresolvable), so it is
+ * never filtered, placed, nominated or a preemptor. */
+static inline bool pk_pod_gated(const pk_pod *p)
+{
+	return p->con->nscheduling_gates > 0;
+}
+/* PreEnqueue's message, "waiting for scheduling gates: [a b]" (Go's %v of
+ * the names), into buf. */
+const char *pk_pod_gates_message(const pk_pod *p, char *buf, size_t size);
+/* The PodScheduled condition the apiserver gives a gated pod at creation
+ * (pkg/registry/core/pod/strategy.go applySchedulingGatedCondition; reason
+ * v1.PodReasonSchedulingGated). */
+#define PK_POD_REASON_SCHEDULING_GATED "SchedulingGated"
+#define PK_POD_SCHEDULING_GATED_MESSAGE "Scheduling is blocked due to non-empty scheduling gates"
 
 /* Priority admission's resolution of a pod's priorityClassName, with its
  * spec.priority and spec.preemptionPolicy when it carries them. */

@@ -62,6 +62,7 @@ typedef struct pk_plan {
 	const pk_evaluation *eval;
 	const char *gate_message;
 	const cJSON *diagnosis_record;
+	const cJSON *pre_enqueue_record;   /* victims' "preEnqueue" (a gated pod) */
 
 	/* the decision */
 	pk_plan_result result;

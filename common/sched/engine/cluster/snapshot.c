@@ -439,7 +439,7 @@ static int32_t *pods_to_nodes(pk_snapshot *s)
 			}
 			where[i] = (int32_t)(ni - s->infos);
 			ni->npods++;
-		} else if (*p->nominated_node) {
+		} else if (*p->nominated_node && !pk_pod_gated(p)) { /* a gated pod is no nominated pod */
 			pk_nodeinfo *ni = node_of_key(s, p->nominated_node);
 			if (ni)
 				push_pod(&ni->nominated, &ni->nnominated, &ni->nomcap, p);
@@ -640,9 +640,7 @@ long pk_snapshot_pending(const pk_snapshot *s, pk_pod ***out)
 		pk_pod *p = s->pods[i];
 		if (*p->node_name || pk_pod_is_terminal(p) || p->terminating || p->shadowed)
 			continue;
-		if (p->unmodelled & PK_UNMODELLED_SCHEDULING_GATES)
-			continue; /* gated pods are not in the active queue */
-		v[n++] = p;
+		v[n++] = p; /* gated ones too: their evaluation says they wait (pk_pod_gated) */
 	}
 	qsort(v, (size_t)n, sizeof *v, queue_cmp);
 	*out = v;

@@ -158,9 +158,11 @@ void pk_snapshot_nominate(pk_snapshot *s, pk_pod *p, const char *node);
  * name order. Returns <0 if a is more important. */
 int pk_pod_importance_cmp(const pk_pod *a, const pk_pod *b, int64_t now);
 
-/* Preemptors from --pending: pending pods (no nodeName, not terminal, not
- * gated) in scheduling-queue order (PrioritySort: priority desc, then
- * creation time, then namespace/name). Returns the count; *out is malloc'd. */
+/* Preemptors from --pending: pending pods (no nodeName, not terminal) in
+ * scheduling-queue order (PrioritySort: priority desc, then creation time,
+ * then namespace/name). Gated pods (pk_pod_gated) are among them, so that
+ * every answer lists them: upstream keeps them out of the active queue, and
+ * pk_evaluate answers for them so. Returns the count; *out is malloc'd. */
 long pk_snapshot_pending(const pk_snapshot *s, pk_pod ***out);
 
 /* ---- a PDB and a pod (pdb.c; inline: victim selection asks per pod) ---- */
