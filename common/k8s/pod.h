@@ -109,7 +109,7 @@ typedef struct pk_host_port {
 /* Scheduling features a pod asks for that the engine does not model; they
  * are reported as warnings, never silently ignored. Bit set. */
 enum {
-	PK_UNMODELLED_NAMESPACE_SELECTOR = 1u << 0, /* pod (anti-)affinity namespaceSelector with terms */
+	PK_UNMODELLED_NAMESPACE_SELECTOR = 1u << 0, /* unused: namespaceSelector is modelled (k8s/namespace.h) */
 	PK_UNMODELLED_POD_ANTI_AFFINITY = 1u << 1,  /* unused: required pod (anti-)affinity is modelled */
 	PK_UNMODELLED_TOPOLOGY_SPREAD = 1u << 2,    /* unused: DoNotSchedule spread is modelled */
 	PK_UNMODELLED_VOLUMES = 1u << 3,            /* PVC volumes (VolumeBinding/Zone/limits) */
@@ -129,12 +129,17 @@ typedef struct pk_node_term {
 
 /* A pod (anti-)affinity term, required or preferred (weight). Namespaces: the listed ones; none
  * listed and no namespaceSelector = the owning pod's namespace; an empty
- * namespaceSelector ({}) = every namespace. */
+ * namespaceSelector ({}) = every namespace; a non-empty one adds the
+ * namespaces whose labels it matches (k8s/namespace.h), as upstream's
+ * AffinityTerm.Matches. */
 typedef struct pk_pod_term {
 	pk_selector selector;         /* labelSelector; nil matches nothing */
 	const char **namespaces;      /* interned */
 	int nnamespaces;
 	bool all_namespaces;
+	bool has_ns_selector;         /* a non-empty namespaceSelector: ns_selector */
+	pk_selector ns_selector;
+	const struct pk_ns_set *ns_set; /* the namespaces' labels it is matched against */
 	const char *topology_key;     /* interned */
 	int32_t weight;               /* a preferred term's weight (0 for a required one) */
 } pk_pod_term;
@@ -296,6 +301,9 @@ typedef struct pk_decoder {
 	/* The last controller name kept (decode_owner): replicas of one
 	 * ReplicaSet are listed together and share it. */
 	const char *last_owner;
+	/* The namespaces a term's namespaceSelector is matched against
+	 * (k8s/namespace.h), or NULL: the selector then matches none. */
+	struct pk_ns_set *namespaces;
 } pk_decoder;
 
 void pk_decoder_init(pk_decoder *d, pk_arena *arena, pk_strtab *strs);

@@ -269,6 +269,7 @@ void pk_plan_of_step(pk_plan *p, const pk_sim_step *st, const pk_snapshot *s, in
 			p->assumed_on = st->node;
 		}
 	}
+	pk_plan_add_warning(p, pk_ns_assumption(s->namespaces));
 	p->recreated = u->recreated; /* an evicted gang's members come back as one */
 	p->requeued = st->requeued;
 	const pk_applied *from = u->npods ? pk_apply_owner(a, u->pods[0]) : NULL;

@@ -215,6 +215,7 @@ static pk_pod *copy_pod(pk_sim *m, const pk_pod *src, const char *name, const ch
 	c->preemption_target = false;
 	c->created = m->clock;
 	m->clock += 1000000; /* 1 ms apart: creation order is queue order */
+	pk_ns_set_note(m->s->namespaces, c->namespace_); /* an applied object's may be new */
 	c->index = -1;
 	return c;
 }

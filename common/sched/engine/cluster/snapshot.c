@@ -114,6 +114,9 @@ void pk_snapshot_init(pk_snapshot *s)
 	pk_arena_init(&s->arena);
 	s->strs = pk_strtab_new();
 	pk_decoder_init(&s->dec, &s->arena, s->strs);
+	s->namespaces = pk_xcalloc(1, sizeof *s->namespaces);
+	pk_ns_set_init(s->namespaces, s->strs);
+	s->dec.namespaces = s->namespaces;
 	pk_pclass_set_init(&s->classes);
 	struct timespec ts;
 	clock_gettime(CLOCK_REALTIME, &ts);
@@ -146,6 +149,9 @@ void pk_snapshot_free(pk_snapshot *s)
 	pk_pclass_set_free(&s->classes);
 	pk_volume_set_free(s->volumes);
 	free(s->volumes);
+	if (s->namespaces)
+		pk_ns_set_free(s->namespaces);
+	free(s->namespaces);
 	pk_strtab_free(s->strs);
 	pk_arena_free(&s->arena);
 	memset(s, 0, sizeof *s);
@@ -205,6 +211,10 @@ pk_add_result pk_snapshot_add(pk_snapshot *s, const cJSON *obj, long record, boo
 			return PK_ADD_REJECTED;
 		}
 		s->priority_classes++;
+		return PK_ADD_USED;
+	}
+	if (strcmp(kind, "Namespace") == 0) {
+		pk_ns_set_add(s->namespaces, obj);
 		return PK_ADD_USED;
 	}
 	if (!pk_volume_kind(pk_kind(obj)))
@@ -489,6 +499,19 @@ static void infer_missing_classes(pk_snapshot *s)
 	pk_pclass_set_infer(&s->classes);
 }
 
+/* Without Namespace objects, the namespaces of the pods are the ones known,
+ * each with its kubernetes.io/metadata.name label (namespace.h): only when
+ * some pod term has a namespaceSelector. */
+static void note_namespaces(pk_snapshot *s)
+{
+	if (!s->namespaces->selectors || s->namespaces->objects)
+		return;
+	const char *last = NULL;
+	for (long i = 0; i < s->npods; i++)
+		if (s->pods[i]->namespace_ != last)
+			pk_ns_set_note(s->namespaces, last = s->pods[i]->namespace_);
+}
+
 void pk_snapshot_finish(pk_snapshot *s)
 {
 	if (s->finished)
@@ -526,6 +549,7 @@ void pk_snapshot_finish(pk_snapshot *s)
 			s->anti_affinity_pods++;
 	}
 	free(where);
+	note_namespaces(s);
 	pk_workers *w = s->nnodes >= 256 ? pk_workers_new(pk_workers_wanted(s->threads)) : NULL;
 	pk_workers_run(w, finish_nodes, s);
 	pk_workers_free(w);
