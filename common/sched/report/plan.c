@@ -159,6 +159,13 @@ static const char *disruptions_text(int n, char *buf, size_t size)
 	return buf;
 }
 
+const char *pk_pre_enqueue_text(const char *message, char *buf, size_t size)
+{
+	snprintf(buf, size, "%s (SchedulingGates PreEnqueue: %s, PodScheduled False: %s)", message,
+	         pk_code_name(PK_CODE_UNSCHEDULABLE_UNRESOLVABLE), PK_POD_REASON_SCHEDULING_GATED);
+	return buf;
+}
+
 /* PreEnqueue kept the pod out of the queue (a gated pod). */
 static bool pre_enqueued(const pk_plan *p)
 {

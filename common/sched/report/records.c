@@ -716,13 +716,6 @@ void pk_pre_enqueue_emit(pk_emit *e, const char *key, const pk_evaluation *ev)
 	pk_emit_end(e);
 }
 
-const char *pk_pre_enqueue_text(const char *message, char *buf, size_t size)
-{
-	snprintf(buf, size, "%s (SchedulingGates PreEnqueue: %s, PodScheduled False: %s)", message,
-	         pk_code_name(PK_CODE_UNSCHEDULABLE_UNRESOLVABLE), PK_POD_REASON_SCHEDULING_GATED);
-	return buf;
-}
-
 /* The Preemptor record of e, into em. */
 static void preemptor_emit(pk_emit *em, const pk_evaluation *e, const pk_placement *pl)
 {

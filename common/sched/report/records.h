@@ -163,9 +163,6 @@ void pk_diagnosis_emit(pk_emit *e, const char *key, const pk_evaluation *ev, con
  * apiserver set it at creation. A Preemptor record and a PreemptionPlan
  * carry it in place of "diagnosis" (no cycle ran). */
 void pk_pre_enqueue_emit(pk_emit *e, const char *key, const pk_evaluation *ev);
-/* The same for a table's REASON: "<message> (SchedulingGates PreEnqueue:
- * UnschedulableAndUnresolvable, PodScheduled False: SchedulingGated)". */
-const char *pk_pre_enqueue_text(const char *message, char *buf, size_t size);
 
 /* victims' Preemptor record of evaluation e (the shape above), with
  * "placement" (pk_placement_emit) when pl places a pod that fits, its
