@@ -67,7 +67,7 @@ void pk_ns_set_add(pk_ns_set *s, const cJSON *obj)
 	const char *name = pk_str(pk_get(obj, "metadata"), "name");
 	if (!name || !*name)
 		return;
-	if (s->objects++ == 0) {
+	if (s->objects++ == 0 && s->cap) {
 		/* the assumed labels give way to the objects read */
 		memset(s->names, 0, sizeof *s->names * s->cap);
 		s->n = 0;
