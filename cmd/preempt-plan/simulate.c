@@ -420,6 +420,9 @@ static void warn_classes(sim_run *r)
 	if (pk_volumes_input_hint(&r->snap, pending, n, text, sizeof text))
 		warn(r, NULL, "%s", text);
 	free(pending);
+	const char *ns_assumed = pk_ns_assumption(r->snap.namespaces); /* also in each plan's warnings */
+	if (ns_assumed)
+		warn(r, NULL, "%s", ns_assumed);
 }
 
 /* ---- accounting ------------------------------------------------------------------ */

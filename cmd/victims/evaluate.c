@@ -175,7 +175,8 @@ static void table_answer(victims_run *r, const pk_evaluation *e, const pk_placem
 		row_init(&row, e);
 		snprintf(row.result, sizeof row.result, "%s", pk_plan_result_name(pk_plan_result_of(e->status)));
 		snprintf(row.node, sizeof row.node, PK_PLAN_NONE);
-		row.reason = e->message;
+		char gated[2300];
+		row.reason = e->pre_enqueue ? pk_pre_enqueue_text(e->message, gated, sizeof gated) : e->message;
 		row.reason_whole = true;
 		pk_plan_table_row(&r->table, r->writer->columns, &row);
 	}

@@ -519,6 +519,11 @@ static void preemptor_assumptions(victims_run *r)
 	reschedule_copies(r);
 	input_admission_warnings(r);
 	volume_input_hint(r);
+	for (long i = 0; i < r->npreemptors; i++) /* a --preemptor's namespace may be new */
+		pk_ns_set_note(r->snap.namespaces, r->preemptors[i].pod->namespace_);
+	const char *ns_assumed = pk_ns_assumption(r->snap.namespaces);
+	if (ns_assumed)
+		input_warn(r, "input-namespaces", "%s", ns_assumed);
 	for (long i = 0; i < r->npreemptors; i++) {
 		resolve_preemptor(r, i);
 		gate_preemptor(r, i);

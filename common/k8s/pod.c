@@ -8,6 +8,7 @@
 
 #include "base/alloc.h"
 #include "json.h"
+#include "namespace.h"
 #include "quantity.h"
 #include "volume.h"
 
@@ -164,8 +165,8 @@ int pk_node_decode(pk_decoder *d, const cJSON *node, pk_node *out, char *err, si
 const char *pk_unmodelled_names(unsigned mask, char *buf, size_t size)
 {
 	static const char *const names[] = {
-		"pod affinity namespaceSelector", "(unused)", "(unused)",
-		"persistentVolumeClaims", "resourceClaims", "schedulingGates",
+		"(unused)", "(unused)", "(unused)",
+		"persistentVolumeClaims", "resourceClaims", "(unused)",
 	};
 	size_t len = 0;
 	buf[0] = '\0';
@@ -340,15 +341,13 @@ static unsigned unmodelled_features(const cJSON *const *spec)
 	}
 	if (cJSON_GetArraySize(spec[S_CLAIMS]) > 0)
 		m |= PK_UNMODELLED_RESOURCE_CLAIMS;
-	if (cJSON_GetArraySize(spec[S_GATES]) > 0)
-		m |= PK_UNMODELLED_SCHEDULING_GATES;
 	return m;
 }
 
 /* Pod (anti-)affinity terms: required ones, or (weighted) preferred ones
  * ({weight, podAffinityTerm}). */
-static int decode_pod_terms(pk_decoder *d, const cJSON *terms, bool weighted, unsigned *unmodelled,
-                            pk_pod_term **res, int *n, char *err, size_t errsize)
+static int decode_pod_terms(pk_decoder *d, const cJSON *terms, bool weighted, pk_pod_term **res, int *n,
+                            char *err, size_t errsize)
 {
 	int cnt = cJSON_IsArray(terms) ? cJSON_GetArraySize(terms) : 0;
 	*n = 0;
@@ -385,10 +384,18 @@ static int decode_pod_terms(pk_decoder *d, const cJSON *terms, bool weighted, un
 		const cJSON *nsel = pk_get(t, "namespaceSelector");
 		if (cJSON_IsObject(nsel)) {
 			if (!nsel->child || (cJSON_GetArraySize(pk_get(nsel, "matchLabels")) == 0 &&
-			                     cJSON_GetArraySize(pk_get(nsel, "matchExpressions")) == 0))
+			                     cJSON_GetArraySize(pk_get(nsel, "matchExpressions")) == 0)) {
 				x->all_namespaces = true;
-			else
-				*unmodelled |= PK_UNMODELLED_NAMESPACE_SELECTOR; /* Namespace labels are not read */
+			} else {
+				if (pk_selector_compile(nsel, &x->ns_selector, why, sizeof why) < 0) {
+					snprintf(err, errsize, "pod affinity namespaceSelector: %s", why);
+					return -1;
+				}
+				x->has_ns_selector = true;
+				x->ns_set = d->namespaces;
+				if (d->namespaces)
+					d->namespaces->selectors = true;
+			}
 		}
 	}
 	return 0;
@@ -452,10 +459,13 @@ static int decode_spread(pk_decoder *d, const cJSON *list, const cJSON *labels, 
 bool pk_pod_term_matches(const pk_pod_term *t, const pk_pod *owner, const pk_pod *target)
 {
 	bool ns = t->all_namespaces;
-	if (!ns && t->nnamespaces == 0)
+	if (!ns && t->nnamespaces == 0 && !t->has_ns_selector)
 		ns = strcmp(target->namespace_, owner->namespace_) == 0;
 	for (int i = 0; !ns && i < t->nnamespaces; i++)
 		ns = strcmp(t->namespaces[i], target->namespace_) == 0;
+	if (!ns && t->has_ns_selector) /* the namespace's labels, after the label selector's cheaper test */
+		return t->ns_set && pk_selector_matches_labels(&t->selector, target->labels) &&
+		       pk_ns_matches(t->ns_set, &t->ns_selector, target->namespace_);
 	return ns && pk_selector_matches_labels(&t->selector, target->labels);
 }
 
@@ -572,6 +582,20 @@ static void decode_images(pk_decoder *d, const cJSON *const *sp, pk_pod_constrai
 
 /* Host ports, node selection, pod (anti-)affinity and spread, decoded into c
  * (which starts as pk_pod_no_constraints). */
+/* spec.schedulingGates: each gate's name (a gate without one is kept as "",
+ * as upstream lists it). */
+static void decode_scheduling_gates(pk_decoder *d, const cJSON *gates, pk_pod_constraints *c)
+{
+	int n = cJSON_IsArray(gates) ? cJSON_GetArraySize(gates) : 0;
+	if (n == 0)
+		return;
+	const char **names = pk_arena_alloc(d->arena, sizeof *names * (size_t)n);
+	const cJSON *g;
+	cJSON_ArrayForEach(g, gates)
+		names[c->nscheduling_gates++] = istr(d, g, "name", "");
+	c->scheduling_gates = names;
+}
+
 static int decode_constraints(pk_decoder *d, const cJSON *const *sp, const cJSON *labels, pk_pod_constraints *c,
                               unsigned *unmodelled, char *err, size_t errsize)
 {
@@ -584,13 +608,13 @@ static int decode_constraints(pk_decoder *d, const cJSON *const *sp, const cJSON
 		return -1;
 	const cJSON *aff = sp[S_AFFINITY];
 	if (decode_pod_terms(d, pk_getp(aff, "podAffinity.requiredDuringSchedulingIgnoredDuringExecution"), false,
-	                     unmodelled, &c->affinity, &c->naffinity, err, errsize) < 0 ||
+	                     &c->affinity, &c->naffinity, err, errsize) < 0 ||
 	    decode_pod_terms(d, pk_getp(aff, "podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution"), false,
-	                     unmodelled, &c->anti_affinity, &c->nanti_affinity, err, errsize) < 0 ||
+	                     &c->anti_affinity, &c->nanti_affinity, err, errsize) < 0 ||
 	    decode_pod_terms(d, pk_getp(aff, "podAffinity.preferredDuringSchedulingIgnoredDuringExecution"), true,
-	                     unmodelled, &c->preferred_affinity, &c->npreferred_affinity, err, errsize) < 0 ||
+	                     &c->preferred_affinity, &c->npreferred_affinity, err, errsize) < 0 ||
 	    decode_pod_terms(d, pk_getp(aff, "podAntiAffinity.preferredDuringSchedulingIgnoredDuringExecution"), true,
-	                     unmodelled, &c->preferred_anti, &c->npreferred_anti, err, errsize) < 0)
+	                     &c->preferred_anti, &c->npreferred_anti, err, errsize) < 0)
 		return -1;
 	if (!cJSON_IsString(sp[S_NODE_NAME]) || !*sp[S_NODE_NAME]->valuestring)
 		decode_images(d, sp, c);
@@ -605,7 +629,18 @@ static int decode_constraints(pk_decoder *d, const cJSON *const *sp, const cJSON
 	c->workload_name = istr(d, sp[S_WORKLOAD], "name", "");
 	c->workload_pod_group = istr(d, sp[S_WORKLOAD], "podGroup", "");
 	c->volumes = pk_pod_volumes_decode(d, sp[S_VOLUMES]); /* k8s/volume.c */
+	decode_scheduling_gates(d, sp[S_GATES], c);
 	return 0;
+}
+
+const char *pk_pod_gates_message(const pk_pod *p, char *buf, size_t size)
+{
+	size_t w = (size_t)snprintf(buf, size, "waiting for scheduling gates: [");
+	for (int i = 0; i < p->con->nscheduling_gates && w < size; i++)
+		w += (size_t)snprintf(buf + w, size - w, "%s%s", i ? " " : "", p->con->scheduling_gates[i]);
+	if (w < size)
+		snprintf(buf + w, size - w, "]");
+	return buf;
 }
 
 /* The pod keeps c in the arena, or the shared empty one if c asks nothing. */
@@ -615,7 +650,7 @@ static void attach_constraints(pk_decoder *d, pk_pod *out, const pk_pod_constrai
 	    !c->nanti_affinity && !c->nspread && !c->affinity && !c->anti_affinity && !c->spread &&
 	    !c->affinity_terms && c->node_selector.is_nil && !c->node_selector.nreqs && !*c->pod_group &&
 	    !*c->workload_name && !*c->workload_pod_group && !c->npreferred && !c->soft_spread &&
-	    !c->preferred_pod_affinity && !c->nimages && !c->volumes)
+	    !c->preferred_pod_affinity && !c->nimages && !c->volumes && !c->nscheduling_gates)
 		return;
 	pk_pod_constraints *own = pk_arena_alloc(d->arena, sizeof *own);
 	*own = *c;
@@ -719,6 +754,15 @@ const pk_pod_constraints *pk_pod_constraints_for_replica(pk_decoder *d, const pk
 	return own;
 }
 
+static void free_pod_terms(pk_pod_term *t, int n)
+{
+	for (int i = 0; i < n; i++) {
+		pk_selector_free(&t[i].selector);
+		if (t[i].has_ns_selector)
+			pk_selector_free(&t[i].ns_selector);
+	}
+}
+
 void pk_pod_release(pk_pod *p)
 {
 	if (!p)
@@ -743,15 +787,11 @@ void pk_pod_release(pk_pod *p)
 			pk_selector_free(&c->preferred[i].fields);
 	}
 	c->npreferred = 0;
-	for (int i = 0; i < c->naffinity; i++)
-		pk_selector_free(&c->affinity[i].selector);
-	for (int i = 0; i < c->nanti_affinity; i++)
-		pk_selector_free(&c->anti_affinity[i].selector);
+	free_pod_terms(c->affinity, c->naffinity);
+	free_pod_terms(c->anti_affinity, c->nanti_affinity);
 	c->naffinity = c->nanti_affinity = 0;
-	for (int i = 0; i < c->npreferred_affinity; i++)
-		pk_selector_free(&c->preferred_affinity[i].selector);
-	for (int i = 0; i < c->npreferred_anti; i++)
-		pk_selector_free(&c->preferred_anti[i].selector);
+	free_pod_terms(c->preferred_affinity, c->npreferred_affinity);
+	free_pod_terms(c->preferred_anti, c->npreferred_anti);
 	c->npreferred_affinity = c->npreferred_anti = 0;
 	for (int i = 0; i < c->nspread; i++)
 		pk_selector_free(&c->spread[i].selector);

@@ -109,12 +109,12 @@ typedef struct pk_host_port {
 /* Scheduling features a pod asks for that the engine does not model; they
  * are reported as warnings, never silently ignored. Bit set. */
 enum {
-	PK_UNMODELLED_NAMESPACE_SELECTOR = 1u << 0, /* pod (anti-)affinity namespaceSelector with terms */
+	PK_UNMODELLED_NAMESPACE_SELECTOR = 1u << 0, /* unused: namespaceSelector is modelled (k8s/namespace.h) */
 	PK_UNMODELLED_POD_ANTI_AFFINITY = 1u << 1,  /* unused: required pod (anti-)affinity is modelled */
 	PK_UNMODELLED_TOPOLOGY_SPREAD = 1u << 2,    /* unused: DoNotSchedule spread is modelled */
 	PK_UNMODELLED_VOLUMES = 1u << 3,            /* PVC volumes (VolumeBinding/Zone/limits) */
 	PK_UNMODELLED_RESOURCE_CLAIMS = 1u << 4,    /* DRA resourceClaims */
-	PK_UNMODELLED_SCHEDULING_GATES = 1u << 5,   /* spec.schedulingGates */
+	PK_UNMODELLED_SCHEDULING_GATES = 1u << 5,   /* unused: spec.schedulingGates are modelled (pk_pod_gated) */
 };
 /* Comma-separated names of the bits set in mask, written into buf. */
 const char *pk_unmodelled_names(unsigned mask, char *buf, size_t size);
@@ -129,12 +129,17 @@ typedef struct pk_node_term {
 
 /* A pod (anti-)affinity term, required or preferred (weight). Namespaces: the listed ones; none
  * listed and no namespaceSelector = the owning pod's namespace; an empty
- * namespaceSelector ({}) = every namespace. */
+ * namespaceSelector ({}) = every namespace; a non-empty one adds the
+ * namespaces whose labels it matches (k8s/namespace.h), as upstream's
+ * AffinityTerm.Matches. */
 typedef struct pk_pod_term {
 	pk_selector selector;         /* labelSelector; nil matches nothing */
 	const char **namespaces;      /* interned */
 	int nnamespaces;
 	bool all_namespaces;
+	bool has_ns_selector;         /* a non-empty namespaceSelector: ns_selector */
+	pk_selector ns_selector;
+	const struct pk_ns_set *ns_set; /* the namespaces' labels it is matched against */
 	const char *topology_key;     /* interned */
 	int32_t weight;               /* a preferred term's weight (0 for a required one) */
 } pk_pod_term;
@@ -190,6 +195,9 @@ typedef struct pk_pod_constraints {
 	const char *workload_name, *workload_pod_group;
 	/* The claims of spec.volumes (k8s/volume.h), or NULL. */
 	const struct pk_pod_volumes *volumes;
+	/* spec.schedulingGates' names, interned, in order (pk_pod_gated) */
+	const char *const *scheduling_gates;
+	int nscheduling_gates;
 	/* A replica's copy (pk_pod_constraints_for_replica): the template's
 	 * constraints own the selectors, pk_pod_release leaves them alone. */
 	bool borrowed;
@@ -296,6 +304,9 @@ typedef struct pk_decoder {
 	/* The last controller name kept (decode_owner): replicas of one
 	 * ReplicaSet are listed together and share it. */
 	const char *last_owner;
+	/* The namespaces a term's namespaceSelector is matched against
+	 * (k8s/namespace.h), or NULL: the selector then matches none. */
+	struct pk_ns_set *namespaces;
 } pk_decoder;
 
 void pk_decoder_init(pk_decoder *d, pk_arena *arena, pk_strtab *strs);
@@ -330,6 +341,22 @@ bool pk_pod_tolerates(const pk_pod *p, const pk_taint *taint);
 
 /* Does term t of pod owner select pod target (namespace and labels)? */
 bool pk_pod_term_matches(const pk_pod_term *t, const pk_pod *owner, const pk_pod *target);
+
+/* A pod with spec.schedulingGates: the SchedulingGates plugin's PreEnqueue
+ * keeps it out of the active queue (UnschedulableAndUnresolvable), so it is
+ * never filtered, placed, nominated or a preemptor. */
+static inline bool pk_pod_gated(const pk_pod *p)
+{
+	return p->con->nscheduling_gates > 0;
+}
+/* PreEnqueue's message, "waiting for scheduling gates: [a b]" (Go's %v of
+ * the names), into buf. */
+const char *pk_pod_gates_message(const pk_pod *p, char *buf, size_t size);
+/* The PodScheduled condition the apiserver gives a gated pod at creation
+ * (pkg/registry/core/pod/strategy.go applySchedulingGatedCondition; reason
+ * v1.PodReasonSchedulingGated). */
+#define PK_POD_REASON_SCHEDULING_GATED "SchedulingGated"
+#define PK_POD_SCHEDULING_GATED_MESSAGE "Scheduling is blocked due to non-empty scheduling gates"
 
 /* Priority admission's resolution of a pod's priorityClassName, with its
  * spec.priority and spec.preemptionPolicy when it carries them. */

@@ -8,7 +8,8 @@
  *     TestPreferredAffinityWithHardPodAffinitySymmetricWeight
  *     (kubernetes/kubernetes 8a4d98ac2f6dfd69fc5649b7bb23de0add56be56): the
  *     cases of the default profile, less those that rest on a
- *     namespaceSelector (namespace labels are not read: a warning says so)
+ *     namespaceSelector (fixtures of victims, with the Namespace objects:
+ *     test/fixtures/victims/TestPreferredAffinityWith...NamespaceSelector)
  *     or on non-default plugin arguments; upstream's namespace "" is
  *     "default" here
  *   imagelocality/image_locality_test.go TestImageLocalityPriority and

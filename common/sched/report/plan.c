@@ -102,6 +102,7 @@ void pk_plan_pod_from_record(pk_plan *p, const cJSON *rec, const cJSON *ref)
 	p->nfit = cJSON_GetArraySize(pk_get(rec, "fitsNodes"));
 	p->placement_record = pk_get(rec, "placement");
 	p->diagnosis_record = pk_get(rec, "diagnosis");
+	p->pre_enqueue_record = pk_get(rec, "preEnqueue");
 	cJSON_ArrayForEach(it, pk_get(rec, "warnings"))
 		pk_plan_add_warning(p, cJSON_IsString(it) ? it->valuestring : NULL);
 	const cJSON *gate = pk_get(rec, "postFilter");
@@ -160,6 +161,19 @@ static const char *disruptions_text(int n, char *buf, size_t size)
 	return buf;
 }
 
+const char *pk_pre_enqueue_text(const char *message, char *buf, size_t size)
+{
+	snprintf(buf, size, "%s (SchedulingGates PreEnqueue: %s, PodScheduled False: %s)", message,
+	         pk_code_name(PK_CODE_UNSCHEDULABLE_UNRESOLVABLE), PK_POD_REASON_SCHEDULING_GATED);
+	return buf;
+}
+
+/* PreEnqueue kept the pod out of the queue (a gated pod). */
+static bool pre_enqueued(const pk_plan *p)
+{
+	return p->eval ? p->eval->pre_enqueue : p->pre_enqueue_record != NULL;
+}
+
 void pk_plan_decide(pk_plan *p, int64_t now)
 {
 	const char *decided_by = p->best >= 0 ? p->decided_by : NULL;
@@ -198,6 +212,11 @@ void pk_plan_decide(pk_plan *p, int64_t now)
 		p->result = PK_PLAN_NOT_ELIGIBLE;
 		p->nominated = p->nominated_before;
 		snprintf(p->reason, sizeof p->reason, "%s", p->message);
+	} else if (pre_enqueued(p)) {
+		/* never in a cycle: nothing is cleared, a nomination stays */
+		p->result = PK_PLAN_UNSCHEDULABLE;
+		p->nominated = p->nominated_before;
+		pk_pre_enqueue_text(p->message, p->reason, sizeof p->reason);
 	} else {
 		/* No candidate: upstream clears any nomination the pod had. */
 		p->result = PK_PLAN_UNSCHEDULABLE;
@@ -242,6 +261,14 @@ void pk_plan_of_step(pk_plan *p, const pk_sim_step *st, const pk_snapshot *s, in
 		pk_plan_of_group(p, st->group_eval, u->npods ? u->pods[0]->scheduler_name : "default-scheduler",
 		                 k8s_minor);
 		pk_plan_add_warning(p, pk_pg_reprieve_assumption(st->group_eval));
+		if (u->gated_members) {
+			snprintf(p->owned_warning, sizeof p->owned_warning,
+			         "%d member(s) of the group carry scheduling gates: SchedulingGates' PreEnqueue keeps them "
+			         "out of the queue (PodScheduled False, reason " PK_POD_REASON_SCHEDULING_GATED "), so they "
+			         "are not among its pending members until their gates are removed; each has a plan of its own",
+			         u->gated_members);
+			pk_plan_add_warning(p, p->owned_warning);
+		}
 		p->snap = s;
 	} else {
 		pk_plan_of_pod(p, st->pod_eval, st->node ? &st->placement : NULL, st->gate_message);
@@ -251,6 +278,7 @@ void pk_plan_of_step(pk_plan *p, const pk_sim_step *st, const pk_snapshot *s, in
 			p->assumed_on = st->node;
 		}
 	}
+	pk_plan_add_warning(p, pk_ns_assumption(s->namespaces));
 	p->recreated = u->recreated; /* an evicted gang's members come back as one */
 	p->requeued = st->requeued;
 	const pk_applied *from = u->npods ? pk_apply_owner(a, u->pods[0]) : NULL;
@@ -369,6 +397,7 @@ static void group_plan_nodes_emit(pk_emit *em, const pk_snapshot *s, const pk_pg
 
 /* ---- the record ----------------------------------------------------------------------- */
 
+
 /* {"call","uid","namespace","name" opened in the actions array: details
  * follow before its pk_emit_end. */
 static void action_begin(pk_emit *e, const char *call, const char *uid, const char *ns, const char *name)
@@ -450,7 +479,8 @@ static void actions_emit(pk_emit *e, const pk_plan *p)
 			nomination_action(e, p->cleared[i].uid, p->cleared[i].namespace_, p->cleared[i].name, NULL);
 		if (p->result == PK_PLAN_PREEMPT)
 			nomination_action(e, p->uid, p->namespace_, p->name, p->nominated);
-		else if (p->result == PK_PLAN_UNSCHEDULABLE && p->nominated_before && *p->nominated_before)
+		else if (p->result == PK_PLAN_UNSCHEDULABLE && p->nominated_before && *p->nominated_before &&
+		         !pre_enqueued(p)) /* a gated pod ran no cycle: nothing clears its nomination */
 			nomination_action(e, p->uid, p->namespace_, p->name, NULL);
 	}
 	pk_emit_end(e);
@@ -495,7 +525,11 @@ static void pod_fields_emit(pk_emit *e, const pk_plan *p)
 	}
 	pk_emit_string(e, "decidedBy", p->decided_by);
 	pk_emit_string(e, "reason", p->reason);
-	if (p->result == PK_PLAN_NOT_ELIGIBLE || p->result == PK_PLAN_UNSCHEDULABLE) {
+	if (p->eval && p->eval->pre_enqueue)
+		pk_pre_enqueue_emit(e, "preEnqueue", p->eval);
+	else if (!p->eval && p->pre_enqueue_record)
+		pk_emit_item(e, "preEnqueue", p->pre_enqueue_record);
+	else if (p->result == PK_PLAN_NOT_ELIGIBLE || p->result == PK_PLAN_UNSCHEDULABLE) {
 		if (p->eval)
 			pk_diagnosis_emit(e, "diagnosis", p->eval, p->gate_message);
 		else if (p->diagnosis_record)

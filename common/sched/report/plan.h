@@ -62,6 +62,7 @@ typedef struct pk_plan {
 	const pk_evaluation *eval;
 	const char *gate_message;
 	const cJSON *diagnosis_record;
+	const cJSON *pre_enqueue_record;   /* victims' "preEnqueue" (a gated pod) */
 
 	/* the decision */
 	pk_plan_result result;
@@ -96,6 +97,11 @@ typedef struct pk_plan {
  * (NULL if it is not), gate_message when the per-pod PostFilter refused it.
  * Decided already (the evaluation chose). */
 void pk_plan_of_pod(pk_plan *p, const pk_evaluation *e, const pk_placement *pl, const char *gate_message);
+/* The REASON of a pod PreEnqueue kept out of the queue (a gated pod):
+ * "<message> (SchedulingGates PreEnqueue: UnschedulableAndUnresolvable,
+ * PodScheduled False: SchedulingGated)"; its record's "preEnqueue" is
+ * records.h's pk_pre_enqueue_emit. */
+const char *pk_pre_enqueue_text(const char *message, char *buf, size_t size);
 /* The facts of a pod's plan from victims' Preemptor record (NULL when the
  * input had only Candidate records) and its preemptor reference, into a
  * zeroed plan whose candidates the caller has set (decoded with records.h),

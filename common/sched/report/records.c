@@ -703,6 +703,20 @@ void pk_diagnosis_emit(pk_emit *e, const char *key, const pk_evaluation *ev, con
 	pk_emit_end(e);
 }
 
+void pk_pre_enqueue_emit(pk_emit *e, const char *key, const pk_evaluation *ev)
+{
+	pk_emit_object(e, key);
+	pk_emit_string(e, "plugin", "SchedulingGates");
+	pk_emit_string(e, "code", pk_code_name(PK_CODE_UNSCHEDULABLE_UNRESOLVABLE));
+	pk_emit_string(e, "message", ev->message);
+	pk_emit_object(e, "podScheduled");
+	pk_emit_string(e, "status", "False");
+	pk_emit_string(e, "reason", PK_POD_REASON_SCHEDULING_GATED);
+	pk_emit_string(e, "message", PK_POD_SCHEDULING_GATED_MESSAGE);
+	pk_emit_end(e);
+	pk_emit_end(e);
+}
+
 /* The Preemptor record of e, into em. */
 static void preemptor_emit(pk_emit *em, const pk_evaluation *e, const pk_placement *pl)
 {
@@ -746,7 +760,9 @@ static void preemptor_emit(pk_emit *em, const pk_evaluation *e, const pk_placeme
 		pk_emit_string(em, "status", p->gate_message);
 		pk_emit_end(em);
 	}
-	if (e->status == PK_PRE_NOT_ELIGIBLE || e->status == PK_PRE_UNSCHEDULABLE)
+	if (e->pre_enqueue)
+		pk_pre_enqueue_emit(em, "preEnqueue", e);
+	else if (e->status == PK_PRE_NOT_ELIGIBLE || e->status == PK_PRE_UNSCHEDULABLE)
 		pk_diagnosis_emit(em, "diagnosis", e, NULL);
 	pk_emit_item(em, "pod", p->object);
 	if (pl)

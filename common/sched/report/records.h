@@ -13,7 +13,9 @@
  *     "message":"…","nodes":N,"fitsNodes":[…],"potentialNodes":N,
  *     "numCandidates":N,"offset":K,"warnings":[…],
  *     "postFilter":{"gate","status"} (when a feature gate stopped it),
- *     "diagnosis":{…} (NotEligible, Unschedulable: pk_diagnosis_emit),"pod":{…},
+ *     "diagnosis":{…} (NotEligible, Unschedulable: pk_diagnosis_emit), or
+ *     "preEnqueue":{…} instead when PreEnqueue kept it out of the queue
+ *     (pk_pre_enqueue_emit), "pod":{…},
  *     "placement":{…} (NoPreemptionNeeded: pk_placement_emit)}
  *   {"kind":"Candidate","preemptor":{namespace,name,uid,priority},"node":"…",
  *     "victims":[{namespace,name,uid,node,priority,startTime,priorityClassName,
@@ -151,6 +153,16 @@ void pk_node_resources_emit(pk_emit *e, const char *key, const pk_nodeinfo *ni, 
  * it. postFilter: gate when the per-pod PostFilter's gate stopped the pod
  * (preempt-plan --simulate says it apart), else the evaluation's. */
 void pk_diagnosis_emit(pk_emit *e, const char *key, const pk_evaluation *ev, const char *gate);
+
+/* Why a pod that PreEnqueue rejected waits (ev->pre_enqueue: a gated pod):
+ *   {"plugin":"SchedulingGates","code":"UnschedulableAndUnresolvable",
+ *    "message":"waiting for scheduling gates: [a b]",
+ *    "podScheduled":{"status":"False","reason":"SchedulingGated",
+ *                    "message":"Scheduling is blocked due to non-empty scheduling gates"}}
+ * the plugin's status, and the pod's PodScheduled condition as the
+ * apiserver set it at creation. A Preemptor record and a PreemptionPlan
+ * carry it in place of "diagnosis" (no cycle ran). */
+void pk_pre_enqueue_emit(pk_emit *e, const char *key, const pk_evaluation *ev);
 
 /* victims' Preemptor record of evaluation e (the shape above), with
  * "placement" (pk_placement_emit) when pl places a pod that fits, its

@@ -134,10 +134,11 @@ void pk_sim_init(pk_sim *m, pk_snapshot *s, pk_pg_set *g, const pk_sim_opts *o)
 		unit_of_group[i] = -1;
 	/* members first counted, then stored, so each group's array is exact */
 	int *count = pk_xcalloc((size_t)g->n + 1, sizeof *count);
+	int *gated = pk_xcalloc((size_t)g->n + 1, sizeof *gated);
 	for (long i = 0; i < np; i++) {
 		pk_podgroup *pg = gang_path(m) ? pk_pg_scheduling_group(g, pending[i]) : NULL;
 		if (pg)
-			count[pg - g->groups]++;
+			(pk_pod_gated(pending[i]) ? gated : count)[pg - g->groups]++;
 	}
 	pk_eval_memo_uids_unique(m->opts.eval.memo, true);
 	for (long i = 0; i < np; i++)
@@ -147,7 +148,9 @@ void pk_sim_init(pk_sim *m, pk_snapshot *s, pk_pg_set *g, const pk_sim_opts *o)
 		int64_t created = p->created;
 		if (created > m->clock)
 			m->clock = created;
-		pk_podgroup *pg = gang_path(m) ? pk_pg_scheduling_group(g, p) : NULL;
+		/* a gated member is not in the queue: its group is played
+		 * without it, and it waits in a unit of its own */
+		pk_podgroup *pg = gang_path(m) && !pk_pod_gated(p) ? pk_pg_scheduling_group(g, p) : NULL;
 		if (!pg) {
 			pk_sim_unit *u = push_unit(m);
 			u->pods = pk_arena_alloc(&m->arena, sizeof *u->pods);
@@ -165,6 +168,7 @@ void pk_sim_init(pk_sim *m, pk_snapshot *s, pk_pg_set *g, const pk_sim_opts *o)
 			u->pods = pk_arena_alloc(&m->arena, sizeof *u->pods * (size_t)count[gi]);
 			u->priority = pg->priority;
 			u->created = pg->created ? pg->created : p->created;
+			u->gated_members = gated[gi];
 		}
 		pk_sim_unit *u = &m->queue[unit_of_group[gi]];
 		u->pods[u->npods++] = p;
@@ -172,6 +176,7 @@ void pk_sim_init(pk_sim *m, pk_snapshot *s, pk_pg_set *g, const pk_sim_opts *o)
 			u->created = p->created;
 	}
 	free(count);
+	free(gated);
 	free(unit_of_group);
 	free(pending);
 	if (m->n > 1)
@@ -210,6 +215,7 @@ static pk_pod *copy_pod(pk_sim *m, const pk_pod *src, const char *name, const ch
 	c->preemption_target = false;
 	c->created = m->clock;
 	m->clock += 1000000; /* 1 ms apart: creation order is queue order */
+	pk_ns_set_note(m->s->namespaces, c->namespace_); /* an applied object's may be new */
 	c->index = -1;
 	return c;
 }
@@ -419,6 +425,8 @@ static void run_pod(pk_sim *m, const pk_sim_unit *u, pk_sim_fn fn, void *ctx)
 		pk_score_place(m->s, m->scores, p, &e, &st.placement);
 		st.node = st.placement.node;
 		st.outcome = PK_SIM_SCHEDULED;
+	} else if (e.pre_enqueue) {
+		st.outcome = PK_SIM_UNSCHEDULABLE; /* gated: it waits in the queue, no PostFilter */
 	} else if ((st.gate_message = postfilter_gate(m, p)) != NULL) {
 		st.outcome = PK_SIM_UNSCHEDULABLE;
 	} else if (e.status == PK_PRE_NEEDS_PREEMPTION && e.best >= 0) {

@@ -12,7 +12,11 @@
  *     is nominated to the chosen node (a group's members to their intended
  *     nodes), where later preemptors count it as upstream counts nominated
  *     pods (priority >= theirs);
- *   - or stays unschedulable.
+ *   - or stays unschedulable;
+ *   - a gated pod (spec.schedulingGates) waits: PreEnqueue keeps it out of
+ *     the active queue (pk_evaluate says so), it takes no capacity and
+ *     preempts nothing; a gated member of a PodGroup is not among its
+ *     group's pending members (the group's plan says how many wait so).
  * Victims owned by a controller (ownerReferences with controller: true) are
  * re-queued once as a new pending pod with the same spec (the controller
  * recreating them), a member of a PodGroup into its group's unit when gangs
@@ -66,6 +70,7 @@ typedef struct pk_sim_unit {
 	bool scaled;              /* created by --scale */
 	bool applied;             /* created by an applied object */
 	pk_sim_chain *chain;      /* the pod's chain (OrderedReady), or NULL */
+	int gated_members;        /* a group's pending members left out: gated (each a unit of its own) */
 } pk_sim_unit;
 
 /* What happened to one unit; handed to the caller's callback. */

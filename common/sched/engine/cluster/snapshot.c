@@ -115,6 +115,9 @@ void pk_snapshot_init(pk_snapshot *s)
 	pk_arena_init(&s->arena);
 	s->strs = pk_strtab_new();
 	pk_decoder_init(&s->dec, &s->arena, s->strs);
+	s->namespaces = pk_xcalloc(1, sizeof *s->namespaces);
+	pk_ns_set_init(s->namespaces, s->strs);
+	s->dec.namespaces = s->namespaces;
 	pk_pclass_set_init(&s->classes);
 	struct timespec ts;
 	clock_gettime(CLOCK_REALTIME, &ts);
@@ -147,6 +150,9 @@ void pk_snapshot_free(pk_snapshot *s)
 	pk_pclass_set_free(&s->classes);
 	pk_volume_set_free(s->volumes);
 	free(s->volumes);
+	if (s->namespaces)
+		pk_ns_set_free(s->namespaces);
+	free(s->namespaces);
 	pk_strtab_free(s->strs);
 	pk_arena_free(&s->arena);
 	memset(s, 0, sizeof *s);
@@ -206,6 +212,10 @@ pk_add_result pk_snapshot_add(pk_snapshot *s, const cJSON *obj, long record, boo
 			return PK_ADD_REJECTED;
 		}
 		s->priority_classes++;
+		return PK_ADD_USED;
+	}
+	if (strcmp(kind, "Namespace") == 0) {
+		pk_ns_set_add(s->namespaces, obj);
 		return PK_ADD_USED;
 	}
 	if (!pk_volume_kind(pk_kind(obj)))
@@ -440,7 +450,7 @@ static int32_t *pods_to_nodes(pk_snapshot *s)
 			}
 			where[i] = (int32_t)(ni - s->infos);
 			ni->npods++;
-		} else if (*p->nominated_node) {
+		} else if (*p->nominated_node && !pk_pod_gated(p)) { /* a gated pod is no nominated pod */
 			pk_nodeinfo *ni = node_of_key(s, p->nominated_node);
 			if (ni)
 				push_pod(&ni->nominated, &ni->nnominated, &ni->nomcap, p);
@@ -490,6 +500,19 @@ static void infer_missing_classes(pk_snapshot *s)
 	pk_pclass_set_infer(&s->classes);
 }
 
+/* Without Namespace objects, the namespaces of the pods are the ones known,
+ * each with its kubernetes.io/metadata.name label (namespace.h): only when
+ * some pod term has a namespaceSelector. */
+static void note_namespaces(pk_snapshot *s)
+{
+	if (!s->namespaces->selectors || s->namespaces->objects)
+		return;
+	const char *last = NULL;
+	for (long i = 0; i < s->npods; i++)
+		if (s->pods[i]->namespace_ != last)
+			pk_ns_set_note(s->namespaces, last = s->pods[i]->namespace_);
+}
+
 void pk_snapshot_finish(pk_snapshot *s)
 {
 	if (s->finished)
@@ -527,6 +550,7 @@ void pk_snapshot_finish(pk_snapshot *s)
 			s->anti_affinity_pods++;
 	}
 	free(where);
+	note_namespaces(s);
 	pk_workers *w = s->nnodes >= 256 ? pk_workers_new(pk_workers_wanted(s->threads)) : NULL;
 	pk_workers_run(w, finish_nodes, s);
 	pk_workers_free(w);
@@ -641,9 +665,7 @@ long pk_snapshot_pending(const pk_snapshot *s, pk_pod ***out)
 		pk_pod *p = s->pods[i];
 		if (*p->node_name || pk_pod_is_terminal(p) || p->terminating || p->shadowed)
 			continue;
-		if (p->unmodelled & PK_UNMODELLED_SCHEDULING_GATES)
-			continue; /* gated pods are not in the active queue */
-		v[n++] = p;
+		v[n++] = p; /* gated ones too: their evaluation says they wait (pk_pod_gated) */
 	}
 	qsort(v, (size_t)n, sizeof *v, queue_cmp);
 	*out = v;

@@ -12,6 +12,7 @@
 #include <cjson/cJSON.h>
 #include "diag.h"
 #include "k8s/pod.h"
+#include "k8s/namespace.h"
 #include "k8s/options.h"
 #include "k8s/priority.h"
 
@@ -105,6 +106,11 @@ typedef struct pk_snapshot {
 	 * (k8s/volume.h), or NULL when the input holds none (filter/volumes.h) */
 	struct pk_volume_set *volumes;
 
+	/* Namespaces and their labels (Namespace objects), for the
+	 * namespaceSelector of pod affinity terms; the decoder's terms point
+	 * to it, so it never moves. */
+	pk_ns_set *namespaces;
+
 	void *index;              /* private: node-name hash index */
 } pk_snapshot;
 
@@ -117,7 +123,8 @@ extern const char *const pk_snapshot_unused_members[];
 
 void pk_snapshot_init(pk_snapshot *s);
 void pk_snapshot_free(pk_snapshot *s);
-/* Decode one object (Node, Pod, PodDisruptionBudget, PriorityClass) into the
+/* Decode one object (Node, Pod, PodDisruptionBudget, PriorityClass,
+ * Namespace, the storage kinds) into the
  * snapshot. The object is not kept (except a pending pod's when
  * keep_pending_objects: then *take is set and the caller must detach it).
  * Other kinds are PK_ADD_SKIPPED; unusable objects PK_ADD_REJECTED with a
@@ -158,9 +165,11 @@ void pk_snapshot_nominate(pk_snapshot *s, pk_pod *p, const char *node);
  * name order. Returns <0 if a is more important. */
 int pk_pod_importance_cmp(const pk_pod *a, const pk_pod *b, int64_t now);
 
-/* Preemptors from --pending: pending pods (no nodeName, not terminal, not
- * gated) in scheduling-queue order (PrioritySort: priority desc, then
- * creation time, then namespace/name). Returns the count; *out is malloc'd. */
+/* Preemptors from --pending: pending pods (no nodeName, not terminal) in
+ * scheduling-queue order (PrioritySort: priority desc, then creation time,
+ * then namespace/name). Gated pods (pk_pod_gated) are among them, so that
+ * every answer lists them: upstream keeps them out of the active queue, and
+ * pk_evaluate answers for them so. Returns the count; *out is malloc'd. */
 long pk_snapshot_pending(const pk_snapshot *s, pk_pod ***out);
 
 /* ---- a PDB and a pod (pdb.c; inline: victim selection asks per pod) ---- */

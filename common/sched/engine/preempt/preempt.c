@@ -142,8 +142,34 @@ static void dry_run(pk_cycle *cy, const pk_preemptor *p, const pk_eval_opts *o, 
 
 static void evaluate(pk_cycle *c, const pk_preemptor *p, const pk_eval_opts *o, pk_evaluation *e);
 
+/* SchedulingGates' PreEnqueue rejected the pod (UnschedulableAndUnresolvable):
+ * it never leaves the queue's unschedulable pods, so no cycle runs, no
+ * PostFilter, no nomination. */
+static void gated(const pk_snapshot *s, const pk_preemptor *p, const pk_eval_opts *o, pk_evaluation *e)
+{
+	memset(e, 0, sizeof *e);
+	pk_arena_init(&e->arena);
+	e->preemptor = p;
+	e->best = -1;
+	e->status = PK_PRE_UNSCHEDULABLE;
+	e->pre_enqueue = true;
+	e->postfilter = "";
+	e->nodes = pk_arena_alloc(&e->arena, sizeof *e->nodes);
+	e->k8s_minor = o->k8s_minor;
+	size_t len = 64;
+	for (int i = 0; i < p->pod->con->nscheduling_gates; i++)
+		len += strlen(p->pod->con->scheduling_gates[i]) + 1;
+	char *m = pk_arena_alloc(&e->arena, len);
+	e->message = pk_pod_gates_message(p->pod, m, len);
+	(void)s;
+}
+
 void pk_evaluate(pk_snapshot *s, const pk_preemptor *p, const pk_eval_opts *o, pk_evaluation *e)
 {
+	if (pk_pod_gated(p->pod)) {
+		gated(s, p, o, e);
+		return;
+	}
 	/* The preemptor's cycle: every PreFilter state, which the dry runs
 	 * update as they remove and add pods (cycle.h). */
 	pk_cycle c;
@@ -271,6 +297,8 @@ pk_pod *pk_nodeinfo_find_pod(const pk_nodeinfo *ni, const pk_victim_ref *r)
 void pk_snapshot_apply(pk_snapshot *s, const pk_evaluation *e)
 {
 	pk_pod *pod = e->preemptor->pod;
+	if (e->pre_enqueue)
+		return;
 	if (e->status == PK_PRE_UNSCHEDULABLE) {
 		pk_snapshot_nominate(s, pod, NULL); /* upstream clears it when no candidate exists */
 		return;

@@ -308,6 +308,10 @@ typedef struct pk_evaluation {
 	int best;                 /* pk_pick_one_node result, or -1 */
 	const char *decided_by;   /* the criterion that chose it (pk_pick_one_node_why) */
 	int k8s_minor;            /* pk_eval_opts.k8s_minor: the release its records name */
+	/* PreEnqueue kept the pod out of the queue (SchedulingGates: a gated
+	 * pod, pk_pod_gated): no node was looked at (nnodes 0), status
+	 * Unschedulable, message the plugin's; nothing is played forward. */
+	bool pre_enqueue;
 	pk_arena arena;           /* owns everything above */
 } pk_evaluation;
 
@@ -318,7 +322,8 @@ void pk_evaluation_free(pk_evaluation *e);
 /* Play the chosen plan forward: remove the victims of the best candidate
  * from their node, clear lower-priority nominations there and nominate the
  * preemptor to the node (so later preemptors see it, priority >= rule).
- * Unschedulable: clear the preemptor's nomination, as upstream does. Other
+ * Unschedulable: clear the preemptor's nomination, as upstream does (not
+ * after PreEnqueue: a gated pod never ran a cycle). Other
  * outcomes change nothing (a pod that fits is not placed: scoring is not
  * modelled). */
 void pk_snapshot_apply(pk_snapshot *s, const pk_evaluation *e);
