@@ -339,7 +339,12 @@ static void resize_own_entries(victims_run *r)
 			    strcmp(q->node_name, p->pod->node_name) == 0 && pk_snapshot_node(&r->snap, q->node_name))
 				p->resize_own = q;
 		}
-		if (!p->resize_own && pk_snapshot_node(&r->snap, p->pod->node_name))
+		if (!pk_snapshot_node(&r->snap, p->pod->node_name))
+			preemptor_warn(r, i, "preemptor-resize-node",
+			               "pod %s/%s is bound to node %s, which is not in the input: its resize is evaluated "
+			               "on no node; `kubectl get nodes` belongs in the input",
+			               p->pod->namespace_, p->pod->name, p->pod->node_name);
+		else if (!p->resize_own)
 			preemptor_warn(r, i, "preemptor-resize-own",
 			               "pod %s/%s: the input does not hold it on node %s, so the node is counted without "
 			               "it (as with its allocation discounted)",
