@@ -232,3 +232,16 @@ candidates() {
 	assert_output --partial '<td>Filter</td><td class="reason">node(s) had untolerated taint(s): nvidia.com/gpu=present:NoSchedule</td><td class="n">1</td><td class="n">1</td>'
 	assert_output --partial '<td>Filter</td><td class="reason">Insufficient cpu</td><td class="n">1</td><td class="n">4</td>'
 }
+
+@test "a Deferred in-place resize (KEP-5836): the table and the page name its node, the plan writes no nomination" {
+	d="$ROOT/test/fixtures/victims/PR140000-TestDeferredResizePodPreemption-preempt-single-low-priority-pod"
+	victims --feature-gates InPlacePodVerticalScalingSchedulerPreemption=true --preemptor "$d/preemptor.json" \
+		"$d/cluster.json" 2>/dev/null >"$BATS_TEST_TMPDIR/r.ndjson"
+	run -0 preempt-plan -o table "$BATS_TEST_TMPDIR/r.ndjson"
+	assert_line --index 1 --regexp '^default/preemptor-pod +1000 +Preempt +node1 +1 +1x2\^31\+100 +preempting 1 pod\(s\) on node node1, chosen from 1 candidate node\(s\) by the only candidate$'
+	assert_output --partial 'with its in-place resize Deferred (spec requests cpu 300m, memory 100; allocated cpu 100m, memory 100)'
+	run -0 preempt-plan -o html "$BATS_TEST_TMPDIR/r.ndjson"
+	assert_output --partial 'no nomination (the pod is bound to node1)'
+	assert_output --regexp '<td[^>]*>node1</td>'
+	refute_output --partial '"nominatedNodeName":"node1"'
+}

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "k8s/json.h"
+#include "k8s/quantity.h"
 #include "base/alloc.h"
 #include "sched/engine/filter/volumes.h"
 #include "sched/sim/apply.h"
@@ -214,6 +215,143 @@ static const char *clear_placement(cJSON *pod, char *buf, size_t size)
 	return buf;
 }
 
+/* ---- a Deferred in-place resize (KEP-5836, kubernetes#140000) --------------- */
+
+/* A pod bound to a node whose in-place resize the kubelet Deferred. */
+static bool resize_deferred(const cJSON *pod)
+{
+	return *pk_str_or(pod, "spec.nodeName", "") && pk_pod_object_resize_deferred(pod);
+}
+
+/* The pod as the scheduler evaluates its Deferred resize: the Filter
+ * plugins that skip such a pod (NodeUnschedulable, NodeAffinity,
+ * TaintToleration, NodePorts, InterPodAffinity, PodTopologySpread, the
+ * volume plugins, DynamicResources) have nothing to check in it, and it is
+ * no member of a pod group (isPodGroupMember); NodeName and
+ * NodeResourcesFit see it as it is. Its status goes: the pod is planned
+ * from its spec. */
+static cJSON *resize_view(const cJSON *pod)
+{
+	static const char *const skipped[] = {
+		"affinity", "nodeSelector", "tolerations", "topologySpreadConstraints", "volumes", "resourceClaims",
+		"schedulingGates", "schedulingGroup", "workloadRef", NULL,
+	};
+	cJSON *v = cJSON_Duplicate(pod, 1);
+	cJSON_DeleteItemFromObjectCaseSensitive(v, "status");
+	cJSON_DeleteItemFromObjectCaseSensitive(cJSON_GetObjectItemCaseSensitive(v, "metadata"), "labels");
+	cJSON *spec = cJSON_GetObjectItemCaseSensitive(v, "spec");
+	for (int i = 0; skipped[i]; i++)
+		cJSON_DeleteItemFromObjectCaseSensitive(spec, skipped[i]);
+	static const char *const lists[] = { "containers", "initContainers", NULL };
+	for (int i = 0; lists[i]; i++) {
+		cJSON *c;
+		cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(spec, lists[i]))
+			cJSON_DeleteItemFromObjectCaseSensitive(c, "ports");
+	}
+	/* every taint tolerated: TaintToleration and NodeUnschedulable skip it */
+	cJSON *all = cJSON_AddArrayToObject(spec, "tolerations"), *t = cJSON_CreateObject();
+	cJSON_AddStringToObject(t, "operator", "Exists");
+	cJSON_AddItemToArray(all, t);
+	return v;
+}
+
+/* "cpu 100m, memory 100": the cpu and memory of r. */
+static void cpu_memory_text(int64_t cpu, int64_t memory, char *buf, size_t size)
+{
+	char c[32], m[32];
+	pk_qty_format(cpu, c, sizeof c);
+	pk_qty_format(memory, m, sizeof m);
+	snprintf(buf, size, "cpu %s, memory %s", c, m);
+}
+
+/* The containers' status.containerStatuses[].allocatedResources, summed. */
+static void allocated_text(const cJSON *pod, char *buf, size_t size)
+{
+	int64_t cpu = 0, memory = 0, q;
+	bool any = false;
+	const cJSON *cs;
+	cJSON_ArrayForEach(cs, pk_getp(pod, "status.containerStatuses")) {
+		const cJSON *a = pk_get(cs, "allocatedResources");
+		if (pk_qty_from_json(pk_get(a, "cpu"), &q) == PK_QTY_OK)
+			cpu += q, any = true;
+		if (pk_qty_from_json(pk_get(a, "memory"), &q) == PK_QTY_OK)
+			memory += q, any = true;
+	}
+	if (any)
+		cpu_memory_text(cpu, memory, buf, size);
+	else
+		snprintf(buf, size, "not in its status");
+}
+
+/* What the answer for a Deferred resize rests on (the gate on), or why
+ * the scheduler does not take the pod (the gate off, or a release without
+ * it): the refusal is the answer's message. */
+static void resize_preemptor(victims_run *r, long i, const cJSON *pod)
+{
+	pk_preemptor *p = &r->preemptors[i];
+	const pk_release_profile *rel = &r->cli->engine.release;
+	char want[96], alloc[96], text[1600];
+	cpu_memory_text(p->pod->requests.cpu, p->pod->requests.memory, want, sizeof want);
+	allocated_text(pod, alloc, sizeof alloc);
+	p->resize = true;
+	if (rel->resize_preemption) {
+		preemptor_warn(r, i, "preemptor-resize",
+		               "pod %s/%s is bound to node %s with its in-place resize Deferred (spec requests %s; "
+		               "allocated %s): planned as the scheduler with InPlacePodVerticalScalingSchedulerPreemption "
+		               "(alpha, KEP-5836) plans it: on node %s only, its own entry discounted so that only the "
+		               "increase must fit, victims of lower priority there, no nominatedNodeName written; the "
+		               "kubelet resizes it once they are gone",
+		               p->pod->namespace_, p->pod->name, p->pod->node_name, want, alloc, p->pod->node_name);
+		return;
+	}
+	char why[300], model[160] = "";
+	if (rel->resize_preemption_gate_exists) {
+		snprintf(why, sizeof why, "with InPlacePodVerticalScalingSchedulerPreemption off (upstream's default) the "
+		         "scheduler does not take a bound pod");
+	} else {
+		snprintf(why, sizeof why, "Kubernetes 1.%d's scheduler does not take a bound pod (scheduler preemption "
+		         "for a resize is KEP-5836, alpha in 1.%d)", rel->minor, rel->resize_preemption_since);
+		snprintf(model, sizeof model, "--kubernetes-version 1.%d ", rel->resize_preemption_since);
+	}
+	snprintf(text, sizeof text,
+	         "pod %s/%s is bound to node %s with its in-place resize Deferred (spec requests %s; allocated %s): "
+	         "%s, and the kubelet keeps the resize Deferred until the node has room; no preemption. "
+	         "`%s--feature-gates InPlacePodVerticalScalingSchedulerPreemption=true` models the alpha behaviour",
+	         p->pod->namespace_, p->pod->name, p->pod->node_name, want, alloc, why, model);
+	p->resize_refusal = pk_intern(r->snap.strs, text);
+}
+
+/* The snapshot's entry of a Deferred resize's pod (same uid, or same
+ * namespace and name, bound to its node): left out of its node while it is
+ * evaluated. Said when the input lacks it. */
+static void resize_own_entries(victims_run *r)
+{
+	for (long i = 0; i < r->npreemptors; i++) {
+		pk_preemptor *p = &r->preemptors[i];
+		if (!p->resize)
+			continue;
+		for (long k = 0; k < r->snap.npods && !p->resize_own; k++) {
+			pk_pod *q = r->snap.pods[k];
+			bool same = *p->pod->uid && *q->uid ? strcmp(q->uid, p->pod->uid) == 0
+			                                     : q->namespace_ == p->pod->namespace_ &&
+			                                               strcmp(q->name, p->pod->name) == 0;
+			if (same && !q->shadowed && !pk_pod_is_terminal(q) && *q->node_name &&
+			    strcmp(q->node_name, p->pod->node_name) == 0 && pk_snapshot_node(&r->snap, q->node_name))
+				p->resize_own = q;
+		}
+		if (!pk_snapshot_node(&r->snap, p->pod->node_name))
+			preemptor_warn(r, i, "preemptor-resize-node",
+			               "pod %s/%s is bound to node %s, which is not in the input: its resize is evaluated "
+			               "on no node; `kubectl get nodes` belongs in the input",
+			               p->pod->namespace_, p->pod->name, p->pod->node_name);
+		else if (!p->resize_own)
+			preemptor_warn(r, i, "preemptor-resize-own",
+			               "pod %s/%s: the input does not hold it on node %s, so the node is counted without "
+			               "it (as with its allocation discounted)",
+			               p->pod->namespace_, p->pod->name, p->pod->node_name);
+	}
+}
+
 /* -n NS: a preemptor without a namespace is in NS, as kubectl apply -n NS
  * creates it; one in another namespace is refused, as kubectl refuses it. */
 static bool preemptor_in_namespace(victims_run *r, cJSON *pod, const pk_record *rec)
@@ -265,10 +403,13 @@ static int on_preemptor_record(void *ctx, pk_record *rec)
 	}
 	cJSON *pod;
 	char cleared[300] = "", count[64] = "";
+	bool resize = false;
 	if (strcmp(kind, "Pod") == 0) {
 		pod = rec->obj;
 		rec->obj = NULL;
-		clear_placement(pod, cleared, sizeof cleared);
+		resize = resize_deferred(pod); /* bound, and so it stays */
+		if (!resize)
+			clear_placement(pod, cleared, sizeof cleared);
 	} else {
 		const cJSON *tmpl = pod_template(rec->obj, kind);
 		if (!tmpl) {
@@ -291,7 +432,10 @@ static int on_preemptor_record(void *ctx, pk_record *rec)
 	                   .file = pc->file };
 	p.pod = pk_arena_alloc(&r->snap.arena, sizeof *p.pod);
 	char err[512];
-	if (pk_pod_decode(&r->snap.dec, pod, p.pod, err, sizeof err) < 0) {
+	cJSON *view = resize ? resize_view(pod) : NULL;
+	int rc = pk_pod_decode(&r->snap.dec, view ? view : pod, p.pod, err, sizeof err);
+	cJSON_Delete(view);
+	if (rc < 0) {
 		pk_diag_report(&r->cli->diag, PK_SEV_ERROR, &rec->origin, "--preemptor: %s", err);
 		pk_pod_release(p.pod);
 		cJSON_Delete(pod);
@@ -303,6 +447,8 @@ static int on_preemptor_record(void *ctx, pk_record *rec)
 		p.pod->uid = made_up_uid(r, p.pod);
 	push_preemptor(r, &p, rec->origin.line);
 	long i = r->npreemptors - 1;
+	if (resize)
+		resize_preemptor(r, i, pod);
 	if (*cleared)
 		preemptor_warn(r, i, "preemptor-copied",
 		               "pod %s/%s carries %s, as a pod copied from a cluster does: planned as a new pod of the "
@@ -480,7 +626,7 @@ static void reschedule_copies(victims_run *r)
 {
 	for (long i = 0; i < r->npreemptors; i++) {
 		pk_preemptor *p = &r->preemptors[i];
-		if (p->pod->index >= 0 || !*p->pod->uid)
+		if (p->pod->index >= 0 || !*p->pod->uid || p->resize)
 			continue;
 		for (long k = 0; k < r->snap.npods; k++) {
 			pk_pod *q = r->snap.pods[k];
@@ -517,6 +663,7 @@ static void volume_input_hint(victims_run *r)
 static void preemptor_assumptions(victims_run *r)
 {
 	reschedule_copies(r);
+	resize_own_entries(r);
 	input_admission_warnings(r);
 	volume_input_hint(r);
 	for (long i = 0; i < r->npreemptors; i++) /* a --preemptor's namespace may be new */

@@ -63,7 +63,8 @@ static int each_gate(const char *spec, gate_fn fn, void *ctx, char *err, size_t 
  * 1.36, beta 1.37, off; TopologyAwareWorkloadScheduling alpha 1.36;
  * SchedulerAsyncPreemption beta on since 1.33; SchedulerAsyncAPICalls beta
  * off since 1.34), WorkloadAwarePreemption alpha 1.36 (#137200) and removed
- * in 1.37 (#139520); karmada.md R32 for Karmada's gate, which no Kubernetes
+ * in 1.37 (#139520); InPlacePodVerticalScalingSchedulerPreemption alpha
+ * 1.37, off (KEP-5836, #140000); karmada.md R32 for Karmada's gate, which no Kubernetes
  * release changes. */
 #define ABSENT {false, PK_GATE_ALPHA, false}
 #define ALPHA_OFF {true, PK_GATE_ALPHA, false}
@@ -97,6 +98,9 @@ static const pk_gate_info registry[PK_NGATES] = {
 	[PK_GATE_PROPAGATION_POLICY_PREEMPTION] = {
 		"PropagationPolicyPreemption", "karmada-controller-manager", {ALPHA_OFF, ALPHA_OFF, ALPHA_OFF}, false,
 		"pp-match", NULL},
+	[PK_GATE_IN_PLACE_RESIZE_SCHEDULER_PREEMPTION] = {
+		"InPlacePodVerticalScalingSchedulerPreemption", "kube-apiserver, kube-scheduler, kubelet",
+		{ABSENT, ABSENT, ALPHA_OFF}, false, "victims", NULL},
 };
 
 /* kubernetes/kubernetes#139520 merged both into GenericWorkload. */

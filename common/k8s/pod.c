@@ -139,6 +139,8 @@ int pk_node_decode(pk_decoder *d, const cJSON *node, pk_node *out, char *err, si
 		return -1;
 	pk_res_acc_to_res(d, &a, &out->allocatable);
 	out->unschedulable = pk_bool(node, "spec.unschedulable");
+	out->resize_preemption_disabled =
+		cJSON_GetArraySize(pk_getp(node, "spec.podPreemptionPolicy.disableResizePreemption")) > 0;
 	const cJSON *taints = pk_getp(node, "spec.taints");
 	int n = cJSON_IsArray(taints) ? cJSON_GetArraySize(taints) : 0;
 	if (n > 0) {
@@ -866,6 +868,17 @@ pk_resolved_priority pk_pod_resolve_priority(const pk_pclass_set *classes, const
 	pk_preemption_policy policy = p->policy; /* a bit-field has no address */
 	return pk_resolve_priority_fields(classes, p->class_name, p->has_priority ? &p->priority : NULL,
 	                                  p->has_policy ? &policy : NULL);
+}
+
+bool pk_pod_object_resize_deferred(const cJSON *pod)
+{
+	const cJSON *c;
+	cJSON_ArrayForEach(c, pk_getp(pod, "status.conditions")) {
+		const char *type = pk_str(c, "type");
+		if (type && strcmp(type, "PodResizePending") == 0)
+			return strcmp(pk_str_or(c, "reason", ""), "Deferred") == 0;
+	}
+	return false;
 }
 
 bool pk_pod_is_terminal(const pk_pod *p)

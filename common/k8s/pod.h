@@ -83,6 +83,9 @@ typedef struct pk_node {
 	const pk_labels *fields;  /* {"metadata.name": name} for matchFields, packed */
 	pk_res allocatable;       /* status.allocatable (pods in .pods, as a count x1000) */
 	bool unschedulable;       /* spec.unschedulable */
+	/* spec.podPreemptionPolicy.disableResizePreemption lists an owner:
+	 * no preemption for an in-place resize on this node (KEP-5836) */
+	bool resize_preemption_disabled;
 	pk_taint *taints;
 	int ntaints;
 	pk_node_image *images;    /* every name of every status.images entry */
@@ -365,5 +368,12 @@ pk_resolved_priority pk_pod_resolve_priority(const pk_pclass_set *classes, const
 /* Is the pod in a terminal phase (Succeeded/Failed)? The scheduler's cache
  * does not hold such pods. */
 bool pk_pod_is_terminal(const pk_pod *p);
+
+/* Is the pod object's in-place resize Deferred by the kubelet? As
+ * upstream's IsPodResizeDeferred (component-helpers/resource): the first
+ * PodResizePending condition has reason Deferred. Read from the object
+ * (a --preemptor as `kubectl get pod -o json` shows it), never on the
+ * snapshot's hot path. */
+bool pk_pod_object_resize_deferred(const cJSON *pod);
 
 #endif

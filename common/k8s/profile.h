@@ -40,6 +40,13 @@ typedef struct pk_release_profile {
 	/* PodGroup priority and disruptionMode count in pod-by-pod scheduling
 	 * and preemption too (the release's rule, with GenericWorkload on) */
 	bool groups_count_in_pod_preemption;
+	/* KEP-5836 (#140000): a bound pod whose in-place resize the kubelet
+	 * Deferred is queued and may preempt on its own node
+	 * (InPlacePodVerticalScalingSchedulerPreemption, alpha in 1.37);
+	 * resize_preemption_gate_exists: the release has the gate at all */
+	bool resize_preemption;
+	bool resize_preemption_gate_exists;
+	int resize_preemption_since;  /* the first release with the gate (its minor) */
 
 	/* ---- behaviours by release (the table), whatever the gates ---- */
 	bool gang_scheduling_modelled;       /* 1.35's Permit-time gang scheduling is not (answered as 1.36) */

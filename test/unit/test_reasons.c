@@ -12,7 +12,9 @@
  * PostFilter message ("no new claims to deallocate", plugins/
  * dynamicresources/dynamicresources.go), which a default profile with
  * DynamicResourceAllocation joins before "preemption: " and the engine does
- * not model. */
+ * not model; a Deferred in-place resize's (DeferredPodScheduling's Filter
+ * and Permit, the nodes NodeName's PreFilterResult leaves out), which only
+ * a bound --preemptor reaches: the fixtures test/fixtures/victims/PR140000-*. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -12,6 +12,14 @@
 #define PK_R_UNSCHEDULABLE "node(s) were unschedulable"
 /* nodename/node_name.go ErrReason */
 #define PK_R_NODE_NAME "node(s) didn't match the requested node name"
+/* schedule_one.go findNodesThatFitPod: the nodes a PreFilterResult leaves
+ * out (NodeName's, for a bound pod: its own node only) */
+#define PK_R_NODE_NAME_PREFILTER "node(s) didn't satisfy plugin(s) [NodeName]"
+/* deferredpodscheduling/deferred_pod_scheduling.go (KEP-5836, #140000):
+ * ErrReasonNodeDisablesResizePreemption (Filter) and Permit's rejection of
+ * a Deferred resize that fits (the kubelet actuates it) */
+#define PK_R_RESIZE_DISABLED "node had resize preemption disabled"
+#define PK_R_RESIZE_FITS "pod resize fits, waiting for Kubelet actuation"
 /* tainttoleration/taint_toleration.go Filter, since #134740 (1.35, and
  * 1.34 by #135023): the taint is logged, not named; the records name it
  * (pk_untolerated_taint). Before: "node(s) had untolerated taint {%s: %s}". */

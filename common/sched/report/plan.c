@@ -59,6 +59,7 @@ void pk_plan_of_pod(pk_plan *p, const pk_evaluation *e, const pk_placement *pl, 
 	}
 	p->placement = pl;
 	p->eval = e;
+	p->resize_node = pre->resize ? pod->node_name : NULL;
 	p->gate_message = gate_message;
 	if (pod->unmodelled) {
 		char names[256];
@@ -95,6 +96,9 @@ void pk_plan_pod_from_record(pk_plan *p, const cJSON *rec, const cJSON *ref)
 	if (!pk_plan_result_parse(pk_str_or(rec, "status", "Preempt"), &p->found))
 		p->found = PK_PLAN_UNSCHEDULABLE;
 	p->message = pk_str_or(rec, "message", "");
+	const cJSON *pod = pk_get(rec, "pod"); /* victims echoes a Deferred resize bound, as it is */
+	if (*pk_str_or(pod, "spec.nodeName", "") && pk_pod_object_resize_deferred(pod))
+		p->resize_node = pk_str_or(pod, "spec.nodeName", "");
 	const cJSON *it;
 	cJSON_ArrayForEach(it, pk_get(rec, "fitsNodes"))
 		if (cJSON_IsString(it) && p->nfit_shown < PK_FITS_SHOWN)
@@ -184,7 +188,7 @@ void pk_plan_decide(pk_plan *p, int64_t now)
 	if (best >= 0) {
 		const pk_candidate *c = &p->candidates[best];
 		p->result = PK_PLAN_PREEMPT;
-		p->nominated = c->node;
+		p->nominated = p->resize_node ? NULL : c->node;
 		p->victims = c->victims;
 		p->nvictims = c->nvictims;
 		p->num_pdb_violations = c->num_pdb_violations;
@@ -204,6 +208,11 @@ void pk_plan_decide(pk_plan *p, int64_t now)
 		else
 			snprintf(p->reason, sizeof p->reason, "preempting %d pod(s) on %s%s, chosen from %d candidate node(s) "
 			         "by %s; %s", c->nvictims, nodes, dis, p->ncandidates, decided_by, p->message);
+		if (p->resize_node) {
+			size_t w = strlen(p->reason);
+			snprintf(p->reason + w, sizeof p->reason - w, " The in-place resize is the kubelet's once they are "
+			         "gone: no nomination (the pod is bound to %s).", p->resize_node);
+		}
 	} else if (p->found == PK_PLAN_NO_PREEMPTION_NEEDED) {
 		p->result = PK_PLAN_NO_PREEMPTION_NEEDED;
 		decide_fits(p);
@@ -471,13 +480,15 @@ static void actions_emit(pk_emit *e, const pk_plan *p)
 	else
 		snprintf(by, sizeof by, "pod %s", p->uid);
 	/* executor.go: podGroupExecutorPreemptor.Type() is "podgroup" */
+	/* the node of the victims: a group's are where they run, a resize's on its own node */
+	const char *at = p->resize_node ? p->resize_node : p->nominated;
 	for (int i = 0; i < p->nvictims; i++)
-		victim_actions_emit(e, &p->victims[i], p->group ? p->victims[i].node : p->nominated, p->scheduler,
+		victim_actions_emit(e, &p->victims[i], p->group ? p->victims[i].node : at, p->scheduler,
 		                       p->group ? "podgroup" : "pod", by);
 	if (!p->group) {
 		for (int i = 0; i < p->ncleared; i++)
 			nomination_action(e, p->cleared[i].uid, p->cleared[i].namespace_, p->cleared[i].name, NULL);
-		if (p->result == PK_PLAN_PREEMPT)
+		if (p->result == PK_PLAN_PREEMPT && !p->resize_node)
 			nomination_action(e, p->uid, p->namespace_, p->name, p->nominated);
 		else if (p->result == PK_PLAN_UNSCHEDULABLE && p->nominated_before && *p->nominated_before &&
 		         !pre_enqueued(p)) /* a gated pod ran no cycle: nothing clears its nomination */
@@ -522,6 +533,8 @@ static void pod_fields_emit(pk_emit *e, const pk_plan *p)
 			pk_placement_emit(e, "placement", p->placement);
 		else
 			pk_emit_item(e, "placement", p->placement_record);
+	} else if (p->resize_node) { /* a Deferred resize stays where it is bound */
+		pk_emit_string(e, "node", p->resize_node);
 	}
 	pk_emit_string(e, "decidedBy", p->decided_by);
 	pk_emit_string(e, "reason", p->reason);
@@ -721,6 +734,8 @@ void pk_plan_row_of(pk_plan_row *r, const pk_plan *p, bool *compared)
 		placed += p->group->placements[k].node != NULL;
 	if (p->nominated)
 		snprintf(r->node, sizeof r->node, "%s", p->nominated);
+	else if (p->resize_node && p->result == PK_PLAN_PREEMPT)
+		snprintf(r->node, sizeof r->node, "%s", p->resize_node);
 	else if (p->placed_on)
 		snprintf(r->node, sizeof r->node, "%s", p->placed_on);
 	else if (placed)

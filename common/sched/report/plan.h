@@ -56,6 +56,9 @@ typedef struct pk_plan {
 	const pk_placement *placement;     /* where the scores place it (an evaluation's) */
 	const cJSON *placement_record;     /* or as a Preemptor record gave it */
 	const char *gate, *gate_status;    /* the PostFilter gate that stopped it */
+	/* A Deferred in-place resize (KEP-5836): the node the pod is bound to,
+	 * where its victims are; no nomination is written. NULL otherwise. */
+	const char *resize_node;
 	/* A pod's plan that places nothing: the message's parts (records.h,
 	 * pk_diagnosis_emit) from the evaluation, with the per-pod PostFilter's
 	 * gate message when that stopped it, or as victims' record gave them */

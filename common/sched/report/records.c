@@ -398,7 +398,7 @@ cJSON *pk_node_resources_json(const pk_nodeinfo *ni, const pk_pod *const *gone, 
 /* The pods of ni that c's victims name (malloc'd, *n of them). */
 static const pk_pod **victim_pods(const pk_nodeinfo *ni, const pk_candidate *c, int *n)
 {
-	const pk_pod **pods = pk_xmalloc(sizeof *pods * (size_t)(c->nvictims ? c->nvictims : 1));
+	const pk_pod **pods = pk_xmalloc(sizeof *pods * (size_t)(c->nvictims + 1));
 	*n = 0;
 	for (int i = 0; i < c->nvictims; i++) {
 		const pk_pod *p = pk_nodeinfo_find_pod(ni, &c->victims[i]);
@@ -416,6 +416,13 @@ static void candidate_resources_emit(pk_emit *e, const pk_snapshot *s, const pk_
 		return;
 	int ngone;
 	const pk_pod **gone = victim_pods(ni, c, &ngone);
+	/* a bound preemptor is a Deferred resize (KEP-5836): its own entry on
+	 * the node, at what the scheduler's cache counts, gives way to it */
+	for (int i = 0; *preemptor->node_name && *preemptor->uid && i < ni->npods; i++)
+		if (ni->pods[i] != preemptor && strcmp(ni->pods[i]->uid, preemptor->uid) == 0) {
+			gone[ngone++] = ni->pods[i];
+			break;
+		}
 	pk_node_resources_emit(e, "nodeResources", ni, gone, ngone, &preemptor, 1);
 	free(gone);
 }

@@ -164,6 +164,22 @@ static void gated(const pk_snapshot *s, const pk_preemptor *p, const pk_eval_opt
 	(void)s;
 }
 
+/* KEP-5836: the pod's own entry (its allocated resources, as the
+ * scheduler's cache holds it) leaves its node for the evaluation, so that
+ * the spec's requests are what must fit: NodeResourcesFit's delta over the
+ * cached pod (adjustDeltasToAccomodateCacheDiscrepancy). Its victims are
+ * listed as they are chosen (no memo: one node). */
+static void evaluate_resize(pk_cycle *c, const pk_preemptor *p, const pk_eval_opts *o, pk_evaluation *e)
+{
+	pk_eval_opts one = *o;
+	one.memo = NULL;
+	one.victims_of_best_only = false;
+	pk_nodeinfo *own = pk_snapshot_node(c->s, p->pod->node_name);
+	if (own && p->resize_own)
+		pk_cycle_remove_pod(c, own, p->resize_own);
+	evaluate(c, p, &one, e);
+}
+
 void pk_evaluate(pk_snapshot *s, const pk_preemptor *p, const pk_eval_opts *o, pk_evaluation *e)
 {
 	if (pk_pod_gated(p->pod)) {
@@ -174,7 +190,10 @@ void pk_evaluate(pk_snapshot *s, const pk_preemptor *p, const pk_eval_opts *o, p
 	 * update as they remove and add pods (cycle.h). */
 	pk_cycle c;
 	pk_cycle_open(&c, s, NULL, p->pod);
-	evaluate(&c, p, o, e);
+	if (p->resize)
+		evaluate_resize(&c, p, o, e);
+	else
+		evaluate(&c, p, o, e);
 	e->k8s_minor = o->k8s_minor;
 	pk_cycle_close(&c);
 }
@@ -190,6 +209,41 @@ static void filter_pass(pk_cycle *c, const pk_preemptor *p, const pk_eval_opts *
 		ne->ni = &s->infos[i];
 		ne->candidate = -1;
 		ne->filter = pk_node_filter(c, p->pod, &s->infos[i], memo, o->memo, &e->arena);
+		if (ne->filter->code == PK_CODE_SUCCESS)
+			e->nfit++;
+		else if (ne->filter->code == PK_CODE_UNSCHEDULABLE)
+			e->npotential++;
+	}
+}
+
+/* KEP-5836: the filter pass of a bound pod whose resize is Deferred. Its
+ * own node alone is evaluated (NodeName's PreFilterResult; the others get
+ * the status findNodesThatFitPod gives the nodes it leaves out), unless
+ * the node disables resize preemption (DeferredPodScheduling's Filter). */
+static const pk_status resize_elsewhere = {
+	.code = PK_CODE_UNSCHEDULABLE_UNRESOLVABLE, .plugin = "NodeName",
+	.nreasons = 1, .reasons = { PK_R_NODE_NAME_PREFILTER },
+};
+static const pk_status resize_disabled = {
+	.code = PK_CODE_UNSCHEDULABLE_UNRESOLVABLE, .plugin = "DeferredPodScheduling",
+	.nreasons = 1, .reasons = { PK_R_RESIZE_DISABLED },
+};
+
+static void resize_filter_pass(pk_cycle *c, const pk_preemptor *p, pk_evaluation *e)
+{
+	pk_snapshot *s = c->s;
+	e->nodes = pk_arena_alloc(&e->arena, sizeof *e->nodes * (size_t)(s->nnodes + 1));
+	for (long i = 0; i < s->nnodes; i++) {
+		pk_node_eval *ne = &e->nodes[i];
+		pk_nodeinfo *ni = &s->infos[i];
+		ne->ni = ni;
+		ne->candidate = -1;
+		if (strcmp(ni->node->name, p->pod->node_name) != 0)
+			ne->filter = &resize_elsewhere;
+		else if (ni->node->resize_preemption_disabled)
+			ne->filter = &resize_disabled;
+		else
+			ne->filter = pk_node_filter(c, p->pod, ni, NULL, NULL, &e->arena);
 		if (ne->filter->code == PK_CODE_SUCCESS)
 			e->nfit++;
 		else if (ne->filter->code == PK_CODE_UNSCHEDULABLE)
@@ -214,7 +268,9 @@ static void evaluate(pk_cycle *c, const pk_preemptor *p, const pk_eval_opts *o, 
 	e->nnodes = s->nnodes;
 	memo_entry *memo = pk_memo_begin(c, p->pod, o);
 	pk_session *x = pk_session_sync(c, p->pod, o, memo, e);
-	if (!x)
+	if (p->resize)
+		resize_filter_pass(c, p, e);
+	else if (!x)
 		filter_pass(c, p, o, e, memo);
 	/* the session's dry runs are shown when preemption is tried (below),
 	 * and left out otherwise: flipped only when that changes */
@@ -226,8 +282,15 @@ static void evaluate(pk_cycle *c, const pk_preemptor *p, const pk_eval_opts *o, 
 		e->message = PK_R_NO_NODES;
 		return;
 	}
+	if (p->resize_refusal) { /* the scheduler does not take the pod */
+		e->status = PK_PRE_NOT_ELIGIBLE;
+		e->message = p->resize_refusal;
+		return;
+	}
 	if (e->nfit > 0) {
 		e->status = PK_PRE_FITS;
+		if (p->resize) /* DeferredPodScheduling's Permit: no bind, the kubelet resizes */
+			e->message = PK_R_RESIZE_FITS;
 		return;
 	}
 	if (p->gate_message) { /* PostFilter stops before the evaluator */
@@ -322,5 +385,6 @@ void pk_snapshot_apply(pk_snapshot *s, const pk_evaluation *e)
 		if (q != pod && q->priority < pod->priority)
 			pk_snapshot_nominate(s, q, NULL);
 	}
-	pk_snapshot_nominate(s, pod, ni->node->name);
+	if (!e->preemptor->resize) /* a resize is the kubelet's once room is made: no nomination */
+		pk_snapshot_nominate(s, pod, ni->node->name);
 }

@@ -62,6 +62,21 @@ typedef struct pk_preemptor {
 	 * NotEligible with this status message. NULL: the evaluator runs. */
 	const char *gate_message; /* "preemption: not eligible due to ..." */
 	const char *gate;         /* the feature gate that decided */
+	/* KEP-5836 (#140000): a bound pod (pod->node_name) whose in-place
+	 * resize the kubelet Deferred, as the scheduler evaluates it with
+	 * InPlacePodVerticalScalingSchedulerPreemption on: its own node only
+	 * (the others are left out by NodeName's PreFilterResult), the node's
+	 * spec.podPreemptionPolicy honoured (DeferredPodScheduling), its own
+	 * entry on the node (resize_own, the snapshot's pod: its allocated
+	 * resources) left out for the evaluation so that its spec requests
+	 * are what must fit, no nomination written. pod is its view with the
+	 * Filter plugins upstream skips for it (node selection, taints, ports,
+	 * pod affinity, spread, volumes) left out. resize_refusal: with the
+	 * gate off, why the scheduler does not take it (NotEligible, after the
+	 * same filter pass). */
+	bool resize;
+	pk_pod *resize_own;       /* may be NULL: the input lacks the bound pod */
+	const char *resize_refusal;
 } pk_preemptor;
 
 /* The pod-group gating at the start of DefaultPreemption.PostFilter, for a
