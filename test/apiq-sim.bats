@@ -419,3 +419,11 @@ HTML
 	jq -e '.seq == 1' <<<"${lines[0]}"
 	[[ $stderr == *"unexpected end of input"* ]]
 }
+
+@test "run: a gated pod's plan makes no scheduling attempt and no API call, and says it was skipped" {
+	cd "$ROOT/test/fixtures/simulate/gated-pod-waits-while-the-queue-behind-it-is-placed"
+	preempt-plan --simulate cluster.json >"$BATS_TEST_TMPDIR/plans.ndjson" || true
+	run -0 --separate-stderr apiq-sim run "$BATS_TEST_TMPDIR/plans.ndjson"
+	[ "$(answer <<<"$output" | jq -c '[.pods.attempts, .apiRequests.total, .preemption.attempts]')" = '[2,2,0]' ]
+	[[ "$stderr" == *"a gated pod's PreemptionPlan (preEnqueue): it never enters the scheduling queue"* ]]
+}

@@ -55,6 +55,16 @@ static int on_plan(void *ctx, pk_record *rec)
 		pr->trouble = true;
 		return 0;
 	}
+	if (cJSON_IsObject(pk_get(o, "preEnqueue"))) {
+		/* a gated pod: PreEnqueue keeps it out of the scheduling queue (its
+		 * SchedulingGated condition is the apiserver's), so it makes no
+		 * scheduling attempt and no API call */
+		pk_stats_skip(pr->stats, "PreemptionPlan (gated)");
+		pk_diag_warn_once(&pr->cli->diag, "gated plans", &rec->origin,
+		                  "a gated pod's PreemptionPlan (preEnqueue): it never enters the scheduling queue, so it "
+		                  "makes no scheduling attempt and no API call; skipped");
+		return 0;
+	}
 	int victims = cJSON_GetArraySize(pk_get(o, "victims"));
 	int clears = cJSON_GetArraySize(pk_get(o, "clearedNominations"));
 	pod_kind kind = !strcmp(result, "Preempt") ? POD_PREEMPTOR

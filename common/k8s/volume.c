@@ -161,6 +161,11 @@ static int add_pv(pk_volume_set *v, pk_decoder *d, const cJSON *obj, char *err, 
 		.csi_driver = istr(d, spec, "csi.driver"),
 		.volume_handle = istr(d, spec, "csi.volumeHandle"),
 	};
+	static const char *const in_tree[] = { "awsElasticBlockStore", "gcePersistentDisk", "azureDisk", "cinder" };
+	p.in_tree = pk_intern(d->strs, "");
+	for (size_t k = 0; k < sizeof in_tree / sizeof *in_tree; k++)
+		if (pk_get(spec, in_tree[k]))
+			p.in_tree = pk_intern(d->strs, in_tree[k]);
 	const cJSON *req = pk_getp(spec, "nodeAffinity.required");
 	if (req && !cJSON_IsNull(req)) {
 		p.has_affinity = true;

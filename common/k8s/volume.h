@@ -53,6 +53,9 @@ typedef struct pk_pv {
 	int64_t capacity;               /* spec.capacity.storage, bytes */
 	uint8_t modes;
 	const char *csi_driver;         /* spec.csi.driver, "" when not CSI */
+	const char *in_tree;            /* an attachable in-tree source NodeVolumeLimits
+	                                 * counts once migrated to CSI ("awsElasticBlockStore",
+	                                 * "gcePersistentDisk", "azureDisk", "cinder"), or "" */
 	const char *volume_handle;      /* spec.csi.volumeHandle */
 } pk_pv;
 

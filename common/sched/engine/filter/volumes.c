@@ -283,6 +283,20 @@ static void csi_volumes(pk_snapshot *s, const pk_pod *pod, const pk_pod_volumes 
  * ephemeral volume i (pkg/controller/volume/ephemeral: from the template,
  * owned by the pod; the DefaultStorageClass admission names a class when
  * the template does not), when the input does not hold it yet. */
+/* Adds a sentence to what the pod's answer assumes of its claims. */
+static void assume(pk_snapshot *s, vol_res *r, const char *text)
+{
+	if (!r->assumes) {
+		r->assumes = pk_intern(s->strs, text);
+		return;
+	}
+	size_t n = strlen(r->assumes) + 2 + strlen(text) + 1;
+	char *both = pk_xmalloc(n);
+	snprintf(both, n, "%s; %s", r->assumes, text);
+	r->assumes = pk_intern(s->strs, both);
+	free(both);
+}
+
 static const pk_pvc *claim_to_be_made(pk_snapshot *s, const pk_pod *pod, const pk_pod_volumes *pv, int i,
                                       vol_res *r)
 {
@@ -308,14 +322,39 @@ static const pk_pvc *claim_to_be_made(pk_snapshot *s, const pk_pod *pod, const p
 	snprintf(text, sizeof text, "claim \"%s\" %s, unbound, %s%s", c->name, made, cls,
 	         t->statefulset ? "" : "; the scheduler first waits for it (\"waiting for ephemeral volume controller "
 	                              "to create the persistentvolumeclaim\")");
-	if (r->assumes) { /* one sentence for every claim assumed */
-		char both[1800];
-		snprintf(both, sizeof both, "%s; %s", r->assumes, text);
-		r->assumes = pk_intern(s->strs, both);
-	} else {
-		r->assumes = pk_intern(s->strs, text);
-	}
+	assume(s, r, text);
 	return c;
+}
+
+/* What the volume filters would read and the input cannot hold, said for
+ * the claims it matters to: the storage capacity of dynamic provisioning
+ * (CSIStorageCapacity, CSIDriver.storageCapacity) and whether an in-tree
+ * volume is migrated to CSI (the CSINode's migrated-plugins annotation). */
+static void say_what_is_not_read(pk_snapshot *s, vol_res *r)
+{
+	const pk_volume_set *v = s->volumes;
+	char text[700];
+	for (int i = 0; i < r->ndelayed; i++) {
+		const pk_pvc *c = r->delayed[i];
+		const pk_storage_class *sc = *c->class_name ? pk_volume_class(v, c->class_name) : NULL;
+		if (c->default_class || !sc || !*sc->provisioner || strcmp(sc->provisioner, "kubernetes.io/no-provisioner") == 0)
+			continue;
+		snprintf(text, sizeof text,
+		         "claim \"%s\", where no available volume matches, is provisioned by %s wherever its class admits "
+		         "the node: its capacity there is assumed (upstream also checks the CSIStorageCapacity objects when "
+		         "the CSIDriver publishes capacity; neither is read)", c->name, sc->provisioner);
+		assume(s, r, text);
+	}
+	for (int i = 0; v->nlimited && i < r->nbound; i++) {
+		const pk_pv *vol = r->bound[i];
+		if (!vol || !*vol->in_tree)
+			continue;
+		snprintf(text, sizeof text,
+		         "volume \"%s\" is an in-tree %s volume: upstream counts it against its CSI driver's attach limit "
+		         "on nodes whose CSINode names the plugin as migrated (an annotation the input does not keep); not "
+		         "counted here", vol->name, vol->in_tree);
+		assume(s, r, text);
+	}
 }
 
 /* The pod's resolution against the snapshot's set, started (its claims
@@ -362,6 +401,8 @@ void pk_volumes_resolve(pk_snapshot *s, const pk_pod *pod)
 	if (restrictions_prefilter(s, pod, pv, r) && binding_prefilter(s, pod, pv, r))
 		zone_prefilter(s, pod, pv, r);
 	r->node_checks = r->nbound > 0 || r->nzones > 0 || r->ndelayed > 0;
+	if (r->reject.code == PK_CODE_SUCCESS)
+		say_what_is_not_read(s, r);
 	r->full = true;
 	((pk_pod *)pod)->unmodelled &= (uint8_t)~PK_UNMODELLED_VOLUMES;
 }
