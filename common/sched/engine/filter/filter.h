@@ -38,6 +38,21 @@ extern const pk_status pk_status_success;
 void pk_status_set(pk_status *s, pk_code code, const char *plugin, const char *reason);
 void pk_status_add_reason(pk_status *s, const char *reason);
 
+/* Statuses stored once each, for tables that point to a few distinct ones
+ * many times (the memo's node entries: "Insufficient cpu", ...). Reasons
+ * and plugins are constants or interned, so they are compared by address
+ * (equal texts at two addresses only cost a second copy). */
+typedef struct pk_status_table {
+	pk_status **slot;
+	size_t cap, n;
+	pk_arena arena;
+} pk_status_table;
+void pk_status_table_init(pk_status_table *t);
+void pk_status_table_free(pk_status_table *t);
+/* The table's copy of st, stored on first sight; the shared success for a
+ * success without plugin or reasons. Lives as long as the table. */
+const pk_status *pk_status_table_intern(pk_status_table *t, const pk_status *st);
+
 /* ======================================================================
  * Filters
  * ====================================================================== */

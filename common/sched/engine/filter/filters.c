@@ -40,6 +40,74 @@ void pk_status_add_reason(pk_status *s, const char *reason)
 		s->reasons[s->nreasons++] = reason;
 }
 
+/* ---- statuses stored once (pk_status_table) ------------------------------- */
+
+static size_t status_hash(const pk_status *st)
+{
+	uint64_t h = (uint64_t)st->code * 0x9e3779b97f4a7c15u ^ (uintptr_t)st->plugin;
+	for (int i = 0; i < st->nreasons; i++)
+		h = (h ^ (uintptr_t)st->reasons[i]) * 0x100000001b3u;
+	return (size_t)(h ^ h >> 29);
+}
+
+static bool status_same(const pk_status *a, const pk_status *b)
+{
+	if (a->code != b->code || a->plugin != b->plugin || a->nreasons != b->nreasons)
+		return false;
+	for (int i = 0; i < a->nreasons; i++)
+		if (a->reasons[i] != b->reasons[i])
+			return false;
+	return true;
+}
+
+static void status_table_grow(pk_status_table *t)
+{
+	size_t cap = t->cap ? t->cap * 2 : 64;
+	pk_status **slot = pk_xcalloc(cap, sizeof *slot);
+	for (size_t i = 0; i < t->cap; i++) {
+		if (!t->slot[i])
+			continue;
+		size_t j = status_hash(t->slot[i]) & (cap - 1);
+		while (slot[j])
+			j = (j + 1) & (cap - 1);
+		slot[j] = t->slot[i];
+	}
+	free(t->slot);
+	t->slot = slot;
+	t->cap = cap;
+}
+
+void pk_status_table_init(pk_status_table *t)
+{
+	memset(t, 0, sizeof *t);
+	pk_arena_init(&t->arena);
+}
+
+void pk_status_table_free(pk_status_table *t)
+{
+	free(t->slot);
+	pk_arena_free(&t->arena);
+	memset(t, 0, sizeof *t);
+}
+
+const pk_status *pk_status_table_intern(pk_status_table *t, const pk_status *st)
+{
+	if (st->code == PK_CODE_SUCCESS && st->nreasons == 0 && !st->plugin)
+		return &pk_status_success;
+	if (2 * (t->n + 1) > t->cap)
+		status_table_grow(t);
+	size_t j = status_hash(st) & (t->cap - 1);
+	for (; t->slot[j]; j = (j + 1) & (t->cap - 1))
+		if (status_same(t->slot[j], st))
+			return t->slot[j];
+	pk_status *c = pk_arena_alloc(&t->arena, sizeof *c);
+	*c = *st;
+	t->slot[j] = c;
+	t->n++;
+	return c;
+}
+
+
 /* Upstream reason strings (reasons.h). */
 #define R_UNSCHEDULABLE PK_R_UNSCHEDULABLE
 #define R_NODE_NAME PK_R_NODE_NAME

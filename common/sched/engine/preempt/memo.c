@@ -5,7 +5,7 @@
  *     shape (memo_entry), the lower-priority tail (pk_tail, preempt_int.h),
  *     the node-only filters' verdict for the static shape;
  *   - NodeResourcesFit's status per set of failed checks, and each status
- *     the entries point to, stored once (status_set);
+ *     the entries point to, stored once (pk_status_table, filter.h);
  *   - the session (pk_session): a shape's whole evaluation, kept up to
  *     date between decisions, its candidates in a heap;
  *   - a few shapes at once, each in a slot of its own (memo_slot): shapes
@@ -80,14 +80,6 @@ typedef struct memo_entry {
 	const pk_status *dry;     /* NULL until the dry run is known */
 	memo_cand cand;
 } memo_entry;
-
-/* The distinct statuses the memo's entries point to: a few per shape
- * ("Insufficient cpu", ...), each stored once for the memo's life. */
-typedef struct status_set {
-	pk_status **slot;
-	size_t cap, n;
-	pk_arena arena;
-} status_set;
 
 /* ---- the last shape's evaluation, kept up to date ------------------------------ */
 
@@ -172,7 +164,7 @@ struct pk_eval_memo {
 	const pk_status *fit_status[32];
 	uint64_t next_shape;
 	uint64_t evaluation;      /* counts pk_memo_begin calls, from 1 */
-	status_set statuses;
+	pk_status_table statuses; /* what the entries point to, for the memo's life */
 	/* No two pods the simulator may nominate share a uid (it says so,
 	 * pk_eval_memo_uids_unique): no node can hide a twin of the preemptor,
 	 * and the uid comparisons are skipped. */
@@ -218,7 +210,7 @@ static void free_tails(pk_eval_memo *m)
 pk_eval_memo *pk_eval_memo_new(void)
 {
 	pk_eval_memo *m = pk_xcalloc(1, sizeof *m);
-	pk_arena_init(&m->statuses.arena);
+	pk_status_table_init(&m->statuses);
 	m->cur = &m->slots[0];
 	return m;
 }
@@ -229,64 +221,13 @@ void pk_eval_memo_free(pk_eval_memo *m)
 		return;
 	pk_workers_free(m->workers);
 	free_tails(m);
-	free(m->statuses.slot);
-	pk_arena_free(&m->statuses.arena);
+	pk_status_table_free(&m->statuses);
 	free(m);
-}
-
-/* Reasons and plugins are constants or interned: pointers identify them
- * (equal texts at two addresses only cost a second copy). */
-static size_t status_hash(const pk_status *st)
-{
-	uint64_t h = (uint64_t)st->code * 0x9e3779b97f4a7c15u ^ (uintptr_t)st->plugin;
-	for (int i = 0; i < st->nreasons; i++)
-		h = (h ^ (uintptr_t)st->reasons[i]) * 0x100000001b3u;
-	return (size_t)(h ^ h >> 29);
-}
-
-static bool status_same(const pk_status *a, const pk_status *b)
-{
-	if (a->code != b->code || a->plugin != b->plugin || a->nreasons != b->nreasons)
-		return false;
-	for (int i = 0; i < a->nreasons; i++)
-		if (a->reasons[i] != b->reasons[i])
-			return false;
-	return true;
-}
-
-static void status_set_grow(status_set *t)
-{
-	size_t cap = t->cap ? t->cap * 2 : 64;
-	pk_status **slot = pk_xcalloc(cap, sizeof *slot);
-	for (size_t i = 0; i < t->cap; i++) {
-		if (!t->slot[i])
-			continue;
-		size_t j = status_hash(t->slot[i]) & (cap - 1);
-		while (slot[j])
-			j = (j + 1) & (cap - 1);
-		slot[j] = t->slot[i];
-	}
-	free(t->slot);
-	t->slot = slot;
-	t->cap = cap;
 }
 
 static const pk_status *memo_status(pk_eval_memo *m, const pk_status *st)
 {
-	if (st->code == PK_CODE_SUCCESS && st->nreasons == 0 && !st->plugin)
-		return &pk_status_success;
-	status_set *t = &m->statuses;
-	if (2 * (t->n + 1) > t->cap)
-		status_set_grow(t);
-	size_t j = status_hash(st) & (t->cap - 1);
-	for (; t->slot[j]; j = (j + 1) & (t->cap - 1))
-		if (status_same(t->slot[j], st))
-			return t->slot[j];
-	pk_status *c = pk_arena_alloc(&t->arena, sizeof *c);
-	*c = *st;
-	t->slot[j] = c;
-	t->n++;
-	return c;
+	return pk_status_table_intern(&m->statuses, st);
 }
 
 static void memo_cand_store(memo_cand *mc, const pk_candidate *c, int64_t now, bool exact)
