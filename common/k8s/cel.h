@@ -49,6 +49,11 @@ typedef struct pk_cel_program pk_cel_program;
  * and the 1-based column) when it does not compile. */
 pk_cel_program *pk_cel_compile(const char *expr, char *err, size_t errsize);
 
+/* The same, with the error's position apart: *line and *col (1-based,
+ * columns in code points) where it is, 0 when the error has none; err then
+ * holds the message without the position. */
+pk_cel_program *pk_cel_compile_at(const char *expr, int *line, int *col, char *err, size_t errsize);
+
 typedef enum { PK_CEL_FALSE, PK_CEL_TRUE, PK_CEL_ERROR } pk_cel_result;
 
 /* Evaluates p for device d: PK_CEL_ERROR with a message in err for a
