@@ -347,11 +347,11 @@ static bool check_node(checker *c, cel_node **pn)
 		return true;
 	case N_AND:
 	case N_OR:
-		if (!check(c, &n->a[0]) || !check(c, &n->a[1]))
-			return false;
 		n->st = T_BOOL;
-		return check_bool_operand(c, n->a[0], n->k == N_AND ? "_&&_" : "_||_", n->a[1]->st) &&
-		       check_bool_operand(c, n->a[1], n->k == N_AND ? "_&&_" : "_||_", n->a[0]->st);
+		for (int i = 0; i < n->na; i++)
+			if (!check(c, &n->a[i]) || !check_bool_operand(c, n->a[i], n->k == N_AND ? "_&&_" : "_||_", T_BOOL))
+				return false;
+		return true;
 	case N_COND:
 		for (int i = 0; i < 3; i++)
 			if (!check(c, &n->a[i]))

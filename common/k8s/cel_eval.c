@@ -364,14 +364,14 @@ static bool binary(cel_ev *e, const cel_node *n, cel_val *out)
 	return arith(e, n->op, l.u.i, r.u.i, &out->u.i);
 }
 
-/* && and ||: commutative, an error absorbed by the deciding value (false
- * for &&, true for ||), as CEL defines them. */
+/* && and || of all their operands: commutative, an error absorbed by a
+ * deciding value (false for &&, true for ||), as CEL defines them. */
 static bool logical(cel_ev *e, const cel_node *n, cel_val *out)
 {
 	bool decide = n->k == N_OR; /* the value that decides */
 	char first_err[256] = "";
 	bool failed = false;
-	for (int i = 0; i < 2; i++) {
+	for (int i = 0; i < n->na; i++) {
 		cel_val v;
 		int mark = e->nvals;
 		size_t cmark = e->nchars;
@@ -384,6 +384,8 @@ static bool logical(cel_ev *e, const cel_node *n, cel_val *out)
 			*out = (cel_val){.t = T_BOOL, .u.b = decide};
 			return true;
 		}
+		if (!ok && e->cost > CEL_COST_LIMIT) /* the limit stops the evaluation: not absorbed */
+			return false;
 		if (!ok && !failed) {
 			failed = true;
 			snprintf(first_err, sizeof first_err, "%s", e->err);

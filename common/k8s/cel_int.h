@@ -4,6 +4,7 @@
 #ifndef PK_K8S_CEL_INT_H
 #define PK_K8S_CEL_INT_H
 #include "k8s/cel.h"
+#include "base/arena.h"
 
 #include <stdarg.h>
 
@@ -91,12 +92,13 @@ struct cel_node {
 };
 
 struct pk_cel_program {
-	struct cel_chunk *chunks;
+	pk_arena arena;
 	cel_node *root;
 	int nvars;
 };
 
-/* Memory of a program, freed with it. NULL when out of memory. */
+/* Zeroed memory of a program, freed with it (out of memory ends the run,
+ * base/alloc.h: the NULL checks of its callers never fire). */
 void *cel_alloc(pk_cel_program *p, size_t size);
 
 /* Parser: the tree, checked; false with a message in err. */

@@ -24,7 +24,7 @@ typedef struct token {
 
 typedef struct parser {
 	pk_cel_program *prog;
-	const char *src, *cur;
+	const char *src, *cur, *end;   /* end: the NUL */
 	int line, col;           /* of cur */
 	token t;                 /* the current token */
 	int depth;
@@ -83,7 +83,7 @@ static void advance(parser *ps, int bytes)
 	ps->cur += bytes;
 }
 
-static size_t left(const parser *ps) { return strlen(ps->cur); }
+static size_t left(const parser *ps) { return (size_t)(ps->end - ps->cur); }
 
 static bool skip_space(parser *ps)
 {
@@ -165,6 +165,25 @@ static bool lex_escape(parser *ps, char *out, size_t *o)
 	return true;
 }
 
+/* Bytes of a string literal's body from s up to its closing quote (or to
+ * where it breaks off unterminated). */
+static size_t literal_span(const char *s, char q, bool triple, bool raw)
+{
+	const char *p = s;
+	while (*p) {
+		if (!raw && *p == '\\' && p[1]) {
+			p += 2;
+			continue;
+		}
+		if (*p == q && (!triple || (p[1] == q && p[2] == q)))
+			break;
+		if (!triple && (*p == '\n' || *p == '\r'))
+			break;
+		p++;
+	}
+	return (size_t)(p - s);
+}
+
 static bool lex_string(parser *ps, bool raw)
 {
 	int line = ps->line, col = ps->col;
@@ -174,7 +193,7 @@ static bool lex_string(parser *ps, bool raw)
 	bool triple = ps->cur[1] == q && ps->cur[2] == q;
 	for (int i = 0; i < (triple ? 3 : 1); i++)
 		advance(ps, 1);
-	size_t cap = left(ps) + 1;
+	size_t cap = literal_span(ps->cur, q, triple, raw) + 1; /* decoding never lengthens */
 	char *out = cel_alloc(ps->prog, cap);
 	if (!out)
 		return fail_at(ps, line, col, "out of memory");
@@ -591,17 +610,35 @@ static cel_node *parse_level(parser *ps, int level)
 	return l;
 }
 
+/* a && b && c as one node of all its operands: && and || are associative
+ * in CEL (errors included), and a long chain does not nest. */
 static cel_node *parse_logical(parser *ps, bool is_or)
 {
-	cel_node *l = is_or ? parse_logical(ps, false) : parse_level(ps, 0);
-	while (l && is_punct(ps, is_or ? "||" : "&&")) {
-		int line = ps->t.line, col = ps->t.col;
-		cel_node *r;
-		if (!next(ps) || !(r = is_or ? parse_logical(ps, false) : parse_level(ps, 0)))
+	const char *op = is_or ? "||" : "&&";
+	cel_node *first = is_or ? parse_logical(ps, false) : parse_level(ps, 0);
+	if (!first || !is_punct(ps, op))
+		return first;
+	cel_node *n = node(ps, is_or ? N_OR : N_AND, ps->t.line, ps->t.col, 0);
+	int cap = 0;
+	if (!n)
+		return NULL;
+	for (cel_node *x = first; x;) {
+		if (n->na == cap) {
+			cap = cap ? cap * 2 : 4;
+			cel_node **w = cel_alloc(ps->prog, (size_t)cap * sizeof *w);
+			if (!w)
+				return NULL;
+			if (n->na)
+				memcpy(w, n->a, (size_t)n->na * sizeof *w);
+			n->a = w;
+		}
+		n->a[n->na++] = x;
+		if (!is_punct(ps, op))
+			break;
+		if (!next(ps) || !(x = is_or ? parse_logical(ps, false) : parse_level(ps, 0)))
 			return NULL;
-		l = binary(ps, is_or ? N_OR : N_AND, 0, l, r, line, col);
 	}
-	return l;
+	return n;
 }
 
 static cel_node *parse_expr(parser *ps)
@@ -624,7 +661,7 @@ bool cel_check(pk_cel_program *p, cel_node **root, char *err, size_t errsize, in
 
 bool cel_parse(pk_cel_program *p, const char *expr, char *err, size_t errsize, int *line, int *col)
 {
-	parser ps = {.prog = p, .src = expr, .cur = expr, .line = 1, .col = 1, .err = err, .errsize = errsize};
+	parser ps = {.prog = p, .src = expr, .cur = expr, .end = expr + strlen(expr), .line = 1, .col = 1, .err = err, .errsize = errsize};
 	cel_node *root = NULL;
 	if (next(&ps) && (root = parse_expr(&ps)) && ps.t.k != K_EOF)
 		unexpected(&ps);
