@@ -225,6 +225,7 @@ static bool check_call(checker *c, cel_node *n)
 			     nargs > 1 ? ", " : "", nargs > 1 ? cel_type_name(at[1]) : "");
 	}
 	n->op = f->fn;
+	cel_fold(n);
 	if (f->fn == F_MATCHES || f->fn == F_FIND) {
 		cel_node *pat = n->a[n->na - 1];
 		if (pat->k != N_STRING)

@@ -369,7 +369,8 @@ static bool binary(cel_ev *e, const cel_node *n, cel_val *out)
 static bool logical(cel_ev *e, const cel_node *n, cel_val *out)
 {
 	bool decide = n->k == N_OR; /* the value that decides */
-	char first_err[256] = "";
+	char first_err[256];
+	first_err[0] = '\0';
 	bool failed = false;
 	for (int i = 0; i < n->na; i++) {
 		cel_val v;
@@ -435,7 +436,8 @@ static bool comprehension(cel_ev *e, const cel_node *n, cel_val *out)
 		return false;
 	if (r.t != T_LIST && !is_map(r.t))
 		return cel_efail(e, "got '%s', expected iterable type", go_type(r.t));
-	char first_err[256] = "";
+	char first_err[256];
+	first_err[0] = '\0';
 	bool failed = false;
 	int count = 0, size = range_size(e, &r);
 	for (int i = 0; i < size; i++) {
@@ -589,14 +591,40 @@ static bool eval(cel_ev *e, const cel_node *n, cel_val *out)
 	case N_COMPR: return comprehension(e, n, out);
 	case N_BIND:
 		return eval(e, n->a[0], &e->vars[n->slot]) && eval(e, n->a[1], out);
+	case N_CONST:
+		*out = n->cv;
+		return true;
 	}
 	return cel_efail(e, "internal error: unexpected node");
+}
+
+void cel_fold(cel_node *n)
+{
+	if (n->k != N_CALL || (n->op != F_QUANTITY && n->op != F_SEMVER && n->op != F_ISQUANTITY && n->op != F_ISSEMVER))
+		return;
+	for (int i = 0; i < n->na; i++)
+		if (n->a[i]->k != N_STRING && n->a[i]->k != N_BOOL)
+			return;
+	char err[128];
+	cel_ev ev = {.err = err, .errsize = sizeof err, .d = &(const pk_cel_device){0}};
+	cel_val v;
+	if (eval(&ev, n, &v)) { /* strings in v point into the program's literals */
+		n->cv = v;
+		n->k = N_CONST;
+	}
 }
 
 pk_cel_result pk_cel_eval_device(const pk_cel_program *p, const pk_cel_device *d, char *err, size_t errsize)
 {
 	static const pk_cel_device none = {0};
-	cel_ev *e = &(cel_ev){.d = d ? d : &none, .err = err, .errsize = errsize};
+	cel_ev ev; /* the arenas need no zeroing: written before they are read */
+	cel_ev *e = &ev;
+	e->d = d ? d : &none;
+	e->cost = 0;
+	e->err = err;
+	e->errsize = errsize;
+	e->nvals = 0;
+	e->nchars = 0;
 	cel_val v;
 	if (!p || !p->root) {
 		snprintf(err, errsize, "CEL: no program");

@@ -59,6 +59,7 @@ typedef struct cel_re cel_re;
 typedef enum {
 	N_BOOL, N_INT, N_STRING, N_LIST, N_IDENT, N_VAR, N_SELECT, N_INDEX,
 	N_NOT, N_NEG, N_BINARY, N_AND, N_OR, N_COND, N_HAS, N_CALL, N_COMPR, N_BIND,
+	N_CONST,                /* a call of literals folded at compile time: cv */
 } cel_nkind;
 
 typedef enum {
@@ -87,6 +88,7 @@ struct cel_node {
 	int64_t i;
 	cel_str s;              /* N_STRING, N_IDENT, N_SELECT (field name) */
 	const cel_re *re;       /* N_CALL matches/find: the compiled pattern */
+	cel_val cv;             /* N_CONST */
 	cel_node **a;           /* operands / arguments */
 	int na;
 };
@@ -134,6 +136,10 @@ bool cel_charge(cel_ev *e, uint64_t units);            /* false: the cost limit 
 bool cel_new_list(cel_ev *e, int n, cel_val *out);
 char *cel_new_chars(cel_ev *e, size_t n);
 bool cel_equal(cel_ev *e, const cel_val *a, const cel_val *b, bool *eq);
+/* Folds n, a call of quantity(), semver(), isQuantity() or isSemver() on
+ * literals, into N_CONST when it evaluates without error (an error stays
+ * for the evaluation, as upstream reports it there). */
+void cel_fold(cel_node *n);
 /* Function fn (checked: the overload exists) on its evaluated operands. */
 bool cel_call(cel_ev *e, int fn, const cel_re *re, const cel_val *recv, const cel_val *args, int nargs, cel_val *out);
 const char *cel_fn_name(int fn);
