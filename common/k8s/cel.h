@@ -23,6 +23,7 @@ typedef enum {
 	PK_CEL_V_STRING,   /* attribute "string" */
 	PK_CEL_V_VERSION,  /* attribute "version" (semver text in s) */
 	PK_CEL_V_QUANTITY, /* capacity "value" (milli units in milli) */
+	PK_CEL_V_LIST,     /* a list-type attribute (DRAListTypeAttributes): items */
 } pk_cel_vkind;
 
 typedef struct pk_cel_attr {
@@ -33,6 +34,8 @@ typedef struct pk_cel_attr {
 	int64_t i;
 	const char *s;
 	int64_t milli;
+	const struct pk_cel_attr *items; /* PK_CEL_V_LIST: its values (kind and value; no list) */
+	int nitems;
 } pk_cel_attr;
 
 /* What a selector sees of one device (CEL's `device`). */

@@ -163,6 +163,19 @@ static bool has_domain(const cel_ev *e, bool cap, cel_str dom)
 static bool entry_value(cel_ev *e, const pk_cel_attr *a, cel_val *out)
 {
 	switch (a->kind) {
+	case PK_CEL_V_LIST:
+		if (!cel_new_list(e, a->nitems, out))
+			return false;
+		for (int i = 0; i < a->nitems; i++) {
+			if (a->items[i].kind == PK_CEL_V_LIST)
+				return cel_efail(e, "attribute %s: a list of lists", a->name);
+			pk_cel_attr item = a->items[i];
+			item.domain = a->domain;
+			item.name = a->name;
+			if (!entry_value(e, &item, &e->vals[out->u.l.off + i]))
+				return false;
+		}
+		return true;
 	case PK_CEL_V_BOOL: *out = (cel_val){.t = T_BOOL, .u.b = a->b}; return true;
 	case PK_CEL_V_INT: *out = (cel_val){.t = T_INT, .u.i = a->i}; return true;
 	case PK_CEL_V_STRING: *out = (cel_val){.t = T_STRING, .u.s = cstr(a->s)}; return true;
@@ -632,8 +645,9 @@ pk_cel_result pk_cel_eval_device(const pk_cel_program *p, const pk_cel_device *d
 	}
 	if (!eval(e, p->root, &v))
 		return PK_CEL_ERROR;
-	if (v.t != T_BOOL) {
-		snprintf(err, errsize, "CEL result of type %s could not be converted to bool", cel_type_name(v.t));
+	if (v.t != T_BOOL) { /* cel-go's TypeName(): "list", "map", "int" ... */
+		snprintf(err, errsize, "CEL result of type %s could not be converted to bool",
+			 v.t == T_LIST ? "list" : is_map(v.t) ? "map" : cel_type_name(v.t));
 		return PK_CEL_ERROR;
 	}
 	return v.u.b ? PK_CEL_TRUE : PK_CEL_FALSE;

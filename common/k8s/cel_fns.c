@@ -194,9 +194,12 @@ static bool includes(cel_ev *e, const cel_val *recv, const cel_val *x, cel_val *
 	bool eq = false;
 	if (recv->t != T_LIST) /* a scalar attribute is a list of one value */
 		return cel_equal(e, recv, x, &eq) && (*out = (cel_val){.t = T_BOOL, .u.b = eq}, true);
-	for (int i = 0; i < recv->u.l.n && !eq; i++)
+	for (int i = 0; i < recv->u.l.n && !eq; i++) {
+		if (i >= CEL_MAX_ATTR_VALUES)
+			return cel_efail(e, "'includes' function cannot be applied to lists longer than %d values", CEL_MAX_ATTR_VALUES);
 		if (!cel_equal(e, &e->vals[recv->u.l.off + i], x, &eq))
 			return false;
+	}
 	*out = (cel_val){.t = T_BOOL, .u.b = eq};
 	return true;
 }

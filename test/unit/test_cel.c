@@ -3,10 +3,9 @@
  * Part 1 ports kubernetes/kubernetes
  * staging/src/k8s.io/dynamic-resource-allocation/cel/compile_test.go at
  * 052bb7dc3f0c41961235699a75e46e8476b8883c (TestCEL's table): every case
- * whose device our interface can express, by its upstream name, with its
- * expected match, compile error or evaluation error (upstream checks them as
- * substrings, so do we). Cases left out, and why, are listed at the end of
- * the table. Part 2 ports semver_test.go at
+ * but the two that need an environment with a feature gate off, by its
+ * upstream name, with its expected match, compile error or evaluation error
+ * (upstream checks them as substrings, so do we). Part 2 ports semver_test.go at
  * e8e6f6566fdeaec0390831d678df51f78be6a3ad (TestSemver), each expression
  * compared with its expected value so that it is a selector. Part 3 are our
  * own cases: CEL's type rules, error absorption, overflow, and bad input. */
@@ -22,6 +21,13 @@
 #define Q(d, n, m) {.domain = d, .name = n, .kind = PK_CEL_V_QUANTITY, .milli = m}
 #define LIST(...) ((const pk_cel_attr[]){__VA_ARGS__}), (int)(sizeof((const pk_cel_attr[]){__VA_ARGS__}) / sizeof(pk_cel_attr))
 #define NONE NULL, 0
+/* a list-type attribute: L(domain, name, item...), items written BI(v), II(v), SI(v), VI(v) */
+#define L(d, n, ...) {.domain = d, .name = n, .kind = PK_CEL_V_LIST, .items = (const pk_cel_attr[]){__VA_ARGS__}, \
+		      .nitems = (int)(sizeof((const pk_cel_attr[]){__VA_ARGS__}) / sizeof(pk_cel_attr))}
+#define BI(v) {.kind = PK_CEL_V_BOOL, .b = v}
+#define II(v) {.kind = PK_CEL_V_INT, .i = v}
+#define SI(v) {.kind = PK_CEL_V_STRING, .s = v}
+#define VI(v) {.kind = PK_CEL_V_VERSION, .s = v}
 
 enum want { W_FALSE, W_TRUE, W_COMPILE, W_EVAL };
 
@@ -70,6 +76,47 @@ static const cel_case upstream[] = {
 	 LIST(B(DRA, "name", true)), NONE, false, W_EVAL, "got 'types.Bool', expected iterable type"},
 	{"macro-exists-on-string", "device.attributes[\"dra.example.com\"].name.exists(x, x == \"fish\")", DRA,
 	 LIST(S(DRA, "name", "fish")), NONE, false, W_EVAL, "got 'types.String', expected iterable type"},
+	{"list-result-type-causes-match-error", "device.attributes[\"dra.example.com\"].names", DRA,
+	 LIST(L(DRA, "names", SI("fish"), SI("bird"))), NONE, false, W_EVAL, "CEL result of type list could not be converted to bool"},
+	{"includes-function-can-evaluate", "device.attributes[\"dra.example.com\"].name.includes(\"fish\")", DRA,
+	 LIST(L(DRA, "name", SI("fish"), SI("bird"))), NONE, false, W_TRUE, NULL},
+	{"list-of-bool", "device.attributes[\"dra.example.com\"].names.size() == 2", DRA,
+	 LIST(L(DRA, "names", BI(true), BI(false))), NONE, false, W_TRUE, NULL},
+	{"list-of-int", "device.attributes[\"dra.example.com\"].names.size() == 2", DRA,
+	 LIST(L(DRA, "names", II(1), II(2))), NONE, false, W_TRUE, NULL},
+	{"list-of-string", "device.attributes[\"dra.example.com\"].names.size() == 2", DRA,
+	 LIST(L(DRA, "names", SI("fish"), SI("bird"))), NONE, false, W_TRUE, NULL},
+	{"list-of-semver", "device.attributes[\"dra.example.com\"].names.size() == 2", DRA,
+	 LIST(L(DRA, "names", VI("1.0.0"), VI("2.0.0"))), NONE, false, W_TRUE, NULL},
+	{"macro-on-list-of-int", "device.attributes[\"dra.example.com\"].names.exists(x, x > 0)", DRA,
+	 LIST(L(DRA, "names", II(1), II(2))), NONE, false, W_TRUE, NULL},
+	{"macro-on-list-of-string", "device.attributes[\"dra.example.com\"].names.all(x, x != \"\")", DRA,
+	 LIST(L(DRA, "names", SI("fish"), SI("bird"))), NONE, false, W_TRUE, NULL},
+	{"macro-on-list-of-semver", "device.attributes[\"dra.example.com\"].names.all(x, x.isGreaterThan(semver(\"0.0.1\")))", DRA,
+	 LIST(L(DRA, "names", VI("1.0.0"), VI("2.0.0"))), NONE, false, W_TRUE, NULL},
+	{"includes-function-on-bool-list-positive", "device.attributes[\"dra.example.com\"].name.includes(true)", DRA,
+	 LIST(L(DRA, "name", BI(true), BI(false))), NONE, false, W_TRUE, NULL},
+	{"includes-function-on-bool-list-negative", "device.attributes[\"dra.example.com\"].name.includes(false)", DRA,
+	 LIST(L(DRA, "name", BI(true), BI(true))), NONE, false, W_FALSE, NULL},
+	{"includes-function-on-int-list-positive", "device.attributes[\"dra.example.com\"].name.includes(1)", DRA,
+	 LIST(L(DRA, "name", II(1), II(2))), NONE, false, W_TRUE, NULL},
+	{"includes-function-on-int-list-negative", "device.attributes[\"dra.example.com\"].name.includes(3)", DRA,
+	 LIST(L(DRA, "name", II(1), II(2))), NONE, false, W_FALSE, NULL},
+	{"includes-function-on-string-list-positive", "device.attributes[\"dra.example.com\"].name.includes(\"fish\")", DRA,
+	 LIST(L(DRA, "name", SI("fish"), SI("bird"))), NONE, false, W_TRUE, NULL},
+	{"includes-function-on-string-list-negative", "device.attributes[\"dra.example.com\"].name.includes(\"cat\")", DRA,
+	 LIST(L(DRA, "name", SI("fish"), SI("bird"))), NONE, false, W_FALSE, NULL},
+	{"includes-function-on-semver-list-positive", "device.attributes[\"dra.example.com\"].name.includes(semver(\"1.0.0\"))", DRA,
+	 LIST(L(DRA, "name", VI("1.0.0"), VI("2.0.0"))), NONE, false, W_TRUE, NULL},
+	{"includes-function-on-semver-list-negative", "device.attributes[\"dra.example.com\"].name.includes(semver(\"3.0.0\"))", DRA,
+	 LIST(L(DRA, "name", VI("1.0.0"), VI("2.0.0"))), NONE, false, W_FALSE, NULL},
+	/* the two very long lists (48 and 49 values "value-<i>") are made by main() */
+	{"includes-function-on-very-long-list-positive", "device.attributes[\"dra.example.com\"].name.includes(\"value-48\")", DRA,
+	 NONE, NONE, false, W_FALSE, NULL},
+	{"includes-function-on-very-long-list-runtime-error", "device.attributes[\"dra.example.com\"].name.includes(\"value-49\")", DRA,
+	 NONE, NONE, false, W_EVAL, "'includes' function cannot be applied to lists longer than 48 values"},
+	{"in-operator-on-list", "1 in device.attributes[\"dra.example.com\"].names", DRA,
+	 LIST(L(DRA, "names", II(1), II(2), II(3))), NONE, false, W_TRUE, NULL},
 	{"includes-function-compilation-and-eval-success", "device.attributes[\"dra.example.com\"].attr.includes(\"fish\")",
 	 DRA, LIST(S(DRA, "attr", "fish")), NONE, false, W_TRUE, NULL},
 	{"includes-function-on-bool-scalar-positive", "device.attributes[\"dra.example.com\"].name.includes(true)", DRA,
@@ -145,18 +192,11 @@ static const cel_case upstream[] = {
 	{"allow_multiple_allocations_false", "device.allowMultipleAllocations == false", DRA, NONE, NONE, false, W_TRUE, NULL},
 	{"allow_multiple_allocations_new", "device.allowMultipleAllocations == false", DRA, NONE, NONE, false, W_TRUE, NULL},
 	{"allow_multiple_allocations_enabled", "device.allowMultipleAllocations == false", DRA, NONE, NONE, false, W_TRUE, NULL},
-	/* Not ported (22 of upstream's 71):
-	 * - list-type attributes (DRAListTypeAttributes): cel.h's pk_cel_attr
-	 *   holds one value, so list-result-type-causes-match-error,
-	 *   includes-function-can-evaluate, list-of-{bool,int,string,semver},
-	 *   macro-on-list-of-{int,string,semver}, includes-function-on-{bool,
-	 *   int,string,semver}-list-{positive,negative},
-	 *   includes-function-on-very-long-list-{positive,runtime-error},
-	 *   in-operator-on-list;
-	 * - the environment without a feature (environment.NewExpressions with
-	 *   a gate off): includes-function-compilation-error,
-	 *   allow_multiple_allocations_disabled: this interpreter has one
-	 *   environment, the stored expressions' (all fields and functions). */
+	/* Not ported (2 of upstream's 71): the environment without a feature
+	 * (environment.NewExpressions with a gate off),
+	 * includes-function-compilation-error and
+	 * allow_multiple_allocations_disabled: this interpreter has one
+	 * environment, the stored expressions' (all fields and functions). */
 };
 
 static const cel_case semver_cases[] = {
@@ -320,6 +360,18 @@ static void run_table(const char *table, const cel_case *cases, size_t n)
 		int nattrs = c->nattrs;
 		pk_cel_attr many[32];
 		static char names[32][64];
+		pk_cel_attr values[49], longlist;
+		static char texts[49][24];
+		if (strncmp(c->name, "includes-function-on-very-long-list-", 36) == 0) {
+			int nv = strstr(c->name, "positive") ? 48 : 49;
+			for (int k = 0; k < nv; k++) {
+				snprintf(texts[k], sizeof texts[k], "value-%d", k);
+				values[k] = (pk_cel_attr)SI(texts[k]);
+			}
+			longlist = (pk_cel_attr){.domain = DRA, .name = "name", .kind = PK_CEL_V_LIST, .items = values, .nitems = nv};
+			attrs = &longlist;
+			nattrs = 1;
+		}
 		if (strcmp(c->name, "expensive") == 0) { /* upstream's 32 attributes of the longest names */
 			for (int k = 0; k < 32; k++) {
 				char suffix[8];
