@@ -80,8 +80,8 @@ static const char *const refused[] = {
 	"map", "filter", "transformList", "transformMap", "optMap", "optFlatMap", "double", "uint", "bytes",
 	"dyn", "type", "duration", "timestamp", "getFullYear", "getHours", "asApproximateFloat", "charAt",
 	"indexOf", "lastIndexOf", "replace", "substring", "trim", "join", "format", "reverse", "quote",
-	"findAll", "isSorted", "sum", "min", "max", "indexOf", "url", "isURL", "ip", "isIP", "cidr",
-	"isCIDR", "sets", "lists", "math", "strings", "base64", "optional", "jsonpatch", "format", "flatten",
+	"findAll", "isSorted", "sum", "min", "max", "url", "isURL", "ip", "isIP", "cidr",
+	"isCIDR", "sets", "lists", "math", "strings", "base64", "optional", "jsonpatch", "flatten",
 	"distinct", "range", "slice", "sort", "sortBy", "first", "last", "exists_one_of", "all_of", NULL,
 };
 

@@ -611,6 +611,25 @@ static bool eval(cel_ev *e, const cel_node *n, cel_val *out)
 	return cel_efail(e, "internal error: unexpected node");
 }
 
+/* Upstream converts every attribute before it evaluates (DeviceMatches):
+ * a version that does not parse fails the device whatever the expression
+ * reads. */
+static bool versions_parse(cel_ev *e)
+{
+	for (int i = 0; i < e->d->nattrs; i++) {
+		const pk_cel_attr *a = &e->d->attrs[i];
+		int n = a->kind == PK_CEL_V_LIST ? a->nitems : 1;
+		for (int k = 0; k < n; k++) {
+			const pk_cel_attr *x = a->kind == PK_CEL_V_LIST ? &a->items[k] : a;
+			cel_version v;
+			const char *why;
+			if (x->kind == PK_CEL_V_VERSION && !cel_semver_parse(cstr(x->s), false, &v, &why))
+				return cel_efail(e, "attribute %s/%s: parse semantic version: %s", a->domain ? a->domain : "", a->name, why);
+		}
+	}
+	return true;
+}
+
 void cel_fold(cel_node *n)
 {
 	if (n->k != N_CALL || (n->op != F_QUANTITY && n->op != F_SEMVER && n->op != F_ISQUANTITY && n->op != F_ISSEMVER))
@@ -643,7 +662,7 @@ pk_cel_result pk_cel_eval_device(const pk_cel_program *p, const pk_cel_device *d
 		snprintf(err, errsize, "CEL: no program");
 		return PK_CEL_ERROR;
 	}
-	if (!eval(e, p->root, &v))
+	if (!versions_parse(e) || !eval(e, p->root, &v))
 		return PK_CEL_ERROR;
 	if (v.t != T_BOOL) { /* cel-go's TypeName(): "list", "map", "int" ... */
 		snprintf(err, errsize, "CEL result of type %s could not be converted to bool",

@@ -297,7 +297,9 @@ static const cel_case own[] = {
 	{"semver-leading-zero", "semver(\"01.0.0\") == semver(\"1.0.0\")", "", NONE, NONE, false, W_EVAL,
 	 "Major number must not contain leading zeroes"},
 	{"version-attr-invalid", "device.attributes[\"d\"].v.major() == 1", "", LIST(V("d", "v", "1.0")), NONE, false, W_EVAL,
-	 "parse semantic version"},
+	 "attribute d/v: parse semantic version: No Major.Minor.Patch elements found"},
+	{"version-attr-invalid-unread", "true", "", LIST(B("d", "b", true), V("d", "v", "1.0")), NONE, false, W_EVAL,
+	 "attribute d/v: parse semantic version"},
 	/* refused by name */
 	{"double", "1.5 > 1", "", NONE, NONE, false, W_COMPILE, "not supported by this interpreter: double literals (column 1)"},
 	{"uint", "1u > 0u", "", NONE, NONE, false, W_COMPILE, "unsigned integer literals"},
