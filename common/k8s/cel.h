@@ -7,7 +7,9 @@
  * that names the construct and its position, never true or false.
  *
  * A program is compiled once (per DeviceClass selector and per request
- * selector) and evaluated for many devices. */
+ * selector) and evaluated for many devices. Evaluation allocates nothing and
+ * only reads the program (threads may evaluate one program at once); it
+ * takes about 30 KB of stack. */
 #ifndef PK_K8S_CEL_H
 #define PK_K8S_CEL_H
 #include <stdbool.h>
@@ -21,6 +23,7 @@ typedef enum {
 	PK_CEL_V_STRING,   /* attribute "string" */
 	PK_CEL_V_VERSION,  /* attribute "version" (semver text in s) */
 	PK_CEL_V_QUANTITY, /* capacity "value" (milli units in milli) */
+	PK_CEL_V_LIST,     /* a list-type attribute (DRAListTypeAttributes): items */
 } pk_cel_vkind;
 
 typedef struct pk_cel_attr {
@@ -31,6 +34,8 @@ typedef struct pk_cel_attr {
 	int64_t i;
 	const char *s;
 	int64_t milli;
+	const struct pk_cel_attr *items; /* PK_CEL_V_LIST: its values (kind and value; no list) */
+	int nitems;
 } pk_cel_attr;
 
 /* What a selector sees of one device (CEL's `device`). */
@@ -48,6 +53,11 @@ typedef struct pk_cel_program pk_cel_program;
 /* Compiles expr; NULL with a message in err (what is wrong or unsupported,
  * and the 1-based column) when it does not compile. */
 pk_cel_program *pk_cel_compile(const char *expr, char *err, size_t errsize);
+
+/* The same, with the error's position apart: *line and *col (1-based,
+ * columns in code points) where it is, 0 when the error has none; err then
+ * holds the message without the position. */
+pk_cel_program *pk_cel_compile_at(const char *expr, int *line, int *col, char *err, size_t errsize);
 
 typedef enum { PK_CEL_FALSE, PK_CEL_TRUE, PK_CEL_ERROR } pk_cel_result;
 
