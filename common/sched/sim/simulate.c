@@ -531,11 +531,24 @@ bool pk_sim_resizes_left_text(const pk_snapshot *s, const pk_release_profile *re
 	return true;
 }
 
+/* A Deferred resize's pod is still on its node: an earlier unit may have
+ * evicted it (a victim) or an applied object deleted it. */
+static bool resize_still_bound(const pk_sim *m, const pk_pod *own)
+{
+	const pk_nodeinfo *ni = own->terminating || !*own->node_name ? NULL : pk_snapshot_node(m->s, own->node_name);
+	for (int i = 0; ni && i < ni->npods; i++)
+		if (ni->pods[i] == own)
+			return true;
+	return false;
+}
+
 void pk_sim_run(pk_sim *m, pk_sim_fn fn, void *ctx)
 {
 	while (m->head < m->n) {
 		/* the queue may grow (and move) while a unit runs: work on a copy */
 		pk_sim_unit u = m->queue[m->head++];
+		if (u.resize_own && !resize_still_bound(m, u.resize_own))
+			continue; /* gone before its turn (the plan that evicted or deleted it says so): no resize left */
 		m->sum.units++;
 		m->sum.pods += u.npods;
 		if (u.group) {
