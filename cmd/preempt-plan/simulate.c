@@ -57,7 +57,8 @@ static const pk_cli_spec spec = {
 	.formats = "json,table,wide,html",
 	.default_format = PK_FMT_JSON,
 	.gates = PK_GATE_BIT(PK_GATE_GENERIC_WORKLOAD) | PK_GATE_BIT(PK_GATE_WORKLOAD_AWARE_PREEMPTION) |
-	         PK_GATE_BIT(PK_GATE_TOPOLOGY_AWARE_WORKLOAD_SCHEDULING) | PK_GATE_BIT(PK_GATE_COMPOSITE_POD_GROUP),
+	         PK_GATE_BIT(PK_GATE_TOPOLOGY_AWARE_WORKLOAD_SCHEDULING) | PK_GATE_BIT(PK_GATE_COMPOSITE_POD_GROUP) |
+	         PK_GATE_BIT(PK_GATE_IN_PLACE_RESIZE_SCHEDULER_PREEMPTION),
 };
 
 enum {
@@ -231,6 +232,19 @@ static void on_step(void *ctx, const pk_sim_step *st)
 	} else {
 		note_missing_group(r, &plan, st->unit->pods[0], missing, sizeof missing);
 	}
+	char resize[800];
+	if (st->unit->resize_own) { /* in the plan, on stderr and under the table */
+		const pk_pod *p = st->unit->pods[0];
+		snprintf(resize, sizeof resize,
+		         "pod %s/%s is bound to node %s with its in-place resize Deferred: planned as the scheduler with "
+		         "InPlacePodVerticalScalingSchedulerPreemption (alpha, KEP-5836) plans it: on node %s only, its "
+		         "own entry discounted so that only the increase must fit, victims of lower priority there, no "
+		         "nominatedNodeName written; the kubelet resizes it once they are gone, and it stays on %s at its "
+		         "spec requests",
+		         p->namespace_, p->name, p->node_name, p->node_name, p->node_name);
+		pk_plan_add_warning(&plan, resize);
+		warn(r, NULL, "%s", resize);
+	}
 	for (int i = 0; i < st->unit->npods; i++) { /* claims taken as their controllers make them */
 		const pk_pod *p = st->unit->pods[i];
 		if (pk_volumes_assumption(p)) /* in the plan's warnings already */
@@ -250,6 +264,8 @@ static cJSON *summary_json(const sim_run *r, const pk_sim *m)
 	cJSON_AddNumberToObject(o, "nominated", (double)s->nominated);
 	cJSON_AddNumberToObject(o, "unschedulable", (double)s->unschedulable);
 	cJSON_AddNumberToObject(o, "notEligible", (double)s->not_eligible);
+	if (s->resized) /* only when Deferred resizes were queued: other summaries keep their shape */
+		cJSON_AddNumberToObject(o, "resizedInPlace", (double)s->resized);
 	cJSON_AddNumberToObject(o, "victims", (double)s->victims);
 	cJSON_AddNumberToObject(o, "cascadingPreemptions", (double)s->cascading_preemptions);
 	cJSON_AddNumberToObject(o, "units", (double)s->units);
@@ -371,6 +387,10 @@ static void table_end(sim_run *r, const pk_sim *m)
 	char not_eligible[64] = "";
 	if (s->not_eligible)
 		snprintf(not_eligible, sizeof not_eligible, ", %ld not eligible to preempt", s->not_eligible);
+	if (s->resized) {
+		size_t w = strlen(not_eligible);
+		snprintf(not_eligible + w, sizeof not_eligible - w, ", %ld resized in place", s->resized);
+	}
 	pk_table_footer(&r->table, "%ld unit(s): %ld scheduled, %ld nominated, %ld unschedulable%s; %ld victim(s), "
 	                "%ld recreated, %ld cascading preemption(s)",
 	                s->units, s->scheduled, s->nominated, s->unschedulable, not_eligible, s->victims, s->recreated,
@@ -420,6 +440,8 @@ static void warn_classes(sim_run *r)
 	if (pk_volumes_input_hint(&r->snap, pending, n, text, sizeof text))
 		warn(r, NULL, "%s", text);
 	free(pending);
+	if (pk_sim_resizes_left_text(&r->snap, &r->cli.engine.release, NULL, text, sizeof text))
+		warn(r, NULL, "%s", text);
 	const char *ns_assumed = pk_ns_assumption(r->snap.namespaces); /* also in each plan's warnings */
 	if (ns_assumed)
 		warn(r, NULL, "%s", ns_assumed);

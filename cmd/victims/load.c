@@ -12,6 +12,7 @@
 #include "base/alloc.h"
 #include "sched/engine/filter/volumes.h"
 #include "sched/sim/apply.h"
+#include "sched/sim/simulate.h"
 
 static void push_preemptor(victims_run *r, const pk_preemptor *p, long line)
 {
@@ -223,38 +224,6 @@ static bool resize_deferred(const cJSON *pod)
 	return *pk_str_or(pod, "spec.nodeName", "") && pk_pod_object_resize_deferred(pod);
 }
 
-/* The pod as the scheduler evaluates its Deferred resize: the Filter
- * plugins that skip such a pod (NodeUnschedulable, NodeAffinity,
- * TaintToleration, NodePorts, InterPodAffinity, PodTopologySpread, the
- * volume plugins, DynamicResources) have nothing to check in it, and it is
- * no member of a pod group (isPodGroupMember); NodeName and
- * NodeResourcesFit see it as it is. Its status goes: the pod is planned
- * from its spec. */
-static cJSON *resize_view(const cJSON *pod)
-{
-	static const char *const skipped[] = {
-		"affinity", "nodeSelector", "tolerations", "topologySpreadConstraints", "volumes", "resourceClaims",
-		"schedulingGates", "schedulingGroup", "workloadRef", NULL,
-	};
-	cJSON *v = cJSON_Duplicate(pod, 1);
-	cJSON_DeleteItemFromObjectCaseSensitive(v, "status");
-	cJSON_DeleteItemFromObjectCaseSensitive(cJSON_GetObjectItemCaseSensitive(v, "metadata"), "labels");
-	cJSON *spec = cJSON_GetObjectItemCaseSensitive(v, "spec");
-	for (int i = 0; skipped[i]; i++)
-		cJSON_DeleteItemFromObjectCaseSensitive(spec, skipped[i]);
-	static const char *const lists[] = { "containers", "initContainers", NULL };
-	for (int i = 0; lists[i]; i++) {
-		cJSON *c;
-		cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(spec, lists[i]))
-			cJSON_DeleteItemFromObjectCaseSensitive(c, "ports");
-	}
-	/* every taint tolerated: TaintToleration and NodeUnschedulable skip it */
-	cJSON *all = cJSON_AddArrayToObject(spec, "tolerations"), *t = cJSON_CreateObject();
-	cJSON_AddStringToObject(t, "operator", "Exists");
-	cJSON_AddItemToArray(all, t);
-	return v;
-}
-
 /* "cpu 100m, memory 100": the cpu and memory of r. */
 static void cpu_memory_text(int64_t cpu, int64_t memory, char *buf, size_t size)
 {
@@ -264,9 +233,14 @@ static void cpu_memory_text(int64_t cpu, int64_t memory, char *buf, size_t size)
 	snprintf(buf, size, "cpu %s, memory %s", c, m);
 }
 
-/* The containers' status.containerStatuses[].allocatedResources, summed. */
+/* The containers' status.containerStatuses[].allocatedResources, summed
+ * (pod NULL: a snapshot's pod, whose container statuses are not read). */
 static void allocated_text(const cJSON *pod, char *buf, size_t size)
 {
+	if (!pod) {
+		snprintf(buf, size, "not read: the snapshot's node counts the pod at its spec requests");
+		return;
+	}
 	int64_t cpu = 0, memory = 0, q;
 	bool any = false;
 	const cJSON *cs;
@@ -432,7 +406,7 @@ static int on_preemptor_record(void *ctx, pk_record *rec)
 	                   .file = pc->file };
 	p.pod = pk_arena_alloc(&r->snap.arena, sizeof *p.pod);
 	char err[512];
-	cJSON *view = resize ? resize_view(pod) : NULL;
+	cJSON *view = resize ? pk_resize_view(pod) : NULL;
 	int rc = pk_pod_decode(&r->snap.dec, view ? view : pod, p.pod, err, sizeof err);
 	cJSON_Delete(view);
 	if (rc < 0) {
@@ -501,19 +475,33 @@ static void resolve_preemptor(victims_run *r, long i)
 	warn_admission(r, i, &rp);
 }
 
+/* The pending pods and, with InPlacePodVerticalScalingSchedulerPreemption
+ * on, the bound pods whose resize is Deferred, in queue order (the
+ * scheduler's queue: pk_snapshot_queue); with it off, those are said once. */
 static void add_pending(victims_run *r)
 {
 	pk_pod **pending;
-	long n = pk_snapshot_pending(&r->snap, &pending);
+	const pk_release_profile *rel = &r->cli->engine.release;
+	long n = pk_snapshot_queue(&r->snap, rel->resize_preemption, &pending);
 	for (long i = 0; i < n; i++) {
 		if (r->opts->namespace_ && strcmp(pending[i]->namespace_, r->opts->namespace_) != 0)
 			continue; /* -n NS */
 		pk_preemptor p = { .pod = pending[i], .source = "Pod", .file = NULL };
+		pk_pod *own = pk_snapshot_resize_own(&r->snap, pending[i]);
+		if (own) { /* a Deferred resize: bound, its entry discounted */
+			p.resize = true;
+			p.resize_own = own;
+		}
 		if (r->snap.pending_objects)
-			p.object = r->snap.pending_objects[pending[i]->index];
+			p.object = r->snap.pending_objects[own ? own->index : pending[i]->index];
 		push_preemptor(r, &p, 0);
+		if (own)
+			resize_preemptor(r, r->npreemptors - 1, NULL);
 	}
 	free(pending);
+	char text[1200];
+	if (pk_sim_resizes_left_text(&r->snap, rel, r->opts->namespace_, text, sizeof text))
+		input_warn(r, "input-resizes-left-to-the-kubelet", "%s", text);
 }
 
 /* Pods of the input that admission would have objected to: one warning
@@ -763,7 +751,9 @@ void victims_free(victims_run *r)
 {
 	for (long i = 0; i < r->npreemptors; i++) {
 		pk_preemptor *p = &r->preemptors[i];
-		if (p->pod->index < 0) { /* from --preemptor: owned here */
+		/* from --preemptor: owned here (a Deferred resize's view from
+		 * --pending is the snapshot's) */
+		if (p->pod->index < 0 && !pk_snapshot_resize_own(&r->snap, p->pod)) {
 			pk_pod_release(p->pod);
 			cJSON_Delete(p->object);
 		}

@@ -100,7 +100,7 @@ static const pk_gate_info registry[PK_NGATES] = {
 		"pp-match", NULL},
 	[PK_GATE_IN_PLACE_RESIZE_SCHEDULER_PREEMPTION] = {
 		"InPlacePodVerticalScalingSchedulerPreemption", "kube-apiserver, kube-scheduler, kubelet",
-		{ABSENT, ABSENT, ALPHA_OFF}, false, "victims", NULL},
+		{ABSENT, ABSENT, ALPHA_OFF}, false, "victims, preempt-plan", NULL},
 };
 
 /* kubernetes/kubernetes#139520 merged both into GenericWorkload. */

@@ -132,6 +132,10 @@ static void decide_fits(pk_plan *p)
 		size_t w = strlen(p->reason);
 		snprintf(p->reason + w, sizeof p->reason - w, "; %s", placed);
 	}
+	if (p->resize_node && p->message && *p->message) { /* DeferredPodScheduling's Permit: nothing is bound */
+		size_t w = strlen(p->reason);
+		snprintf(p->reason + w, sizeof p->reason - w, "; %s", p->message);
+	}
 }
 
 /* "node N" or "nodes N, A, B": the nodes whose pods a candidate evicts, its

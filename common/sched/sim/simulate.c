@@ -128,7 +128,7 @@ void pk_sim_init(pk_sim *m, pk_snapshot *s, pk_pg_set *g, const pk_sim_opts *o)
 	m->scores = pk_score_cache_new(g->release);
 	pk_arena_init(&m->arena);
 	pk_pod **pending;
-	long np = pk_snapshot_pending(s, &pending);
+	long np = pk_snapshot_queue(s, g->release->resize_preemption, &pending);
 	long *unit_of_group = pk_xmalloc(sizeof *unit_of_group * (size_t)(g->n + 1));
 	for (long i = 0; i < g->n; i++)
 		unit_of_group[i] = -1;
@@ -136,21 +136,23 @@ void pk_sim_init(pk_sim *m, pk_snapshot *s, pk_pg_set *g, const pk_sim_opts *o)
 	int *count = pk_xcalloc((size_t)g->n + 1, sizeof *count);
 	int *gated = pk_xcalloc((size_t)g->n + 1, sizeof *gated);
 	for (long i = 0; i < np; i++) {
-		pk_podgroup *pg = gang_path(m) ? pk_pg_scheduling_group(g, pending[i]) : NULL;
+		pk_podgroup *pg = gang_path(m) && !*pending[i]->node_name ? pk_pg_scheduling_group(g, pending[i]) : NULL;
 		if (pg)
 			(pk_pod_gated(pending[i]) ? gated : count)[pg - g->groups]++;
 	}
 	pk_eval_memo_uids_unique(m->opts.eval.memo, true);
 	for (long i = 0; i < np; i++)
-		note_uid(m, pending[i]);
+		if (!*pending[i]->node_name) /* a resize is never nominated */
+			note_uid(m, pending[i]);
 	for (long i = 0; i < np; i++) {
 		pk_pod *p = pending[i];
 		int64_t created = p->created;
 		if (created > m->clock)
 			m->clock = created;
+		pk_pod *own = *p->node_name ? pk_snapshot_resize_own(s, p) : NULL;
 		/* a gated member is not in the queue: its group is played
 		 * without it, and it waits in a unit of its own */
-		pk_podgroup *pg = gang_path(m) && !pk_pod_gated(p) ? pk_pg_scheduling_group(g, p) : NULL;
+		pk_podgroup *pg = gang_path(m) && !own && !pk_pod_gated(p) ? pk_pg_scheduling_group(g, p) : NULL;
 		if (!pg) {
 			pk_sim_unit *u = push_unit(m);
 			u->pods = pk_arena_alloc(&m->arena, sizeof *u->pods);
@@ -158,6 +160,7 @@ void pk_sim_init(pk_sim *m, pk_snapshot *s, pk_pg_set *g, const pk_sim_opts *o)
 			u->npods = 1;
 			u->priority = p->priority;
 			u->created = p->created;
+			u->resize_own = own;
 			continue;
 		}
 		long gi = pg - g->groups;
@@ -398,9 +401,11 @@ static const char *postfilter_gate(const pk_sim *m, const pk_pod *p)
 
 /* not_eligible: not placed because preemption was not tried (NotEligible),
  * counted apart from the unschedulable. */
-static void count_outcome(pk_sim *m, pk_sim_outcome o, bool not_eligible)
+static void count_outcome(pk_sim *m, pk_sim_outcome o, bool not_eligible, bool resize)
 {
-	if (o == PK_SIM_SCHEDULED)
+	if (resize && o != PK_SIM_UNSCHEDULABLE)
+		m->sum.resized++;
+	else if (o == PK_SIM_SCHEDULED)
 		m->sum.scheduled++;
 	else if (o == PK_SIM_NOMINATED)
 		m->sum.nominated++;
@@ -416,12 +421,16 @@ static void run_pod(pk_sim *m, const pk_sim_unit *u, pk_sim_fn fn, void *ctx)
 {
 	pk_pod *p = u->pods[0];
 	pk_preemptor pre = { .pod = p,
-	                     .source = u->recreated ? "Recreated" : u->scaled ? "Scaled" : u->applied ? "Applied" : "Pod" };
+	                     .source = u->recreated ? "Recreated" : u->scaled ? "Scaled" : u->applied ? "Applied" : "Pod",
+	                     .resize = u->resize_own != NULL, .resize_own = u->resize_own };
 	pk_evaluation e;
-	note_uid(m, p);
+	if (!pre.resize)
+		note_uid(m, p);
 	pk_evaluate(m->s, &pre, &m->opts.eval, &e);
 	pk_sim_step st = { .unit = u, .pod_eval = &e, .preemptor = &pre, .outcome = PK_SIM_UNSCHEDULABLE };
-	if (e.status == PK_PRE_FITS) {
+	if (e.status == PK_PRE_FITS && pre.resize) {
+		st.outcome = PK_SIM_SCHEDULED; /* Permit: the kubelet resizes it where it is, nothing is bound */
+	} else if (e.status == PK_PRE_FITS) {
 		pk_score_place(m->s, m->scores, p, &e, &st.placement);
 		st.node = st.placement.node;
 		st.outcome = PK_SIM_SCHEDULED;
@@ -446,9 +455,9 @@ static void run_pod(pk_sim *m, const pk_sim_unit *u, pk_sim_fn fn, void *ctx)
 	}
 	if (u->recreated && st.outcome == PK_SIM_NOMINATED)
 		m->sum.cascading_preemptions++;
-	count_outcome(m, st.outcome, st.gate_message || e.status == PK_PRE_NOT_ELIGIBLE);
+	count_outcome(m, st.outcome, st.gate_message || e.status == PK_PRE_NOT_ELIGIBLE, pre.resize);
 	fn(ctx, &st);
-	if (st.outcome == PK_SIM_SCHEDULED)
+	if (st.outcome == PK_SIM_SCHEDULED && st.node)
 		pk_snapshot_bind(m->s, p, st.node->node->name);
 	else if (!st.gate_message)
 		pk_snapshot_apply(m->s, &e);
@@ -476,7 +485,7 @@ static void run_group(pk_sim *m, const pk_sim_unit *u, pk_sim_fn fn, void *ctx)
 	}
 	if (u->recreated && e.result == PK_PG_PREEMPT)
 		m->sum.cascading_preemptions++;
-	count_outcome(m, st.outcome, e.result == PK_PG_NOT_ELIGIBLE);
+	count_outcome(m, st.outcome, e.result == PK_PG_NOT_ELIGIBLE, false);
 	fn(ctx, &st);
 	pk_pg_apply(m->s, &e);
 	if (e.result == PK_PG_NO_PREEMPTION_NEEDED)
@@ -488,11 +497,58 @@ static void run_group(pk_sim *m, const pk_sim_unit *u, pk_sim_fn fn, void *ctx)
 	pk_pg_evaluation_free(&e);
 }
 
+bool pk_sim_resizes_left_text(const pk_snapshot *s, const pk_release_profile *rel, const char *ns, char *buf,
+                              size_t size)
+{
+	if (rel->resize_preemption)
+		return false;
+	pk_pod **rs;
+	long n = pk_snapshot_resizes(s, &rs), count = 0;
+	const pk_pod *first = NULL;
+	for (long i = 0; i < n; i++)
+		if (!ns || strcmp(rs[i]->namespace_, ns) == 0) {
+			count++;
+			first = first ? first : rs[i];
+		}
+	free(rs);
+	if (!count)
+		return false;
+	char why[240], model[64] = "";
+	if (rel->resize_preemption_gate_exists) {
+		snprintf(why, sizeof why, "with InPlacePodVerticalScalingSchedulerPreemption off (upstream's default) the "
+		         "scheduler does not queue a bound pod");
+	} else {
+		snprintf(why, sizeof why, "Kubernetes 1.%d's scheduler does not queue a bound pod (scheduler preemption "
+		         "for a resize is KEP-5836, alpha in 1.%d)", rel->minor, rel->resize_preemption_since);
+		snprintf(model, sizeof model, "--kubernetes-version 1.%d ", rel->resize_preemption_since);
+	}
+	snprintf(buf, size,
+	         "%ld bound pod(s) have an in-place resize the kubelet Deferred (first: %s/%s on node %s): %s, so "
+	         "they are not planned: the kubelet keeps each resize Deferred until its node has room, and "
+	         "preempts nothing for it; `%s--feature-gates InPlacePodVerticalScalingSchedulerPreemption=true` "
+	         "queues them as the alpha does",
+	         count, first->namespace_, first->name, first->node_name, why, model);
+	return true;
+}
+
+/* A Deferred resize's pod is still on its node: an earlier unit may have
+ * evicted it (a victim) or an applied object deleted it. */
+static bool resize_still_bound(const pk_sim *m, const pk_pod *own)
+{
+	const pk_nodeinfo *ni = own->terminating || !*own->node_name ? NULL : pk_snapshot_node(m->s, own->node_name);
+	for (int i = 0; ni && i < ni->npods; i++)
+		if (ni->pods[i] == own)
+			return true;
+	return false;
+}
+
 void pk_sim_run(pk_sim *m, pk_sim_fn fn, void *ctx)
 {
 	while (m->head < m->n) {
 		/* the queue may grow (and move) while a unit runs: work on a copy */
 		pk_sim_unit u = m->queue[m->head++];
+		if (u.resize_own && !resize_still_bound(m, u.resize_own))
+			continue; /* gone before its turn (the plan that evicted or deleted it says so): no resize left */
 		m->sum.units++;
 		m->sum.pods += u.npods;
 		if (u.group) {

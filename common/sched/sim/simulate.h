@@ -13,6 +13,10 @@
  *     nodes), where later preemptors count it as upstream counts nominated
  *     pods (priority >= theirs);
  *   - or stays unschedulable;
+ *   - a bound pod whose in-place resize the kubelet Deferred is a unit
+ *     too when the release's InPlacePodVerticalScalingSchedulerPreemption
+ *     is on (pk_snapshot_queue): its own node only, victims evicted there,
+ *     no nomination, the pod left bound at its spec requests;
  *   - a gated pod (spec.schedulingGates) waits: PreEnqueue keeps it out of
  *     the active queue (pk_evaluate says so), it takes no capacity and
  *     preempts nothing; a gated member of a PodGroup is not among its
@@ -71,6 +75,12 @@ typedef struct pk_sim_unit {
 	bool applied;             /* created by an applied object */
 	pk_sim_chain *chain;      /* the pod's chain (OrderedReady), or NULL */
 	int gated_members;        /* a group's pending members left out: gated (each a unit of its own) */
+	/* A bound pod whose in-place resize is Deferred, queued with
+	 * InPlacePodVerticalScalingSchedulerPreemption on (KEP-5836): its
+	 * entry on its node; pods[0] is its view (pk_snapshot_resize). It
+	 * preempts on that node only, is never bound nor nominated: it stays
+	 * where it is, at its spec requests. NULL for other units. */
+	pk_pod *resize_own;
 } pk_sim_unit;
 
 /* What happened to one unit; handed to the caller's callback. */
@@ -92,6 +102,8 @@ typedef struct pk_sim_summary {
 	long units, pods, pod_groups;
 	long scheduled, nominated, unschedulable;
 	long not_eligible;        /* not placed, preemption not tried (NotEligible) */
+	long resized;             /* Deferred resizes that fit or preempted: the kubelet's to
+	                           * actuate in place (neither scheduled nor nominated) */
 	long victims;
 	long recreated, cascading_preemptions, scaled, applied;
 	long recreations_dropped; /* over the global bound */
@@ -134,6 +146,12 @@ pk_sim_chain *pk_sim_enqueue_ordered(pk_sim *m, pk_pod **pods, int n, bool scale
 /* Take a pending pod out of the queue before the run (its controller
  * deleted it). */
 void pk_sim_dequeue(pk_sim *m, const pk_pod *p);
+/* The note for the bound pods with a Deferred resize that the run does not
+ * queue (the release's gate off, or no such gate), namespace ns only when
+ * not NULL: how many, the first, what upstream does with them and the flags
+ * that model the alpha. false (buf untouched) when there is nothing to say. */
+bool pk_sim_resizes_left_text(const pk_snapshot *s, const pk_release_profile *rel, const char *ns, char *buf,
+                              size_t size);
 /* Run the queue to the end, calling fn after each unit. */
 void pk_sim_run(pk_sim *m, pk_sim_fn fn, void *ctx);
 

@@ -131,6 +131,9 @@ void pk_snapshot_free(pk_snapshot *s)
 		if (s->pending_objects)
 			cJSON_Delete(s->pending_objects[i]);
 	}
+	for (long i = 0; i < s->nresizes; i++)
+		pk_pod_release(s->resizes[i].view);
+	free(s->resizes);
 	for (int i = 0; i < s->npdbs; i++)
 		pk_pdb_release(&s->pdbs[i]);
 	if (s->infos)
@@ -158,6 +161,51 @@ void pk_snapshot_free(pk_snapshot *s)
 	memset(s, 0, sizeof *s);
 }
 
+cJSON *pk_resize_view(const cJSON *pod)
+{
+	static const char *const skipped[] = {
+		"affinity", "nodeSelector", "tolerations", "topologySpreadConstraints", "volumes", "resourceClaims",
+		"schedulingGates", "schedulingGroup", "workloadRef", NULL,
+	};
+	cJSON *v = cJSON_Duplicate(pod, 1);
+	cJSON_DeleteItemFromObjectCaseSensitive(v, "status");
+	cJSON_DeleteItemFromObjectCaseSensitive(cJSON_GetObjectItemCaseSensitive(v, "metadata"), "labels");
+	cJSON *spec = cJSON_GetObjectItemCaseSensitive(v, "spec");
+	for (int i = 0; skipped[i]; i++)
+		cJSON_DeleteItemFromObjectCaseSensitive(spec, skipped[i]);
+	static const char *const lists[] = { "containers", "initContainers", NULL };
+	for (int i = 0; lists[i]; i++) {
+		cJSON *c;
+		cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(spec, lists[i]))
+			cJSON_DeleteItemFromObjectCaseSensitive(c, "ports");
+	}
+	/* every taint tolerated: TaintToleration and NodeUnschedulable skip it */
+	cJSON *all = cJSON_AddArrayToObject(spec, "tolerations"), *t = cJSON_CreateObject();
+	cJSON_AddStringToObject(t, "operator", "Exists");
+	cJSON_AddItemToArray(all, t);
+	return v;
+}
+
+/* A bound pod whose resize is Deferred: noted with its view, decoded now
+ * (the object is not kept). */
+static void note_resize(pk_snapshot *s, const cJSON *obj, pk_pod *own)
+{
+	if (!*own->node_name || !pk_pod_object_resize_deferred(obj))
+		return;
+	cJSON *v = pk_resize_view(obj);
+	pk_pod *view = pk_arena_alloc(&s->arena, sizeof *view);
+	char err[512];
+	int rc = pk_pod_decode(&s->dec, v, view, err, sizeof err);
+	cJSON_Delete(v);
+	if (rc < 0) { /* the pod itself decoded: its view less so only by what it lost */
+		pk_pod_release(view);
+		return;
+	}
+	view->index = -1;
+	s->resizes = pk_grow(s->resizes, &s->resizecap, (size_t)s->nresizes + 1, sizeof *s->resizes);
+	s->resizes[s->nresizes++] = (pk_snapshot_resize){ own, view };
+}
+
 static pk_add_result add_pod(pk_snapshot *s, const cJSON *obj, bool *take,
                              char *err, size_t errsize)
 {
@@ -172,7 +220,8 @@ static pk_add_result add_pod(pk_snapshot *s, const cJSON *obj, bool *take,
 		size_t c2 = s->podcap;
 		s->pending_objects = pk_grow(s->pending_objects, &c2, (size_t)s->npods + 1, sizeof *s->pending_objects);
 		s->pending_objects[s->npods] = NULL;
-		if (!*p->node_name && !pk_pod_is_terminal(p)) {
+		/* and a bound pod's whose resize is Deferred: --pending may answer for it */
+		if (!pk_pod_is_terminal(p) && (!*p->node_name || pk_pod_object_resize_deferred(obj))) {
 			s->pending_objects[s->npods] = (cJSON *)obj;
 			*take = true;
 		}
@@ -180,6 +229,7 @@ static pk_add_result add_pod(pk_snapshot *s, const cJSON *obj, bool *take,
 	s->podcap = cap;
 	p->index = s->npods;
 	s->pods[s->npods++] = p;
+	note_resize(s, obj, p);
 	return PK_ADD_USED;
 }
 
@@ -551,6 +601,13 @@ void pk_snapshot_finish(pk_snapshot *s)
 	}
 	free(where);
 	note_namespaces(s);
+	for (long i = 0; i < s->nresizes; i++) { /* a view queues as its pod: admission's priority */
+		pk_pod *v = s->resizes[i].view, *own = s->resizes[i].own;
+		v->priority = own->priority;
+		v->policy = own->policy;
+		v->admission = own->admission;
+		v->class_name = own->class_name;
+	}
 	pk_workers *w = s->nnodes >= 256 ? pk_workers_new(pk_workers_wanted(s->threads)) : NULL;
 	pk_workers_run(w, finish_nodes, s);
 	pk_workers_free(w);
@@ -668,6 +725,48 @@ long pk_snapshot_pending(const pk_snapshot *s, pk_pod ***out)
 		v[n++] = p; /* gated ones too: their evaluation says they wait (pk_pod_gated) */
 	}
 	qsort(v, (size_t)n, sizeof *v, queue_cmp);
+	*out = v;
+	return n;
+}
+
+long pk_snapshot_resizes(const pk_snapshot *s, pk_pod ***out)
+{
+	long n = 0;
+	pk_pod **v = pk_xmalloc(sizeof *v * (size_t)(s->nresizes + 1));
+	for (long i = 0; i < s->nresizes; i++) {
+		const pk_pod *own = s->resizes[i].own;
+		if (own->shadowed || pk_pod_is_terminal(own) || own->terminating || !pk_snapshot_node(s, own->node_name))
+			continue;
+		v[n++] = s->resizes[i].view;
+	}
+	qsort(v, (size_t)n, sizeof *v, queue_cmp);
+	*out = v;
+	return n;
+}
+
+pk_pod *pk_snapshot_resize_own(const pk_snapshot *s, const pk_pod *view)
+{
+	for (long i = 0; i < s->nresizes; i++)
+		if (s->resizes[i].view == view)
+			return s->resizes[i].own;
+	return NULL;
+}
+
+long pk_snapshot_queue(const pk_snapshot *s, bool resizes, pk_pod ***out)
+{
+	pk_pod **pending, **rs = NULL;
+	long np = pk_snapshot_pending(s, &pending), nr = resizes ? pk_snapshot_resizes(s, &rs) : 0;
+	if (nr == 0) {
+		free(rs);
+		*out = pending;
+		return np;
+	}
+	pk_pod **v = pk_xmalloc(sizeof *v * (size_t)(np + nr + 1));
+	long i = 0, j = 0, n = 0;
+	while (i < np || j < nr)
+		v[n++] = j == nr || (i < np && queue_cmp(&pending[i], &rs[j]) <= 0) ? pending[i++] : rs[j++];
+	free(pending);
+	free(rs);
 	*out = v;
 	return n;
 }

@@ -57,6 +57,15 @@ typedef struct pk_pdb_key {
 	int idx;
 } pk_pdb_key;
 
+/* A bound pod whose in-place resize the kubelet Deferred (KEP-5836,
+ * kubernetes#140000): own is its entry on its node (counted at its spec
+ * requests, as the scheduler's cache counts it), view the pod as the
+ * scheduler evaluates the resize (pk_resize_view), decoded apart, with
+ * own's priority once the snapshot is finished; view->index is -1. */
+typedef struct pk_snapshot_resize {
+	pk_pod *own, *view;
+} pk_snapshot_resize;
+
 typedef struct pk_snapshot {
 	pk_arena arena;
 	pk_strtab *strs;
@@ -80,10 +89,14 @@ typedef struct pk_snapshot {
 	                           * a pod's label values that no PDB requires
 	                           * are passed over without a search */
 
-	bool keep_pending_objects;/* keep the cJSON of pending pods (for --pending) */
+	bool keep_pending_objects;/* keep the cJSON of pending pods and Deferred resizes (for --pending) */
 	int threads;              /* pk_snapshot_finish's nodes are shared out
 	                           * among this many (0: one per CPU, at most 4) */
 	cJSON **pending_objects;  /* parallel to pods: owned cJSON or NULL */
+
+	pk_snapshot_resize *resizes; /* bound pods with a Deferred resize, input order */
+	long nresizes;
+	size_t resizecap;
 
 	long anti_affinity_pods;  /* bound pods with required pod anti-affinity */
 	long unbound_node_pods;   /* bound to a node that is not in the input */
@@ -171,6 +184,27 @@ int pk_pod_importance_cmp(const pk_pod *a, const pk_pod *b, int64_t now);
  * every answer lists them: upstream keeps them out of the active queue, and
  * pk_evaluate answers for them so. Returns the count; *out is malloc'd. */
 long pk_snapshot_pending(const pk_snapshot *s, pk_pod ***out);
+
+/* The bound pods with a Deferred in-place resize (pk_snapshot.resizes) that
+ * the scheduler would queue with InPlacePodVerticalScalingSchedulerPreemption
+ * on: live (not shadowed, terminal or terminating), on a node of the
+ * snapshot, in scheduling-queue order (PrioritySort, as pending pods: see
+ * pk_snapshot_pending). Returns the count; *out is malloc'd (views). */
+long pk_snapshot_resizes(const pk_snapshot *s, pk_pod ***out);
+/* The snapshot's entry of a Deferred resize's view (pk_snapshot_resize.own),
+ * or NULL when view is none. */
+pk_pod *pk_snapshot_resize_own(const pk_snapshot *s, const pk_pod *view);
+/* Pending pods and, when resizes, the Deferred resizes' views, merged in
+ * scheduling-queue order: the scheduler's queue. *out is malloc'd. */
+long pk_snapshot_queue(const pk_snapshot *s, bool resizes, pk_pod ***out);
+/* A pod object as the scheduler evaluates its Deferred resize: the Filter
+ * plugins that skip such a pod (NodeUnschedulable, NodeAffinity,
+ * TaintToleration, NodePorts, InterPodAffinity, PodTopologySpread, the
+ * volume plugins, DynamicResources) have nothing to check in it, and it
+ * is no member of a pod group (isPodGroupMember); NodeName and
+ * NodeResourcesFit see it as it is. Its status goes: the pod is planned
+ * from its spec. A new object (the caller deletes it). */
+cJSON *pk_resize_view(const cJSON *pod);
 
 /* ---- a PDB and a pod (pdb.c; inline: victim selection asks per pod) ---- */
 
