@@ -190,6 +190,8 @@ typedef struct pk_pod_constraints {
 	const char *workload_name, *workload_pod_group;
 	/* The claims of spec.volumes (k8s/volume.h), or NULL. */
 	const struct pk_pod_volumes *volumes;
+	/* spec.resourceClaims (k8s/dra.h), or NULL. */
+	const struct pk_pod_dra *dra;
 } pk_pod_constraints;
 
 /* A required node-selector term ({matchExpressions, matchFields}) compiled
