@@ -211,16 +211,17 @@ pk_add_result pk_snapshot_add(pk_snapshot *s, const cJSON *obj, long record, boo
 		s->priority_classes++;
 		return PK_ADD_USED;
 	}
-	if (pk_dra_kind(pk_kind(obj))) {
-		if (!s->dra)
-			s->dra = pk_xcalloc(1, sizeof *s->dra);
-		return pk_dra_set_add(s->dra, &s->dec, obj, record, err, errsize) < 0 ? PK_ADD_REJECTED : PK_ADD_USED;
+	if (pk_volume_kind(pk_kind(obj))) {
+		if (!s->volumes)
+			s->volumes = pk_xcalloc(1, sizeof *s->volumes);
+		return pk_volume_set_add(s->volumes, &s->dec, obj, record, err, errsize) < 0 ? PK_ADD_REJECTED
+		                                                                                : PK_ADD_USED;
 	}
-	if (!pk_volume_kind(pk_kind(obj)))
+	if (!pk_dra_kind(pk_kind(obj)))
 		return PK_ADD_SKIPPED;
-	if (!s->volumes)
-		s->volumes = pk_xcalloc(1, sizeof *s->volumes);
-	return pk_volume_set_add(s->volumes, &s->dec, obj, record, err, errsize) < 0 ? PK_ADD_REJECTED : PK_ADD_USED;
+	if (!s->dra)
+		s->dra = pk_xcalloc(1, sizeof *s->dra);
+	return pk_dra_set_add(s->dra, &s->dec, obj, record, err, errsize) < 0 ? PK_ADD_REJECTED : PK_ADD_USED;
 }
 
 /* Fill in what admission would have set: priority and preemptionPolicy from
