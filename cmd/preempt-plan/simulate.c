@@ -20,6 +20,7 @@
 #include "sched/sim/apply.h"
 #include "sched/report/records.h"
 #include "sched/engine/filter/volumes.h"
+#include "sched/engine/filter/dra.h"
 #include "sched/report/report.h"
 #include "sched/sim/simulate.h"
 #include "base/alloc.h"
@@ -438,6 +439,8 @@ static void warn_classes(sim_run *r)
 	pk_pod **pending;
 	long n = pk_snapshot_pending(&r->snap, &pending);
 	if (pk_volumes_input_hint(&r->snap, pending, n, text, sizeof text))
+		warn(r, NULL, "%s", text);
+	if (pk_dra_input_hint(&r->snap, pending, n, text, sizeof text))
 		warn(r, NULL, "%s", text);
 	free(pending);
 	if (pk_sim_resizes_left_text(&r->snap, &r->cli.engine.release, NULL, text, sizeof text))

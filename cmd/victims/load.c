@@ -11,6 +11,7 @@
 #include "k8s/quantity.h"
 #include "base/alloc.h"
 #include "sched/engine/filter/volumes.h"
+#include "sched/engine/filter/dra.h"
 #include "sched/sim/apply.h"
 #include "sched/sim/simulate.h"
 
@@ -644,6 +645,8 @@ static void volume_input_hint(victims_run *r)
 	char text[2000];
 	if (pk_volumes_input_hint(&r->snap, pods, r->npreemptors, text, sizeof text))
 		input_warn(r, "input-volumes", "%s", text);
+	if (pk_dra_input_hint(&r->snap, pods, r->npreemptors, text, sizeof text))
+		input_warn(r, "input-dra", "%s", text);
 	free(pods);
 }
 
@@ -663,6 +666,7 @@ static void preemptor_assumptions(victims_run *r)
 		resolve_preemptor(r, i);
 		gate_preemptor(r, i);
 		pk_volumes_resolve(&r->snap, r->preemptors[i].pod); /* its claims: modelled when the input has them */
+		pk_dra_resolve(&r->snap, r->preemptors[i].pod); /* its resource claims, likewise */
 		warn_unmodelled(r, i);
 		const char *claims_assumed = pk_volumes_assumption(r->preemptors[i].pod);
 		if (claims_assumed) /* the record says it too (pk_preemptor_json) */

@@ -11,6 +11,7 @@
 #include "namespace.h"
 #include "quantity.h"
 #include "volume.h"
+#include "dra.h"
 
 const char *const pk_spec_members[S_COUNT + 1] = {
 	"nodeName", "schedulerName", "priorityClassName", "priority", "preemptionPolicy", "containers",
@@ -535,9 +536,9 @@ static void decode_owner(pk_decoder *d, const cJSON *owners, const cJSON *labels
 		return;
 	}
 }
-enum { T_NOMINATED, T_PHASE, T_START, T_CONDITIONS, T_COUNT };
+enum { T_NOMINATED, T_PHASE, T_START, T_CONDITIONS, T_CLAIM_STATUSES, T_COUNT };
 static const char *const status_members[T_COUNT + 1] = {
-	"nominatedNodeName", "phase", "startTime", "conditions", NULL,
+	"nominatedNodeName", "phase", "startTime", "conditions", "resourceClaimStatuses", NULL,
 };
 
 const pk_pod_constraints pk_pod_no_constraints = {
@@ -652,7 +653,8 @@ static void attach_constraints(pk_decoder *d, pk_pod *out, const pk_pod_constrai
 	    !c->nanti_affinity && !c->nspread && !c->affinity && !c->anti_affinity && !c->spread &&
 	    !c->affinity_terms && c->node_selector.is_nil && !c->node_selector.nreqs && !*c->pod_group &&
 	    !*c->workload_name && !*c->workload_pod_group && !c->npreferred && !c->soft_spread &&
-	    !c->preferred_pod_affinity && !c->nimages && !c->volumes && !c->nscheduling_gates)
+	    !c->preferred_pod_affinity && !c->nimages && !c->volumes && !c->nscheduling_gates &&
+	    !c->dra)
 		return;
 	pk_pod_constraints *own = pk_arena_alloc(d->arena, sizeof *own);
 	*own = *c;
@@ -730,6 +732,7 @@ int pk_pod_decode_spec(pk_decoder *d, const cJSON *meta, const cJSON *spec, cons
 	pk_pod_constraints c = pk_pod_no_constraints;
 	int rc = decode_constraints(d, sp, m[M_LABELS], &c, &unmodelled, err, errsize);
 	pk_pod_volumes_name_ephemeral(d, c.volumes, out->name); /* k8s/volume.c */
+	c.dra = pk_pod_dra_decode(d, sp[S_CLAIMS], st[T_CLAIM_STATUSES]); /* k8s/dra.c */
 	out->unmodelled = (uint8_t)unmodelled;
 	attach_constraints(d, out, &c); /* also on failure: pk_pod_release frees its selectors */
 	if (rc < 0)

@@ -204,6 +204,8 @@ typedef struct pk_pod_constraints {
 	/* A replica's copy (pk_pod_constraints_for_replica): the template's
 	 * constraints own the selectors, pk_pod_release leaves them alone. */
 	bool borrowed;
+	/* spec.resourceClaims (k8s/dra.h), or NULL. */
+	const struct pk_pod_dra *dra;
 } pk_pod_constraints;
 
 /* A required node-selector term ({matchExpressions, matchFields}) compiled

@@ -11,6 +11,7 @@
 #include "k8s/gates.h"
 #include "k8s/json.h"
 #include "sched/engine/filter/volumes.h"
+#include "sched/engine/filter/dra.h"
 #include "sched/report/records.h"
 
 static pk_plan_result result_of_group(pk_pg_result r)
@@ -71,6 +72,8 @@ void pk_plan_of_pod(pk_plan *p, const pk_evaluation *e, const pk_placement *pl, 
 	cJSON_ArrayForEach(it, pre->warnings)
 		pk_plan_add_warning(p, cJSON_IsString(it) ? it->valuestring : NULL);
 	pk_plan_add_warning(p, pk_volumes_assumption(pod));
+	if (e->status != PK_PRE_FITS && e->status != PK_PRE_NEEDS_PREEMPTION)
+		pk_plan_add_warning(p, pk_dra_held_devices_note(pod));
 	if (pl)
 		pk_plan_add_warning(p, pl->assumes);
 	if (pre->gate_message && e->status == PK_PRE_NOT_ELIGIBLE) {

@@ -13,6 +13,7 @@
 #include "k8s/quantity.h"
 #include "k8s/release.h"
 #include "sched/engine/filter/volumes.h"
+#include "sched/engine/filter/dra.h"
 #include "sched/engine/workers.h"
 #include "base/alloc.h"
 
@@ -646,6 +647,8 @@ static void preemptor_emit(pk_emit *em, const pk_evaluation *e, const pk_placeme
 		pk_emit_item(em, NULL, it);
 	if (pk_volumes_assumption(p->pod))
 		pk_emit_string(em, NULL, pk_volumes_assumption(p->pod));
+	if (pk_dra_held_devices_note(p->pod) && e->status != PK_PRE_FITS && e->status != PK_PRE_NEEDS_PREEMPTION)
+		pk_emit_string(em, NULL, pk_dra_held_devices_note(p->pod));
 	if (pl)
 		pk_emit_string(em, NULL, pl->assumes);
 	pk_emit_end(em);

@@ -10,6 +10,7 @@
 #include "k8s/queue_order.h"
 #include "k8s/json.h"
 #include "k8s/volume.h"
+#include "k8s/dra.h"
 #include "sched/engine/workers.h"
 #include "base/alloc.h"
 
@@ -156,6 +157,8 @@ void pk_snapshot_free(pk_snapshot *s)
 	if (s->namespaces)
 		pk_ns_set_free(s->namespaces);
 	free(s->namespaces);
+	pk_dra_set_free(s->dra);
+	free(s->dra);
 	pk_strtab_free(s->strs);
 	pk_arena_free(&s->arena);
 	memset(s, 0, sizeof *s);
@@ -268,11 +271,17 @@ pk_add_result pk_snapshot_add(pk_snapshot *s, const cJSON *obj, long record, boo
 		pk_ns_set_add(s->namespaces, obj);
 		return PK_ADD_USED;
 	}
-	if (!pk_volume_kind(pk_kind(obj)))
+	if (pk_volume_kind(pk_kind(obj))) {
+		if (!s->volumes)
+			s->volumes = pk_xcalloc(1, sizeof *s->volumes);
+		return pk_volume_set_add(s->volumes, &s->dec, obj, record, err, errsize) < 0 ? PK_ADD_REJECTED
+		                                                                                : PK_ADD_USED;
+	}
+	if (!pk_dra_kind(pk_kind(obj)))
 		return PK_ADD_SKIPPED;
-	if (!s->volumes)
-		s->volumes = pk_xcalloc(1, sizeof *s->volumes);
-	return pk_volume_set_add(s->volumes, &s->dec, obj, record, err, errsize) < 0 ? PK_ADD_REJECTED : PK_ADD_USED;
+	if (!s->dra)
+		s->dra = pk_xcalloc(1, sizeof *s->dra);
+	return pk_dra_set_add(s->dra, &s->dec, obj, record, err, errsize) < 0 ? PK_ADD_REJECTED : PK_ADD_USED;
 }
 
 /* Fill in what admission would have set: priority and preemptionPolicy from
@@ -574,6 +583,8 @@ void pk_snapshot_finish(pk_snapshot *s)
 	shadow_duplicate_pods(s);
 	if (s->volumes)
 		pk_volume_set_finish(s->volumes); /* its pods resolved at the first cycle */
+	if (s->dra)
+		pk_dra_set_finish(s->dra, &s->dec); /* selectors compiled once each */
 	pk_pdb_index(s);
 	s->infos = pk_xcalloc((size_t)s->nnodes + 1, sizeof *s->infos);
 	for (long i = 0; i < s->nnodes; i++) {

@@ -118,6 +118,9 @@ typedef struct pk_snapshot {
 	/* PersistentVolumeClaims, PersistentVolumes, StorageClasses, CSINodes
 	 * (k8s/volume.h), or NULL when the input holds none (filter/volumes.h) */
 	struct pk_volume_set *volumes;
+	/* ResourceClaims, ResourceClaimTemplates, DeviceClasses, ResourceSlices
+	 * (k8s/dra.h), or NULL when the input holds none (filter/dra.h) */
+	struct pk_dra_set *dra;
 
 	/* Namespaces and their labels (Namespace objects), for the
 	 * namespaceSelector of pod affinity terms; the decoder's terms point

@@ -5,6 +5,7 @@
 #include "sched/engine/cluster/nodeinfo_int.h"
 #include "sched/engine/filter/spread.h"
 #include "sched/engine/filter/volumes.h"
+#include "sched/engine/filter/dra.h"
 
 #include <assert.h>
 #include <stdlib.h>
@@ -65,6 +66,7 @@ void pk_cycle_open(pk_cycle *c, pk_snapshot *s, pk_cycle *outer, const pk_pod *p
 	c->pod = pod;
 	pk_volumes_resolve_all(s);
 	pk_volumes_resolve(s, pod);
+	pk_dra_resolve(s, pod);
 	for (int i = 0; i < PK_NSTATES; i++) {
 		c->state[i] = plugins[i].prefilter(s, pod);
 		c->has_state |= c->state[i] != NULL;

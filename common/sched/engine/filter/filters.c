@@ -3,6 +3,7 @@
 #include "sched/engine/filter/cycle.h"
 #include "sched/engine/reasons.h"
 #include "sched/engine/filter/volumes.h"
+#include "sched/engine/filter/dra.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -281,6 +282,9 @@ static pk_status run_filters_extra(pk_cycle *c, const pk_pod *pod, const pk_node
 	bool volumes = pod->con->volumes != NULL;
 	if (volumes && pk_volumes_prefilter_rejects(pod, &st))
 		return st;
+	bool dra = pod->con->dra && pk_dra_applies(pod); /* DynamicResources: its PreFilter, then its Filter last */
+	if (dra && pk_dra_prefilter_rejects(pod, &st))
+		return st;
 	if (!static_passed && (st = pk_run_static_filters(pod, ni)).code != PK_CODE_SUCCESS)
 		return st;
 	bool ports = ports_fail(pod, ni);
@@ -324,8 +328,11 @@ static pk_status run_filters_extra(pk_cycle *c, const pk_pod *pod, const pk_node
 		return st;
 	/* the plugins with PreFilter state (PodTopologySpread, InterPodAffinity),
 	 * with the extra pods added as their AddPod extensions would */
-	pk_cycle_filter_range(c, pod, ni->node, extra, nextra, volumes ? PK_STATE_POD_TOPOLOGY_SPREAD : 0, PK_NSTATES,
-	                      &st);
+	if (!pk_cycle_filter_range(c, pod, ni->node, extra, nextra, volumes ? PK_STATE_POD_TOPOLOGY_SPREAD : 0,
+	                           PK_NSTATES, &st))
+		return st;
+	if (dra)
+		pk_dra_node_fits(c->s, pod, ni->node, &st);
 	return st;
 }
 

@@ -7,6 +7,7 @@
 #include "sched/engine/filter/cycle.h"
 #include "sched/engine/preempt/preempt.h"
 #include "sched/engine/filter/volumes.h"
+#include "sched/engine/filter/dra.h"
 
 #include <string.h>
 
@@ -113,6 +114,7 @@ static inline bool pk_arithmetic_applies(const pk_cycle *c, const pk_pod *preemp
 {
 	pk_status st;
 	return preemptor->con->nports == 0 && preemptor->requests.nscalar == 0 && !c->has_state &&
+	       (!preemptor->con->dra || !pk_dra_applies(preemptor)) && /* DynamicResources reads claims */
 	       (!preemptor->con->volumes ||
 	        (!pk_volumes_prefilter_rejects(preemptor, &st) && !pk_volumes_pod_dependent(preemptor)));
 }

@@ -1,0 +1,516 @@
+/* DRA objects and a pod's resource claims, decoded (dra.h). */
+#include "k8s/dra.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/alloc.h"
+#include "k8s/json.h"
+#include "k8s/quantity.h"
+
+bool pk_dra_kind(const char *kind)
+{
+	return strcmp(kind, "ResourceClaim") == 0 || strcmp(kind, "ResourceClaimTemplate") == 0 ||
+	       strcmp(kind, "DeviceClass") == 0 || strcmp(kind, "ResourceSlice") == 0;
+}
+
+static const char *istr(pk_decoder *d, const cJSON *obj, const char *path)
+{
+	const char *s = pk_str(obj, path);
+	return pk_intern(d->strs, s ? s : "");
+}
+
+static void *arena_array(pk_decoder *d, int n, size_t size)
+{
+	return n > 0 ? pk_arena_alloc(d->arena, size * (size_t)n) : NULL;
+}
+
+static int array_size(const cJSON *a)
+{
+	return cJSON_IsArray(a) ? cJSON_GetArraySize(a) : 0;
+}
+
+/* selectors[].cel.expression */
+static int decode_selectors(pk_decoder *d, const cJSON *list, pk_dra_selector **out, int *n, const char *what,
+                            char *err, size_t errsize)
+{
+	*out = arena_array(d, array_size(list), sizeof **out);
+	*n = 0;
+	const cJSON *it;
+	cJSON_ArrayForEach(it, list) {
+		const char *expr = pk_str(it, "cel.expression");
+		if (!expr) {
+			snprintf(err, errsize, "%s.selectors[%d]: no cel.expression", what, *n);
+			return -1;
+		}
+		(*out)[(*n)++] = (pk_dra_selector){ .expression = pk_intern(d->strs, expr), .error = pk_intern(d->strs, "") };
+	}
+	return 0;
+}
+
+static int compile_terms(pk_decoder *d, const cJSON *sel, pk_node_term **out, int *n, const char *what,
+                         char *err, size_t errsize)
+{
+	const cJSON *terms = pk_get(sel, "nodeSelectorTerms");
+	*out = arena_array(d, array_size(terms), sizeof **out);
+	*n = 0;
+	const cJSON *t;
+	cJSON_ArrayForEach(t, terms) {
+		memset(&(*out)[*n], 0, sizeof **out);
+		char why[300];
+		if (pk_node_term_compile(t, &(*out)[(*n)++], "", why, sizeof why) < 0) {
+			snprintf(err, errsize, "%s: %s", what, why);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static void free_terms(pk_node_term *t, int n)
+{
+	for (int i = 0; i < n; i++) {
+		pk_selector_free(&t[i].labels);
+		if (t[i].has_fields)
+			pk_selector_free(&t[i].fields);
+	}
+}
+
+/* ---- ResourceClaim ----------------------------------------------------------- */
+
+/* One request: v1's exactly {...} or v1beta1's fields on the request. */
+static int decode_request(pk_decoder *d, const cJSON *rq, pk_dra_request *out, const char **unsupported, char *err,
+                          size_t errsize)
+{
+	const cJSON *ex = pk_get(rq, "exactly");
+	if (!ex)
+		ex = rq; /* v1beta1 */
+	*out = (pk_dra_request){ .name = istr(d, rq, "name"), .class_name = istr(d, ex, "deviceClassName"), .count = 1 };
+	if (pk_get(rq, "firstAvailable") && !*out->class_name)
+		*unsupported = "firstAvailable";
+	if (pk_bool(ex, "adminAccess"))
+		*unsupported = "adminAccess";
+	if (pk_get(ex, "capacity"))
+		*unsupported = "capacity requests";
+	const char *mode = pk_str_or(ex, "allocationMode", "ExactCount");
+	out->all = strcmp(mode, "All") == 0;
+	const cJSON *count = pk_get(ex, "count");
+	if (count && !cJSON_IsNull(count) && (!pk_num_int64(count, &out->count) || out->count < 1)) {
+		snprintf(err, errsize, "spec.devices.requests \"%s\": count is not an integer >= 1", out->name);
+		return -1;
+	}
+	char what[200];
+	snprintf(what, sizeof what, "spec.devices.requests \"%s\"", out->name);
+	return decode_selectors(d, pk_get(ex, "selectors"), &out->selectors, &out->nselectors, what, err, errsize);
+}
+
+static void decode_owner(pk_decoder *d, const cJSON *obj, pk_dra_claim *c)
+{
+	c->owner_kind = c->owner_name = c->owner_uid = pk_intern(d->strs, "");
+	const cJSON *ref;
+	cJSON_ArrayForEach(ref, pk_getp(obj, "metadata.ownerReferences"))
+		if (pk_bool(ref, "controller")) {
+			c->owner_kind = istr(d, ref, "kind");
+			c->owner_name = istr(d, ref, "name");
+			c->owner_uid = istr(d, ref, "uid");
+		}
+}
+
+static int decode_allocation(pk_decoder *d, const cJSON *alloc, pk_dra_claim *c, char *err, size_t errsize)
+{
+	c->allocated = true;
+	const cJSON *results = pk_getp(alloc, "devices.results");
+	c->devices = arena_array(d, array_size(results), sizeof *c->devices);
+	const cJSON *r;
+	cJSON_ArrayForEach(r, results)
+		c->devices[c->ndevices++] = (pk_dra_device_ref){ istr(d, r, "request"), istr(d, r, "driver"),
+			                                         istr(d, r, "pool"), istr(d, r, "device") };
+	const cJSON *sel = pk_get(alloc, "nodeSelector");
+	if (sel && !cJSON_IsNull(sel)) {
+		c->has_node_selector = true;
+		return compile_terms(d, sel, &c->node_terms, &c->nnode_terms, "status.allocation.nodeSelector", err,
+		                     errsize);
+	}
+	return 0;
+}
+
+static int add_claim(pk_dra_set *s, pk_decoder *d, const cJSON *obj, long record, char *err, size_t errsize)
+{
+	pk_dra_claim c = {
+		.namespace_ = pk_intern(d->strs, *pk_namespace(obj) ? pk_namespace(obj) : "default"),
+		.name = istr(d, obj, "metadata.name"),
+		.record = record,
+	};
+	const cJSON *del = pk_getp(obj, "metadata.deletionTimestamp");
+	c.deleting = del && !cJSON_IsNull(del);
+	decode_owner(d, obj, &c);
+	const cJSON *devs = pk_getp(obj, "spec.devices");
+	const cJSON *reqs = pk_get(devs, "requests");
+	c.requests = arena_array(d, array_size(reqs), sizeof *c.requests);
+	const cJSON *rq;
+	cJSON_ArrayForEach(rq, reqs)
+		if (decode_request(d, rq, &c.requests[c.nrequests++], &c.unsupported, err, errsize) < 0)
+			return -1;
+	if (array_size(pk_get(devs, "constraints")) > 0)
+		c.unsupported = "constraints";
+	const cJSON *alloc = pk_getp(obj, "status.allocation");
+	if (alloc && !cJSON_IsNull(alloc) && decode_allocation(d, alloc, &c, err, errsize) < 0) {
+		free_terms(c.node_terms, c.nnode_terms);
+		return -1;
+	}
+	const cJSON *rf = pk_getp(obj, "status.reservedFor");
+	int n = array_size(rf);
+	c.reserved_uids = arena_array(d, n, sizeof *c.reserved_uids);
+	c.reserved_names = arena_array(d, n, sizeof *c.reserved_names);
+	const cJSON *it;
+	cJSON_ArrayForEach(it, rf) {
+		c.reserved_uids[c.nreserved] = istr(d, it, "uid");
+		c.reserved_names[c.nreserved++] = istr(d, it, "name");
+	}
+	s->claims = pk_grow(s->claims, &s->claimcap, (size_t)s->nclaims + 1, sizeof *s->claims);
+	s->claims[s->nclaims++] = c;
+	return 0;
+}
+
+/* ---- DeviceClass, ResourceClaimTemplate ----------------------------------------- */
+
+static int add_class(pk_dra_set *s, pk_decoder *d, const cJSON *obj, char *err, size_t errsize)
+{
+	pk_dra_class c = { .name = istr(d, obj, "metadata.name") };
+	if (decode_selectors(d, pk_getp(obj, "spec.selectors"), &c.selectors, &c.nselectors, "spec", err, errsize) < 0)
+		return -1;
+	s->classes = pk_grow(s->classes, &s->classcap, (size_t)s->nclasses + 1, sizeof *s->classes);
+	s->classes[s->nclasses++] = c;
+	return 0;
+}
+
+static void add_template(pk_dra_set *s, pk_decoder *d, const cJSON *obj)
+{
+	pk_dra_template t = {
+		.namespace_ = pk_intern(d->strs, *pk_namespace(obj) ? pk_namespace(obj) : "default"),
+		.name = istr(d, obj, "metadata.name"),
+	};
+	s->templates = pk_grow(s->templates, &s->templatecap, (size_t)s->ntemplates + 1, sizeof *s->templates);
+	s->templates[s->ntemplates++] = t;
+}
+
+/* ---- ResourceSlice ---------------------------------------------------------------- */
+
+/* A qualified attribute name "domain/name", or an unqualified one of the driver's domain. */
+static void split_name(pk_decoder *d, const char *q, const char *driver, pk_cel_attr *a)
+{
+	const char *slash = strrchr(q, '/');
+	if (!slash) {
+		a->domain = driver;
+		a->name = pk_intern(d->strs, q);
+		return;
+	}
+	char *dom = pk_xmalloc((size_t)(slash - q) + 1);
+	memcpy(dom, q, (size_t)(slash - q));
+	dom[slash - q] = '\0';
+	a->domain = pk_intern(d->strs, dom);
+	a->name = pk_intern(d->strs, slash + 1);
+	free(dom);
+}
+
+static int decode_attrs(pk_decoder *d, const cJSON *map, const char *driver, pk_cel_attr **out, int *n, bool capacity,
+                        const char *dev, char *err, size_t errsize)
+{
+	*out = arena_array(d, cJSON_IsObject(map) ? cJSON_GetArraySize(map) : 0, sizeof **out);
+	*n = 0;
+	const cJSON *it, *obj = cJSON_IsObject(map) ? map : NULL;
+	cJSON_ArrayForEach(it, obj) {
+		pk_cel_attr a = { 0 };
+		split_name(d, it->string, driver, &a);
+		const cJSON *v;
+		if (capacity) {
+			a.kind = PK_CEL_V_QUANTITY;
+			if (pk_qty_from_json(pk_get(it, "value"), &a.milli) != PK_QTY_OK) {
+				snprintf(err, errsize, "device \"%s\": capacity \"%s\": value is not a quantity", dev, it->string);
+				return -1;
+			}
+		} else if ((v = pk_get(it, "bool")) && cJSON_IsBool(v)) {
+			a.kind = PK_CEL_V_BOOL;
+			a.b = cJSON_IsTrue(v);
+		} else if ((v = pk_get(it, "int")) && pk_num_int64(v, &a.i)) {
+			a.kind = PK_CEL_V_INT;
+		} else if ((v = pk_get(it, "string")) && cJSON_IsString(v)) {
+			a.kind = PK_CEL_V_STRING;
+			a.s = pk_intern(d->strs, v->valuestring);
+		} else if ((v = pk_get(it, "version")) && cJSON_IsString(v)) {
+			a.kind = PK_CEL_V_VERSION;
+			a.s = pk_intern(d->strs, v->valuestring);
+		} else {
+			continue; /* a list-typed or future attribute: not visible to the selectors here */
+		}
+		(*out)[(*n)++] = a;
+	}
+	return 0;
+}
+
+static int add_slice(pk_dra_set *s, pk_decoder *d, const cJSON *obj, char *err, size_t errsize)
+{
+	const cJSON *spec = pk_get(obj, "spec");
+	pk_dra_slice sl = {
+		.name = istr(d, obj, "metadata.name"),
+		.driver = istr(d, spec, "driver"),
+		.pool = istr(d, spec, "pool.name"),
+		.node_name = istr(d, spec, "nodeName"),
+		.all_nodes = pk_bool(spec, "allNodes"),
+	};
+	pk_num_int64(pk_getp(spec, "pool.generation"), &sl.generation);
+	const cJSON *sel = pk_get(spec, "nodeSelector");
+	if (sel && !cJSON_IsNull(sel)) {
+		sl.has_node_selector = true;
+		if (compile_terms(d, sel, &sl.node_terms, &sl.nnode_terms, "spec.nodeSelector", err, errsize) < 0) {
+			free_terms(sl.node_terms, sl.nnode_terms);
+			return -1;
+		}
+	}
+	const cJSON *devs = pk_get(spec, "devices");
+	sl.devices = arena_array(d, array_size(devs), sizeof *sl.devices);
+	const cJSON *dv;
+	cJSON_ArrayForEach(dv, devs) {
+		const cJSON *basic = pk_get(dv, "basic"); /* v1beta1 */
+		const cJSON *body = basic ? basic : dv;
+		pk_dra_device *x = &sl.devices[sl.ndevices];
+		*x = (pk_dra_device){ .name = istr(d, dv, "name") };
+		for (int k = 0; k < sl.ndevices; k++)
+			if (sl.devices[k].name == x->name) {
+				snprintf(err, errsize, "spec.devices: duplicate device name \"%s\"", x->name);
+				free_terms(sl.node_terms, sl.nnode_terms);
+				return -1;
+			}
+		if (decode_attrs(d, pk_get(body, "attributes"), sl.driver, &x->attrs, &x->nattrs, false, x->name, err,
+		                 errsize) < 0 ||
+		    decode_attrs(d, pk_get(body, "capacity"), sl.driver, &x->capacity, &x->ncapacity, true, x->name, err,
+		                 errsize) < 0) {
+			free_terms(sl.node_terms, sl.nnode_terms);
+			return -1;
+		}
+		sl.ndevices++;
+	}
+	s->slices = pk_grow(s->slices, &s->slicecap, (size_t)s->nslices + 1, sizeof *s->slices);
+	s->slices[s->nslices++] = sl;
+	return 0;
+}
+
+int pk_dra_set_add(pk_dra_set *s, pk_decoder *d, const cJSON *obj, long record, char *err, size_t errsize)
+{
+	const char *kind = pk_kind(obj);
+	s->finished = false;
+	if (strcmp(kind, "ResourceClaim") == 0)
+		return add_claim(s, d, obj, record, err, errsize);
+	if (strcmp(kind, "DeviceClass") == 0)
+		return add_class(s, d, obj, err, errsize);
+	if (strcmp(kind, "ResourceSlice") == 0)
+		return add_slice(s, d, obj, err, errsize);
+	add_template(s, d, obj);
+	return 0;
+}
+
+/* ---- finish and look-ups ------------------------------------------------------------- */
+
+static int claim_cmp(const void *a, const void *b)
+{
+	const pk_dra_claim *x = a, *y = b;
+	int c = strcmp(x->namespace_, y->namespace_);
+	if (!c)
+		c = strcmp(x->name, y->name);
+	return c ? c : (x->record < y->record) - (x->record > y->record); /* the last read first */
+}
+
+static int class_cmp(const void *a, const void *b)
+{
+	const pk_dra_class *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+	return c ? c : (x > y) - (x < y);
+}
+
+/* Slices by driver, pool, then name: a node's devices in a fixed order. */
+static int slice_cmp(const void *a, const void *b)
+{
+	const pk_dra_slice *x = a, *y = b;
+	int c = strcmp(x->driver, y->driver);
+	if (!c)
+		c = strcmp(x->pool, y->pool);
+	return c ? c : strcmp(x->name, y->name);
+}
+
+static void compile_selectors(pk_decoder *d, pk_dra_selector *sel, int n)
+{
+	for (int i = 0; i < n; i++) {
+		if (sel[i].program || *sel[i].error)
+			continue;
+		char err[400] = "";
+		sel[i].program = pk_cel_compile(sel[i].expression, err, sizeof err);
+		if (!sel[i].program)
+			sel[i].error = pk_intern(d->strs, *err ? err : "does not compile");
+	}
+}
+
+static int ref_cmp3(const pk_dra_device_ref *x, const char *driver, const char *pool, const char *device)
+{
+	uintptr_t a[3] = { (uintptr_t)x->driver, (uintptr_t)x->pool, (uintptr_t)x->device };
+	uintptr_t b[3] = { (uintptr_t)driver, (uintptr_t)pool, (uintptr_t)device };
+	for (int i = 0; i < 3; i++)
+		if (a[i] != b[i])
+			return a[i] < b[i] ? -1 : 1;
+	return 0;
+}
+
+typedef struct held_pair {
+	const pk_dra_device_ref *ref;
+	const pk_dra_claim *claim;
+} held_pair;
+
+static int held_cmp(const void *a, const void *b)
+{
+	const pk_dra_device_ref *y = ((const held_pair *)b)->ref;
+	return ref_cmp3(((const held_pair *)a)->ref, y->driver, y->pool, y->device);
+}
+
+/* The devices allocated claims hold (allocateddevices.go: every allocated
+ * claim's results; admin access is not modelled here). */
+static void index_held(pk_dra_set *s)
+{
+	long n = 0;
+	for (long i = 0; i < s->nclaims; i++)
+		n += s->claims[i].allocated ? s->claims[i].ndevices : 0;
+	held_pair *pairs = pk_xmalloc(sizeof *pairs * (size_t)(n + 1));
+	long k = 0;
+	for (long i = 0; i < s->nclaims; i++)
+		for (int j = 0; s->claims[i].allocated && j < s->claims[i].ndevices; j++)
+			pairs[k++] = (held_pair){ &s->claims[i].devices[j], &s->claims[i] };
+	if (n > 1)
+		qsort(pairs, (size_t)n, sizeof *pairs, held_cmp);
+	free(s->held);
+	free(s->held_by);
+	s->held = pk_xmalloc(sizeof *s->held * (size_t)(n + 1));
+	s->held_by = pk_xmalloc(sizeof *s->held_by * (size_t)(n + 1));
+	for (long i = 0; i < n; i++) {
+		s->held[i] = pairs[i].ref;
+		s->held_by[i] = pairs[i].claim;
+	}
+	s->nheld = n;
+	free(pairs);
+}
+
+const pk_dra_claim *pk_dra_holder(const pk_dra_set *s, const char *driver, const char *pool, const char *device)
+{
+	long lo = 0, hi = s->nheld;
+	while (lo < hi) {
+		long mid = (lo + hi) / 2;
+		if (ref_cmp3(s->held[mid], driver, pool, device) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < s->nheld && ref_cmp3(s->held[lo], driver, pool, device) == 0 ? s->held_by[lo] : NULL;
+}
+
+void pk_dra_set_finish(pk_dra_set *s, pk_decoder *d)
+{
+	if (s->finished)
+		return;
+	if (s->nclaims > 1)
+		qsort(s->claims, (size_t)s->nclaims, sizeof *s->claims, claim_cmp);
+	if (s->nclasses > 1)
+		qsort(s->classes, (size_t)s->nclasses, sizeof *s->classes, class_cmp);
+	if (s->nslices > 1)
+		qsort(s->slices, (size_t)s->nslices, sizeof *s->slices, slice_cmp);
+	for (long i = 0; i < s->nclasses; i++)
+		compile_selectors(d, s->classes[i].selectors, s->classes[i].nselectors);
+	for (long i = 0; i < s->nclaims; i++)
+		for (int r = 0; r < s->claims[i].nrequests; r++)
+			compile_selectors(d, s->claims[i].requests[r].selectors, s->claims[i].requests[r].nselectors);
+	index_held(s);
+	s->finished = true;
+}
+
+static void free_programs(pk_dra_selector *sel, int n)
+{
+	for (int i = 0; i < n; i++)
+		pk_cel_free(sel[i].program);
+}
+
+void pk_dra_set_free(pk_dra_set *s)
+{
+	if (!s)
+		return;
+	for (long i = 0; i < s->nclaims; i++) {
+		free_terms(s->claims[i].node_terms, s->claims[i].nnode_terms);
+		for (int r = 0; r < s->claims[i].nrequests; r++)
+			free_programs(s->claims[i].requests[r].selectors, s->claims[i].requests[r].nselectors);
+	}
+	for (long i = 0; i < s->nclasses; i++)
+		free_programs(s->classes[i].selectors, s->classes[i].nselectors);
+	for (long i = 0; i < s->nslices; i++)
+		free_terms(s->slices[i].node_terms, s->slices[i].nnode_terms);
+	free(s->claims);
+	free(s->classes);
+	free(s->slices);
+	free(s->templates);
+	free(s->held);
+	free(s->held_by);
+	memset(s, 0, sizeof *s);
+}
+
+const pk_dra_claim *pk_dra_claim_get(const pk_dra_set *s, const char *ns, const char *name)
+{
+	long lo = 0, hi = s->nclaims;
+	while (lo < hi) {
+		long mid = (lo + hi) / 2;
+		int c = strcmp(s->claims[mid].namespace_, ns);
+		if (!c)
+			c = strcmp(s->claims[mid].name, name);
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < s->nclaims && strcmp(s->claims[lo].namespace_, ns) == 0 && strcmp(s->claims[lo].name, name) == 0)
+		return &s->claims[lo];
+	return NULL;
+}
+
+const pk_dra_class *pk_dra_class_get(const pk_dra_set *s, const char *name)
+{
+	long lo = 0, hi = s->nclasses;
+	while (lo < hi) {
+		long mid = (lo + hi) / 2;
+		if (strcmp(s->classes[mid].name, name) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < s->nclasses && strcmp(s->classes[lo].name, name) == 0 ? &s->classes[lo] : NULL;
+}
+
+/* ---- a pod's claims ------------------------------------------------------------------ */
+
+const pk_pod_dra *pk_pod_dra_decode(pk_decoder *d, const cJSON *claims, const cJSON *statuses)
+{
+	int n = array_size(claims);
+	if (!n)
+		return NULL;
+	pk_pod_dra *pd = pk_arena_alloc(d->arena, sizeof *pd);
+	memset(pd, 0, sizeof *pd);
+	pd->claims = pk_arena_alloc(d->arena, sizeof *pd->claims * (size_t)n);
+	const cJSON *c;
+	cJSON_ArrayForEach(c, claims) {
+		pk_pod_dra_claim *x = &pd->claims[pd->nclaims++];
+		*x = (pk_pod_dra_claim){ .name = istr(d, c, "name"), .claim = istr(d, c, "resourceClaimName") };
+		if (*x->claim || !pk_str(c, "resourceClaimTemplateName"))
+			continue;
+		x->from_template = true;
+		const cJSON *st;
+		cJSON_ArrayForEach(st, statuses) {
+			if (strcmp(pk_str_or(st, "name", ""), x->name) != 0)
+				continue;
+			x->claim = istr(d, st, "resourceClaimName");
+			x->skip = !*x->claim; /* resourceclaim.Name: nil, no error */
+		}
+	}
+	return pd;
+}

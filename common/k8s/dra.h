@@ -1,0 +1,161 @@
+/* Dynamic Resource Allocation's objects (resource.k8s.io/v1, and the
+ * v1beta1 request shape), decoded once into compact views: ResourceClaims,
+ * ResourceClaimTemplates, DeviceClasses and ResourceSlices (`kubectl get
+ * resourceclaims,resourceclaimtemplates,deviceclasses,resourceslices -A -o
+ * json`), and the claims a pod's spec.resourceClaims name. The plugin that
+ * reads them (DynamicResources) is the engine's (sched/engine/filter/dra.c).
+ *
+ * What this slice models: requests by ExactCount and All of one DeviceClass
+ * with CEL selectors (k8s/cel.h), allocated claims (their devices and node
+ * selector) and reservations, node-local, node-selected and all-nodes
+ * slices. A claim that uses what it does not model (firstAvailable,
+ * constraints, adminAccess, capacity requests, partitionable devices) says
+ * so in `unsupported`: its pods keep their "not modelled" warning.
+ *
+ * Names are interned in the decoder's table and the views live in its
+ * arena, as the pods' do (pod.h). */
+#ifndef PK_K8S_DRA_H
+#define PK_K8S_DRA_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cjson/cJSON.h>
+
+#include "k8s/cel.h"
+#include "k8s/pod.h"
+
+/* A CEL selector: its text, compiled once when the set is finished (NULL
+ * with the compiler's message in error when it does not compile). */
+typedef struct pk_dra_selector {
+	const char *expression;
+	pk_cel_program *program;
+	const char *error;              /* interned; "" when it compiled */
+} pk_dra_selector;
+
+typedef struct pk_dra_request {
+	const char *name;
+	const char *class_name;         /* exactly.deviceClassName (v1beta1: deviceClassName) */
+	bool all;                       /* allocationMode All */
+	int64_t count;                  /* ExactCount's count (default 1) */
+	pk_dra_selector *selectors;
+	int nselectors;
+} pk_dra_request;
+
+/* One device of an allocation (status.allocation.devices.results[]). */
+typedef struct pk_dra_device_ref {
+	const char *request, *driver, *pool, *device; /* interned */
+} pk_dra_device_ref;
+
+typedef struct pk_dra_claim {
+	const char *namespace_, *name;  /* interned */
+	long record;
+	bool deleting;                  /* metadata.deletionTimestamp */
+	const char *owner_kind, *owner_name, *owner_uid; /* controller ownerReference ("" when none) */
+	pk_dra_request *requests;
+	int nrequests;
+	const char *unsupported;        /* the first field this slice does not model, or NULL */
+	bool allocated;                 /* status.allocation present */
+	pk_dra_device_ref *devices;     /* status.allocation.devices.results */
+	int ndevices;
+	pk_node_term *node_terms;       /* status.allocation.nodeSelector (ORed); none: every node */
+	int nnode_terms;
+	bool has_node_selector;
+	int nreserved;                  /* status.reservedFor entries */
+	const char **reserved_uids;     /* their uids (interned) */
+	const char **reserved_names;    /* their names (interned) */
+} pk_dra_claim;
+
+typedef struct pk_dra_class {
+	const char *name;
+	pk_dra_selector *selectors;
+	int nselectors;
+} pk_dra_class;
+
+typedef struct pk_dra_device {
+	const char *name;               /* interned */
+	pk_cel_attr *attrs;
+	int nattrs;
+	pk_cel_attr *capacity;
+	int ncapacity;
+} pk_dra_device;
+
+typedef struct pk_dra_slice {
+	const char *name;
+	const char *driver, *pool;      /* interned */
+	int64_t generation;
+	const char *node_name;          /* spec.nodeName ("" when none) */
+	bool all_nodes;
+	pk_node_term *node_terms;       /* spec.nodeSelector */
+	int nnode_terms;
+	bool has_node_selector;
+	pk_dra_device *devices;
+	int ndevices;
+} pk_dra_slice;
+
+/* A ResourceClaimTemplate: what the claim its controller makes asks. */
+typedef struct pk_dra_template {
+	const char *namespace_, *name;
+} pk_dra_template;
+
+/* The DRA objects of an input; sorted at finish. */
+typedef struct pk_dra_set {
+	pk_dra_claim *claims;
+	long nclaims;
+	size_t claimcap;
+	pk_dra_class *classes;
+	long nclasses;
+	size_t classcap;
+	pk_dra_slice *slices;
+	long nslices;
+	size_t slicecap;
+	pk_dra_template *templates;
+	long ntemplates;
+	size_t templatecap;
+	/* at finish: every allocated claim's devices, sorted by (driver, pool,
+	 * device) address (interned), with the claim that holds each */
+	const pk_dra_device_ref **held;
+	const pk_dra_claim **held_by;
+	long nheld;
+	bool finished;
+	bool pods_resolved;             /* the snapshot's pods resolved (engine/filter/dra.c) */
+} pk_dra_set;
+
+/* Is kind one of the four? */
+bool pk_dra_kind(const char *kind);
+/* Decode obj (of a DRA kind) into the set: 0, or -1 with a message in err
+ * naming the field. */
+int pk_dra_set_add(pk_dra_set *s, pk_decoder *d, const cJSON *obj, long record, char *err, size_t errsize);
+/* Sort for the look-ups and compile the selectors (once each). */
+void pk_dra_set_finish(pk_dra_set *s, pk_decoder *d);
+void pk_dra_set_free(pk_dra_set *s);
+
+const pk_dra_claim *pk_dra_claim_get(const pk_dra_set *s, const char *ns, const char *name);
+const pk_dra_class *pk_dra_class_get(const pk_dra_set *s, const char *name);
+/* The claim that holds device (driver, pool, device: interned), or NULL. */
+const pk_dra_claim *pk_dra_holder(const pk_dra_set *s, const char *driver, const char *pool, const char *device);
+
+/* ---- a pod's claims ------------------------------------------------------ */
+
+typedef struct pk_pod_dra_claim {
+	const char *name;               /* spec.resourceClaims[].name */
+	const char *claim;              /* the ResourceClaim's name: resourceClaimName, or of a
+	                                 * template the one status.resourceClaimStatuses names;
+	                                 * "" while the template's claim is not made */
+	bool from_template;
+	bool skip;                      /* a status entry without a claim name: none is needed */
+} pk_pod_dra_claim;
+
+typedef struct pk_pod_dra {
+	pk_pod_dra_claim *claims;
+	int nclaims;
+	/* resolution (engine/filter/dra.c): private to the engine */
+	const void *resolved_for;
+	void *resolved;
+} pk_pod_dra;
+
+/* The hook pod.c calls for spec.resourceClaims and status.resourceClaimStatuses
+ * (NULL when the pod has none). */
+const pk_pod_dra *pk_pod_dra_decode(pk_decoder *d, const cJSON *claims, const cJSON *statuses);
+
+#endif

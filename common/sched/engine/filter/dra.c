@@ -1,0 +1,538 @@
+/* DynamicResources' PreFilter and Filter over the input's DRA objects
+ * (dra.h), as pkg/scheduler/framework/plugins/dynamicresources and
+ * staging/src/k8s.io/dynamic-resource-allocation/structured do it. */
+#include "sched/engine/filter/dra.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/alloc.h"
+#include "k8s/dra.h"
+#include "sched/engine/reasons.h"
+
+#define PLUGIN "DynamicResources"
+
+/* A pod's claims resolved (pk_pod_dra.resolved). */
+typedef struct dra_res {
+	pk_status reject;               /* the PreFilter's rejection (code SUCCESS: none) */
+	const pk_dra_claim **claims;    /* the claims found, in spec order (skipped ones left out) */
+	int nclaims;
+	bool applies;                   /* modelled: the Filter runs */
+	const char *held_note;          /* pk_dra_held_devices_note */
+} dra_res;
+
+static const dra_res *resolution(const pk_pod *pod)
+{
+	const pk_pod_dra *pd = pod->con->dra;
+	return pd && pd->resolved ? pd->resolved : NULL;
+}
+
+bool pk_dra_applies(const pk_pod *pod)
+{
+	const dra_res *r = resolution(pod);
+	return r && r->applies;
+}
+
+bool pk_dra_prefilter_rejects(const pk_pod *pod, pk_status *out)
+{
+	const dra_res *r = resolution(pod);
+	if (!r || !r->applies || r->reject.code == PK_CODE_SUCCESS)
+		return false;
+	*out = r->reject;
+	return true;
+}
+
+void pk_dra_resolve_all(pk_snapshot *s)
+{
+	if (!s->dra || s->dra->pods_resolved)
+		return;
+	pk_dra_set_finish(s->dra, &s->dec);
+	s->dra->pods_resolved = true;
+}
+
+/* ---- the PreFilter ------------------------------------------------------------- */
+
+static void reject(pk_snapshot *s, dra_res *r, pk_code code, const char *msg)
+{
+	pk_status_set(&r->reject, code, PLUGIN, pk_intern(s->strs, msg));
+	r->reject.prefilter = true;
+}
+
+/* foreachPodResourceClaim: each claim named, found, not being deleted. */
+static bool claims_found(pk_snapshot *s, const pk_pod *pod, dra_res *r)
+{
+	const pk_pod_dra *pd = pod->con->dra;
+	char msg[700];
+	for (int i = 0; i < pd->nclaims; i++) {
+		const pk_pod_dra_claim *pc = &pd->claims[i];
+		if (pc->skip)
+			continue; /* resourceclaim.Name: no claim needed */
+		if (!*pc->claim) {
+			if (pc->from_template) /* resourceclaim.ErrClaimNotFound */
+				snprintf(msg, sizeof msg, "pod \"%s/%s\": ResourceClaim not created yet", pod->namespace_,
+				         pod->name);
+			else /* resourceclaim.ErrAPIUnsupported */
+				snprintf(msg, sizeof msg, "pod \"%s/%s\", spec.resourceClaim \"%s\": none of the supported fields are set",
+				         pod->namespace_, pod->name, pc->name);
+			reject(s, r, PK_CODE_UNSCHEDULABLE_UNRESOLVABLE, msg);
+			return false;
+		}
+		const pk_dra_claim *c = pk_dra_claim_get(s->dra, pod->namespace_, pc->claim);
+		if (!c) { /* the scheduler's assume cache: NotFoundError */
+			snprintf(msg, sizeof msg, "could not find ResourceClaim \"%s/%s\"", pod->namespace_, pc->claim);
+			reject(s, r, PK_CODE_UNSCHEDULABLE_UNRESOLVABLE, msg);
+			return false;
+		}
+		if (c->deleting) {
+			snprintf(msg, sizeof msg, "resourceclaim \"%s\" is being deleted", c->name);
+			reject(s, r, PK_CODE_UNSCHEDULABLE_UNRESOLVABLE, msg);
+			return false;
+		}
+		/* resourceclaim.IsForPod (the owner's uid, when the input kept it) */
+		if (pc->from_template && (strcmp(c->owner_kind, "Pod") != 0 || strcmp(c->owner_name, pod->name) != 0 ||
+		                          (*c->owner_uid && *pod->uid && strcmp(c->owner_uid, pod->uid) != 0))) {
+			snprintf(msg, sizeof msg, "ResourceClaim %s/%s was not created for pod %s/%s (pod is not owner)",
+			         c->namespace_, c->name, pod->namespace_, pod->name);
+			reject(s, r, PK_CODE_UNSCHEDULABLE_UNRESOLVABLE, msg);
+			return false;
+		}
+		r->claims[r->nclaims++] = c;
+	}
+	return true;
+}
+
+static bool reserved_for(const pk_dra_claim *c, const pk_pod *pod)
+{
+	for (int i = 0; i < c->nreserved; i++)
+		if ((*pod->uid && strcmp(c->reserved_uids[i], pod->uid) == 0) || strcmp(c->reserved_names[i], pod->name) == 0)
+			return true;
+	return false;
+}
+
+/* A selector of the claim's requests or their classes that does not
+ * compile: upstream's allocator error for the first device it meets. */
+static const char *first_compile_error(pk_snapshot *s, const pk_dra_claim *c, char *msg, size_t size)
+{
+	for (int q = 0; q < c->nrequests; q++) {
+		const pk_dra_class *cls = pk_dra_class_get(s->dra, c->requests[q].class_name);
+		for (int i = 0; cls && i < cls->nselectors; i++)
+			if (*cls->selectors[i].error) {
+				snprintf(msg, size, "class %s: selector #%d: CEL compile error: %s", cls->name, i,
+				         cls->selectors[i].error);
+				return msg;
+			}
+		for (int i = 0; i < c->requests[q].nselectors; i++)
+			if (*c->requests[q].selectors[i].error) {
+				snprintf(msg, size, "claim %s/%s: selector #%d: CEL compile error: %s", c->namespace_, c->name, i,
+				         c->requests[q].selectors[i].error);
+				return msg;
+			}
+	}
+	return NULL;
+}
+
+/* PreFilter's checks of each claim, in order: in use by too many pods, an
+ * unallocated one's requests and classes. */
+static void claims_usable(pk_snapshot *s, const pk_pod *pod, dra_res *r)
+{
+	char msg[900];
+	for (int i = 0; i < r->nclaims; i++) {
+		const pk_dra_claim *c = r->claims[i];
+		/* resourceclaim.CanBeReserved: ResourceClaimReservedForMaxSize 256 */
+		if (c->allocated && c->nreserved >= 256 && !reserved_for(c, pod)) {
+			reject(s, r, PK_CODE_UNSCHEDULABLE_UNRESOLVABLE, "resourceclaim in use");
+			return;
+		}
+		if (c->allocated)
+			continue;
+		for (int q = 0; q < c->nrequests; q++) {
+			const pk_dra_request *rq = &c->requests[q];
+			if (!*rq->class_name) { /* validateDeviceClass: an Error */
+				snprintf(msg, sizeof msg, "request %s: unsupported request type", rq->name);
+				reject(s, r, PK_CODE_ERROR, msg);
+				return;
+			}
+			if (!pk_dra_class_get(s->dra, rq->class_name)) {
+				snprintf(msg, sizeof msg, "request %s: device class %s does not exist", rq->name, rq->class_name);
+				reject(s, r, PK_CODE_UNSCHEDULABLE_UNRESOLVABLE, msg);
+				return;
+			}
+		}
+	}
+	/* A selector that does not compile fails the Filter with an Error on
+	 * any node that has devices (the allocator meets it on the first one):
+	 * taken here, for every node, when some slice lists a device. */
+	bool devices = false;
+	for (long k = 0; !devices && k < s->dra->nslices; k++)
+		devices = s->dra->slices[k].ndevices > 0;
+	for (int i = 0; devices && i < r->nclaims; i++)
+		if (!r->claims[i]->allocated && first_compile_error(s, r->claims[i], msg, sizeof msg)) {
+			reject(s, r, PK_CODE_ERROR, msg);
+			return;
+		}
+}
+
+static const char *unsupported_of(const dra_res *r)
+{
+	for (int i = 0; i < r->nclaims; i++)
+		if (r->claims[i]->unsupported && !r->claims[i]->allocated)
+			return r->claims[i]->unsupported;
+	return NULL;
+}
+
+static void note_held_devices(pk_snapshot *s, const pk_pod *pod, dra_res *r);
+
+void pk_dra_resolve(pk_snapshot *s, const pk_pod *pod)
+{
+	pk_pod_dra *pd = (pk_pod_dra *)pod->con->dra;
+	if (!pd || !s->dra || pd->resolved_for == s->dra)
+		return;
+	pk_dra_resolve_all(s);
+	pd->resolved_for = s->dra;
+	dra_res *r = pk_arena_alloc(&s->arena, sizeof *r);
+	memset(r, 0, sizeof *r);
+	r->reject.code = PK_CODE_SUCCESS;
+	r->claims = pk_arena_alloc(&s->arena, sizeof *r->claims * (size_t)(pd->nclaims + 1));
+	pd->resolved = r;
+	if (claims_found(s, pod, r))
+		claims_usable(s, pod, r);
+	if (r->reject.code == PK_CODE_SUCCESS && unsupported_of(r))
+		return; /* not modelled: the pod keeps its warning, the plugin does not run */
+	r->applies = true;
+	((pk_pod *)pod)->unmodelled &= (uint8_t)~PK_UNMODELLED_RESOURCE_CLAIMS;
+	if (r->reject.code == PK_CODE_SUCCESS && !*pod->node_name)
+		note_held_devices(s, pod, r);
+}
+
+/* ---- the Filter: the structured allocator on one node ---------------------------- */
+
+static bool slice_on_node(const pk_dra_slice *sl, const pk_node *n)
+{
+	if (*sl->node_name)
+		return sl->node_name == n->name || strcmp(sl->node_name, n->name) == 0;
+	if (sl->all_nodes)
+		return true;
+	for (int i = 0; sl->has_node_selector && i < sl->nnode_terms; i++)
+		if (pk_node_term_matches(&sl->node_terms[i], n))
+			return true;
+	return false;
+}
+
+static pk_cel_device cel_view(const pk_dra_slice *sl, const pk_dra_device *dv)
+{
+	return (pk_cel_device){ .driver = sl->driver, .attrs = dv->attrs, .nattrs = dv->nattrs,
+		                .capacity = dv->capacity, .ncapacity = dv->ncapacity };
+}
+
+typedef enum { SEL_NO, SEL_YES, SEL_ERROR } sel_verdict;
+
+static sel_verdict selectors_match(const pk_dra_selector *sel, int n, const pk_cel_device *d)
+{
+	for (int i = 0; i < n; i++) {
+		if (!sel[i].program)
+			return SEL_ERROR; /* a compile error: the PreFilter said it */
+		char err[300];
+		pk_cel_result res = pk_cel_eval_device(sel[i].program, d, err, sizeof err);
+		if (res == PK_CEL_ERROR)
+			return SEL_ERROR;
+		if (res == PK_CEL_FALSE)
+			return SEL_NO;
+	}
+	return SEL_YES;
+}
+
+/* The class's selectors, then the request's, for one device. */
+static sel_verdict device_matches(const pk_dra_class *cls, const pk_dra_request *rq, const pk_cel_device *d)
+{
+	sel_verdict v = selectors_match(cls->selectors, cls->nselectors, d);
+	return v == SEL_YES ? selectors_match(rq->selectors, rq->nselectors, d) : v;
+}
+
+/* A device of the node: its slice and index. */
+typedef struct dev_at {
+	const pk_dra_slice *slice;
+	const pk_dra_device *dev;
+} dev_at;
+
+typedef struct alloc_state {
+	const pk_dra_set *set;
+	dev_at *devs;                   /* the node's devices not held by a claim */
+	int ndevs;
+	bool *picked;
+	/* the ExactCount slots: one per device to pick, with its request's candidates */
+	int nslots;
+	int *slot_req;
+	int **cands;                    /* per request: indices into devs */
+	int *ncands;
+	int *pick;                      /* per slot */
+	long budget;                    /* backtracking steps left */
+	bool error;
+} alloc_state;
+
+/* Backtracking over the slots (the allocator's allocateOne): a slot of the
+ * same request as the one before picks a later candidate. */
+static bool assign(alloc_state *a, int slot)
+{
+	if (slot == a->nslots)
+		return true;
+	if (--a->budget < 0)
+		return false;
+	int q = a->slot_req[slot];
+	int from = slot > 0 && a->slot_req[slot - 1] == q ? a->pick[slot - 1] + 1 : 0;
+	for (int k = from; k < a->ncands[q]; k++) {
+		int d = a->cands[q][k];
+		if (a->picked[d])
+			continue;
+		a->picked[d] = true;
+		a->pick[slot] = k;
+		if (assign(a, slot + 1))
+			return true;
+		a->picked[d] = false;
+	}
+	return false;
+}
+
+typedef struct want {
+	const pk_dra_request *rq;
+	const pk_dra_class *cls;
+} want;
+
+/* Candidates of each request among the node's free devices; All requests
+ * take theirs (every matching device, held ones included, must be free and
+ * there must be one). False when an All request cannot be met. */
+static bool gather(alloc_state *a, const pk_node *n, const want *w, int nw)
+{
+	for (int q = 0; q < nw; q++) {
+		a->cands[q] = pk_xmalloc(sizeof **a->cands * (size_t)(a->ndevs + 1));
+		a->ncands[q] = 0;
+		for (int d = 0; d < a->ndevs; d++) {
+			pk_cel_device v = cel_view(a->devs[d].slice, a->devs[d].dev);
+			sel_verdict m = device_matches(w[q].cls, w[q].rq, &v);
+			if (m == SEL_ERROR) {
+				a->error = true;
+				return false;
+			}
+			if (m == SEL_YES)
+				a->cands[q][a->ncands[q]++] = d;
+		}
+		if (!w[q].rq->all)
+			continue;
+		/* All: a held device that matches fails it */
+		for (long k = 0; k < a->set->nslices; k++) {
+			const pk_dra_slice *sl = &a->set->slices[k];
+			if (!slice_on_node(sl, n))
+				continue;
+			for (int i = 0; i < sl->ndevices; i++) {
+				if (!pk_dra_holder(a->set, sl->driver, sl->pool, sl->devices[i].name))
+					continue;
+				pk_cel_device v = cel_view(sl, &sl->devices[i]);
+				if (device_matches(w[q].cls, w[q].rq, &v) == SEL_YES)
+					return false;
+			}
+		}
+		if (a->ncands[q] == 0)
+			return false; /* at least one device for All */
+		for (int k = 0; k < a->ncands[q]; k++) {
+			if (a->picked[a->cands[q][k]])
+				return false;
+			a->picked[a->cands[q][k]] = true;
+		}
+	}
+	return true;
+}
+
+static void node_devices(alloc_state *a, const pk_node *n)
+{
+	int cap = 0;
+	for (long k = 0; k < a->set->nslices; k++)
+		if (slice_on_node(&a->set->slices[k], n))
+			cap += a->set->slices[k].ndevices;
+	a->devs = pk_xmalloc(sizeof *a->devs * (size_t)(cap + 1));
+	for (long k = 0; k < a->set->nslices; k++) {
+		const pk_dra_slice *sl = &a->set->slices[k];
+		if (!slice_on_node(sl, n))
+			continue;
+		for (int i = 0; i < sl->ndevices; i++)
+			if (!pk_dra_holder(a->set, sl->driver, sl->pool, sl->devices[i].name))
+				a->devs[a->ndevs++] = (dev_at){ sl, &sl->devices[i] };
+	}
+}
+
+/* Can the pod's unallocated claims all be allocated on n? */
+static bool allocatable(const pk_snapshot *s, const dra_res *r, const pk_node *n, bool *error)
+{
+	int nw = 0;
+	for (int i = 0; i < r->nclaims; i++)
+		nw += r->claims[i]->allocated ? 0 : r->claims[i]->nrequests;
+	if (nw == 0)
+		return true;
+	want *w = pk_xmalloc(sizeof *w * (size_t)nw);
+	nw = 0;
+	long total = 0;
+	for (int i = 0; i < r->nclaims; i++)
+		for (int q = 0; !r->claims[i]->allocated && q < r->claims[i]->nrequests; q++) {
+			const pk_dra_request *rq = &r->claims[i]->requests[q];
+			w[nw++] = (want){ rq, pk_dra_class_get(s->dra, rq->class_name) };
+			total += rq->all ? 0 : rq->count;
+		}
+	alloc_state a = { .set = s->dra, .budget = 1000000 };
+	node_devices(&a, n);
+	a.picked = pk_xcalloc((size_t)a.ndevs + 1, sizeof *a.picked);
+	a.cands = pk_xcalloc((size_t)nw, sizeof *a.cands);
+	a.ncands = pk_xcalloc((size_t)nw, sizeof *a.ncands);
+	bool ok = total <= a.ndevs && gather(&a, n, w, nw);
+	if (ok) {
+		a.slot_req = pk_xmalloc(sizeof *a.slot_req * (size_t)(total + 1));
+		a.pick = pk_xmalloc(sizeof *a.pick * (size_t)(total + 1));
+		for (int q = 0; q < nw; q++)
+			for (int64_t k = 0; !w[q].rq->all && k < w[q].rq->count; k++)
+				a.slot_req[a.nslots++] = q;
+		ok = assign(&a, 0);
+		free(a.slot_req);
+		free(a.pick);
+	}
+	*error = a.error;
+	for (int q = 0; q < nw; q++)
+		free(a.cands[q]);
+	free(a.cands);
+	free(a.ncands);
+	free(a.picked);
+	free(a.devs);
+	free(w);
+	return ok;
+}
+
+static bool allocation_on_node(const pk_dra_claim *c, const pk_node *n)
+{
+	if (!c->has_node_selector)
+		return true;
+	for (int i = 0; i < c->nnode_terms; i++)
+		if (pk_node_term_matches(&c->node_terms[i], n))
+			return true;
+	return false;
+}
+
+bool pk_dra_node_fits(const pk_snapshot *s, const pk_pod *pod, const pk_node *n, pk_status *out)
+{
+	const dra_res *r = resolution(pod);
+	if (!r || !r->applies)
+		return true;
+	bool unavailable = false;
+	for (int i = 0; i < r->nclaims; i++)
+		unavailable |= r->claims[i]->allocated && !allocation_on_node(r->claims[i], n);
+	bool error = false;
+	if (!allocatable(s, r, n, &error)) {
+		if (error) /* the allocator's error aborts the cycle upstream */
+			pk_status_set(out, PK_CODE_ERROR, PLUGIN, "CEL runtime error");
+		else
+			pk_status_set(out, PK_CODE_UNSCHEDULABLE_UNRESOLVABLE, PLUGIN, "cannot allocate all claims");
+		return false;
+	}
+	if (unavailable) {
+		pk_status_set(out, PK_CODE_UNSCHEDULABLE_UNRESOLVABLE, PLUGIN, "resourceclaim not available on the node");
+		return false;
+	}
+	return true;
+}
+
+/* ---- what preemption cannot free --------------------------------------------------- */
+
+static const pk_pod *pod_named(const pk_snapshot *s, const char *ns, const char *name, const char *uid)
+{
+	for (long i = 0; i < s->npods; i++) {
+		const pk_pod *p = s->pods[i];
+		if (p->namespace_ == ns && strcmp(p->name, name) == 0 && (!*uid || !*p->uid || strcmp(p->uid, uid) == 0))
+			return p;
+	}
+	return NULL;
+}
+
+/* The claim is reserved only for pods of lower priority than pod's (bound
+ * pods the input holds). */
+static bool held_by_lower(const pk_snapshot *s, const pk_dra_claim *c, const pk_pod *pod, char *who, size_t size)
+{
+	size_t w = 0;
+	who[0] = '\0';
+	if (c->nreserved == 0)
+		return false;
+	for (int i = 0; i < c->nreserved; i++) {
+		const pk_pod *h = pod_named(s, c->namespace_, c->reserved_names[i], c->reserved_uids[i]);
+		if (!h || h->priority >= pod->priority)
+			return false;
+		int k = snprintf(who + w, size - w, "%s%s/%s", i ? ", " : "", h->namespace_, h->name);
+		if (k > 0 && (size_t)k < size - w)
+			w += (size_t)k;
+	}
+	return true;
+}
+
+/* Devices the pod's unallocated requests match (on any node) that claims
+ * of lower-priority pods hold: said for a pod that stays pending. */
+static void note_held_devices(pk_snapshot *s, const pk_pod *pod, dra_res *r)
+{
+	char text[2000], who[400];
+	size_t w = 0;
+	int n = 0;
+	const pk_dra_set *set = s->dra;
+	for (long k = 0; k < set->nslices; k++) {
+		const pk_dra_slice *sl = &set->slices[k];
+		for (int i = 0; i < sl->ndevices; i++) {
+			const pk_dra_claim *h = pk_dra_holder(set, sl->driver, sl->pool, sl->devices[i].name);
+			if (!h || !held_by_lower(s, h, pod, who, sizeof who))
+				continue;
+			pk_cel_device v = cel_view(sl, &sl->devices[i]);
+			bool wanted = false;
+			for (int c = 0; !wanted && c < r->nclaims; c++)
+				for (int q = 0; !wanted && !r->claims[c]->allocated && q < r->claims[c]->nrequests; q++) {
+					const pk_dra_request *rq = &r->claims[c]->requests[q];
+					wanted = device_matches(pk_dra_class_get(set, rq->class_name), rq, &v) == SEL_YES;
+				}
+			if (!wanted)
+				continue;
+			int m = snprintf(text + w, sizeof text - w, "%s%s/%s/%s (claim %s/%s, reserved for %s)", n ? ", " : "",
+			                 sl->driver, sl->pool, sl->devices[i].name, h->namespace_, h->name, who);
+			if (m > 0 && (size_t)m < sizeof text - w)
+				w += (size_t)m;
+			n++;
+		}
+	}
+	if (!n)
+		return;
+	char note[2600];
+	snprintf(note, sizeof note,
+	         "devices the pod's claims ask for are held by lower-priority pods: %s; through 1.37 DynamicResources "
+	         "has no part in the preemption dry run (no AddPod/RemovePod extensions, its rejections "
+	         "UnschedulableAndUnresolvable): evicting the holders does not free their devices for this pod, so the "
+	         "scheduler does not preempt them and the pod stays pending until their claims are deallocated",
+	         text);
+	r->held_note = pk_intern(s->strs, note);
+}
+
+const char *pk_dra_held_devices_note(const pk_pod *pod)
+{
+	const dra_res *r = resolution(pod);
+	return r ? r->held_note : NULL;
+}
+
+bool pk_dra_input_hint(const pk_snapshot *s, pk_pod *const *pods, long n, char *buf, size_t size)
+{
+	if (s->dra && (s->dra->nclaims || s->dra->nclasses || s->dra->nslices || s->dra->ntemplates))
+		return false;
+	long with = 0;
+	const pk_pod *first = NULL;
+	for (long i = 0; i < n; i++)
+		if (pods[i]->con->dra) {
+			with++;
+			first = first ? first : pods[i];
+		}
+	if (!with)
+		return false;
+	snprintf(buf, size,
+	         "%ld pod(s) use resourceClaims (first: %s/%s) and the input holds no DRA object: DynamicResources is "
+	         "not run for them, where upstream allocates their devices; take the snapshot with "
+	         "`kubectl get resourceclaims,resourceclaimtemplates,deviceclasses,resourceslices -A -o json` beside "
+	         "the usual kinds",
+	         with, first->namespace_, first->name);
+	return true;
+}

@@ -1,0 +1,52 @@
+/* DynamicResources (pkg/scheduler/framework/plugins/dynamicresources) over
+ * the DRA objects of the input (k8s/dra.h), its first slice: a pod's claims
+ * looked up once (PreFilter: upstream's messages, all
+ * UnschedulableAndUnresolvable), then per node (Filter) an allocated
+ * claim's node selector and the allocation of the unallocated ones from the
+ * node's ResourceSlices out of the devices no claim holds (ExactCount and
+ * All, DeviceClass and request selectors through k8s/cel.h; a selector that
+ * does not compile is upstream's error, never a match).
+ *
+ * Through 1.37 the plugin has no PreFilterExtensions (AddPod/RemovePod):
+ * the preemption dry run does not see a victim's devices freed, and its
+ * rejections are UnschedulableAndUnresolvable, so no node that lacks devices
+ * is a preemption candidate. Its Filter reads claims, not the node's pods:
+ * a pod with claims leaves the arithmetic path and the memo
+ * (pk_arithmetic_applies). */
+#ifndef PK_SCHED_DRA_H
+#define PK_SCHED_DRA_H
+
+#include <stdbool.h>
+
+#include "sched/engine/filter/filter.h"
+
+/* Which devices the snapshot's claims hold, indexed once (the first cycle,
+ * single-threaded). */
+void pk_dra_resolve_all(pk_snapshot *s);
+
+/* The PreFilter for pod, once: nothing when the input holds no DRA object
+ * (the pod keeps its "resourceClaims not modelled" warning) or a claim uses
+ * what this slice does not model (said in the warning); otherwise the
+ * warning is cleared. Single-threaded. */
+void pk_dra_resolve(pk_snapshot *s, const pk_pod *pod);
+
+/* The PreFilter rejected the pod: *out is its status, for every node. */
+bool pk_dra_prefilter_rejects(const pk_pod *pod, pk_status *out);
+/* The Filter for pod on n: false with *out set when it fails. */
+bool pk_dra_node_fits(const pk_snapshot *s, const pk_pod *pod, const pk_node *n, pk_status *out);
+
+/* Does the plugin run for pod (its claims resolved and modelled)? */
+bool pk_dra_applies(const pk_pod *pod);
+
+/* For a pod that stays pending: the devices its claims could use that
+ * claims of lower-priority pods hold (driver/pool/device, holders
+ * namespace/name), and why preemption does not free them in the release
+ * (one sentence), or NULL when there are none. */
+const char *pk_dra_held_devices_note(const pk_pod *pod);
+
+/* Which `kubectl get` the input lacks for the claims of pods[0..n): no DRA
+ * object at all while pods use claims. Text into buf; false when nothing is
+ * missing. */
+bool pk_dra_input_hint(const pk_snapshot *s, pk_pod *const *pods, long n, char *buf, size_t size);
+
+#endif
