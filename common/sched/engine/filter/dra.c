@@ -28,6 +28,15 @@ static const dra_res *resolution(const pk_pod *pod)
 	return pd && pd->resolved ? pd->resolved : NULL;
 }
 
+bool pk_dra_allocates(const pk_pod *pod)
+{
+	const dra_res *r = resolution(pod);
+	for (int i = 0; r && r->applies && r->reject.code == PK_CODE_SUCCESS && i < r->nclaims; i++)
+		if (!r->claims[i]->allocated)
+			return true;
+	return false;
+}
+
 bool pk_dra_applies(const pk_pod *pod)
 {
 	const dra_res *r = resolution(pod);

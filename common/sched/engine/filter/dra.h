@@ -37,6 +37,9 @@ bool pk_dra_node_fits(const pk_snapshot *s, const pk_pod *pod, const pk_node *n,
 
 /* Does the plugin run for pod (its claims resolved and modelled)? */
 bool pk_dra_applies(const pk_pod *pod);
+/* Does it allocate devices to one of the pod's claims (one not allocated
+ * in the input)? */
+bool pk_dra_allocates(const pk_pod *pod);
 
 /* For a pod that stays pending: the devices its claims could use that
  * claims of lower-priority pods hold (driver/pool/device, holders
