@@ -49,31 +49,16 @@ static int decode_selectors(pk_decoder *d, const cJSON *list, pk_dra_selector **
 	return 0;
 }
 
+/* A node selector's nodeSelectorTerms; what prefixes the message. */
 static int compile_terms(pk_decoder *d, const cJSON *sel, pk_node_term **out, int *n, const char *what,
                          char *err, size_t errsize)
 {
-	const cJSON *terms = pk_get(sel, "nodeSelectorTerms");
-	*out = arena_array(d, array_size(terms), sizeof **out);
-	*n = 0;
-	const cJSON *t;
-	cJSON_ArrayForEach(t, terms) {
-		memset(&(*out)[*n], 0, sizeof **out);
-		char why[300];
-		if (pk_node_term_compile(t, &(*out)[(*n)++], "", why, sizeof why) < 0) {
-			snprintf(err, errsize, "%s: %s", what, why);
-			return -1;
-		}
+	char why[300];
+	if (pk_node_terms_compile(d->arena, pk_get(sel, "nodeSelectorTerms"), out, n, "", why, sizeof why) < 0) {
+		snprintf(err, errsize, "%s: %s", what, why);
+		return -1;
 	}
 	return 0;
-}
-
-static void free_terms(pk_node_term *t, int n)
-{
-	for (int i = 0; i < n; i++) {
-		pk_selector_free(&t[i].labels);
-		if (t[i].has_fields)
-			pk_selector_free(&t[i].fields);
-	}
 }
 
 /* ---- ResourceClaim ----------------------------------------------------------- */
@@ -155,7 +140,7 @@ static int add_claim(pk_dra_set *s, pk_decoder *d, const cJSON *obj, long record
 		c.unsupported = "constraints";
 	const cJSON *alloc = pk_getp(obj, "status.allocation");
 	if (alloc && !cJSON_IsNull(alloc) && decode_allocation(d, alloc, &c, err, errsize) < 0) {
-		free_terms(c.node_terms, c.nnode_terms);
+		pk_node_terms_free(c.node_terms, c.nnode_terms);
 		return -1;
 	}
 	const cJSON *rf = pk_getp(obj, "status.reservedFor");
@@ -263,7 +248,7 @@ static int add_slice(pk_dra_set *s, pk_decoder *d, const cJSON *obj, char *err, 
 	if (sel && !cJSON_IsNull(sel)) {
 		sl.has_node_selector = true;
 		if (compile_terms(d, sel, &sl.node_terms, &sl.nnode_terms, "spec.nodeSelector", err, errsize) < 0) {
-			free_terms(sl.node_terms, sl.nnode_terms);
+			pk_node_terms_free(sl.node_terms, sl.nnode_terms);
 			return -1;
 		}
 	}
@@ -278,14 +263,14 @@ static int add_slice(pk_dra_set *s, pk_decoder *d, const cJSON *obj, char *err, 
 		for (int k = 0; k < sl.ndevices; k++)
 			if (sl.devices[k].name == x->name) {
 				snprintf(err, errsize, "spec.devices: duplicate device name \"%s\"", x->name);
-				free_terms(sl.node_terms, sl.nnode_terms);
+				pk_node_terms_free(sl.node_terms, sl.nnode_terms);
 				return -1;
 			}
 		if (decode_attrs(d, pk_get(body, "attributes"), sl.driver, &x->attrs, &x->nattrs, false, x->name, err,
 		                 errsize) < 0 ||
 		    decode_attrs(d, pk_get(body, "capacity"), sl.driver, &x->capacity, &x->ncapacity, true, x->name, err,
 		                 errsize) < 0) {
-			free_terms(sl.node_terms, sl.nnode_terms);
+			pk_node_terms_free(sl.node_terms, sl.nnode_terms);
 			return -1;
 		}
 		sl.ndevices++;
@@ -439,14 +424,14 @@ void pk_dra_set_free(pk_dra_set *s)
 	if (!s)
 		return;
 	for (long i = 0; i < s->nclaims; i++) {
-		free_terms(s->claims[i].node_terms, s->claims[i].nnode_terms);
+		pk_node_terms_free(s->claims[i].node_terms, s->claims[i].nnode_terms);
 		for (int r = 0; r < s->claims[i].nrequests; r++)
 			free_programs(s->claims[i].requests[r].selectors, s->claims[i].requests[r].nselectors);
 	}
 	for (long i = 0; i < s->nclasses; i++)
 		free_programs(s->classes[i].selectors, s->classes[i].nselectors);
 	for (long i = 0; i < s->nslices; i++)
-		free_terms(s->slices[i].node_terms, s->slices[i].nnode_terms);
+		pk_node_terms_free(s->slices[i].node_terms, s->slices[i].nnode_terms);
 	free(s->claims);
 	free(s->classes);
 	free(s->slices);

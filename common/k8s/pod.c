@@ -286,6 +286,30 @@ int pk_node_term_compile(const cJSON *t, pk_node_term *x, const char *what, char
 	return 0;
 }
 
+int pk_node_terms_compile(pk_arena *a, const cJSON *terms, pk_node_term **out, int *n, const char *what, char *err,
+                          size_t errsize)
+{
+	int cnt = cJSON_IsArray(terms) ? cJSON_GetArraySize(terms) : 0;
+	*n = 0;
+	*out = cnt ? pk_arena_alloc(a, sizeof **out * (size_t)cnt) : NULL;
+	const cJSON *t;
+	cJSON_ArrayForEach(t, terms) {
+		memset(&(*out)[*n], 0, sizeof **out);
+		if (pk_node_term_compile(t, &(*out)[(*n)++], what, err, errsize) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+void pk_node_terms_free(pk_node_term *t, int n)
+{
+	for (int i = 0; i < n; i++) {
+		pk_selector_free(&t[i].labels);
+		if (t[i].has_fields)
+			pk_selector_free(&t[i].fields);
+	}
+}
+
 static int decode_node_affinity(pk_decoder *d, const cJSON *const *spec, pk_pod_constraints *out, char *err,
                                 size_t errsize)
 {

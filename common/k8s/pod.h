@@ -212,6 +212,12 @@ typedef struct pk_pod_constraints {
  * into x; what prefixes the message ("preferred ", ...). Shared with the
  * PersistentVolume and StorageClass decoders (volume.c). */
 int pk_node_term_compile(const cJSON *t, pk_node_term *x, const char *what, char *err, size_t errsize);
+/* A list of such terms (nodeSelectorTerms) compiled into *out, in the
+ * arena, *n of them; -1 at the first that does not compile (those before it
+ * are in *out, for pk_node_terms_free). */
+int pk_node_terms_compile(pk_arena *a, const cJSON *terms, pk_node_term **out, int *n, const char *what, char *err,
+                          size_t errsize);
+void pk_node_terms_free(pk_node_term *t, int n);
 
 /* The constraints of a pod that has none (node_selector is nil, the gang
  * names ""). */

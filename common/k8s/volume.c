@@ -83,30 +83,6 @@ static int add_pvc(pk_volume_set *v, pk_decoder *d, const cJSON *obj, long recor
 	return 0;
 }
 
-static int compile_terms(pk_decoder *d, const cJSON *terms, pk_node_term **out, int *n, const char *what,
-                         char *err, size_t errsize)
-{
-	int cnt = cJSON_IsArray(terms) ? cJSON_GetArraySize(terms) : 0;
-	*n = 0;
-	*out = cnt ? pk_arena_alloc(d->arena, sizeof **out * (size_t)cnt) : NULL;
-	const cJSON *t;
-	cJSON_ArrayForEach(t, terms) {
-		memset(&(*out)[*n], 0, sizeof **out);
-		if (pk_node_term_compile(t, &(*out)[(*n)++], what, err, errsize) < 0)
-			return -1;
-	}
-	return 0;
-}
-
-static void free_terms(pk_node_term *t, int n)
-{
-	for (int i = 0; i < n; i++) {
-		pk_selector_free(&t[i].labels);
-		if (t[i].has_fields)
-			pk_selector_free(&t[i].fields);
-	}
-}
-
 /* A node affinity compiled, shared by the volumes that have the same one. */
 typedef struct shared_terms {
 	pk_node_term *terms;
@@ -116,7 +92,7 @@ typedef struct shared_terms {
 static void free_shared_terms(void *p)
 {
 	shared_terms *st = p;
-	free_terms(st->terms, st->n);
+	pk_node_terms_free(st->terms, st->n);
 	free(st);
 }
 
@@ -129,8 +105,8 @@ static int affinity_terms(pk_volume_set *v, pk_decoder *d, const cJSON *terms, p
 	if (!st) {
 		pk_node_term *t;
 		int n;
-		if (compile_terms(d, terms, &t, &n, "", err, errsize) < 0) {
-			free_terms(t, n);
+		if (pk_node_terms_compile(d->arena, terms, &t, &n, "", err, errsize) < 0) {
+			pk_node_terms_free(t, n);
 			free(key);
 			return -1;
 		}
@@ -211,7 +187,8 @@ static int class_topologies(pk_decoder *d, const cJSON *topo, pk_storage_class *
 		cJSON_AddItemToObject(term, "matchExpressions", exprs);
 		cJSON_AddItemToArray(terms, term);
 	}
-	int rc = compile_terms(d, terms, &c->topologies, &c->ntopologies, "allowedTopologies ", err, errsize);
+	int rc = pk_node_terms_compile(d->arena, terms, &c->topologies, &c->ntopologies, "allowedTopologies ", err,
+	                               errsize);
 	cJSON_Delete(terms);
 	return rc;
 }
@@ -228,7 +205,7 @@ static int add_class(pk_volume_set *v, pk_decoder *d, const cJSON *obj, char *er
 	const cJSON *topo = pk_get(obj, "allowedTopologies");
 	char why[300];
 	if (cJSON_IsArray(topo) && class_topologies(d, topo, &c, why, sizeof why) < 0) {
-		free_terms(c.topologies, c.ntopologies);
+		pk_node_terms_free(c.topologies, c.ntopologies);
 		snprintf(err, errsize, "%s", why);
 		return -1;
 	}
@@ -386,7 +363,7 @@ void pk_volume_set_free(pk_volume_set *v)
 		return;
 	pk_strmap_free(&v->affinities, free_shared_terms);
 	for (long i = 0; i < v->nclasses; i++)
-		free_terms(v->classes[i].topologies, v->classes[i].ntopologies);
+		pk_node_terms_free(v->classes[i].topologies, v->classes[i].ntopologies);
 	free(v->pvcs);
 	free(v->pvs);
 	free(v->classes);
