@@ -325,22 +325,33 @@ static long count_nodes(const cJSON *n, long cap)
 	return c;
 }
 
-static int was_merged(const frame *f, const cJSON *item)
+/* The member of f that a merge key set under key, or -1. A merged key is
+ * the only member of that name (merge_into skips keys set explicitly, and
+ * an explicit key replaces a merged one), so a key that is not in the short
+ * merged list needs no lookup among all members: a mapping of n keys is
+ * built in O(n), not O(n^2). */
+static int merged_index(const frame *f, const char *key)
 {
 	for (int i = 0; i < f->nmerged; i++)
-		if (f->merged[i] == item)
-			return 1;
-	return 0;
+		if (strcmp(f->merged[i]->string, key) == 0)
+			return i;
+	return -1;
+}
+
+static void forget_merged(frame *f, int i)
+{
+	f->merged[i] = f->merged[--f->nmerged];
 }
 
 /* An explicit key replaces a merged one; a repeated explicit key is kept
  * twice so that the duplicate check reports it. */
 static void set_member(frame *f, const char *key, cJSON *value)
 {
-	cJSON *old = cJSON_GetObjectItemCaseSensitive(f->node, key);
-	if (old && was_merged(f, old)) {
-		cJSON_ReplaceItemViaPointer(f->node, old, value);
+	int i = merged_index(f, key);
+	if (i >= 0) {
+		cJSON_ReplaceItemViaPointer(f->node, (cJSON *)f->merged[i], value);
 		value->string = pk_xstrdup(key);
+		forget_merged(f, i);
 		return;
 	}
 	cJSON_AddItemToObject(f->node, key, value);
@@ -349,11 +360,13 @@ static void set_member(frame *f, const char *key, cJSON *value)
 static void merge_into(frame *f, const cJSON *src)
 {
 	for (const cJSON *c = src->child; c; c = c->next) {
-		cJSON *old = cJSON_GetObjectItemCaseSensitive(f->node, c->string);
-		if (old && !was_merged(f, old))
+		int i = merged_index(f, c->string);
+		if (i < 0 && cJSON_GetObjectItemCaseSensitive(f->node, c->string))
 			continue;            /* keys already set explicitly win */
-		if (old)
-			cJSON_DeleteItemFromObjectCaseSensitive(f->node, c->string);
+		if (i >= 0) {
+			cJSON_Delete(cJSON_DetachItemViaPointer(f->node, (cJSON *)f->merged[i]));
+			forget_merged(f, i);
+		}
 		cJSON *copy = cJSON_Duplicate(c, 1);
 		cJSON_AddItemToObject(f->node, c->string, copy);
 		f->merged = pk_grow(f->merged, &f->mergedcap, (size_t)f->nmerged + 1, sizeof *f->merged);

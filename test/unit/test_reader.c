@@ -353,6 +353,10 @@ int main(void)
 	typed("true: a", "{\"true\":\"a\"}");
 	typed("a: &x {b: 1}\nc: *x", "{\"a\":{\"b\":1},\"c\":{\"b\":1}}");
 	typed("base: &b {x: 1, z: 2}\nd:\n  <<: *b\n  z: 3", "{\"base\":{\"x\":1,\"z\":2},\"d\":{\"x\":1,\"z\":3}}");
+	/* an explicit key set before the merge wins; a second merge replaces the first's key */
+	typed("b: &b {x: 1, z: 2}\nd:\n  z: 3\n  <<: *b", "{\"b\":{\"x\":1,\"z\":2},\"d\":{\"z\":3,\"x\":1}}");
+	typed("p: &p {x: 1}\nq: &q {x: 2}\nd:\n  <<: [*p, *q]\n  w: 0", "{\"p\":{\"x\":1},\"q\":{\"x\":2},\"d\":{\"x\":2,\"w\":0}}");
+	typed("p: &p {x: 1}\nd:\n  <<: *p\n  x: 5\n  <<: *p", "{\"p\":{\"x\":1},\"d\":{\"x\":5}}");
 	typed("a: [x, y, n]", "{\"a\":[\"x\",true,false]}"); /* go-yaml v2 reads y and n as booleans */
 	typed("{a: 1, b: [x, z],}", "{\"a\":1,\"b\":[\"x\",\"z\"]}");
 
