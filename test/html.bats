@@ -226,7 +226,7 @@ fits() {
 	done
 }
 
-@test "-o html: the pages hold from 800 to 1600 px (preempt-plan's; apiq-sim's from 1000), with long node and pod names too" {
+@test "-o html: the pages hold from 800 to 1600 px (preempt-plan's and apiq-sim's), with long node and pod names too" {
 	long="$BATS_TEST_TMPDIR/long.json" page="$BATS_TEST_TMPDIR/long.html"
 	# names as clouds give them: node names of 40 characters, pod names with two hashes
 	jq '.items |= map(
@@ -243,9 +243,9 @@ fits() {
 	victims --explain --preemptor "$SAMPLE/preemptor.yaml" "$SAMPLE/cluster.json" | preempt-plan -o html >"$page"
 	fits "$page" pipeline 800 1000 1280 1600
 	apiq-sim run --pods 300 --preemptor-share 0.2 --qps 200 --burst 50 --latency 20ms --compare -o html >"$page"
-	fits "$page" apiq-compare
+	fits "$page" apiq-compare 800 1000 1280 1600
 	apiq-sim run --pods 300 --preemptor-share 0.2 --qps 200 --burst 50 --latency 20ms -o html >"$page"
-	fits "$page" apiq-run
+	fits "$page" apiq-run 800 1000 1280 1600
 }
 
 @test "-o html: 'Impact by owner' counts the namespaces of the workloads, met in any order" {

@@ -450,7 +450,7 @@ static void td_number(pk_html *h, const cJSON *sum, const char *path, double sca
 
 static void summary_table(pk_html *h, cJSON *const *sums, int n)
 {
-	PK_HTML_LIT(h, "<table class=\"sortable\" id=\"runs-table\"><thead><tr><th scope=\"col\">Feature gates</th>"
+	PK_HTML_LIT(h, "<div class=\"wide\"><table class=\"sortable\" id=\"runs-table\"><thead><tr><th scope=\"col\">Feature gates</th>"
 	               "<th scope=\"col\">Pods/s</th><th scope=\"col\">Bind p50 (ms)</th>"
 	               "<th scope=\"col\">Bind p99 (ms)</th><th scope=\"col\">Preemptor bind p99 (ms)</th>"
 	               "<th scope=\"col\">API requests</th><th scope=\"col\">Throttled (s)</th>"
@@ -474,7 +474,7 @@ static void summary_table(pk_html *h, cJSON *const *sums, int n)
 		td_number(h, sums[i], "simulatedSeconds", 1, 3);
 		PK_HTML_LIT(h, "</tr>\n");
 	}
-	PK_HTML_LIT(h, "</tbody></table>\n");
+	PK_HTML_LIT(h, "</tbody></table></div>\n"); /* scrolls in its box on a narrow window */
 }
 
 /* -o html: one page, the runs' warnings under the runs table and in their
