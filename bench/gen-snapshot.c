@@ -1,7 +1,7 @@
 /* Generates a realistic cluster snapshot as `kubectl get
  * nodes,pods,pdb,priorityclasses -A -o json` prints it (a pretty kind: List,
  * 4-space indent, kubectl's key order) or as NDJSON (-n), deterministically.
- *   gen-snapshot [-b] [-c] [-n] [-N nodes] [-P pods-per-node] [-p pending] [-s seed] [-w workloads]
+ *   gen-snapshot [-b] [-c] [-g gpus] [-n] [-N nodes] [-P pods-per-node] [-p pending] [-s seed] [-w workloads]
  * -b makes the pending pods high-priority and large, so that they preempt.
  * -w K (with -b) makes them the replicas of K workloads: one shape and one
  *    creation time per workload, as a Deployment's or a Job's pods have.
@@ -9,6 +9,12 @@
  *    PersistentVolume bound to it (its node's zone; a pending pod's zone by
  *    its number, so that replicas of one workload take turns in three zones),
  *    with the StorageClass, in the order kubectl lists them.
+ * -g K gives every node K GPUs through Dynamic Resource Allocation: a
+ *    ResourceSlice per node (driver gpu.example.com, model and memory), one
+ *    DeviceClass with a CEL selector, and every pod a ResourceClaim for one
+ *    GPU of its model: a bound pod's claim allocated to a device of its node
+ *    (the first K pods of a node; give -P K or less for a claim per pod), a
+ *    pending pod's claim made but not allocated yet.
  * Pods carry what real ones carry: labels, ownerReferences, managedFields,
  * containers with requests and limits, tolerations, status and conditions. */
 #include <getopt.h>
@@ -28,6 +34,7 @@ typedef struct gen {
 	int workloads;            /* -w: pending pods are replicas of this many workloads */
 	int pending;
 	int claims;               /* -c: a bound zonal claim for every pod */
+	int gpus;                 /* -g: GPUs per node, a DRA claim for every pod */
 } gen;
 
 static uint64_t next(gen *g)
@@ -84,6 +91,7 @@ static void end_item(gen *g)
 }
 
 static const char *zones[] = {"us-east-1a", "us-east-1b", "us-east-1c"};
+static const char *gpu_models[] = {"A100", "H100"};
 static const char *teams[] = {"payments", "search", "ml", "web", "batch", "infra", "data", "ads"};
 static const struct { const char *name; int value; int def; const char *policy; } classes[] = {
 	{"system-cluster-critical", 2000000000, 0, "PreemptLowerPriority"},
@@ -121,6 +129,53 @@ static void node(gen *g, int i)
 	  1 + i % 28, i, zone, i % 10 == 0 ? "gpu" : "general", i, 1000 + i, (unsigned)i, (unsigned)i, i / 256, i % 256, zone, (unsigned)i,
 	  i % 10 == 0 ? ",\"taints\":[{\"effect\":\"NoSchedule\",\"key\":\"nvidia.com/gpu\",\"value\":\"present\"}]" : "",
 	  i / 256, i % 256, i);
+	begin_item(g);
+	emit(g, buf);
+	end_item(g);
+}
+
+/* Node i's ResourceSlice: K GPUs of the node's model (even nodes A100, odd
+ * H100), each with its memory. */
+static void gpu_slice(gen *g, int i)
+{
+	char buf[1024];
+	begin_item(g);
+	snprintf(buf, sizeof buf,
+	  "{\"apiVersion\":\"resource.k8s.io/v1\",\"kind\":\"ResourceSlice\",\"metadata\":{\"name\":\"node-%05d-gpu.example.com-%04x\","
+	  "\"uid\":\"%08x-6666-4000-8000-000000000000\"},\"spec\":{\"driver\":\"gpu.example.com\",\"nodeName\":\"node-%05d\","
+	  "\"pool\":{\"generation\":1,\"name\":\"node-%05d\",\"resourceSliceCount\":1},\"devices\":[",
+	  i, (unsigned)i, (unsigned)i, i, i);
+	emit(g, buf);
+	for (int k = 0; k < g->gpus; k++) {
+		snprintf(buf, sizeof buf,
+		  "%s{\"name\":\"gpu-%d\",\"attributes\":{\"model\":{\"string\":\"%s\"},\"index\":{\"int\":%d}},"
+		  "\"capacity\":{\"memory\":{\"value\":\"80Gi\"}}}",
+		  k ? "," : "", k, gpu_models[i % 2], k);
+		emit(g, buf);
+	}
+	emit(g, "]}}");
+	end_item(g);
+}
+
+/* Pod n's ResourceClaim for one GPU of the model its number picks;
+ * allocated to device slot on node_i, or not allocated (slot < 0). */
+static void gpu_claim(gen *g, int n, int team, int node_i, int slot, const char *pod, unsigned uid)
+{
+	char buf[2048], status[1024] = "{}";
+	const char *model = slot >= 0 ? gpu_models[node_i % 2] : gpu_models[n % 2];
+	if (slot >= 0)
+		snprintf(status, sizeof status,
+		  "{\"allocation\":{\"devices\":{\"results\":[{\"device\":\"gpu-%d\",\"driver\":\"gpu.example.com\","
+		  "\"pool\":\"node-%05d\",\"request\":\"gpu\"}]},\"nodeSelector\":{\"nodeSelectorTerms\":[{\"matchFields\":"
+		  "[{\"key\":\"metadata.name\",\"operator\":\"In\",\"values\":[\"node-%05d\"]}]}]}},"
+		  "\"reservedFor\":[{\"name\":\"%s\",\"resource\":\"pods\",\"uid\":\"%08x-2222-4000-8000-%012x\"}]}",
+		  slot, node_i, node_i, pod, uid, uid);
+	snprintf(buf, sizeof buf,
+	  "{\"apiVersion\":\"resource.k8s.io/v1\",\"kind\":\"ResourceClaim\",\"metadata\":{\"name\":\"%s-gpu\",\"namespace\":\"%s\","
+	  "\"uid\":\"%08x-7777-4000-8000-000000000000\"},\"spec\":{\"devices\":{\"requests\":[{\"exactly\":{\"allocationMode\":\"ExactCount\","
+	  "\"count\":1,\"deviceClassName\":\"gpu.example.com\",\"selectors\":[{\"cel\":{\"expression\":"
+	  "\"device.attributes['gpu.example.com'].model == '%s'\"}}]},\"name\":\"gpu\"}]}},\"status\":%s}",
+	  pod, teams[team], (unsigned)n, model, status);
 	begin_item(g);
 	emit(g, buf);
 	end_item(g);
@@ -164,7 +219,7 @@ static void claim_objects(gen *g, int n, int team, const char *zone)
 	end_item(g);
 }
 
-static void pod(gen *g, int n, int node_i, int pending)
+static void pod(gen *g, int n, int node_i, int slot, int pending)
 {
 	char buf[16384];
 	int team = pick(g, 8);
@@ -180,7 +235,13 @@ static void pod(gen *g, int n, int node_i, int pending)
 	if (pending && g->big_pending && g->workloads)
 		workload_shape(g, pending - 1, &cls, &cpu, &mem, &day);
 	int rs = n / 3;
-	char nodefield[64] = "", status[4096], claim[128] = "";
+	char nodefield[64] = "", status[4096], claim[128] = "", name[96], gpuclaim[160] = "", gpures[40] = "";
+	snprintf(name, sizeof name, "%s-app-%d-%08x", teams[team], rs % 500, (unsigned)n);
+	int gpu = g->gpus > 0 && (pending || slot < g->gpus);
+	if (gpu) {
+		snprintf(gpuclaim, sizeof gpuclaim, ",\"resourceClaims\":[{\"name\":\"gpu\",\"resourceClaimName\":\"%s-gpu\"}]", name);
+		snprintf(gpures, sizeof gpures, "\"claims\":[{\"name\":\"gpu\"}],");
+	}
 	if (g->claims)
 		snprintf(claim, sizeof claim, "{\"name\":\"data\",\"persistentVolumeClaim\":{\"claimName\":\"data-%d\"}},", n);
 	if (!pending)
@@ -218,10 +279,10 @@ static void pod(gen *g, int n, int node_i, int pending)
 	  "\"spec\":{\"containers\":[{\"env\":[{\"name\":\"TEAM\",\"value\":\"%s\"},{\"name\":\"LOG_LEVEL\",\"value\":\"info\"}],"
 	  "\"image\":\"registry.example.com/%s/app:v1.%d\",\"imagePullPolicy\":\"IfNotPresent\",\"name\":\"app\","
 	  "\"ports\":[{\"containerPort\":8080,\"name\":\"http\",\"protocol\":\"TCP\"}],"
-	  "\"resources\":{\"limits\":{\"cpu\":\"%dm\",\"memory\":\"%dMi\"},\"requests\":{\"cpu\":\"%dm\",\"memory\":\"%dMi\"}},"
+	  "\"resources\":{%s\"limits\":{\"cpu\":\"%dm\",\"memory\":\"%dMi\"},\"requests\":{\"cpu\":\"%dm\",\"memory\":\"%dMi\"}},"
 	  "\"terminationMessagePath\":\"/dev/termination-log\",\"terminationMessagePolicy\":\"File\","
 	  "\"volumeMounts\":[{\"mountPath\":\"/var/run/secrets/kubernetes.io/serviceaccount\",\"name\":\"kube-api-access\",\"readOnly\":true}]}],"
-	  "\"dnsPolicy\":\"ClusterFirst\",\"enableServiceLinks\":true%s,\"preemptionPolicy\":\"%s\",\"priority\":%d,\"priorityClassName\":\"%s\","
+	  "\"dnsPolicy\":\"ClusterFirst\",\"enableServiceLinks\":true%s,\"preemptionPolicy\":\"%s\",\"priority\":%d,\"priorityClassName\":\"%s\"%s,"
 	  "\"restartPolicy\":\"Always\",\"schedulerName\":\"default-scheduler\",\"securityContext\":{},\"serviceAccount\":\"default\","
 	  "\"serviceAccountName\":\"default\",\"terminationGracePeriodSeconds\":30,"
 	  "\"tolerations\":[{\"effect\":\"NoExecute\",\"key\":\"node.kubernetes.io/not-ready\",\"operator\":\"Exists\",\"tolerationSeconds\":300},"
@@ -232,8 +293,10 @@ static void pod(gen *g, int n, int node_i, int pending)
 	  day, teams[team], rs % 500, teams[team], rs % 500, teams[team], (unsigned)rs, team % 2 ? "backend" : "frontend",
 	  (unsigned)rs, 1 + n % 24, teams[team], rs % 500, (unsigned)n, teams[team], teams[team], rs % 500, (unsigned)rs, (unsigned)rs,
 	  100000 + n, (unsigned)n, n,
-	  teams[team], teams[team], n % 40, cpu * 2, mem * 2, cpu, mem, nodefield, classes[cls].policy, classes[cls].value,
-	  classes[cls].name, claim, status);
+	  teams[team], teams[team], n % 40, gpures, cpu * 2, mem * 2, cpu, mem, nodefield, classes[cls].policy, classes[cls].value,
+	  classes[cls].name, gpuclaim, claim, status);
+	if (gpu)
+		gpu_claim(g, n, team, node_i, pending ? -1 : slot, name, (unsigned)n);
 	if (g->claims)
 		claim_objects(g, n, team, zones[pending ? (pending - 1) % 3 : node_i % 3]);
 	begin_item(g);
@@ -272,10 +335,11 @@ int main(int argc, char **argv)
 	gen g = { .out = stdout, .rng = 0x9E3779B97F4A7C15ull, .first_item = 1 };
 	int nodes = 5000, per_node = 30, pending = 20, c;
 
-	while ((c = getopt(argc, argv, "bcnN:P:p:s:w:")) != -1) {
+	while ((c = getopt(argc, argv, "bcg:nN:P:p:s:w:")) != -1) {
 		switch (c) {
 		case 'b': g.big_pending = 1; break;
 		case 'c': g.claims = 1; break;
+		case 'g': g.gpus = atoi(optarg); break;
 		case 'n': g.ndjson = 1; break;
 		case 'N': nodes = atoi(optarg); break;
 		case 'P': per_node = atoi(optarg); break;
@@ -283,7 +347,7 @@ int main(int argc, char **argv)
 		case 's': g.rng ^= strtoull(optarg, NULL, 10) * 0x100000001B3ull; break;
 		case 'w': g.workloads = atoi(optarg); break;
 		default:
-			fprintf(stderr, "usage: gen-snapshot [-b] [-c] [-n] [-N nodes] [-P pods-per-node] [-p pending] [-s seed] [-w workloads]\n");
+			fprintf(stderr, "usage: gen-snapshot [-b] [-c] [-g gpus] [-n] [-N nodes] [-P pods-per-node] [-p pending] [-s seed] [-w workloads]\n");
 			return 2;
 		}
 	}
@@ -303,15 +367,23 @@ int main(int argc, char **argv)
 		         "\"volumeBindingMode\":\"WaitForFirstConsumer\"}");
 		end_item(&g);
 	}
+	if (g.gpus > 0) {
+		begin_item(&g);
+		emit(&g, "{\"apiVersion\":\"resource.k8s.io/v1\",\"kind\":\"DeviceClass\",\"metadata\":{\"name\":\"gpu.example.com\"},"
+		         "\"spec\":{\"selectors\":[{\"cel\":{\"expression\":\"device.driver == 'gpu.example.com'\"}}]}}");
+		end_item(&g);
+	}
 	for (int i = 0; i < nodes; i++)
 		node(&g, i);
+	for (int i = 0; i < nodes && g.gpus > 0; i++)
+		gpu_slice(&g, i);
 	int n = 0;
 	for (int i = 0; i < nodes; i++)
 		for (int k = 0; k < per_node; k++)
-			pod(&g, n++, i, 0);
+			pod(&g, n++, i, k, 0);
 	g.pending = pending;
 	for (int i = 0; i < pending; i++)
-		pod(&g, n++, 0, 1 + i);
+		pod(&g, n++, 0, -1, 1 + i);
 	for (int i = 0; i < 500; i++)
 		pdb(&g, i);
 	if (!g.ndjson)
