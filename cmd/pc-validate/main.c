@@ -180,6 +180,7 @@ int main(int argc, char **argv)
 	pcv_release_held(&c);
 
 	pcv_cross_finish(&c);
+	pcv_dra_note(&c);
 	pcv_findings_sort(&c.findings);
 
 	pk_out out;
