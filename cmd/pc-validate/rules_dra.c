@@ -106,8 +106,10 @@ static void check_c_identifier(pcv_obj *o, const char *path, const char *id)
  * name's domain. */
 static void check_driver_name(pcv_obj *o, const char *path, const char *name)
 {
-	if (!*name)
+	if (!*name) {
 		pcv_required(o, path, NULL);
+		return;
+	}
 	if (strlen(name) > DRIVER_NAME_MAX_LENGTH)
 		pcv_report(o, PK_SEV_ERROR, PCV_TOO_LONG, path, "Too long: may not be more than %d bytes",
 		           DRIVER_NAME_MAX_LENGTH);
@@ -149,9 +151,14 @@ static void check_fully_qualified_name(pcv_obj *o, const char *path, const char 
 
 /* ---- CEL selectors ---- */
 
-/* cel-go's error text: "ERROR: <input>:L:C: msg", the line and a caret. */
-static void compile_error_message(const char *expr, int line, int col, const char *err, char *out, size_t size)
+/* cel-go's error text: "ERROR: <input>:L:C: msg", the line and a caret.
+ * cel-go names the container an undeclared reference was looked up in;
+ * a selector's is the empty one. */
+static void compile_error_message(const char *expr, int line, int col, const char *msg, char *out, size_t size)
 {
+	char err[1100];
+	bool undeclared = strncmp(msg, "undeclared reference to '", 25) == 0 && msg[strlen(msg) - 1] == '\'';
+	snprintf(err, sizeof err, "%s%s", msg, undeclared ? " (in container '')" : "");
 	if (line <= 0 || col <= 0) {
 		snprintf(out, size, "compilation failed: ERROR: <input>: %s", err);
 		return;
@@ -506,27 +513,64 @@ static bool is_extended_resource_name(const char *name)
 	return pcv_qualified_name_errors(quota, msgs) == 0;
 }
 
+/* The existing object's spec, when it is an update in the same version. */
+static const cJSON *old_spec(const pcv_obj *o)
+{
+	if (!o->old || strcmp(pk_api_version(o->old), o->api_version) != 0)
+		return NULL;
+	const cJSON *s = pk_get(o->old, "spec");
+	return s ? s : o->old;  /* an old object without spec: nothing equals it */
+}
+
+/* Equal as the apiserver's semantic DeepEqual sees two lists: both absent
+ * or empty, or the same JSON. */
+static bool same_list(const cJSON *a, const cJSON *b)
+{
+	if (array_len(a) == 0 && array_len(b) == 0)
+		return true;
+	return a && b && cJSON_Compare(a, b, true);
+}
+
+/* validateDeviceClassSpec: on an update, selectors or config exactly as
+ * stored are not validated again (a limit introduced later does not
+ * reject them). */
+static void rules_device_class(pcv_obj *o, const cJSON *spec)
+{
+	const cJSON *old = old_spec(o);
+	pcv_check_meta(o, false);
+	if (!old || !same_list(pk_get(spec, "selectors"), pk_get(old, "selectors")))
+		check_selectors(o, pk_get(spec, "selectors"), "spec.selectors");
+	const cJSON *cfg = pk_get(spec, "config");
+	bool stored = old && same_list(cfg, pk_get(old, "config"));
+	if (!stored && within_max(o, cfg, DEVICE_CONFIG_MAX, "spec.config")) {
+		int i = 0;
+		for (const cJSON *c = cJSON_IsArray(cfg) ? cfg->child : NULL; c; c = c->next, i++) {
+			char p[PCV_PATH_MAX];
+			pcv_path(p, "spec.config[%d]", i);
+			check_configuration(o, c, p);
+		}
+	}
+	const cJSON *ern = pk_get(spec, "extendedResourceName");
+	if (cJSON_IsString(ern) && !is_extended_resource_name(ern->valuestring))
+		pcv_invalid(o, "spec.extendedResourceName", ern, "must be a valid extended resource name");
+}
+
 void pcv_rules_dra(pcv_obj *o)
 {
 	const cJSON *spec = pk_get(o->root, "spec");
 	if (strcmp(o->kind, "DeviceClass") == 0) {
-		pcv_check_meta(o, false);
-		check_selectors(o, pk_get(spec, "selectors"), "spec.selectors");
-		const cJSON *cfg = pk_get(spec, "config");
-		if (within_max(o, cfg, DEVICE_CONFIG_MAX, "spec.config")) {
-			int i = 0;
-			for (const cJSON *c = cJSON_IsArray(cfg) ? cfg->child : NULL; c; c = c->next, i++) {
-				char p[PCV_PATH_MAX];
-				pcv_path(p, "spec.config[%d]", i);
-				check_configuration(o, c, p);
-			}
-		}
-		const cJSON *ern = pk_get(spec, "extendedResourceName");
-		if (cJSON_IsString(ern) && !is_extended_resource_name(ern->valuestring))
-			pcv_invalid(o, "spec.extendedResourceName", ern, "must be a valid extended resource name");
+		rules_device_class(o, spec);
 		return;
 	}
 	pcv_check_meta(o, true);
+	/* A claim's and a template's spec are immutable: an update is checked
+	 * for that alone (ValidateResourceClaimUpdate, ...TemplateUpdate). */
+	const cJSON *old = old_spec(o);
+	if (old) {
+		if (!cJSON_Compare(spec ? spec : old, old, true))
+			pcv_set_rule(pcv_invalid(o, "spec", spec, "field is immutable"), "spec", "immutable");
+		return;
+	}
 	if (strcmp(o->kind, "ResourceClaim") == 0)
 		check_device_claim(o, pk_get(spec, "devices"), "spec.devices");
 	else
