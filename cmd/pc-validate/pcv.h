@@ -262,6 +262,9 @@ void pcv_check_label(pcv_obj *o, const char *field, const char *value);
 void pcv_check_label_key(pcv_obj *o, const char *field, const char *value);
 /* ObjectMeta: name/generateName, namespace (namespaced or not), labels, annotations. */
 void pcv_check_meta(pcv_obj *o, bool namespaced);
+/* The ObjectMeta of a template (ValidateTemplateObjectMeta): its labels and
+ * annotations, at path (e.g. "spec.metadata"). */
+void pcv_check_template_meta(pcv_obj *o, const char *path);
 
 /* ---- rules ---- */
 void pcv_rules_priorityclass(pcv_obj *o);

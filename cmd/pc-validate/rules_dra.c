@@ -292,6 +292,9 @@ static void check_device_request_body(pcv_obj *o, const cJSON *r, const char *pa
 		pcv_check_subdomain(o, p, cls);
 	pcv_path(p, "%s.selectors", path);
 	check_selectors(o, pk_get(r, "selectors"), p);
+	/* alpha in 1.37 (DRADerivedAttributes, off): dropped on create */
+	pcv_path(p, "%s.derivedAttributes", path);
+	pcv_gated(o, r, "derivedAttributes", p, false, "DRADerivedAttributes", PCV_GATE_DROPPED);
 
 	const char *mode = str_or_empty(r, "allocationMode");
 	const cJSON *count = pk_get(r, "count");
@@ -571,10 +574,12 @@ void pcv_rules_dra(pcv_obj *o)
 			pcv_set_rule(pcv_invalid(o, "spec", spec, "field is immutable"), "spec", "immutable");
 		return;
 	}
-	if (strcmp(o->kind, "ResourceClaim") == 0)
+	if (strcmp(o->kind, "ResourceClaim") == 0) {
 		check_device_claim(o, pk_get(spec, "devices"), "spec.devices");
-	else
-		check_device_claim(o, pk_getp(o->root, "spec.spec.devices"), "spec.spec.devices");
+		return;
+	}
+	pcv_check_template_meta(o, "spec.metadata");
+	check_device_claim(o, pk_getp(o->root, "spec.spec.devices"), "spec.spec.devices");
 }
 
 void pcv_dra_note(pcv_ctx *c)

@@ -189,7 +189,7 @@ static const s_node N_CAPREQ = {S_OBJECT, "CapacityRequirements", (const s_field
 	{"requests", &N_ANY}, {NULL, NULL}}, NULL};
 #define DEVREQ_COMMON \
 	{"deviceClassName", &N_STR}, {"selectors", &N_SELECTORS}, {"allocationMode", &N_STR}, \
-	{"count", &N_I64}, {"tolerations", &N_DTOLS}, {"capacity", &N_CAPREQ}
+	{"count", &N_I64}, {"tolerations", &N_DTOLS}, {"capacity", &N_CAPREQ}, {"derivedAttributes", &N_ANY}
 static const s_node N_EXACT = {S_OBJECT, "ExactDeviceRequest", (const s_field[]){
 	DEVREQ_COMMON, {"adminAccess", &N_BOOL}, {NULL, NULL}}, NULL};
 static const s_node N_SUBREQ = {S_OBJECT, "DeviceSubRequest", (const s_field[]){
