@@ -172,12 +172,15 @@ static void compile_error_message(const char *expr, int line, int col, const cha
 	if (!ln)
 		ln = "";
 	int len = (int)strcspn(ln, "\n");
-	char dots[256];
-	int nd = col - 1 < (int)sizeof dots - 1 ? col - 1 : (int)sizeof dots - 1;
-	memset(dots, '.', (size_t)nd);
-	dots[nd] = '\0';
-	snprintf(out, size, "compilation failed: ERROR: <input>:%d:%d: %s\n | %.*s\n | %s^", line, col, err, len, ln,
-	         dots);
+	int n = snprintf(out, size, "compilation failed: ERROR: <input>:%d:%d: %s\n | %.*s\n | ", line, col, err, len, ln);
+	/* the caret under the column (cel-go counts code points, as col does) */
+	size_t at = n < 0 ? size : (size_t)n;
+	for (int i = 1; i < col && at + 2 < size; i++)
+		out[at++] = '.';
+	if (at + 1 < size) {
+		out[at++] = '^';
+		out[at] = '\0';
+	}
 }
 
 /* validateCELExpression: required, at most 10 KiB, compiles. A construct
