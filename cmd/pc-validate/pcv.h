@@ -158,7 +158,6 @@ typedef struct pcv_ctx {
 	pcv_findings findings;
 	pk_stats stats;
 	long cel_compiled;     /* CEL selector expressions compiled (DRA kinds) */
-	long cel_unchecked;    /* ... of which used a construct the interpreter lacks */
 	long objects_checked;  /* objects of kinds we validate, from the inputs */
 	long files, empty_files; /* inputs read; those without a document */
 	long records_in_file;  /* records of the input being read */
