@@ -858,3 +858,43 @@ YAML
 	run -2 --separate-stderr pc-validate --staged
 	assert_equal "$stderr" "pc-validate: --staged: not inside a git repository"
 }
+
+# Each real DRA file (../shared/data/real/dra, SOURCES.md there) and what a
+# default apiserver of the release does with it: "0" accepts every object,
+# "1 TEXT" refuses one with TEXT in the message. An old API version is
+# refused by name (no matches for kind), never a crash or a pass.
+@test "real DRA manifests (../shared/data/real/dra): the outcome per file, old API versions refused clearly" {
+	[ -d "$SHARED/dra" ] || skip "no ../shared/data/real/dra here"
+	local -A want=(
+		[NVIDIA__k8s-dra-driver-gpu__demo__clusters__kind__scripts__imex-resourceslice.yaml]='1 no matches for kind "ResourceSlice" in version "resource.k8s.io/v1alpha3" (Kubernetes 1.37 serves resource.k8s.io/v1)'
+		[NVIDIA__k8s-dra-driver-gpu__demo__specs__extended-resources__mig-1g-12gb.yaml]=0
+		[NVIDIA__k8s-dra-driver-gpu__demo__specs__quickstart__v1__gpu-test4.yaml]=0
+		[NVIDIA__k8s-dra-driver-gpu__demo__specs__quickstart__v1beta1__gpu-test4.yaml]='1 ResourceClaimTemplate/mig-devices: apiVersion: no matches for kind "ResourceClaimTemplate" in version "resource.k8s.io/v1beta1" (Kubernetes 1.37 serves resource.k8s.io/v1; its beta versions only when --runtime-config enables them)'
+		[NVIDIA__k8s-dra-driver-gpu__tests__bats__specs__gpu-multiple-mig.yaml]=0
+		[intel__intel-resource-drivers-for-kubernetes__deployments__gpu__base__device-class.yaml]=0
+		[intel__intel-resource-drivers-for-kubernetes__deployments__gpu__examples__pod-inline-aligned-gpus.yaml]="1 Pod/test-inline-claim: apiVersion: Object 'apiVersion' is missing"
+		[intel__intel-resource-drivers-for-kubernetes__deployments__gpu__examples__pod-inline-first-available.yaml]=0
+		[kubernetes-sigs__dra-example-driver__demo__examples__admin-access__admin-access.yaml]=0
+		[kubernetes-sigs__dra-example-driver__demo__examples__cel-selector__cel-selector.yaml]=0
+		[kubernetes-sigs__dra-example-driver__demo__examples__net-consumable-capacity__net-consumable-capacity.yaml]=0
+		[kubernetes-sigs__dra-example-driver__demo__examples__prioritized-alternatives__prioritized-alternatives.yaml]=0
+		[kubernetes__kubernetes__staging__src__k8s.io__api__testdata__HEAD__resource.k8s.io.v1.ResourceClaim.yaml]='1 spec.devices.requests[0]: Invalid value: null: exactly one of `exactly` or `firstAvailable` is required, but multiple fields are set'
+		[kubernetes__kubernetes__staging__src__k8s.io__api__testdata__HEAD__resource.k8s.io.v1.ResourceSlice.yaml]=0
+		[kubernetes__kubernetes__test__e2e__dra__test-driver__deploy__example__deviceclass.yaml]='1 DeviceClass/example: apiVersion: no matches for kind "DeviceClass" in version "resource.k8s.io/v1beta1"'
+		[kubernetes__kubernetes__test__e2e__dra__test-driver__deploy__example__pod-inline.yaml]='1 ResourceClaimTemplate/test-inline-claim-template: apiVersion: no matches for kind "ResourceClaimTemplate" in version "resource.k8s.io/v1alpha2" (Kubernetes 1.37 serves resource.k8s.io/v1)'
+		[kubernetes__website__content__en__examples__dra__dra-example-job.yaml]=0
+		[kubernetes__website__content__en__examples__dra__resourceclaimtemplate.yaml]=0
+	)
+	local n=0 f base
+	for f in "$SHARED"/dra/*.yaml; do
+		base=${f##*/}
+		[ -n "${want[$base]+set}" ] || fail "$base: no expected outcome here (a new file in ../shared/data/real/dra?)"
+		run pc-validate "$f"
+		[ "$status" -eq "${want[$base]%% *}" ] || fail "$base: exit $status, want ${want[$base]}: $output"
+		[[ ${want[$base]} == 0 || $output == *"${want[$base]#* }"* ]] || fail "$base: want ${want[$base]#* }: $output"
+		# a claim of a file refused for its Pod is itself valid
+		[[ $output != *"ResourceClaim/"*": spec."* || $base == *testdata* ]] || fail "$base: $output"
+		n=$((n + 1))
+	done
+	[ "$n" -eq "${#want[@]}" ] || fail "$n files, ${#want[@]} expected"
+}

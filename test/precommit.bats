@@ -360,6 +360,62 @@ EOF
 	passed
 }
 
+@test "DRA: a valid DeviceClass and ResourceClaimTemplate commit cleanly; a selector that does not compile fails the commit" {
+	clone
+	mkdir -p "$REPO/dra"
+	cat >"$REPO/dra/gpu.yaml" <<'EOF'
+apiVersion: resource.k8s.io/v1
+kind: DeviceClass
+metadata:
+  name: gpu.example.com
+spec:
+  selectors:
+  - cel:
+      expression: device.driver == "gpu.example.com"
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaimTemplate
+metadata:
+  name: two-gpus
+  namespace: shop
+spec:
+  spec:
+    devices:
+      requests:
+      - name: gpus
+        exactly:
+          deviceClassName: gpu.example.com
+          count: 2
+          selectors:
+          - cel:
+              expression: device.capacity["gpu.example.com"].memory.compareTo(quantity("40Gi")) >= 0
+EOF
+	run commit "gpu class and template"
+	passed
+	cat >"$REPO/dra/one.yaml" <<'EOF'
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaimTemplate
+metadata:
+  name: one-gpu
+  namespace: shop
+spec:
+  spec:
+    devices:
+      requests:
+      - name: gpu
+        exactly:
+          deviceClassName: gpu.example.com
+          selectors:
+          - cel:
+              expression: device.capacity["gpu.example.com"].memory >= "40Gi"
+EOF
+	run commit "one gpu"
+	assert_failure
+	assert_output --partial "dra/one.yaml:15:27: ResourceClaimTemplate/one-gpu: spec.spec.devices.requests[0].exactly.selectors[0].cel.expression: Invalid value: "
+	assert_output --partial "compilation failed: ERROR: <input>:1:"
+	[ "$(commits)" -eq 2 ]
+}
+
 # ---- the hook definitions (.pre-commit-hooks.yaml), as a remote repository's ----
 
 use_hooks() { # ids, each with extra YAML lines: use_hooks 'pc-validate' 'pp-match\n  args: [...]'

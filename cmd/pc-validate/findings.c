@@ -30,6 +30,7 @@ static const struct {
 	[PCV_MISSING_KIND] = {"MissingKind", "missingKind"},
 	[PCV_UNKNOWN_KIND] = {"UnknownKind", "unknownKind"},
 	[PCV_DUPLICATE_DEFINITION] = {"DuplicateDefinition", "duplicateDefinition"},
+	[PCV_NOT_CHECKED] = {"NotChecked", "notChecked"},
 };
 
 const char *pcv_type_name(pcv_type t)

@@ -1,5 +1,6 @@
-/* pc-validate: validate PriorityClass, Workload API objects and the priority
- * fields of Pods and pod templates as the Kubernetes apiserver would. */
+/* pc-validate: validate PriorityClass, Workload API objects, DRA's claims,
+ * claim templates and device classes, and the priority fields of Pods and
+ * pod templates as the Kubernetes apiserver would. */
 #include "pcv.h"
 
 #include <stdlib.h>
@@ -23,9 +24,11 @@ static const pk_cli_spec spec = {
 	            "[--require-class] [--feature-gates K=V,...] [--strict] [--summary] [--kep5710-preemption-priority] "
 	            "[path ...]",
 	.help =
-		"Validate PriorityClass, Workload and PodGroup objects and the priority fields of Pods\n"
-		"and pod templates with the rules the Kubernetes apiserver applies. All inputs form one\n"
-		"set: cross-object rules (one globalDefault, references) apply across files.\n"
+		"Validate PriorityClass, Workload and PodGroup objects, DRA's ResourceClaim,\n"
+		"ResourceClaimTemplate and DeviceClass (resource.k8s.io/v1: CEL selectors compiled;\n"
+		"their cost limit is not checked) and the priority fields of Pods and pod templates\n"
+		"with the rules the Kubernetes apiserver applies. All inputs form one set:\n"
+		"cross-object rules (one globalDefault, references) apply across files.\n"
 		"\n"
 		"Options:\n"
 		"      --cluster FILE         existing objects, e.g. from kubectl get priorityclasses,workloads\n"
@@ -41,7 +44,8 @@ static const pk_cli_spec spec = {
 		"      --require-class        a priorityClassName that no input, --cluster or --against\n"
 		"                             defines is an error, not a warning (every class is in the\n"
 		"                             repository)\n"
-		"      --strict               fail on warnings too; require value and metadata.namespace\n"
+		"      --strict               fail on warnings too (a CEL selector not checked among them);\n"
+		"                             require value and metadata.namespace\n"
 		"      --summary              print counts of objects and findings to stderr\n"
 		"      --kep5710-preemption-priority  accept the KEP-5710 proposal's\n"
 		"                             preemptionPriorityClassName (not below the scheduling priority)\n",
@@ -180,6 +184,7 @@ int main(int argc, char **argv)
 	pcv_release_held(&c);
 
 	pcv_cross_finish(&c);
+	pcv_dra_note(&c);
 	pcv_findings_sort(&c.findings);
 
 	pk_out out;

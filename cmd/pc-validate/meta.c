@@ -187,23 +187,23 @@ static void check_generate_name(pcv_obj *o, const char *gen)
 		pcv_invalid_str(o, "metadata.generateName", gen, msgs[i]);
 }
 
-static void check_labels(pcv_obj *o, const cJSON *labels)
+static void check_labels(pcv_obj *o, const cJSON *labels, const char *path)
 {
 	if (!cJSON_IsObject(labels))
 		return;
 	for (const cJSON *m = labels->child; m; m = m->next) {
-		pcv_check_label_key(o, "metadata.labels", m->string ? m->string : "");
+		pcv_check_label_key(o, path, m->string ? m->string : "");
 		if (!cJSON_IsString(m))
 			continue;
 		const char *v = m->valuestring;
 		if (strlen(v) > 63)
-			pcv_invalid_str(o, "metadata.labels", v, "must be no more than 63 characters");
+			pcv_invalid_str(o, path, v, "must be no more than 63 characters");
 		if (*v && !is_qname_part(v))
-			pcv_invalid_str(o, "metadata.labels", v, MSG_LABEL_VALUE);
+			pcv_invalid_str(o, path, v, MSG_LABEL_VALUE);
 	}
 }
 
-static void check_annotations(pcv_obj *o, const cJSON *ann)
+static void check_annotations(pcv_obj *o, const cJSON *ann, const char *path)
 {
 	if (!cJSON_IsObject(ann))
 		return;
@@ -218,11 +218,11 @@ static void check_annotations(pcv_obj *o, const cJSON *ann)
 		char msgs[3][400];
 		int n = pcv_qualified_name_errors(lower, msgs);
 		for (int j = 0; j < n; j++)
-			pcv_invalid_str(o, "metadata.annotations", k, msgs[j]);
+			pcv_invalid_str(o, path, k, msgs[j]);
 		total += strlen(k) + (cJSON_IsString(m) ? strlen(m->valuestring) : 0);
 	}
 	if (total > 256 * 1024)
-		pcv_report(o, PK_SEV_ERROR, PCV_TOO_LONG, "metadata.annotations",
+		pcv_report(o, PK_SEV_ERROR, PCV_TOO_LONG, path,
 		           "Too long: may not be more than %d bytes", 256 * 1024);
 }
 
@@ -253,6 +253,16 @@ void pcv_check_meta(pcv_obj *o, bool namespaced)
 	} else if (ns && *ns) {
 		pcv_forbidden(o, "metadata.namespace", "not allowed on this type");
 	}
-	check_labels(o, pk_get(meta, "labels"));
-	check_annotations(o, pk_get(meta, "annotations"));
+	check_labels(o, pk_get(meta, "labels"), "metadata.labels");
+	check_annotations(o, pk_get(meta, "annotations"), "metadata.annotations");
+}
+
+void pcv_check_template_meta(pcv_obj *o, const char *path)
+{
+	const cJSON *meta = pk_getp(o->root, path);
+	char p[PCV_PATH_MAX];
+	pcv_path(p, "%s.labels", path);
+	check_labels(o, pk_get(meta, "labels"), p);
+	pcv_path(p, "%s.annotations", path);
+	check_annotations(o, pk_get(meta, "annotations"), p);
 }

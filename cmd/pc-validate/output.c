@@ -295,6 +295,8 @@ static const char *rule_help(const char *name)
 		{"computedByAdmission",
 		 "Priority admission computes this field from the PriorityClass; a different given value is rejected."},
 		{"droppedOnCreate", "Its feature gate is off: the apiserver drops the field on create, without an error."},
+		{"notChecked", "pc-validate cannot judge this part (a CEL construct its interpreter does not support); "
+		               "the apiserver may accept or reject it."},
 		{"notBelowSchedulingPriority", "KEP-5710 proposal: the preemption priority may not be below the scheduling "
 		                               "priority."},
 	};

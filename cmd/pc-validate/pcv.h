@@ -33,6 +33,8 @@ typedef enum {
 	PCV_MISSING_KIND,
 	PCV_UNKNOWN_KIND,
 	PCV_DUPLICATE_DEFINITION,  /* one identity defined twice in the input set */
+	PCV_NOT_CHECKED,           /* a part pc-validate cannot judge (a CEL construct
+	                              its interpreter does not support): a warning */
 	PCV_NTYPES
 } pcv_type;
 
@@ -155,6 +157,7 @@ typedef struct pcv_ctx {
 	bool trouble;          /* I/O or usage trouble: exit 2 */
 	pcv_findings findings;
 	pk_stats stats;
+	long cel_compiled;     /* CEL selector expressions compiled (DRA kinds) */
 	long objects_checked;  /* objects of kinds we validate, from the inputs */
 	long files, empty_files; /* inputs read; those without a document */
 	long records_in_file;  /* records of the input being read */
@@ -258,6 +261,9 @@ void pcv_check_label(pcv_obj *o, const char *field, const char *value);
 void pcv_check_label_key(pcv_obj *o, const char *field, const char *value);
 /* ObjectMeta: name/generateName, namespace (namespaced or not), labels, annotations. */
 void pcv_check_meta(pcv_obj *o, bool namespaced);
+/* The ObjectMeta of a template (ValidateTemplateObjectMeta): its labels and
+ * annotations, at path (e.g. "spec.metadata"). */
+void pcv_check_template_meta(pcv_obj *o, const char *path);
 
 /* ---- rules ---- */
 void pcv_rules_priorityclass(pcv_obj *o);
@@ -265,6 +271,11 @@ void pcv_rules_workload_v1alpha1(pcv_obj *o);
 void pcv_rules_workload(pcv_obj *o);       /* v1alpha2, v1alpha3 and v1beta1 */
 void pcv_rules_podgroup(pcv_obj *o);       /* v1alpha2, v1alpha3 and v1beta1 */
 void pcv_rules_composite_podgroup(pcv_obj *o);  /* v1alpha3 */
+/* ResourceClaim, ResourceClaimTemplate, DeviceClass (resource.k8s.io/v1). */
+void pcv_rules_dra(pcv_obj *o);
+/* At the end of a run that compiled CEL selectors: the note that their
+ * static cost limit is not checked. */
+void pcv_dra_note(pcv_ctx *c);
 /* Pod or a controller's pod template; spec_path e.g. "spec.template.spec". */
 void pcv_rules_podspec(pcv_obj *o, const char *spec_path, bool is_pod);
 

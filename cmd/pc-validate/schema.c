@@ -173,6 +173,53 @@ static const s_node N_CPG_SPEC = {S_OBJECT, "CompositePodGroupSpec", (const s_fi
 	{"parentCompositePodGroupName", &N_STR}, {"workloadRef", &N_WLREF}, {"schedulingPolicy", &N_CPOLICY},
 	GROUP_B1, {NULL, NULL}}, NULL};
 
+/* resource.k8s.io/v1 ResourceClaim, ResourceClaimTemplate and DeviceClass:
+ * the union of the fields 1.35 to 1.37 serve (staging/src/k8s.io/api/
+ * resource/v1/types.go). Gated fields (adminAccess, tolerations, capacity,
+ * distinctAttribute, extendedResourceName) decode whatever the gates. */
+static const s_node N_CEL_SEL = {S_OBJECT, "CELDeviceSelector", (const s_field[]){
+	{"expression", &N_STR}, {NULL, NULL}}, NULL};
+static const s_node N_SELECTORS = {S_ARRAY, "[]DeviceSelector", NULL,
+	&(const s_node){S_OBJECT, "DeviceSelector", (const s_field[]){{"cel", &N_CEL_SEL}, {NULL, NULL}}, NULL}};
+static const s_node N_DTOLS = {S_ARRAY, "[]DeviceToleration", NULL,
+	&(const s_node){S_OBJECT, "DeviceToleration", (const s_field[]){
+		{"key", &N_STR}, {"operator", &N_STR}, {"value", &N_STR}, {"effect", &N_STR},
+		{"tolerationSeconds", &N_I64}, {NULL, NULL}}, NULL}};
+static const s_node N_CAPREQ = {S_OBJECT, "CapacityRequirements", (const s_field[]){
+	{"requests", &N_ANY}, {NULL, NULL}}, NULL};
+#define DEVREQ_COMMON \
+	{"deviceClassName", &N_STR}, {"selectors", &N_SELECTORS}, {"allocationMode", &N_STR}, \
+	{"count", &N_I64}, {"tolerations", &N_DTOLS}, {"capacity", &N_CAPREQ}, {"derivedAttributes", &N_ANY}
+static const s_node N_EXACT = {S_OBJECT, "ExactDeviceRequest", (const s_field[]){
+	DEVREQ_COMMON, {"adminAccess", &N_BOOL}, {NULL, NULL}}, NULL};
+static const s_node N_SUBREQ = {S_OBJECT, "DeviceSubRequest", (const s_field[]){
+	{"name", &N_STR}, DEVREQ_COMMON, {NULL, NULL}}, NULL};
+static const s_node N_DEVREQ = {S_OBJECT, "DeviceRequest", (const s_field[]){
+	{"name", &N_STR}, {"exactly", &N_EXACT},
+	{"firstAvailable", &(const s_node){S_ARRAY, "[]DeviceSubRequest", NULL, &N_SUBREQ}}, {NULL, NULL}}, NULL};
+static const s_node N_OPAQUE = {S_OBJECT, "OpaqueDeviceConfiguration", (const s_field[]){
+	{"driver", &N_STR}, {"parameters", &N_ANY}, {NULL, NULL}}, NULL};
+static const s_node N_DEVCLAIM = {S_OBJECT, "DeviceClaim", (const s_field[]){
+	{"requests", &(const s_node){S_ARRAY, "[]DeviceRequest", NULL, &N_DEVREQ}},
+	{"constraints", &(const s_node){S_ARRAY, "[]DeviceConstraint", NULL,
+		&(const s_node){S_OBJECT, "DeviceConstraint", (const s_field[]){
+			{"requests", &N_STRS}, {"matchAttribute", &N_STR}, {"distinctAttribute", &N_STR},
+			{NULL, NULL}}, NULL}}},
+	{"config", &(const s_node){S_ARRAY, "[]DeviceClaimConfiguration", NULL,
+		&(const s_node){S_OBJECT, "DeviceClaimConfiguration", (const s_field[]){
+			{"requests", &N_STRS}, {"opaque", &N_OPAQUE}, {NULL, NULL}}, NULL}}},
+	{NULL, NULL}}, NULL};
+static const s_node N_RC_SPEC = {S_OBJECT, "ResourceClaimSpec", (const s_field[]){
+	{"devices", &N_DEVCLAIM}, {NULL, NULL}}, NULL};
+static const s_node N_DC_SPEC = {S_OBJECT, "DeviceClassSpec", (const s_field[]){
+	{"selectors", &N_SELECTORS},
+	{"config", &(const s_node){S_ARRAY, "[]DeviceClassConfiguration", NULL,
+		&(const s_node){S_OBJECT, "DeviceClassConfiguration", (const s_field[]){
+			{"opaque", &N_OPAQUE}, {NULL, NULL}}, NULL}}},
+	{"extendedResourceName", &N_STR}, {NULL, NULL}}, NULL};
+static const s_node N_RCT_SPEC = {S_OBJECT, "ResourceClaimTemplateSpec", (const s_field[]){
+	{"metadata", &N_META}, {"spec", &N_RC_SPEC}, {NULL, NULL}}, NULL};
+
 #define TOP(spec) {"apiVersion", &N_STR}, {"kind", &N_STR}, {"metadata", &N_META}, {"spec", spec}
 static const s_node N_WL1 = {S_OBJECT, "Workload", (const s_field[]){TOP(&N_WL1_SPEC), {NULL, NULL}}, NULL};
 static const s_node N_WL2 = {S_OBJECT, "Workload", (const s_field[]){TOP(&N_WL2_SPEC), {NULL, NULL}}, NULL};
@@ -184,6 +231,10 @@ static const s_node N_PG3 = {S_OBJECT, "PodGroup", (const s_field[]){
 static const s_node N_WL_B1 = {S_OBJECT, "Workload", (const s_field[]){TOP(&N_WL_B1_SPEC), {NULL, NULL}}, NULL};
 static const s_node N_PG_B1 = {S_OBJECT, "PodGroup", (const s_field[]){
 	TOP(&N_PG_B1_SPEC), {"status", &N_ANY}, {NULL, NULL}}, NULL};
+static const s_node N_RC = {S_OBJECT, "ResourceClaim", (const s_field[]){
+	TOP(&N_RC_SPEC), {"status", &N_ANY}, {NULL, NULL}}, NULL};
+static const s_node N_RCT = {S_OBJECT, "ResourceClaimTemplate", (const s_field[]){TOP(&N_RCT_SPEC), {NULL, NULL}}, NULL};
+static const s_node N_DC = {S_OBJECT, "DeviceClass", (const s_field[]){TOP(&N_DC_SPEC), {NULL, NULL}}, NULL};
 static const s_node N_CPG = {S_OBJECT, "CompositePodGroup", (const s_field[]){
 	TOP(&N_CPG_SPEC), {"status", &N_ANY}, {NULL, NULL}}, NULL};
 
@@ -330,6 +381,11 @@ static const s_node *schema_for(const pcv_obj *o)
 	const char *v = o->version, *k = o->kind;
 	if (strcmp(k, "PriorityClass") == 0)
 		return &N_PRIORITYCLASS;
+	if (strcmp(o->group, "resource.k8s.io") == 0)
+		return strcmp(k, "ResourceClaim") == 0           ? &N_RC
+		       : strcmp(k, "ResourceClaimTemplate") == 0 ? &N_RCT
+		       : strcmp(k, "DeviceClass") == 0           ? &N_DC
+		                                                 : NULL;
 	bool beta = strcmp(v, "v1beta1") == 0;
 	if (strcmp(k, "Workload") == 0)
 		return beta ? &N_WL_B1 : strcmp(v, "v1alpha1") == 0 ? &N_WL1 : strcmp(v, "v1alpha2") == 0 ? &N_WL2 : &N_WL3;

@@ -196,6 +196,13 @@ static bool check_type_meta(pcv_obj *o)
  * yet): kubectl's "no matches for kind", and the field to fix is apiVersion.
  * For the kinds whose versions differ by release, the versions the release
  * answered for does serve are said too. */
+/* resource.k8s.io/v1beta1 and v1beta2: beta group versions a default
+ * apiserver does not serve (release.c). */
+static bool beta_off_by_default(const pcv_obj *o)
+{
+	return eq(o->group, "resource.k8s.io") && (eq(o->version, "v1beta1") || eq(o->version, "v1beta2"));
+}
+
 static void unknown_version(pcv_obj *o)
 {
 	int minor = o->ctx->cli->engine.release.minor;
@@ -206,8 +213,9 @@ static void unknown_version(pcv_obj *o)
 		           o->kind, o->api_version);
 	else
 		pcv_report(o, PK_SEV_ERROR, PCV_UNKNOWN_KIND, "apiVersion",
-		           "no matches for kind \"%s\" in version \"%s\" (Kubernetes 1.%d serves %s)", o->kind,
-		           o->api_version, minor, *list ? list : "no version of it");
+		           "no matches for kind \"%s\" in version \"%s\" (Kubernetes 1.%d serves %s%s)", o->kind,
+		           o->api_version, minor, *list ? list : "no version of it",
+		           beta_off_by_default(o) ? "; its beta versions only when --runtime-config enables them" : "");
 }
 
 static bool dispatch_scheduling(pcv_obj *o)
@@ -256,10 +264,31 @@ static bool removed_pod_kind_version(const pcv_obj *o, const char *api_version)
 	       (eq(o->kind, "Deployment") || eq(o->kind, "DaemonSet") || eq(o->kind, "ReplicaSet"));
 }
 
+/* resource.k8s.io: the three DRA kinds a user writes. ResourceSlices,
+ * which drivers publish, are not validated (skipped like any other kind),
+ * but a version the release does not serve is said for them too. */
+static bool dispatch_resource(pcv_obj *o)
+{
+	if (!pk_release_knows_kind(o->group, o->kind))
+		return false;
+	if (!pk_release_serves(o->ctx->cli->engine.release.minor, o->group, o->kind, o->version)) {
+		unknown_version(o);
+		return true;
+	}
+	if (eq(o->kind, "ResourceSlice"))
+		return false;
+	if (pcv_schema_check(o), o->type_errors)
+		return true;
+	pcv_rules_dra(o);
+	return true;
+}
+
 static bool dispatch(pcv_obj *o)
 {
 	if (eq(o->group, "scheduling.k8s.io"))
 		return dispatch_scheduling(o);
+	if (eq(o->group, "resource.k8s.io"))
+		return dispatch_resource(o);
 	for (size_t i = 0; i < sizeof pod_kinds / sizeof pod_kinds[0]; i++) {
 		if (!eq(o->kind, pod_kinds[i].kind))
 			continue;

@@ -67,3 +67,11 @@ void pk_cel_free(pk_cel_program *p)
 	pk_arena_free(&p->arena);
 	free(p);
 }
+
+/* Every refusal of a construct starts so (cel_parse.c, cel_check.c,
+ * cel_lib.c): "not supported by this interpreter: ..." and the bytes
+ * literal escape's "not supported: ...". */
+bool pk_cel_error_unsupported(const char *err)
+{
+	return err && strncmp(err, "not supported", strlen("not supported")) == 0;
+}

@@ -59,6 +59,12 @@ pk_cel_program *pk_cel_compile(const char *expr, char *err, size_t errsize);
  * holds the message without the position. */
 pk_cel_program *pk_cel_compile_at(const char *expr, int *line, int *col, char *err, size_t errsize);
 
+/* Whether a compile error (err from pk_cel_compile or pk_cel_compile_at)
+ * says the expression uses a construct this interpreter does not support,
+ * rather than that the expression is wrong: upstream's cel-go may accept
+ * it, so the expression is not known to be invalid. */
+bool pk_cel_error_unsupported(const char *err);
+
 typedef enum { PK_CEL_FALSE, PK_CEL_TRUE, PK_CEL_ERROR } pk_cel_result;
 
 /* Evaluates p for device d: PK_CEL_ERROR with a message in err for a

@@ -30,6 +30,16 @@ static const struct {
 	{"scheduling.k8s.io", "Workload", {{"v1alpha1"}, {"v1alpha2"}, {"v1beta1", "v1alpha3"}}},
 	{"scheduling.k8s.io", "PodGroup", {{NULL}, {"v1alpha2"}, {"v1beta1", "v1alpha3"}}},
 	{"scheduling.k8s.io", "CompositePodGroup", {{NULL}, {NULL}, {"v1alpha3"}}},
+	/* DRA (pc-validate): resource.k8s.io/v1 is GA since 1.34 and the only
+	 * version a default apiserver serves: v1beta1 and v1beta2 are beta
+	 * group versions, off unless --runtime-config enables them (KEP-3136,
+	 * pkg/controlplane/apiserver TestNoBetaVersionsEnabledByDefault);
+	 * v1alpha2 (classic DRA) went in 1.31, and v1alpha3 serves only
+	 * DeviceTaintRule. */
+	{"resource.k8s.io", "ResourceClaim", {{"v1"}, {"v1"}, {"v1"}}},
+	{"resource.k8s.io", "ResourceClaimTemplate", {{"v1"}, {"v1"}, {"v1"}}},
+	{"resource.k8s.io", "DeviceClass", {{"v1"}, {"v1"}, {"v1"}}},
+	{"resource.k8s.io", "ResourceSlice", {{"v1"}, {"v1"}, {"v1"}}},
 };
 
 static int entry(const char *group, const char *kind)

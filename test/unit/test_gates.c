@@ -121,6 +121,12 @@ static void test_served(void)
 	CHECK_STR(list, "", "none in 1.35");
 	CHECK(!pk_release_knows_kind("batch.volcano.sh", "PodGroup") && pk_release_knows_kind(g, "PriorityClass"),
 	      "only scheduling.k8s.io's kinds");
+	const char *r = "resource.k8s.io";
+	for (int m = 35; m <= 37; m++)
+		CHECK(pk_release_serves(m, r, "ResourceClaim", "v1") && pk_release_serves(m, r, "DeviceClass", "v1") &&
+		      !pk_release_serves(m, r, "ResourceClaimTemplate", "v1beta1") &&
+		      !pk_release_serves(m, r, "ResourceClaim", "v1beta2") && !pk_release_serves(m, r, "ResourceSlice", "v1alpha3"),
+		      "1.%d serves resource.k8s.io/v1 only (its betas are off by default)", m);
 }
 
 static void test_all_alpha(void)
