@@ -73,6 +73,11 @@ static bool gang_path(const pk_sim *m)
 	return m->g->release->generic_workload && m->g->release->workload_aware_preemption && !m->opts.pod_postfilter;
 }
 
+bool pk_sim_plays_gangs(const pk_sim *m)
+{
+	return gang_path(m);
+}
+
 /* ---- uids of the pods that may be nominated ------------------------------------ */
 
 static void uids_grow(pk_sim *m)

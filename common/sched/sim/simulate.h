@@ -176,5 +176,8 @@ void pk_sim_run(pk_sim *m, pk_sim_fn fn, void *ctx);
 void pk_sim_run_unit(pk_sim *m, const pk_sim_unit *u, pk_sim_fn fn, void *ctx);
 /* The queue order of two units (k8s/queue_order.h; a group under its name). */
 int pk_sim_unit_cmp(const pk_sim_unit *a, const pk_sim_unit *b);
+/* Pods of a PodGroup are played as one unit (GenericWorkload and
+ * WorkloadAwarePreemption on, no --pod-postfilter). */
+bool pk_sim_plays_gangs(const pk_sim *m);
 
 #endif
