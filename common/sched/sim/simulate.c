@@ -476,8 +476,12 @@ static void keep_victims_terminating(pk_sim *m)
 {
 	for (long i = m->victims_kept; i < m->nvictims; i++) {
 		pk_pod *v = m->victims[i].pod;
-		if (*v->node_name)
-			continue; /* the step left it where it was */
+		const pk_nodeinfo *ni = pk_snapshot_node(m->s, m->victims[i].node);
+		bool on_node = false; /* pk_snapshot_delete keeps spec.nodeName: look on the node */
+		for (int k = 0; ni && !on_node && k < ni->npods; k++)
+			on_node = ni->pods[k] == v;
+		if (on_node || !ni)
+			continue;
 		v->terminating = true;
 		v->preemption_target = true;
 		pk_snapshot_bind(m->s, v, m->victims[i].node);
