@@ -326,8 +326,8 @@ static class_sum *class_sums(const pk_replay *r, int *nout)
 	int n = 0;
 	for (long i = 0; i < r->npods; i++) {
 		const pk_replay_pod *e = &r->pods[i];
-		if (e->from_snapshot)
-			continue;
+		if (e->from_snapshot || e->state == PK_RP_WAITING)
+			continue; /* not arrived before --until or --max-instants stopped the replay */
 		const char *name = *e->pod->class_name ? e->pod->class_name : "(none)";
 		int k = 0;
 		while (k < n && (strcmp(c[k].name, name) != 0 || c[k].priority != e->pod->priority))
@@ -394,6 +394,10 @@ static cJSON *summary_json(const replay_out *o, const class_sum *c, int n)
 	cJSON_AddNumberToObject(j, "tracePods", (double)r->ntrace);
 	cJSON_AddNumberToObject(j, "skippedWithoutCreationTimestamp", (double)o->in->no_creation);
 	cJSON_AddNumberToObject(j, "snapshotEvicted", (double)snapshot_evicted(r));
+	long later = 0;
+	for (long i = 0; i < r->npods; i++)
+		later += r->pods[i].state == PK_RP_WAITING;
+	cJSON_AddNumberToObject(j, "notArrivedBeforeEnd", (double)later);
 	cJSON *cls = cJSON_AddArrayToObject(j, "classes");
 	for (int k = 0; k < n; k++) {
 		cJSON *x = cJSON_CreateObject();
@@ -595,7 +599,7 @@ int pp_replay_run(pp_replay_input *in, pk_cli *cli, pk_out *out, pk_sim *sim)
 	class_sum *c = class_sums(&r, &n);
 	if (o.records) {
 		for (long i = 0; i < r.npods; i++)
-			if (!r.pods[i].from_snapshot) {
+			if (!r.pods[i].from_snapshot && r.pods[i].state != PK_RP_WAITING) {
 				cJSON *j = pod_json(&o, &r.pods[i]);
 				pk_out_json(out, j);
 				cJSON_Delete(j);
