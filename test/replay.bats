@@ -131,3 +131,11 @@ EOF_POD
 	run -0 --separate-stderr preempt-plan --replay --run-time-from run-seconds "$T/snap.ndjson" "$T/trace.ndjson"
 	jq -s -e -f "$ROOT/test/test_helper/replay-invariants.jq" <<<"$output"
 }
+
+@test "share/examples/replay-compare.sh: the summaries of two schemes side by side" {
+	run -0 "$ROOT/share/examples/replay-compare.sh"
+	assert_line --regexp '^CLASS +PODS +EVICTED\(now\) +EVICTED\(new\) +WAIT-P95\(s\)\(now\) +WAIT-P95\(s\)\(new\)'
+	# high may no longer preempt: batch loses nothing, high waits for room
+	assert_line --regexp '^high +3 +0 +0 +5 +231 +0 +0$'
+	assert_line --regexp '^low +4 +2 +0 +50 +0 +24 +0$'
+}

@@ -101,6 +101,9 @@ bool pp_replay_trace_record(pp_replay_input *in, pk_cli *cli, cJSON *obj, const 
 	int64_t run = run_time_of(in, obj);
 	cJSON *spec = cJSON_GetObjectItemCaseSensitive(obj, "spec");
 	cJSON_DeleteItemFromObjectCaseSensitive(spec, "nodeName");
+	/* admitted anew when it arrives: its priority is its class's in the snapshot (a scheme to compare) */
+	if (*pk_str_or(obj, "spec.priorityClassName", ""))
+		cJSON_DeleteItemFromObjectCaseSensitive(spec, "priority");
 	cJSON *meta = cJSON_GetObjectItemCaseSensitive(obj, "metadata");
 	cJSON_DeleteItemFromObjectCaseSensitive(meta, "deletionTimestamp");
 	cJSON_DeleteItemFromObjectCaseSensitive(obj, "status");
