@@ -1,6 +1,6 @@
 # bench/gen-trace.awk -v what=snapshot -v nodes=N | -v what=trace -v pods=P: a cluster of N nodes
 # of 8 cpu with the PriorityClasses low, mid and high, or a trace of P pods arriving about one a
-# second (run time in the run-seconds annotation, half of them Job pods); a pod's cpu is in its name
+# second, or -v rate=R a second (run time in the run-seconds annotation, half of them Job pods); a pod's cpu is in its name
 # (p-<i>-c<cpu>), for test/replay.bats' invariant checks. Deterministic (srand(7)).
 function ts(s) { return sprintf("2026-01-01T%02d:%02d:%02dZ", int(s / 3600), int(s / 60) % 60, s % 60) }
 BEGIN {
@@ -14,10 +14,10 @@ BEGIN {
 	}
 	t = 0
 	for (i = 0; i < pods; i++) {
-		t += int(rand() * 2.2)
+		t += rate > 1 ? rand() * 2.2 / rate : int(rand() * 2.2)
 		r = rand(); cls = r < 0.6 ? "low" : r < 0.9 ? "mid" : "high"
 		cpu = 1 + int(rand() * 4); run = 60 + int(rand() * 600); grace = int(rand() * 40)
 		own = rand() < 0.5 ? ",\"ownerReferences\":[{\"apiVersion\":\"batch/v1\",\"kind\":\"Job\",\"name\":\"j\",\"uid\":\"j\",\"controller\":true}]" : ""
-		printf "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"p-%d-c%d\",\"namespace\":\"default\",\"uid\":\"u%d\",\"creationTimestamp\":\"%s\",\"annotations\":{\"run-seconds\":\"%d\"}%s},\"spec\":{\"priorityClassName\":\"%s\",\"terminationGracePeriodSeconds\":%d,\"containers\":[{\"name\":\"c\",\"image\":\"x\",\"resources\":{\"requests\":{\"cpu\":\"%d\",\"memory\":\"1Gi\"}}}]}}\n", i, cpu, i, ts(t), run, own, cls, grace, cpu
+		printf "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"p-%d-c%d\",\"namespace\":\"default\",\"uid\":\"u%d\",\"creationTimestamp\":\"%s\",\"annotations\":{\"run-seconds\":\"%d\"}%s},\"spec\":{\"priorityClassName\":\"%s\",\"terminationGracePeriodSeconds\":%d,\"containers\":[{\"name\":\"c\",\"image\":\"x\",\"resources\":{\"requests\":{\"cpu\":\"%d\",\"memory\":\"1Gi\"}}}]}}\n", i, cpu, i, ts(int(t)), run, own, cls, grace, cpu
 	}
 }
