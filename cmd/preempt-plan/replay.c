@@ -589,6 +589,8 @@ int pp_replay_run(pp_replay_input *in, pk_cli *cli, pk_out *out, pk_sim *sim)
 		for (int k = 0; (sim->queue[i].applied || sim->queue[i].scaled) && k < sim->queue[i].npods; k++)
 			pk_replay_add(&r, sim->queue[i].pods[k], start, -1, 30);
 	say_assumptions(in, cli, clamped, start);
+	if (!r.ntrace) /* an empty answer is a note, in every tool */
+		pk_diag_report(&cli->diag, PK_SEV_NOTE, NULL, "no pods in the trace and none pending: nothing to replay");
 	replay_out o = { .in = in, .cli = cli, .out = out, .r = &r, .records = cli->format == PK_FMT_JSON,
 	                 .tty_progress = isatty(STDERR_FILENO) && !in->args.progress };
 	pk_replay_run(&r, on_event, &o);
