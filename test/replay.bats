@@ -139,3 +139,14 @@ EOF_POD
 	assert_line --regexp '^high +3 +0 +0 +5 +231 +0 +0$'
 	assert_line --regexp '^low +4 +2 +0 +50 +0 +24 +0$'
 }
+
+@test "a PodGroup's pending members are one unit, as --simulate plays them; the snapshot's Job is said unused" {
+	trace_pod '.' >"$T/a.json"
+	# the recreated batch pods find no room: never scheduled, exit 1
+	run -1 --separate-stderr preempt-plan --replay "$SAMPLE/gang/cluster.json" "$T/a.json"
+	run jq -s -c '[.[] | select(.kind == "ReplayEvent" and .offsetSeconds == 0)] |
+		[([.[] | select(.event == "PreemptionStarted" and .preemptor == "ml/train")] | length),
+		 ([.[] | select(.event == "Nominated" and (.pod.name | startswith("train-worker-")))] | length)]' <<<"$output"
+	assert_output '[8,8]'
+	stderr_has "1 Job object(s) not used: --replay plays the pods the snapshot and the traces have"
+}

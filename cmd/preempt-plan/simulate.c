@@ -576,12 +576,16 @@ static void warn_skipped(sim_run *r)
 		long n = r->stats.by_kind[i].skipped;
 		if (!n)
 			continue;
-		if (pk_pg_is_controller_kind(kind))
+		if (pk_pg_is_controller_kind(kind) && r->replay.args.on)
+			warn(r, NULL, "%ld %s object(s) not used: --replay plays the pods the snapshot and the traces have; "
+			              "to apply a manifest give it with --apply", n, kind);
+		else if (pk_pg_is_controller_kind(kind))
 			warn(r, NULL, "%ld %s object(s) not used: --simulate plays the pods the snapshot has; to apply "
 			              "a manifest give it with --apply, to scale a live object name it with --scale", n, kind);
 		else {
 			char text[256];
-			warn(r, NULL, "%s", pk_apply_unused_text(text, sizeof text, n, kind, "--simulate"));
+			warn(r, NULL, "%s", pk_apply_unused_text(text, sizeof text, n, kind,
+			                                         r->replay.args.on ? "--replay" : "--simulate"));
 		}
 	}
 }

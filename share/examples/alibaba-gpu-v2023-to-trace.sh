@@ -13,8 +13,20 @@
 #   BE -> be (100, preemptible), the PriorityClasses in the snapshot; edit them to compare schemes
 #   (share/examples/replay-compare.sh). Not converted: GPU sharing (gpu_milli below 1000 asks
 #   for a whole GPU here) and gpu_spec (no node affinity on the model).
+# Without arguments: the sample rows in share/examples/replay/, converted and replayed as a table.
 set -eu
-[ $# -eq 3 ] || { echo "usage: $0 NODE_CSV POD_CSV OUTDIR" >&2; exit 2; }
+if [ $# -eq 0 ]; then
+	here=$(cd "$(dirname "$0")" && pwd)
+	tmp=$(mktemp -d)
+	trap 'rm -rf "$tmp"' EXIT
+	"$0" "$here/replay/alibaba-nodes.csv" "$here/replay/alibaba-pods.csv" "$tmp"
+	st=0
+	"${PREEMPT_PLAN:-preempt-plan}" --replay --run-time-from run-seconds -o table "$tmp/snapshot.ndjson" \
+		"$tmp/trace.ndjson" || st=$?
+	[ "$st" -le 1 ] || exit "$st"
+	exit 0
+fi
+[ $# -eq 3 ] || { echo "usage: $0 [NODE_CSV POD_CSV OUTDIR]" >&2; exit 2; }
 mkdir -p "$3"
 awk -F, 'NR > 1 && $1 != "" {
 	gsub(/\r/, "")
