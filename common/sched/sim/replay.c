@@ -446,8 +446,10 @@ static void use_init(pk_replay *r)
 		const pk_res *a = &s->nodes[i].allocatable;
 		r->use[0].allocatable += (double)a->cpu / 1000.0;
 		r->use[1].allocatable += (double)a->memory / 1000.0; /* kept in milli-units */
-		for (int k = 0; k < a->nscalar; k++)
-			r->use[use_index(r, a->scalar[k].name)].allocatable += (double)a->scalar[k].milli / 1000.0;
+		for (int k = 0; k < a->nscalar; k++) {
+			int u = use_index(r, a->scalar[k].name); /* may move r->use */
+			r->use[u].allocatable += (double)a->scalar[k].milli / 1000.0;
+		}
 	}
 }
 
