@@ -357,6 +357,8 @@ static const struct mode_options {
 } mode_table[] = {
 	{ "preempt-plan", "--simulate",
 	  { "apply", "max-recreations", "no-cascade", "pod-postfilter", "replicas", "scale", NULL } },
+	{ "preempt-plan", "--replay",
+	  { "until", "max-instants", "grace-period", "run-time-from", "strict", "progress", NULL } },
 };
 
 /* The option of another mode that name (given without "--") is, exactly

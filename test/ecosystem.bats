@@ -14,7 +14,7 @@ help_flags() {
 	{
 		"$1" --help
 		[ "$1" = apiq-sim ] && { apiq-sim step --help; apiq-sim run --help; } 2>/dev/null
-		[ "$1" = preempt-plan ] && preempt-plan --simulate --help 2>/dev/null
+		[ "$1" = preempt-plan ] && { preempt-plan --simulate --help; preempt-plan --replay --help; } 2>/dev/null
 	} | grep -oE -- '--[a-z][a-z0-9-]+' | sort -u
 }
 

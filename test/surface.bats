@@ -323,8 +323,10 @@ YAML
 @test "an option of another mode says where it works: preempt-plan --replicas works only with --simulate (issue 33)" {
 	run -2 preempt-plan --replicas 3
 	assert_output --partial "preempt-plan: --replicas works only with --simulate"
-	run -2 preempt-plan --repl=3
+	run -2 preempt-plan --repli=3   # --repl abbreviates --replay too
 	assert_output --partial "preempt-plan: --replicas works only with --simulate"
+	run -2 preempt-plan --until 1h
+	assert_output --partial "preempt-plan: --until works only with --replay"
 	# every option --simulate adds is told so (the table in common/cli.c)
 	sim=$(preempt-plan --simulate --help | grep -oE -- '--[a-z][a-z-]+' | sort -u)
 	plain=$(preempt-plan --help | grep -oE -- '--[a-z][a-z-]+' | sort -u)

@@ -23,7 +23,9 @@ static const pk_cli_spec spec = {
 		"                             follows the plans written)\n"
 		"  -A, --all-namespaces       the plans of every namespace of the input (the default)\n"
 		"      --simulate             what-if mode: read a cluster snapshot instead and play its\n"
-		"                             scheduling queue forward (preempt-plan --simulate --help)\n",
+		"                             scheduling queue forward (preempt-plan --simulate --help)\n"
+		"      --replay               what-if over time: play a trace of pods against a snapshot\n"
+		"                             (preempt-plan --replay --help)\n",
 	.formats = "json,table,wide,html",
 	.default_format = PK_FMT_JSON,
 };
@@ -34,6 +36,7 @@ static const struct option long_options[] = {
 	PK_CLI_COMMON_OPTIONS,
 	PK_CLI_NAMESPACE_OPTIONS,
 	{"simulate", no_argument, NULL, 1},
+	{"replay", no_argument, NULL, 1},
 	{NULL, 0, NULL, 0},
 };
 
@@ -54,7 +57,8 @@ static void no_records(pk_cli *cli, const pk_stats *st)
 static bool wants_simulate(int argc, char **argv)
 {
 	for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
-		if (pk_cli_names_option(argv[i], "simulate", long_options))
+		if (pk_cli_names_option(argv[i], "simulate", long_options) ||
+		    pk_cli_names_option(argv[i], "replay", long_options))
 			return true;
 	return false;
 }

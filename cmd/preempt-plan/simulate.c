@@ -4,6 +4,7 @@
  * write one PreemptionPlan per pending unit, one AppliedObject per applied
  * object, and a SimulationSummary. */
 #include "simulate.h"
+#include "replay.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -62,6 +63,43 @@ static const pk_cli_spec spec = {
 	         PK_GATE_BIT(PK_GATE_IN_PLACE_RESIZE_SCHEDULER_PREEMPTION),
 };
 
+/* --replay's (replay.c plays it; reading and --apply are --simulate's). */
+static const pk_cli_spec replay_spec = {
+	.prog = "preempt-plan",
+	.synopsis = "preempt-plan --replay [options] SNAPSHOT TRACE ... [--apply PATH ...]",
+	.help =
+		"Plays a trace of pods over time against a cluster snapshot, with --simulate's\n"
+		"scheduler step: each TRACE pod arrives at its metadata.creationTimestamp and, once\n"
+		"bound, runs for its observed run time (the latest containerStatuses[].state.\n"
+		"terminated.finishedAt minus status.startTime); the snapshot's pods run to the end.\n"
+		"The clock jumps from event to event in whole seconds; at each instant pods complete,\n"
+		"victims whose grace period is over are evicted (a controller's recreated as\n"
+		"<name>-r<N>), arrivals join the queue, and one scheduling pass tries every pending\n"
+		"pod in PrioritySort order: it binds, preempts (victims terminate, it is nominated)\n"
+		"or waits. Writes a ReplayEvent per event, a ReplayPod per trace pod and\n"
+		"replacement, and a ReplaySummary (per PriorityClass: counts, waits, lost work);\n"
+		"-o table the summary per class. Compare schemes with and without --apply.\n"
+		"\n"
+		"      --apply PATH ...       apply these manifests first (PriorityClasses of a new\n"
+		"                             scheme, objects whose pods arrive at the start)\n"
+		"  -n, --namespace NS         namespace of applied objects that name none\n"
+		"      --until TIME|DURATION  stop at this RFC 3339 time or this long after the start\n"
+		"                             (90s, 30m, 6h, 2d, 1h30m)\n"
+		"      --max-instants N       stop after N instants (default 1000000), said\n"
+		"      --grace-period SECONDS every victim's grace period (default: each pod's\n"
+		"                             terminationGracePeriodSeconds, 30 when unset; at least 1)\n"
+		"      --run-time-from ANNOTATION\n"
+		"                             a trace pod's run time in seconds from this annotation\n"
+		"      --strict               a trace pod without creationTimestamp is an error (exit 2)\n"
+		"                             instead of skipped and counted\n"
+		"      --progress             a progress line on stderr after each instant\n",
+	.formats = "json,table",
+	.default_format = PK_FMT_JSON,
+	.gates = PK_GATE_BIT(PK_GATE_GENERIC_WORKLOAD) | PK_GATE_BIT(PK_GATE_WORKLOAD_AWARE_PREEMPTION) |
+	         PK_GATE_BIT(PK_GATE_TOPOLOGY_AWARE_WORKLOAD_SCHEDULING) | PK_GATE_BIT(PK_GATE_COMPOSITE_POD_GROUP) |
+	         PK_GATE_BIT(PK_GATE_IN_PLACE_RESIZE_SCHEDULER_PREEMPTION),
+};
+
 enum {
 	OPT_SIMULATE = 1,
 	OPT_POD_POSTFILTER,
@@ -72,6 +110,13 @@ enum {
 	OPT_NAMESPACE,
 	OPT_ALL_NAMESPACES,
 	OPT_APPLY,
+	OPT_REPLAY,
+	OPT_UNTIL,
+	OPT_MAX_INSTANTS,
+	OPT_GRACE_PERIOD,
+	OPT_RUN_TIME_FROM,
+	OPT_STRICT,
+	OPT_PROGRESS,
 };
 
 static const struct option long_options[] = {
@@ -85,6 +130,13 @@ static const struct option long_options[] = {
 	{"namespace", required_argument, NULL, OPT_NAMESPACE},
 	{"all-namespaces", no_argument, NULL, OPT_ALL_NAMESPACES}, /* refused, with why */
 	{"apply", required_argument, NULL, OPT_APPLY}, /* taken out by split_apply */
+	{"replay", no_argument, NULL, OPT_REPLAY},
+	{"until", required_argument, NULL, OPT_UNTIL},
+	{"max-instants", required_argument, NULL, OPT_MAX_INSTANTS},
+	{"grace-period", required_argument, NULL, OPT_GRACE_PERIOD},
+	{"run-time-from", required_argument, NULL, OPT_RUN_TIME_FROM},
+	{"strict", no_argument, NULL, OPT_STRICT},
+	{"progress", no_argument, NULL, OPT_PROGRESS},
 	{NULL, 0, NULL, 0},
 };
 
@@ -118,6 +170,7 @@ struct sim_run {
 	long apply_trouble;      /* unreadable documents among them */
 	long apply_nodes;        /* Node objects among them (a snapshot after --apply?) */
 	char *apply_nodes_file;  /* the first file that held one */
+	pp_replay_input replay;  /* --replay: what it notes while reading */
 };
 
 /* ---- reading -------------------------------------------------------------------- */
@@ -145,6 +198,10 @@ static int on_record(void *ctx, pk_record *rec)
 	sim_run *r = ctx;
 	if (!pk_cli_accept_record(&r->cli, &r->stats, rec, &r->trouble))
 		return 0;
+	if (r->replay.trace_phase && !pp_replay_trace_record(&r->replay, &r->cli, rec->obj, &rec->origin)) {
+		pk_stats_skip(&r->stats, pk_kind(rec->obj));
+		return 0;
+	}
 	const char *kind = pk_kind(rec->obj);
 	char err[512] = "";
 	bool rejected;
@@ -162,8 +219,11 @@ static int on_record(void *ctx, pk_record *rec)
 	                        &take, err, sizeof err)) {
 	case PK_ADD_USED:
 		r->stats.used++;
-		if (strcmp(kind, "Pod") == 0)
+		if (strcmp(kind, "Pod") == 0) {
 			pk_pg_note_pod(&r->groups, &r->snap, rec->obj);
+			if (r->replay.args.on)
+				pp_replay_pod_added(&r->replay, r->snap.npods - 1, rec->obj);
+		}
 		break;
 	case PK_ADD_SKIPPED: {
 		char label[200];
@@ -516,12 +576,16 @@ static void warn_skipped(sim_run *r)
 		long n = r->stats.by_kind[i].skipped;
 		if (!n)
 			continue;
-		if (pk_pg_is_controller_kind(kind))
+		if (pk_pg_is_controller_kind(kind) && r->replay.args.on)
+			warn(r, NULL, "%ld %s object(s) not used: --replay plays the pods the snapshot and the traces have; "
+			              "to apply a manifest give it with --apply", n, kind);
+		else if (pk_pg_is_controller_kind(kind))
 			warn(r, NULL, "%ld %s object(s) not used: --simulate plays the pods the snapshot has; to apply "
 			              "a manifest give it with --apply, to scale a live object name it with --scale", n, kind);
 		else {
 			char text[256];
-			warn(r, NULL, "%s", pk_apply_unused_text(text, sizeof text, n, kind, "--simulate"));
+			warn(r, NULL, "%s", pk_apply_unused_text(text, sizeof text, n, kind,
+			                                         r->replay.args.on ? "--replay" : "--simulate"));
 		}
 	}
 }
@@ -586,6 +650,25 @@ static void parse_options(sim_run *r, pk_sim_opts *so, sim_args *a, int argc, ch
 	while ((opt = pk_cli_getopt(&r->cli, argc, argv, "n:A", long_options)) != -1) {
 		switch (opt) {
 		case OPT_SIMULATE:
+		case OPT_REPLAY:
+			break;
+		case OPT_UNTIL:
+			r->replay.args.until = optarg;
+			break;
+		case OPT_MAX_INSTANTS:
+			r->replay.args.max_instants = (long)pk_cli_number(&r->cli, "--max-instants", optarg, 1, 1000000000);
+			break;
+		case OPT_GRACE_PERIOD:
+			r->replay.args.grace_period = (int)pk_cli_number(&r->cli, "--grace-period", optarg, 0, 100000000);
+			break;
+		case OPT_RUN_TIME_FROM:
+			r->replay.args.run_time_from = optarg;
+			break;
+		case OPT_STRICT:
+			r->replay.args.strict = true;
+			break;
+		case OPT_PROGRESS:
+			r->replay.args.progress = true;
 			break;
 		case OPT_POD_POSTFILTER:
 			so->pod_postfilter = true;
@@ -614,6 +697,17 @@ static void parse_options(sim_run *r, pk_sim_opts *so, sim_args *a, int argc, ch
 			                            "and --scale, as kubectl apply -n does");
 		}
 	}
+	const pp_replay_args *ra = &r->replay.args;
+	if (!ra->on && (ra->until || ra->run_time_from || ra->strict || ra->progress || ra->grace_period >= 0 ||
+	                ra->max_instants != 1000000))
+		pk_cli_usage_error(&r->cli, "--until, --max-instants, --grace-period, --run-time-from, --strict and "
+		                            "--progress are --replay's");
+	if (ra->on && (a->scale || so->pod_postfilter || !so->cascade))
+		pk_cli_usage_error(&r->cli, "--scale, --pod-postfilter and --no-cascade are --simulate's, not --replay's");
+	if (ra->on && r->cli.format != PK_FMT_JSON && r->cli.format != PK_FMT_TABLE)
+		pk_cli_usage_error(&r->cli, "--replay writes json or table");
+	if (ra->on && argc - optind < 2)
+		pk_cli_usage_error(&r->cli, "--replay needs a SNAPSHOT and at least one TRACE (- for stdin)");
 	if (r->cli.format != PK_FMT_JSON && r->cli.format != PK_FMT_TABLE && r->cli.format != PK_FMT_WIDE &&
 	    r->cli.format != PK_FMT_HTML)
 		pk_cli_usage_error(&r->cli, "--simulate writes json, table, wide or html");
@@ -692,11 +786,25 @@ static void free_run(sim_run *r)
 	free(r->applied);
 	free(r->where);
 	free(r->apply_nodes_file);
+	pp_replay_input_free(&r->replay);
 	pk_apply_free(&r->apply);
 	pk_report_free(r->report);
 	pk_pg_set_free(&r->groups);
 	pk_snapshot_free(&r->snap);
 	free(r);
+}
+
+/* The snapshot, and with --replay the first path alone, then the traces. */
+static bool read_inputs(sim_run *r, char **paths, size_t n)
+{
+	if (!r->replay.args.on)
+		return pk_read_paths(&r->cli.reader, paths, n, on_record, r) >= 0;
+	if (pk_read_paths(&r->cli.reader, paths, 1, on_record, r) < 0)
+		return false;
+	r->replay.nsnapshot_pods = r->snap.npods;
+	r->replay.trace_phase = true;
+	r->cli.reader.prune = NULL; /* a trace pod's run time is in its status and annotations */
+	return pk_read_paths(&r->cli.reader, paths + 1, n - 1, on_record, r) >= 0;
 }
 
 /* The --apply paths, one at a time, so that a path without any object
@@ -723,7 +831,9 @@ static bool read_applied(sim_run *r, const pk_reader_opts *reader, const sim_arg
 int pp_simulate_main(int argc, char **argv)
 {
 	sim_run *r = pk_xcalloc(1, sizeof *r);
-	pk_cli_init(&r->cli, &spec);
+	pp_replay_args_default(&r->replay.args);
+	r->replay.args.on = pp_wants_replay(argc, argv, long_options);
+	pk_cli_init(&r->cli, r->replay.args.on ? &replay_spec : &spec);
 	pk_sim_opts so;
 	pk_sim_opts_default(&so);
 	sim_args a = {0};
@@ -734,6 +844,10 @@ int pp_simulate_main(int argc, char **argv)
 	r->snap.threads = r->cli.engine.threads;
 	pk_pg_set_init(&r->groups, &r->cli.engine.release);
 	pk_eval_opts_engine(&so.eval, &r->cli.engine);
+	if (r->replay.args.on) { /* the replay deletes victims after their grace and replaces them itself */
+		so.nominated_first = so.victims_terminate = true;
+		so.cascade = false;
+	}
 	r->writer = sim_writer_for(r->cli.format);
 	/* on one terminal, each assumption once: under the table */
 	if (r->writer->footer_warnings && !r->cli.no_headers && pk_diag_same_terminal(STDOUT_FILENO, STDERR_FILENO))
@@ -747,8 +861,9 @@ int pp_simulate_main(int argc, char **argv)
 	r->cli.reader.prune = pk_snapshot_unused_members;
 	/* the snapshot and the manifests are read whole before anything is
 	 * simulated: one that could not be read to its end gives no plans */
-	if (pk_read_paths(&r->cli.reader, a.rest + optind, (size_t)(a.nrest - optind), on_record, r) >= 0 &&
-	    !r->trouble && read_applied(r, &apply_reader, &a) && !pk_cli_input_cut(&r->cli, "plans")) {
+	if (read_inputs(r, a.rest + optind, (size_t)(a.nrest - optind)) &&
+	    !r->trouble && read_applied(r, &apply_reader, &a) &&
+	    !pk_cli_input_cut(&r->cli, r->replay.args.on ? "replay" : "plans")) {
 		pk_snapshot_finish(&r->snap);
 		warn_classes(r);
 		pk_pg_set_finish(&r->groups, &r->snap);
@@ -764,8 +879,13 @@ int pp_simulate_main(int argc, char **argv)
 			               r->apply_nodes ? " holds nodes but follows --apply: give the snapshot before --apply"
 			                              : "");
 		else if (apply_all(r, &sim, &a)) {
-			status = simulate(r, &sim, &secs);
-			units = sim.sum.units;
+			if (r->replay.args.on) {
+				warn_skipped(r);
+				status = pp_replay_run(&r->replay, &r->cli, &r->out, &sim);
+			} else {
+				status = simulate(r, &sim, &secs);
+				units = sim.sum.units;
+			}
 		}
 		pk_sim_free(&sim);
 	}

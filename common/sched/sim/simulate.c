@@ -35,7 +35,7 @@ static pk_queue_key unit_key(const pk_sim_unit *u)
 	};
 }
 
-static int unit_cmp(const pk_sim_unit *a, const pk_sim_unit *b)
+int pk_sim_unit_cmp(const pk_sim_unit *a, const pk_sim_unit *b)
 {
 	pk_queue_key ka = unit_key(a), kb = unit_key(b);
 	return pk_queue_order_cmp(&ka, &kb);
@@ -43,7 +43,7 @@ static int unit_cmp(const pk_sim_unit *a, const pk_sim_unit *b)
 
 static int unit_qsort_cmp(const void *a, const void *b)
 {
-	return unit_cmp(a, b);
+	return pk_sim_unit_cmp(a, b);
 }
 
 static pk_sim_unit *push_unit(pk_sim *m)
@@ -61,7 +61,7 @@ static void enqueue_sorted(pk_sim *m, const pk_sim_unit *nu)
 {
 	push_unit(m);
 	long i = m->n - 1;
-	while (i > m->head && unit_cmp(nu, &m->queue[i - 1]) < 0) {
+	while (i > m->head && pk_sim_unit_cmp(nu, &m->queue[i - 1]) < 0) {
 		m->queue[i] = m->queue[i - 1];
 		i--;
 	}
@@ -71,6 +71,11 @@ static void enqueue_sorted(pk_sim *m, const pk_sim_unit *nu)
 static bool gang_path(const pk_sim *m)
 {
 	return m->g->release->generic_workload && m->g->release->workload_aware_preemption && !m->opts.pod_postfilter;
+}
+
+bool pk_sim_plays_gangs(const pk_sim *m)
+{
+	return gang_path(m);
 }
 
 /* ---- uids of the pods that may be nominated ------------------------------------ */
@@ -195,6 +200,7 @@ void pk_sim_free(pk_sim *m)
 	free(m->queue);
 	free(m->uids.uid);
 	free(m->uids.pod);
+	free(m->victims);
 	pk_eval_memo_free(m->opts.eval.memo);
 	pk_score_cache_free(m->scores);
 	pk_arena_free(&m->arena);
@@ -415,6 +421,74 @@ static void count_outcome(pk_sim *m, pk_sim_outcome o, bool not_eligible, bool r
 		m->sum.unschedulable++;
 }
 
+/* ---- a replay's pieces of a step (pk_sim_opts.nominated_first, victims_terminate) ---------- */
+
+/* A pod nominated to a node that passes the filters goes there, as
+ * upstream's evaluateNominatedNode binds it without scoring the others. */
+static void prefer_nominated_node(const pk_evaluation *e, const pk_pod *p, pk_placement *pl)
+{
+	if (!*p->nominated_node || (pl->node && strcmp(pl->node->node->name, p->nominated_node) == 0))
+		return;
+	for (long i = 0; i < e->nnodes; i++)
+		if (e->nodes[i].ni && strcmp(e->nodes[i].ni->node->name, p->nominated_node) == 0) {
+			if (e->nodes[i].filter && e->nodes[i].filter->code == PK_CODE_SUCCESS) {
+				pl->node = e->nodes[i].ni;
+				pl->ntop = 1;
+			}
+			return;
+		}
+}
+
+static void note_victim(pk_sim *m, pk_pod *v)
+{
+	for (long i = 0; i < m->nvictims; i++)
+		if (m->victims[i].pod == v)
+			return; /* already terminating, chosen again */
+	size_t cap = (size_t)m->victimcap;
+	m->victims = pk_grow(m->victims, &cap, (size_t)m->nvictims + 1, sizeof *m->victims);
+	m->victimcap = (long)cap;
+	m->victims[m->nvictims++] = (pk_sim_victim){ .pod = v, .node = v->node_name, .was_terminating = v->terminating };
+}
+
+/* The victims of a pod's chosen candidate, found on their nodes before
+ * pk_snapshot_apply removes them. */
+static void collect_pod_victims(pk_sim *m, const pk_evaluation *e)
+{
+	if (e->best < 0)
+		return;
+	const pk_candidate *c = &e->candidates[e->best];
+	pk_nodeinfo *ni = pk_snapshot_node(m->s, c->node);
+	for (int i = 0; ni && i < c->nvictims; i++) {
+		const char *at = c->victims[i].node;
+		bool here = !at || !*at || at == ni->node->name || strcmp(at, ni->node->name) == 0;
+		pk_nodeinfo *vn = here ? ni : pk_snapshot_node(m->s, at);
+		pk_pod *v = vn ? pk_nodeinfo_find_pod(vn, &c->victims[i]) : NULL;
+		if (v)
+			note_victim(m, v);
+	}
+}
+
+/* A replay's victims do not leave at once: they terminate on their node
+ * (deletionTimestamp set, DisruptionTarget) until their grace period is
+ * over, taking their room, and the replay deletes them then. The step
+ * removed them (pk_snapshot_apply, pk_pg_apply): bound again, terminating. */
+static void keep_victims_terminating(pk_sim *m)
+{
+	for (long i = m->victims_kept; i < m->nvictims; i++) {
+		pk_pod *v = m->victims[i].pod;
+		const pk_nodeinfo *ni = pk_snapshot_node(m->s, m->victims[i].node);
+		bool on_node = false; /* pk_snapshot_delete keeps spec.nodeName: look on the node */
+		for (int k = 0; ni && !on_node && k < ni->npods; k++)
+			on_node = ni->pods[k] == v;
+		if (on_node || !ni)
+			continue;
+		v->terminating = true;
+		v->preemption_target = true;
+		pk_snapshot_bind(m->s, v, m->victims[i].node);
+	}
+	m->victims_kept = m->nvictims;
+}
+
 /* The callback sees the step before the state changes, so that records can
  * show the pods as the scheduler found them. */
 static void run_pod(pk_sim *m, const pk_sim_unit *u, pk_sim_fn fn, void *ctx)
@@ -432,6 +506,8 @@ static void run_pod(pk_sim *m, const pk_sim_unit *u, pk_sim_fn fn, void *ctx)
 		st.outcome = PK_SIM_SCHEDULED; /* Permit: the kubelet resizes it where it is, nothing is bound */
 	} else if (e.status == PK_PRE_FITS) {
 		pk_score_place(m->s, m->scores, p, &e, &st.placement);
+		if (m->opts.nominated_first)
+			prefer_nominated_node(&e, p, &st.placement);
 		st.node = st.placement.node;
 		st.outcome = PK_SIM_SCHEDULED;
 	} else if (e.pre_enqueue) {
@@ -457,10 +533,13 @@ static void run_pod(pk_sim *m, const pk_sim_unit *u, pk_sim_fn fn, void *ctx)
 		m->sum.cascading_preemptions++;
 	count_outcome(m, st.outcome, st.gate_message || e.status == PK_PRE_NOT_ELIGIBLE, pre.resize);
 	fn(ctx, &st);
+	if (st.outcome == PK_SIM_NOMINATED && m->opts.victims_terminate)
+		collect_pod_victims(m, &e);
 	if (st.outcome == PK_SIM_SCHEDULED && st.node)
 		pk_snapshot_bind(m->s, p, st.node->node->name);
 	else if (!st.gate_message)
 		pk_snapshot_apply(m->s, &e);
+	keep_victims_terminating(m);
 	pk_evaluation_free(&e);
 	if (u->chain && st.outcome != PK_SIM_UNSCHEDULABLE && u->chain->next < u->chain->n)
 		enqueue_chain_next(m, u->chain);
@@ -487,7 +566,11 @@ static void run_group(pk_sim *m, const pk_sim_unit *u, pk_sim_fn fn, void *ctx)
 		m->sum.cascading_preemptions++;
 	count_outcome(m, st.outcome, e.result == PK_PG_NOT_ELIGIBLE, false);
 	fn(ctx, &st);
+	if (e.result == PK_PG_PREEMPT && m->opts.victims_terminate)
+		for (int i = 0; i < e.nvictims; i++)
+			note_victim(m, e.victims[i]);
 	pk_pg_apply(m->s, &e);
+	keep_victims_terminating(m);
 	if (e.result == PK_PG_NO_PREEMPTION_NEEDED)
 		for (int k = 0; k < e.nmembers; k++)
 			if (e.placements[k].node) { /* a CompositePodGroup's members join their PodGroups */
@@ -542,20 +625,25 @@ static bool resize_still_bound(const pk_sim *m, const pk_pod *own)
 	return false;
 }
 
+void pk_sim_run_unit(pk_sim *m, const pk_sim_unit *u, pk_sim_fn fn, void *ctx)
+{
+	if (u->resize_own && !resize_still_bound(m, u->resize_own))
+		return; /* gone before its turn (the plan that evicted or deleted it says so): no resize left */
+	m->sum.units++;
+	m->sum.pods += u->npods;
+	if (u->group) {
+		m->sum.pod_groups++;
+		run_group(m, u, fn, ctx);
+	} else {
+		run_pod(m, u, fn, ctx);
+	}
+}
+
 void pk_sim_run(pk_sim *m, pk_sim_fn fn, void *ctx)
 {
 	while (m->head < m->n) {
 		/* the queue may grow (and move) while a unit runs: work on a copy */
 		pk_sim_unit u = m->queue[m->head++];
-		if (u.resize_own && !resize_still_bound(m, u.resize_own))
-			continue; /* gone before its turn (the plan that evicted or deleted it says so): no resize left */
-		m->sum.units++;
-		m->sum.pods += u.npods;
-		if (u.group) {
-			m->sum.pod_groups++;
-			run_group(m, &u, fn, ctx);
-		} else {
-			run_pod(m, &u, fn, ctx);
-		}
+		pk_sim_run_unit(m, &u, fn, ctx);
 	}
 }

@@ -51,6 +51,12 @@ typedef struct pk_sim_opts {
 	bool pod_postfilter;      /* every pending pod on its own through the per-pod PostFilter */
 	bool cascade;             /* re-queue controller-owned victims (default on) */
 	long max_recreations;     /* global bound (default 1000) */
+	/* A replay's (replay.h): a pod nominated to a node that passes the
+	 * filters is bound there (upstream's evaluateNominatedNode), and the
+	 * victims of a step stay on their node, terminating, noted in
+	 * pk_sim.victims for the caller to delete when their grace is over. */
+	bool nominated_first;
+	bool victims_terminate;
 } pk_sim_opts;
 
 void pk_sim_opts_default(pk_sim_opts *o);
@@ -109,6 +115,13 @@ typedef struct pk_sim_summary {
 	long recreations_dropped; /* over the global bound */
 } pk_sim_summary;
 
+/* A victim left terminating on its node (pk_sim_opts.victims_terminate). */
+typedef struct pk_sim_victim {
+	pk_pod *pod;
+	const char *node;
+	bool was_terminating;     /* terminating before this step chose it */
+} pk_sim_victim;
+
 typedef struct pk_sim {
 	pk_snapshot *s;
 	pk_pg_set *g;
@@ -126,6 +139,10 @@ typedef struct pk_sim {
 	 * whole evaluation (pk_eval_memo_uids_unique). */
 	struct { const char **uid; const pk_pod **pod; size_t cap, n; } uids;
 	bool uid_twins;
+	/* victims_terminate: the victims of the steps run since the caller
+	 * last emptied it (nvictims = victims_kept = 0) */
+	pk_sim_victim *victims;
+	long nvictims, victimcap, victims_kept;
 } pk_sim;
 
 /* Build the queue from the snapshot's pending pods (after both finishes). */
@@ -154,5 +171,13 @@ bool pk_sim_resizes_left_text(const pk_snapshot *s, const pk_release_profile *re
                               size_t size);
 /* Run the queue to the end, calling fn after each unit. */
 void pk_sim_run(pk_sim *m, pk_sim_fn fn, void *ctx);
+/* One unit's step against the state as it is (the body of pk_sim_run's
+ * loop: a replay calls it for each pending unit at each instant). */
+void pk_sim_run_unit(pk_sim *m, const pk_sim_unit *u, pk_sim_fn fn, void *ctx);
+/* The queue order of two units (k8s/queue_order.h; a group under its name). */
+int pk_sim_unit_cmp(const pk_sim_unit *a, const pk_sim_unit *b);
+/* Pods of a PodGroup are played as one unit (GenericWorkload and
+ * WorkloadAwarePreemption on, no --pod-postfilter). */
+bool pk_sim_plays_gangs(const pk_sim *m);
 
 #endif
