@@ -884,7 +884,7 @@ bool pk_volumes_input_hint(const pk_snapshot *s, pk_pod *const *pods, long n, ch
 		         "%ld pod(s) use PersistentVolumeClaims (first: %s/%s) and the input holds none: VolumeRestrictions, "
 		         "NodeVolumeLimits, VolumeBinding and VolumeZone are not run for them, where upstream checks their "
 		         "claims; take the snapshot with "
-		         "`kubectl get nodes,pods,pdb,priorityclasses,pvc,pv,storageclass,csinodes -A -o json`",
+		         "`kubectl get nodes,pods,pdb,priorityclasses,pvc,pv,storageclass,csinodes,volumeattachments -A -o json`",
 		         with_claims, first->namespace_, first->name);
 		w = append(buf, size, w, text);
 		return true;
