@@ -193,6 +193,12 @@ static const char *stats_kind(const cJSON *obj, char *buf, size_t size)
 	return buf;
 }
 
+static void on_list(void *ctx, const char *item_kind)
+{
+	sim_run *r = ctx;
+	pk_snapshot_list_begun(&r->snap, item_kind);
+}
+
 static int on_record(void *ctx, pk_record *rec)
 {
 	sim_run *r = ctx;
@@ -859,6 +865,7 @@ int pp_simulate_main(int argc, char **argv)
 	long units = 0;
 	pk_reader_opts apply_reader = r->cli.reader; /* manifests are read whole */
 	r->cli.reader.prune = pk_snapshot_unused_members;
+	r->cli.reader.list_begun = on_list;
 	/* the snapshot and the manifests are read whole before anything is
 	 * simulated: one that could not be read to its end gives no plans */
 	if (read_inputs(r, a.rest + optind, (size_t)(a.nrest - optind)) &&

@@ -76,6 +76,12 @@ static void input_warn(victims_run *r, const char *key, const char *fmt, ...)
 
 static int add_cluster_object(victims_run *r, pk_record *rec);
 
+static void on_cluster_list(void *ctx, const char *item_kind)
+{
+	victims_run *r = ctx;
+	pk_snapshot_list_begun(&r->snap, item_kind);
+}
+
 static int on_cluster_record(void *ctx, pk_record *rec)
 {
 	victims_run *r = ctx;
@@ -717,6 +723,7 @@ int victims_load(victims_run *r, char **paths, int npaths)
 	warn_unused(r, &unused);
 	pk_reader_opts cluster_reader = r->cli->reader;
 	cluster_reader.prune = pk_snapshot_unused_members;
+	cluster_reader.list_begun = on_cluster_list;
 	if (pk_read_paths(&cluster_reader, paths, (size_t)npaths, on_cluster_record, r) < 0)
 		return -1;
 	pk_snapshot_finish(&r->snap);

@@ -110,6 +110,12 @@ typedef struct pk_reader_opts {
 	                           without the 64-byte fast lane: for tests that
 	                           compare the two */
 	pk_file_fn file_done;     /* optional; see pk_file_fn */
+	void (*list_begun)(void *ctx, const char *item_kind);
+	                          /* optional: called with the callback's ctx
+	                           when a typed List ("VolumeAttachmentList")
+	                           begins, before its items, also an empty one:
+	                           for a tool to which a kind read but empty
+	                           differs from a kind not read */
 	pk_skip_fn skip_file;     /* optional: when set, a file recognised by its
 	                           name or first bytes as not Kubernetes objects
 	                           (io/nonobject.h: a Helm template, a

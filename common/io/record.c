@@ -462,6 +462,8 @@ void pk_sink_begin_list(pk_sink *s, const cJSON *env)
 		if (n > 4 && n < sizeof s->list_kind && strcmp(kind->valuestring + n - 4, "List") == 0) {
 			memcpy(s->list_kind, kind->valuestring, n - 4);
 			s->list_kind[n - 4] = '\0';
+			if (s->opts && s->opts->list_begun)
+				s->opts->list_begun(s->ctx, s->list_kind);
 		}
 	}
 	if (cJSON_IsString(api) && strlen(api->valuestring) < sizeof s->list_api)

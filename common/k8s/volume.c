@@ -12,7 +12,8 @@
 bool pk_volume_kind(const char *kind)
 {
 	return strcmp(kind, "PersistentVolumeClaim") == 0 || strcmp(kind, "PersistentVolume") == 0 ||
-	       strcmp(kind, "StorageClass") == 0 || strcmp(kind, "CSINode") == 0;
+	       strcmp(kind, "StorageClass") == 0 || strcmp(kind, "CSINode") == 0 ||
+	       strcmp(kind, "VolumeAttachment") == 0;
 }
 
 static const char *istr(pk_decoder *d, const cJSON *obj, const char *path)
@@ -239,6 +240,42 @@ static int add_csinode(pk_volume_set *v, pk_decoder *d, const cJSON *obj, char *
 	return 0;
 }
 
+/* A string member at path: 0 with *out interned, or -1 with a message in
+ * err when it is absent (and required) or not a string. */
+static int required_string(pk_decoder *d, const cJSON *obj, const char *path, bool required, const char **out,
+                           char *err, size_t errsize)
+{
+	const cJSON *m = pk_getp(obj, path);
+	if ((!m || cJSON_IsNull(m)) && !required) {
+		*out = pk_intern(d->strs, "");
+		return 0;
+	}
+	if (!cJSON_IsString(m) || (required && !*m->valuestring)) {
+		snprintf(err, errsize, "%s is %s", path, m && !cJSON_IsNull(m) ? "not a string" : "missing");
+		return -1;
+	}
+	*out = pk_intern(d->strs, m->valuestring);
+	return 0;
+}
+
+/* The API server requires spec.attacher, spec.nodeName and one source: an
+ * object without them is no VolumeAttachment it would have served. */
+static int add_attachment(pk_volume_set *v, pk_decoder *d, const cJSON *obj, char *err, size_t errsize)
+{
+	pk_volume_attachment a = { .name = istr(d, obj, "metadata.name") };
+	if (required_string(d, obj, "spec.attacher", true, &a.attacher, err, errsize) < 0 ||
+	    required_string(d, obj, "spec.nodeName", true, &a.node, err, errsize) < 0 ||
+	    required_string(d, obj, "spec.source.persistentVolumeName", false, &a.pv_name, err, errsize) < 0)
+		return -1;
+	if (!*a.pv_name && !cJSON_IsObject(pk_getp(obj, "spec.source.inlineVolumeSpec"))) {
+		snprintf(err, errsize, "spec.source names neither persistentVolumeName nor inlineVolumeSpec");
+		return -1;
+	}
+	v->attachments = pk_grow(v->attachments, &v->attachcap, (size_t)v->nattachments + 1, sizeof *v->attachments);
+	v->attachments[v->nattachments++] = a;
+	return 0;
+}
+
 int pk_volume_set_add(pk_volume_set *v, pk_decoder *d, const cJSON *obj, long record, char *err, size_t errsize)
 {
 	const char *kind = pk_kind(obj);
@@ -250,6 +287,8 @@ int pk_volume_set_add(pk_volume_set *v, pk_decoder *d, const cJSON *obj, long re
 		return add_pv(v, d, obj, err, errsize);
 	if (strcmp(kind, "StorageClass") == 0)
 		return add_class(v, d, obj, err, errsize);
+	if (strcmp(kind, "VolumeAttachment") == 0)
+		return add_attachment(v, d, obj, err, errsize);
 	return add_csinode(v, d, obj, err, errsize);
 }
 
@@ -274,6 +313,7 @@ static int pvc_cmp(const void *a, const void *b)
 BY_NAME_CMP(pv_cmp, pk_pv, name)
 BY_NAME_CMP(class_cmp, pk_storage_class, name)
 BY_NAME_CMP(csinode_cmp, pk_csinode, name)
+BY_NAME_CMP(attachment_cmp, pk_volume_attachment, node)
 
 static int available_cmp(const void *a, const void *b)
 {
@@ -338,6 +378,23 @@ bool pk_volume_driver_limited(const pk_volume_set *v, const char *driver)
 	return false;
 }
 
+static const pk_pv *find_pv(const pk_volume_set *v, const char *name);
+
+/* getNodeVolumeAttachmentInfo's look-up, once: an attachment counts with its
+ * attacher and its volume's CSI handle; one whose volume is not in the input
+ * or not a CSI volume (an inline spec too) is not counted, as upstream skips
+ * it. Sorted by node for pk_volume_attachments. */
+static void resolve_attachments(pk_volume_set *v)
+{
+	for (long i = 0; i < v->nattachments; i++) {
+		pk_volume_attachment *a = &v->attachments[i];
+		const pk_pv *pv = *a->pv_name ? find_pv(v, a->pv_name) : NULL;
+		a->handle = pv && *pv->csi_driver ? pv->volume_handle : NULL;
+	}
+	if (v->nattachments > 1)
+		qsort(v->attachments, (size_t)v->nattachments, sizeof *v->attachments, attachment_cmp);
+}
+
 void pk_volume_set_finish(pk_volume_set *v)
 {
 	if (v->finished)
@@ -354,6 +411,7 @@ void pk_volume_set_finish(pk_volume_set *v)
 		qsort(v->csinodes, (size_t)v->ncsinodes, sizeof *v->csinodes, csinode_cmp);
 	index_available(v);
 	index_limited_drivers(v);
+	resolve_attachments(v);
 	v->finished = true;
 }
 
@@ -368,6 +426,7 @@ void pk_volume_set_free(pk_volume_set *v)
 	free(v->pvs);
 	free(v->classes);
 	free(v->csinodes);
+	free(v->attachments);
 	free(v->available);
 	free(v->limited_drivers);
 	memset(v, 0, sizeof *v);
@@ -405,11 +464,16 @@ const pk_pvc *pk_volume_pvc(const pk_volume_set *v, const char *ns, const char *
 	return NULL;
 }
 
-const pk_pv *pk_volume_pv(const pk_volume_set *v, const char *name)
+static const pk_pv *find_pv(const pk_volume_set *v, const char *name)
 {
 	long at;
 	LOWER_BOUND(v->pvs, v->npvs, name, name);
 	return at < v->npvs && strcmp(v->pvs[at].name, name) == 0 ? &v->pvs[at] : NULL;
+}
+
+const pk_pv *pk_volume_pv(const pk_volume_set *v, const char *name)
+{
+	return find_pv(v, name);
 }
 
 const pk_storage_class *pk_volume_class(const pk_volume_set *v, const char *name)
@@ -424,6 +488,16 @@ const pk_csinode *pk_volume_csinode(const pk_volume_set *v, const char *node)
 	long at;
 	LOWER_BOUND(v->csinodes, v->ncsinodes, node, name);
 	return at < v->ncsinodes && strcmp(v->csinodes[at].name, node) == 0 ? &v->csinodes[at] : NULL;
+}
+
+const pk_volume_attachment *pk_volume_attachments(const pk_volume_set *v, const char *node, long *n)
+{
+	long at, end;
+	LOWER_BOUND(v->attachments, v->nattachments, node, node);
+	for (end = at; end < v->nattachments && strcmp(v->attachments[end].node, node) == 0; end++)
+		;
+	*n = end - at;
+	return v->attachments + at;
 }
 
 /* ---- a pod's volumes --------------------------------------------------------- */

@@ -1,6 +1,7 @@
 /* The storage objects the volume filters read, decoded once into compact
- * views: PersistentVolumeClaims, PersistentVolumes, StorageClasses and
- * CSINodes (`kubectl get pvc,pv,storageclass,csinodes -A -o json`), and the
+ * views: PersistentVolumeClaims, PersistentVolumes, StorageClasses, CSINodes
+ * and VolumeAttachments (`kubectl get pvc,pv,storageclass,csinodes,
+ * volumeattachments -A -o json`), and the
  * claims a pod's spec.volumes name. The filters that use them
  * (VolumeRestrictions, NodeVolumeLimits, VolumeBinding, VolumeZone) are the
  * engine's (sched/engine/filter/volumes.c).
@@ -81,6 +82,20 @@ typedef struct pk_csinode {
 	int ndrivers;
 } pk_csinode;
 
+/* A VolumeAttachment (storage.k8s.io/v1): a volume the attach/detach
+ * controller attaches to a node, which stays attached until the object is
+ * gone, after the pods that used it (NodeVolumeLimits counts it). */
+typedef struct pk_volume_attachment {
+	const char *name;
+	const char *node;               /* spec.nodeName */
+	const char *attacher;           /* spec.attacher: the CSI driver */
+	const char *pv_name;            /* spec.source.persistentVolumeName, "" for an
+	                                 * inlineVolumeSpec (upstream does not count those) */
+	const char *handle;             /* at finish: the volume's spec.csi.volumeHandle
+	                                 * (interned), NULL when it is not counted (no such
+	                                 * volume in the input, or not a CSI one) */
+} pk_volume_attachment;
+
 /* The storage objects of an input; the arrays sorted by name at finish. */
 typedef struct pk_volume_set {
 	pk_pvc *pvcs;
@@ -95,6 +110,10 @@ typedef struct pk_volume_set {
 	pk_csinode *csinodes;
 	long ncsinodes;
 	size_t csicap;
+	pk_volume_attachment *attachments; /* by node at finish */
+	long nattachments;
+	size_t attachcap;
+	bool attachments_listed;        /* a VolumeAttachmentList was read, if empty */
 	/* at finish: the Available volumes by class (what an unbound claim may
 	 * be matched to), and the drivers some CSINode limits (interned) */
 	const pk_pv **available;
@@ -108,7 +127,7 @@ typedef struct pk_volume_set {
 	bool pods_resolved;      /* the snapshot's pods resolved against it (engine/filter/volumes.c) */
 } pk_volume_set;
 
-/* Is kind one of the four? */
+/* Is kind one of the five? */
 bool pk_volume_kind(const char *kind);
 /* Decode obj (of a volume kind) into the set. 0, or -1 with a message in
  * err naming the object and field (a malformed node affinity, a CSINode
@@ -123,6 +142,9 @@ const pk_pvc *pk_volume_pvc(const pk_volume_set *v, const char *ns, const char *
 const pk_pv *pk_volume_pv(const pk_volume_set *v, const char *name);
 const pk_storage_class *pk_volume_class(const pk_volume_set *v, const char *name);
 const pk_csinode *pk_volume_csinode(const pk_volume_set *v, const char *node);
+/* The VolumeAttachments of node (interned or plain): *n of them from the
+ * returned one. */
+const pk_volume_attachment *pk_volume_attachments(const pk_volume_set *v, const char *node, long *n);
 /* The Available volumes of class cls: *n of them from the returned one. */
 const pk_pv *const *pk_volume_available(const pk_volume_set *v, const char *cls, long *n);
 /* Does some CSINode give driver (interned) an allocatable count? */

@@ -284,6 +284,15 @@ pk_add_result pk_snapshot_add(pk_snapshot *s, const cJSON *obj, long record, boo
 	return pk_dra_set_add(s->dra, &s->dec, obj, record, err, errsize) < 0 ? PK_ADD_REJECTED : PK_ADD_USED;
 }
 
+void pk_snapshot_list_begun(pk_snapshot *s, const char *item_kind)
+{
+	if (strcmp(item_kind, "VolumeAttachment") != 0)
+		return;
+	if (!s->volumes)
+		s->volumes = pk_xcalloc(1, sizeof *s->volumes);
+	s->volumes->attachments_listed = true;
+}
+
 /* Fill in what admission would have set: priority and preemptionPolicy from
  * the class (or the global default) when the pod does not carry them; note
  * what admission would have objected to (a class not in the input, fields

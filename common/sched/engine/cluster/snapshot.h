@@ -147,6 +147,10 @@ void pk_snapshot_free(pk_snapshot *s);
  * message in err. */
 pk_add_result pk_snapshot_add(pk_snapshot *s, const cJSON *obj, long record, bool *take,
                               char *err, size_t errsize);
+/* A typed List of item_kind begins in the input (pk_reader_opts.list_begun):
+ * an empty VolumeAttachmentList says the cluster has none, where no such
+ * object at all may only mean none was fetched. */
+void pk_snapshot_list_begun(pk_snapshot *s, const char *item_kind);
 /* After the last object: resolve priorities that pods do not carry (classes
  * may follow pods in the input), group pods per node, order them, sum
  * requests, index nominated pods. */

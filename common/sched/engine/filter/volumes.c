@@ -664,6 +664,28 @@ static int attached_volumes(const pk_nodeinfo *ni, pk_pod *const *extra, int nex
 	return n;
 }
 
+/* The node's VolumeAttachments of driver that no pod on it (nor an extra
+ * one) accounts for, each unique volume once (getNodeVolumeAttachmentInfo
+ * keys them by attacher and handle). The pod's own volumes are not matched
+ * against them: upstream only takes those away that the node's pods use.
+ * An attachment outlives its pod: a victim removed in the dry run frees
+ * its volume's slot only where no attachment holds it. */
+static long attachments_beyond_pods(const pk_volume_attachment *va, long nva, const char *driver,
+                                    const csi_volume *att, int natt)
+{
+	long n = 0;
+	for (long i = 0; i < nva; i++) {
+		if (va[i].attacher != driver || !va[i].handle)
+			continue;
+		const csi_volume x = { va[i].attacher, va[i].handle };
+		bool counted = csi_has(att, natt, &x);
+		for (long k = 0; !counted && k < i; k++) /* an earlier attachment of the same volume */
+			counted = va[k].attacher == driver && va[k].handle == x.handle;
+		n += !counted;
+	}
+	return n;
+}
+
 bool pk_volumes_limits_fit(const pk_snapshot *s, const pk_pod *pod, const pk_nodeinfo *ni, pk_pod *const *extra,
                            int nextra, pk_status *out)
 {
@@ -675,6 +697,8 @@ bool pk_volumes_limits_fit(const pk_snapshot *s, const pk_pod *pod, const pk_nod
 		return true;
 	csi_volume *att = NULL;
 	int cap = 0, natt = attached_volumes(ni, extra, nextra, &att, &cap);
+	long nva;
+	const pk_volume_attachment *va = pk_volume_attachments(s->volumes, ni->node->name, &nva);
 	bool ok = true;
 	for (int d = 0; ok && d < cn->ndrivers; d++) {
 		const pk_csi_driver_limit *l = &cn->drivers[d];
@@ -683,6 +707,7 @@ bool pk_volumes_limits_fit(const pk_snapshot *s, const pk_pod *pod, const pk_nod
 		long attached = 0, fresh = 0;
 		for (int i = 0; i < natt; i++)
 			attached += att[i].driver == l->driver;
+		attached += attachments_beyond_pods(va, nva, l->driver, att, natt);
 		for (int i = 0; i < r->ncsi; i++)
 			fresh += r->csi[i].driver == l->driver && !csi_has(att, natt, &r->csi[i]);
 		ok = fresh == 0 || attached + fresh <= l->count;
@@ -829,7 +854,7 @@ static size_t append(char *buf, size_t size, size_t w, const char *text)
 bool pk_volumes_input_hint(const pk_snapshot *s, pk_pod *const *pods, long n, char *buf, size_t size)
 {
 	const pk_volume_set *v = s->volumes;
-	long with_claims = 0, unbound_pv = 0, classed = 0, csi = 0;
+	long with_claims = 0, unbound_pv = 0, classed = 0, csi = 0, limited = 0;
 	const pk_pod *first = NULL;
 	for (long i = 0; i < n; i++) {
 		const pk_pod_volumes *pv = pods[i]->con->volumes;
@@ -847,6 +872,8 @@ bool pk_volumes_input_hint(const pk_snapshot *s, pk_pod *const *pods, long n, ch
 			const pk_pv *vol = *c->volume_name ? pk_volume_pv(v, c->volume_name) : NULL;
 			const pk_storage_class *sc = *c->class_name ? pk_volume_class(v, c->class_name) : NULL;
 			csi += vol ? *vol->csi_driver != 0 : sc && *sc->provisioner;
+			const char *driver = vol ? vol->csi_driver : sc ? sc->provisioner : "";
+			limited += *driver && pk_volume_driver_limited(v, driver);
 		}
 	}
 	size_t w = 0;
@@ -857,7 +884,7 @@ bool pk_volumes_input_hint(const pk_snapshot *s, pk_pod *const *pods, long n, ch
 		         "%ld pod(s) use PersistentVolumeClaims (first: %s/%s) and the input holds none: VolumeRestrictions, "
 		         "NodeVolumeLimits, VolumeBinding and VolumeZone are not run for them, where upstream checks their "
 		         "claims; take the snapshot with "
-		         "`kubectl get nodes,pods,pdb,priorityclasses,pvc,pv,storageclass,csinodes -A -o json`",
+		         "`kubectl get nodes,pods,pdb,priorityclasses,pvc,pv,storageclass,csinodes,volumeattachments -A -o json`",
 		         with_claims, first->namespace_, first->name);
 		w = append(buf, size, w, text);
 		return true;
@@ -878,6 +905,16 @@ bool pk_volumes_input_hint(const pk_snapshot *s, pk_pod *const *pods, long n, ch
 		snprintf(text, sizeof text,
 		         "the input holds no CSINode objects: NodeVolumeLimits' CSI attach limits are not checked for "
 		         "%ld volume(s); `kubectl get csinodes` belongs in the input", csi);
+		w = append(buf, size, w, text);
+	}
+	/* only where the answer could change: a claim whose driver a CSINode
+	 * limits. An empty VolumeAttachmentList read says there are none. */
+	if (limited && !v->nattachments && !v->attachments_listed) {
+		snprintf(text, sizeof text,
+		         "the input holds no VolumeAttachment objects: NodeVolumeLimits' attach limits count %ld volume(s) "
+		         "against the volumes of the node's pods alone, where upstream also counts the volumes still attached "
+		         "to the node (a deleted pod's until they are detached); `kubectl get volumeattachments` belongs in "
+		         "the input", limited);
 		w = append(buf, size, w, text);
 	}
 	return w > 0;
