@@ -251,15 +251,6 @@ static void on_step(void *ctx, const pk_sim_step *st)
 		if (pk_volumes_assumption(p)) /* in the plan's warnings already */
 			warn(r, NULL, "pod %s/%s: %s", p->namespace_, p->name, pk_volumes_assumption(p));
 	}
-	if (st->node && pk_dra_allocates(st->unit->pods[0])) {
-		/* the first slice of DRA: a placement's allocation is not played forward */
-		static const char devices_kept[] =
-			"the devices a placed pod's resource claims are allocated are not taken from the pods planned "
-			"after it (DRA allocations are not played forward in --simulate): a later pod may be given the "
-			"same devices";
-		pk_plan_add_warning(&plan, devices_kept);
-		warn(r, NULL, "%s", devices_kept);
-	}
 	r->writer->plan(r, &plan);
 	pk_plan_free(&plan);
 }
@@ -750,6 +741,7 @@ int pp_simulate_main(int argc, char **argv)
 	if (pk_read_paths(&r->cli.reader, a.rest + optind, (size_t)(a.nrest - optind), on_record, r) >= 0 &&
 	    !r->trouble && read_applied(r, &apply_reader, &a) && !pk_cli_input_cut(&r->cli, "plans")) {
 		pk_snapshot_finish(&r->snap);
+		pk_dra_play_forward(&r->snap); /* a placement's devices taken, an evicted pod's freed */
 		warn_classes(r);
 		pk_pg_set_finish(&r->groups, &r->snap);
 		const char *caveat = pk_pg_release_caveat(&r->groups);

@@ -125,6 +125,7 @@ static int add_claim(pk_dra_set *s, pk_decoder *d, const cJSON *obj, long record
 		.namespace_ = pk_intern(d->strs, *pk_namespace(obj) ? pk_namespace(obj) : "default"),
 		.name = istr(d, obj, "metadata.name"),
 		.record = record,
+		.alloc_node = "",
 	};
 	const cJSON *del = pk_getp(obj, "metadata.deletionTimestamp");
 	c.deleting = del && !cJSON_IsNull(del);
@@ -392,6 +393,64 @@ const pk_dra_claim *pk_dra_holder(const pk_dra_set *s, const char *driver, const
 			hi = mid;
 	}
 	return lo < s->nheld && ref_cmp3(s->held[lo], driver, pool, device) == 0 ? s->held_by[lo] : NULL;
+}
+
+/* ---- the run's changes ------------------------------------------------------------- */
+
+void pk_dra_claim_allocate(pk_dra_set *s, pk_dra_claim *c, pk_dra_device_ref *devs, int n, const char *node)
+{
+	c->allocated = true;
+	c->played = true;
+	c->devices = devs;
+	c->ndevices = n;
+	c->has_node_selector = false; /* the input's terms, if any, are freed with the set */
+	c->alloc_node = node ? node : "";
+	index_held(s);
+}
+
+static bool same_consumer(const pk_dra_claim *c, int i, const char *uid, const char *name)
+{
+	if (*uid && *c->reserved_uids[i])
+		return strcmp(c->reserved_uids[i], uid) == 0;
+	return strcmp(c->reserved_names[i], name) == 0;
+}
+
+void pk_dra_claim_reserve(pk_dra_claim *c, pk_arena *arena, const char *uid, const char *name)
+{
+	for (int i = 0; i < c->nreserved; i++)
+		if (same_consumer(c, i, uid, name))
+			return;
+	const char **uids = pk_arena_alloc(arena, sizeof *uids * (size_t)(c->nreserved + 1));
+	const char **names = pk_arena_alloc(arena, sizeof *names * (size_t)(c->nreserved + 1));
+	if (c->nreserved) {
+		memcpy(uids, c->reserved_uids, sizeof *uids * (size_t)c->nreserved);
+		memcpy(names, c->reserved_names, sizeof *names * (size_t)c->nreserved);
+	}
+	uids[c->nreserved] = uid;
+	names[c->nreserved++] = name;
+	c->reserved_uids = uids;
+	c->reserved_names = names;
+}
+
+bool pk_dra_claim_unreserve(pk_dra_set *s, pk_dra_claim *c, const char *uid, const char *name)
+{
+	int k = 0, before = c->nreserved;
+	for (int i = 0; i < c->nreserved; i++)
+		if (!same_consumer(c, i, uid, name)) {
+			c->reserved_uids[k] = c->reserved_uids[i];
+			c->reserved_names[k++] = c->reserved_names[i];
+		}
+	c->nreserved = k;
+	/* controller.go syncClaim: deallocated on the transition from used to
+	 * unused only (a claim allocated and never reserved stays allocated) */
+	if (k == before || k > 0 || !c->allocated)
+		return false;
+	c->allocated = false;
+	c->ndevices = 0;
+	c->has_node_selector = false;
+	c->alloc_node = "";
+	index_held(s);
+	return true;
 }
 
 void pk_dra_set_finish(pk_dra_set *s, pk_decoder *d)

@@ -64,6 +64,11 @@ typedef struct pk_dra_claim {
 	int nreserved;                  /* status.reservedFor entries */
 	const char **reserved_uids;     /* their uids (interned) */
 	const char **reserved_names;    /* their names (interned) */
+	/* the run's own allocation (pk_dra_claim_allocate): its node, when a
+	 * device came from a node-local slice ("" otherwise), and that it was
+	 * made here, not read */
+	const char *alloc_node;
+	bool played;
 } pk_dra_claim;
 
 typedef struct pk_dra_class {
@@ -134,6 +139,20 @@ const pk_dra_claim *pk_dra_claim_get(const pk_dra_set *s, const char *ns, const 
 const pk_dra_class *pk_dra_class_get(const pk_dra_set *s, const char *name);
 /* The claim that holds device (driver, pool, device: interned), or NULL. */
 const pk_dra_claim *pk_dra_holder(const pk_dra_set *s, const char *driver, const char *pool, const char *device);
+
+/* ---- the run's changes: allocations played forward ---------------------- */
+
+/* Allocate c (not allocated) the n devices devs (kept: arena memory of the
+ * caller's), on node when one of them came from a node-local slice (NULL
+ * otherwise): the devices are held from now on (the index is rebuilt). */
+void pk_dra_claim_allocate(pk_dra_set *s, pk_dra_claim *c, pk_dra_device_ref *devs, int n, const char *node);
+/* Add a pod (uid, name: interned) to c's reservedFor, unless it is there;
+ * the arrays grow in arena. */
+void pk_dra_claim_reserve(pk_dra_claim *c, pk_arena *arena, const char *uid, const char *name);
+/* Take the pod out of c's reservedFor (by uid when both have one, else by
+ * name). When that empties it, the claim is deallocated as the
+ * resourceclaim controller does (its devices free again): true then. */
+bool pk_dra_claim_unreserve(pk_dra_set *s, pk_dra_claim *c, const char *uid, const char *name);
 
 /* ---- a pod's claims ------------------------------------------------------ */
 

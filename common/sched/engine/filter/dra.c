@@ -368,23 +368,77 @@ static void node_devices(alloc_state *a, const pk_node *n)
 	}
 }
 
-/* Can the pod's unallocated claims all be allocated on n? */
-static bool allocatable(const pk_snapshot *s, const dra_res *r, const pk_node *n, bool *error)
+/* What the allocator chose: per want (claim by claim, request by request),
+ * its devices in the order they were picked. */
+typedef struct alloc_out {
+	int *first;                     /* per want: index of its first device in devs */
+	int *count;                     /* per want */
+	dev_at *devs;
+	int ndevs;
+} alloc_out;
+
+/* The wants of the pod's unallocated claims, in claim then request order
+ * (the allocator's: claims as the pod lists them). */
+static want *wants_of(const pk_snapshot *s, const dra_res *r, int *nw, long *total)
 {
-	int nw = 0;
+	int n = 0;
 	for (int i = 0; i < r->nclaims; i++)
-		nw += r->claims[i]->allocated ? 0 : r->claims[i]->nrequests;
-	if (nw == 0)
-		return true;
-	want *w = pk_xmalloc(sizeof *w * (size_t)nw);
-	nw = 0;
-	long total = 0;
+		n += r->claims[i]->allocated ? 0 : r->claims[i]->nrequests;
+	*nw = n;
+	*total = 0;
+	if (n == 0)
+		return NULL;
+	want *w = pk_xmalloc(sizeof *w * (size_t)n);
+	n = 0;
 	for (int i = 0; i < r->nclaims; i++)
 		for (int q = 0; !r->claims[i]->allocated && q < r->claims[i]->nrequests; q++) {
 			const pk_dra_request *rq = &r->claims[i]->requests[q];
-			w[nw++] = (want){ rq, pk_dra_class_get(s->dra, rq->class_name) };
-			total += rq->all ? 0 : rq->count;
+			w[n++] = (want){ rq, pk_dra_class_get(s->dra, rq->class_name) };
+			*total += rq->all ? 0 : rq->count;
 		}
+	return w;
+}
+
+/* The devices chosen, per want: All requests their candidates, ExactCount
+ * ones their slots' picks. */
+static void record_picks(const alloc_state *a, const want *w, int nw, alloc_out *out)
+{
+	out->first = pk_xmalloc(sizeof *out->first * (size_t)(nw + 1));
+	out->count = pk_xmalloc(sizeof *out->count * (size_t)(nw + 1));
+	out->devs = pk_xmalloc(sizeof *out->devs * (size_t)(a->ndevs + 1));
+	out->ndevs = 0;
+	int slot = 0;
+	for (int q = 0; q < nw; q++) {
+		out->first[q] = out->ndevs;
+		if (w[q].rq->all) {
+			for (int k = 0; k < a->ncands[q]; k++)
+				out->devs[out->ndevs++] = a->devs[a->cands[q][k]];
+		} else {
+			for (int64_t k = 0; k < w[q].rq->count; k++, slot++)
+				out->devs[out->ndevs++] = a->devs[a->cands[q][a->pick[slot]]];
+		}
+		out->count[q] = out->ndevs - out->first[q];
+	}
+}
+
+static void alloc_out_free(alloc_out *o)
+{
+	free(o->first);
+	free(o->count);
+	free(o->devs);
+	memset(o, 0, sizeof *o);
+}
+
+/* Can the pod's unallocated claims all be allocated on n? With out, what
+ * the allocator picks (when it can). */
+static bool allocatable(const pk_snapshot *s, const dra_res *r, const pk_node *n, bool *error, alloc_out *out)
+{
+	int nw;
+	long total;
+	want *w = wants_of(s, r, &nw, &total);
+	*error = false;
+	if (nw == 0)
+		return true;
 	alloc_state a = { .set = s->dra, .budget = 1000000 };
 	node_devices(&a, n);
 	a.picked = pk_xcalloc((size_t)a.ndevs + 1, sizeof *a.picked);
@@ -398,6 +452,8 @@ static bool allocatable(const pk_snapshot *s, const dra_res *r, const pk_node *n
 			for (int64_t k = 0; !w[q].rq->all && k < w[q].rq->count; k++)
 				a.slot_req[a.nslots++] = q;
 		ok = assign(&a, 0);
+		if (ok && out)
+			record_picks(&a, w, nw, out);
 		free(a.slot_req);
 		free(a.pick);
 	}
@@ -414,6 +470,8 @@ static bool allocatable(const pk_snapshot *s, const dra_res *r, const pk_node *n
 
 static bool allocation_on_node(const pk_dra_claim *c, const pk_node *n)
 {
+	if (*c->alloc_node) /* allocated in this run from a node-local slice */
+		return c->alloc_node == n->name || strcmp(c->alloc_node, n->name) == 0;
 	if (!c->has_node_selector)
 		return true;
 	for (int i = 0; i < c->nnode_terms; i++)
@@ -431,7 +489,7 @@ bool pk_dra_node_fits(const pk_snapshot *s, const pk_pod *pod, const pk_node *n,
 	for (int i = 0; i < r->nclaims; i++)
 		unavailable |= r->claims[i]->allocated && !allocation_on_node(r->claims[i], n);
 	bool error = false;
-	if (!allocatable(s, r, n, &error)) {
+	if (!allocatable(s, r, n, &error, NULL)) {
 		if (error) /* the allocator's error aborts the cycle upstream */
 			pk_status_set(out, PK_CODE_ERROR, PLUGIN, "CEL runtime error");
 		else
@@ -443,6 +501,129 @@ bool pk_dra_node_fits(const pk_snapshot *s, const pk_pod *pod, const pk_node *n,
 		return false;
 	}
 	return true;
+}
+
+/* ---- the devices a placed pod gets ------------------------------------------------- */
+
+static pk_dra_pick pick_of(const pk_dra_claim *c, const char *request, const char *driver, const char *pool,
+                           const char *device, bool before)
+{
+	return (pk_dra_pick){ c->namespace_, c->name, request, driver, pool, device, before };
+}
+
+int pk_dra_devices_on(const pk_snapshot *s, const pk_pod *pod, const pk_node *n, pk_dra_pick **out)
+{
+	*out = NULL;
+	const dra_res *r = resolution(pod);
+	if (!r || !r->applies || r->reject.code != PK_CODE_SUCCESS)
+		return 0;
+	alloc_out o = { 0 };
+	bool error;
+	if (!allocatable(s, r, n, &error, &o))
+		return 0;
+	int cap = o.ndevs;
+	for (int i = 0; i < r->nclaims; i++)
+		cap += r->claims[i]->allocated ? r->claims[i]->ndevices : 0;
+	pk_dra_pick *v = pk_xmalloc(sizeof *v * (size_t)(cap + 1));
+	int k = 0, q = 0;
+	for (int i = 0; i < r->nclaims; i++) {
+		const pk_dra_claim *c = r->claims[i];
+		if (c->allocated) {
+			for (int j = 0; j < c->ndevices; j++)
+				v[k++] = pick_of(c, c->devices[j].request, c->devices[j].driver, c->devices[j].pool,
+				                 c->devices[j].device, true);
+			continue;
+		}
+		for (int rq = 0; rq < c->nrequests; rq++, q++)
+			for (int j = 0; j < o.count[q]; j++) {
+				const dev_at *d = &o.devs[o.first[q] + j];
+				v[k++] = pick_of(c, c->requests[rq].name, d->slice->driver, d->slice->pool, d->dev->name, false);
+			}
+	}
+	alloc_out_free(&o);
+	if (!k)
+		free(v);
+	else
+		*out = v;
+	return k;
+}
+
+/* ---- allocations played forward (pk_dra_play_forward) ----------------------------- */
+
+static pk_dra_claim *mutable_claim(pk_snapshot *s, const pk_dra_claim *c)
+{
+	return &s->dra->claims[c - s->dra->claims];
+}
+
+/* The devices of one claim's requests among what the allocator picked
+ * (from want q on), as its status.allocation.devices.results. */
+static pk_dra_device_ref *claim_results(pk_snapshot *s, const pk_dra_claim *c, const alloc_out *o, int q, int *n,
+                                        bool *local)
+{
+	int nd = 0;
+	for (int k = 0; k < c->nrequests; k++)
+		nd += o->count[q + k];
+	pk_dra_device_ref *refs = pk_arena_alloc(&s->arena, sizeof *refs * (size_t)(nd + 1));
+	*n = 0;
+	*local = false;
+	for (int k = 0; k < c->nrequests; k++)
+		for (int j = 0; j < o->count[q + k]; j++) {
+			const dev_at *d = &o->devs[o->first[q + k] + j];
+			refs[(*n)++] = (pk_dra_device_ref){ c->requests[k].name, d->slice->driver, d->slice->pool, d->dev->name };
+			*local |= *d->slice->node_name != '\0';
+		}
+	return refs;
+}
+
+/* The pod is bound to n: its unallocated claims get the devices the
+ * allocator picks there (the Filter passed, so it can), every claim is
+ * reserved for it (Reserve, PreBind). */
+static void dra_bound(pk_snapshot *s, pk_pod *pod, const pk_node *n)
+{
+	pk_dra_resolve(s, pod);
+	const dra_res *r = resolution(pod);
+	if (!r || !r->applies || r->reject.code != PK_CODE_SUCCESS)
+		return;
+	alloc_out o = { 0 };
+	bool error;
+	if (!allocatable(s, r, n, &error, &o))
+		return;
+	bool *unallocated = pk_xcalloc((size_t)r->nclaims + 1, sizeof *unallocated);
+	for (int i = 0; i < r->nclaims; i++)
+		unallocated[i] = !r->claims[i]->allocated;
+	int q = 0;
+	for (int i = 0; i < r->nclaims; i++) {
+		pk_dra_claim *c = mutable_claim(s, r->claims[i]);
+		if (unallocated[i] && o.first) {
+			int nd;
+			bool local;
+			pk_dra_device_ref *refs = claim_results(s, c, &o, q, &nd, &local);
+			q += c->nrequests;
+			if (!c->allocated) /* a claim the pod lists twice is allocated once */
+				pk_dra_claim_allocate(s->dra, c, refs, nd, local ? n->name : NULL);
+		}
+		pk_dra_claim_reserve(c, &s->arena, pod->uid, pod->name);
+	}
+	free(unallocated);
+	alloc_out_free(&o);
+}
+
+/* The pod is gone (evicted or deleted): its reservations go, and a claim
+ * left unreserved is deallocated (the resourceclaim controller). */
+static void dra_gone(pk_snapshot *s, pk_pod *pod)
+{
+	pk_dra_resolve(s, pod);
+	const dra_res *r = resolution(pod);
+	for (int i = 0; r && i < r->nclaims; i++)
+		pk_dra_claim_unreserve(s->dra, mutable_claim(s, r->claims[i]), pod->uid, pod->name);
+}
+
+void pk_dra_play_forward(pk_snapshot *s)
+{
+	if (!s->dra)
+		return;
+	s->dra_bound = dra_bound;
+	s->dra_gone = dra_gone;
 }
 
 /* ---- what preemption cannot free --------------------------------------------------- */

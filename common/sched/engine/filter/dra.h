@@ -41,6 +41,29 @@ bool pk_dra_applies(const pk_pod *pod);
  * in the input)? */
 bool pk_dra_allocates(const pk_pod *pod);
 
+/* Play allocations forward in a simulation (the snapshot's bind and
+ * delete hooks): a pod bound gets the devices the allocator picks on its
+ * node for its unallocated claims (in the Filter's order: the pod's claims,
+ * their requests, the node's slices by driver, pool and name, their devices
+ * as listed) and every claim of it reserved for it; a pod gone (evicted,
+ * deleted) leaves reservedFor, and a claim left unreserved is deallocated
+ * as the resourceclaim controller does, its devices free for later pods.
+ * Nothing when the input holds no DRA object. */
+void pk_dra_play_forward(pk_snapshot *s);
+
+/* One device a pod placed on a node uses: of a claim allocated now (the
+ * allocator's pick) or before (the claim's allocation). */
+typedef struct pk_dra_pick {
+	const char *claim_namespace, *claim_name;
+	const char *request, *driver, *pool, *device;
+	bool allocated_before;
+} pk_dra_pick;
+
+/* The devices pod gets on n, claim by claim as the pod lists them, into
+ * *out (malloc'd; NULL when none): how many. What the bind hook of
+ * pk_dra_play_forward then allocates. */
+int pk_dra_devices_on(const pk_snapshot *s, const pk_pod *pod, const pk_node *n, pk_dra_pick **out);
+
 /* For a pod that stays pending: the devices its claims could use that
  * claims of lower-priority pods hold (driver/pool/device, holders
  * namespace/name), and why preemption does not free them in the release
