@@ -379,6 +379,7 @@ static void index_held(pk_dra_set *s)
 		s->held_by[i] = pairs[i].claim;
 	}
 	s->nheld = n;
+	s->generation++;
 	free(pairs);
 }
 

@@ -122,6 +122,7 @@ typedef struct pk_dra_set {
 	const pk_dra_device_ref **held;
 	const pk_dra_claim **held_by;
 	long nheld;
+	long generation;                /* bumped each time the held devices change */
 	bool finished;
 	bool pods_resolved;             /* the snapshot's pods resolved (engine/filter/dra.c) */
 } pk_dra_set;

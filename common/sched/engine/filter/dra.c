@@ -19,7 +19,9 @@ typedef struct dra_res {
 	const pk_dra_claim **claims;    /* the claims found, in spec order (skipped ones left out) */
 	int nclaims;
 	bool applies;                   /* modelled: the Filter runs */
-	const char *held_note;          /* pk_dra_held_devices_note */
+	pk_snapshot *s;                 /* resolved against */
+	const char *held_note;          /* pk_dra_held_devices_note, as of the set's generation: */
+	long held_note_gen;             /* 0: not computed yet */
 } dra_res;
 
 static const dra_res *resolution(const pk_pod *pod)
@@ -190,8 +192,6 @@ static const char *unsupported_of(const dra_res *r)
 	return NULL;
 }
 
-static void note_held_devices(pk_snapshot *s, const pk_pod *pod, dra_res *r);
-
 void pk_dra_resolve(pk_snapshot *s, const pk_pod *pod)
 {
 	pk_pod_dra *pd = (pk_pod_dra *)pod->con->dra;
@@ -204,14 +204,13 @@ void pk_dra_resolve(pk_snapshot *s, const pk_pod *pod)
 	r->reject.code = PK_CODE_SUCCESS;
 	r->claims = pk_arena_alloc(&s->arena, sizeof *r->claims * (size_t)(pd->nclaims + 1));
 	pd->resolved = r;
+	r->s = s;
 	if (claims_found(s, pod, r))
 		claims_usable(s, pod, r);
 	if (r->reject.code == PK_CODE_SUCCESS && unsupported_of(r))
 		return; /* not modelled: the pod keeps its warning, the plugin does not run */
 	r->applies = true;
 	((pk_pod *)pod)->unmodelled &= (uint8_t)~PK_UNMODELLED_RESOURCE_CLAIMS;
-	if (r->reject.code == PK_CODE_SUCCESS && !*pod->node_name)
-		note_held_devices(s, pod, r);
 }
 
 /* ---- the Filter: the structured allocator on one node ---------------------------- */
@@ -657,52 +656,98 @@ static bool held_by_lower(const pk_snapshot *s, const pk_dra_claim *c, const pk_
 	return true;
 }
 
-/* Devices the pod's unallocated requests match (on any node) that claims
- * of lower-priority pods hold: said for a pod that stays pending. */
-static void note_held_devices(pk_snapshot *s, const pk_pod *pod, dra_res *r)
+/* Does a device match one of the pod's unallocated requests? */
+static bool wanted_by(const pk_dra_set *set, const dra_res *r, const pk_dra_slice *sl, const pk_dra_device *dv)
 {
-	char text[2000], who[400];
+	pk_cel_device v = cel_view(sl, dv);
+	for (int c = 0; c < r->nclaims; c++)
+		for (int q = 0; !r->claims[c]->allocated && q < r->claims[c]->nrequests; q++) {
+			const pk_dra_request *rq = &r->claims[c]->requests[q];
+			if (device_matches(pk_dra_class_get(set, rq->class_name), rq, &v) == SEL_YES)
+				return true;
+		}
+	return false;
+}
+
+/* Who a claim is reserved for: "ns/a, ns/b", or "no pod" */
+static void reserved_text(const pk_dra_claim *c, char *who, size_t size)
+{
 	size_t w = 0;
-	int n = 0;
+	who[0] = '\0';
+	for (int i = 0; i < c->nreserved; i++) {
+		int k = snprintf(who + w, size - w, "%s%s/%s", i ? ", " : "", c->namespace_, c->reserved_names[i]);
+		if (k > 0 && (size_t)k < size - w)
+			w += (size_t)k;
+	}
+	if (!c->nreserved)
+		snprintf(who, size, "no pod");
+}
+
+static void append(char *buf, size_t size, size_t *w, int *n, const char *item)
+{
+	int m = snprintf(buf + *w, size - *w, "%s%s", *n ? ", " : "", item);
+	if (m > 0 && (size_t)m < size - *w)
+		*w += (size_t)m;
+	(*n)++;
+}
+
+/* The devices the pod's unallocated requests match (on any node) that
+ * claims hold, as the set is now: those of lower-priority pods (which
+ * preemption does not free in the release), then the others. Said for a
+ * pod that stays pending. */
+static const char *held_devices_text(const pk_snapshot *s, const pk_pod *pod, const dra_res *r)
+{
+	char lower[2000], other[2000], who[400], item[900];
+	size_t wl = 0, wo = 0;
+	int nl = 0, no = 0;
 	const pk_dra_set *set = s->dra;
 	for (long k = 0; k < set->nslices; k++) {
 		const pk_dra_slice *sl = &set->slices[k];
 		for (int i = 0; i < sl->ndevices; i++) {
 			const pk_dra_claim *h = pk_dra_holder(set, sl->driver, sl->pool, sl->devices[i].name);
-			if (!h || !held_by_lower(s, h, pod, who, sizeof who))
+			if (!h || !wanted_by(set, r, sl, &sl->devices[i]))
 				continue;
-			pk_cel_device v = cel_view(sl, &sl->devices[i]);
-			bool wanted = false;
-			for (int c = 0; !wanted && c < r->nclaims; c++)
-				for (int q = 0; !wanted && !r->claims[c]->allocated && q < r->claims[c]->nrequests; q++) {
-					const pk_dra_request *rq = &r->claims[c]->requests[q];
-					wanted = device_matches(pk_dra_class_get(set, rq->class_name), rq, &v) == SEL_YES;
-				}
-			if (!wanted)
-				continue;
-			int m = snprintf(text + w, sizeof text - w, "%s%s/%s/%s (claim %s/%s, reserved for %s)", n ? ", " : "",
-			                 sl->driver, sl->pool, sl->devices[i].name, h->namespace_, h->name, who);
-			if (m > 0 && (size_t)m < sizeof text - w)
-				w += (size_t)m;
-			n++;
+			bool low = held_by_lower(s, h, pod, who, sizeof who);
+			if (!low)
+				reserved_text(h, who, sizeof who);
+			snprintf(item, sizeof item, "%s/%s/%s (claim %s/%s, reserved for %s)", sl->driver, sl->pool,
+			         sl->devices[i].name, h->namespace_, h->name, who);
+			if (low)
+				append(lower, sizeof lower, &wl, &nl, item);
+			else
+				append(other, sizeof other, &wo, &no, item);
 		}
 	}
-	if (!n)
-		return;
-	char note[2600];
-	snprintf(note, sizeof note,
-	         "devices the pod's claims ask for are held by lower-priority pods: %s; through 1.37 DynamicResources "
-	         "has no part in the preemption dry run (no AddPod/RemovePod extensions, its rejections "
-	         "UnschedulableAndUnresolvable): evicting the holders does not free their devices for this pod, so the "
-	         "scheduler does not preempt them and the pod stays pending until their claims are deallocated",
-	         text);
-	r->held_note = pk_intern(s->strs, note);
+	if (!nl && !no)
+		return NULL;
+	char note[4800];
+	size_t w = 0;
+	if (nl)
+		w = (size_t)snprintf(note, sizeof note,
+		         "devices the pod's claims ask for are held by lower-priority pods: %.2000s; through 1.37 "
+		         "DynamicResources has no part in the preemption dry run (no AddPod/RemovePod extensions, its "
+		         "rejections UnschedulableAndUnresolvable): evicting the holders does not free their devices for "
+		         "this pod, so the scheduler does not preempt them and the pod stays pending until their claims "
+		         "are deallocated",
+		         lower);
+	if (no && w < sizeof note)
+		snprintf(note + w, sizeof note - w,
+		         "%sdevices the pod's claims ask for are held by claims preemption does not free (reserved for "
+		         "pods of its priority or higher, for pods the input does not hold, or for none): %.2000s",
+		         nl ? "; " : "", other);
+	return pk_intern(s->strs, note);
 }
 
 const char *pk_dra_held_devices_note(const pk_pod *pod)
 {
-	const dra_res *r = resolution(pod);
-	return r ? r->held_note : NULL;
+	dra_res *r = (dra_res *)resolution(pod);
+	if (!r || !r->applies || r->reject.code != PK_CODE_SUCCESS || *pod->node_name)
+		return NULL;
+	if (r->held_note_gen != r->s->dra->generation) { /* the held devices changed (played forward) */
+		r->held_note = held_devices_text(r->s, pod, r);
+		r->held_note_gen = r->s->dra->generation;
+	}
+	return r->held_note;
 }
 
 bool pk_dra_input_hint(const pk_snapshot *s, pk_pod *const *pods, long n, char *buf, size_t size)
