@@ -119,6 +119,23 @@ static int decode_allocation(pk_decoder *d, const cJSON *alloc, pk_dra_claim *c,
 	return 0;
 }
 
+/* A claim spec's devices (a ResourceClaim's spec.devices, a template's
+ * spec.spec.devices): its requests, and what this slice does not model. */
+static int decode_devices(pk_decoder *d, const cJSON *devs, pk_dra_request **requests, int *n,
+                          const char **unsupported, char *err, size_t errsize)
+{
+	const cJSON *reqs = pk_get(devs, "requests");
+	*requests = arena_array(d, array_size(reqs), sizeof **requests);
+	*n = 0;
+	const cJSON *rq;
+	cJSON_ArrayForEach(rq, reqs)
+		if (decode_request(d, rq, &(*requests)[(*n)++], unsupported, err, errsize) < 0)
+			return -1;
+	if (array_size(pk_get(devs, "constraints")) > 0)
+		*unsupported = "constraints";
+	return 0;
+}
+
 static int add_claim(pk_dra_set *s, pk_decoder *d, const cJSON *obj, long record, char *err, size_t errsize)
 {
 	pk_dra_claim c = {
@@ -130,15 +147,8 @@ static int add_claim(pk_dra_set *s, pk_decoder *d, const cJSON *obj, long record
 	const cJSON *del = pk_getp(obj, "metadata.deletionTimestamp");
 	c.deleting = del && !cJSON_IsNull(del);
 	decode_owner(d, obj, &c);
-	const cJSON *devs = pk_getp(obj, "spec.devices");
-	const cJSON *reqs = pk_get(devs, "requests");
-	c.requests = arena_array(d, array_size(reqs), sizeof *c.requests);
-	const cJSON *rq;
-	cJSON_ArrayForEach(rq, reqs)
-		if (decode_request(d, rq, &c.requests[c.nrequests++], &c.unsupported, err, errsize) < 0)
-			return -1;
-	if (array_size(pk_get(devs, "constraints")) > 0)
-		c.unsupported = "constraints";
+	if (decode_devices(d, pk_getp(obj, "spec.devices"), &c.requests, &c.nrequests, &c.unsupported, err, errsize) < 0)
+		return -1;
 	const cJSON *alloc = pk_getp(obj, "status.allocation");
 	if (alloc && !cJSON_IsNull(alloc) && decode_allocation(d, alloc, &c, err, errsize) < 0) {
 		pk_node_terms_free(c.node_terms, c.nnode_terms);
@@ -170,14 +180,18 @@ static int add_class(pk_dra_set *s, pk_decoder *d, const cJSON *obj, char *err, 
 	return 0;
 }
 
-static void add_template(pk_dra_set *s, pk_decoder *d, const cJSON *obj)
+static int add_template(pk_dra_set *s, pk_decoder *d, const cJSON *obj, char *err, size_t errsize)
 {
 	pk_dra_template t = {
 		.namespace_ = pk_intern(d->strs, *pk_namespace(obj) ? pk_namespace(obj) : "default"),
 		.name = istr(d, obj, "metadata.name"),
 	};
+	if (decode_devices(d, pk_getp(obj, "spec.spec.devices"), &t.requests, &t.nrequests, &t.unsupported, err,
+	                   errsize) < 0)
+		return -1;
 	s->templates = pk_grow(s->templates, &s->templatecap, (size_t)s->ntemplates + 1, sizeof *s->templates);
 	s->templates[s->ntemplates++] = t;
+	return 0;
 }
 
 /* ---- ResourceSlice ---------------------------------------------------------------- */
@@ -291,8 +305,7 @@ int pk_dra_set_add(pk_dra_set *s, pk_decoder *d, const cJSON *obj, long record, 
 		return add_class(s, d, obj, err, errsize);
 	if (strcmp(kind, "ResourceSlice") == 0)
 		return add_slice(s, d, obj, err, errsize);
-	add_template(s, d, obj);
-	return 0;
+	return add_template(s, d, obj, err, errsize);
 }
 
 /* ---- finish and look-ups ------------------------------------------------------------- */
@@ -363,11 +376,16 @@ static void index_held(pk_dra_set *s)
 	long n = 0;
 	for (long i = 0; i < s->nclaims; i++)
 		n += s->claims[i].allocated ? s->claims[i].ndevices : 0;
+	for (long i = 0; i < s->nmade; i++)
+		n += s->made[i]->allocated ? s->made[i]->ndevices : 0;
 	held_pair *pairs = pk_xmalloc(sizeof *pairs * (size_t)(n + 1));
 	long k = 0;
 	for (long i = 0; i < s->nclaims; i++)
 		for (int j = 0; s->claims[i].allocated && j < s->claims[i].ndevices; j++)
 			pairs[k++] = (held_pair){ &s->claims[i].devices[j], &s->claims[i] };
+	for (long i = 0; i < s->nmade; i++)
+		for (int j = 0; s->made[i]->allocated && j < s->made[i]->ndevices; j++)
+			pairs[k++] = (held_pair){ &s->made[i]->devices[j], s->made[i] };
 	if (n > 1)
 		qsort(pairs, (size_t)n, sizeof *pairs, held_cmp);
 	free(s->held);
@@ -397,6 +415,18 @@ const pk_dra_claim *pk_dra_holder(const pk_dra_set *s, const char *driver, const
 }
 
 /* ---- the run's changes ------------------------------------------------------------- */
+
+pk_dra_claim *pk_dra_claim_make(pk_dra_set *s, pk_arena *arena, const pk_dra_template *t, const char *name,
+                                const char *owner_name, const char *owner_uid)
+{
+	pk_dra_claim *c = pk_arena_alloc(arena, sizeof *c);
+	*c = (pk_dra_claim){ .namespace_ = t->namespace_, .name = name, .record = -1, .owner_kind = "Pod",
+		             .owner_name = owner_name, .owner_uid = owner_uid, .requests = t->requests,
+		             .nrequests = t->nrequests, .unsupported = t->unsupported, .alloc_node = "" };
+	s->made = pk_grow(s->made, &s->madecap, (size_t)s->nmade + 1, sizeof *s->made);
+	s->made[s->nmade++] = c;
+	return c;
+}
 
 void pk_dra_claim_allocate(pk_dra_set *s, pk_dra_claim *c, pk_dra_device_ref *devs, int n, const char *node)
 {
@@ -469,6 +499,9 @@ void pk_dra_set_finish(pk_dra_set *s, pk_decoder *d)
 	for (long i = 0; i < s->nclaims; i++)
 		for (int r = 0; r < s->claims[i].nrequests; r++)
 			compile_selectors(d, s->claims[i].requests[r].selectors, s->claims[i].requests[r].nselectors);
+	for (long i = 0; i < s->ntemplates; i++)
+		for (int r = 0; r < s->templates[i].nrequests; r++)
+			compile_selectors(d, s->templates[i].requests[r].selectors, s->templates[i].requests[r].nselectors);
 	index_held(s);
 	s->finished = true;
 }
@@ -490,6 +523,10 @@ void pk_dra_set_free(pk_dra_set *s)
 	}
 	for (long i = 0; i < s->nclasses; i++)
 		free_programs(s->classes[i].selectors, s->classes[i].nselectors);
+	for (long i = 0; i < s->ntemplates; i++) /* made claims share their template's */
+		for (int r = 0; r < s->templates[i].nrequests; r++)
+			free_programs(s->templates[i].requests[r].selectors, s->templates[i].requests[r].nselectors);
+	free(s->made);
 	for (long i = 0; i < s->nslices; i++)
 		pk_node_terms_free(s->slices[i].node_terms, s->slices[i].nnode_terms);
 	free(s->claims);
@@ -532,6 +569,14 @@ const pk_dra_class *pk_dra_class_get(const pk_dra_set *s, const char *name)
 	return lo < s->nclasses && strcmp(s->classes[lo].name, name) == 0 ? &s->classes[lo] : NULL;
 }
 
+const pk_dra_template *pk_dra_template_get(const pk_dra_set *s, const char *ns, const char *name)
+{
+	for (long i = s->ntemplates - 1; i >= 0; i--) /* the last one read */
+		if (strcmp(s->templates[i].name, name) == 0 && strcmp(s->templates[i].namespace_, ns) == 0)
+			return &s->templates[i];
+	return NULL;
+}
+
 /* ---- a pod's claims ------------------------------------------------------------------ */
 
 const pk_pod_dra *pk_pod_dra_decode(pk_decoder *d, const cJSON *claims, const cJSON *statuses)
@@ -545,7 +590,8 @@ const pk_pod_dra *pk_pod_dra_decode(pk_decoder *d, const cJSON *claims, const cJ
 	const cJSON *c;
 	cJSON_ArrayForEach(c, claims) {
 		pk_pod_dra_claim *x = &pd->claims[pd->nclaims++];
-		*x = (pk_pod_dra_claim){ .name = istr(d, c, "name"), .claim = istr(d, c, "resourceClaimName") };
+		*x = (pk_pod_dra_claim){ .name = istr(d, c, "name"), .claim = istr(d, c, "resourceClaimName"),
+			                 .template_name = istr(d, c, "resourceClaimTemplateName") };
 		if (*x->claim || !pk_str(c, "resourceClaimTemplateName"))
 			continue;
 		x->from_template = true;

@@ -98,9 +98,13 @@ typedef struct pk_dra_slice {
 	int ndevices;
 } pk_dra_slice;
 
-/* A ResourceClaimTemplate: what the claim its controller makes asks. */
+/* A ResourceClaimTemplate: what the claim its controller makes asks
+ * (spec.spec.devices: the requests, what this slice does not model). */
 typedef struct pk_dra_template {
 	const char *namespace_, *name;
+	pk_dra_request *requests;
+	int nrequests;
+	const char *unsupported;
 } pk_dra_template;
 
 /* The DRA objects of an input; sorted at finish. */
@@ -117,6 +121,11 @@ typedef struct pk_dra_set {
 	pk_dra_template *templates;
 	long ntemplates;
 	size_t templatecap;
+	/* claims made during the run from templates (pk_dra_claim_make), in the
+	 * caller's arena: held devices are indexed with the input's */
+	pk_dra_claim **made;
+	long nmade;
+	size_t madecap;
 	/* at finish: every allocated claim's devices, sorted by (driver, pool,
 	 * device) address (interned), with the claim that holds each */
 	const pk_dra_device_ref **held;
@@ -138,10 +147,17 @@ void pk_dra_set_free(pk_dra_set *s);
 
 const pk_dra_claim *pk_dra_claim_get(const pk_dra_set *s, const char *ns, const char *name);
 const pk_dra_class *pk_dra_class_get(const pk_dra_set *s, const char *name);
+const pk_dra_template *pk_dra_template_get(const pk_dra_set *s, const char *ns, const char *name);
 /* The claim that holds device (driver, pool, device: interned), or NULL. */
 const pk_dra_claim *pk_dra_holder(const pk_dra_set *s, const char *driver, const char *pool, const char *device);
 
 /* ---- the run's changes: allocations played forward ---------------------- */
+
+/* A claim made from template t for a pod's claim, as the resourceclaim
+ * controller makes it (its requests the template's; owned by the pod
+ * owner_name/owner_uid), named name, unallocated, in arena. */
+pk_dra_claim *pk_dra_claim_make(pk_dra_set *s, pk_arena *arena, const pk_dra_template *t, const char *name,
+                                const char *owner_name, const char *owner_uid);
 
 /* Allocate c (not allocated) the n devices devs (kept: arena memory of the
  * caller's), on node when one of them came from a node-local slice (NULL
@@ -162,6 +178,7 @@ typedef struct pk_pod_dra_claim {
 	const char *claim;              /* the ResourceClaim's name: resourceClaimName, or of a
 	                                 * template the one status.resourceClaimStatuses names;
 	                                 * "" while the template's claim is not made */
+	const char *template_name;      /* resourceClaimTemplateName ("" when none) */
 	bool from_template;
 	bool skip;                      /* a status entry without a claim name: none is needed */
 } pk_pod_dra_claim;

@@ -72,6 +72,7 @@ void pk_plan_of_pod(pk_plan *p, const pk_evaluation *e, const pk_placement *pl, 
 	cJSON_ArrayForEach(it, pre->warnings)
 		pk_plan_add_warning(p, cJSON_IsString(it) ? it->valuestring : NULL);
 	pk_plan_add_warning(p, pk_volumes_assumption(pod));
+	pk_plan_add_warning(p, pk_dra_assumption(pod));
 	if (e->status != PK_PRE_FITS && e->status != PK_PRE_NEEDS_PREEMPTION)
 		pk_plan_add_warning(p, pk_dra_held_devices_note(pod));
 	if (pl)

@@ -14,20 +14,36 @@
 #define PLUGIN "DynamicResources"
 
 /* A pod's claims resolved (pk_pod_dra.resolved). */
-typedef struct dra_res {
+typedef struct dra_res dra_res;
+struct dra_res {
 	pk_status reject;               /* the PreFilter's rejection (code SUCCESS: none) */
 	const pk_dra_claim **claims;    /* the claims found, in spec order (skipped ones left out) */
 	int nclaims;
 	bool applies;                   /* modelled: the Filter runs */
 	pk_snapshot *s;                 /* resolved against */
+	const pk_pod *pod;              /* the pod of a per-pod resolution (claims from templates), else NULL */
+	struct dra_res *next;           /* the con's other pods' */
+	const char *assumes;            /* claims made from templates here, or NULL */
 	const char *held_note;          /* pk_dra_held_devices_note, as of the set's generation: */
 	long held_note_gen;             /* 0: not computed yet */
-} dra_res;
+};
 
+/* A pod's resolution: the con's, or of a con whose claims come from
+ * templates (every pod its own claims) the pod's, which pk_dra_resolve
+ * keeps first. */
 static const dra_res *resolution(const pk_pod *pod)
 {
 	const pk_pod_dra *pd = pod->con->dra;
-	return pd && pd->resolved ? pd->resolved : NULL;
+	const dra_res *r = pd ? pd->resolved : NULL;
+	while (r && r->pod && r->pod != pod)
+		r = r->next;
+	return r;
+}
+
+const char *pk_dra_assumption(const pk_pod *pod)
+{
+	const dra_res *r = resolution(pod);
+	return r ? r->assumes : NULL;
 }
 
 bool pk_dra_allocates(const pk_pod *pod)
@@ -70,13 +86,56 @@ static void reject(pk_snapshot *s, dra_res *r, pk_code code, const char *msg)
 	r->reject.prefilter = true;
 }
 
+/* The claim the resourceclaim controller makes from the pod claim's
+ * template (controller.go handleClaim: generateName "<pod>-<claim>-", owned
+ * by the pod), or NULL when the input lacks the template. Said. */
+static const pk_dra_claim *claim_made(pk_snapshot *s, const pk_pod *pod, const pk_pod_dra_claim *pc, dra_res *r)
+{
+	const pk_dra_template *t = pk_dra_template_get(s->dra, pod->namespace_, pc->template_name);
+	if (!t)
+		return NULL;
+	char name[600], text[3000];
+	snprintf(name, sizeof name, "%s-%s", pod->name, pc->name);
+	pk_dra_claim *c = pk_dra_claim_make(s->dra, &s->arena, t, pk_intern(s->strs, name), pod->name, pod->uid);
+	snprintf(text, sizeof text,
+	         "spec.resourceClaims \"%s\": its ResourceClaim is not created yet: made from ResourceClaimTemplate "
+	         "%s/%s as the resourceclaim controller makes it, owned by the pod (upstream names it %s-<5 random "
+	         "characters>; %s/%s here); until the controller has made it, upstream's PreFilter answers "
+	         "\"ResourceClaim not created yet\" and the pod waits",
+	         pc->name, t->namespace_, t->name, name, pod->namespace_, name);
+	if (!r->assumes) {
+		r->assumes = pk_intern(s->strs, text);
+	} else {
+		char both[6200];
+		snprintf(both, sizeof both, "%s; %s", r->assumes, text);
+		r->assumes = pk_intern(s->strs, both);
+	}
+	return c;
+}
+
+/* A pod the simulation made (an applied object's, a recreated victim):
+ * its template claims are its own, made afresh, whatever the status it
+ * was copied with names. */
+static bool made_in_run(const pk_snapshot *s, const pk_pod *pod)
+{
+	return s->dra_bound && (pod->index < 0 || pod->index >= s->npods);
+}
+
 /* foreachPodResourceClaim: each claim named, found, not being deleted. */
 static bool claims_found(pk_snapshot *s, const pk_pod *pod, dra_res *r)
 {
 	const pk_pod_dra *pd = pod->con->dra;
 	char msg[700];
+	bool fresh = made_in_run(s, pod);
 	for (int i = 0; i < pd->nclaims; i++) {
 		const pk_pod_dra_claim *pc = &pd->claims[i];
+		if (pc->from_template && (!*pc->claim || fresh) && (!pc->skip || fresh)) {
+			const pk_dra_claim *made = claim_made(s, pod, pc, r);
+			if (made) {
+				r->claims[r->nclaims++] = made;
+				continue;
+			}
+		}
 		if (pc->skip)
 			continue; /* resourceclaim.Name: no claim needed */
 		if (!*pc->claim) {
@@ -192,17 +251,54 @@ static const char *unsupported_of(const dra_res *r)
 	return NULL;
 }
 
+/* Does every pod of the con need claims of its own (from templates)? */
+static bool per_pod(const pk_pod_dra *pd)
+{
+	for (int i = 0; i < pd->nclaims; i++)
+		if (pd->claims[i].from_template)
+			return true;
+	return false;
+}
+
+/* The pod's resolution, moved first among its con's (single-threaded:
+ * the Filter's look-ups then find it at once). */
+static dra_res *find_first(pk_pod_dra *pd, const pk_pod *pod)
+{
+	dra_res *prev = NULL, *r = pd->resolved;
+	while (r && r->pod && r->pod != pod) {
+		prev = r;
+		r = r->next;
+	}
+	if (r && prev) {
+		prev->next = r->next;
+		r->next = pd->resolved;
+		pd->resolved = r;
+	}
+	return r;
+}
+
 void pk_dra_resolve(pk_snapshot *s, const pk_pod *pod)
 {
 	pk_pod_dra *pd = (pk_pod_dra *)pod->con->dra;
-	if (!pd || !s->dra || pd->resolved_for == s->dra)
+	if (!pd || !s->dra)
 		return;
+	if (pd->resolved_for != s->dra) {
+		pd->resolved = NULL;
+		pd->resolved_for = s->dra;
+	}
+	const dra_res *have = find_first(pd, pod);
+	if (have) { /* a copy of a pod resolved before (same con): the plugin runs for it too */
+		if (have->applies)
+			((pk_pod *)pod)->unmodelled &= (uint8_t)~PK_UNMODELLED_RESOURCE_CLAIMS;
+		return;
+	}
 	pk_dra_resolve_all(s);
-	pd->resolved_for = s->dra;
 	dra_res *r = pk_arena_alloc(&s->arena, sizeof *r);
 	memset(r, 0, sizeof *r);
 	r->reject.code = PK_CODE_SUCCESS;
 	r->claims = pk_arena_alloc(&s->arena, sizeof *r->claims * (size_t)(pd->nclaims + 1));
+	r->pod = per_pod(pd) ? pod : NULL;
+	r->next = pd->resolved;
 	pd->resolved = r;
 	r->s = s;
 	if (claims_found(s, pod, r))
@@ -549,9 +645,12 @@ int pk_dra_devices_on(const pk_snapshot *s, const pk_pod *pod, const pk_node *n,
 
 /* ---- allocations played forward (pk_dra_play_forward) ----------------------------- */
 
+/* The set's claims (the input's and those made in the run) are the
+ * run's to change: the resolution only keeps them const. */
 static pk_dra_claim *mutable_claim(pk_snapshot *s, const pk_dra_claim *c)
 {
-	return &s->dra->claims[c - s->dra->claims];
+	(void)s;
+	return (pk_dra_claim *)c;
 }
 
 /* The devices of one claim's requests among what the allocator picked

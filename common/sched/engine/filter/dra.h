@@ -30,6 +30,11 @@ void pk_dra_resolve_all(pk_snapshot *s);
  * warning is cleared. Single-threaded. */
 void pk_dra_resolve(pk_snapshot *s, const pk_pod *pod);
 
+/* What the pod's answer assumes of its claims: those made from their
+ * ResourceClaimTemplates because the input does not hold them yet (as the
+ * resourceclaim controller makes them), or NULL. */
+const char *pk_dra_assumption(const pk_pod *pod);
+
 /* The PreFilter rejected the pod: *out is its status, for every node. */
 bool pk_dra_prefilter_rejects(const pk_pod *pod, pk_status *out);
 /* The Filter for pod on n: false with *out set when it fails. */
