@@ -63,16 +63,20 @@ static int compile_terms(pk_decoder *d, const cJSON *sel, pk_node_term **out, in
 
 /* ---- ResourceClaim ----------------------------------------------------------- */
 
-/* One request: v1's exactly {...} or v1beta1's fields on the request. */
-static int decode_request(pk_decoder *d, const cJSON *rq, pk_dra_request *out, const char **unsupported, char *err,
-                          size_t errsize)
+/* One request: v1's exactly {...} or v1beta1's fields on the request; a
+ * firstAvailable subrequest's on it (sub: named "<parent>/<name>"). */
+static int decode_request(pk_decoder *d, const cJSON *rq, pk_dra_request *out, const char **unsupported,
+                          const char *parent, char *err, size_t errsize)
 {
 	const cJSON *ex = pk_get(rq, "exactly");
 	if (!ex)
-		ex = rq; /* v1beta1 */
+		ex = rq; /* v1beta1, and a subrequest */
 	*out = (pk_dra_request){ .name = istr(d, rq, "name"), .class_name = istr(d, ex, "deviceClassName"), .count = 1 };
-	if (pk_get(rq, "firstAvailable") && !*out->class_name)
-		*unsupported = "firstAvailable";
+	if (parent) {
+		char full[600];
+		snprintf(full, sizeof full, "%s/%s", parent, out->name);
+		out->name = pk_intern(d->strs, full);
+	}
 	if (pk_bool(ex, "adminAccess"))
 		*unsupported = "adminAccess";
 	if (pk_get(ex, "capacity"))
@@ -84,9 +88,17 @@ static int decode_request(pk_decoder *d, const cJSON *rq, pk_dra_request *out, c
 		snprintf(err, errsize, "spec.devices.requests \"%s\": count is not an integer >= 1", out->name);
 		return -1;
 	}
-	char what[200];
+	char what[700];
 	snprintf(what, sizeof what, "spec.devices.requests \"%s\"", out->name);
-	return decode_selectors(d, pk_get(ex, "selectors"), &out->selectors, &out->nselectors, what, err, errsize);
+	if (decode_selectors(d, pk_get(ex, "selectors"), &out->selectors, &out->nselectors, what, err, errsize) < 0)
+		return -1;
+	const cJSON *subs = parent || *out->class_name ? NULL : pk_get(rq, "firstAvailable");
+	out->subs = arena_array(d, array_size(subs), sizeof *out->subs);
+	const cJSON *it;
+	cJSON_ArrayForEach(it, subs)
+		if (decode_request(d, it, &out->subs[out->nsubs++], unsupported, out->name, err, errsize) < 0)
+			return -1;
+	return 0;
 }
 
 static void decode_owner(pk_decoder *d, const cJSON *obj, pk_dra_claim *c)
@@ -129,7 +141,7 @@ static int decode_devices(pk_decoder *d, const cJSON *devs, pk_dra_request **req
 	*n = 0;
 	const cJSON *rq;
 	cJSON_ArrayForEach(rq, reqs)
-		if (decode_request(d, rq, &(*requests)[(*n)++], unsupported, err, errsize) < 0)
+		if (decode_request(d, rq, &(*requests)[(*n)++], unsupported, NULL, err, errsize) < 0)
 			return -1;
 	if (array_size(pk_get(devs, "constraints")) > 0)
 		*unsupported = "constraints";
@@ -336,6 +348,17 @@ static int slice_cmp(const void *a, const void *b)
 	return c ? c : strcmp(x->name, y->name);
 }
 
+static void compile_selectors(pk_decoder *d, pk_dra_selector *sel, int n);
+
+/* A request's selectors and its subrequests', compiled once. */
+static void compile_requests(pk_decoder *d, pk_dra_request *rq, int n)
+{
+	for (int r = 0; r < n; r++) {
+		compile_selectors(d, rq[r].selectors, rq[r].nselectors);
+		compile_requests(d, rq[r].subs, rq[r].nsubs);
+	}
+}
+
 static void compile_selectors(pk_decoder *d, pk_dra_selector *sel, int n)
 {
 	for (int i = 0; i < n; i++) {
@@ -497,11 +520,9 @@ void pk_dra_set_finish(pk_dra_set *s, pk_decoder *d)
 	for (long i = 0; i < s->nclasses; i++)
 		compile_selectors(d, s->classes[i].selectors, s->classes[i].nselectors);
 	for (long i = 0; i < s->nclaims; i++)
-		for (int r = 0; r < s->claims[i].nrequests; r++)
-			compile_selectors(d, s->claims[i].requests[r].selectors, s->claims[i].requests[r].nselectors);
+		compile_requests(d, s->claims[i].requests, s->claims[i].nrequests);
 	for (long i = 0; i < s->ntemplates; i++)
-		for (int r = 0; r < s->templates[i].nrequests; r++)
-			compile_selectors(d, s->templates[i].requests[r].selectors, s->templates[i].requests[r].nselectors);
+		compile_requests(d, s->templates[i].requests, s->templates[i].nrequests);
 	index_held(s);
 	s->finished = true;
 }
@@ -512,20 +533,26 @@ static void free_programs(pk_dra_selector *sel, int n)
 		pk_cel_free(sel[i].program);
 }
 
+static void free_requests(pk_dra_request *rq, int n)
+{
+	for (int r = 0; r < n; r++) {
+		free_programs(rq[r].selectors, rq[r].nselectors);
+		free_requests(rq[r].subs, rq[r].nsubs);
+	}
+}
+
 void pk_dra_set_free(pk_dra_set *s)
 {
 	if (!s)
 		return;
 	for (long i = 0; i < s->nclaims; i++) {
 		pk_node_terms_free(s->claims[i].node_terms, s->claims[i].nnode_terms);
-		for (int r = 0; r < s->claims[i].nrequests; r++)
-			free_programs(s->claims[i].requests[r].selectors, s->claims[i].requests[r].nselectors);
+		free_requests(s->claims[i].requests, s->claims[i].nrequests);
 	}
 	for (long i = 0; i < s->nclasses; i++)
 		free_programs(s->classes[i].selectors, s->classes[i].nselectors);
 	for (long i = 0; i < s->ntemplates; i++) /* made claims share their template's */
-		for (int r = 0; r < s->templates[i].nrequests; r++)
-			free_programs(s->templates[i].requests[r].selectors, s->templates[i].requests[r].nselectors);
+		free_requests(s->templates[i].requests, s->templates[i].nrequests);
 	free(s->made);
 	for (long i = 0; i < s->nslices; i++)
 		pk_node_terms_free(s->slices[i].node_terms, s->slices[i].nnode_terms);

@@ -6,11 +6,12 @@
  * reads them (DynamicResources) is the engine's (sched/engine/filter/dra.c).
  *
  * What this slice models: requests by ExactCount and All of one DeviceClass
- * with CEL selectors (k8s/cel.h), allocated claims (their devices and node
- * selector) and reservations, node-local, node-selected and all-nodes
- * slices. A claim that uses what it does not model (firstAvailable,
- * constraints, adminAccess, capacity requests, partitionable devices) says
- * so in `unsupported`: its pods keep their "not modelled" warning.
+ * with CEL selectors (k8s/cel.h), prioritized alternatives (firstAvailable),
+ * allocated claims (their devices and node selector) and reservations,
+ * node-local, node-selected and all-nodes slices. A claim that uses what it
+ * does not model (constraints, adminAccess, capacity requests,
+ * partitionable devices) says so in `unsupported`: its pods keep their "not
+ * modelled" warning.
  *
  * Names are interned in the decoder's table and the views live in its
  * arena, as the pods' do (pod.h). */
@@ -33,14 +34,19 @@ typedef struct pk_dra_selector {
 	const char *error;              /* interned; "" when it compiled */
 } pk_dra_selector;
 
-typedef struct pk_dra_request {
-	const char *name;
+typedef struct pk_dra_request pk_dra_request;
+struct pk_dra_request {
+	const char *name;               /* a subrequest's: "<request>/<subrequest>", as results name it */
 	const char *class_name;         /* exactly.deviceClassName (v1beta1: deviceClassName) */
 	bool all;                       /* allocationMode All */
 	int64_t count;                  /* ExactCount's count (default 1) */
 	pk_dra_selector *selectors;
 	int nselectors;
-} pk_dra_request;
+	/* firstAvailable (KEP-4816, prioritized alternatives): the subrequests
+	 * in order, the first that can be allocated wins; none: exactly */
+	pk_dra_request *subs;
+	int nsubs;
+};
 
 /* One device of an allocation (status.allocation.devices.results[]). */
 typedef struct pk_dra_device_ref {

@@ -140,29 +140,29 @@ static bool claims_found(pk_snapshot *s, const pk_pod *pod, dra_res *r)
 			continue; /* resourceclaim.Name: no claim needed */
 		if (!*pc->claim) {
 			if (pc->from_template) /* resourceclaim.ErrClaimNotFound */
-				snprintf(msg, sizeof msg, "pod \"%s/%s\": ResourceClaim not created yet", pod->namespace_,
+				snprintf(msg, sizeof msg, PK_R_DRA_CLAIM_NOT_CREATED, pod->namespace_,
 				         pod->name);
 			else /* resourceclaim.ErrAPIUnsupported */
-				snprintf(msg, sizeof msg, "pod \"%s/%s\", spec.resourceClaim \"%s\": none of the supported fields are set",
+				snprintf(msg, sizeof msg, PK_R_DRA_API_UNSUPPORTED,
 				         pod->namespace_, pod->name, pc->name);
 			reject(s, r, PK_CODE_UNSCHEDULABLE_UNRESOLVABLE, msg);
 			return false;
 		}
 		const pk_dra_claim *c = pk_dra_claim_get(s->dra, pod->namespace_, pc->claim);
 		if (!c) { /* the scheduler's assume cache: NotFoundError */
-			snprintf(msg, sizeof msg, "could not find ResourceClaim \"%s/%s\"", pod->namespace_, pc->claim);
+			snprintf(msg, sizeof msg, PK_R_DRA_CLAIM_NOT_FOUND, pod->namespace_, pc->claim);
 			reject(s, r, PK_CODE_UNSCHEDULABLE_UNRESOLVABLE, msg);
 			return false;
 		}
 		if (c->deleting) {
-			snprintf(msg, sizeof msg, "resourceclaim \"%s\" is being deleted", c->name);
+			snprintf(msg, sizeof msg, PK_R_DRA_CLAIM_DELETING, c->name);
 			reject(s, r, PK_CODE_UNSCHEDULABLE_UNRESOLVABLE, msg);
 			return false;
 		}
 		/* resourceclaim.IsForPod (the owner's uid, when the input kept it) */
 		if (pc->from_template && (strcmp(c->owner_kind, "Pod") != 0 || strcmp(c->owner_name, pod->name) != 0 ||
 		                          (*c->owner_uid && *pod->uid && strcmp(c->owner_uid, pod->uid) != 0))) {
-			snprintf(msg, sizeof msg, "ResourceClaim %s/%s was not created for pod %s/%s (pod is not owner)",
+			snprintf(msg, sizeof msg, PK_R_DRA_NOT_FOR_POD,
 			         c->namespace_, c->name, pod->namespace_, pod->name);
 			reject(s, r, PK_CODE_UNSCHEDULABLE_UNRESOLVABLE, msg);
 			return false;
@@ -182,24 +182,60 @@ static bool reserved_for(const pk_dra_claim *c, const pk_pod *pod)
 
 /* A selector of the claim's requests or their classes that does not
  * compile: upstream's allocator error for the first device it meets. */
+static const char *request_compile_error(pk_snapshot *s, const pk_dra_claim *c, const pk_dra_request *rq,
+                                         char *msg, size_t size)
+{
+	if (rq->nsubs) { /* the allocator meets the first subrequest's first */
+		for (int k = 0; k < rq->nsubs; k++)
+			if (request_compile_error(s, c, &rq->subs[k], msg, size))
+				return msg;
+		return NULL;
+	}
+	const pk_dra_class *cls = pk_dra_class_get(s->dra, rq->class_name);
+	for (int i = 0; cls && i < cls->nselectors; i++)
+		if (*cls->selectors[i].error) {
+			snprintf(msg, size, "class %s: selector #%d: CEL compile error: %s", cls->name, i,
+			         cls->selectors[i].error);
+			return msg;
+		}
+	for (int i = 0; i < rq->nselectors; i++)
+		if (*rq->selectors[i].error) {
+			snprintf(msg, size, "claim %s/%s: selector #%d: CEL compile error: %s", c->namespace_, c->name, i,
+			         rq->selectors[i].error);
+			return msg;
+		}
+	return NULL;
+}
+
 static const char *first_compile_error(pk_snapshot *s, const pk_dra_claim *c, char *msg, size_t size)
 {
-	for (int q = 0; q < c->nrequests; q++) {
-		const pk_dra_class *cls = pk_dra_class_get(s->dra, c->requests[q].class_name);
-		for (int i = 0; cls && i < cls->nselectors; i++)
-			if (*cls->selectors[i].error) {
-				snprintf(msg, size, "class %s: selector #%d: CEL compile error: %s", cls->name, i,
-				         cls->selectors[i].error);
-				return msg;
-			}
-		for (int i = 0; i < c->requests[q].nselectors; i++)
-			if (*c->requests[q].selectors[i].error) {
-				snprintf(msg, size, "claim %s/%s: selector #%d: CEL compile error: %s", c->namespace_, c->name, i,
-				         c->requests[q].selectors[i].error);
-				return msg;
-			}
-	}
+	for (int q = 0; q < c->nrequests; q++)
+		if (request_compile_error(s, c, &c->requests[q], msg, size))
+			return msg;
 	return NULL;
+}
+
+/* validateDeviceClass for a request, or each of its subrequests: false
+ * with the rejection set. */
+static bool request_classes_exist(pk_snapshot *s, dra_res *r, const pk_dra_request *rq)
+{
+	char msg[900];
+	for (int k = 0; k < rq->nsubs; k++)
+		if (!request_classes_exist(s, r, &rq->subs[k]))
+			return false;
+	if (rq->nsubs)
+		return true;
+	if (!*rq->class_name) { /* an Error */
+		snprintf(msg, sizeof msg, PK_R_DRA_UNSUPPORTED_REQUEST, rq->name);
+		reject(s, r, PK_CODE_ERROR, msg);
+		return false;
+	}
+	if (!pk_dra_class_get(s->dra, rq->class_name)) {
+		snprintf(msg, sizeof msg, PK_R_DRA_NO_CLASS, rq->name, rq->class_name);
+		reject(s, r, PK_CODE_UNSCHEDULABLE_UNRESOLVABLE, msg);
+		return false;
+	}
+	return true;
 }
 
 /* PreFilter's checks of each claim, in order: in use by too many pods, an
@@ -211,24 +247,14 @@ static void claims_usable(pk_snapshot *s, const pk_pod *pod, dra_res *r)
 		const pk_dra_claim *c = r->claims[i];
 		/* resourceclaim.CanBeReserved: ResourceClaimReservedForMaxSize 256 */
 		if (c->allocated && c->nreserved >= 256 && !reserved_for(c, pod)) {
-			reject(s, r, PK_CODE_UNSCHEDULABLE_UNRESOLVABLE, "resourceclaim in use");
+			reject(s, r, PK_CODE_UNSCHEDULABLE_UNRESOLVABLE, PK_R_DRA_IN_USE);
 			return;
 		}
 		if (c->allocated)
 			continue;
-		for (int q = 0; q < c->nrequests; q++) {
-			const pk_dra_request *rq = &c->requests[q];
-			if (!*rq->class_name) { /* validateDeviceClass: an Error */
-				snprintf(msg, sizeof msg, "request %s: unsupported request type", rq->name);
-				reject(s, r, PK_CODE_ERROR, msg);
+		for (int q = 0; q < c->nrequests; q++)
+			if (!request_classes_exist(s, r, &c->requests[q]))
 				return;
-			}
-			if (!pk_dra_class_get(s->dra, rq->class_name)) {
-				snprintf(msg, sizeof msg, "request %s: device class %s does not exist", rq->name, rq->class_name);
-				reject(s, r, PK_CODE_UNSCHEDULABLE_UNRESOLVABLE, msg);
-				return;
-			}
-		}
 	}
 	/* A selector that does not compile fails the Filter with an Error on
 	 * any node that has devices (the allocator meets it on the first one):
@@ -470,11 +496,13 @@ typedef struct alloc_out {
 	int *count;                     /* per want */
 	dev_at *devs;
 	int ndevs;
+	const char **names;             /* per want: the request's name, a subrequest's "<request>/<sub>" */
 } alloc_out;
 
 /* The wants of the pod's unallocated claims, in claim then request order
- * (the allocator's: claims as the pod lists them). */
-static want *wants_of(const pk_snapshot *s, const dra_res *r, int *nw, long *total)
+ * (the allocator's: claims as the pod lists them), a request with
+ * subrequests as the one choice[] picks (per such request, in order). */
+static want *wants_of(const pk_snapshot *s, const dra_res *r, const int *choice, int *nw, long *total)
 {
 	int n = 0;
 	for (int i = 0; i < r->nclaims; i++)
@@ -485,13 +513,46 @@ static want *wants_of(const pk_snapshot *s, const dra_res *r, int *nw, long *tot
 		return NULL;
 	want *w = pk_xmalloc(sizeof *w * (size_t)n);
 	n = 0;
+	int alt = 0;
 	for (int i = 0; i < r->nclaims; i++)
 		for (int q = 0; !r->claims[i]->allocated && q < r->claims[i]->nrequests; q++) {
 			const pk_dra_request *rq = &r->claims[i]->requests[q];
+			if (rq->nsubs)
+				rq = &rq->subs[choice[alt++]];
 			w[n++] = (want){ rq, pk_dra_class_get(s->dra, rq->class_name) };
 			*total += rq->all ? 0 : rq->count;
 		}
 	return w;
+}
+
+/* The requests with subrequests among the pod's unallocated claims: their
+ * counts of alternatives into *sizes (malloc'd); how many. */
+static int alternatives(const dra_res *r, int **sizes)
+{
+	int n = 0;
+	for (int i = 0; i < r->nclaims; i++)
+		for (int q = 0; !r->claims[i]->allocated && q < r->claims[i]->nrequests; q++)
+			n += r->claims[i]->requests[q].nsubs > 0;
+	*sizes = pk_xcalloc((size_t)n + 1, sizeof **sizes);
+	n = 0;
+	for (int i = 0; i < r->nclaims; i++)
+		for (int q = 0; !r->claims[i]->allocated && q < r->claims[i]->nrequests; q++)
+			if (r->claims[i]->requests[q].nsubs)
+				(*sizes)[n++] = r->claims[i]->requests[q].nsubs;
+	return n;
+}
+
+/* The next choice of subrequests in the allocator's order (the first
+ * request's alternatives outermost, as allocateOne recurses); false after
+ * the last. */
+static bool next_choice(int *choice, const int *sizes, int n)
+{
+	for (int k = n - 1; k >= 0; k--) {
+		if (++choice[k] < sizes[k])
+			return true;
+		choice[k] = 0;
+	}
+	return false;
 }
 
 /* The devices chosen, per want: All requests their candidates, ExactCount
@@ -501,10 +562,12 @@ static void record_picks(const alloc_state *a, const want *w, int nw, alloc_out 
 	out->first = pk_xmalloc(sizeof *out->first * (size_t)(nw + 1));
 	out->count = pk_xmalloc(sizeof *out->count * (size_t)(nw + 1));
 	out->devs = pk_xmalloc(sizeof *out->devs * (size_t)(a->ndevs + 1));
+	out->names = pk_xmalloc(sizeof *out->names * (size_t)(nw + 1));
 	out->ndevs = 0;
 	int slot = 0;
 	for (int q = 0; q < nw; q++) {
 		out->first[q] = out->ndevs;
+		out->names[q] = w[q].rq->name;
 		if (w[q].rq->all) {
 			for (int k = 0; k < a->ncands[q]; k++)
 				out->devs[out->ndevs++] = a->devs[a->cands[q][k]];
@@ -521,16 +584,17 @@ static void alloc_out_free(alloc_out *o)
 	free(o->first);
 	free(o->count);
 	free(o->devs);
+	free(o->names);
 	memset(o, 0, sizeof *o);
 }
 
-/* Can the pod's unallocated claims all be allocated on n? With out, what
- * the allocator picks (when it can). */
-static bool allocatable(const pk_snapshot *s, const dra_res *r, const pk_node *n, bool *error, alloc_out *out)
+/* One choice of subrequests: can the wants all be allocated on n? */
+static bool allocatable_as(const pk_snapshot *s, const dra_res *r, const int *choice, const pk_node *n, bool *error,
+                           alloc_out *out)
 {
 	int nw;
 	long total;
-	want *w = wants_of(s, r, &nw, &total);
+	want *w = wants_of(s, r, choice, &nw, &total);
 	*error = false;
 	if (nw == 0)
 		return true;
@@ -563,6 +627,25 @@ static bool allocatable(const pk_snapshot *s, const dra_res *r, const pk_node *n
 	return ok;
 }
 
+/* Can the pod's unallocated claims all be allocated on n? With out, what
+ * the allocator picks (when it can). Requests with subrequests
+ * (firstAvailable) take their alternatives in order, the first request's
+ * outermost: the first choice that allocates wins, as upstream's search
+ * finds it. */
+static bool allocatable(const pk_snapshot *s, const dra_res *r, const pk_node *n, bool *error, alloc_out *out)
+{
+	int *sizes;
+	int nalt = alternatives(r, &sizes);
+	int *choice = pk_xcalloc((size_t)nalt + 1, sizeof *choice);
+	bool ok;
+	do
+		ok = allocatable_as(s, r, choice, n, error, out);
+	while (!ok && !*error && next_choice(choice, sizes, nalt));
+	free(choice);
+	free(sizes);
+	return ok;
+}
+
 static bool allocation_on_node(const pk_dra_claim *c, const pk_node *n)
 {
 	if (*c->alloc_node) /* allocated in this run from a node-local slice */
@@ -588,11 +671,11 @@ bool pk_dra_node_fits(const pk_snapshot *s, const pk_pod *pod, const pk_node *n,
 		if (error) /* the allocator's error aborts the cycle upstream */
 			pk_status_set(out, PK_CODE_ERROR, PLUGIN, "CEL runtime error");
 		else
-			pk_status_set(out, PK_CODE_UNSCHEDULABLE_UNRESOLVABLE, PLUGIN, "cannot allocate all claims");
+			pk_status_set(out, PK_CODE_UNSCHEDULABLE_UNRESOLVABLE, PLUGIN, PK_R_DRA_CANNOT_ALLOCATE);
 		return false;
 	}
 	if (unavailable) {
-		pk_status_set(out, PK_CODE_UNSCHEDULABLE_UNRESOLVABLE, PLUGIN, "resourceclaim not available on the node");
+		pk_status_set(out, PK_CODE_UNSCHEDULABLE_UNRESOLVABLE, PLUGIN, PK_R_DRA_NOT_ON_NODE);
 		return false;
 	}
 	return true;
@@ -632,7 +715,7 @@ int pk_dra_devices_on(const pk_snapshot *s, const pk_pod *pod, const pk_node *n,
 		for (int rq = 0; rq < c->nrequests; rq++, q++)
 			for (int j = 0; j < o.count[q]; j++) {
 				const dev_at *d = &o.devs[o.first[q] + j];
-				v[k++] = pick_of(c, c->requests[rq].name, d->slice->driver, d->slice->pool, d->dev->name, false);
+				v[k++] = pick_of(c, o.names[q], d->slice->driver, d->slice->pool, d->dev->name, false);
 			}
 	}
 	alloc_out_free(&o);
@@ -667,7 +750,7 @@ static pk_dra_device_ref *claim_results(pk_snapshot *s, const pk_dra_claim *c, c
 	for (int k = 0; k < c->nrequests; k++)
 		for (int j = 0; j < o->count[q + k]; j++) {
 			const dev_at *d = &o->devs[o->first[q + k] + j];
-			refs[(*n)++] = (pk_dra_device_ref){ c->requests[k].name, d->slice->driver, d->slice->pool, d->dev->name };
+			refs[(*n)++] = (pk_dra_device_ref){ o->names[q + k], d->slice->driver, d->slice->pool, d->dev->name };
 			*local |= *d->slice->node_name != '\0';
 		}
 	return refs;
@@ -762,8 +845,12 @@ static bool wanted_by(const pk_dra_set *set, const dra_res *r, const pk_dra_slic
 	for (int c = 0; c < r->nclaims; c++)
 		for (int q = 0; !r->claims[c]->allocated && q < r->claims[c]->nrequests; q++) {
 			const pk_dra_request *rq = &r->claims[c]->requests[q];
-			if (device_matches(pk_dra_class_get(set, rq->class_name), rq, &v) == SEL_YES)
-				return true;
+			for (int k = 0; k < (rq->nsubs ? rq->nsubs : 1); k++) {
+				const pk_dra_request *x = rq->nsubs ? &rq->subs[k] : rq;
+				const pk_dra_class *cls = pk_dra_class_get(set, x->class_name);
+				if (cls && device_matches(cls, x, &v) == SEL_YES)
+					return true;
+			}
 		}
 	return false;
 }
