@@ -133,8 +133,39 @@ static int decode_allocation(pk_decoder *d, const cJSON *alloc, pk_dra_claim *c,
 
 /* A claim spec's devices (a ResourceClaim's spec.devices, a template's
  * spec.spec.devices): its requests, and what this slice does not model. */
+static void split_name(pk_decoder *d, const char *q, const char *driver, pk_cel_attr *a);
+
+/* constraints[]: matchAttribute ones; any other kind is not modelled. */
+static void decode_constraints(pk_decoder *d, const cJSON *list, pk_dra_constraint **out, int *n,
+                               const char **unsupported)
+{
+	*out = arena_array(d, array_size(list), sizeof **out);
+	*n = 0;
+	const cJSON *it;
+	cJSON_ArrayForEach(it, list) {
+		const char *attr = pk_str(it, "matchAttribute");
+		if (!attr) {
+			*unsupported = "constraints other than matchAttribute";
+			continue;
+		}
+		pk_dra_constraint *c = &(*out)[(*n)++];
+		pk_cel_attr a = { 0 };
+		split_name(d, attr, pk_intern(d->strs, ""), &a);
+		c->domain = a.domain;
+		c->name = a.name;
+		const cJSON *reqs = pk_get(it, "requests");
+		c->requests = arena_array(d, array_size(reqs), sizeof *c->requests);
+		c->nrequests = 0;
+		const cJSON *r;
+		cJSON_ArrayForEach(r, reqs)
+			if (cJSON_IsString(r))
+				c->requests[c->nrequests++] = pk_intern(d->strs, r->valuestring);
+	}
+}
+
 static int decode_devices(pk_decoder *d, const cJSON *devs, pk_dra_request **requests, int *n,
-                          const char **unsupported, char *err, size_t errsize)
+                          pk_dra_constraint **constraints, int *nconstraints, const char **unsupported, char *err,
+                          size_t errsize)
 {
 	const cJSON *reqs = pk_get(devs, "requests");
 	*requests = arena_array(d, array_size(reqs), sizeof **requests);
@@ -143,8 +174,7 @@ static int decode_devices(pk_decoder *d, const cJSON *devs, pk_dra_request **req
 	cJSON_ArrayForEach(rq, reqs)
 		if (decode_request(d, rq, &(*requests)[(*n)++], unsupported, NULL, err, errsize) < 0)
 			return -1;
-	if (array_size(pk_get(devs, "constraints")) > 0)
-		*unsupported = "constraints";
+	decode_constraints(d, pk_get(devs, "constraints"), constraints, nconstraints, unsupported);
 	return 0;
 }
 
@@ -159,7 +189,8 @@ static int add_claim(pk_dra_set *s, pk_decoder *d, const cJSON *obj, long record
 	const cJSON *del = pk_getp(obj, "metadata.deletionTimestamp");
 	c.deleting = del && !cJSON_IsNull(del);
 	decode_owner(d, obj, &c);
-	if (decode_devices(d, pk_getp(obj, "spec.devices"), &c.requests, &c.nrequests, &c.unsupported, err, errsize) < 0)
+	if (decode_devices(d, pk_getp(obj, "spec.devices"), &c.requests, &c.nrequests, &c.constraints, &c.nconstraints,
+	                   &c.unsupported, err, errsize) < 0)
 		return -1;
 	const cJSON *alloc = pk_getp(obj, "status.allocation");
 	if (alloc && !cJSON_IsNull(alloc) && decode_allocation(d, alloc, &c, err, errsize) < 0) {
@@ -198,8 +229,8 @@ static int add_template(pk_dra_set *s, pk_decoder *d, const cJSON *obj, char *er
 		.namespace_ = pk_intern(d->strs, *pk_namespace(obj) ? pk_namespace(obj) : "default"),
 		.name = istr(d, obj, "metadata.name"),
 	};
-	if (decode_devices(d, pk_getp(obj, "spec.spec.devices"), &t.requests, &t.nrequests, &t.unsupported, err,
-	                   errsize) < 0)
+	if (decode_devices(d, pk_getp(obj, "spec.spec.devices"), &t.requests, &t.nrequests, &t.constraints,
+	                   &t.nconstraints, &t.unsupported, err, errsize) < 0)
 		return -1;
 	s->templates = pk_grow(s->templates, &s->templatecap, (size_t)s->ntemplates + 1, sizeof *s->templates);
 	s->templates[s->ntemplates++] = t;
@@ -445,7 +476,8 @@ pk_dra_claim *pk_dra_claim_make(pk_dra_set *s, pk_arena *arena, const pk_dra_tem
 	pk_dra_claim *c = pk_arena_alloc(arena, sizeof *c);
 	*c = (pk_dra_claim){ .namespace_ = t->namespace_, .name = name, .record = -1, .owner_kind = "Pod",
 		             .owner_name = owner_name, .owner_uid = owner_uid, .requests = t->requests,
-		             .nrequests = t->nrequests, .unsupported = t->unsupported, .alloc_node = "" };
+		             .nrequests = t->nrequests, .constraints = t->constraints, .nconstraints = t->nconstraints,
+		             .unsupported = t->unsupported, .alloc_node = "" };
 	s->made = pk_grow(s->made, &s->madecap, (size_t)s->nmade + 1, sizeof *s->made);
 	s->made[s->nmade++] = c;
 	return c;

@@ -8,8 +8,9 @@
  * What this slice models: requests by ExactCount and All of one DeviceClass
  * with CEL selectors (k8s/cel.h), prioritized alternatives (firstAvailable),
  * allocated claims (their devices and node selector) and reservations,
- * node-local, node-selected and all-nodes slices. A claim that uses what it
- * does not model (constraints, adminAccess, capacity requests,
+ * matchAttribute constraints, node-local, node-selected and all-nodes
+ * slices. A claim that uses what it does not model (distinctAttribute and
+ * other constraints, adminAccess, capacity requests,
  * partitionable devices) says so in `unsupported`: its pods keep their "not
  * modelled" warning.
  *
@@ -48,6 +49,15 @@ struct pk_dra_request {
 	int nsubs;
 };
 
+/* A claim's matchAttribute constraint: the devices of the requests named
+ * (none: every request of the claim) must all have the attribute, of one
+ * value. */
+typedef struct pk_dra_constraint {
+	const char **requests;          /* interned; a request, or "<request>/<subrequest>" */
+	int nrequests;
+	const char *domain, *name;      /* the attribute, split as a device's are */
+} pk_dra_constraint;
+
 /* One device of an allocation (status.allocation.devices.results[]). */
 typedef struct pk_dra_device_ref {
 	const char *request, *driver, *pool, *device; /* interned */
@@ -60,6 +70,8 @@ typedef struct pk_dra_claim {
 	const char *owner_kind, *owner_name, *owner_uid; /* controller ownerReference ("" when none) */
 	pk_dra_request *requests;
 	int nrequests;
+	pk_dra_constraint *constraints;
+	int nconstraints;
 	const char *unsupported;        /* the first field this slice does not model, or NULL */
 	bool allocated;                 /* status.allocation present */
 	pk_dra_device_ref *devices;     /* status.allocation.devices.results */
@@ -110,6 +122,8 @@ typedef struct pk_dra_template {
 	const char *namespace_, *name;
 	pk_dra_request *requests;
 	int nrequests;
+	pk_dra_constraint *constraints;
+	int nconstraints;
 	const char *unsupported;
 } pk_dra_template;
 

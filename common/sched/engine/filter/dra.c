@@ -398,7 +398,82 @@ typedef struct alloc_state {
 	int *pick;                      /* per slot */
 	long budget;                    /* backtracking steps left */
 	bool error;
+	/* the devices picked so far, All requests' then the slots': for the
+	 * claims' matchAttribute constraints */
+	const struct want *w;
+	int *pick_want, *pick_dev;
+	int npicks;
 } alloc_state;
+
+typedef struct want {
+	const pk_dra_request *rq;
+	const pk_dra_class *cls;
+	const pk_dra_claim *claim;
+	const char *parent;             /* the request's name (a subrequest's parent's) */
+} want;
+
+static const pk_cel_attr *attr_of(const pk_dra_device *dv, const pk_dra_constraint *c)
+{
+	for (int i = 0; i < dv->nattrs; i++)
+		if (strcmp(dv->attrs[i].name, c->name) == 0 && strcmp(dv->attrs[i].domain, c->domain) == 0)
+			return &dv->attrs[i];
+	return NULL;
+}
+
+static bool same_value(const pk_cel_attr *x, const pk_cel_attr *y)
+{
+	if (x->kind != y->kind)
+		return false;
+	switch (x->kind) {
+	case PK_CEL_V_BOOL: return x->b == y->b;
+	case PK_CEL_V_INT: return x->i == y->i;
+	case PK_CEL_V_STRING:
+	case PK_CEL_V_VERSION: return strcmp(x->s, y->s) == 0;
+	default: return false;
+	}
+}
+
+/* Does the constraint name the want's request (none named: every one)? */
+static bool constraint_covers(const pk_dra_constraint *c, const want *w)
+{
+	if (!c->nrequests)
+		return true;
+	for (int i = 0; i < c->nrequests; i++)
+		if (strcmp(c->requests[i], w->parent) == 0 || strcmp(c->requests[i], w->rq->name) == 0)
+			return true;
+	return false;
+}
+
+/* Does device d for want q keep its claim's matchAttribute constraints with
+ * the devices picked so far (constraint.go: the attribute present, one
+ * value)? */
+static bool constraints_keep(const alloc_state *a, int q, int d)
+{
+	const want *w = &a->w[q];
+	for (int k = 0; k < w->claim->nconstraints; k++) {
+		const pk_dra_constraint *c = &w->claim->constraints[k];
+		if (!constraint_covers(c, w))
+			continue;
+		const pk_cel_attr *v = attr_of(a->devs[d].dev, c);
+		if (!v)
+			return false;
+		for (int i = 0; i < a->npicks; i++) {
+			const want *w2 = &a->w[a->pick_want[i]];
+			if (w2->claim != w->claim || !constraint_covers(c, w2))
+				continue;
+			const pk_cel_attr *v2 = attr_of(a->devs[a->pick_dev[i]].dev, c);
+			if (!v2 || !same_value(v, v2))
+				return false;
+		}
+	}
+	return true;
+}
+
+static void push_pick(alloc_state *a, int q, int d)
+{
+	a->pick_want[a->npicks] = q;
+	a->pick_dev[a->npicks++] = d;
+}
 
 /* Backtracking over the slots (the allocator's allocateOne): a slot of the
  * same request as the one before picks a later candidate. */
@@ -412,21 +487,18 @@ static bool assign(alloc_state *a, int slot)
 	int from = slot > 0 && a->slot_req[slot - 1] == q ? a->pick[slot - 1] + 1 : 0;
 	for (int k = from; k < a->ncands[q]; k++) {
 		int d = a->cands[q][k];
-		if (a->picked[d])
+		if (a->picked[d] || !constraints_keep(a, q, d))
 			continue;
 		a->picked[d] = true;
 		a->pick[slot] = k;
+		push_pick(a, q, d);
 		if (assign(a, slot + 1))
 			return true;
+		a->npicks--;
 		a->picked[d] = false;
 	}
 	return false;
 }
-
-typedef struct want {
-	const pk_dra_request *rq;
-	const pk_dra_class *cls;
-} want;
 
 /* Candidates of each request among the node's free devices; All requests
  * take theirs (every matching device, held ones included, must be free and
@@ -464,9 +536,10 @@ static bool gather(alloc_state *a, const pk_node *n, const want *w, int nw)
 		if (a->ncands[q] == 0)
 			return false; /* at least one device for All */
 		for (int k = 0; k < a->ncands[q]; k++) {
-			if (a->picked[a->cands[q][k]])
+			if (a->picked[a->cands[q][k]] || !constraints_keep(a, q, a->cands[q][k]))
 				return false;
 			a->picked[a->cands[q][k]] = true;
+			push_pick(a, q, a->cands[q][k]);
 		}
 	}
 	return true;
@@ -517,9 +590,10 @@ static want *wants_of(const pk_snapshot *s, const dra_res *r, const int *choice,
 	for (int i = 0; i < r->nclaims; i++)
 		for (int q = 0; !r->claims[i]->allocated && q < r->claims[i]->nrequests; q++) {
 			const pk_dra_request *rq = &r->claims[i]->requests[q];
+			const char *parent = rq->name;
 			if (rq->nsubs)
 				rq = &rq->subs[choice[alt++]];
-			w[n++] = (want){ rq, pk_dra_class_get(s->dra, rq->class_name) };
+			w[n++] = (want){ rq, pk_dra_class_get(s->dra, rq->class_name), r->claims[i], parent };
 			*total += rq->all ? 0 : rq->count;
 		}
 	return w;
@@ -598,9 +672,11 @@ static bool allocatable_as(const pk_snapshot *s, const dra_res *r, const int *ch
 	*error = false;
 	if (nw == 0)
 		return true;
-	alloc_state a = { .set = s->dra, .budget = 1000000 };
+	alloc_state a = { .set = s->dra, .budget = 1000000, .w = w };
 	node_devices(&a, n);
 	a.picked = pk_xcalloc((size_t)a.ndevs + 1, sizeof *a.picked);
+	a.pick_want = pk_xmalloc(sizeof *a.pick_want * (size_t)(a.ndevs + 1));
+	a.pick_dev = pk_xmalloc(sizeof *a.pick_dev * (size_t)(a.ndevs + 1));
 	a.cands = pk_xcalloc((size_t)nw, sizeof *a.cands);
 	a.ncands = pk_xcalloc((size_t)nw, sizeof *a.ncands);
 	bool ok = total <= a.ndevs && gather(&a, n, w, nw);
@@ -622,6 +698,8 @@ static bool allocatable_as(const pk_snapshot *s, const dra_res *r, const int *ch
 	free(a.cands);
 	free(a.ncands);
 	free(a.picked);
+	free(a.pick_want);
+	free(a.pick_dev);
 	free(a.devs);
 	free(w);
 	return ok;
