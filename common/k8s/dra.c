@@ -636,6 +636,27 @@ const pk_dra_template *pk_dra_template_get(const pk_dra_set *s, const char *ns, 
 	return NULL;
 }
 
+const pk_cel_attr *pk_dra_device_attr(const pk_dra_device *dv, const pk_dra_constraint *c)
+{
+	for (int i = 0; i < dv->nattrs; i++)
+		if (strcmp(dv->attrs[i].name, c->name) == 0 && strcmp(dv->attrs[i].domain, c->domain) == 0)
+			return &dv->attrs[i];
+	return NULL;
+}
+
+bool pk_dra_attr_equal(const pk_cel_attr *x, const pk_cel_attr *y)
+{
+	if (x->kind != y->kind)
+		return false;
+	switch (x->kind) {
+	case PK_CEL_V_BOOL: return x->b == y->b;
+	case PK_CEL_V_INT: return x->i == y->i;
+	case PK_CEL_V_STRING:
+	case PK_CEL_V_VERSION: return strcmp(x->s, y->s) == 0;
+	default: return false;
+	}
+}
+
 /* ---- a pod's claims ------------------------------------------------------------------ */
 
 const pk_pod_dra *pk_pod_dra_decode(pk_decoder *d, const cJSON *claims, const cJSON *statuses)

@@ -168,6 +168,10 @@ void pk_dra_set_free(pk_dra_set *s);
 const pk_dra_claim *pk_dra_claim_get(const pk_dra_set *s, const char *ns, const char *name);
 const pk_dra_class *pk_dra_class_get(const pk_dra_set *s, const char *name);
 const pk_dra_template *pk_dra_template_get(const pk_dra_set *s, const char *ns, const char *name);
+/* The device's attribute a matchAttribute constraint names, or NULL; two
+ * attribute values equal (kind and value)? */
+const pk_cel_attr *pk_dra_device_attr(const pk_dra_device *dv, const pk_dra_constraint *c);
+bool pk_dra_attr_equal(const pk_cel_attr *x, const pk_cel_attr *y);
 /* The claim that holds device (driver, pool, device: interned), or NULL. */
 const pk_dra_claim *pk_dra_holder(const pk_dra_set *s, const char *driver, const char *pool, const char *device);
 

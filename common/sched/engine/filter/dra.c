@@ -412,27 +412,6 @@ typedef struct want {
 	const char *parent;             /* the request's name (a subrequest's parent's) */
 } want;
 
-static const pk_cel_attr *attr_of(const pk_dra_device *dv, const pk_dra_constraint *c)
-{
-	for (int i = 0; i < dv->nattrs; i++)
-		if (strcmp(dv->attrs[i].name, c->name) == 0 && strcmp(dv->attrs[i].domain, c->domain) == 0)
-			return &dv->attrs[i];
-	return NULL;
-}
-
-static bool same_value(const pk_cel_attr *x, const pk_cel_attr *y)
-{
-	if (x->kind != y->kind)
-		return false;
-	switch (x->kind) {
-	case PK_CEL_V_BOOL: return x->b == y->b;
-	case PK_CEL_V_INT: return x->i == y->i;
-	case PK_CEL_V_STRING:
-	case PK_CEL_V_VERSION: return strcmp(x->s, y->s) == 0;
-	default: return false;
-	}
-}
-
 /* Does the constraint name the want's request (none named: every one)? */
 static bool constraint_covers(const pk_dra_constraint *c, const want *w)
 {
@@ -454,15 +433,15 @@ static bool constraints_keep(const alloc_state *a, int q, int d)
 		const pk_dra_constraint *c = &w->claim->constraints[k];
 		if (!constraint_covers(c, w))
 			continue;
-		const pk_cel_attr *v = attr_of(a->devs[d].dev, c);
+		const pk_cel_attr *v = pk_dra_device_attr(a->devs[d].dev, c);
 		if (!v)
 			return false;
 		for (int i = 0; i < a->npicks; i++) {
 			const want *w2 = &a->w[a->pick_want[i]];
 			if (w2->claim != w->claim || !constraint_covers(c, w2))
 				continue;
-			const pk_cel_attr *v2 = attr_of(a->devs[a->pick_dev[i]].dev, c);
-			if (!v2 || !same_value(v, v2))
+			const pk_cel_attr *v2 = pk_dra_device_attr(a->devs[a->pick_dev[i]].dev, c);
+			if (!v2 || !pk_dra_attr_equal(v, v2))
 				return false;
 		}
 	}
@@ -1012,26 +991,4 @@ const char *pk_dra_held_devices_note(const pk_pod *pod)
 		r->held_note_gen = r->s->dra->generation;
 	}
 	return r->held_note;
-}
-
-bool pk_dra_input_hint(const pk_snapshot *s, pk_pod *const *pods, long n, char *buf, size_t size)
-{
-	if (s->dra && (s->dra->nclaims || s->dra->nclasses || s->dra->nslices || s->dra->ntemplates))
-		return false;
-	long with = 0;
-	const pk_pod *first = NULL;
-	for (long i = 0; i < n; i++)
-		if (pods[i]->con->dra) {
-			with++;
-			first = first ? first : pods[i];
-		}
-	if (!with)
-		return false;
-	snprintf(buf, size,
-	         "%ld pod(s) use resourceClaims (first: %s/%s) and the input holds no DRA object: DynamicResources is "
-	         "not run for them, where upstream allocates their devices; take the snapshot with "
-	         "`kubectl get resourceclaims,resourceclaimtemplates,deviceclasses,resourceslices -A -o json` beside "
-	         "the usual kinds",
-	         with, first->namespace_, first->name);
-	return true;
 }
