@@ -316,15 +316,8 @@ static void on_step(void *ctx, const pk_sim_step *st)
 		const pk_pod *p = st->unit->pods[i];
 		if (pk_volumes_assumption(p)) /* in the plan's warnings already */
 			warn(r, NULL, "pod %s/%s: %s", p->namespace_, p->name, pk_volumes_assumption(p));
-	}
-	if (st->node && pk_dra_allocates(st->unit->pods[0])) {
-		/* the first slice of DRA: a placement's allocation is not played forward */
-		static const char devices_kept[] =
-			"the devices a placed pod's resource claims are allocated are not taken from the pods planned "
-			"after it (DRA allocations are not played forward in --simulate): a later pod may be given the "
-			"same devices";
-		pk_plan_add_warning(&plan, devices_kept);
-		warn(r, NULL, "%s", devices_kept);
+		if (pk_dra_assumption(p)) /* likewise */
+			warn(r, NULL, "pod %s/%s: %s", p->namespace_, p->name, pk_dra_assumption(p));
 	}
 	r->writer->plan(r, &plan);
 	pk_plan_free(&plan);
@@ -872,6 +865,7 @@ int pp_simulate_main(int argc, char **argv)
 	    !r->trouble && read_applied(r, &apply_reader, &a) &&
 	    !pk_cli_input_cut(&r->cli, r->replay.args.on ? "replay" : "plans")) {
 		pk_snapshot_finish(&r->snap);
+		pk_dra_play_forward(&r->snap); /* a placement's devices taken, an evicted pod's freed */
 		warn_classes(r);
 		pk_pg_set_finish(&r->groups, &r->snap);
 		const char *caveat = pk_pg_release_caveat(&r->groups);

@@ -63,16 +63,20 @@ static int compile_terms(pk_decoder *d, const cJSON *sel, pk_node_term **out, in
 
 /* ---- ResourceClaim ----------------------------------------------------------- */
 
-/* One request: v1's exactly {...} or v1beta1's fields on the request. */
-static int decode_request(pk_decoder *d, const cJSON *rq, pk_dra_request *out, const char **unsupported, char *err,
-                          size_t errsize)
+/* One request: v1's exactly {...} or v1beta1's fields on the request; a
+ * firstAvailable subrequest's on it (sub: named "<parent>/<name>"). */
+static int decode_request(pk_decoder *d, const cJSON *rq, pk_dra_request *out, const char **unsupported,
+                          const char *parent, char *err, size_t errsize)
 {
 	const cJSON *ex = pk_get(rq, "exactly");
 	if (!ex)
-		ex = rq; /* v1beta1 */
+		ex = rq; /* v1beta1, and a subrequest */
 	*out = (pk_dra_request){ .name = istr(d, rq, "name"), .class_name = istr(d, ex, "deviceClassName"), .count = 1 };
-	if (pk_get(rq, "firstAvailable") && !*out->class_name)
-		*unsupported = "firstAvailable";
+	if (parent) {
+		char full[600];
+		snprintf(full, sizeof full, "%s/%s", parent, out->name);
+		out->name = pk_intern(d->strs, full);
+	}
 	if (pk_bool(ex, "adminAccess"))
 		*unsupported = "adminAccess";
 	if (pk_get(ex, "capacity"))
@@ -84,9 +88,17 @@ static int decode_request(pk_decoder *d, const cJSON *rq, pk_dra_request *out, c
 		snprintf(err, errsize, "spec.devices.requests \"%s\": count is not an integer >= 1", out->name);
 		return -1;
 	}
-	char what[200];
+	char what[700];
 	snprintf(what, sizeof what, "spec.devices.requests \"%s\"", out->name);
-	return decode_selectors(d, pk_get(ex, "selectors"), &out->selectors, &out->nselectors, what, err, errsize);
+	if (decode_selectors(d, pk_get(ex, "selectors"), &out->selectors, &out->nselectors, what, err, errsize) < 0)
+		return -1;
+	const cJSON *subs = parent || *out->class_name ? NULL : pk_get(rq, "firstAvailable");
+	out->subs = arena_array(d, array_size(subs), sizeof *out->subs);
+	const cJSON *it;
+	cJSON_ArrayForEach(it, subs)
+		if (decode_request(d, it, &out->subs[out->nsubs++], unsupported, out->name, err, errsize) < 0)
+			return -1;
+	return 0;
 }
 
 static void decode_owner(pk_decoder *d, const cJSON *obj, pk_dra_claim *c)
@@ -119,25 +131,67 @@ static int decode_allocation(pk_decoder *d, const cJSON *alloc, pk_dra_claim *c,
 	return 0;
 }
 
+/* A claim spec's devices (a ResourceClaim's spec.devices, a template's
+ * spec.spec.devices): its requests, and what this slice does not model. */
+static void split_name(pk_decoder *d, const char *q, const char *driver, pk_cel_attr *a);
+
+/* constraints[]: matchAttribute ones; any other kind is not modelled. */
+static void decode_constraints(pk_decoder *d, const cJSON *list, pk_dra_constraint **out, int *n,
+                               const char **unsupported)
+{
+	*out = arena_array(d, array_size(list), sizeof **out);
+	*n = 0;
+	const cJSON *it;
+	cJSON_ArrayForEach(it, list) {
+		const char *attr = pk_str(it, "matchAttribute");
+		if (!attr) {
+			*unsupported = "constraints other than matchAttribute";
+			continue;
+		}
+		pk_dra_constraint *c = &(*out)[(*n)++];
+		pk_cel_attr a = { 0 };
+		split_name(d, attr, pk_intern(d->strs, ""), &a);
+		c->domain = a.domain;
+		c->name = a.name;
+		const cJSON *reqs = pk_get(it, "requests");
+		c->requests = arena_array(d, array_size(reqs), sizeof *c->requests);
+		c->nrequests = 0;
+		const cJSON *r;
+		cJSON_ArrayForEach(r, reqs)
+			if (cJSON_IsString(r))
+				c->requests[c->nrequests++] = pk_intern(d->strs, r->valuestring);
+	}
+}
+
+static int decode_devices(pk_decoder *d, const cJSON *devs, pk_dra_request **requests, int *n,
+                          pk_dra_constraint **constraints, int *nconstraints, const char **unsupported, char *err,
+                          size_t errsize)
+{
+	const cJSON *reqs = pk_get(devs, "requests");
+	*requests = arena_array(d, array_size(reqs), sizeof **requests);
+	*n = 0;
+	const cJSON *rq;
+	cJSON_ArrayForEach(rq, reqs)
+		if (decode_request(d, rq, &(*requests)[(*n)++], unsupported, NULL, err, errsize) < 0)
+			return -1;
+	decode_constraints(d, pk_get(devs, "constraints"), constraints, nconstraints, unsupported);
+	return 0;
+}
+
 static int add_claim(pk_dra_set *s, pk_decoder *d, const cJSON *obj, long record, char *err, size_t errsize)
 {
 	pk_dra_claim c = {
 		.namespace_ = pk_intern(d->strs, *pk_namespace(obj) ? pk_namespace(obj) : "default"),
 		.name = istr(d, obj, "metadata.name"),
 		.record = record,
+		.alloc_node = "",
 	};
 	const cJSON *del = pk_getp(obj, "metadata.deletionTimestamp");
 	c.deleting = del && !cJSON_IsNull(del);
 	decode_owner(d, obj, &c);
-	const cJSON *devs = pk_getp(obj, "spec.devices");
-	const cJSON *reqs = pk_get(devs, "requests");
-	c.requests = arena_array(d, array_size(reqs), sizeof *c.requests);
-	const cJSON *rq;
-	cJSON_ArrayForEach(rq, reqs)
-		if (decode_request(d, rq, &c.requests[c.nrequests++], &c.unsupported, err, errsize) < 0)
-			return -1;
-	if (array_size(pk_get(devs, "constraints")) > 0)
-		c.unsupported = "constraints";
+	if (decode_devices(d, pk_getp(obj, "spec.devices"), &c.requests, &c.nrequests, &c.constraints, &c.nconstraints,
+	                   &c.unsupported, err, errsize) < 0)
+		return -1;
 	const cJSON *alloc = pk_getp(obj, "status.allocation");
 	if (alloc && !cJSON_IsNull(alloc) && decode_allocation(d, alloc, &c, err, errsize) < 0) {
 		pk_node_terms_free(c.node_terms, c.nnode_terms);
@@ -169,14 +223,18 @@ static int add_class(pk_dra_set *s, pk_decoder *d, const cJSON *obj, char *err, 
 	return 0;
 }
 
-static void add_template(pk_dra_set *s, pk_decoder *d, const cJSON *obj)
+static int add_template(pk_dra_set *s, pk_decoder *d, const cJSON *obj, char *err, size_t errsize)
 {
 	pk_dra_template t = {
 		.namespace_ = pk_intern(d->strs, *pk_namespace(obj) ? pk_namespace(obj) : "default"),
 		.name = istr(d, obj, "metadata.name"),
 	};
+	if (decode_devices(d, pk_getp(obj, "spec.spec.devices"), &t.requests, &t.nrequests, &t.constraints,
+	                   &t.nconstraints, &t.unsupported, err, errsize) < 0)
+		return -1;
 	s->templates = pk_grow(s->templates, &s->templatecap, (size_t)s->ntemplates + 1, sizeof *s->templates);
 	s->templates[s->ntemplates++] = t;
+	return 0;
 }
 
 /* ---- ResourceSlice ---------------------------------------------------------------- */
@@ -290,8 +348,7 @@ int pk_dra_set_add(pk_dra_set *s, pk_decoder *d, const cJSON *obj, long record, 
 		return add_class(s, d, obj, err, errsize);
 	if (strcmp(kind, "ResourceSlice") == 0)
 		return add_slice(s, d, obj, err, errsize);
-	add_template(s, d, obj);
-	return 0;
+	return add_template(s, d, obj, err, errsize);
 }
 
 /* ---- finish and look-ups ------------------------------------------------------------- */
@@ -320,6 +377,17 @@ static int slice_cmp(const void *a, const void *b)
 	if (!c)
 		c = strcmp(x->pool, y->pool);
 	return c ? c : strcmp(x->name, y->name);
+}
+
+static void compile_selectors(pk_decoder *d, pk_dra_selector *sel, int n);
+
+/* A request's selectors and its subrequests', compiled once. */
+static void compile_requests(pk_decoder *d, pk_dra_request *rq, int n)
+{
+	for (int r = 0; r < n; r++) {
+		compile_selectors(d, rq[r].selectors, rq[r].nselectors);
+		compile_requests(d, rq[r].subs, rq[r].nsubs);
+	}
 }
 
 static void compile_selectors(pk_decoder *d, pk_dra_selector *sel, int n)
@@ -362,11 +430,16 @@ static void index_held(pk_dra_set *s)
 	long n = 0;
 	for (long i = 0; i < s->nclaims; i++)
 		n += s->claims[i].allocated ? s->claims[i].ndevices : 0;
+	for (long i = 0; i < s->nmade; i++)
+		n += s->made[i]->allocated ? s->made[i]->ndevices : 0;
 	held_pair *pairs = pk_xmalloc(sizeof *pairs * (size_t)(n + 1));
 	long k = 0;
 	for (long i = 0; i < s->nclaims; i++)
 		for (int j = 0; s->claims[i].allocated && j < s->claims[i].ndevices; j++)
 			pairs[k++] = (held_pair){ &s->claims[i].devices[j], &s->claims[i] };
+	for (long i = 0; i < s->nmade; i++)
+		for (int j = 0; s->made[i]->allocated && j < s->made[i]->ndevices; j++)
+			pairs[k++] = (held_pair){ &s->made[i]->devices[j], s->made[i] };
 	if (n > 1)
 		qsort(pairs, (size_t)n, sizeof *pairs, held_cmp);
 	free(s->held);
@@ -378,6 +451,7 @@ static void index_held(pk_dra_set *s)
 		s->held_by[i] = pairs[i].claim;
 	}
 	s->nheld = n;
+	s->generation++;
 	free(pairs);
 }
 
@@ -394,6 +468,77 @@ const pk_dra_claim *pk_dra_holder(const pk_dra_set *s, const char *driver, const
 	return lo < s->nheld && ref_cmp3(s->held[lo], driver, pool, device) == 0 ? s->held_by[lo] : NULL;
 }
 
+/* ---- the run's changes ------------------------------------------------------------- */
+
+pk_dra_claim *pk_dra_claim_make(pk_dra_set *s, pk_arena *arena, const pk_dra_template *t, const char *name,
+                                const char *owner_name, const char *owner_uid)
+{
+	pk_dra_claim *c = pk_arena_alloc(arena, sizeof *c);
+	*c = (pk_dra_claim){ .namespace_ = t->namespace_, .name = name, .record = -1, .owner_kind = "Pod",
+		             .owner_name = owner_name, .owner_uid = owner_uid, .requests = t->requests,
+		             .nrequests = t->nrequests, .constraints = t->constraints, .nconstraints = t->nconstraints,
+		             .unsupported = t->unsupported, .alloc_node = "" };
+	s->made = pk_grow(s->made, &s->madecap, (size_t)s->nmade + 1, sizeof *s->made);
+	s->made[s->nmade++] = c;
+	return c;
+}
+
+void pk_dra_claim_allocate(pk_dra_set *s, pk_dra_claim *c, pk_dra_device_ref *devs, int n, const char *node)
+{
+	c->allocated = true;
+	c->played = true;
+	c->devices = devs;
+	c->ndevices = n;
+	c->has_node_selector = false; /* the input's terms, if any, are freed with the set */
+	c->alloc_node = node ? node : "";
+	index_held(s);
+}
+
+static bool same_consumer(const pk_dra_claim *c, int i, const char *uid, const char *name)
+{
+	if (*uid && *c->reserved_uids[i])
+		return strcmp(c->reserved_uids[i], uid) == 0;
+	return strcmp(c->reserved_names[i], name) == 0;
+}
+
+void pk_dra_claim_reserve(pk_dra_claim *c, pk_arena *arena, const char *uid, const char *name)
+{
+	for (int i = 0; i < c->nreserved; i++)
+		if (same_consumer(c, i, uid, name))
+			return;
+	const char **uids = pk_arena_alloc(arena, sizeof *uids * (size_t)(c->nreserved + 1));
+	const char **names = pk_arena_alloc(arena, sizeof *names * (size_t)(c->nreserved + 1));
+	if (c->nreserved) {
+		memcpy(uids, c->reserved_uids, sizeof *uids * (size_t)c->nreserved);
+		memcpy(names, c->reserved_names, sizeof *names * (size_t)c->nreserved);
+	}
+	uids[c->nreserved] = uid;
+	names[c->nreserved++] = name;
+	c->reserved_uids = uids;
+	c->reserved_names = names;
+}
+
+bool pk_dra_claim_unreserve(pk_dra_set *s, pk_dra_claim *c, const char *uid, const char *name)
+{
+	int k = 0, before = c->nreserved;
+	for (int i = 0; i < c->nreserved; i++)
+		if (!same_consumer(c, i, uid, name)) {
+			c->reserved_uids[k] = c->reserved_uids[i];
+			c->reserved_names[k++] = c->reserved_names[i];
+		}
+	c->nreserved = k;
+	/* controller.go syncClaim: deallocated on the transition from used to
+	 * unused only (a claim allocated and never reserved stays allocated) */
+	if (k == before || k > 0 || !c->allocated)
+		return false;
+	c->allocated = false;
+	c->ndevices = 0;
+	c->has_node_selector = false;
+	c->alloc_node = "";
+	index_held(s);
+	return true;
+}
+
 void pk_dra_set_finish(pk_dra_set *s, pk_decoder *d)
 {
 	if (s->finished)
@@ -407,8 +552,9 @@ void pk_dra_set_finish(pk_dra_set *s, pk_decoder *d)
 	for (long i = 0; i < s->nclasses; i++)
 		compile_selectors(d, s->classes[i].selectors, s->classes[i].nselectors);
 	for (long i = 0; i < s->nclaims; i++)
-		for (int r = 0; r < s->claims[i].nrequests; r++)
-			compile_selectors(d, s->claims[i].requests[r].selectors, s->claims[i].requests[r].nselectors);
+		compile_requests(d, s->claims[i].requests, s->claims[i].nrequests);
+	for (long i = 0; i < s->ntemplates; i++)
+		compile_requests(d, s->templates[i].requests, s->templates[i].nrequests);
 	index_held(s);
 	s->finished = true;
 }
@@ -419,17 +565,27 @@ static void free_programs(pk_dra_selector *sel, int n)
 		pk_cel_free(sel[i].program);
 }
 
+static void free_requests(pk_dra_request *rq, int n)
+{
+	for (int r = 0; r < n; r++) {
+		free_programs(rq[r].selectors, rq[r].nselectors);
+		free_requests(rq[r].subs, rq[r].nsubs);
+	}
+}
+
 void pk_dra_set_free(pk_dra_set *s)
 {
 	if (!s)
 		return;
 	for (long i = 0; i < s->nclaims; i++) {
 		pk_node_terms_free(s->claims[i].node_terms, s->claims[i].nnode_terms);
-		for (int r = 0; r < s->claims[i].nrequests; r++)
-			free_programs(s->claims[i].requests[r].selectors, s->claims[i].requests[r].nselectors);
+		free_requests(s->claims[i].requests, s->claims[i].nrequests);
 	}
 	for (long i = 0; i < s->nclasses; i++)
 		free_programs(s->classes[i].selectors, s->classes[i].nselectors);
+	for (long i = 0; i < s->ntemplates; i++) /* made claims share their template's */
+		free_requests(s->templates[i].requests, s->templates[i].nrequests);
+	free(s->made);
 	for (long i = 0; i < s->nslices; i++)
 		pk_node_terms_free(s->slices[i].node_terms, s->slices[i].nnode_terms);
 	free(s->claims);
@@ -472,6 +628,35 @@ const pk_dra_class *pk_dra_class_get(const pk_dra_set *s, const char *name)
 	return lo < s->nclasses && strcmp(s->classes[lo].name, name) == 0 ? &s->classes[lo] : NULL;
 }
 
+const pk_dra_template *pk_dra_template_get(const pk_dra_set *s, const char *ns, const char *name)
+{
+	for (long i = s->ntemplates - 1; i >= 0; i--) /* the last one read */
+		if (strcmp(s->templates[i].name, name) == 0 && strcmp(s->templates[i].namespace_, ns) == 0)
+			return &s->templates[i];
+	return NULL;
+}
+
+const pk_cel_attr *pk_dra_device_attr(const pk_dra_device *dv, const pk_dra_constraint *c)
+{
+	for (int i = 0; i < dv->nattrs; i++)
+		if (strcmp(dv->attrs[i].name, c->name) == 0 && strcmp(dv->attrs[i].domain, c->domain) == 0)
+			return &dv->attrs[i];
+	return NULL;
+}
+
+bool pk_dra_attr_equal(const pk_cel_attr *x, const pk_cel_attr *y)
+{
+	if (x->kind != y->kind)
+		return false;
+	switch (x->kind) {
+	case PK_CEL_V_BOOL: return x->b == y->b;
+	case PK_CEL_V_INT: return x->i == y->i;
+	case PK_CEL_V_STRING:
+	case PK_CEL_V_VERSION: return strcmp(x->s, y->s) == 0;
+	default: return false;
+	}
+}
+
 /* ---- a pod's claims ------------------------------------------------------------------ */
 
 const pk_pod_dra *pk_pod_dra_decode(pk_decoder *d, const cJSON *claims, const cJSON *statuses)
@@ -485,7 +670,8 @@ const pk_pod_dra *pk_pod_dra_decode(pk_decoder *d, const cJSON *claims, const cJ
 	const cJSON *c;
 	cJSON_ArrayForEach(c, claims) {
 		pk_pod_dra_claim *x = &pd->claims[pd->nclaims++];
-		*x = (pk_pod_dra_claim){ .name = istr(d, c, "name"), .claim = istr(d, c, "resourceClaimName") };
+		*x = (pk_pod_dra_claim){ .name = istr(d, c, "name"), .claim = istr(d, c, "resourceClaimName"),
+			                 .template_name = istr(d, c, "resourceClaimTemplateName") };
 		if (*x->claim || !pk_str(c, "resourceClaimTemplateName"))
 			continue;
 		x->from_template = true;

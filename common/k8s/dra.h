@@ -6,11 +6,13 @@
  * reads them (DynamicResources) is the engine's (sched/engine/filter/dra.c).
  *
  * What this slice models: requests by ExactCount and All of one DeviceClass
- * with CEL selectors (k8s/cel.h), allocated claims (their devices and node
- * selector) and reservations, node-local, node-selected and all-nodes
- * slices. A claim that uses what it does not model (firstAvailable,
- * constraints, adminAccess, capacity requests, partitionable devices) says
- * so in `unsupported`: its pods keep their "not modelled" warning.
+ * with CEL selectors (k8s/cel.h), prioritized alternatives (firstAvailable),
+ * allocated claims (their devices and node selector) and reservations,
+ * matchAttribute constraints, node-local, node-selected and all-nodes
+ * slices. A claim that uses what it does not model (distinctAttribute and
+ * other constraints, adminAccess, capacity requests,
+ * partitionable devices) says so in `unsupported`: its pods keep their "not
+ * modelled" warning.
  *
  * Names are interned in the decoder's table and the views live in its
  * arena, as the pods' do (pod.h). */
@@ -33,14 +35,28 @@ typedef struct pk_dra_selector {
 	const char *error;              /* interned; "" when it compiled */
 } pk_dra_selector;
 
-typedef struct pk_dra_request {
-	const char *name;
+typedef struct pk_dra_request pk_dra_request;
+struct pk_dra_request {
+	const char *name;               /* a subrequest's: "<request>/<subrequest>", as results name it */
 	const char *class_name;         /* exactly.deviceClassName (v1beta1: deviceClassName) */
 	bool all;                       /* allocationMode All */
 	int64_t count;                  /* ExactCount's count (default 1) */
 	pk_dra_selector *selectors;
 	int nselectors;
-} pk_dra_request;
+	/* firstAvailable (KEP-4816, prioritized alternatives): the subrequests
+	 * in order, the first that can be allocated wins; none: exactly */
+	pk_dra_request *subs;
+	int nsubs;
+};
+
+/* A claim's matchAttribute constraint: the devices of the requests named
+ * (none: every request of the claim) must all have the attribute, of one
+ * value. */
+typedef struct pk_dra_constraint {
+	const char **requests;          /* interned; a request, or "<request>/<subrequest>" */
+	int nrequests;
+	const char *domain, *name;      /* the attribute, split as a device's are */
+} pk_dra_constraint;
 
 /* One device of an allocation (status.allocation.devices.results[]). */
 typedef struct pk_dra_device_ref {
@@ -54,6 +70,8 @@ typedef struct pk_dra_claim {
 	const char *owner_kind, *owner_name, *owner_uid; /* controller ownerReference ("" when none) */
 	pk_dra_request *requests;
 	int nrequests;
+	pk_dra_constraint *constraints;
+	int nconstraints;
 	const char *unsupported;        /* the first field this slice does not model, or NULL */
 	bool allocated;                 /* status.allocation present */
 	pk_dra_device_ref *devices;     /* status.allocation.devices.results */
@@ -64,6 +82,11 @@ typedef struct pk_dra_claim {
 	int nreserved;                  /* status.reservedFor entries */
 	const char **reserved_uids;     /* their uids (interned) */
 	const char **reserved_names;    /* their names (interned) */
+	/* the run's own allocation (pk_dra_claim_allocate): its node, when a
+	 * device came from a node-local slice ("" otherwise), and that it was
+	 * made here, not read */
+	const char *alloc_node;
+	bool played;
 } pk_dra_claim;
 
 typedef struct pk_dra_class {
@@ -93,9 +116,15 @@ typedef struct pk_dra_slice {
 	int ndevices;
 } pk_dra_slice;
 
-/* A ResourceClaimTemplate: what the claim its controller makes asks. */
+/* A ResourceClaimTemplate: what the claim its controller makes asks
+ * (spec.spec.devices: the requests, what this slice does not model). */
 typedef struct pk_dra_template {
 	const char *namespace_, *name;
+	pk_dra_request *requests;
+	int nrequests;
+	pk_dra_constraint *constraints;
+	int nconstraints;
+	const char *unsupported;
 } pk_dra_template;
 
 /* The DRA objects of an input; sorted at finish. */
@@ -112,11 +141,17 @@ typedef struct pk_dra_set {
 	pk_dra_template *templates;
 	long ntemplates;
 	size_t templatecap;
+	/* claims made during the run from templates (pk_dra_claim_make), in the
+	 * caller's arena: held devices are indexed with the input's */
+	pk_dra_claim **made;
+	long nmade;
+	size_t madecap;
 	/* at finish: every allocated claim's devices, sorted by (driver, pool,
 	 * device) address (interned), with the claim that holds each */
 	const pk_dra_device_ref **held;
 	const pk_dra_claim **held_by;
 	long nheld;
+	long generation;                /* bumped each time the held devices change */
 	bool finished;
 	bool pods_resolved;             /* the snapshot's pods resolved (engine/filter/dra.c) */
 } pk_dra_set;
@@ -132,8 +167,33 @@ void pk_dra_set_free(pk_dra_set *s);
 
 const pk_dra_claim *pk_dra_claim_get(const pk_dra_set *s, const char *ns, const char *name);
 const pk_dra_class *pk_dra_class_get(const pk_dra_set *s, const char *name);
+const pk_dra_template *pk_dra_template_get(const pk_dra_set *s, const char *ns, const char *name);
+/* The device's attribute a matchAttribute constraint names, or NULL; two
+ * attribute values equal (kind and value)? */
+const pk_cel_attr *pk_dra_device_attr(const pk_dra_device *dv, const pk_dra_constraint *c);
+bool pk_dra_attr_equal(const pk_cel_attr *x, const pk_cel_attr *y);
 /* The claim that holds device (driver, pool, device: interned), or NULL. */
 const pk_dra_claim *pk_dra_holder(const pk_dra_set *s, const char *driver, const char *pool, const char *device);
+
+/* ---- the run's changes: allocations played forward ---------------------- */
+
+/* A claim made from template t for a pod's claim, as the resourceclaim
+ * controller makes it (its requests the template's; owned by the pod
+ * owner_name/owner_uid), named name, unallocated, in arena. */
+pk_dra_claim *pk_dra_claim_make(pk_dra_set *s, pk_arena *arena, const pk_dra_template *t, const char *name,
+                                const char *owner_name, const char *owner_uid);
+
+/* Allocate c (not allocated) the n devices devs (kept: arena memory of the
+ * caller's), on node when one of them came from a node-local slice (NULL
+ * otherwise): the devices are held from now on (the index is rebuilt). */
+void pk_dra_claim_allocate(pk_dra_set *s, pk_dra_claim *c, pk_dra_device_ref *devs, int n, const char *node);
+/* Add a pod (uid, name: interned) to c's reservedFor, unless it is there;
+ * the arrays grow in arena. */
+void pk_dra_claim_reserve(pk_dra_claim *c, pk_arena *arena, const char *uid, const char *name);
+/* Take the pod out of c's reservedFor (by uid when both have one, else by
+ * name). When that empties it, the claim is deallocated as the
+ * resourceclaim controller does (its devices free again): true then. */
+bool pk_dra_claim_unreserve(pk_dra_set *s, pk_dra_claim *c, const char *uid, const char *name);
 
 /* ---- a pod's claims ------------------------------------------------------ */
 
@@ -142,6 +202,7 @@ typedef struct pk_pod_dra_claim {
 	const char *claim;              /* the ResourceClaim's name: resourceClaimName, or of a
 	                                 * template the one status.resourceClaimStatuses names;
 	                                 * "" while the template's claim is not made */
+	const char *template_name;      /* resourceClaimTemplateName ("" when none) */
 	bool from_template;
 	bool skip;                      /* a status entry without a claim name: none is needed */
 } pk_pod_dra_claim;

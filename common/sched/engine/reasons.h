@@ -71,6 +71,22 @@
  * the claim's volume */
 #define PK_R_VOLUME_ZONE "node(s) had no available volume zone"
 #define PK_R_PV_NOT_FOUND "persistentvolume \"%s\" not found"
+/* dynamicresources/dynamicresources.go (DynamicResources): PreFilter's
+ * claims (foreachPodResourceClaim; dynamic-resource-allocation/resourceclaim
+ * ErrClaimNotFound and ErrAPIUnsupported; the assume cache's NotFound;
+ * resourceclaim.IsForPod; CanBeReserved), validateDeviceClass, and Filter's;
+ * checked by the fixtures ported from its TestPlugin (test/fixtures/victims/
+ * TestPlugin-*, DRA-*), not test_reasons.c's table */
+#define PK_R_DRA_CLAIM_NOT_CREATED "pod \"%s/%s\": ResourceClaim not created yet"
+#define PK_R_DRA_API_UNSUPPORTED "pod \"%s/%s\", spec.resourceClaim \"%s\": none of the supported fields are set"
+#define PK_R_DRA_CLAIM_NOT_FOUND "could not find ResourceClaim \"%s/%s\""
+#define PK_R_DRA_CLAIM_DELETING "resourceclaim \"%s\" is being deleted"
+#define PK_R_DRA_NOT_FOR_POD "ResourceClaim %s/%s was not created for pod %s/%s (pod is not owner)"
+#define PK_R_DRA_IN_USE "resourceclaim in use"
+#define PK_R_DRA_UNSUPPORTED_REQUEST "request %s: unsupported request type"
+#define PK_R_DRA_NO_CLASS "request %s: device class %s does not exist"
+#define PK_R_DRA_CANNOT_ALLOCATE "cannot allocate all claims"
+#define PK_R_DRA_NOT_ON_NODE "resourceclaim not available on the node"
 
 /* ---- the scheduling cycle and FitError (pkg/scheduler/schedule_one.go,
  * framework/types.go) -------------------------------------------------------- */

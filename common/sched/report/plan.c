@@ -72,6 +72,7 @@ void pk_plan_of_pod(pk_plan *p, const pk_evaluation *e, const pk_placement *pl, 
 	cJSON_ArrayForEach(it, pre->warnings)
 		pk_plan_add_warning(p, cJSON_IsString(it) ? it->valuestring : NULL);
 	pk_plan_add_warning(p, pk_volumes_assumption(pod));
+	pk_plan_add_warning(p, pk_dra_assumption(pod));
 	if (e->status != PK_PRE_FITS && e->status != PK_PRE_NEEDS_PREEMPTION)
 		pk_plan_add_warning(p, pk_dra_held_devices_note(pod));
 	if (pl)
@@ -270,6 +271,30 @@ void pk_plan_of_group(pk_plan *p, const pk_pg_evaluation *e, const char *schedul
 	snprintf(p->reason, sizeof p->reason, "%s", e->reason ? e->reason : "");
 }
 
+/* The devices a placed pod's claims get on n (DynamicResources), in the
+ * record and at the end of the reason, claim by claim. */
+static void plan_devices(pk_plan *p, const pk_snapshot *s, const pk_pod *pod, const pk_node *n)
+{
+	p->ndevices = pk_dra_devices_on(s, pod, n, &p->devices);
+	if (!p->ndevices)
+		return;
+	size_t w = strlen(p->reason);
+	int k = snprintf(p->reason + w, sizeof p->reason - w, "; devices:");
+	for (int i = 0; k > 0 && (size_t)k < sizeof p->reason - w && i < p->ndevices; i++) {
+		w += (size_t)k;
+		const pk_dra_pick *d = &p->devices[i];
+		bool last = i + 1 == p->ndevices || p->devices[i + 1].claim_name != d->claim_name ||
+		            p->devices[i + 1].claim_namespace != d->claim_namespace;
+		k = snprintf(p->reason + w, sizeof p->reason - w, " %s/%s/%s%s", d->driver, d->pool, d->device,
+		             last ? "" : ",");
+		if (last && k > 0 && (size_t)k < sizeof p->reason - w) {
+			w += (size_t)k;
+			k = snprintf(p->reason + w, sizeof p->reason - w, " (claim %s/%s, allocated %s)%s", d->claim_namespace,
+			             d->claim_name, d->allocated_before ? "before" : "now", i + 1 < p->ndevices ? "," : "");
+		}
+	}
+}
+
 void pk_plan_of_step(pk_plan *p, const pk_sim_step *st, const pk_snapshot *s, int k8s_minor, const pk_apply *a)
 {
 	const pk_sim_unit *u = st->unit;
@@ -293,6 +318,8 @@ void pk_plan_of_step(pk_plan *p, const pk_sim_step *st, const pk_snapshot *s, in
 			p->snap = s;
 			p->assumed_on = st->node;
 		}
+		if (st->node && u->pods[0]->con->dra)
+			plan_devices(p, s, u->pods[0], st->node->node);
 	}
 	pk_plan_add_warning(p, pk_ns_assumption(s->namespaces));
 	p->recreated = u->recreated; /* an evicted gang's members come back as one */
@@ -309,6 +336,9 @@ void pk_plan_free(pk_plan *p)
 {
 	free(p->owned_victims);
 	p->owned_victims = NULL;
+	free(p->devices);
+	p->devices = NULL;
+	p->ndevices = 0;
 }
 
 /* ---- nodeResources --------------------------------------------------------------------- */
@@ -520,6 +550,26 @@ static void warnings_emit(pk_emit *e, const pk_plan *p)
 	pk_emit_end(e);
 }
 
+/* The devices a placed pod's resource claims get (DynamicResources). */
+static void devices_emit(pk_emit *e, const pk_plan *p)
+{
+	char claim[600];
+	pk_emit_array(e, "devices");
+	for (int i = 0; i < p->ndevices; i++) {
+		const pk_dra_pick *d = &p->devices[i];
+		snprintf(claim, sizeof claim, "%s/%s", d->claim_namespace, d->claim_name);
+		pk_emit_object(e, NULL);
+		pk_emit_string(e, "claim", claim);
+		pk_emit_string(e, "request", d->request);
+		pk_emit_string(e, "driver", d->driver);
+		pk_emit_string(e, "pool", d->pool);
+		pk_emit_string(e, "device", d->device);
+		pk_emit_string(e, "allocated", d->allocated_before ? "before" : "now");
+		pk_emit_end(e);
+	}
+	pk_emit_end(e);
+}
+
 /* A pod's: what was compared, where it fits, what stopped it. */
 static void pod_fields_emit(pk_emit *e, const pk_plan *p)
 {
@@ -540,6 +590,8 @@ static void pod_fields_emit(pk_emit *e, const pk_plan *p)
 			pk_placement_emit(e, "placement", p->placement);
 		else
 			pk_emit_item(e, "placement", p->placement_record);
+		if (p->ndevices)
+			devices_emit(e, p);
 	} else if (p->resize_node) { /* a Deferred resize stays where it is bound */
 		pk_emit_string(e, "node", p->resize_node);
 	}

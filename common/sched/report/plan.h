@@ -26,6 +26,7 @@
 
 #include "io/table.h"
 #include "sched/engine/engine.h"
+#include "sched/engine/filter/dra.h"
 #include "sched/engine/gang/gang.h"
 #include "sched/engine/score/score.h"
 #include "sched/report/records.h"
@@ -90,6 +91,8 @@ typedef struct pk_plan {
 	const pk_snapshot *snap;  /* nodeResources from this snapshot, as it is before the
 	                           * plan is played forward (encoded with the record) */
 	const pk_nodeinfo *assumed_on; /* a pod that fits: the node it is assumed onto */
+	pk_dra_pick *devices;     /* and the devices its resource claims get there (owned) */
+	int ndevices;
 	const cJSON *candidate_resources; /* or the chosen Candidate record's nodeResources */
 
 	pk_victim_ref *owned_victims;

@@ -647,6 +647,8 @@ static void preemptor_emit(pk_emit *em, const pk_evaluation *e, const pk_placeme
 		pk_emit_item(em, NULL, it);
 	if (pk_volumes_assumption(p->pod))
 		pk_emit_string(em, NULL, pk_volumes_assumption(p->pod));
+	if (pk_dra_assumption(p->pod))
+		pk_emit_string(em, NULL, pk_dra_assumption(p->pod));
 	if (pk_dra_held_devices_note(p->pod) && e->status != PK_PRE_FITS && e->status != PK_PRE_NEEDS_PREEMPTION)
 		pk_emit_string(em, NULL, pk_dra_held_devices_note(p->pod));
 	if (pl)

@@ -711,6 +711,8 @@ bool pk_snapshot_bind(pk_snapshot *s, pk_pod *p, const char *node)
 	}
 	p->node_name = ni->node->name;
 	pk_nodeinfo_add_pod(ni, p);
+	if (s->dra_bound && p->con->dra)
+		s->dra_bound(s, p, ni->node);
 	return true;
 }
 
@@ -722,6 +724,8 @@ void pk_snapshot_delete(pk_snapshot *s, pk_pod *p)
 		if (ni)
 			pk_nodeinfo_remove_pod(ni, p);
 	}
+	if (s->dra_gone && p->con->dra)
+		s->dra_gone(s, p);
 }
 
 /* ---- pending pods in queue order ------------------------------------------ */

@@ -121,6 +121,13 @@ typedef struct pk_snapshot {
 	/* ResourceClaims, ResourceClaimTemplates, DeviceClasses, ResourceSlices
 	 * (k8s/dra.h), or NULL when the input holds none (filter/dra.h) */
 	struct pk_dra_set *dra;
+	/* Set by pk_dra_play_forward (filter/dra.h) for a simulation: the
+	 * snapshot's bind and delete of a pod with resource claims tell
+	 * DynamicResources, which allocates and reserves the pod's claims, or
+	 * takes its reservations back (NULL: nothing is played forward). Hooks,
+	 * so that the one bind path below the plugin stays the only one. */
+	void (*dra_bound)(struct pk_snapshot *s, pk_pod *p, const pk_node *n);
+	void (*dra_gone)(struct pk_snapshot *s, pk_pod *p);
 
 	/* Namespaces and their labels (Namespace objects), for the
 	 * namespaceSelector of pod affinity terms; the decoder's terms point

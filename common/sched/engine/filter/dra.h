@@ -30,6 +30,11 @@ void pk_dra_resolve_all(pk_snapshot *s);
  * warning is cleared. Single-threaded. */
 void pk_dra_resolve(pk_snapshot *s, const pk_pod *pod);
 
+/* What the pod's answer assumes of its claims: those made from their
+ * ResourceClaimTemplates because the input does not hold them yet (as the
+ * resourceclaim controller makes them), or NULL. */
+const char *pk_dra_assumption(const pk_pod *pod);
+
 /* The PreFilter rejected the pod: *out is its status, for every node. */
 bool pk_dra_prefilter_rejects(const pk_pod *pod, pk_status *out);
 /* The Filter for pod on n: false with *out set when it fails. */
@@ -40,6 +45,29 @@ bool pk_dra_applies(const pk_pod *pod);
 /* Does it allocate devices to one of the pod's claims (one not allocated
  * in the input)? */
 bool pk_dra_allocates(const pk_pod *pod);
+
+/* Play allocations forward in a simulation (the snapshot's bind and
+ * delete hooks): a pod bound gets the devices the allocator picks on its
+ * node for its unallocated claims (in the Filter's order: the pod's claims,
+ * their requests, the node's slices by driver, pool and name, their devices
+ * as listed) and every claim of it reserved for it; a pod gone (evicted,
+ * deleted) leaves reservedFor, and a claim left unreserved is deallocated
+ * as the resourceclaim controller does, its devices free for later pods.
+ * Nothing when the input holds no DRA object. */
+void pk_dra_play_forward(pk_snapshot *s);
+
+/* One device a pod placed on a node uses: of a claim allocated now (the
+ * allocator's pick) or before (the claim's allocation). */
+typedef struct pk_dra_pick {
+	const char *claim_namespace, *claim_name;
+	const char *request, *driver, *pool, *device;
+	bool allocated_before;
+} pk_dra_pick;
+
+/* The devices pod gets on n, claim by claim as the pod lists them, into
+ * *out (malloc'd; NULL when none): how many. What the bind hook of
+ * pk_dra_play_forward then allocates. */
+int pk_dra_devices_on(const pk_snapshot *s, const pk_pod *pod, const pk_node *n, pk_dra_pick **out);
 
 /* For a pod that stays pending: the devices its claims could use that
  * claims of lower-priority pods hold (driver/pool/device, holders
