@@ -649,7 +649,9 @@ static void preemptor_emit(pk_emit *em, const pk_evaluation *e, const pk_placeme
 		pk_emit_string(em, NULL, pk_volumes_assumption(p->pod));
 	if (pk_dra_assumption(p->pod))
 		pk_emit_string(em, NULL, pk_dra_assumption(p->pod));
-	if (pk_dra_held_devices_note(p->pod) && e->status != PK_PRE_FITS && e->status != PK_PRE_NEEDS_PREEMPTION)
+	/* the status first: the note is made on demand, and only a pod that
+	 * stays pending has one */
+	if (e->status != PK_PRE_FITS && e->status != PK_PRE_NEEDS_PREEMPTION && pk_dra_held_devices_note(p->pod))
 		pk_emit_string(em, NULL, pk_dra_held_devices_note(p->pod));
 	if (pl)
 		pk_emit_string(em, NULL, pl->assumes);

@@ -926,12 +926,27 @@ static void reserved_text(const pk_dra_claim *c, char *who, size_t size)
 		snprintf(who, size, "no pod");
 }
 
+/* The devices a note names one by one; the rest are counted ("and N more"):
+ * on a cluster of thousands of GPUs the note stays a sentence. */
+enum { HELD_NAMED = 8 };
+
 static void append(char *buf, size_t size, size_t *w, int *n, const char *item)
 {
-	int m = snprintf(buf + *w, size - *w, "%s%s", *n ? ", " : "", item);
+	if (*n < HELD_NAMED) {
+		int m = snprintf(buf + *w, size - *w, "%s%s", *n ? ", " : "", item);
+		if (m > 0 && (size_t)m < size - *w)
+			*w += (size_t)m;
+	}
+	(*n)++;
+}
+
+static void append_more(char *buf, size_t size, size_t *w, int n)
+{
+	if (n <= HELD_NAMED)
+		return;
+	int m = snprintf(buf + *w, size - *w, " and %d more", n - HELD_NAMED);
 	if (m > 0 && (size_t)m < size - *w)
 		*w += (size_t)m;
-	(*n)++;
 }
 
 /* The devices the pod's unallocated requests match (on any node) that
@@ -963,6 +978,8 @@ static const char *held_devices_text(const pk_snapshot *s, const pk_pod *pod, co
 	}
 	if (!nl && !no)
 		return NULL;
+	append_more(lower, sizeof lower, &wl, nl);
+	append_more(other, sizeof other, &wo, no);
 	char note[4800];
 	size_t w = 0;
 	if (nl)
