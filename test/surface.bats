@@ -93,7 +93,7 @@ teardown() {
 			grep -qE "^\.It Cm $gate\$" "$ROOT/share/man/man1/$t.1" || { echo "$t(1) lacks $gate"; return 1; }
 			grep -A1 -E "^\.It Cm $gate\$" "$ROOT/share/man/man1/$t.1" | grep -q "default $def" ||
 				{ echo "$t(1): $gate default differs from --help ($def)"; return 1; }
-			grep -qE "^\| $gate \|.*\| (\*\*)?$def(\*\*)? \|" "$ROOT/README.md" ||
+			grep -qE "^\| $gate \|.*\| (\*\*)?([a-z]+ / [a-z]+ / )?$def(\*\*)? \|" "$ROOT/README.md" ||
 				{ echo "README: $gate default differs from --help ($def)"; return 1; }
 			grep -E "^\| $gate \|" "$ROOT/README.md" | grep -q "$t" ||
 				{ echo "README does not list $t as reading $gate"; return 1; }

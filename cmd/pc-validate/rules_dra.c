@@ -294,9 +294,6 @@ static void check_device_request_body(pcv_obj *o, const cJSON *r, const char *pa
 		pcv_check_subdomain(o, p, cls);
 	pcv_path(p, "%s.selectors", path);
 	check_selectors(o, pk_get(r, "selectors"), p);
-	/* alpha in 1.37 (DRADerivedAttributes, off): dropped on create */
-	pcv_path(p, "%s.derivedAttributes", path);
-	pcv_gated(o, r, "derivedAttributes", p, false, "DRADerivedAttributes", PCV_GATE_DROPPED);
 
 	const char *mode = str_or_empty(r, "allocationMode");
 	const cJSON *count = pk_get(r, "count");
@@ -364,6 +361,110 @@ static void check_request(pcv_obj *o, const cJSON *r, const char *path)
 		pcv_path(p, "%s.exactly", path);
 		check_device_request_body(o, exactly, p);
 	}
+}
+
+/* ---- drop-disabled-fields ----
+ * What the apiserver's strategy does before validation (pkg/api/
+ * resourceclaimspec/util.go DropDisabledFields, in this order): a field of
+ * a gate that is off is dropped, said as a warning, unless the stored
+ * object (an update) already uses the feature somewhere in its spec. The
+ * rules then see the spec without it, as the apiserver's do. */
+
+typedef struct dra_use {
+	bool prioritized_list, device_taints, admin_access, consumable_capacity, derived_attributes;
+} dra_use;
+
+#define EACH(list, it) for (cJSON *it = cJSON_IsArray(list) ? (list)->child : NULL; it; it = it->next)
+
+/* The features a (stored) DeviceClaim uses: the *FeatureInUse functions. */
+static dra_use features_in_use(const cJSON *dev)
+{
+	dra_use u = {0};
+	const cJSON *requests = pk_get(dev, "requests"), *cons = pk_get(dev, "constraints");
+	EACH(cons, c)
+		u.consumable_capacity |= present(pk_get(c, "distinctAttribute"));
+	EACH(requests, r) {
+		const cJSON *exactly = pk_get(r, "exactly"), *fa = pk_get(r, "firstAvailable");
+		u.prioritized_list |= array_len(fa) > 0;
+		u.admin_access |= present(pk_get(exactly, "adminAccess"));
+		u.device_taints |= array_len(pk_get(exactly, "tolerations")) > 0;
+		u.consumable_capacity |= present(pk_get(exactly, "capacity"));
+		u.derived_attributes |= present(pk_get(exactly, "derivedAttributes"));
+		EACH(fa, sub) {
+			u.device_taints |= array_len(pk_get(sub, "tolerations")) > 0;
+			u.consumable_capacity |= present(pk_get(sub, "capacity"));
+			u.derived_attributes |= present(pk_get(sub, "derivedAttributes"));
+		}
+	}
+	return u;
+}
+
+/* One field of parent at path: kept when enabled, else said and removed.
+ * An empty list is removed without a word (nothing is lost). */
+static void drop_unless(pcv_obj *o, cJSON *parent, const char *key, const char *path, bool enabled, const char *gate)
+{
+	cJSON *v = cJSON_IsObject(parent) ? cJSON_GetObjectItemCaseSensitive(parent, key) : NULL;
+	if (!v || enabled)
+		return;
+	if (!(cJSON_IsArray(v) && array_len(v) == 0))
+		pcv_gated(o, parent, key, path, false, gate, PCV_GATE_DROPPED);
+	cJSON_DeleteItemFromObjectCaseSensitive(parent, key);
+}
+
+/* The same field of every request's exactly and every subrequest. */
+static void drop_in_bodies(pcv_obj *o, cJSON *requests, const char *path, const char *key, bool exact, bool subs,
+                           bool enabled, const char *gate)
+{
+	char p[PCV_PATH_MAX];
+	int i = 0;
+	EACH(requests, r) {
+		if (exact) {
+			pcv_path(p, "%s[%d].exactly.%s", path, i, key);
+			drop_unless(o, cJSON_GetObjectItemCaseSensitive(r, "exactly"), key, p,
+			            enabled, gate);
+		}
+		int j = 0;
+		cJSON *fa = subs && cJSON_IsObject(r) ? cJSON_GetObjectItemCaseSensitive(r, "firstAvailable") : NULL;
+		EACH(fa, sub) {
+			pcv_path(p, "%s[%d].firstAvailable[%d].%s", path, i, j++, key);
+			drop_unless(o, sub, key, p, enabled, gate);
+		}
+		i++;
+	}
+}
+
+/* dev: the DeviceClaim (a copy, edited); old: the stored one, or NULL. */
+static void drop_disabled_fields(pcv_obj *o, cJSON *dev, const cJSON *old, const char *path)
+{
+	const pk_release_profile *rel = o->ctx->release;
+	dra_use in_use = features_in_use(old);
+	char p[PCV_PATH_MAX];
+	cJSON *requests = cJSON_IsObject(dev) ? cJSON_GetObjectItemCaseSensitive(dev, "requests") : NULL;
+	pcv_path(p, "%s.requests", path);
+	int i = 0;
+	EACH(requests, r) {
+		char fp[PCV_PATH_MAX];
+		pcv_path(fp, "%s[%d].firstAvailable", p, i++);
+		drop_unless(o, r, "firstAvailable", fp, rel->dra_prioritized_list || in_use.prioritized_list,
+		            "DRAPrioritizedList");
+	}
+	drop_in_bodies(o, requests, p, "tolerations", true, true, rel->dra_device_taints || in_use.device_taints,
+	               "DRADeviceTaints");
+	drop_in_bodies(o, requests, p, "adminAccess", true, false, rel->dra_admin_access || in_use.admin_access,
+	               "DRAAdminAccess");
+	bool capacity = rel->dra_consumable_capacity || in_use.consumable_capacity;
+	cJSON *cons = cJSON_IsObject(dev) ? cJSON_GetObjectItemCaseSensitive(dev, "constraints") : NULL;
+	i = 0;
+	EACH(cons, c) {
+		char cp[PCV_PATH_MAX];
+		pcv_path(cp, "%s.constraints[%d].distinctAttribute", path, i++);
+		drop_unless(o, c, "distinctAttribute", cp, capacity, "DRAConsumableCapacity");
+	}
+	drop_in_bodies(o, requests, p, "capacity", true, true, capacity, "DRAConsumableCapacity");
+	/* not in the util.go read (1.36); the 1.37 field is taken to follow
+	 * the same pattern */
+	drop_in_bodies(o, requests, p, "derivedAttributes", true, true,
+	               rel->dra_derived_attributes || in_use.derived_attributes, "DRADerivedAttributes");
 }
 
 /* requestNames.Has: "req", or "req/sub" of a request with firstAvailable.
@@ -538,7 +639,9 @@ static bool same_list(const cJSON *a, const cJSON *b)
 
 /* validateDeviceClassSpec: on an update, selectors or config exactly as
  * stored are not validated again (a limit introduced later does not
- * reject them). */
+ * reject them). extendedResourceName is dropped first unless
+ * DRAExtendedResource is on or the stored class has one (deviceclass/
+ * strategy.go dropDisabledDRAExtendedResourceFields). */
 static void rules_device_class(pcv_obj *o, const cJSON *spec)
 {
 	const cJSON *old = old_spec(o);
@@ -555,7 +658,9 @@ static void rules_device_class(pcv_obj *o, const cJSON *spec)
 			check_configuration(o, c, p);
 		}
 	}
-	const cJSON *ern = pk_get(spec, "extendedResourceName");
+	const cJSON *ern = pcv_gated(o, spec, "extendedResourceName", "spec.extendedResourceName",
+	                             o->ctx->release->dra_extended_resource || present(pk_get(old, "extendedResourceName")),
+	                             "DRAExtendedResource", PCV_GATE_DROPPED);
 	if (cJSON_IsString(ern) && !is_extended_resource_name(ern->valuestring))
 		pcv_invalid(o, "spec.extendedResourceName", ern, "must be a valid extended resource name");
 }
@@ -568,20 +673,26 @@ void pcv_rules_dra(pcv_obj *o)
 		return;
 	}
 	pcv_check_meta(o, true);
+	bool claim = strcmp(o->kind, "ResourceClaim") == 0;
+	const char *dev_path = claim ? "spec.devices" : "spec.spec.devices";
+	const cJSON *old = old_spec(o);
+	/* the spec the rules see: without the fields of gates that are off */
+	cJSON *mine = spec ? cJSON_Duplicate(spec, true) : NULL;
+	cJSON *dev = claim ? cJSON_GetObjectItemCaseSensitive(mine, "devices")
+	                   : cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(mine, "spec"), "devices");
+	const cJSON *old_dev = !old ? NULL : claim ? pk_get(old, "devices") : pk_getp(old, "spec.devices");
+	drop_disabled_fields(o, dev, old_dev, dev_path);
 	/* A claim's and a template's spec are immutable: an update is checked
 	 * for that alone (ValidateResourceClaimUpdate, ...TemplateUpdate). */
-	const cJSON *old = old_spec(o);
 	if (old) {
-		if (!cJSON_Compare(spec ? spec : old, old, true))
+		if (!cJSON_Compare(mine ? mine : old, old, true))
 			pcv_set_rule(pcv_invalid(o, "spec", spec, "field is immutable"), "spec", "immutable");
-		return;
+	} else {
+		if (!claim)
+			pcv_check_template_meta(o, "spec.metadata");
+		check_device_claim(o, dev, dev_path);
 	}
-	if (strcmp(o->kind, "ResourceClaim") == 0) {
-		check_device_claim(o, pk_get(spec, "devices"), "spec.devices");
-		return;
-	}
-	pcv_check_template_meta(o, "spec.metadata");
-	check_device_claim(o, pk_getp(o->root, "spec.spec.devices"), "spec.spec.devices");
+	cJSON_Delete(mine);
 }
 
 void pcv_dra_note(pcv_ctx *c)

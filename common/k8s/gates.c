@@ -66,10 +66,24 @@ static int each_gate(const char *spec, gate_fn fn, void *ctx, char *err, size_t 
  * in 1.37 (#139520); InPlacePodVerticalScalingSchedulerPreemption alpha
  * 1.37, off (KEP-5836, #140000); karmada.md R32 for Karmada's gate, which no Kubernetes
  * release changes. */
-#define ABSENT {false, PK_GATE_ALPHA, false}
-#define ALPHA_OFF {true, PK_GATE_ALPHA, false}
-#define BETA_OFF {true, PK_GATE_BETA, false}
-#define BETA_ON {true, PK_GATE_BETA, true}
+#define ABSENT {false, PK_GATE_ALPHA, false, false}
+#define ALPHA_OFF {true, PK_GATE_ALPHA, false, false}
+#define BETA_OFF {true, PK_GATE_BETA, false, false}
+#define BETA_ON {true, PK_GATE_BETA, true, false}
+#define GA_ON {true, PK_GATE_GA, true, false}
+#define GA_LOCKED {true, PK_GATE_GA, true, true}
+
+/* The DRA gates of the apiserver's drop-disabled-fields (pkg/api/
+ * resourceclaimspec/util.go DropDisabledFields for claims and templates,
+ * pkg/registry/resource/deviceclass/strategy.go for classes), stages from
+ * the versioned specs of pkg/features/kube_features.go as the index holds
+ * it for 1.35 (DRAConsumableCapacity, DRADeviceTaints, DRAExtendedResource
+ * alpha; DRAAdminAccess, DRAPrioritizedList beta on) and for 1.37
+ * (DRAAdminAccess GA locked 1.36; DRAPrioritizedList GA 1.36, locked 1.37;
+ * DRAConsumableCapacity beta on 1.36; DRADeviceTaints beta on 1.36, GA
+ * 1.37; DRAExtendedResource beta on 1.36, GA locked 1.37;
+ * DRADerivedAttributes alpha 1.37). */
+#define DRA_TOOLS "pc-validate"
 
 static const pk_gate_info registry[PK_NGATES] = {
 	[PK_GATE_GENERIC_WORKLOAD] = {
@@ -101,7 +115,27 @@ static const pk_gate_info registry[PK_NGATES] = {
 	[PK_GATE_IN_PLACE_RESIZE_SCHEDULER_PREEMPTION] = {
 		"InPlacePodVerticalScalingSchedulerPreemption", "kube-apiserver, kube-scheduler, kubelet",
 		{ABSENT, ABSENT, ALPHA_OFF}, false, "victims, preempt-plan", NULL},
+	[PK_GATE_DRA_PRIORITIZED_LIST] = {
+		"DRAPrioritizedList", "kube-apiserver, kube-scheduler", {BETA_ON, GA_ON, GA_LOCKED}, true, DRA_TOOLS,
+		NULL, .follows_upstream = true},
+	[PK_GATE_DRA_ADMIN_ACCESS] = {
+		"DRAAdminAccess", "kube-apiserver, kube-scheduler", {BETA_ON, GA_LOCKED, GA_LOCKED}, true, DRA_TOOLS,
+		NULL, .follows_upstream = true},
+	[PK_GATE_DRA_DEVICE_TAINTS] = {
+		"DRADeviceTaints", "kube-apiserver, kube-scheduler", {ALPHA_OFF, BETA_ON, GA_ON}, false, DRA_TOOLS,
+		NULL, .follows_upstream = true},
+	[PK_GATE_DRA_CONSUMABLE_CAPACITY] = {
+		"DRAConsumableCapacity", "kube-apiserver, kube-scheduler", {ALPHA_OFF, BETA_ON, BETA_ON}, false, DRA_TOOLS,
+		NULL, .follows_upstream = true},
+	[PK_GATE_DRA_EXTENDED_RESOURCE] = {
+		"DRAExtendedResource", "kube-apiserver, kube-scheduler", {ALPHA_OFF, BETA_ON, GA_LOCKED}, false, DRA_TOOLS,
+		NULL, .follows_upstream = true},
+	[PK_GATE_DRA_DERIVED_ATTRIBUTES] = {
+		"DRADerivedAttributes", "kube-apiserver, kube-scheduler", {ABSENT, ABSENT, ALPHA_OFF}, false, DRA_TOOLS,
+		NULL, .follows_upstream = true},
 };
+
+_Static_assert(PK_NGATES <= 32, "PK_GATE_BIT is a bit of an unsigned");
 
 /* kubernetes/kubernetes#139520 merged both into GenericWorkload. */
 static const pk_gate_removal removals[] = {
@@ -121,6 +155,11 @@ static int release_index(int minor)
 const pk_gate_release *pk_gate_at(pk_gate_id id, int minor)
 {
 	return &registry[id].at[release_index(minor)];
+}
+
+bool pk_gate_our_default(pk_gate_id id, int minor)
+{
+	return registry[id].follows_upstream ? pk_gate_at(id, minor)->upstream_default : registry[id].our_default;
 }
 
 const pk_gate_removal *pk_gate_removal_of(const char *name)
@@ -160,7 +199,7 @@ static void resolve(pk_feature_gates *g)
 		else if (all >= 0)
 			g->on[i] = all;
 		else
-			g->on[i] = registry[i].our_default;
+			g->on[i] = pk_gate_our_default((pk_gate_id)i, g->k8s_minor);
 	}
 	for (int i = 0; i < PK_NGATES; i++) {
 		const pk_gate_removal *gone = pk_gate_removal_of(registry[i].name);
@@ -205,6 +244,15 @@ int pk_feature_gates_check_release(const pk_feature_gates *g, char *err, size_t 
 			absent_gate(registry[i].name, g->k8s_minor, err, errsize);
 			return -1;
 		}
+	for (int i = 0; i < PK_NGATES; i++) {
+		const pk_gate_release *r = pk_gate_at((pk_gate_id)i, g->k8s_minor);
+		if (g->explicit_value[i] >= 0 && r->locked && (bool)g->explicit_value[i] != r->upstream_default) {
+			/* component-base's text (featuregate.Set) */
+			snprintf(err, errsize, "cannot set feature gate %s to %s, feature is locked to %s", registry[i].name,
+			         g->explicit_value[i] ? "true" : "false", r->upstream_default ? "true" : "false");
+			return -1;
+		}
+	}
 	for (int i = 0; i < g->nignored; i++) {
 		const pk_gate_removal *gone = pk_gate_removal_of(g->ignored[i]);
 		if (gone && gone->minor <= g->k8s_minor) {

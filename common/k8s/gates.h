@@ -20,6 +20,13 @@ typedef enum {
 	PK_GATE_SCHEDULER_ASYNC_API_CALLS,
 	PK_GATE_PROPAGATION_POLICY_PREEMPTION,
 	PK_GATE_IN_PLACE_RESIZE_SCHEDULER_PREEMPTION,
+	/* the apiserver's DRA gates that guard fields pc-validate validates */
+	PK_GATE_DRA_PRIORITIZED_LIST,
+	PK_GATE_DRA_ADMIN_ACCESS,
+	PK_GATE_DRA_DEVICE_TAINTS,
+	PK_GATE_DRA_CONSUMABLE_CAPACITY,
+	PK_GATE_DRA_EXTENDED_RESOURCE,
+	PK_GATE_DRA_DERIVED_ATTRIBUTES,
 	PK_NGATES
 } pk_gate_id;
 
@@ -38,6 +45,7 @@ typedef struct pk_gate_release {
 	bool exists;
 	pk_gate_stage stage;
 	bool upstream_default;
+	bool locked;              /* LockToDefault: naming another value is an error */
 } pk_gate_release;
 
 /* What the README's and the man pages' gate tables say about one gate. */
@@ -48,6 +56,10 @@ typedef struct pk_gate_info {
 	bool our_default;         /* in every release where the gate exists */
 	const char *tools;        /* the tools whose answer it changes */
 	const char *why;          /* why our default differs; NULL where it does not */
+	/* our default is upstream's of each release (our_default unused): a
+	 * gate whose default changes between releases, where no reason to
+	 * differ holds (the DRA gates) */
+	bool follows_upstream;
 } pk_gate_info;
 
 /* A gate upstream removed: naming it for that release or a later one is an
@@ -64,6 +76,8 @@ typedef struct pk_gate_removal {
 const pk_gate_info *pk_gate_info_of(pk_gate_id id);
 /* The gate in release 1.<minor> (minor within the modelled range). */
 const pk_gate_release *pk_gate_at(pk_gate_id id, int minor);
+/* Our default in release 1.<minor>: our_default, or upstream's there. */
+bool pk_gate_our_default(pk_gate_id id, int minor);
 /* The removal of a gate by name, or NULL when upstream has not removed it. */
 const pk_gate_removal *pk_gate_removal_of(const char *name);
 /* PK_NGATES when name is not a gate. */
@@ -98,7 +112,8 @@ int pk_feature_gates_parse(pk_feature_gates *g, const char *spec, char *err, siz
 void pk_feature_gates_set_release(pk_feature_gates *g, int minor);
 /* Once every option is read (the release may come after --feature-gates):
  * 0, or -1 with a message in err when a gate named does not exist in the
- * release answered for (not yet, or removed upstream, and by what). */
+ * release answered for (not yet, or removed upstream, and by what), or is
+ * locked to its default there and named with the other value. */
 int pk_feature_gates_check_release(const pk_feature_gates *g, char *err, size_t errsize);
 
 /* "1.37", "v1.37", "1.37.2", "v1.37.2-gke.100" -> 37. Returns false when s

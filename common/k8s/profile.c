@@ -103,6 +103,12 @@ void pk_release_profile_of(pk_release_profile *p, const pk_feature_gates *g)
 	p->composite_pod_groups = pk_gate_on(g, PK_GATE_COMPOSITE_POD_GROUP);
 	p->dra_workload_resource_claims = pk_gate_on(g, PK_GATE_DRA_WORKLOAD_RESOURCE_CLAIMS);
 	p->pod_group_preemption_policy = pk_gate_on(g, PK_GATE_POD_GROUP_PREEMPTION_POLICY);
+	p->dra_prioritized_list = pk_gate_on(g, PK_GATE_DRA_PRIORITIZED_LIST);
+	p->dra_admin_access = pk_gate_on(g, PK_GATE_DRA_ADMIN_ACCESS);
+	p->dra_device_taints = pk_gate_on(g, PK_GATE_DRA_DEVICE_TAINTS);
+	p->dra_consumable_capacity = pk_gate_on(g, PK_GATE_DRA_CONSUMABLE_CAPACITY);
+	p->dra_extended_resource = pk_gate_on(g, PK_GATE_DRA_EXTENDED_RESOURCE);
+	p->dra_derived_attributes = pk_gate_on(g, PK_GATE_DRA_DERIVED_ATTRIBUTES);
 	p->groups_count_in_pod_preemption = p->generic_workload && r->group_priority_authoritative;
 	p->resize_preemption = pk_gate_on(g, PK_GATE_IN_PLACE_RESIZE_SCHEDULER_PREEMPTION);
 	p->resize_preemption_gate_exists = pk_gate_at(PK_GATE_IN_PLACE_RESIZE_SCHEDULER_PREEMPTION, g->k8s_minor)->exists;

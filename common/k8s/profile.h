@@ -37,6 +37,12 @@ typedef struct pk_release_profile {
 	bool composite_pod_groups; /* CompositePodGroup hierarchies honoured (the gate) */
 	bool dra_workload_resource_claims; /* DRAWorkloadResourceClaims (the apiserver's, pc-validate) */
 	bool pod_group_preemption_policy;  /* PodGroupPreemptionPolicy (the apiserver's, pc-validate) */
+	/* the apiserver's DRA gates whose fields it drops on create when off
+	 * (pc-validate): firstAvailable; adminAccess; tolerations; capacity and
+	 * distinctAttribute; a DeviceClass's extendedResourceName;
+	 * derivedAttributes */
+	bool dra_prioritized_list, dra_admin_access, dra_device_taints;
+	bool dra_consumable_capacity, dra_extended_resource, dra_derived_attributes;
 	/* PodGroup priority and disruptionMode count in pod-by-pod scheduling
 	 * and preemption too (the release's rule, with GenericWorkload on) */
 	bool groups_count_in_pod_preemption;

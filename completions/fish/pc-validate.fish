@@ -4,7 +4,7 @@ complete -c pc-validate -l against -x -a 'HEAD HEAD~1 (git for-each-ref "--forma
 complete -c pc-validate -l staged -d 'Check the commit being made: the files the git index adds or changes'
 complete -c pc-validate -l require-class -d 'A class defined nowhere is an error, not a warning'
 complete -c pc-validate -l max-findings -x -d 'Show the first N findings of each input (0: all)'
-complete -c pc-validate -l feature-gates -x -a 'GenericWorkload=true GenericWorkload=false TopologyAwareWorkloadScheduling=true DRAWorkloadResourceClaims=true WorkloadAwarePreemption=true PodGroupPreemptionPolicy=true CompositePodGroup=true' -d 'Feature gates'
+complete -c pc-validate -l feature-gates -x -a 'GenericWorkload=true GenericWorkload=false TopologyAwareWorkloadScheduling=true DRAWorkloadResourceClaims=true WorkloadAwarePreemption=true PodGroupPreemptionPolicy=true CompositePodGroup=true DRAPrioritizedList=false DRAAdminAccess=false DRADeviceTaints=true DRAConsumableCapacity=true DRAExtendedResource=true DRADerivedAttributes=true' -d 'Feature gates'
 complete -c pc-validate -l kubernetes-version -x -a '1.37 1.36 1.35' -d 'Answer for this Kubernetes release'
 complete -c pc-validate -l strict -d 'Fail on warnings; require value and namespace'
 complete -c pc-validate -l summary -d 'Print counts to stderr'

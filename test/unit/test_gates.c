@@ -44,7 +44,7 @@ static void test_defaults(void)
 		bool differs = false;
 		for (int m = PK_K8S_MINOR_OLDEST; m <= PK_K8S_MINOR_NEWEST; m++) {
 			const pk_gate_release *r = pk_gate_at((pk_gate_id)i, m);
-			differs |= r->exists && r->upstream_default != info->our_default;
+			differs |= r->exists && r->upstream_default != pk_gate_our_default((pk_gate_id)i, m);
 		}
 		CHECK((differs) == (info->why != NULL),
 		      "%s: a default that differs from upstream in some release says why, and only then", info->name);
@@ -129,6 +129,73 @@ static void test_served(void)
 		      "1.%d serves resource.k8s.io/v1 only (its betas are off by default)", m);
 }
 
+/* The DRA gates of the apiserver's drop-disabled-fields, per release, as
+ * the versioned specs of pkg/features/kube_features.go say. */
+static void test_dra_gates(void)
+{
+	static const struct {
+		pk_gate_id id;
+		const char *name;
+		struct { bool exists; pk_gate_stage stage; bool on, locked; } at[3]; /* 1.35, 1.36, 1.37 */
+	} rows[] = {
+		{PK_GATE_DRA_CONSUMABLE_CAPACITY, "DRAConsumableCapacity",
+		 {{true, PK_GATE_ALPHA, false, false}, {true, PK_GATE_BETA, true, false}, {true, PK_GATE_BETA, true, false}}},
+		{PK_GATE_DRA_DEVICE_TAINTS, "DRADeviceTaints",
+		 {{true, PK_GATE_ALPHA, false, false}, {true, PK_GATE_BETA, true, false}, {true, PK_GATE_GA, true, false}}},
+		{PK_GATE_DRA_EXTENDED_RESOURCE, "DRAExtendedResource",
+		 {{true, PK_GATE_ALPHA, false, false}, {true, PK_GATE_BETA, true, false}, {true, PK_GATE_GA, true, true}}},
+		{PK_GATE_DRA_DERIVED_ATTRIBUTES, "DRADerivedAttributes",
+		 {{false, PK_GATE_ALPHA, false, false}, {false, PK_GATE_ALPHA, false, false}, {true, PK_GATE_ALPHA, false, false}}},
+		{PK_GATE_DRA_PRIORITIZED_LIST, "DRAPrioritizedList",
+		 {{true, PK_GATE_BETA, true, false}, {true, PK_GATE_GA, true, false}, {true, PK_GATE_GA, true, true}}},
+		{PK_GATE_DRA_ADMIN_ACCESS, "DRAAdminAccess",
+		 {{true, PK_GATE_BETA, true, false}, {true, PK_GATE_GA, true, true}, {true, PK_GATE_GA, true, true}}},
+	};
+	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		CHECK(pk_gate_lookup(rows[i].name) == rows[i].id, "%s is in the registry", rows[i].name);
+		for (int m = 35; m <= 37; m++) {
+			const pk_gate_release *r = pk_gate_at(rows[i].id, m);
+			pk_feature_gates g;
+			pk_feature_gates_default(&g);
+			pk_feature_gates_set_release(&g, m);
+			CHECK(r->exists == rows[i].at[m - 35].exists, "%s exists in 1.%d: %d", rows[i].name, m, r->exists);
+			if (!r->exists)
+				continue;
+			CHECK(r->stage == rows[i].at[m - 35].stage && r->locked == rows[i].at[m - 35].locked,
+			      "%s: stage and LockToDefault in 1.%d", rows[i].name, m);
+			CHECK(pk_gate_on(&g, rows[i].id) == rows[i].at[m - 35].on && r->upstream_default == rows[i].at[m - 35].on,
+			      "%s: upstream's default in 1.%d, and ours", rows[i].name, m);
+		}
+	}
+	pk_feature_gates g;
+	char err[300];
+	pk_feature_gates_default(&g);
+	pk_feature_gates_set_release(&g, 35);
+	CHECK(parse(&g, "DRADeviceTaints=true", err) == 0 && pk_feature_gates_check_release(&g, err, sizeof err) == 0 &&
+	      pk_gate_on(&g, PK_GATE_DRA_DEVICE_TAINTS) && !pk_gate_on(&g, PK_GATE_DRA_CONSUMABLE_CAPACITY),
+	      "1.35: DRADeviceTaints=true turns that gate on alone");
+	CHECK(parse(&g, "AllAlpha=true", err) == 0 && pk_gate_on(&g, PK_GATE_DRA_CONSUMABLE_CAPACITY) &&
+	      pk_gate_on(&g, PK_GATE_DRA_EXTENDED_RESOURCE), "1.35: AllAlpha turns the alpha DRA gates on");
+	pk_feature_gates_default(&g);
+	CHECK(parse(&g, "DRAExtendedResource=false", err) == 0 && pk_feature_gates_check_release(&g, err, sizeof err) != 0,
+	      "1.37: DRAExtendedResource is locked to true");
+	CHECK_STR(err, "cannot set feature gate DRAExtendedResource to false, feature is locked to true",
+	          "component-base's text for a locked gate");
+	pk_feature_gates_set_release(&g, 36);
+	CHECK(pk_feature_gates_check_release(&g, err, sizeof err) == 0 && !pk_gate_on(&g, PK_GATE_DRA_EXTENDED_RESOURCE),
+	      "1.36: beta, it may be set false");
+	pk_feature_gates_default(&g);
+	CHECK(parse(&g, "DRAExtendedResource=true,DRADeviceTaints=false", err) == 0 &&
+	      pk_feature_gates_check_release(&g, err, sizeof err) == 0 && !pk_gate_on(&g, PK_GATE_DRA_DEVICE_TAINTS),
+	      "1.37: the locked value itself is accepted, and GA DRADeviceTaints (not locked) may be off");
+	pk_feature_gates_default(&g);
+	pk_feature_gates_set_release(&g, 36);
+	CHECK(parse(&g, "DRADerivedAttributes=true", err) == 0 && pk_feature_gates_check_release(&g, err, sizeof err) != 0,
+	      "1.36 has no DRADerivedAttributes");
+	CHECK_STR(err, "unrecognized feature gate: DRADerivedAttributes (Kubernetes 1.36 does not have it; it arrives in 1.37)",
+	          "and says when it arrives");
+}
+
 static void test_all_alpha(void)
 {
 	pk_feature_gates g;
@@ -152,5 +219,6 @@ int main(void)
 	test_all_alpha();
 	test_releases();
 	test_served();
+	test_dra_gates();
 	return T_DONE();
 }
