@@ -323,3 +323,28 @@ JSON
 	run jq -se 'map(select(.kind == "SimulationSummary")) | length == 1 and (.[0] | .notEligible == 1 and .unschedulable == 1)' <<<"$output"
 	assert_success
 }
+
+@test "the GPU sample: a claim's devices place a pod where two A100s are free; four H100s held by a batch pod are named, not preempted" {
+	run -1 --separate-stderr preempt-plan --simulate "$SAMPLE/gpu/cluster.json"
+	run jq -ce 'select(.kind == "PreemptionPlan") | [.preemptor.name, .result, .node, ([.devices[]?.device] | join(","))]' <<<"$output"
+	assert_output $'["chat-api-1","Unschedulable",null,""]\n["train-llm-1","NoPreemptionNeeded","gpu-a100-2","gpu-2,gpu-3"]'
+	run -1 --separate-stderr sh -c "victims --preemptor '$SAMPLE/gpu/preemptor.yaml' '$SAMPLE/gpu/cluster.json' | preempt-plan"
+	run jq -se 'map(select(.kind == "PreemptionPlan")) | length == 1 and (.[0] | .result == "Unschedulable" and .victims == []
+		and any(.warnings[]; test("held by lower-priority pods: gpu.example.com/gpu-h100-1/gpu-0 .claim batch/embed-batch-0-gpus-q8x2v, reserved for batch/embed-batch-0")))' <<<"$output"
+	assert_success
+}
+
+@test "DRA: a pending pod's note names 8 held devices and counts the rest" {
+	# the batch pod on gpu-h100-1 holds 12 more H100s than the sample's four
+	big="$BATS_TEST_TMPDIR/big.json"
+	jq '.items |= map(
+		if .kind == "ResourceSlice" and .spec.nodeName == "gpu-h100-1" then
+			.spec.devices += [range(8; 20) as $i | .spec.devices[0] | .name = "gpu-\($i)"]
+		elif .kind == "ResourceClaim" and .metadata.name == "embed-batch-0-gpus-q8x2v" then
+			.status.allocation.devices.results += [range(8; 20) as $i | .status.allocation.devices.results[0] | .device = "gpu-\($i)"]
+		else . end)' "$SAMPLE/gpu/cluster.json" >"$big"
+	run -1 --separate-stderr preempt-plan --simulate "$big"
+	run jq -r 'select(.kind == "PreemptionPlan" and .preemptor.name == "chat-api-1") | .warnings[] | select(test("held by lower-priority"))' <<<"$output"
+	[ "$(grep -o 'reserved for batch/embed-batch-0)' <<<"$output" | wc -l)" -eq 8 ] || fail "$output"
+	assert_output --partial "gpu-h100-1/gpu-11 (claim batch/embed-batch-0-gpus-q8x2v, reserved for batch/embed-batch-0) and 8 more; through 1.37"
+}
