@@ -539,6 +539,47 @@ bool pk_dra_claim_unreserve(pk_dra_set *s, pk_dra_claim *c, const char *uid, con
 	return true;
 }
 
+/* pinned[] sorted by (node name, index): a node's slices in the set's order */
+static int pinned_cmp(const void *a, const void *b, void *ctx)
+{
+	const pk_dra_slice *sl = ctx;
+	long x = *(const long *)a, y = *(const long *)b;
+	int c = strcmp(sl[x].node_name, sl[y].node_name);
+	return c ? c : (x > y) - (x < y);
+}
+
+static void index_slices_by_node(pk_dra_set *s)
+{
+	s->pinned = pk_xmalloc(sizeof *s->pinned * (size_t)(s->nslices + 1));
+	s->unpinned = pk_xmalloc(sizeof *s->unpinned * (size_t)(s->nslices + 1));
+	s->npinned = s->nunpinned = 0;
+	for (long i = 0; i < s->nslices; i++) {
+		if (*s->slices[i].node_name)
+			s->pinned[s->npinned++] = i;
+		else
+			s->unpinned[s->nunpinned++] = i;
+	}
+	if (s->npinned > 1)
+		qsort_r(s->pinned, (size_t)s->npinned, sizeof *s->pinned, pinned_cmp, s->slices);
+}
+
+void pk_dra_slices_of_node(const pk_dra_set *s, const char *node, long *first, long *n)
+{
+	long lo = 0, hi = s->npinned;
+	while (lo < hi) { /* the first slice whose node is not before node */
+		long mid = (lo + hi) / 2;
+		if (strcmp(s->slices[s->pinned[mid]].node_name, node) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	long end = lo;
+	while (end < s->npinned && strcmp(s->slices[s->pinned[end]].node_name, node) == 0)
+		end++;
+	*first = lo;
+	*n = end - lo;
+}
+
 void pk_dra_set_finish(pk_dra_set *s, pk_decoder *d)
 {
 	if (s->finished)
@@ -556,6 +597,7 @@ void pk_dra_set_finish(pk_dra_set *s, pk_decoder *d)
 	for (long i = 0; i < s->ntemplates; i++)
 		compile_requests(d, s->templates[i].requests, s->templates[i].nrequests);
 	index_held(s);
+	index_slices_by_node(s);
 	s->finished = true;
 }
 
@@ -594,6 +636,8 @@ void pk_dra_set_free(pk_dra_set *s)
 	free(s->templates);
 	free(s->held);
 	free(s->held_by);
+	free(s->pinned);
+	free(s->unpinned);
 	memset(s, 0, sizeof *s);
 }
 

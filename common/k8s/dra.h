@@ -152,6 +152,12 @@ typedef struct pk_dra_set {
 	const pk_dra_claim **held_by;
 	long nheld;
 	long generation;                /* bumped each time the held devices change */
+	/* at finish: the slices by node, so that a node's are found without a
+	 * look at every slice (pk_dra_slices_of_node): indices of the slices
+	 * with a spec.nodeName, by (nodeName, index), and of the others
+	 * (allNodes, a nodeSelector), in index order */
+	long *pinned, npinned;
+	long *unpinned, nunpinned;
 	bool finished;
 	bool pods_resolved;             /* the snapshot's pods resolved (engine/filter/dra.c) */
 } pk_dra_set;
@@ -165,6 +171,11 @@ int pk_dra_set_add(pk_dra_set *s, pk_decoder *d, const cJSON *obj, long record, 
 void pk_dra_set_finish(pk_dra_set *s, pk_decoder *d);
 void pk_dra_set_free(pk_dra_set *s);
 
+/* The indices of the slices that name node (spec.nodeName) followed by
+ * *nrest indices of those that name none, each list in the set's order
+ * (driver, pool, name): *first and *n give the pinned ones' range in
+ * s->pinned; the caller tests the unpinned ones' selectors itself. */
+void pk_dra_slices_of_node(const pk_dra_set *s, const char *node, long *first, long *n);
 const pk_dra_claim *pk_dra_claim_get(const pk_dra_set *s, const char *ns, const char *name);
 const pk_dra_class *pk_dra_class_get(const pk_dra_set *s, const char *name);
 const pk_dra_template *pk_dra_template_get(const pk_dra_set *s, const char *ns, const char *name);

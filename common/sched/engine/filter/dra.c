@@ -337,18 +337,6 @@ void pk_dra_resolve(pk_snapshot *s, const pk_pod *pod)
 
 /* ---- the Filter: the structured allocator on one node ---------------------------- */
 
-static bool slice_on_node(const pk_dra_slice *sl, const pk_node *n)
-{
-	if (*sl->node_name)
-		return sl->node_name == n->name || strcmp(sl->node_name, n->name) == 0;
-	if (sl->all_nodes)
-		return true;
-	for (int i = 0; sl->has_node_selector && i < sl->nnode_terms; i++)
-		if (pk_node_term_matches(&sl->node_terms[i], n))
-			return true;
-	return false;
-}
-
 static pk_cel_device cel_view(const pk_dra_slice *sl, const pk_dra_device *dv)
 {
 	return (pk_cel_device){ .driver = sl->driver, .attrs = dv->attrs, .nattrs = dv->nattrs,
@@ -482,6 +470,24 @@ static bool assign(alloc_state *a, int slot)
 /* Candidates of each request among the node's free devices; All requests
  * take theirs (every matching device, held ones included, must be free and
  * there must be one). False when an All request cannot be met. */
+/* Does a device on node n that a claim holds match want w? (All) */
+static bool held_device_matches(const alloc_state *a, const pk_node *n, const want *w)
+{
+	long *on, non = pk_dra_node_slices(a->set, n, &on);
+	bool found = false;
+	for (long k = 0; !found && k < non; k++) {
+		const pk_dra_slice *sl = &a->set->slices[on[k]];
+		for (int i = 0; !found && i < sl->ndevices; i++) {
+			if (!pk_dra_holder(a->set, sl->driver, sl->pool, sl->devices[i].name))
+				continue;
+			pk_cel_device v = cel_view(sl, &sl->devices[i]);
+			found = device_matches(w->cls, w->rq, &v) == SEL_YES;
+		}
+	}
+	free(on);
+	return found;
+}
+
 static bool gather(alloc_state *a, const pk_node *n, const want *w, int nw)
 {
 	for (int q = 0; q < nw; q++) {
@@ -500,18 +506,8 @@ static bool gather(alloc_state *a, const pk_node *n, const want *w, int nw)
 		if (!w[q].rq->all)
 			continue;
 		/* All: a held device that matches fails it */
-		for (long k = 0; k < a->set->nslices; k++) {
-			const pk_dra_slice *sl = &a->set->slices[k];
-			if (!slice_on_node(sl, n))
-				continue;
-			for (int i = 0; i < sl->ndevices; i++) {
-				if (!pk_dra_holder(a->set, sl->driver, sl->pool, sl->devices[i].name))
-					continue;
-				pk_cel_device v = cel_view(sl, &sl->devices[i]);
-				if (device_matches(w[q].cls, w[q].rq, &v) == SEL_YES)
-					return false;
-			}
-		}
+		if (held_device_matches(a, n, &w[q]))
+			return false;
 		if (a->ncands[q] == 0)
 			return false; /* at least one device for All */
 		for (int k = 0; k < a->ncands[q]; k++) {
@@ -526,19 +522,18 @@ static bool gather(alloc_state *a, const pk_node *n, const want *w, int nw)
 
 static void node_devices(alloc_state *a, const pk_node *n)
 {
+	long *on, non = pk_dra_node_slices(a->set, n, &on);
 	int cap = 0;
-	for (long k = 0; k < a->set->nslices; k++)
-		if (slice_on_node(&a->set->slices[k], n))
-			cap += a->set->slices[k].ndevices;
+	for (long k = 0; k < non; k++)
+		cap += a->set->slices[on[k]].ndevices;
 	a->devs = pk_xmalloc(sizeof *a->devs * (size_t)(cap + 1));
-	for (long k = 0; k < a->set->nslices; k++) {
-		const pk_dra_slice *sl = &a->set->slices[k];
-		if (!slice_on_node(sl, n))
-			continue;
+	for (long k = 0; k < non; k++) {
+		const pk_dra_slice *sl = &a->set->slices[on[k]];
 		for (int i = 0; i < sl->ndevices; i++)
 			if (!pk_dra_holder(a->set, sl->driver, sl->pool, sl->devices[i].name))
 				a->devs[a->ndevs++] = (dev_at){ sl, &sl->devices[i] };
 	}
+	free(on);
 }
 
 /* What the allocator chose: per want (claim by claim, request by request),
@@ -930,21 +925,18 @@ static void reserved_text(const pk_dra_claim *c, char *who, size_t size)
  * on a cluster of thousands of GPUs the note stays a sentence. */
 enum { HELD_NAMED = 8 };
 
+/* item to the list in buf, the first HELD_NAMED only; NULL ends the list:
+ * " and N more" for those not named */
 static void append(char *buf, size_t size, size_t *w, int *n, const char *item)
 {
-	if (*n < HELD_NAMED) {
-		int m = snprintf(buf + *w, size - *w, "%s%s", *n ? ", " : "", item);
-		if (m > 0 && (size_t)m < size - *w)
-			*w += (size_t)m;
-	}
-	(*n)++;
-}
-
-static void append_more(char *buf, size_t size, size_t *w, int n)
-{
-	if (n <= HELD_NAMED)
+	char more[40];
+	if (!item && *n <= HELD_NAMED)
 		return;
-	int m = snprintf(buf + *w, size - *w, " and %d more", n - HELD_NAMED);
+	if (!item)
+		snprintf(more, sizeof more, " and %d more", *n - HELD_NAMED);
+	else if ((*n)++ >= HELD_NAMED)
+		return;
+	int m = snprintf(buf + *w, size - *w, "%s%s", item && *n > 1 ? ", " : "", item ? item : more);
 	if (m > 0 && (size_t)m < size - *w)
 		*w += (size_t)m;
 }
@@ -978,8 +970,8 @@ static const char *held_devices_text(const pk_snapshot *s, const pk_pod *pod, co
 	}
 	if (!nl && !no)
 		return NULL;
-	append_more(lower, sizeof lower, &wl, nl);
-	append_more(other, sizeof other, &wo, no);
+	append(lower, sizeof lower, &wl, &nl, NULL);
+	append(other, sizeof other, &wo, &no, NULL);
 	char note[4800];
 	size_t w = 0;
 	if (nl)

@@ -75,6 +75,12 @@ int pk_dra_devices_on(const pk_snapshot *s, const pk_pod *pod, const pk_node *n,
  * (one sentence), or NULL when there are none. */
 const char *pk_dra_held_devices_note(const pk_pod *pod);
 
+/* The indices in set->slices of the slices that publish devices on node n
+ * (theirs by spec.nodeName, or allNodes, or a nodeSelector that admits it),
+ * in the set's order (driver, pool, name: the allocator's), into *out, to
+ * free; returns how many (dra_slices.c). */
+long pk_dra_node_slices(const struct pk_dra_set *set, const pk_node *n, long **out);
+
 /* Which `kubectl get` the input lacks for the claims of pods[0..n): no DRA
  * object at all while pods use claims. Text into buf; false when nothing is
  * missing. */
