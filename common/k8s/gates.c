@@ -101,6 +101,13 @@ static const pk_gate_info registry[PK_NGATES] = {
 	[PK_GATE_IN_PLACE_RESIZE_SCHEDULER_PREEMPTION] = {
 		"InPlacePodVerticalScalingSchedulerPreemption", "kube-apiserver, kube-scheduler, kubelet",
 		{ABSENT, ABSENT, ALPHA_OFF}, false, "victims, preempt-plan", NULL},
+	/* VolumeLimitScaling (KEP-5030): alpha 1.35 (#137343), beta and on in
+	 * 1.37 (#140612); NodeVolumeLimits reads CSIDriver
+	 * spec.preventPodSchedulingIfMissing under it. Ours is upstream's in
+	 * each release. */
+	[PK_GATE_VOLUME_LIMIT_SCALING] = {
+		"VolumeLimitScaling", "kube-apiserver, kube-scheduler", {ALPHA_OFF, ALPHA_OFF, BETA_ON}, false,
+		"victims, preempt-plan", NULL, .default_upstream = true},
 };
 
 /* kubernetes/kubernetes#139520 merged both into GenericWorkload. */
@@ -121,6 +128,11 @@ static int release_index(int minor)
 const pk_gate_release *pk_gate_at(pk_gate_id id, int minor)
 {
 	return &registry[id].at[release_index(minor)];
+}
+
+bool pk_gate_our_default(pk_gate_id id, int minor)
+{
+	return registry[id].default_upstream ? pk_gate_at(id, minor)->upstream_default : registry[id].our_default;
 }
 
 const pk_gate_removal *pk_gate_removal_of(const char *name)
@@ -160,7 +172,7 @@ static void resolve(pk_feature_gates *g)
 		else if (all >= 0)
 			g->on[i] = all;
 		else
-			g->on[i] = registry[i].our_default;
+			g->on[i] = pk_gate_our_default((pk_gate_id)i, g->k8s_minor);
 	}
 	for (int i = 0; i < PK_NGATES; i++) {
 		const pk_gate_removal *gone = pk_gate_removal_of(registry[i].name);

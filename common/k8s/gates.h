@@ -20,6 +20,7 @@ typedef enum {
 	PK_GATE_SCHEDULER_ASYNC_API_CALLS,
 	PK_GATE_PROPAGATION_POLICY_PREEMPTION,
 	PK_GATE_IN_PLACE_RESIZE_SCHEDULER_PREEMPTION,
+	PK_GATE_VOLUME_LIMIT_SCALING,
 	PK_NGATES
 } pk_gate_id;
 
@@ -48,6 +49,9 @@ typedef struct pk_gate_info {
 	bool our_default;         /* in every release where the gate exists */
 	const char *tools;        /* the tools whose answer it changes */
 	const char *why;          /* why our default differs; NULL where it does not */
+	bool default_upstream;    /* ours is upstream's default in each release
+	                           * (our_default unused): a gate whose default
+	                           * changes between releases */
 } pk_gate_info;
 
 /* A gate upstream removed: naming it for that release or a later one is an
@@ -64,6 +68,8 @@ typedef struct pk_gate_removal {
 const pk_gate_info *pk_gate_info_of(pk_gate_id id);
 /* The gate in release 1.<minor> (minor within the modelled range). */
 const pk_gate_release *pk_gate_at(pk_gate_id id, int minor);
+/* Our default for the gate in release 1.<minor>. */
+bool pk_gate_our_default(pk_gate_id id, int minor);
 /* The removal of a gate by name, or NULL when upstream has not removed it. */
 const pk_gate_removal *pk_gate_removal_of(const char *name);
 /* PK_NGATES when name is not a gate. */

@@ -44,7 +44,7 @@ static void test_defaults(void)
 		bool differs = false;
 		for (int m = PK_K8S_MINOR_OLDEST; m <= PK_K8S_MINOR_NEWEST; m++) {
 			const pk_gate_release *r = pk_gate_at((pk_gate_id)i, m);
-			differs |= r->exists && r->upstream_default != info->our_default;
+			differs |= r->exists && r->upstream_default != pk_gate_our_default((pk_gate_id)i, m);
 		}
 		CHECK((differs) == (info->why != NULL),
 		      "%s: a default that differs from upstream in some release says why, and only then", info->name);
@@ -64,6 +64,13 @@ static void test_releases(void)
 	      "1.37: GenericWorkload=false turns workload-aware preemption off (kubernetes/kubernetes#139520)");
 	CHECK(pk_gate_at(PK_GATE_GENERIC_WORKLOAD, 37)->stage == PK_GATE_BETA &&
 	      pk_gate_at(PK_GATE_GENERIC_WORKLOAD, 36)->stage == PK_GATE_ALPHA, "GenericWorkload: alpha in 1.36, beta in 1.37");
+
+	pk_feature_gates_default(&g);
+	CHECK(pk_gate_on(&g, PK_GATE_VOLUME_LIMIT_SCALING), "1.37: VolumeLimitScaling beta, on (#140612)");
+	pk_feature_gates_set_release(&g, 36);
+	CHECK(!pk_gate_on(&g, PK_GATE_VOLUME_LIMIT_SCALING), "1.36: VolumeLimitScaling alpha, off");
+	CHECK(parse(&g, "VolumeLimitScaling=true", err) == 0 && pk_gate_on(&g, PK_GATE_VOLUME_LIMIT_SCALING),
+	      "1.36: VolumeLimitScaling=true turns it on");
 
 	pk_feature_gates_default(&g);
 	CHECK(parse(&g, "WorkloadAwarePreemption=false", err) == 0, "a gate of another release parses");
