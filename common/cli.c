@@ -69,8 +69,9 @@ static void print_gates_help(const pk_cli *c)
 		const pk_gate_release *r = pk_gate_at((pk_gate_id)i, minor);
 		if (!(c->spec->gates & PK_GATE_BIT(i)) || !r->exists)
 			continue;
-		printf("  %-34s default %s", g->name, pk_gate_our_default((pk_gate_id)i, minor) ? "true" : "false");
-		if (pk_gate_our_default((pk_gate_id)i, minor) != r->upstream_default)
+		bool ours = pk_gate_our_default((pk_gate_id)i, minor);
+		printf("  %-34s default %s", g->name, ours ? "true" : "false");
+		if (ours != r->upstream_default)
 			printf(" (upstream %s: see the man page)", r->upstream_default ? "true" : "false");
 		printf("\n");
 	}

@@ -361,7 +361,7 @@ EOF2
 	run --separate-stderr victims --preemptor "$BATS_TEST_TMPDIR/pvc.yaml" "$CLUSTER"
 	assert_success
 	[[ $stderr == *"persistentVolumeClaims"*"not model"* ]]
-	[[ $output == *'"warnings":["not modelled, ignored when filtering: persistentVolumeClaims","1 pod(s) use PersistentVolumeClaims (first: shop/db) and the input holds none'*'pvc,pv,storageclass,csinodes,volumeattachments -A -o json`"]'* ]]
+	[[ $output == *'"warnings":["not modelled, ignored when filtering: persistentVolumeClaims","1 pod(s) use PersistentVolumeClaims (first: shop/db) and the input holds none'*'pvc,pv,storageclass,csinodes,volumeattachments,csidrivers -A -o json`"]'* ]]
 	run -0 victims -o table --preemptor "$BATS_TEST_TMPDIR/pvc.yaml" "$CLUSTER"
 	assert_output --partial "Warning: preemptor shop/db asks for persistentVolumeClaims, which victims does not model (ignored when filtering)"
 }

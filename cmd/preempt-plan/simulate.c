@@ -60,7 +60,7 @@ static const pk_cli_spec spec = {
 	.default_format = PK_FMT_JSON,
 	.gates = PK_GATE_BIT(PK_GATE_GENERIC_WORKLOAD) | PK_GATE_BIT(PK_GATE_WORKLOAD_AWARE_PREEMPTION) |
 	         PK_GATE_BIT(PK_GATE_TOPOLOGY_AWARE_WORKLOAD_SCHEDULING) | PK_GATE_BIT(PK_GATE_COMPOSITE_POD_GROUP) |
-	         PK_GATE_BIT(PK_GATE_IN_PLACE_RESIZE_SCHEDULER_PREEMPTION),
+	         PK_GATE_BIT(PK_GATE_IN_PLACE_RESIZE_SCHEDULER_PREEMPTION) | PK_GATE_BIT(PK_GATE_VOLUME_LIMIT_SCALING),
 };
 
 /* --replay's (replay.c plays it; reading and --apply are --simulate's). */
@@ -97,7 +97,7 @@ static const pk_cli_spec replay_spec = {
 	.default_format = PK_FMT_JSON,
 	.gates = PK_GATE_BIT(PK_GATE_GENERIC_WORKLOAD) | PK_GATE_BIT(PK_GATE_WORKLOAD_AWARE_PREEMPTION) |
 	         PK_GATE_BIT(PK_GATE_TOPOLOGY_AWARE_WORKLOAD_SCHEDULING) | PK_GATE_BIT(PK_GATE_COMPOSITE_POD_GROUP) |
-	         PK_GATE_BIT(PK_GATE_IN_PLACE_RESIZE_SCHEDULER_PREEMPTION),
+	         PK_GATE_BIT(PK_GATE_IN_PLACE_RESIZE_SCHEDULER_PREEMPTION) | PK_GATE_BIT(PK_GATE_VOLUME_LIMIT_SCALING),
 };
 
 enum {
@@ -841,6 +841,7 @@ int pp_simulate_main(int argc, char **argv)
 	/* the engine options are final once the options are read */
 	pk_snapshot_init(&r->snap);
 	r->snap.threads = r->cli.engine.threads;
+	r->snap.volume_limit_scaling = r->cli.engine.release.volume_limit_scaling;
 	pk_pg_set_init(&r->groups, &r->cli.engine.release);
 	pk_eval_opts_engine(&so.eval, &r->cli.engine);
 	if (r->replay.args.on) { /* the replay deletes victims after their grace and replaces them itself */

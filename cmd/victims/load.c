@@ -710,6 +710,7 @@ int victims_load(victims_run *r, char **paths, int npaths)
 	r->snap.threads = r->cli->engine.threads;
 	pk_pg_set_init(&r->groups, &r->cli->engine.release);
 	r->snap.keep_pending_objects = r->opts->pending;
+	r->snap.volume_limit_scaling = r->cli->engine.release.volume_limit_scaling;
 	pk_stats unused = {0};
 	for (int i = 0; i < r->opts->npreemptor_files; i++) {
 		preemptor_ctx pc = { r, r->opts->preemptor_files[i], &unused };

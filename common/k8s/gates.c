@@ -133,6 +133,13 @@ static const pk_gate_info registry[PK_NGATES] = {
 	[PK_GATE_DRA_DERIVED_ATTRIBUTES] = {
 		"DRADerivedAttributes", "kube-apiserver, kube-scheduler", {ABSENT, ABSENT, ALPHA_OFF}, false, DRA_TOOLS,
 		NULL, .follows_upstream = true},
+	/* VolumeLimitScaling (KEP-5030): alpha 1.35 (#137343), beta and on in
+	 * 1.37 (#140612); NodeVolumeLimits reads CSIDriver
+	 * spec.preventPodSchedulingIfMissing under it. Ours is upstream's in
+	 * each release. */
+	[PK_GATE_VOLUME_LIMIT_SCALING] = {
+		"VolumeLimitScaling", "kube-apiserver, kube-scheduler", {ALPHA_OFF, ALPHA_OFF, BETA_ON}, false,
+		"victims, preempt-plan", NULL, .follows_upstream = true},
 };
 
 _Static_assert(PK_NGATES <= 32, "PK_GATE_BIT is a bit of an unsigned");

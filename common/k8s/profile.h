@@ -51,6 +51,7 @@ typedef struct pk_release_profile {
 	 * (InPlacePodVerticalScalingSchedulerPreemption, alpha in 1.37);
 	 * resize_preemption_gate_exists: the release has the gate at all */
 	bool resize_preemption;
+	bool volume_limit_scaling;    /* NodeVolumeLimits honours CSIDriver preventPodSchedulingIfMissing */
 	bool resize_preemption_gate_exists;
 	int resize_preemption_since;  /* the first release with the gate (its minor) */
 

@@ -13,7 +13,7 @@ bool pk_volume_kind(const char *kind)
 {
 	return strcmp(kind, "PersistentVolumeClaim") == 0 || strcmp(kind, "PersistentVolume") == 0 ||
 	       strcmp(kind, "StorageClass") == 0 || strcmp(kind, "CSINode") == 0 ||
-	       strcmp(kind, "VolumeAttachment") == 0;
+	       strcmp(kind, "VolumeAttachment") == 0 || strcmp(kind, "CSIDriver") == 0;
 }
 
 static const char *istr(pk_decoder *d, const cJSON *obj, const char *path)
@@ -276,6 +276,24 @@ static int add_attachment(pk_volume_set *v, pk_decoder *d, const cJSON *obj, cha
 	return 0;
 }
 
+/* A CSIDriver: its name (the driver's, required) and
+ * spec.preventPodSchedulingIfMissing, a boolean when present. */
+static int add_csidriver(pk_volume_set *v, pk_decoder *d, const cJSON *obj, char *err, size_t errsize)
+{
+	pk_csi_driver c = {0};
+	if (required_string(d, obj, "metadata.name", true, &c.name, err, errsize) < 0)
+		return -1;
+	const cJSON *prevent = pk_getp(obj, "spec.preventPodSchedulingIfMissing");
+	if (prevent && !cJSON_IsNull(prevent) && !cJSON_IsBool(prevent)) {
+		snprintf(err, errsize, "spec.preventPodSchedulingIfMissing is not a boolean");
+		return -1;
+	}
+	c.prevent_if_missing = cJSON_IsTrue(prevent);
+	v->csidrivers = pk_grow(v->csidrivers, &v->csidrivercap, (size_t)v->ncsidrivers + 1, sizeof *v->csidrivers);
+	v->csidrivers[v->ncsidrivers++] = c;
+	return 0;
+}
+
 int pk_volume_set_add(pk_volume_set *v, pk_decoder *d, const cJSON *obj, long record, char *err, size_t errsize)
 {
 	const char *kind = pk_kind(obj);
@@ -289,6 +307,8 @@ int pk_volume_set_add(pk_volume_set *v, pk_decoder *d, const cJSON *obj, long re
 		return add_class(v, d, obj, err, errsize);
 	if (strcmp(kind, "VolumeAttachment") == 0)
 		return add_attachment(v, d, obj, err, errsize);
+	if (strcmp(kind, "CSIDriver") == 0)
+		return add_csidriver(v, d, obj, err, errsize);
 	return add_csinode(v, d, obj, err, errsize);
 }
 
@@ -314,6 +334,7 @@ BY_NAME_CMP(pv_cmp, pk_pv, name)
 BY_NAME_CMP(class_cmp, pk_storage_class, name)
 BY_NAME_CMP(csinode_cmp, pk_csinode, name)
 BY_NAME_CMP(attachment_cmp, pk_volume_attachment, node)
+BY_NAME_CMP(csidriver_cmp, pk_csi_driver, name)
 
 static int available_cmp(const void *a, const void *b)
 {
@@ -412,6 +433,8 @@ void pk_volume_set_finish(pk_volume_set *v)
 	index_available(v);
 	index_limited_drivers(v);
 	resolve_attachments(v);
+	if (v->ncsidrivers > 1)
+		qsort(v->csidrivers, (size_t)v->ncsidrivers, sizeof *v->csidrivers, csidriver_cmp);
 	v->finished = true;
 }
 
@@ -427,6 +450,7 @@ void pk_volume_set_free(pk_volume_set *v)
 	free(v->classes);
 	free(v->csinodes);
 	free(v->attachments);
+	free(v->csidrivers);
 	free(v->available);
 	free(v->limited_drivers);
 	memset(v, 0, sizeof *v);
@@ -488,6 +512,13 @@ const pk_csinode *pk_volume_csinode(const pk_volume_set *v, const char *node)
 	long at;
 	LOWER_BOUND(v->csinodes, v->ncsinodes, node, name);
 	return at < v->ncsinodes && strcmp(v->csinodes[at].name, node) == 0 ? &v->csinodes[at] : NULL;
+}
+
+const pk_csi_driver *pk_volume_csidriver(const pk_volume_set *v, const char *driver)
+{
+	long at;
+	LOWER_BOUND(v->csidrivers, v->ncsidrivers, driver, name);
+	return at < v->ncsidrivers && strcmp(v->csidrivers[at].name, driver) == 0 ? &v->csidrivers[at] : NULL;
 }
 
 const pk_volume_attachment *pk_volume_attachments(const pk_volume_set *v, const char *node, long *n)

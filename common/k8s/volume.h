@@ -1,7 +1,7 @@
 /* The storage objects the volume filters read, decoded once into compact
- * views: PersistentVolumeClaims, PersistentVolumes, StorageClasses, CSINodes
- * and VolumeAttachments (`kubectl get pvc,pv,storageclass,csinodes,
- * volumeattachments -A -o json`), and the
+ * views: PersistentVolumeClaims, PersistentVolumes, StorageClasses, CSINodes,
+ * VolumeAttachments and CSIDrivers (`kubectl get pvc,pv,storageclass,
+ * csinodes,volumeattachments,csidrivers -A -o json`), and the
  * claims a pod's spec.volumes name. The filters that use them
  * (VolumeRestrictions, NodeVolumeLimits, VolumeBinding, VolumeZone) are the
  * engine's (sched/engine/filter/volumes.c).
@@ -96,6 +96,12 @@ typedef struct pk_volume_attachment {
 	                                 * volume in the input, or not a CSI one) */
 } pk_volume_attachment;
 
+/* A CSIDriver (storage.k8s.io/v1): what NodeVolumeLimits reads of it. */
+typedef struct pk_csi_driver {
+	const char *name;               /* metadata.name: the driver's */
+	bool prevent_if_missing;        /* spec.preventPodSchedulingIfMissing (VolumeLimitScaling) */
+} pk_csi_driver;
+
 /* The storage objects of an input; the arrays sorted by name at finish. */
 typedef struct pk_volume_set {
 	pk_pvc *pvcs;
@@ -114,6 +120,10 @@ typedef struct pk_volume_set {
 	long nattachments;
 	size_t attachcap;
 	bool attachments_listed;        /* a VolumeAttachmentList was read, if empty */
+	pk_csi_driver *csidrivers;
+	long ncsidrivers;
+	size_t csidrivercap;
+	bool csidrivers_listed;         /* a CSIDriverList was read, if empty */
 	/* at finish: the Available volumes by class (what an unbound claim may
 	 * be matched to), and the drivers some CSINode limits (interned) */
 	const pk_pv **available;
@@ -127,7 +137,7 @@ typedef struct pk_volume_set {
 	bool pods_resolved;      /* the snapshot's pods resolved against it (engine/filter/volumes.c) */
 } pk_volume_set;
 
-/* Is kind one of the five? */
+/* Is kind one of the six? */
 bool pk_volume_kind(const char *kind);
 /* Decode obj (of a volume kind) into the set. 0, or -1 with a message in
  * err naming the object and field (a malformed node affinity, a CSINode
@@ -142,6 +152,8 @@ const pk_pvc *pk_volume_pvc(const pk_volume_set *v, const char *ns, const char *
 const pk_pv *pk_volume_pv(const pk_volume_set *v, const char *name);
 const pk_storage_class *pk_volume_class(const pk_volume_set *v, const char *name);
 const pk_csinode *pk_volume_csinode(const pk_volume_set *v, const char *node);
+/* The CSIDriver object of driver, or NULL. */
+const pk_csi_driver *pk_volume_csidriver(const pk_volume_set *v, const char *driver);
 /* The VolumeAttachments of node (interned or plain): *n of them from the
  * returned one. */
 const pk_volume_attachment *pk_volume_attachments(const pk_volume_set *v, const char *node, long *n);

@@ -66,6 +66,13 @@ static void test_releases(void)
 	      pk_gate_at(PK_GATE_GENERIC_WORKLOAD, 36)->stage == PK_GATE_ALPHA, "GenericWorkload: alpha in 1.36, beta in 1.37");
 
 	pk_feature_gates_default(&g);
+	CHECK(pk_gate_on(&g, PK_GATE_VOLUME_LIMIT_SCALING), "1.37: VolumeLimitScaling beta, on (#140612)");
+	pk_feature_gates_set_release(&g, 36);
+	CHECK(!pk_gate_on(&g, PK_GATE_VOLUME_LIMIT_SCALING), "1.36: VolumeLimitScaling alpha, off");
+	CHECK(parse(&g, "VolumeLimitScaling=true", err) == 0 && pk_gate_on(&g, PK_GATE_VOLUME_LIMIT_SCALING),
+	      "1.36: VolumeLimitScaling=true turns it on");
+
+	pk_feature_gates_default(&g);
 	CHECK(parse(&g, "WorkloadAwarePreemption=false", err) == 0, "a gate of another release parses");
 	CHECK(pk_feature_gates_check_release(&g, err, sizeof err) != 0, "but 1.37 does not have it");
 	CHECK_STR(err, "unrecognized feature gate: WorkloadAwarePreemption (removed in Kubernetes 1.37 by "

@@ -49,6 +49,10 @@
 #define PK_R_RWOP_CONFLICT "node has pod using PersistentVolumeClaim with the same name and ReadWriteOncePod access mode"
 /* nodevolumelimits/csi.go ErrReasonMaxVolumeCountExceeded */
 #define PK_R_MAX_VOLUME_COUNT "node(s) exceed max volume count"
+/* nodevolumelimits/csi.go, VolumeLimitScaling (#137343): a driver whose
+ * CSIDriver sets preventPodSchedulingIfMissing, not on the node's CSINode
+ * (Unschedulable); %s: the driver */
+#define PK_R_CSI_DRIVER_MISSING "%s CSI driver is not installed on the node"
 /* volumebinding/binder.go ConflictReasons (FindPodVolumes lists them in this
  * order) */
 #define PK_R_VOLUME_NODE_CONFLICT "node(s) had volume node affinity conflict"

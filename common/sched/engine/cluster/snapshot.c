@@ -286,11 +286,15 @@ pk_add_result pk_snapshot_add(pk_snapshot *s, const cJSON *obj, long record, boo
 
 void pk_snapshot_list_begun(pk_snapshot *s, const char *item_kind)
 {
-	if (strcmp(item_kind, "VolumeAttachment") != 0)
+	bool attachments = strcmp(item_kind, "VolumeAttachment") == 0, drivers = strcmp(item_kind, "CSIDriver") == 0;
+	if (!attachments && !drivers)
 		return;
 	if (!s->volumes)
 		s->volumes = pk_xcalloc(1, sizeof *s->volumes);
-	s->volumes->attachments_listed = true;
+	if (attachments)
+		s->volumes->attachments_listed = true;
+	else
+		s->volumes->csidrivers_listed = true;
 }
 
 /* Fill in what admission would have set: priority and preemptionPolicy from

@@ -90,6 +90,8 @@ typedef struct pk_snapshot {
 	                           * are passed over without a search */
 
 	bool keep_pending_objects;/* keep the cJSON of pending pods and Deferred resizes (for --pending) */
+	bool volume_limit_scaling;/* the gate: NodeVolumeLimits refuses a node whose CSINode
+	                           * lacks a driver whose CSIDriver says preventPodSchedulingIfMissing */
 	int threads;              /* pk_snapshot_finish's nodes are shared out
 	                           * among this many (0: one per CPU, at most 4) */
 	cJSON **pending_objects;  /* parallel to pods: owned cJSON or NULL */
@@ -155,8 +157,8 @@ void pk_snapshot_free(pk_snapshot *s);
 pk_add_result pk_snapshot_add(pk_snapshot *s, const cJSON *obj, long record, bool *take,
                               char *err, size_t errsize);
 /* A typed List of item_kind begins in the input (pk_reader_opts.list_begun):
- * an empty VolumeAttachmentList says the cluster has none, where no such
- * object at all may only mean none was fetched. */
+ * an empty VolumeAttachmentList (or CSIDriverList) says the cluster has
+ * none, where no such object at all may only mean none was fetched. */
 void pk_snapshot_list_begun(pk_snapshot *s, const char *item_kind);
 /* After the last object: resolve priorities that pods do not carry (classes
  * may follow pods in the input), group pods per node, order them, sum

@@ -35,6 +35,10 @@ typedef struct vol_res {
 	csi_volume *csi;             /* NodeVolumeLimits' volumes, unique */
 	int ncsi;
 	bool limited;                /* a CSINode of the input limits one of their drivers */
+	const char **driver_missing; /* VolumeLimitScaling on and the CSIDriver of one of
+	                              * their drivers says preventPodSchedulingIfMissing:
+	                              * per volume, the message when it is not on the
+	                              * node (NULL for the other volumes); else NULL */
 	pk_status reject;            /* a PreFilter's rejection (code Success: none) */
 	const pk_pv **bound;         /* the volumes of its bound claims (NULL: not in the input) */
 	int nbound;
@@ -277,6 +281,19 @@ static void csi_volumes(pk_snapshot *s, const pk_pod *pod, const pk_pod_volumes 
 	}
 	for (int i = 0; !r->limited && i < r->ncsi; i++)
 		r->limited = pk_volume_driver_limited(s->volumes, r->csi[i].driver);
+	for (int i = 0; s->volume_limit_scaling && i < r->ncsi; i++) {
+		const pk_csi_driver *d = pk_volume_csidriver(s->volumes, r->csi[i].driver);
+		if (!d || !d->prevent_if_missing)
+			continue;
+		if (!r->driver_missing) {
+			r->driver_missing = pk_arena_alloc(&s->arena, sizeof *r->driver_missing * (size_t)r->ncsi);
+			memset(r->driver_missing, 0, sizeof *r->driver_missing * (size_t)r->ncsi);
+		}
+		/* made here, once: the filters run on several threads */
+		char msg[400];
+		snprintf(msg, sizeof msg, PK_R_CSI_DRIVER_MISSING, r->csi[i].driver);
+		r->driver_missing[i] = pk_intern(s->strs, msg);
+	}
 }
 
 /* The claim the ephemeral volume controller makes for a pending pod's
@@ -686,14 +703,42 @@ static long attachments_beyond_pods(const pk_volume_attachment *va, long nva, co
 	return n;
 }
 
+static bool csinode_has(const pk_csinode *cn, const char *driver)
+{
+	for (int d = 0; cn && d < cn->ndrivers; d++)
+		if (strcmp(cn->drivers[d].driver, driver) == 0)
+			return true;
+	return false;
+}
+
+/* VolumeLimitScaling: each of the pod's drivers whose CSIDriver says
+ * preventPodSchedulingIfMissing is on the node's CSINode (a node without
+ * a CSINode has none), else Unschedulable naming the first such driver
+ * of the pod's volumes. */
+static bool required_drivers_on(const vol_res *r, const pk_csinode *cn, pk_status *out)
+{
+	for (int i = 0; i < r->ncsi; i++) {
+		if (!r->driver_missing[i] || csinode_has(cn, r->csi[i].driver))
+			continue;
+		if (out)
+			pk_status_set(out, PK_CODE_UNSCHEDULABLE, "NodeVolumeLimits", r->driver_missing[i]);
+		return false;
+	}
+	return true;
+}
+
 bool pk_volumes_limits_fit(const pk_snapshot *s, const pk_pod *pod, const pk_nodeinfo *ni, pk_pod *const *extra,
                            int nextra, pk_status *out)
 {
 	const vol_res *r = resolution(pod);
-	if (!r || !r->limited)
+	if (!r || (!r->limited && !r->driver_missing))
 		return true;
 	const pk_csinode *cn = pk_volume_csinode(s->volumes, ni->node->name);
-	if (!cn)
+	/* upstream checks the drivers after the pod's volumes are worked out
+	 * and before the node's limits are read: a node without limits too */
+	if (r->driver_missing && !required_drivers_on(r, cn, out))
+		return false;
+	if (!r->limited || !cn)
 		return true;
 	csi_volume *att = NULL;
 	int cap = 0, natt = attached_volumes(ni, extra, nextra, &att, &cap);
@@ -851,10 +896,19 @@ static size_t append(char *buf, size_t size, size_t w, const char *text)
 	return w;
 }
 
+/* Does a node of the input lack driver on its CSINode (or have none)? */
+static bool driver_missing_somewhere(const pk_snapshot *s, const char *driver)
+{
+	for (long i = 0; i < s->nnodes; i++)
+		if (!csinode_has(pk_volume_csinode(s->volumes, s->nodes[i].name), driver))
+			return true;
+	return false;
+}
+
 bool pk_volumes_input_hint(const pk_snapshot *s, pk_pod *const *pods, long n, char *buf, size_t size)
 {
 	const pk_volume_set *v = s->volumes;
-	long with_claims = 0, unbound_pv = 0, classed = 0, csi = 0, limited = 0;
+	long with_claims = 0, unbound_pv = 0, classed = 0, csi = 0, limited = 0, unlisted = 0;
 	const pk_pod *first = NULL;
 	for (long i = 0; i < n; i++) {
 		const pk_pod_volumes *pv = pods[i]->con->volumes;
@@ -874,6 +928,7 @@ bool pk_volumes_input_hint(const pk_snapshot *s, pk_pod *const *pods, long n, ch
 			csi += vol ? *vol->csi_driver != 0 : sc && *sc->provisioner;
 			const char *driver = vol ? vol->csi_driver : sc ? sc->provisioner : "";
 			limited += *driver && pk_volume_driver_limited(v, driver);
+			unlisted += *driver && v->ncsinodes && driver_missing_somewhere(s, driver);
 		}
 	}
 	size_t w = 0;
@@ -884,7 +939,7 @@ bool pk_volumes_input_hint(const pk_snapshot *s, pk_pod *const *pods, long n, ch
 		         "%ld pod(s) use PersistentVolumeClaims (first: %s/%s) and the input holds none: VolumeRestrictions, "
 		         "NodeVolumeLimits, VolumeBinding and VolumeZone are not run for them, where upstream checks their "
 		         "claims; take the snapshot with "
-		         "`kubectl get nodes,pods,pdb,priorityclasses,pvc,pv,storageclass,csinodes,volumeattachments -A -o json`",
+		         "`kubectl get nodes,pods,pdb,priorityclasses,pvc,pv,storageclass,csinodes,volumeattachments,csidrivers -A -o json`",
 		         with_claims, first->namespace_, first->name);
 		w = append(buf, size, w, text);
 		return true;
@@ -915,6 +970,16 @@ bool pk_volumes_input_hint(const pk_snapshot *s, pk_pod *const *pods, long n, ch
 		         "against the volumes of the node's pods alone, where upstream also counts the volumes still attached "
 		         "to the node (a deleted pod's until they are detached); `kubectl get volumeattachments` belongs in "
 		         "the input", limited);
+		w = append(buf, size, w, text);
+	}
+	/* VolumeLimitScaling: a CSIDriver that says preventPodSchedulingIfMissing
+	 * refuses nodes whose CSINode lacks its driver; only where a node of the
+	 * input lacks one. An empty CSIDriverList read says there are none. */
+	if (s->volume_limit_scaling && unlisted && !v->ncsidrivers && !v->csidrivers_listed) {
+		snprintf(text, sizeof text,
+		         "the input holds no CSIDriver objects: with VolumeLimitScaling on, NodeVolumeLimits refuses a node "
+		         "whose CSINode lacks a driver whose CSIDriver sets preventPodSchedulingIfMissing; not checked for "
+		         "%ld volume(s); `kubectl get csidrivers` belongs in the input", unlisted);
 		w = append(buf, size, w, text);
 	}
 	return w > 0;
