@@ -26,6 +26,12 @@
 #include "sched/sim/simulate.h"
 #include "base/alloc.h"
 
+/* The gates --simulate and --replay read (the same engine). */
+#define SIMULATION_GATES                                                                                 \
+	(PK_GATE_BIT(PK_GATE_GENERIC_WORKLOAD) | PK_GATE_BIT(PK_GATE_WORKLOAD_AWARE_PREEMPTION) |          \
+	 PK_GATE_BIT(PK_GATE_TOPOLOGY_AWARE_WORKLOAD_SCHEDULING) | PK_GATE_BIT(PK_GATE_COMPOSITE_POD_GROUP) | \
+	 PK_GATE_BIT(PK_GATE_IN_PLACE_RESIZE_SCHEDULER_PREEMPTION) | PK_GATE_BIT(PK_GATE_VOLUME_LIMIT_SCALING))
+
 static const pk_cli_spec spec = {
 	.prog = "preempt-plan",
 	.synopsis = "preempt-plan --simulate [options] [SNAPSHOT ...] [--apply PATH ...]",
@@ -58,9 +64,7 @@ static const pk_cli_spec spec = {
 		"      --max-recreations N    bound on re-queued victims in one run (default 1000)\n",
 	.formats = "json,table,wide,html",
 	.default_format = PK_FMT_JSON,
-	.gates = PK_GATE_BIT(PK_GATE_GENERIC_WORKLOAD) | PK_GATE_BIT(PK_GATE_WORKLOAD_AWARE_PREEMPTION) |
-	         PK_GATE_BIT(PK_GATE_TOPOLOGY_AWARE_WORKLOAD_SCHEDULING) | PK_GATE_BIT(PK_GATE_COMPOSITE_POD_GROUP) |
-	         PK_GATE_BIT(PK_GATE_IN_PLACE_RESIZE_SCHEDULER_PREEMPTION) | PK_GATE_BIT(PK_GATE_VOLUME_LIMIT_SCALING),
+	.gates = SIMULATION_GATES,
 };
 
 /* --replay's (replay.c plays it; reading and --apply are --simulate's). */
@@ -95,9 +99,7 @@ static const pk_cli_spec replay_spec = {
 		"      --progress             a progress line on stderr after each instant\n",
 	.formats = "json,table",
 	.default_format = PK_FMT_JSON,
-	.gates = PK_GATE_BIT(PK_GATE_GENERIC_WORKLOAD) | PK_GATE_BIT(PK_GATE_WORKLOAD_AWARE_PREEMPTION) |
-	         PK_GATE_BIT(PK_GATE_TOPOLOGY_AWARE_WORKLOAD_SCHEDULING) | PK_GATE_BIT(PK_GATE_COMPOSITE_POD_GROUP) |
-	         PK_GATE_BIT(PK_GATE_IN_PLACE_RESIZE_SCHEDULER_PREEMPTION) | PK_GATE_BIT(PK_GATE_VOLUME_LIMIT_SCALING),
+	.gates = SIMULATION_GATES,
 };
 
 enum {

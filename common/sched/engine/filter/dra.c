@@ -698,18 +698,6 @@ static bool allocatable(const pk_snapshot *s, const dra_res *r, const pk_node *n
 	return ok;
 }
 
-static bool allocation_on_node(const pk_dra_claim *c, const pk_node *n)
-{
-	if (*c->alloc_node) /* allocated in this run from a node-local slice */
-		return c->alloc_node == n->name || strcmp(c->alloc_node, n->name) == 0;
-	if (!c->has_node_selector)
-		return true;
-	for (int i = 0; i < c->nnode_terms; i++)
-		if (pk_node_term_matches(&c->node_terms[i], n))
-			return true;
-	return false;
-}
-
 bool pk_dra_node_fits(const pk_snapshot *s, const pk_pod *pod, const pk_node *n, pk_status *out)
 {
 	const dra_res *r = resolution(pod);
@@ -717,7 +705,7 @@ bool pk_dra_node_fits(const pk_snapshot *s, const pk_pod *pod, const pk_node *n,
 		return true;
 	bool unavailable = false;
 	for (int i = 0; i < r->nclaims; i++)
-		unavailable |= r->claims[i]->allocated && !allocation_on_node(r->claims[i], n);
+		unavailable |= r->claims[i]->allocated && !pk_dra_allocation_on_node(r->claims[i], n);
 	bool error = false;
 	if (!allocatable(s, r, n, &error, NULL)) {
 		if (error) /* the allocator's error aborts the cycle upstream */

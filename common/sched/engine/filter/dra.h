@@ -20,6 +20,8 @@
 
 #include "sched/engine/filter/filter.h"
 
+struct pk_dra_claim; /* k8s/dra.h */
+
 /* Which devices the snapshot's claims hold, indexed once (the first cycle,
  * single-threaded). */
 void pk_dra_resolve_all(pk_snapshot *s);
@@ -80,6 +82,9 @@ const char *pk_dra_held_devices_note(const pk_pod *pod);
  * in the set's order (driver, pool, name: the allocator's), into *out, to
  * free; returns how many (dra_slices.c). */
 long pk_dra_node_slices(const struct pk_dra_set *set, const pk_node *n, long **out);
+/* May an allocated claim be used on node n (its allocation's node selector,
+ * or the node it was allocated on in this run)? (dra_slices.c) */
+bool pk_dra_allocation_on_node(const struct pk_dra_claim *c, const pk_node *n);
 
 /* Which `kubectl get` the input lacks for the claims of pods[0..n): no DRA
  * object at all while pods use claims. Text into buf; false when nothing is

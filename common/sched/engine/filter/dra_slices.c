@@ -1,7 +1,8 @@
-/* The ResourceSlices that publish devices on a node (dra.h), found through
- * the set's index by node (k8s/dra.c) rather than by a look at every slice:
- * on a GPU cluster each node has its own slice, and the allocator asks for
- * a node's devices once per node and pod. */
+/* What DRA places on a node (dra.h): the ResourceSlices that publish
+ * devices there, found through the set's index by node (k8s/dra.c) rather
+ * than by a look at every slice (on a GPU cluster each node has its own
+ * slice, and the allocator asks for a node's devices once per node and
+ * pod), and whether an allocated claim may be used there. */
 #include "sched/engine/filter/dra.h"
 
 #include <limits.h>
@@ -43,4 +44,16 @@ long pk_dra_node_slices(const pk_dra_set *set, const pk_node *n, long **out)
 	}
 	*out = v;
 	return k;
+}
+
+bool pk_dra_allocation_on_node(const pk_dra_claim *c, const pk_node *n)
+{
+	if (*c->alloc_node) /* allocated in this run from a node-local slice */
+		return c->alloc_node == n->name || strcmp(c->alloc_node, n->name) == 0;
+	if (!c->has_node_selector)
+		return true;
+	for (int i = 0; i < c->nnode_terms; i++)
+		if (pk_node_term_matches(&c->node_terms[i], n))
+			return true;
+	return false;
 }
