@@ -1,11 +1,13 @@
 /* DRA objects and a pod's resource claims, decoded (dra.h). */
 #include "k8s/dra.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/alloc.h"
+#include "base/nsname.h"
 #include "k8s/json.h"
 #include "k8s/quantity.h"
 
@@ -643,20 +645,9 @@ void pk_dra_set_free(pk_dra_set *s)
 
 const pk_dra_claim *pk_dra_claim_get(const pk_dra_set *s, const char *ns, const char *name)
 {
-	long lo = 0, hi = s->nclaims;
-	while (lo < hi) {
-		long mid = (lo + hi) / 2;
-		int c = strcmp(s->claims[mid].namespace_, ns);
-		if (!c)
-			c = strcmp(s->claims[mid].name, name);
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo < s->nclaims && strcmp(s->claims[lo].namespace_, ns) == 0 && strcmp(s->claims[lo].name, name) == 0)
-		return &s->claims[lo];
-	return NULL;
+	long i = pk_nsname_find(s->claims, s->nclaims, sizeof *s->claims, offsetof(pk_dra_claim, namespace_), offsetof(pk_dra_claim, name), ns,
+	                        name);
+	return i < 0 ? NULL : &s->claims[i];
 }
 
 const pk_dra_class *pk_dra_class_get(const pk_dra_set *s, const char *name)

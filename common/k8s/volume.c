@@ -1,11 +1,13 @@
 /* Storage objects and a pod's claims, decoded (volume.h). */
 #include "k8s/volume.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/alloc.h"
+#include "base/nsname.h"
 #include "k8s/json.h"
 #include "k8s/quantity.h"
 
@@ -472,20 +474,9 @@ void pk_volume_set_free(pk_volume_set *v)
 
 const pk_pvc *pk_volume_pvc(const pk_volume_set *v, const char *ns, const char *name)
 {
-	long lo = 0, hi = v->npvcs;
-	while (lo < hi) {
-		long mid = (lo + hi) / 2;
-		int c = strcmp(v->pvcs[mid].namespace_, ns);
-		if (!c)
-			c = strcmp(v->pvcs[mid].name, name);
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo < v->npvcs && strcmp(v->pvcs[lo].namespace_, ns) == 0 && strcmp(v->pvcs[lo].name, name) == 0)
-		return &v->pvcs[lo];
-	return NULL;
+	long i = pk_nsname_find(v->pvcs, v->npvcs, sizeof *v->pvcs, offsetof(pk_pvc, namespace_), offsetof(pk_pvc, name), ns,
+	                        name);
+	return i < 0 ? NULL : &v->pvcs[i];
 }
 
 static const pk_pv *find_pv(const pk_volume_set *v, const char *name)

@@ -3,6 +3,7 @@
  * string map, the growth helper and the out-of-memory policy. */
 #include "t.h"
 
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <sys/wait.h>
@@ -11,6 +12,7 @@
 #include "base/alloc.h"
 #include "base/arena.h"
 #include "base/hash.h"
+#include "base/nsname.h"
 #include "base/strtab.h"
 
 /* Two strings with the same 64-bit FNV-1a hash would be a search; a table
@@ -189,6 +191,26 @@ static void test_out_of_memory(void)
 	      "n * size beyond size_t: out of memory, exit 2");
 }
 
+typedef struct nsobj {
+	int other;
+	const char *ns, *name;
+} nsobj;
+
+static void test_nsname(void)
+{
+	const nsobj v[] = {{0, "a", "x"}, {1, "a", "y"}, {2, "b", "a"}, {3, "b", "x"}, {4, "c", "z"}};
+	const long n = (long)(sizeof v / sizeof v[0]);
+	int found = 1;
+	for (long i = 0; i < n; i++)
+		found &= pk_nsname_find(v, n, sizeof v[0], offsetof(nsobj, ns), offsetof(nsobj, name), v[i].ns, v[i].name) == i;
+	CHECK(found, "every element of a (namespace, name) sorted array is found at its index");
+	CHECK(pk_nsname_find(v, n, sizeof v[0], offsetof(nsobj, ns), offsetof(nsobj, name), "a", "z") == -1 &&
+	          pk_nsname_find(v, n, sizeof v[0], offsetof(nsobj, ns), offsetof(nsobj, name), "b", "y") == -1 &&
+	          pk_nsname_find(v, n, sizeof v[0], offsetof(nsobj, ns), offsetof(nsobj, name), "d", "a") == -1 &&
+	          pk_nsname_find(v, 0, sizeof v[0], offsetof(nsobj, ns), offsetof(nsobj, name), "a", "x") == -1,
+	      "a name in another namespace, between two, past the end or in an empty array is not found");
+}
+
 int main(void)
 {
 	test_intern();
@@ -198,5 +220,6 @@ int main(void)
 	test_strmap();
 	test_grow();
 	test_out_of_memory();
+	test_nsname();
 	return T_DONE();
 }
