@@ -1,7 +1,7 @@
 /* DynamicResources' PreFilter and Filter over the input's DRA objects
  * (dra.h), as pkg/scheduler/framework/plugins/dynamicresources and
  * staging/src/k8s.io/dynamic-resource-allocation/structured do it. */
-#include "sched/engine/filter/dra.h"
+#include "sched/engine/filter/dra_int.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,25 +13,7 @@
 
 #define PLUGIN "DynamicResources"
 
-/* A pod's claims resolved (pk_pod_dra.resolved). */
-typedef struct dra_res dra_res;
-struct dra_res {
-	pk_status reject;               /* the PreFilter's rejection (code SUCCESS: none) */
-	const pk_dra_claim **claims;    /* the claims found, in spec order (skipped ones left out) */
-	int nclaims;
-	bool applies;                   /* modelled: the Filter runs */
-	pk_snapshot *s;                 /* resolved against */
-	const pk_pod *pod;              /* the pod of a per-pod resolution (claims from templates), else NULL */
-	struct dra_res *next;           /* the con's other pods' */
-	const char *assumes;            /* claims made from templates here, or NULL */
-	const char *held_note;          /* pk_dra_held_devices_note, as of the set's generation: */
-	long held_note_gen;             /* 0: not computed yet */
-};
-
-/* A pod's resolution: the con's, or of a con whose claims come from
- * templates (every pod its own claims) the pod's, which pk_dra_resolve
- * keeps first. */
-static const dra_res *resolution(const pk_pod *pod)
+const dra_res *pk_dra_resolution(const pk_pod *pod)
 {
 	const pk_pod_dra *pd = pod->con->dra;
 	const dra_res *r = pd ? pd->resolved : NULL;
@@ -42,13 +24,13 @@ static const dra_res *resolution(const pk_pod *pod)
 
 const char *pk_dra_assumption(const pk_pod *pod)
 {
-	const dra_res *r = resolution(pod);
+	const dra_res *r = pk_dra_resolution(pod);
 	return r ? r->assumes : NULL;
 }
 
 bool pk_dra_allocates(const pk_pod *pod)
 {
-	const dra_res *r = resolution(pod);
+	const dra_res *r = pk_dra_resolution(pod);
 	for (int i = 0; r && r->applies && r->reject.code == PK_CODE_SUCCESS && i < r->nclaims; i++)
 		if (!r->claims[i]->allocated)
 			return true;
@@ -57,13 +39,13 @@ bool pk_dra_allocates(const pk_pod *pod)
 
 bool pk_dra_applies(const pk_pod *pod)
 {
-	const dra_res *r = resolution(pod);
+	const dra_res *r = pk_dra_resolution(pod);
 	return r && r->applies;
 }
 
 bool pk_dra_prefilter_rejects(const pk_pod *pod, pk_status *out)
 {
-	const dra_res *r = resolution(pod);
+	const dra_res *r = pk_dra_resolution(pod);
 	if (!r || !r->applies || r->reject.code == PK_CODE_SUCCESS)
 		return false;
 	*out = r->reject;
@@ -335,379 +317,16 @@ void pk_dra_resolve(pk_snapshot *s, const pk_pod *pod)
 	((pk_pod *)pod)->unmodelled &= (uint8_t)~PK_UNMODELLED_RESOURCE_CLAIMS;
 }
 
-/* ---- the Filter: the structured allocator on one node ---------------------------- */
-
-static pk_cel_device cel_view(const pk_dra_slice *sl, const pk_dra_device *dv)
-{
-	return (pk_cel_device){ .driver = sl->driver, .attrs = dv->attrs, .nattrs = dv->nattrs,
-		                .capacity = dv->capacity, .ncapacity = dv->ncapacity };
-}
-
-typedef enum { SEL_NO, SEL_YES, SEL_ERROR } sel_verdict;
-
-static sel_verdict selectors_match(const pk_dra_selector *sel, int n, const pk_cel_device *d)
-{
-	for (int i = 0; i < n; i++) {
-		if (!sel[i].program)
-			return SEL_ERROR; /* a compile error: the PreFilter said it */
-		char err[300];
-		pk_cel_result res = pk_cel_eval_device(sel[i].program, d, err, sizeof err);
-		if (res == PK_CEL_ERROR)
-			return SEL_ERROR;
-		if (res == PK_CEL_FALSE)
-			return SEL_NO;
-	}
-	return SEL_YES;
-}
-
-/* The class's selectors, then the request's, for one device. */
-static sel_verdict device_matches(const pk_dra_class *cls, const pk_dra_request *rq, const pk_cel_device *d)
-{
-	sel_verdict v = selectors_match(cls->selectors, cls->nselectors, d);
-	return v == SEL_YES ? selectors_match(rq->selectors, rq->nselectors, d) : v;
-}
-
-/* A device of the node: its slice and index. */
-typedef struct dev_at {
-	const pk_dra_slice *slice;
-	const pk_dra_device *dev;
-} dev_at;
-
-typedef struct alloc_state {
-	const pk_dra_set *set;
-	dev_at *devs;                   /* the node's devices not held by a claim */
-	int ndevs;
-	bool *picked;
-	/* the ExactCount slots: one per device to pick, with its request's candidates */
-	int nslots;
-	int *slot_req;
-	int **cands;                    /* per request: indices into devs */
-	int *ncands;
-	int *pick;                      /* per slot */
-	long budget;                    /* backtracking steps left */
-	bool error;
-	/* the devices picked so far, All requests' then the slots': for the
-	 * claims' matchAttribute constraints */
-	const struct want *w;
-	int *pick_want, *pick_dev;
-	int npicks;
-} alloc_state;
-
-typedef struct want {
-	const pk_dra_request *rq;
-	const pk_dra_class *cls;
-	const pk_dra_claim *claim;
-	const char *parent;             /* the request's name (a subrequest's parent's) */
-} want;
-
-/* Does the constraint name the want's request (none named: every one)? */
-static bool constraint_covers(const pk_dra_constraint *c, const want *w)
-{
-	if (!c->nrequests)
-		return true;
-	for (int i = 0; i < c->nrequests; i++)
-		if (strcmp(c->requests[i], w->parent) == 0 || strcmp(c->requests[i], w->rq->name) == 0)
-			return true;
-	return false;
-}
-
-/* Does device d for want q keep its claim's matchAttribute constraints with
- * the devices picked so far (constraint.go: the attribute present, one
- * value)? */
-static bool constraints_keep(const alloc_state *a, int q, int d)
-{
-	const want *w = &a->w[q];
-	for (int k = 0; k < w->claim->nconstraints; k++) {
-		const pk_dra_constraint *c = &w->claim->constraints[k];
-		if (!constraint_covers(c, w))
-			continue;
-		const pk_cel_attr *v = pk_dra_device_attr(a->devs[d].dev, c);
-		if (!v)
-			return false;
-		for (int i = 0; i < a->npicks; i++) {
-			const want *w2 = &a->w[a->pick_want[i]];
-			if (w2->claim != w->claim || !constraint_covers(c, w2))
-				continue;
-			const pk_cel_attr *v2 = pk_dra_device_attr(a->devs[a->pick_dev[i]].dev, c);
-			if (!v2 || !pk_dra_attr_equal(v, v2))
-				return false;
-		}
-	}
-	return true;
-}
-
-static void push_pick(alloc_state *a, int q, int d)
-{
-	a->pick_want[a->npicks] = q;
-	a->pick_dev[a->npicks++] = d;
-}
-
-/* Backtracking over the slots (the allocator's allocateOne): a slot of the
- * same request as the one before picks a later candidate. */
-static bool assign(alloc_state *a, int slot)
-{
-	if (slot == a->nslots)
-		return true;
-	if (--a->budget < 0)
-		return false;
-	int q = a->slot_req[slot];
-	int from = slot > 0 && a->slot_req[slot - 1] == q ? a->pick[slot - 1] + 1 : 0;
-	for (int k = from; k < a->ncands[q]; k++) {
-		int d = a->cands[q][k];
-		if (a->picked[d] || !constraints_keep(a, q, d))
-			continue;
-		a->picked[d] = true;
-		a->pick[slot] = k;
-		push_pick(a, q, d);
-		if (assign(a, slot + 1))
-			return true;
-		a->npicks--;
-		a->picked[d] = false;
-	}
-	return false;
-}
-
-/* Candidates of each request among the node's free devices; All requests
- * take theirs (every matching device, held ones included, must be free and
- * there must be one). False when an All request cannot be met. */
-/* Does a device on node n that a claim holds match want w? (All) */
-static bool held_device_matches(const alloc_state *a, const pk_node *n, const want *w)
-{
-	long *on, non = pk_dra_node_slices(a->set, n, &on);
-	bool found = false;
-	for (long k = 0; !found && k < non; k++) {
-		const pk_dra_slice *sl = &a->set->slices[on[k]];
-		for (int i = 0; !found && i < sl->ndevices; i++) {
-			if (!pk_dra_holder(a->set, sl->driver, sl->pool, sl->devices[i].name))
-				continue;
-			pk_cel_device v = cel_view(sl, &sl->devices[i]);
-			found = device_matches(w->cls, w->rq, &v) == SEL_YES;
-		}
-	}
-	free(on);
-	return found;
-}
-
-static bool gather(alloc_state *a, const pk_node *n, const want *w, int nw)
-{
-	for (int q = 0; q < nw; q++) {
-		a->cands[q] = pk_xmalloc(sizeof **a->cands * (size_t)(a->ndevs + 1));
-		a->ncands[q] = 0;
-		for (int d = 0; d < a->ndevs; d++) {
-			pk_cel_device v = cel_view(a->devs[d].slice, a->devs[d].dev);
-			sel_verdict m = device_matches(w[q].cls, w[q].rq, &v);
-			if (m == SEL_ERROR) {
-				a->error = true;
-				return false;
-			}
-			if (m == SEL_YES)
-				a->cands[q][a->ncands[q]++] = d;
-		}
-		if (!w[q].rq->all)
-			continue;
-		/* All: a held device that matches fails it */
-		if (held_device_matches(a, n, &w[q]))
-			return false;
-		if (a->ncands[q] == 0)
-			return false; /* at least one device for All */
-		for (int k = 0; k < a->ncands[q]; k++) {
-			if (a->picked[a->cands[q][k]] || !constraints_keep(a, q, a->cands[q][k]))
-				return false;
-			a->picked[a->cands[q][k]] = true;
-			push_pick(a, q, a->cands[q][k]);
-		}
-	}
-	return true;
-}
-
-static void node_devices(alloc_state *a, const pk_node *n)
-{
-	long *on, non = pk_dra_node_slices(a->set, n, &on);
-	int cap = 0;
-	for (long k = 0; k < non; k++)
-		cap += a->set->slices[on[k]].ndevices;
-	a->devs = pk_xmalloc(sizeof *a->devs * (size_t)(cap + 1));
-	for (long k = 0; k < non; k++) {
-		const pk_dra_slice *sl = &a->set->slices[on[k]];
-		for (int i = 0; i < sl->ndevices; i++)
-			if (!pk_dra_holder(a->set, sl->driver, sl->pool, sl->devices[i].name))
-				a->devs[a->ndevs++] = (dev_at){ sl, &sl->devices[i] };
-	}
-	free(on);
-}
-
-/* What the allocator chose: per want (claim by claim, request by request),
- * its devices in the order they were picked. */
-typedef struct alloc_out {
-	int *first;                     /* per want: index of its first device in devs */
-	int *count;                     /* per want */
-	dev_at *devs;
-	int ndevs;
-	const char **names;             /* per want: the request's name, a subrequest's "<request>/<sub>" */
-} alloc_out;
-
-/* The wants of the pod's unallocated claims, in claim then request order
- * (the allocator's: claims as the pod lists them), a request with
- * subrequests as the one choice[] picks (per such request, in order). */
-static want *wants_of(const pk_snapshot *s, const dra_res *r, const int *choice, int *nw, long *total)
-{
-	int n = 0;
-	for (int i = 0; i < r->nclaims; i++)
-		n += r->claims[i]->allocated ? 0 : r->claims[i]->nrequests;
-	*nw = n;
-	*total = 0;
-	if (n == 0)
-		return NULL;
-	want *w = pk_xmalloc(sizeof *w * (size_t)n);
-	n = 0;
-	int alt = 0;
-	for (int i = 0; i < r->nclaims; i++)
-		for (int q = 0; !r->claims[i]->allocated && q < r->claims[i]->nrequests; q++) {
-			const pk_dra_request *rq = &r->claims[i]->requests[q];
-			const char *parent = rq->name;
-			if (rq->nsubs)
-				rq = &rq->subs[choice[alt++]];
-			w[n++] = (want){ rq, pk_dra_class_get(s->dra, rq->class_name), r->claims[i], parent };
-			*total += rq->all ? 0 : rq->count;
-		}
-	return w;
-}
-
-/* The requests with subrequests among the pod's unallocated claims: their
- * counts of alternatives into *sizes (malloc'd); how many. */
-static int alternatives(const dra_res *r, int **sizes)
-{
-	int n = 0;
-	for (int i = 0; i < r->nclaims; i++)
-		for (int q = 0; !r->claims[i]->allocated && q < r->claims[i]->nrequests; q++)
-			n += r->claims[i]->requests[q].nsubs > 0;
-	*sizes = pk_xcalloc((size_t)n + 1, sizeof **sizes);
-	n = 0;
-	for (int i = 0; i < r->nclaims; i++)
-		for (int q = 0; !r->claims[i]->allocated && q < r->claims[i]->nrequests; q++)
-			if (r->claims[i]->requests[q].nsubs)
-				(*sizes)[n++] = r->claims[i]->requests[q].nsubs;
-	return n;
-}
-
-/* The next choice of subrequests in the allocator's order (the first
- * request's alternatives outermost, as allocateOne recurses); false after
- * the last. */
-static bool next_choice(int *choice, const int *sizes, int n)
-{
-	for (int k = n - 1; k >= 0; k--) {
-		if (++choice[k] < sizes[k])
-			return true;
-		choice[k] = 0;
-	}
-	return false;
-}
-
-/* The devices chosen, per want: All requests their candidates, ExactCount
- * ones their slots' picks. */
-static void record_picks(const alloc_state *a, const want *w, int nw, alloc_out *out)
-{
-	out->first = pk_xmalloc(sizeof *out->first * (size_t)(nw + 1));
-	out->count = pk_xmalloc(sizeof *out->count * (size_t)(nw + 1));
-	out->devs = pk_xmalloc(sizeof *out->devs * (size_t)(a->ndevs + 1));
-	out->names = pk_xmalloc(sizeof *out->names * (size_t)(nw + 1));
-	out->ndevs = 0;
-	int slot = 0;
-	for (int q = 0; q < nw; q++) {
-		out->first[q] = out->ndevs;
-		out->names[q] = w[q].rq->name;
-		if (w[q].rq->all) {
-			for (int k = 0; k < a->ncands[q]; k++)
-				out->devs[out->ndevs++] = a->devs[a->cands[q][k]];
-		} else {
-			for (int64_t k = 0; k < w[q].rq->count; k++, slot++)
-				out->devs[out->ndevs++] = a->devs[a->cands[q][a->pick[slot]]];
-		}
-		out->count[q] = out->ndevs - out->first[q];
-	}
-}
-
-static void alloc_out_free(alloc_out *o)
-{
-	free(o->first);
-	free(o->count);
-	free(o->devs);
-	free(o->names);
-	memset(o, 0, sizeof *o);
-}
-
-/* One choice of subrequests: can the wants all be allocated on n? */
-static bool allocatable_as(const pk_snapshot *s, const dra_res *r, const int *choice, const pk_node *n, bool *error,
-                           alloc_out *out)
-{
-	int nw;
-	long total;
-	want *w = wants_of(s, r, choice, &nw, &total);
-	*error = false;
-	if (nw == 0)
-		return true;
-	alloc_state a = { .set = s->dra, .budget = 1000000, .w = w };
-	node_devices(&a, n);
-	a.picked = pk_xcalloc((size_t)a.ndevs + 1, sizeof *a.picked);
-	a.pick_want = pk_xmalloc(sizeof *a.pick_want * (size_t)(a.ndevs + 1));
-	a.pick_dev = pk_xmalloc(sizeof *a.pick_dev * (size_t)(a.ndevs + 1));
-	a.cands = pk_xcalloc((size_t)nw, sizeof *a.cands);
-	a.ncands = pk_xcalloc((size_t)nw, sizeof *a.ncands);
-	bool ok = total <= a.ndevs && gather(&a, n, w, nw);
-	if (ok) {
-		a.slot_req = pk_xmalloc(sizeof *a.slot_req * (size_t)(total + 1));
-		a.pick = pk_xmalloc(sizeof *a.pick * (size_t)(total + 1));
-		for (int q = 0; q < nw; q++)
-			for (int64_t k = 0; !w[q].rq->all && k < w[q].rq->count; k++)
-				a.slot_req[a.nslots++] = q;
-		ok = assign(&a, 0);
-		if (ok && out)
-			record_picks(&a, w, nw, out);
-		free(a.slot_req);
-		free(a.pick);
-	}
-	*error = a.error;
-	for (int q = 0; q < nw; q++)
-		free(a.cands[q]);
-	free(a.cands);
-	free(a.ncands);
-	free(a.picked);
-	free(a.pick_want);
-	free(a.pick_dev);
-	free(a.devs);
-	free(w);
-	return ok;
-}
-
-/* Can the pod's unallocated claims all be allocated on n? With out, what
- * the allocator picks (when it can). Requests with subrequests
- * (firstAvailable) take their alternatives in order, the first request's
- * outermost: the first choice that allocates wins, as upstream's search
- * finds it. */
-static bool allocatable(const pk_snapshot *s, const dra_res *r, const pk_node *n, bool *error, alloc_out *out)
-{
-	int *sizes;
-	int nalt = alternatives(r, &sizes);
-	int *choice = pk_xcalloc((size_t)nalt + 1, sizeof *choice);
-	bool ok;
-	do
-		ok = allocatable_as(s, r, choice, n, error, out);
-	while (!ok && !*error && next_choice(choice, sizes, nalt));
-	free(choice);
-	free(sizes);
-	return ok;
-}
-
 bool pk_dra_node_fits(const pk_snapshot *s, const pk_pod *pod, const pk_node *n, pk_status *out)
 {
-	const dra_res *r = resolution(pod);
+	const dra_res *r = pk_dra_resolution(pod);
 	if (!r || !r->applies)
 		return true;
 	bool unavailable = false;
 	for (int i = 0; i < r->nclaims; i++)
 		unavailable |= r->claims[i]->allocated && !pk_dra_allocation_on_node(r->claims[i], n);
 	bool error = false;
-	if (!allocatable(s, r, n, &error, NULL)) {
+	if (!pk_dra_allocatable(s, r, n, &error, NULL)) {
 		if (error) /* the allocator's error aborts the cycle upstream */
 			pk_status_set(out, PK_CODE_ERROR, PLUGIN, "CEL runtime error");
 		else
@@ -732,12 +351,12 @@ static pk_dra_pick pick_of(const pk_dra_claim *c, const char *request, const cha
 int pk_dra_devices_on(const pk_snapshot *s, const pk_pod *pod, const pk_node *n, pk_dra_pick **out)
 {
 	*out = NULL;
-	const dra_res *r = resolution(pod);
+	const dra_res *r = pk_dra_resolution(pod);
 	if (!r || !r->applies || r->reject.code != PK_CODE_SUCCESS)
 		return 0;
 	alloc_out o = { 0 };
 	bool error;
-	if (!allocatable(s, r, n, &error, &o))
+	if (!pk_dra_allocatable(s, r, n, &error, &o))
 		return 0;
 	int cap = o.ndevs;
 	for (int i = 0; i < r->nclaims; i++)
@@ -758,7 +377,7 @@ int pk_dra_devices_on(const pk_snapshot *s, const pk_pod *pod, const pk_node *n,
 				v[k++] = pick_of(c, o.names[q], d->slice->driver, d->slice->pool, d->dev->name, false);
 			}
 	}
-	alloc_out_free(&o);
+	pk_dra_alloc_out_free(&o);
 	if (!k)
 		free(v);
 	else
@@ -802,12 +421,12 @@ static pk_dra_device_ref *claim_results(pk_snapshot *s, const pk_dra_claim *c, c
 static void dra_bound(pk_snapshot *s, pk_pod *pod, const pk_node *n)
 {
 	pk_dra_resolve(s, pod);
-	const dra_res *r = resolution(pod);
+	const dra_res *r = pk_dra_resolution(pod);
 	if (!r || !r->applies || r->reject.code != PK_CODE_SUCCESS)
 		return;
 	alloc_out o = { 0 };
 	bool error;
-	if (!allocatable(s, r, n, &error, &o))
+	if (!pk_dra_allocatable(s, r, n, &error, &o))
 		return;
 	bool *unallocated = pk_xcalloc((size_t)r->nclaims + 1, sizeof *unallocated);
 	for (int i = 0; i < r->nclaims; i++)
@@ -826,7 +445,7 @@ static void dra_bound(pk_snapshot *s, pk_pod *pod, const pk_node *n)
 		pk_dra_claim_reserve(c, &s->arena, pod->uid, pod->name);
 	}
 	free(unallocated);
-	alloc_out_free(&o);
+	pk_dra_alloc_out_free(&o);
 }
 
 /* The pod is gone (evicted or deleted): its reservations go, and a claim
@@ -834,7 +453,7 @@ static void dra_bound(pk_snapshot *s, pk_pod *pod, const pk_node *n)
 static void dra_gone(pk_snapshot *s, pk_pod *pod)
 {
 	pk_dra_resolve(s, pod);
-	const dra_res *r = resolution(pod);
+	const dra_res *r = pk_dra_resolution(pod);
 	for (int i = 0; r && i < r->nclaims; i++)
 		pk_dra_claim_unreserve(s->dra, mutable_claim(s, r->claims[i]), pod->uid, pod->name);
 }
@@ -847,145 +466,3 @@ void pk_dra_play_forward(pk_snapshot *s)
 	s->dra_gone = dra_gone;
 }
 
-/* ---- what preemption cannot free --------------------------------------------------- */
-
-static const pk_pod *pod_named(const pk_snapshot *s, const char *ns, const char *name, const char *uid)
-{
-	for (long i = 0; i < s->npods; i++) {
-		const pk_pod *p = s->pods[i];
-		if (p->namespace_ == ns && strcmp(p->name, name) == 0 && (!*uid || !*p->uid || strcmp(p->uid, uid) == 0))
-			return p;
-	}
-	return NULL;
-}
-
-/* The claim is reserved only for pods of lower priority than pod's (bound
- * pods the input holds). */
-static bool held_by_lower(const pk_snapshot *s, const pk_dra_claim *c, const pk_pod *pod, char *who, size_t size)
-{
-	size_t w = 0;
-	who[0] = '\0';
-	if (c->nreserved == 0)
-		return false;
-	for (int i = 0; i < c->nreserved; i++) {
-		const pk_pod *h = pod_named(s, c->namespace_, c->reserved_names[i], c->reserved_uids[i]);
-		if (!h || h->priority >= pod->priority)
-			return false;
-		int k = snprintf(who + w, size - w, "%s%s/%s", i ? ", " : "", h->namespace_, h->name);
-		if (k > 0 && (size_t)k < size - w)
-			w += (size_t)k;
-	}
-	return true;
-}
-
-/* Does a device match one of the pod's unallocated requests? */
-static bool wanted_by(const pk_dra_set *set, const dra_res *r, const pk_dra_slice *sl, const pk_dra_device *dv)
-{
-	pk_cel_device v = cel_view(sl, dv);
-	for (int c = 0; c < r->nclaims; c++)
-		for (int q = 0; !r->claims[c]->allocated && q < r->claims[c]->nrequests; q++) {
-			const pk_dra_request *rq = &r->claims[c]->requests[q];
-			for (int k = 0; k < (rq->nsubs ? rq->nsubs : 1); k++) {
-				const pk_dra_request *x = rq->nsubs ? &rq->subs[k] : rq;
-				const pk_dra_class *cls = pk_dra_class_get(set, x->class_name);
-				if (cls && device_matches(cls, x, &v) == SEL_YES)
-					return true;
-			}
-		}
-	return false;
-}
-
-/* Who a claim is reserved for: "ns/a, ns/b", or "no pod" */
-static void reserved_text(const pk_dra_claim *c, char *who, size_t size)
-{
-	size_t w = 0;
-	who[0] = '\0';
-	for (int i = 0; i < c->nreserved; i++) {
-		int k = snprintf(who + w, size - w, "%s%s/%s", i ? ", " : "", c->namespace_, c->reserved_names[i]);
-		if (k > 0 && (size_t)k < size - w)
-			w += (size_t)k;
-	}
-	if (!c->nreserved)
-		snprintf(who, size, "no pod");
-}
-
-/* The devices a note names one by one; the rest are counted ("and N more"):
- * on a cluster of thousands of GPUs the note stays a sentence. */
-enum { HELD_NAMED = 8 };
-
-/* item to the list in buf, the first HELD_NAMED only; NULL ends the list:
- * " and N more" for those not named */
-static void append(char *buf, size_t size, size_t *w, int *n, const char *item)
-{
-	char more[40];
-	if (!item && *n <= HELD_NAMED)
-		return;
-	if (!item)
-		snprintf(more, sizeof more, " and %d more", *n - HELD_NAMED);
-	else if ((*n)++ >= HELD_NAMED)
-		return;
-	int m = snprintf(buf + *w, size - *w, "%s%s", item && *n > 1 ? ", " : "", item ? item : more);
-	if (m > 0 && (size_t)m < size - *w)
-		*w += (size_t)m;
-}
-
-/* The devices the pod's unallocated requests match (on any node) that
- * claims hold, as the set is now: those of lower-priority pods (which
- * preemption does not free in the release), then the others. Said for a
- * pod that stays pending. */
-static const char *held_devices_text(const pk_snapshot *s, const pk_pod *pod, const dra_res *r)
-{
-	char lower[2000], other[2000], who[400], item[900];
-	size_t wl = 0, wo = 0;
-	int nl = 0, no = 0;
-	const pk_dra_set *set = s->dra;
-	for (long k = 0; k < set->nslices; k++) {
-		const pk_dra_slice *sl = &set->slices[k];
-		for (int i = 0; i < sl->ndevices; i++) {
-			const pk_dra_claim *h = pk_dra_holder(set, sl->driver, sl->pool, sl->devices[i].name);
-			if (!h || !wanted_by(set, r, sl, &sl->devices[i]))
-				continue;
-			bool low = held_by_lower(s, h, pod, who, sizeof who);
-			if (!low)
-				reserved_text(h, who, sizeof who);
-			snprintf(item, sizeof item, "%s/%s/%s (claim %s/%s, reserved for %s)", sl->driver, sl->pool,
-			         sl->devices[i].name, h->namespace_, h->name, who);
-			if (low)
-				append(lower, sizeof lower, &wl, &nl, item);
-			else
-				append(other, sizeof other, &wo, &no, item);
-		}
-	}
-	if (!nl && !no)
-		return NULL;
-	append(lower, sizeof lower, &wl, &nl, NULL);
-	append(other, sizeof other, &wo, &no, NULL);
-	char note[4800];
-	size_t w = 0;
-	if (nl)
-		w = (size_t)snprintf(note, sizeof note,
-		         "devices the pod's claims ask for are held by lower-priority pods: %.2000s; through 1.37 "
-		         "DynamicResources has no part in the preemption dry run (no AddPod/RemovePod extensions, its "
-		         "rejections UnschedulableAndUnresolvable): evicting the holders does not free their devices for "
-		         "this pod, so the scheduler does not preempt them and the pod stays pending until their claims "
-		         "are deallocated",
-		         lower);
-	if (no && w < sizeof note)
-		snprintf(note + w, sizeof note - w,
-		         "%sdevices the pod's claims ask for are held by claims preemption does not free (reserved for "
-		         "pods of its priority or higher, for pods the input does not hold, or for none): %.2000s",
-		         nl ? "; " : "", other);
-	return pk_intern(s->strs, note);
-}
-
-const char *pk_dra_held_devices_note(const pk_pod *pod)
-{
-	dra_res *r = (dra_res *)resolution(pod);
-	if (!r || !r->applies || r->reject.code != PK_CODE_SUCCESS || *pod->node_name)
-		return NULL;
-	if (r->held_note_gen != r->s->dra->generation) { /* the held devices changed (played forward) */
-		r->held_note = held_devices_text(r->s, pod, r);
-		r->held_note_gen = r->s->dra->generation;
-	}
-	return r->held_note;
-}

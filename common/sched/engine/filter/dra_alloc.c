@@ -1,0 +1,356 @@
+/* The structured allocator on one node (dra_int.h), as
+ * staging/src/k8s.io/dynamic-resource-allocation/structured allocates: the
+ * node's free devices, the class's and request's CEL selectors, ExactCount
+ * slots by backtracking, All requests, firstAvailable alternatives and
+ * matchAttribute constraints. */
+#include "sched/engine/filter/dra_int.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/alloc.h"
+#include "k8s/dra.h"
+
+pk_cel_device pk_dra_cel_view(const pk_dra_slice *sl, const pk_dra_device *dv)
+{
+	return (pk_cel_device){ .driver = sl->driver, .attrs = dv->attrs, .nattrs = dv->nattrs,
+		                .capacity = dv->capacity, .ncapacity = dv->ncapacity };
+}
+
+static sel_verdict selectors_match(const pk_dra_selector *sel, int n, const pk_cel_device *d)
+{
+	for (int i = 0; i < n; i++) {
+		if (!sel[i].program)
+			return SEL_ERROR; /* a compile error: the PreFilter said it */
+		char err[300];
+		pk_cel_result res = pk_cel_eval_device(sel[i].program, d, err, sizeof err);
+		if (res == PK_CEL_ERROR)
+			return SEL_ERROR;
+		if (res == PK_CEL_FALSE)
+			return SEL_NO;
+	}
+	return SEL_YES;
+}
+
+/* The class's selectors, then the request's, for one device. */
+sel_verdict pk_dra_device_matches(const pk_dra_class *cls, const pk_dra_request *rq, const pk_cel_device *d)
+{
+	sel_verdict v = selectors_match(cls->selectors, cls->nselectors, d);
+	return v == SEL_YES ? selectors_match(rq->selectors, rq->nselectors, d) : v;
+}
+
+typedef struct alloc_state {
+	const pk_dra_set *set;
+	dev_at *devs;                   /* the node's devices not held by a claim */
+	int ndevs;
+	bool *picked;
+	/* the ExactCount slots: one per device to pick, with its request's candidates */
+	int nslots;
+	int *slot_req;
+	int **cands;                    /* per request: indices into devs */
+	int *ncands;
+	int *pick;                      /* per slot */
+	long budget;                    /* backtracking steps left */
+	bool error;
+	/* the devices picked so far, All requests' then the slots': for the
+	 * claims' matchAttribute constraints */
+	const struct want *w;
+	int *pick_want, *pick_dev;
+	int npicks;
+} alloc_state;
+
+typedef struct want {
+	const pk_dra_request *rq;
+	const pk_dra_class *cls;
+	const pk_dra_claim *claim;
+	const char *parent;             /* the request's name (a subrequest's parent's) */
+} want;
+
+/* Does the constraint name the want's request (none named: every one)? */
+static bool constraint_covers(const pk_dra_constraint *c, const want *w)
+{
+	if (!c->nrequests)
+		return true;
+	for (int i = 0; i < c->nrequests; i++)
+		if (strcmp(c->requests[i], w->parent) == 0 || strcmp(c->requests[i], w->rq->name) == 0)
+			return true;
+	return false;
+}
+
+/* Does device d for want q keep its claim's matchAttribute constraints with
+ * the devices picked so far (constraint.go: the attribute present, one
+ * value)? */
+static bool constraints_keep(const alloc_state *a, int q, int d)
+{
+	const want *w = &a->w[q];
+	for (int k = 0; k < w->claim->nconstraints; k++) {
+		const pk_dra_constraint *c = &w->claim->constraints[k];
+		if (!constraint_covers(c, w))
+			continue;
+		const pk_cel_attr *v = pk_dra_device_attr(a->devs[d].dev, c);
+		if (!v)
+			return false;
+		for (int i = 0; i < a->npicks; i++) {
+			const want *w2 = &a->w[a->pick_want[i]];
+			if (w2->claim != w->claim || !constraint_covers(c, w2))
+				continue;
+			const pk_cel_attr *v2 = pk_dra_device_attr(a->devs[a->pick_dev[i]].dev, c);
+			if (!v2 || !pk_dra_attr_equal(v, v2))
+				return false;
+		}
+	}
+	return true;
+}
+
+static void push_pick(alloc_state *a, int q, int d)
+{
+	a->pick_want[a->npicks] = q;
+	a->pick_dev[a->npicks++] = d;
+}
+
+/* Backtracking over the slots (the allocator's allocateOne): a slot of the
+ * same request as the one before picks a later candidate. */
+static bool assign(alloc_state *a, int slot)
+{
+	if (slot == a->nslots)
+		return true;
+	if (--a->budget < 0)
+		return false;
+	int q = a->slot_req[slot];
+	int from = slot > 0 && a->slot_req[slot - 1] == q ? a->pick[slot - 1] + 1 : 0;
+	for (int k = from; k < a->ncands[q]; k++) {
+		int d = a->cands[q][k];
+		if (a->picked[d] || !constraints_keep(a, q, d))
+			continue;
+		a->picked[d] = true;
+		a->pick[slot] = k;
+		push_pick(a, q, d);
+		if (assign(a, slot + 1))
+			return true;
+		a->npicks--;
+		a->picked[d] = false;
+	}
+	return false;
+}
+
+/* Candidates of each request among the node's free devices; All requests
+ * take theirs (every matching device, held ones included, must be free and
+ * there must be one). False when an All request cannot be met. */
+/* Does a device on node n that a claim holds match want w? (All) */
+static bool held_device_matches(const alloc_state *a, const pk_node *n, const want *w)
+{
+	long *on, non = pk_dra_node_slices(a->set, n, &on);
+	bool found = false;
+	for (long k = 0; !found && k < non; k++) {
+		const pk_dra_slice *sl = &a->set->slices[on[k]];
+		for (int i = 0; !found && i < sl->ndevices; i++) {
+			if (!pk_dra_holder(a->set, sl->driver, sl->pool, sl->devices[i].name))
+				continue;
+			pk_cel_device v = pk_dra_cel_view(sl, &sl->devices[i]);
+			found = pk_dra_device_matches(w->cls, w->rq, &v) == SEL_YES;
+		}
+	}
+	free(on);
+	return found;
+}
+
+static bool gather(alloc_state *a, const pk_node *n, const want *w, int nw)
+{
+	for (int q = 0; q < nw; q++) {
+		a->cands[q] = pk_xmalloc(sizeof **a->cands * (size_t)(a->ndevs + 1));
+		a->ncands[q] = 0;
+		for (int d = 0; d < a->ndevs; d++) {
+			pk_cel_device v = pk_dra_cel_view(a->devs[d].slice, a->devs[d].dev);
+			sel_verdict m = pk_dra_device_matches(w[q].cls, w[q].rq, &v);
+			if (m == SEL_ERROR) {
+				a->error = true;
+				return false;
+			}
+			if (m == SEL_YES)
+				a->cands[q][a->ncands[q]++] = d;
+		}
+		if (!w[q].rq->all)
+			continue;
+		/* All: a held device that matches fails it */
+		if (held_device_matches(a, n, &w[q]))
+			return false;
+		if (a->ncands[q] == 0)
+			return false; /* at least one device for All */
+		for (int k = 0; k < a->ncands[q]; k++) {
+			if (a->picked[a->cands[q][k]] || !constraints_keep(a, q, a->cands[q][k]))
+				return false;
+			a->picked[a->cands[q][k]] = true;
+			push_pick(a, q, a->cands[q][k]);
+		}
+	}
+	return true;
+}
+
+static void node_devices(alloc_state *a, const pk_node *n)
+{
+	long *on, non = pk_dra_node_slices(a->set, n, &on);
+	int cap = 0;
+	for (long k = 0; k < non; k++)
+		cap += a->set->slices[on[k]].ndevices;
+	a->devs = pk_xmalloc(sizeof *a->devs * (size_t)(cap + 1));
+	for (long k = 0; k < non; k++) {
+		const pk_dra_slice *sl = &a->set->slices[on[k]];
+		for (int i = 0; i < sl->ndevices; i++)
+			if (!pk_dra_holder(a->set, sl->driver, sl->pool, sl->devices[i].name))
+				a->devs[a->ndevs++] = (dev_at){ sl, &sl->devices[i] };
+	}
+	free(on);
+}
+
+/* The wants of the pod's unallocated claims, in claim then request order
+ * (the allocator's: claims as the pod lists them), a request with
+ * subrequests as the one choice[] picks (per such request, in order). */
+static want *wants_of(const pk_snapshot *s, const dra_res *r, const int *choice, int *nw, long *total)
+{
+	int n = 0;
+	for (int i = 0; i < r->nclaims; i++)
+		n += r->claims[i]->allocated ? 0 : r->claims[i]->nrequests;
+	*nw = n;
+	*total = 0;
+	if (n == 0)
+		return NULL;
+	want *w = pk_xmalloc(sizeof *w * (size_t)n);
+	n = 0;
+	int alt = 0;
+	for (int i = 0; i < r->nclaims; i++)
+		for (int q = 0; !r->claims[i]->allocated && q < r->claims[i]->nrequests; q++) {
+			const pk_dra_request *rq = &r->claims[i]->requests[q];
+			const char *parent = rq->name;
+			if (rq->nsubs)
+				rq = &rq->subs[choice[alt++]];
+			w[n++] = (want){ rq, pk_dra_class_get(s->dra, rq->class_name), r->claims[i], parent };
+			*total += rq->all ? 0 : rq->count;
+		}
+	return w;
+}
+
+/* The requests with subrequests among the pod's unallocated claims: their
+ * counts of alternatives into *sizes (malloc'd); how many. */
+static int alternatives(const dra_res *r, int **sizes)
+{
+	int n = 0;
+	for (int i = 0; i < r->nclaims; i++)
+		for (int q = 0; !r->claims[i]->allocated && q < r->claims[i]->nrequests; q++)
+			n += r->claims[i]->requests[q].nsubs > 0;
+	*sizes = pk_xcalloc((size_t)n + 1, sizeof **sizes);
+	n = 0;
+	for (int i = 0; i < r->nclaims; i++)
+		for (int q = 0; !r->claims[i]->allocated && q < r->claims[i]->nrequests; q++)
+			if (r->claims[i]->requests[q].nsubs)
+				(*sizes)[n++] = r->claims[i]->requests[q].nsubs;
+	return n;
+}
+
+/* The next choice of subrequests in the allocator's order (the first
+ * request's alternatives outermost, as allocateOne recurses); false after
+ * the last. */
+static bool next_choice(int *choice, const int *sizes, int n)
+{
+	for (int k = n - 1; k >= 0; k--) {
+		if (++choice[k] < sizes[k])
+			return true;
+		choice[k] = 0;
+	}
+	return false;
+}
+
+/* The devices chosen, per want: All requests their candidates, ExactCount
+ * ones their slots' picks. */
+static void record_picks(const alloc_state *a, const want *w, int nw, alloc_out *out)
+{
+	out->first = pk_xmalloc(sizeof *out->first * (size_t)(nw + 1));
+	out->count = pk_xmalloc(sizeof *out->count * (size_t)(nw + 1));
+	out->devs = pk_xmalloc(sizeof *out->devs * (size_t)(a->ndevs + 1));
+	out->names = pk_xmalloc(sizeof *out->names * (size_t)(nw + 1));
+	out->ndevs = 0;
+	int slot = 0;
+	for (int q = 0; q < nw; q++) {
+		out->first[q] = out->ndevs;
+		out->names[q] = w[q].rq->name;
+		if (w[q].rq->all) {
+			for (int k = 0; k < a->ncands[q]; k++)
+				out->devs[out->ndevs++] = a->devs[a->cands[q][k]];
+		} else {
+			for (int64_t k = 0; k < w[q].rq->count; k++, slot++)
+				out->devs[out->ndevs++] = a->devs[a->cands[q][a->pick[slot]]];
+		}
+		out->count[q] = out->ndevs - out->first[q];
+	}
+}
+
+void pk_dra_alloc_out_free(alloc_out *o)
+{
+	free(o->first);
+	free(o->count);
+	free(o->devs);
+	free(o->names);
+	memset(o, 0, sizeof *o);
+}
+
+/* One choice of subrequests: can the wants all be allocated on n? */
+static bool allocatable_as(const pk_snapshot *s, const dra_res *r, const int *choice, const pk_node *n, bool *error,
+                           alloc_out *out)
+{
+	int nw;
+	long total;
+	want *w = wants_of(s, r, choice, &nw, &total);
+	*error = false;
+	if (nw == 0)
+		return true;
+	alloc_state a = { .set = s->dra, .budget = 1000000, .w = w };
+	node_devices(&a, n);
+	a.picked = pk_xcalloc((size_t)a.ndevs + 1, sizeof *a.picked);
+	a.pick_want = pk_xmalloc(sizeof *a.pick_want * (size_t)(a.ndevs + 1));
+	a.pick_dev = pk_xmalloc(sizeof *a.pick_dev * (size_t)(a.ndevs + 1));
+	a.cands = pk_xcalloc((size_t)nw, sizeof *a.cands);
+	a.ncands = pk_xcalloc((size_t)nw, sizeof *a.ncands);
+	bool ok = total <= a.ndevs && gather(&a, n, w, nw);
+	if (ok) {
+		a.slot_req = pk_xmalloc(sizeof *a.slot_req * (size_t)(total + 1));
+		a.pick = pk_xmalloc(sizeof *a.pick * (size_t)(total + 1));
+		for (int q = 0; q < nw; q++)
+			for (int64_t k = 0; !w[q].rq->all && k < w[q].rq->count; k++)
+				a.slot_req[a.nslots++] = q;
+		ok = assign(&a, 0);
+		if (ok && out)
+			record_picks(&a, w, nw, out);
+		free(a.slot_req);
+		free(a.pick);
+	}
+	*error = a.error;
+	for (int q = 0; q < nw; q++)
+		free(a.cands[q]);
+	free(a.cands);
+	free(a.ncands);
+	free(a.picked);
+	free(a.pick_want);
+	free(a.pick_dev);
+	free(a.devs);
+	free(w);
+	return ok;
+}
+
+/* Can the pod's unallocated claims all be allocated on n? With out, what
+ * the allocator picks (when it can). Requests with subrequests
+ * (firstAvailable) take their alternatives in order, the first request's
+ * outermost: the first choice that allocates wins, as upstream's search
+ * finds it. */
+bool pk_dra_allocatable(const pk_snapshot *s, const dra_res *r, const pk_node *n, bool *error, alloc_out *out)
+{
+	int *sizes;
+	int nalt = alternatives(r, &sizes);
+	int *choice = pk_xcalloc((size_t)nalt + 1, sizeof *choice);
+	bool ok;
+	do
+		ok = allocatable_as(s, r, choice, n, error, out);
+	while (!ok && !*error && next_choice(choice, sizes, nalt));
+	free(choice);
+	free(sizes);
+	return ok;
+}

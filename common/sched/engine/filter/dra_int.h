@@ -1,0 +1,62 @@
+/* The DynamicResources plugin's parts among themselves (dra.c, dra_alloc.c,
+ * dra_held.c): a pod's claims as resolved, and the allocator's entry. Not
+ * for use outside sched/engine/filter. */
+#ifndef PK_SCHED_ENGINE_FILTER_DRA_INT_H
+#define PK_SCHED_ENGINE_FILTER_DRA_INT_H
+
+#include <stdbool.h>
+
+#include "k8s/cel.h"
+#include "k8s/dra.h"
+#include "sched/engine/filter/dra.h"
+
+/* A pod's claims resolved (pk_pod_dra.resolved). */
+typedef struct dra_res dra_res;
+struct dra_res {
+	pk_status reject;               /* the PreFilter's rejection (code SUCCESS: none) */
+	const pk_dra_claim **claims;    /* the claims found, in spec order (skipped ones left out) */
+	int nclaims;
+	bool applies;                   /* modelled: the Filter runs */
+	pk_snapshot *s;                 /* resolved against */
+	const pk_pod *pod;              /* the pod of a per-pod resolution (claims from templates), else NULL */
+	struct dra_res *next;           /* the con's other pods' */
+	const char *assumes;            /* claims made from templates here, or NULL */
+	const char *held_note;          /* pk_dra_held_devices_note, as of the set's generation: */
+	long held_note_gen;             /* 0: not computed yet */
+};
+
+/* A pod's resolution: the con's, or of a con whose claims come from
+ * templates (every pod its own claims) the pod's, which pk_dra_resolve
+ * keeps first; NULL when not resolved. */
+const dra_res *pk_dra_resolution(const pk_pod *pod);
+
+typedef enum { SEL_NO, SEL_YES, SEL_ERROR } sel_verdict;
+
+/* A device of the node: its slice and index. */
+typedef struct dev_at {
+	const pk_dra_slice *slice;
+	const pk_dra_device *dev;
+} dev_at;
+
+/* What the allocator chose: per want (claim by claim, request by request),
+ * its devices in the order they were picked. */
+typedef struct alloc_out {
+	int *first;                     /* per want: index of its first device in devs */
+	int *count;                     /* per want */
+	dev_at *devs;
+	int ndevs;
+	const char **names;             /* per want: the request's name, a subrequest's "<request>/<sub>" */
+} alloc_out;
+
+/* A device as CEL sees it. */
+pk_cel_device pk_dra_cel_view(const pk_dra_slice *sl, const pk_dra_device *dv);
+/* The class's selectors, then the request's, for one device. */
+sel_verdict pk_dra_device_matches(const pk_dra_class *cls, const pk_dra_request *rq, const pk_cel_device *d);
+
+/* Can the pod's unallocated claims all be allocated on n? With out, what
+ * the allocator picks (when it can; free with pk_dra_alloc_out_free).
+ * *error: a CEL runtime error stopped it. */
+bool pk_dra_allocatable(const pk_snapshot *s, const dra_res *r, const pk_node *n, bool *error, alloc_out *out);
+void pk_dra_alloc_out_free(alloc_out *o);
+
+#endif
