@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "io/html.h"
+#include "io/plot.h"
 #include "timed.h"
 #include "k8s/json.h"
 #include "queue.h"
@@ -177,23 +178,18 @@ cJSON *apiq_series_json(const apiq_series *s, const apiq_types *types, double en
 
 /* ---- the page ------------------------------------------------------------------------ */
 
-enum { MAX_LINES = 5, MAX_TICKS = 8 };
+enum { MAX_LINES = 5 };
 
 /* A plot's frame in its viewBox: a single run's plots span the page, so
  * they are drawn wider (the text keeps its size as the SVG scales). The
  * margins hold the labels (the SVG clips what runs past its viewBox): 76
  * on the left for the y axis's, right-aligned; 24 on the right for half
  * the last time label, centred under its tick (7 characters at 11 px). */
-typedef struct frame {
-	int w, h;                 /* viewBox */
-	int x0, x1, y0, y1;       /* the plot area: x0..x1 left to right, y0 top, y1 bottom */
-} frame;
-
-static frame frame_for(int nsums)
+static pk_plot_frame frame_for(int nsums)
 {
 	if (nsums == 1)
-		return (frame){ 1200, 220, 76, 1176, 10, 188 };
-	return (frame){ 340, 160, 76, 316, 10, 128 };
+		return (pk_plot_frame){ 1200, 220, 76, 1176, 10, 188 };
+	return (pk_plot_frame){ 340, 160, 76, 316, 10, 128 };
 }
 
 typedef struct line {
@@ -211,146 +207,34 @@ static double array_max(const cJSON *a)
 	return m;
 }
 
-/* A value as a label shows it: milliseconds below a second, thousands
- * and millions with k and M ("150k pods/s"), never in exponent form
- * ("1.5e+05 pods/s" was too wide for the margin). */
-static void fmt_value(double v, const char *unit, char *buf, size_t size)
-{
-	const char *sp = *unit ? " " : "";
-	if (strcmp(unit, "s") == 0 && v > 0 && v < 1)
-		snprintf(buf, size, "%.3g ms", v * 1000);
-	else if (v >= 1e10)
-		snprintf(buf, size, "%.4gG%s%s", v / 1e9, sp, unit);
-	else if (v >= 1e7)
-		snprintf(buf, size, "%.4gM%s%s", v / 1e6, sp, unit);
-	else if (v >= 1e4)
-		snprintf(buf, size, "%.4gk%s%s", v / 1e3, sp, unit);
-	else
-		snprintf(buf, size, "%.4g%s%s", v, sp, unit);
-}
-
-/* An axis from 0 to a round number at or above max, in round steps
- * (1, 2 or 5 times a power of ten): at most MAX_TICKS - 1 of them. An
- * axis with nothing on it (max 0) goes to 1 unit, so that its ticks are
- * real numbers, not "0" to "0". */
-static double nice_axis(double max, double *step)
-{
-	if (!(max > 0) || !isfinite(max))
-		max = 1;
-	double raw = max / 4, mag = pow(10, floor(log10(raw))), f = raw / mag;
-	*step = (f <= 1 ? 1 : f <= 2 ? 2 : f <= 5 ? 5 : 10) * mag;
-	double top = ceil(max / *step - 1e-9) * *step;
-	return top > 0 ? top : *step;
-}
-
-/* The path of one line; a gap where the series has no value. */
-static void line_path(pk_html *h, const frame *f, const cJSON *t, const cJSON *vals, double tmax, double ymax,
-                      int style)
-{
-	size_t cap = 64 + 24 * (size_t)cJSON_GetArraySize(vals), w = 0;
-	char *d = pk_xmalloc(cap);
-	d[0] = '\0';
-	bool pen = false;
-	const cJSON *tv = t ? t->child : NULL, *v;
-	cJSON_ArrayForEach(v, vals) {
-		double x = tv && tmax > 0 ? tv->valuedouble / tmax : 0;
-		tv = tv ? tv->next : NULL;
-		if (!cJSON_IsNumber(v)) {
-			pen = false;
-			continue;
-		}
-		double y = ymax > 0 ? v->valuedouble / ymax : 0;
-		w += (size_t)snprintf(d + w, cap - w, "%c%.1f %.1f", pen ? 'L' : 'M', f->x0 + x * (f->x1 - f->x0),
-		                      f->y1 - y * (f->y1 - f->y0));
-		pen = true;
-	}
-	char cls[32];
-	snprintf(cls, sizeof cls, "line s%d", style);
-	if (w)
-		pk_html_void(h, "path", "class", cls, "d", d, NULL);
-	free(d);
-}
-
-static void axis_label(pk_html *h, double x, double y, const char *anchor, const char *text)
-{
-	char xs[16], ys[16];
-	snprintf(xs, sizeof xs, "%.1f", x);
-	snprintf(ys, sizeof ys, "%.1f", y);
-	pk_html_elem(h, "text", text, "x", xs, "y", ys, "text-anchor", anchor, NULL);
-}
-
-/* Ticks, grid lines and labels of both axes: time (seconds) along the
- * bottom, the metric (its unit) up the left. */
-static void axes(pk_html *h, const frame *f, const char *unit, double tmax, double tstep, double ymax,
-                 double ystep)
-{
-	char d[4096], text[64];
-	size_t w = 0;
-	for (int k = 1; k < MAX_TICKS && k * ystep <= ymax * (1 + 1e-9); k++) {
-		double y = f->y1 - k * ystep / ymax * (f->y1 - f->y0);
-		w += (size_t)snprintf(d + w, sizeof d - w, "M%d %.1fH%d", f->x0, y, f->x1);
-	}
-	for (int k = 1; k < 2 * MAX_TICKS && k * tstep <= tmax * (1 + 1e-9); k++) {
-		double x = f->x0 + k * tstep / tmax * (f->x1 - f->x0);
-		w += (size_t)snprintf(d + w, sizeof d - w, "M%.1f %dV%d", x, f->y0, f->y1);
-	}
-	if (w)
-		pk_html_void(h, "path", "class", "grid-line", "d", d, NULL);
-	snprintf(d, sizeof d, "M%d %dV%dH%d", f->x0, f->y0, f->y1, f->x1);
-	pk_html_void(h, "path", "class", "axis", "d", d, NULL);
-	for (int k = 0; k < MAX_TICKS && k * ystep <= ymax * (1 + 1e-9); k++) {
-		if (k)
-			fmt_value(k * ystep, unit, text, sizeof text);
-		else
-			snprintf(text, sizeof text, "0");
-		axis_label(h, f->x0 - 4, f->y1 - k * ystep / ymax * (f->y1 - f->y0) + 4, "end", text);
-	}
-	for (int k = 0; k < 2 * MAX_TICKS && k * tstep <= tmax * (1 + 1e-9); k++) {
-		fmt_value(k * tstep, "s", text, sizeof text);
-		axis_label(h, f->x0 + k * tstep / tmax * (f->x1 - f->x0), f->y1 + 14, k ? "middle" : "start", text);
-	}
-	axis_label(h, (f->x0 + f->x1) / 2.0, f->h - 4, "middle", "simulated time");
-}
-
-/* A legend in HTML: a sample of each line's pattern and its name. */
+/* A legend: a sample of each line's pattern and its name. */
 static void legend(pk_html *h, const line *lines, int n)
 {
-	PK_HTML_LIT(h, "<ul class=\"legend\">");
-	for (int i = 0; i < n; i++) {
-		char cls[32];
-		snprintf(cls, sizeof cls, "line s%d", i);
-		PK_HTML_LIT(h, "<li><svg class=\"chart\" width=\"28\" height=\"8\" aria-hidden=\"true\">");
-		pk_html_void(h, "path", "class", cls, "d", "M0 4H28", NULL);
-		PK_HTML_LIT(h, "</svg> ");
-		pk_html_text(h, lines[i].label);
-		PK_HTML_LIT(h, "</li>");
-	}
-	PK_HTML_LIT(h, "</ul>");
+	pk_plot_key keys[MAX_LINES];
+	for (int i = 0; i < n && i < MAX_LINES; i++)
+		keys[i] = (pk_plot_key){ PK_PLOT_KEY_LINE, i, lines[i].label };
+	pk_plot_legend(h, keys, n < MAX_LINES ? n : MAX_LINES);
 }
 
-static void chart(pk_html *h, const frame *f, const char *title, const char *unit, const cJSON *t,
+static void chart(pk_html *h, const pk_plot_frame *f, const char *title, const char *unit, const cJSON *t,
                   const line *lines, int n, bool keyed, double tmax, double ymax)
 {
 	PK_HTML_LIT(h, "<figure>");
 	pk_html_elem(h, "figcaption", title, NULL);
 	double ystep, tstep;
-	double ytop = nice_axis(ymax, &ystep), tright = nice_axis(tmax, &tstep);
+	double ytop = pk_plot_nice_axis(ymax, &ystep), tright = pk_plot_nice_axis(tmax, &tstep);
 	if (ystep < 1 && (strcmp(unit, "pods") == 0 || strcmp(unit, "calls") == 0)) {
 		ystep = 1;    /* counts: whole ticks */
 		ytop = ceil(ytop);
 	}
-	char label[400], top[64], right[64], vb[32], ws[16], hs[16];
-	fmt_value(ymax, unit, top, sizeof top);
-	fmt_value(tmax, "s", right, sizeof right);
+	char label[400], top[64], right[64];
+	pk_plot_value_text(ymax, unit, top, sizeof top);
+	pk_plot_value_text(tmax, "s", right, sizeof right);
 	snprintf(label, sizeof label, "%s over %s of simulated time; the largest value is %s", title, right, top);
-	snprintf(vb, sizeof vb, "0 0 %d %d", f->w, f->h);
-	snprintf(ws, sizeof ws, "%d", f->w);
-	snprintf(hs, sizeof hs, "%d", f->h);
-	pk_html_open(h, "svg", "class", "chart", "width", ws, "height", hs, "viewBox", vb, "role", "img",
-	             "aria-label", label, NULL);
-	axes(h, f, unit, tright, tstep, ytop, ystep);
+	pk_plot_svg_open(h, f, label);
+	pk_plot_axes(h, f, unit, tright, tstep, ytop, ystep, PK_PLOT_SECONDS, "simulated time");
 	for (int i = 0; i < n; i++)
-		line_path(h, f, t, lines[i].values, tright, ytop, i);
+		pk_plot_line(h, f, t, lines[i].values, tright, ytop, i);
 	pk_html_close(h, "svg");
 	if (keyed)
 		legend(h, lines, n);
@@ -434,7 +318,7 @@ static void metric_row(pk_html *h, const metric *m, cJSON *const *sums, int nsum
 			PK_HTML_LIT(h, "</figure>\n");
 			continue;
 		}
-		frame f = frame_for(nsums);
+		pk_plot_frame f = frame_for(nsums);
 		chart(h, &f, gates, m->unit, pk_get(s, "t"), ls, n, !m->key || m->key2, tmax, ymax);
 	}
 	PK_HTML_LIT(h, "</div>\n");
