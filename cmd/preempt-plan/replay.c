@@ -15,6 +15,7 @@
 #include "io/table.h"
 #include "k8s/json.h"
 #include "sched/report/records.h"
+#include "sched/report/replay_page.h"
 #include "sched/sim/replay.h"
 
 #define NS_PER_S 1000000000LL
@@ -183,6 +184,7 @@ typedef struct replay_out {
 	pk_out *out;
 	pk_replay *r;
 	bool records;             /* -o json: events and pods as they come */
+	pk_replay_series *series; /* -o html: the allocated resources over time */
 	long events;
 	bool tty_progress;
 } replay_out;
@@ -191,6 +193,8 @@ static void on_event(void *ctx, const pk_replay_event *ev)
 {
 	replay_out *o = ctx;
 	o->events++;
+	if (o->series)
+		pk_replay_series_event(o->series, o->r, ev);
 	if (!o->records)
 		return;
 	char buf[48];
@@ -215,6 +219,8 @@ static void on_event(void *ctx, const pk_replay_event *ev)
 static void on_progress(void *ctx, int64_t t, long instants, long pending)
 {
 	replay_out *o = ctx;
+	if (o->series)
+		pk_replay_series_instant(o->series, o->r, t);
 	if (!o->in->args.progress && !o->tty_progress)
 		return;
 	if (instants % 1000 && !o->in->args.progress)
@@ -443,16 +449,16 @@ static cJSON *summary_json(const replay_out *o, const class_sum *c, int n)
 	return j;
 }
 
-static void write_table(const replay_out *o, const class_sum *c, int n)
+/* The summary per class as -o table prints it, and -o html shows it. */
+static void class_table(const replay_out *o, const class_sum *c, int n, pk_table *t)
 {
 	static const char *const head[] = { "CLASS", "PRIORITY", "PODS", "COMPLETED", "EVICTED", "RUNNING",
 	                                    "NEVER-SCHEDULED", "WAIT-P50(s)", "WAIT-P95(s)", "WAIT-MAX(s)",
 	                                    "LOST-POD-SECONDS" };
 	enum { NC = sizeof head / sizeof head[0] };
-	pk_table t;
-	pk_table_init(&t, NC);
-	t.no_headers = o->cli->no_headers;
-	pk_table_header(&t, head);
+	pk_table_init(t, NC);
+	t->no_headers = o->cli->no_headers;
+	pk_table_header(t, head);
 	for (int k = 0; k < n; k++) {
 		char v[NC][32];
 		snprintf(v[1], 32, "%" PRId32, c[k].priority);
@@ -466,14 +472,35 @@ static void write_table(const replay_out *o, const class_sum *c, int n)
 		snprintf(v[9], 32, "%" PRId64, c[k].nwaits ? c[k].waits[c[k].nwaits - 1] : 0);
 		snprintf(v[10], 32, "%.0f", c[k].lost_pod_seconds);
 		const char *cells[NC] = { c[k].name, v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9], v[10] };
-		pk_table_row(&t, cells);
+		pk_table_row(t, cells);
 	}
+}
+
+static void write_table(const replay_out *o, const class_sum *c, int n)
+{
+	pk_table t;
+	class_table(o, c, n, &t);
 	pk_cli_table_warnings(o->cli, &t);
 	char a[48], b[48];
 	pk_table_footer(&t, "replayed %s to %s (%" PRId64 " s, %ld instant(s), %ld event(s)); %ld snapshot pod(s) "
 	                "evicted", time_text(o->r->first, a, sizeof a), time_text(o->r->end, b, sizeof b),
 	                o->r->end - o->r->first, o->r->instants, o->events, snapshot_evicted(o->r));
 	pk_table_flush(&t, o->out);
+}
+
+/* -o html: the summary, the table and the series on one page (common/sched/report/replay_page.h). */
+static void write_page(const replay_out *o, const class_sum *c, int n)
+{
+	cJSON *summary = summary_json(o, c, n), *series = pk_replay_series_json(o->series, o->r);
+	pk_table t;
+	class_table(o, c, n, &t);
+	char release[16];
+	pk_replay_page page = { .title = "preempt-plan --replay", .summary = summary, .series = series, .classes = &t,
+	                        .release = pk_cli_k8s_version(o->cli, release, sizeof release) };
+	pk_replay_page_write(&page, o->out);
+	pk_table_free(&t);
+	cJSON_Delete(summary);
+	cJSON_Delete(series);
 }
 
 /* ---- the run ------------------------------------------------------------------ */
@@ -592,6 +619,7 @@ int pp_replay_run(pp_replay_input *in, pk_cli *cli, pk_out *out, pk_sim *sim)
 	if (!r.ntrace) /* an empty answer is a note, in every tool */
 		pk_diag_report(&cli->diag, PK_SEV_NOTE, NULL, "no pods in the trace and none pending: nothing to replay");
 	replay_out o = { .in = in, .cli = cli, .out = out, .r = &r, .records = cli->format == PK_FMT_JSON,
+	                 .series = cli->format == PK_FMT_HTML ? pk_replay_series_new() : NULL,
 	                 .tty_progress = isatty(STDERR_FILENO) && !in->args.progress };
 	pk_replay_run(&r, on_event, &o);
 	if (o.tty_progress && r.instants >= 1000)
@@ -612,9 +640,12 @@ int pp_replay_run(pp_replay_input *in, pk_cli *cli, pk_out *out, pk_sim *sim)
 		cJSON *j = summary_json(&o, c, n);
 		pk_out_json(out, j);
 		cJSON_Delete(j);
+	} else if (o.series) {
+		write_page(&o, c, n);
 	} else {
 		write_table(&o, c, n);
 	}
+	pk_replay_series_free(o.series);
 	long never = 0;
 	for (int k = 0; k < n; k++)
 		never += c[k].never;

@@ -97,7 +97,7 @@ static const pk_cli_spec replay_spec = {
 		"      --strict               a trace pod without creationTimestamp is an error (exit 2)\n"
 		"                             instead of skipped and counted\n"
 		"      --progress             a progress line on stderr after each instant\n",
-	.formats = "json,table",
+	.formats = "json,table,html",
 	.default_format = PK_FMT_JSON,
 	.gates = SIMULATION_GATES,
 };
@@ -705,8 +705,8 @@ static void parse_options(sim_run *r, pk_sim_opts *so, sim_args *a, int argc, ch
 		                            "--progress are --replay's");
 	if (ra->on && (a->scale || so->pod_postfilter || !so->cascade))
 		pk_cli_usage_error(&r->cli, "--scale, --pod-postfilter and --no-cascade are --simulate's, not --replay's");
-	if (ra->on && r->cli.format != PK_FMT_JSON && r->cli.format != PK_FMT_TABLE)
-		pk_cli_usage_error(&r->cli, "--replay writes json or table");
+	if (ra->on && r->cli.format != PK_FMT_JSON && r->cli.format != PK_FMT_TABLE && r->cli.format != PK_FMT_HTML)
+		pk_cli_usage_error(&r->cli, "--replay writes json, table or html");
 	if (ra->on && argc - optind < 2)
 		pk_cli_usage_error(&r->cli, "--replay needs a SNAPSHOT and at least one TRACE (- for stdin)");
 	if (r->cli.format != PK_FMT_JSON && r->cli.format != PK_FMT_TABLE && r->cli.format != PK_FMT_WIDE &&

@@ -328,8 +328,8 @@ void pk_plot_mark(pk_html *h, const pk_plot_frame *f, double t, double tmax, con
 
 enum { RANGE_W = 400, RANGE_H = 16, RANGE_X0 = 6, RANGE_X1 = 390 };
 
-/* 0, then 1s, 10s, 1m, 10m, 1h, 10h, 1d, 10d, 100d: the ticks of the axis. */
-static const double log_ticks[] = { 0, 1, 10, 60, 600, 3600, 36000, 86400, 864000, 8640000 };
+/* The ticks of the axis: 0, 1s, 10s, 1m, 10m, 1h, 6h, 1d, 1w, 30d, 1y. */
+static const double log_ticks[] = { 0, 1, 10, 60, 600, 3600, 21600, 86400, 604800, 2592000, 31536000 };
 enum { NLOG_TICKS = sizeof log_ticks / sizeof log_ticks[0] };
 
 static int log_axis_ticks(double max)
@@ -408,9 +408,14 @@ void pk_plot_ranges(pk_html *h, const pk_plot_range *rows, int n, const char *ca
 	/* the axis: its ticks' labels over the bars */
 	range_svg_open(h, NULL);
 	char text[32];
-	for (int k = 0; k < nt; k++) {
+	double shown = -1e9, last = log_x(top, top);
+	for (int k = 0; k < nt; k++) { /* 0 and the end always; a label between too near either is left out */
+		double x = log_x(log_ticks[k], top);
+		if (k && k < nt - 1 && (x - shown < 36 || last - x < 48))
+			continue;
 		pk_plot_duration_text(log_ticks[k], text, sizeof text);
-		pk_plot_label(h, log_x(log_ticks[k], top), 12, k == 0 ? "start" : k == nt - 1 ? "end" : "middle", text);
+		pk_plot_label(h, x, 12, k == 0 ? "start" : k == nt - 1 ? "end" : "middle", text);
+		shown = x;
 	}
 	pk_html_close(h, "svg");
 	PK_HTML_LIT(h, "</th><th scope=\"col\">Figures</th></tr></thead>\n<tbody>\n");

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "base/alloc.h"
+#include "io/html.h"
 
 static char *copy_cell(const char *s)
 {
@@ -77,12 +78,54 @@ void pk_table_flush(pk_table *t, pk_out *out)
 		for (size_t i = 0; i < t->nfooter; i++)
 			pk_out_printf(out, "%s\n", t->footer[i]);
 	}
+	free(w);
+	pk_table_free(t);
+}
+
+void pk_table_free(pk_table *t)
+{
 	for (long i = 0; i < t->nrows * t->ncols; i++)
 		free(t->cells[i]);
 	for (size_t i = 0; i < t->nfooter; i++)
 		free(t->footer[i]);
 	free(t->cells);
 	free(t->footer);
-	free(w);
 	memset(t, 0, sizeof *t);
+}
+
+/* A cell that is a number (digits, a sign, a point): right-aligned. */
+static bool numeric(const char *s)
+{
+	if (*s == '-')
+		s++;
+	if (!*s)
+		return false;
+	for (; *s; s++)
+		if ((*s < '0' || *s > '9') && *s != '.')
+			return false;
+	return true;
+}
+
+void pk_table_html(const pk_table *t, pk_html *h, const char *id)
+{
+	PK_HTML_LIT(h, "<div class=\"wide\">");
+	pk_html_open(h, "table", "class", "sortable", "id", id, NULL);
+	long r = 0;
+	if (t->has_header) {
+		PK_HTML_LIT(h, "<thead><tr>");
+		for (int c = 0; c < t->ncols; c++)
+			pk_html_elem(h, "th", t->cells[c], "scope", "col", NULL);
+		PK_HTML_LIT(h, "</tr></thead>\n");
+		r = 1;
+	}
+	PK_HTML_LIT(h, "<tbody>\n");
+	for (; r < t->nrows; r++) {
+		PK_HTML_LIT(h, "<tr>");
+		for (int c = 0; c < t->ncols; c++) {
+			const char *s = t->cells[r * t->ncols + c];
+			pk_html_elem(h, "td", s, "class", numeric(s) ? "n" : NULL, NULL);
+		}
+		PK_HTML_LIT(h, "</tr>\n");
+	}
+	PK_HTML_LIT(h, "</tbody></table></div>\n");
 }

@@ -31,5 +31,13 @@ void pk_table_row(pk_table *t, const char *const *cells);
 void pk_table_footer(pk_table *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Print and free. */
 void pk_table_flush(pk_table *t, pk_out *out);
+/* The same rows as an HTML table (-o html): the header row as its head,
+ * numbers right-aligned, sortable and filterable by the page's script
+ * (table.sortable), in a box that scrolls sideways on a narrow window; the
+ * footer is the page's to show. id: the table's id. Does not free. */
+struct pk_html;
+void pk_table_html(const pk_table *t, struct pk_html *h, const char *id);
+/* Free without printing. */
+void pk_table_free(pk_table *t);
 
 #endif
