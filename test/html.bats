@@ -23,11 +23,11 @@ valid() {
 	assert_output ''
 }
 
-# render PAGE NAME: render it, keep the screenshot, fail on console messages.
+# render PAGE NAME [W,H]: render it (at W x H px), keep the screenshot, fail on console messages.
 render() {
 	OUT="$ARTIFACTS/$2"
 	rm -rf "$OUT"
-	run "$ROOT/test/render-html" --out "$OUT" "$1"
+	run "$ROOT/test/render-html" --out "$OUT" ${3:+--size "$3"} "$1"
 	[ "$status" -eq 0 ] || fail "render-html $status: $(cat "$OUT/console.log" 2>/dev/null)"
 	[ "$(head -c 8 "$OUT/screenshot.png" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ] || fail "no PNG"
 	NOJS=$(cat "$OUT/dom-nojs.html") JS=$(cat "$OUT/dom-js.html")
@@ -202,6 +202,7 @@ count() { grep -o -- "$2" <<<"$1" | wc -l; }
 		done
 	done
 	preempt-plan --simulate --help | grep -q '^Output formats: json,table,wide,html '
+	preempt-plan --replay --help | grep -q '^Output formats: json,table,html '
 }
 
 # fits PAGE NAME [WIDTH...]: rendered at each width (default 1000, 1280 and
@@ -373,4 +374,90 @@ axis_labels() {
 	box=$(sed -n '/<section id="warnings">/,/<\/section>/p' "$page")
 	[ "$(grep -o 'it carries a status' <<<"$box" | wc -l)" -eq 1 ] || fail "the assumption twice: $box"
 	[[ $box == *'<span class="reach">1 applied object(s)</span> Pod shop/copied: it carries a status'* ]] || fail "reach: $box"
+}
+
+# shown PAGE: what the page shows, without its embedded data.
+shown() { sed '/<script type="application\/json"/,/<\/script>/d' "$1"; }
+
+@test "preempt-plan --replay -o html: the hand-checked cascade's timeline, as its NDJSON says, with JavaScript off and on" {
+	casc="$FIX/replay/cascade-grace-and-job-replacement" json="$BATS_TEST_TMPDIR/replay.ndjson" page="$BATS_TEST_TMPDIR/replay.html"
+	preempt-plan --replay "$casc/snapshot.json" "$casc/trace.ndjson" >"$json" 2>/dev/null
+	run -0 --separate-stderr preempt-plan --replay -o html "$casc/snapshot.json" "$casc/trace.ndjson"
+	printf '%s\n' "$output" >"$page"
+	# the assumptions on stderr as with -o json
+	[[ $stderr == *'backoff and queueing hints are not modelled'* ]] || fail "stderr: $stderr"
+	valid "$page"
+	# at 800 px: the narrowest width the pages hold
+	render "$page" replay 800,1600
+	for js in nojs js; do
+		read -r scroll inner <"$OUT/overflow-$js.txt"
+		[ "$scroll" -le 800 ] && [ "$(wc -l <"$OUT/overflow-$js.txt")" -le 1 ] || fail "runs off the page ($js): $(cat "$OUT/overflow-$js.txt")"
+	done
+	summary=$(jq -c 'select(.kind == "ReplaySummary")' "$json")
+	# the waits each class shows, from the NDJSON summary
+	mapfile -t waits < <(jq -r '.classes[] | "<td>\(.priorityClassName) (\(.priority))</td>.*<td>p50 \(.waitSeconds.p50) s, p95 \(.waitSeconds.p95) s, max \(.waitSeconds.max) s; \(.neverScheduled) of \(.pods) pod(s) never scheduled</td>"' <<<"$summary")
+	[ "${#waits[@]}" -eq 2 ]
+	mapfile -t warnings < <(jq -r '.warnings[]' <<<"$summary")
+	[ "${#warnings[@]}" -eq 2 ]
+	for dom in "$NOJS" "$JS"; do
+		# the summary per class: -o table's rows
+		[[ $dom == *'<tr><td>high</td><td class="n">1000</td><td class="n">3</td><td class="n">3</td><td class="n">0</td><td class="n">0</td><td class="n">0</td><td class="n">5</td><td class="n">5</td><td class="n">5</td><td class="n">0</td></tr>'* ]] || fail "high's row"
+		[[ $dom == *'<tr><td>low</td><td class="n">100</td><td class="n">4</td><td class="n">2</td><td class="n">2</td><td class="n">0</td><td class="n">0</td><td class="n">0</td><td class="n">50</td><td class="n">50</td><td class="n">24</td></tr>'* ]] || fail "low's row"
+		[[ $dom == *'<strong id="count-evicted">2</strong>'* ]] || fail "evictions counted"
+		for w in "${waits[@]}"; do
+			grep -q -- "$w" <<<"$dom" || fail "wait figures: $w"
+		done
+		for w in "${warnings[@]}"; do
+			[[ $dom == *"<li class=\"note\">$w</li>"* ]] || fail "warning: $w"
+		done
+		# a chart per resource, a band per class, two eviction marks in each, when and whom in their tooltips
+		for r in cpu memory; do
+			chart=$(grep -o "<figure id=\"chart-$r\">.*</figure>" <<<"$dom" | sed 's|</figure>.*||')
+			[[ $chart == *'<path class="area a0"'* && $chart == *'<path class="area a1"'* ]] || fail "$r: the classes' bands"
+			[ "$(count "$chart" '<path class="mark"')" -eq 2 ] || fail "$r: eviction marks"
+			[[ $chart == *'<title>1 eviction(s) at 2026-01-01T00:00:15Z (+15s after 2026-01-01T00:00:00Z): default/job-b (preempted by default/hi-1)</title>'* ]] ||
+				fail "$r: the first eviction's tooltip"
+			[[ $chart == *'<text x="70.0" y="226.0" text-anchor="start">0</text><text x="165.1" y="226.0" text-anchor="middle">10m</text>'* ]] ||
+				fail "$r: a time axis in durations"
+		done
+		[[ $dom == *'<figcaption>cpu: 6 cores allocatable; allocated 4.212 cores on average (70.2 %), 6 cores at the peak</figcaption>'* ]] ||
+			fail "cpu's figures, the summary's utilisation"
+		[[ $dom == *'Downsampled to keep the page small: 453 windows of 8s each'* ]] || fail "the downsampling said"
+	done
+	[[ $JS == *'<button type="button" class="sort">CLASS</button>'* ]] || fail "the classes table is sortable"
+	# the data: the NDJSON summary as it is, and the series the charts are drawn from
+	embedded "$page" preemptkit-replay | jq -e --argjson s "$summary" '.[0] == $s and .[1].kind == "ReplaySeries"
+		and .[1].windows == 453 and .[1].windowSeconds == 8 and ([.[1].evictions[].count] | add) == 2
+		and (.[1].resources[0].peakAllocated | max) == $s.utilisation[0].peakAllocated'
+}
+
+@test "preempt-plan --replay -o html: a 10,000-pod replay's page stays small; its series adds up to the summary" {
+	awk -v what=snapshot -v nodes=190 -f "$ROOT/bench/gen-trace.awk" >"$BATS_TEST_TMPDIR/snap.ndjson"
+	awk -v what=trace -v pods=10000 -f "$ROOT/bench/gen-trace.awk" >"$BATS_TEST_TMPDIR/trace.ndjson"
+	page="$BATS_TEST_TMPDIR/big.html"
+	preempt-plan --replay --run-time-from run-seconds -o html "$BATS_TEST_TMPDIR/snap.ndjson" "$BATS_TEST_TMPDIR/trace.ndjson" >"$page" 2>/dev/null
+	valid "$page"
+	size=$(wc -c <"$page")
+	[ "$size" -lt 300000 ] || fail "the page is $size bytes"
+	grep -q 'Downsampled to keep the page small: [0-9]* windows of [0-9a-z]* each (at most 480)' "$page"
+	# the stacked bands' time-weighted mean and the peaks are the summary's utilisation; every eviction marked
+	embedded "$page" preemptkit-replay | jq -e '.[0] as $sum | .[1] as $s | $s.windows <= 480
+		and ([$sum.classes[].evicted] | add) + $sum.snapshotEvicted == ([$s.evictions[].count] | add)
+		and all($s.resources | to_entries[]; .key as $i | .value.resource as $r | ($sum.utilisation[$i]) as $u
+			| ((.value.peakAllocated | max) - $u.peakAllocated | fabs) <= 1e-5 * $u.peakAllocated
+			and (([ $s.classes[] | .allocated[$r] | to_entries[] | .value * (if .key + 1 < $s.windows then $s.windowSeconds
+				else $s.durationSeconds - .key * $s.windowSeconds end) ] | add) / $s.durationSeconds - $u.meanAllocated | fabs)
+				<= 1e-4 * $u.meanAllocated)'
+	# the marks are grouped: at most 60 per chart
+	[ "$(shown "$page" | grep -o '<path class="mark"' | wc -l)" -le 120 ]
+}
+
+@test "preempt-plan --replay -o html: an extended resource the nodes have gets its chart (nvidia.com/gpu)" {
+	ali="$FIX/replay/alibaba-gpu-v2023-csv-converted" d="$BATS_TEST_TMPDIR/ali" page="$BATS_TEST_TMPDIR/gpu.html"
+	"$ROOT/share/examples/alibaba-gpu-v2023-to-trace.sh" "$ali/nodes.csv" "$ali/pods.csv" "$d" 2>/dev/null
+	preempt-plan --replay --run-time-from run-seconds -o html "$d/snapshot.ndjson" "$d/trace.ndjson" >"$page" 2>/dev/null
+	valid "$page"
+	chart=$(shown "$page" | tr -d '\n' | grep -o '<figure id="chart-nvidia.com_gpu">.*</figure>' | sed 's|</figure>.*||')
+	[[ $chart == *'<figcaption>nvidia.com/gpu: 8 allocatable; allocated '*', 8 at the peak</figcaption>'* ]] || fail "caption: ${chart:0:300}"
+	[[ $chart == *'<path class="area a1"'* ]] || fail "burstable's GPUs"
 }

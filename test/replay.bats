@@ -116,13 +116,13 @@ EOF_POD
 	assert_output ""
 }
 
-@test "usage: a SNAPSHOT and a TRACE; the replay's flags are its own; json or table" {
+@test "usage: a SNAPSHOT and a TRACE; the replay's flags are its own; json, table or html" {
 	run -2 preempt-plan --replay "$CASC/snapshot.json"
 	assert_output --partial "--replay needs a SNAPSHOT and at least one TRACE"
 	run -2 preempt-plan --simulate --until 1h "$CASC/snapshot.json"
 	assert_output --partial "are --replay's"
 	run -2 preempt-plan --replay -o wide "$CASC/snapshot.json" "$CASC/trace.ndjson"
-	assert_output --partial "unknown output format 'wide' (choose from json,table)"
+	assert_output --partial "unknown output format 'wide' (choose from json,table,html)"
 }
 
 @test "invariants on a generated 10,000-pod trace over 190 nodes" {
