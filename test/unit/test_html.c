@@ -4,6 +4,8 @@
 #include <string.h>
 
 #include "io/html.h"
+#include "io/plot.h"
+#include "io/table.h"
 #include "t.h"
 
 /* Run f on a writer over a memory stream; returns the text (malloc'd). */
@@ -29,6 +31,26 @@ static void w_svg(pk_html *h, const void *arg) { pk_html_void(h, "rect", "width"
 static void w_elem(pk_html *h, const void *arg) { pk_html_elem(h, "td", arg, "class", "n", NULL); }
 static void w_textf(pk_html *h, const void *arg) { pk_html_textf(h, "%s=%d", (const char *)arg, 5); }
 static void w_lit(pk_html *h, const void *arg) { PK_HTML_LIT(h, "<p>"); }
+
+/* A table -o table prints, as a page shows it: a class name with markup, numbers right-aligned. */
+static void w_table(pk_html *h, const void *arg)
+{
+	pk_table t;
+	pk_table_init(&t, 3);
+	pk_table_header(&t, (const char *const[]){ "CLASS", "PODS", "WAIT" });
+	pk_table_row(&t, (const char *const[]){ arg, "12", "-" });
+	pk_table_html(&t, h, "t");
+	pk_table_free(&t);
+}
+
+/* Stacked steps: two layers over three windows of 10 s, the last cut at 25 s. */
+static void w_stack(pk_html *h, const void *arg)
+{
+	static const pk_plot_frame f = { 100, 60, 0, 100, 0, 50 };
+	const double a[] = { 1, 1, 2 }, b[] = { 0, 1, 0 };
+	pk_plot_layer l[] = { { a, NULL }, { b, "b" } };
+	pk_plot_stack(h, &f, l, 2, 3, 10, 25, 50, 4);
+}
 
 static void w_json(pk_html *h, const void *arg)
 {
@@ -102,6 +124,32 @@ int main(void)
 	CHECK_STR(id, "u-ns_na_me_x_", "id: unsafe characters become _");
 	pk_html_id(id, 8, "unit-", "abcdefgh");
 	CHECK_STR(id, "unit-ab", "id: truncated to its buffer");
+	got = capture(w_table, "<b>hi</b>");
+	CHECK_STR(got, "<div class=\"wide\"><table class=\"sortable\" id=\"t\"><thead><tr><th scope=\"col\">CLASS</th>"
+	          "<th scope=\"col\">PODS</th><th scope=\"col\">WAIT</th></tr></thead>\n<tbody>\n<tr><td>&lt;b&gt;hi&lt;/b&gt;"
+	          "</td><td class=\"n\">12</td><td>-</td></tr>\n</tbody></table></div>\n",
+	          "pk_table_html: the rows of -o table, escaped, numbers right-aligned");
+	free(got);
+	/* the sums back to front: a+b over a, each a step outline closed to the axis;
+	 * x: 10 s is 20 units, 25 s 50; y: a value of 1 is 12.5 units up from 50 */
+	got = capture(w_stack, NULL);
+	CHECK_STR(got, "<path class=\"area a1\" d=\"M0 50V37.5H20V25H50V50Z\"><title>b</title></path>"
+	          "<path class=\"area a0\" d=\"M0 50V37.5H40V25H50V50Z\"/>",
+	          "pk_plot_stack: layers stacked, runs at one height one H: %s", got);
+	free(got);
+	static const struct { double s; const char *want; } durations[] = {
+		{ 0, "0" }, { 45, "45s" }, { 90, "1m30s" }, { 3600, "1h" }, { 5400, "1h30m" }, { 86400 + 60, "1d" },
+		{ 2 * 86400 + 6 * 3600, "2d6h" },
+	};
+	for (size_t i = 0; i < sizeof durations / sizeof durations[0]; i++) {
+		char buf[32];
+		pk_plot_duration_text(durations[i].s, buf, sizeof buf);
+		CHECK_STR(buf, durations[i].want, "duration %.0f s", durations[i].s);
+	}
+	double step, top = pk_plot_time_axis(3624, &step);
+	CHECK(step == 600 && top == 4200, "a time axis of 3624 s: ticks of 10m to 1h10m (%g, %g)", step, top);
+	top = pk_plot_time_axis(27 * 86400.0, &step);
+	CHECK(step == 7 * 86400 && top == 28 * 86400, "27 days: ticks of a week (%g, %g)", step, top);
 	char *e = pk_html_escape("<&>");
 	CHECK_STR(e, "&lt;&amp;&gt;", "pk_html_escape");
 	free(e);
