@@ -461,3 +461,22 @@ shown() { sed '/<script type="application\/json"/,/<\/script>/d' "$1"; }
 	[[ $chart == *'<figcaption>nvidia.com/gpu: 8 allocatable; allocated '*', 8 at the peak</figcaption>'* ]] || fail "caption: ${chart:0:300}"
 	[[ $chart == *'<path class="area a1"'* ]] || fail "burstable's GPUs"
 }
+
+@test "preempt-plan --replay -o html: class and pod names with markup come out escaped, in the charts' tooltips too" {
+	casc="$FIX/replay/cascade-grace-and-job-replacement" page="$BATS_TEST_TMPDIR/hostile-replay.html"
+	jq -c '(if .spec.priorityClassName == "low" then .spec.priorityClassName = "<b onmouseover=x>low</b>" else . end)
+		| (if .metadata.name == "job-b" then .metadata.name = "</script><script>alert(1)</script>" else . end)' \
+		"$casc/trace.ndjson" >"$BATS_TEST_TMPDIR/trace.ndjson"
+	jq '.items |= map(if .kind == "PriorityClass" and .metadata.name == "low" then .metadata.name = "<b onmouseover=x>low</b>"
+		elif .kind == "Pod" and .spec.priorityClassName == "low" then .spec.priorityClassName = "<b onmouseover=x>low</b>" else . end)' \
+		"$casc/snapshot.json" >"$BATS_TEST_TMPDIR/snapshot.json"
+	preempt-plan --replay -o html "$BATS_TEST_TMPDIR/snapshot.json" "$BATS_TEST_TMPDIR/trace.ndjson" >"$page" 2>/dev/null
+	valid "$page"
+	raw=$(cat "$page")
+	[[ $raw != *'<b onmouseover'* && $raw != *'<script>alert'* ]]
+	[[ $raw == *'<td>&lt;b onmouseover=x&gt;low&lt;/b&gt;</td><td class="n">100</td>'* ]] || fail "the class in the table"
+	[[ $raw == *': default/&lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt; (preempted by default/hi-1)</title>'* ]] ||
+		fail "the victim in an eviction mark's tooltip"
+	embedded "$page" preemptkit-replay | jq -e '.[1].evictions[0].pods[0].name == "</script><script>alert(1)</script>"
+		and .[1].classes[1].priorityClassName == "<b onmouseover=x>low</b>"'
+}

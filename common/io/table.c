@@ -118,7 +118,8 @@ void pk_table_html(const pk_table *t, pk_html *h, const char *id)
 		PK_HTML_LIT(h, "</tr></thead>\n");
 		r = 1;
 	}
-	PK_HTML_LIT(h, "<tbody>\n");
+	if (r < t->nrows) /* an empty tbody is an error to HTML checkers */
+		PK_HTML_LIT(h, "<tbody>\n");
 	for (; r < t->nrows; r++) {
 		PK_HTML_LIT(h, "<tr>");
 		for (int c = 0; c < t->ncols; c++) {
@@ -127,5 +128,7 @@ void pk_table_html(const pk_table *t, pk_html *h, const char *id)
 		}
 		PK_HTML_LIT(h, "</tr>\n");
 	}
-	PK_HTML_LIT(h, "</tbody></table></div>\n");
+	if (t->nrows > (t->has_header ? 1 : 0))
+		PK_HTML_LIT(h, "</tbody>");
+	PK_HTML_LIT(h, "</table></div>\n");
 }

@@ -235,12 +235,11 @@ static void integrate(pk_replay_series *s, int64_t t)
 
 void pk_replay_series_event(pk_replay_series *s, const pk_replay *r, const pk_replay_event *ev)
 {
-	if (!s->started) {
-		start(s, r);   /* counted from the nodes: this event is in it already */
-		return;
-	}
+	bool counted = !s->started;  /* counted from the nodes at the start: this event is in it already */
+	if (!s->started)
+		start(s, r);
 	const pk_pod *p = ev->pod->pod;
-	switch (ev->kind) {
+	switch (counted ? PK_REPLAY_ARRIVED : ev->kind) {
 	case PK_REPLAY_SCHEDULED:
 		add_pod(s, p, 1);
 		break;
