@@ -373,19 +373,20 @@ static void write_waits(pk_html *h, const cJSON *summary)
 		return;
 	}
 	pk_plot_range *rows = pk_xcalloc((size_t)n, sizeof *rows);
-	char (*text)[3][400] = pk_xcalloc((size_t)n, sizeof *text);
+	struct row_text { char label[320], note[400], tip[1000]; } *text = pk_xcalloc((size_t)n, sizeof *text);
 	cJSON_ArrayForEach(c, classes) {
 		double p50 = num(c, "waitSeconds.p50"), p95 = num(c, "waitSeconds.p95"), max = num(c, "waitSeconds.max");
 		char a[48], b[48], m[48];
 		seconds_text(p50, a, sizeof a);
 		seconds_text(p95, b, sizeof b);
 		seconds_text(max, m, sizeof m);
-		snprintf(text[k][0], sizeof text[k][0], "%s (%.0f)", pk_str_or(c, "priorityClassName", "?"), num(c, "priority"));
-		snprintf(text[k][1], sizeof text[k][1], "p50 %s, p95 %s, max %s; %.0f of %.0f pod(s) never scheduled", a, b, m,
+		struct row_text *t = &text[k];
+		snprintf(t->label, sizeof t->label, "%s (%.0f)", pk_str_or(c, "priorityClassName", "?"), num(c, "priority"));
+		snprintf(t->note, sizeof t->note, "p50 %s, p95 %s, max %s; %.0f of %.0f pod(s) never scheduled", a, b, m,
 		         num(c, "neverScheduled"), num(c, "pods"));
-		snprintf(text[k][2], sizeof text[k][2], "%s: wait p50 %s, p95 %s, max %s over %.0f pod(s); %.0f never "
-		         "scheduled", text[k][0], a, b, m, num(c, "pods"), num(c, "neverScheduled"));
-		rows[k] = (pk_plot_range){ text[k][0], text[k][1], text[k][2], p50, p95, max };
+		snprintf(t->tip, sizeof t->tip, "%s: wait p50 %s, p95 %s, max %s over %.0f pod(s); %.0f never scheduled",
+		         t->label, a, b, m, num(c, "pods"), num(c, "neverScheduled"));
+		rows[k] = (pk_plot_range){ t->label, t->note, t->tip, p50, p95, max };
 		k++;
 	}
 	pk_plot_ranges(h, rows, n, "Wait from arrival to the first bind, logarithmic axis: the bar to the median (p50), "
