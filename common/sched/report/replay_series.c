@@ -133,6 +133,13 @@ static bool adds_up(const pk_replay_series *s, const pk_snapshot *snap)
 	return true;
 }
 
+/* The state now is the one held from here on. */
+static void hold(pk_replay_series *s)
+{
+	if (s->ncls) /* no class yet: nothing to copy (and no array) */
+		memcpy(s->held, s->cur, sizeof *s->cur * (size_t)(s->ncls * s->nres));
+}
+
 /* The first call: the resources the replay counts and the pods on the
  * nodes now (the snapshot's: nothing of the replay is bound yet). */
 static void start(pk_replay_series *s, const pk_replay *r)
@@ -147,7 +154,7 @@ static void start(pk_replay_series *s, const pk_replay *r)
 	s->peak = pk_xcalloc((size_t)s->nres * MAXW + 1, sizeof *s->peak);
 	s->ev = pk_xcalloc(MAXW, sizeof *s->ev);
 	count_nodes(s, r->m->s);
-	memcpy(s->held, s->cur, sizeof *s->cur * (size_t)(s->ncls * s->nres));
+	hold(s);
 }
 
 /* ---- windows ----------------------------------------------------------------------- */
@@ -273,7 +280,7 @@ void pk_replay_series_instant(pk_replay_series *s, const pk_replay *r, int64_t t
 		count_nodes(s, r->m->s);
 		s->resyncs++;
 	}
-	memcpy(s->held, s->cur, sizeof *s->cur * (size_t)(s->ncls * s->nres));
+	hold(s);
 	note_peak(s, window_of(s, t), s->held);
 }
 
@@ -370,7 +377,8 @@ cJSON *pk_replay_series_json(pk_replay_series *s, const pk_replay *r)
 	/* classes highest first; the windows' means of each */
 	int *order = pk_xcalloc((size_t)s->ncls + 1, sizeof *order);
 	series_class *sorted = pk_xcalloc((size_t)s->ncls + 1, sizeof *sorted);
-	memcpy(sorted, s->cls, sizeof *sorted * (size_t)s->ncls);
+	if (s->ncls)
+		memcpy(sorted, s->cls, sizeof *sorted * (size_t)s->ncls);
 	if (s->ncls > 1)
 		qsort(sorted, (size_t)s->ncls, sizeof *sorted, class_cmp);
 	for (int i = 0; i < s->ncls; i++)
