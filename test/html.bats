@@ -440,8 +440,9 @@ shown() { sed '/<script type="application\/json"/,/<\/script>/d' "$1"; }
 	size=$(wc -c <"$page")
 	[ "$size" -lt 300000 ] || fail "the page is $size bytes"
 	grep -q 'Downsampled to keep the page small: [0-9]* windows of [0-9a-z]* each (at most 480)' "$page"
-	# the stacked bands' time-weighted mean and the peaks are the summary's utilisation; every eviction marked
-	embedded "$page" preemptkit-replay | jq -e '.[0] as $sum | .[1] as $s | $s.windows <= 480
+	# the stacked bands' time-weighted mean and the peaks are the summary's utilisation; every eviction marked;
+	# the events kept the series in step with the nodes (never counted again from them)
+	embedded "$page" preemptkit-replay | jq -e '.[0] as $sum | .[1] as $s | $s.windows <= 480 and $s.recounts == 0
 		and ([$sum.classes[].evicted] | add) + $sum.snapshotEvicted == ([$s.evictions[].count] | add)
 		and all($s.resources | to_entries[]; .key as $i | .value.resource as $r | ($sum.utilisation[$i]) as $u
 			| ((.value.peakAllocated | max) - $u.peakAllocated | fabs) <= 1e-5 * $u.peakAllocated

@@ -363,6 +363,8 @@ cJSON *pk_replay_series_json(pk_replay_series *s, const pk_replay *r)
 	cJSON_AddNumberToObject(j, "durationSeconds", (double)span);
 	cJSON_AddNumberToObject(j, "windowSeconds", (double)s->width);
 	cJSON_AddNumberToObject(j, "windows", (double)nwin);
+	/* instants after which the series was counted again from the nodes (an event it does not follow): 0 */
+	cJSON_AddNumberToObject(j, "recounts", (double)s->resyncs);
 	cJSON *res = cJSON_AddArrayToObject(j, "resources");
 	for (int u = 0; u < s->nres; u++) {
 		cJSON *x = cJSON_CreateObject();
