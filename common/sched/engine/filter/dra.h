@@ -42,6 +42,18 @@ bool pk_dra_prefilter_rejects(const pk_pod *pod, pk_status *out);
 /* The Filter for pod on n: false with *out set when it fails. */
 bool pk_dra_node_fits(const pk_snapshot *s, const pk_pod *pod, const pk_node *n, pk_status *out);
 
+/* The Filter for pod on ni within cycle c: pk_dra_node_fits, or with the
+ * snapshot's dra_kep5690 (--dra-preemption=kep-5690) as KEP-5690 proposes
+ * (not merged; dra_preempt.c): the claims of the pods the cycle's dry run
+ * has taken off ni that are reserved for no other pod, their devices
+ * node-local, count as deallocated, and "cannot allocate all claims" is
+ * Unschedulable, so that preemption may evict their holders; the pods
+ * nominated to ni among extra (priority at least pod's) hold the devices
+ * the allocator picks for them there (the proposal's claim nomination). */
+struct pk_cycle;
+bool pk_dra_node_fits_in_cycle(const struct pk_cycle *c, const pk_pod *pod, const pk_nodeinfo *ni,
+                               pk_pod *const *extra, int nextra, pk_status *out);
+
 /* Does the plugin run for pod (its claims resolved and modelled)? */
 bool pk_dra_applies(const pk_pod *pod);
 /* Does it allocate devices to one of the pod's claims (one not allocated
