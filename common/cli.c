@@ -367,7 +367,7 @@ static const struct mode_options {
 	const char *const options[8];   /* long names, NULL-terminated */
 } mode_table[] = {
 	{ "preempt-plan", "--simulate",
-	  { "apply", "max-recreations", "no-cascade", "pod-postfilter", "replicas", "scale", NULL } },
+	  { "apply", "max-recreations", "no-cascade", "pod-postfilter", "replicas", "scale", "dra-preemption", NULL } },
 	{ "preempt-plan", "--replay",
 	  { "until", "max-instants", "grace-period", "run-time-from", "strict", "progress", NULL } },
 };
