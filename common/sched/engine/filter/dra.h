@@ -10,7 +10,9 @@
  * Through 1.37 the plugin has no PreFilterExtensions (AddPod/RemovePod):
  * the preemption dry run does not see a victim's devices freed, and its
  * rejections are UnschedulableAndUnresolvable, so no node that lacks devices
- * is a preemption candidate. Its Filter reads claims, not the node's pods:
+ * is a preemption candidate (--dra-preemption=kep-5690 answers as the
+ * unmerged KEP-5690 proposes instead: pk_dra_node_fits_in_cycle). Its
+ * Filter reads claims, not the node's pods:
  * a pod with claims leaves the arithmetic path and the memo
  * (pk_arithmetic_applies). */
 #ifndef PK_SCHED_DRA_H

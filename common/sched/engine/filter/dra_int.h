@@ -66,7 +66,8 @@ void pk_dra_alloc_out_free(alloc_out *o);
 #define PK_DRA_KEP5690_ASSUMPTION \
 	"DRA preemption as KEP-5690 proposes (--dra-preemption=kep-5690; kubernetes/enhancements#6113, not " \
 	"merged, in no release): in the preemption dry run a victim's ResourceClaim reserved only for victims on " \
-	"the node (its devices node-local) is released, its devices free for this pod; a claim shared with a pod " \
+	"the node (its devices node-local) is released, its devices free for this pod (not for a pod of a " \
+	"PodGroup); a claim shared with a pod " \
 	"that stays is not. Kubernetes through 1.37 does not (--dra-preemption=release, the default): a pod that " \
 	"needs devices that lower-priority pods hold stays pending, the devices and their holders named"
 void pk_dra_kep5690_assume(pk_snapshot *s, dra_res *r);

@@ -10,7 +10,8 @@
  * claim whose devices are all published for the node by spec.nodeName
  * (node-local slices: network-attached and multi-node devices are out of
  * its scope). A claim allocated and reserved for no pod is no victim's,
- * and stays.
+ * and stays. Nothing is released for a pod of a PodGroup (the proposal
+ * leaves workload-aware preemption out: the group stays pending).
  *
  * The released claims are read from the cycle's outstanding moves (the
  * pods the dry run has taken off the node), so that the reprieve, which
@@ -237,7 +238,11 @@ bool pk_dra_node_fits_in_cycle(const pk_cycle *c, const pk_pod *pod, const pk_no
 	if (!s->dra_kep5690)
 		return pk_dra_node_fits(s, pod, ni->node, out);
 	const pk_dra_claim **rel = NULL;
-	int nrel = c->nmoves ? released_claims(c, ni, pod, &rel) : 0;
+	/* a pod of a PodGroup is out of the proposal's scope (its workload-aware
+	 * preemption does not call RemovePod): nothing is released for it */
+	bool grouped = (pod->con->pod_group && *pod->con->pod_group) ||
+	               (pod->con->workload_pod_group && *pod->con->workload_pod_group);
+	int nrel = c->nmoves && !grouped ? released_claims(c, ni, pod, &rel) : 0;
 	bool ok;
 	if (nrel || holds_any(extra, nextra)) {
 		held_view v;
