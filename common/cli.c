@@ -175,6 +175,16 @@ long long pk_cli_number(const pk_cli *c, const char *opt, const char *arg, long 
 	return v;
 }
 
+void pk_cli_dra_preemption(pk_cli *c, const char *arg)
+{
+	if (strcmp(arg, "release") == 0)
+		c->engine.dra_kep5690 = false;
+	else if (strcmp(arg, "kep-5690") == 0)
+		c->engine.dra_kep5690 = true;
+	else
+		pk_cli_usage_error(c, "--dra-preemption: '%s' is neither release nor kep-5690", arg);
+}
+
 bool pk_cli_namespace_take(const pk_cli *c, int opt, const char *arg, pk_cli_namespace *ns)
 {
 	if (opt == 'n') {
@@ -357,7 +367,7 @@ static const struct mode_options {
 	const char *const options[8];   /* long names, NULL-terminated */
 } mode_table[] = {
 	{ "preempt-plan", "--simulate",
-	  { "apply", "max-recreations", "no-cascade", "pod-postfilter", "replicas", "scale", NULL } },
+	  { "apply", "max-recreations", "no-cascade", "pod-postfilter", "replicas", "scale", "dra-preemption", NULL } },
 	{ "preempt-plan", "--replay",
 	  { "until", "max-instants", "grace-period", "run-time-from", "strict", "progress", NULL } },
 };

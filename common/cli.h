@@ -149,6 +149,19 @@ _Noreturn void pk_cli_usage_error(const pk_cli *c, const char *fmt, ...)
 /* Bounded integer option parsing; exits 2 with a message on error. */
 long long pk_cli_number(const pk_cli *c, const char *opt, const char *arg, long long min, long long max);
 
+/* --dra-preemption MODE (victims, preempt-plan --simulate and --replay):
+ * "release" (the default: DynamicResources has no part in the preemption
+ * dry run, as through Kubernetes 1.37) or "kep-5690" (the unmerged
+ * proposal's: a victim's claim reserved only for victims is released),
+ * into c->engine.dra_kep5690; anything else exits 2. Its --help lines:
+ * PK_CLI_DRA_PREEMPTION_HELP. */
+void pk_cli_dra_preemption(pk_cli *c, const char *arg);
+#define PK_CLI_DRA_PREEMPTION_HELP \
+	"      --dra-preemption MODE  release (default): as Kubernetes 1.37, evicting pods frees\n" \
+	"                             none of their devices for the preemptor; kep-5690: as the\n" \
+	"                             unmerged KEP-5690 proposes, a victim's claim reserved only\n" \
+	"                             for victims is released (every answer says it is a proposal's)\n"
+
 /* -n/--namespace NS and -A/--all-namespaces as kubectl reads them: list
  * PK_CLI_NAMESPACE_OPTIONS with the long options and "n:A" in the short
  * ones, and give every option to pk_cli_namespace_take. */

@@ -324,6 +324,16 @@ JSON
 	assert_success
 }
 
+@test "the GPU sample with --dra-preemption=kep-5690: chat-api-1 preempts embed-batch-0, the holder of the four H100s, which its recreation does not take back; said to be the proposal's" {
+	run -1 --separate-stderr preempt-plan --simulate --dra-preemption=kep-5690 "$SAMPLE/gpu/cluster.json"
+	run jq -ce 'select(.kind == "PreemptionPlan") | [.preemptor.name, .result, .nominatedNodeName, ([.victims[]? | "\(.namespace)/\(.name)"] | join(",")), ([.devices[]?.device] | join(",")), any(.warnings[]; contains("KEP-5690") and contains("not merged"))]' <<<"$output"
+	assert_output $'["chat-api-1","Preempt","gpu-h100-1","batch/embed-batch-0","",true]\n["train-llm-1","NoPreemptionNeeded",null,"","gpu-2,gpu-3",true]\n["embed-batch-0-recreated","Unschedulable",null,"","",true]'
+	[[ $stderr == *"pod serving/chat-api-1: DRA preemption as KEP-5690 proposes"* ]] || fail "stderr: ${stderr:0:300}"
+	run -1 --separate-stderr preempt-plan --simulate --dra-preemption=kep-5690 -o table "$SAMPLE/gpu/cluster.json"
+	assert_output --regexp 'serving/chat-api-1 +100000 +Preempt +gpu-h100-1 '
+	assert_output --partial "DRA preemption as KEP-5690 proposes"
+}
+
 @test "the GPU sample: a claim's devices place a pod where two A100s are free; four H100s held by a batch pod are named, not preempted" {
 	run -1 --separate-stderr preempt-plan --simulate "$SAMPLE/gpu/cluster.json"
 	run jq -ce 'select(.kind == "PreemptionPlan") | [.preemptor.name, .result, .node, ([.devices[]?.device] | join(","))]' <<<"$output"

@@ -61,7 +61,8 @@ static const pk_cli_spec spec = {
 		"      --pod-postfilter       evaluate every pending pod alone through the per-pod\n"
 		"                             PostFilter, without the pod-group cycle\n"
 		"      --no-cascade           do not re-queue victims their controller would recreate\n"
-		"      --max-recreations N    bound on re-queued victims in one run (default 1000)\n",
+		"      --max-recreations N    bound on re-queued victims in one run (default 1000)\n"
+		PK_CLI_DRA_PREEMPTION_HELP,
 	.formats = "json,table,wide,html",
 	.default_format = PK_FMT_JSON,
 	.gates = SIMULATION_GATES,
@@ -97,7 +98,8 @@ static const pk_cli_spec replay_spec = {
 		"                             a trace pod's run time in seconds from this annotation\n"
 		"      --strict               a trace pod without creationTimestamp is an error (exit 2)\n"
 		"                             instead of skipped and counted\n"
-		"      --progress             a progress line on stderr after each instant\n",
+		"      --progress             a progress line on stderr after each instant\n"
+		PK_CLI_DRA_PREEMPTION_HELP,
 	.formats = "json,table,html",
 	.default_format = PK_FMT_JSON,
 	.gates = SIMULATION_GATES,
@@ -120,6 +122,7 @@ enum {
 	OPT_RUN_TIME_FROM,
 	OPT_STRICT,
 	OPT_PROGRESS,
+	OPT_DRA_PREEMPTION,
 };
 
 static const struct option long_options[] = {
@@ -140,6 +143,7 @@ static const struct option long_options[] = {
 	{"run-time-from", required_argument, NULL, OPT_RUN_TIME_FROM},
 	{"strict", no_argument, NULL, OPT_STRICT},
 	{"progress", no_argument, NULL, OPT_PROGRESS},
+	{"dra-preemption", required_argument, NULL, OPT_DRA_PREEMPTION},
 	{NULL, 0, NULL, 0},
 };
 
@@ -672,6 +676,9 @@ static void parse_options(sim_run *r, pk_sim_opts *so, sim_args *a, int argc, ch
 		case OPT_PROGRESS:
 			r->replay.args.progress = true;
 			break;
+		case OPT_DRA_PREEMPTION:
+			pk_cli_dra_preemption(&r->cli, optarg);
+			break;
 		case OPT_POD_POSTFILTER:
 			so->pod_postfilter = true;
 			break;
@@ -845,6 +852,7 @@ int pp_simulate_main(int argc, char **argv)
 	pk_snapshot_init(&r->snap);
 	r->snap.threads = r->cli.engine.threads;
 	r->snap.volume_limit_scaling = r->cli.engine.release.volume_limit_scaling;
+	r->snap.dra_kep5690 = r->cli.engine.dra_kep5690;
 	pk_pg_set_init(&r->groups, &r->cli.engine.release);
 	pk_eval_opts_engine(&so.eval, &r->cli.engine);
 	if (r->replay.args.on) { /* the replay deletes victims after their grace and replaces them itself */

@@ -711,6 +711,7 @@ int victims_load(victims_run *r, char **paths, int npaths)
 	pk_pg_set_init(&r->groups, &r->cli->engine.release);
 	r->snap.keep_pending_objects = r->opts->pending;
 	r->snap.volume_limit_scaling = r->cli->engine.release.volume_limit_scaling;
+	r->snap.dra_kep5690 = r->cli->engine.dra_kep5690;
 	pk_stats unused = {0};
 	for (int i = 0; i < r->opts->npreemptor_files; i++) {
 		preemptor_ctx pc = { r, r->opts->preemptor_files[i], &unused };

@@ -17,6 +17,7 @@ enum {
 	OPT_MIN_PCT,
 	OPT_MIN_ABS,
 	OPT_OFFSET,
+	OPT_DRA_PREEMPTION,
 };
 
 static const pk_cli_spec spec = {
@@ -39,7 +40,8 @@ static const pk_cli_spec spec = {
 		"                             (in a table: NotCandidate rows by plugin and reason)\n"
 		"      --min-candidate-nodes-percentage P  sample candidates as upstream does (default: all)\n"
 		"      --min-candidate-nodes-absolute N    sample candidates as upstream does (default: all)\n"
-		"      --offset K             first potential node of the sample (upstream: random)\n",
+		"      --offset K             first potential node of the sample (upstream: random)\n"
+		PK_CLI_DRA_PREEMPTION_HELP,
 	.formats = "json,table,wide",
 	.default_format = PK_FMT_JSON,
 	.gates = PK_GATE_BIT(PK_GATE_GENERIC_WORKLOAD) | PK_GATE_BIT(PK_GATE_WORKLOAD_AWARE_PREEMPTION) |
@@ -54,6 +56,7 @@ static const struct option long_options[] = {
 	{"min-candidate-nodes-percentage", required_argument, NULL, OPT_MIN_PCT},
 	{"min-candidate-nodes-absolute", required_argument, NULL, OPT_MIN_ABS},
 	{"offset", required_argument, NULL, OPT_OFFSET},
+	{"dra-preemption", required_argument, NULL, OPT_DRA_PREEMPTION},
 	PK_CLI_NAMESPACE_OPTIONS,
 	PK_CLI_COMMON_OPTIONS,
 	{NULL, 0, NULL, 0},
@@ -91,6 +94,9 @@ static void parse_options(int argc, char **argv, pk_cli *cli, victims_opts *o)
 		case OPT_OFFSET:
 			o->eval.sample = true;
 			o->eval.offset = (long)pk_cli_number(cli, "--offset", optarg, 0, 1L << 40);
+			break;
+		case OPT_DRA_PREEMPTION:
+			pk_cli_dra_preemption(cli, optarg);
 			break;
 		default:
 			pk_cli_usage_error(cli, "unexpected option");

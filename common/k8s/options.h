@@ -27,6 +27,9 @@ typedef struct pk_engine_opts {
 	pk_release_profile release; /* computed once from gates (pk_engine_opts_finish):
 	                           * what the library reads about the release */
 	int threads;              /* resolved by pk_threads_resolve: >= 1 */
+	/* --dra-preemption=kep-5690 (victims, preempt-plan --simulate and
+	 * --replay; pk_cli_dra_preemption): the snapshot's dra_kep5690 */
+	bool dra_kep5690;
 } pk_engine_opts;
 
 /* Our defaults: the newest release, its default gates, automatic threads. */

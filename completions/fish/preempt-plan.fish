@@ -10,6 +10,7 @@ complete -c preempt-plan -l scale -x -a 'deploy/ deployment/ rs/ replicaset/ sts
 complete -c preempt-plan -l replicas -x -d 'With --simulate: the --scale object\'s new count'
 complete -c preempt-plan -l no-cascade -d 'With --simulate: do not re-queue recreated victims'
 complete -c preempt-plan -l max-recreations -x -d 'With --simulate: bound on re-queued victims'
+complete -c preempt-plan -l dra-preemption -x -a 'release kep-5690' -d 'With --simulate or --replay: DRA in the preemption dry run: release (as 1.37) or the unmerged KEP-5690 proposal'
 complete -c preempt-plan -l replay -d 'What-if over time: play a trace of pods against a snapshot'
 complete -c preempt-plan -l until -x -d 'With --replay: stop at this RFC 3339 time or after this duration'
 complete -c preempt-plan -l max-instants -x -d 'With --replay: stop after N instants'

@@ -130,6 +130,11 @@ typedef struct pk_snapshot {
 	 * so that the one bind path below the plugin stays the only one. */
 	void (*dra_bound)(struct pk_snapshot *s, pk_pod *p, const pk_node *n);
 	void (*dra_gone)(struct pk_snapshot *s, pk_pod *p);
+	/* --dra-preemption=kep-5690: DynamicResources in the preemption dry
+	 * run as KEP-5690 proposes (not merged; filter/dra_preempt.c): a
+	 * victim's claim reserved only for the node's victims is released.
+	 * false: the release's behaviour (no part in the dry run). */
+	bool dra_kep5690;
 
 	/* Namespaces and their labels (Namespace objects), for the
 	 * namespaceSelector of pod affinity terms; the decoder's terms point

@@ -314,6 +314,7 @@ void pk_dra_resolve(pk_snapshot *s, const pk_pod *pod)
 	if (r->reject.code == PK_CODE_SUCCESS && unsupported_of(r))
 		return; /* not modelled: the pod keeps its warning, the plugin does not run */
 	r->applies = true;
+	pk_dra_kep5690_assume(s, r); /* --dra-preemption=kep-5690: said in every answer */
 	((pk_pod *)pod)->unmodelled &= (uint8_t)~PK_UNMODELLED_RESOURCE_CLAIMS;
 }
 

@@ -10,7 +10,9 @@
  * Through 1.37 the plugin has no PreFilterExtensions (AddPod/RemovePod):
  * the preemption dry run does not see a victim's devices freed, and its
  * rejections are UnschedulableAndUnresolvable, so no node that lacks devices
- * is a preemption candidate. Its Filter reads claims, not the node's pods:
+ * is a preemption candidate (--dra-preemption=kep-5690 answers as the
+ * unmerged KEP-5690 proposes instead: pk_dra_node_fits_in_cycle). Its
+ * Filter reads claims, not the node's pods:
  * a pod with claims leaves the arithmetic path and the memo
  * (pk_arithmetic_applies). */
 #ifndef PK_SCHED_DRA_H
@@ -41,6 +43,18 @@ const char *pk_dra_assumption(const pk_pod *pod);
 bool pk_dra_prefilter_rejects(const pk_pod *pod, pk_status *out);
 /* The Filter for pod on n: false with *out set when it fails. */
 bool pk_dra_node_fits(const pk_snapshot *s, const pk_pod *pod, const pk_node *n, pk_status *out);
+
+/* The Filter for pod on ni within cycle c: pk_dra_node_fits, or with the
+ * snapshot's dra_kep5690 (--dra-preemption=kep-5690) as KEP-5690 proposes
+ * (not merged; dra_preempt.c): the claims of the pods the cycle's dry run
+ * has taken off ni that are reserved for no other pod, their devices
+ * node-local, count as deallocated, and "cannot allocate all claims" is
+ * Unschedulable, so that preemption may evict their holders; the pods
+ * nominated to ni among extra (priority at least pod's) hold the devices
+ * the allocator picks for them there (the proposal's claim nomination). */
+struct pk_cycle;
+bool pk_dra_node_fits_in_cycle(const struct pk_cycle *c, const pk_pod *pod, const pk_nodeinfo *ni,
+                               pk_pod *const *extra, int nextra, pk_status *out);
 
 /* Does the plugin run for pod (its claims resolved and modelled)? */
 bool pk_dra_applies(const pk_pod *pod);

@@ -1,7 +1,9 @@
 /* What preemption cannot free (dra.h, pk_dra_held_devices_note): the
  * devices a pending pod's requests match that other claims hold, and who
  * holds them. Through 1.37 DynamicResources has no part in the preemption
- * dry run, so evicting the holders would not make them free. */
+ * dry run, so evicting the holders would not make them free; under
+ * --dra-preemption=kep-5690 (dra_preempt.c) the note says why the
+ * proposal's release of victims' claims did not make room either. */
 #include "sched/engine/filter/dra_int.h"
 
 #include <stdio.h>
@@ -125,7 +127,14 @@ static const char *held_devices_text(const pk_snapshot *s, const pk_pod *pod, co
 	append(other, sizeof other, &wo, &no, NULL);
 	char note[4800];
 	size_t w = 0;
-	if (nl)
+	if (nl && s->dra_kep5690) /* the proposal's dry run released what it could: not enough */
+		w = (size_t)snprintf(note, sizeof note,
+		         "devices the pod's claims ask for are held by lower-priority pods: %.2000s; with "
+		         "--dra-preemption=kep-5690 (KEP-5690, not merged) the preemption dry run frees a claim's devices "
+		         "only when every pod it is reserved for is a victim on the node its devices are published for "
+		         "(spec.nodeName), and on no node did evicting lower-priority pods free enough of them",
+		         lower);
+	else if (nl)
 		w = (size_t)snprintf(note, sizeof note,
 		         "devices the pod's claims ask for are held by lower-priority pods: %.2000s; through 1.37 "
 		         "DynamicResources has no part in the preemption dry run (no AddPod/RemovePod extensions, its "

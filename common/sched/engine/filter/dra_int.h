@@ -59,4 +59,17 @@ sel_verdict pk_dra_device_matches(const pk_dra_class *cls, const pk_dra_request 
 bool pk_dra_allocatable(const pk_snapshot *s, const dra_res *r, const pk_node *n, bool *error, alloc_out *out);
 void pk_dra_alloc_out_free(alloc_out *o);
 
+/* What an answer under --dra-preemption=kep-5690 assumes (dra_preempt.c):
+ * appended to r->assumes (pk_dra_assumption) of a pod with a claim to
+ * allocate, so that every record, plan, table footer and stderr line that
+ * gives the pod's assumptions says the answer is the proposal's. */
+#define PK_DRA_KEP5690_ASSUMPTION \
+	"DRA preemption as KEP-5690 proposes (--dra-preemption=kep-5690; kubernetes/enhancements#6113, not " \
+	"merged, in no release): in the preemption dry run a victim's ResourceClaim reserved only for victims on " \
+	"the node (its devices node-local) is released, its devices free for this pod (not for a pod of a " \
+	"PodGroup); a claim shared with a pod " \
+	"that stays is not. Kubernetes through 1.37 does not (--dra-preemption=release, the default): a pod that " \
+	"needs devices that lower-priority pods hold stays pending, the devices and their holders named"
+void pk_dra_kep5690_assume(pk_snapshot *s, dra_res *r);
+
 #endif

@@ -332,7 +332,7 @@ static pk_status run_filters_extra(pk_cycle *c, const pk_pod *pod, const pk_node
 	                           PK_NSTATES, &st))
 		return st;
 	if (dra)
-		pk_dra_node_fits(c->s, pod, ni->node, &st);
+		pk_dra_node_fits_in_cycle(c, pod, ni, extra, nextra, &st);
 	return st;
 }
 
