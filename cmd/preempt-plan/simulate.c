@@ -874,6 +874,7 @@ int pp_simulate_main(int argc, char **argv)
 	    !pk_cli_input_cut(&r->cli, r->replay.args.on ? "replay" : "plans")) {
 		pk_snapshot_finish(&r->snap);
 		pk_dra_play_forward(&r->snap); /* a placement's devices taken, an evicted pod's freed */
+		pk_dra_nodealloc_play_forward(&r->snap); /* and their node-allocatable footprint (KEP-5517) */
 		warn_classes(r);
 		pk_pg_set_finish(&r->groups, &r->snap);
 		const char *caveat = pk_pg_release_caveat(&r->groups);

@@ -724,6 +724,12 @@ bool pk_snapshot_bind(pk_snapshot *s, pk_pod *p, const char *node)
 	pk_nodeinfo_add_pod(ni, p);
 	if (s->dra_bound && p->con->dra)
 		s->dra_bound(s, p, ni->node);
+	pk_res more;
+	if (s->dra_assumed && p->con->dra && s->dra_assumed(s, p, ni->node, &more)) {
+		pk_nodeinfo_remove_pod(ni, p);
+		p->requests = more;
+		pk_nodeinfo_add_pod(ni, p);
+	}
 	return true;
 }
 

@@ -139,6 +139,12 @@ typedef struct pk_snapshot {
 	 * so that the one bind path below the plugin stays the only one. */
 	void (*dra_bound)(struct pk_snapshot *s, pk_pod *p, const pk_node *n);
 	void (*dra_gone)(struct pk_snapshot *s, pk_pod *p);
+	/* Set by pk_dra_nodealloc_play_forward (filter/dra_nodealloc.h): after
+	 * dra_bound, the pod's devices' node-allocatable footprint joins its
+	 * requests on its node, as upstream's assume copies the status the
+	 * Filter computed (NULL: nothing to add): true with the pod's new
+	 * requests in *out, which the bind then counts. */
+	bool (*dra_assumed)(struct pk_snapshot *s, const pk_pod *p, const pk_node *n, pk_res *out);
 
 	/* Namespaces and their labels (Namespace objects), for the
 	 * namespaceSelector of pod affinity terms; the decoder's terms point

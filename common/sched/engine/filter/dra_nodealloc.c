@@ -169,6 +169,43 @@ bool pk_dra_nodealloc_fits(const pk_snapshot *s, const pk_pod *pod, const pk_nod
 	return false;
 }
 
+/* r plus f, the scalars in the snapshot's arena (a pod's requests live there). */
+static pk_res res_plus(pk_snapshot *s, const pk_res *r, const footprint *f)
+{
+	pk_res out = *r;
+	out.cpu += f->cpu;
+	out.memory += f->memory;
+	out.ephemeral += f->ephemeral;
+	out.scalar = pk_arena_alloc(&s->arena, sizeof *out.scalar * (size_t)(r->nscalar + f->nhuge + 1));
+	memcpy(out.scalar, r->scalar, sizeof *out.scalar * (size_t)r->nscalar);
+	for (int i = 0; i < f->nhuge; i++) {
+		int j = 0;
+		while (j < out.nscalar && out.scalar[j].name != f->huge[i])
+			j++;
+		if (j == out.nscalar)
+			out.scalar[out.nscalar++] = (pk_scalar_res){ f->huge[i], 0 };
+		out.scalar[j].milli += f->huge_amount[i];
+	}
+	return out;
+}
+
+/* A pod just bound to n: its devices' footprint joins its requests there
+ * (a pod whose status already records it counts it already). */
+static bool assumed(pk_snapshot *s, const pk_pod *p, const pk_node *n, pk_res *out)
+{
+	footprint f;
+	if (p->con->dra_requests || !pod_footprint(s, p, n, &f))
+		return false;
+	*out = res_plus(s, &p->requests, &f);
+	return true;
+}
+
+void pk_dra_nodealloc_play_forward(pk_snapshot *s)
+{
+	if (s->dra && s->dra_node_allocatable && s->dra_nodealloc_devices)
+		s->dra_assumed = assumed;
+}
+
 bool pk_dra_nodealloc_note(const pk_snapshot *s, int minor, char *buf, size_t size)
 {
 	const pk_gate_release *g = pk_gate_at(PK_GATE_DRA_NODE_ALLOCATABLE_RESOURCES, minor);

@@ -30,6 +30,13 @@
 bool pk_dra_nodealloc_fits(const pk_snapshot *s, const pk_pod *pod, const pk_nodeinfo *ni, const pk_res *extra,
                            pk_status *out);
 
+/* For a simulation (--simulate, --apply, --replay), with the gate on and
+ * devices with a footprint in the input: a pod bound in the run counts its
+ * devices' footprint on its node from then on (snapshot's dra_assumed
+ * hook), as upstream's assume and PreBind record it in its status. Call
+ * after pk_dra_play_forward. */
+void pk_dra_nodealloc_play_forward(pk_snapshot *s);
+
 /* What an answer on this snapshot rests on about node-allocatable DRA
  * resources, for release 1.<minor>: the gate on and bound pods counted
  * with their claims' footprint; or the gate off (or absent) while pods or
