@@ -177,7 +177,8 @@ static pk_res res_plus(pk_snapshot *s, const pk_res *r, const footprint *f)
 	out.memory += f->memory;
 	out.ephemeral += f->ephemeral;
 	out.scalar = pk_arena_alloc(&s->arena, sizeof *out.scalar * (size_t)(r->nscalar + f->nhuge + 1));
-	memcpy(out.scalar, r->scalar, sizeof *out.scalar * (size_t)r->nscalar);
+	if (r->nscalar)
+		memcpy(out.scalar, r->scalar, sizeof *out.scalar * (size_t)r->nscalar);
 	for (int i = 0; i < f->nhuge; i++) {
 		int j = 0;
 		while (j < out.nscalar && out.scalar[j].name != f->huge[i])
