@@ -22,6 +22,7 @@
 #include "sched/report/records.h"
 #include "sched/engine/filter/volumes.h"
 #include "sched/engine/filter/dra.h"
+#include "sched/engine/filter/dra_nodealloc.h"
 #include "sched/report/report.h"
 #include "sched/sim/simulate.h"
 #include "base/alloc.h"
@@ -30,7 +31,8 @@
 #define SIMULATION_GATES                                                                                 \
 	(PK_GATE_BIT(PK_GATE_GENERIC_WORKLOAD) | PK_GATE_BIT(PK_GATE_WORKLOAD_AWARE_PREEMPTION) |          \
 	 PK_GATE_BIT(PK_GATE_TOPOLOGY_AWARE_WORKLOAD_SCHEDULING) | PK_GATE_BIT(PK_GATE_COMPOSITE_POD_GROUP) | \
-	 PK_GATE_BIT(PK_GATE_IN_PLACE_RESIZE_SCHEDULER_PREEMPTION) | PK_GATE_BIT(PK_GATE_VOLUME_LIMIT_SCALING))
+	 PK_GATE_BIT(PK_GATE_IN_PLACE_RESIZE_SCHEDULER_PREEMPTION) | PK_GATE_BIT(PK_GATE_VOLUME_LIMIT_SCALING) |    \
+	 PK_GATE_BIT(PK_GATE_DRA_NODE_ALLOCATABLE_RESOURCES))
 
 static const pk_cli_spec spec = {
 	.prog = "preempt-plan",
@@ -517,6 +519,8 @@ static void warn_classes(sim_run *r)
 		warn(r, NULL, "%s", text);
 	if (pk_dra_input_hint(&r->snap, pending, n, text, sizeof text))
 		warn(r, NULL, "%s", text);
+	if (pk_dra_nodealloc_note(&r->snap, r->cli.engine.release.minor, text, sizeof text))
+		warn(r, NULL, "%s", text);
 	free(pending);
 	if (pk_sim_resizes_left_text(&r->snap, &r->cli.engine.release, NULL, text, sizeof text))
 		warn(r, NULL, "%s", text);
@@ -853,6 +857,7 @@ int pp_simulate_main(int argc, char **argv)
 	r->snap.threads = r->cli.engine.threads;
 	r->snap.volume_limit_scaling = r->cli.engine.release.volume_limit_scaling;
 	r->snap.dra_kep5690 = r->cli.engine.dra_kep5690;
+	r->snap.dra_node_allocatable = r->cli.engine.release.dra_node_allocatable;
 	pk_pg_set_init(&r->groups, &r->cli.engine.release);
 	pk_eval_opts_engine(&so.eval, &r->cli.engine);
 	if (r->replay.args.on) { /* the replay deletes victims after their grace and replaces them itself */
@@ -878,6 +883,7 @@ int pp_simulate_main(int argc, char **argv)
 	    !pk_cli_input_cut(&r->cli, r->replay.args.on ? "replay" : "plans")) {
 		pk_snapshot_finish(&r->snap);
 		pk_dra_play_forward(&r->snap); /* a placement's devices taken, an evicted pod's freed */
+		pk_dra_nodealloc_play_forward(&r->snap); /* and their node-allocatable footprint (KEP-5517) */
 		warn_classes(r);
 		pk_pg_set_finish(&r->groups, &r->snap);
 		const char *caveat = pk_pg_release_caveat(&r->groups);

@@ -12,6 +12,7 @@
 #include "base/alloc.h"
 #include "sched/engine/filter/volumes.h"
 #include "sched/engine/filter/dra.h"
+#include "sched/engine/filter/dra_nodealloc.h"
 #include "sched/sim/apply.h"
 #include "sched/sim/simulate.h"
 
@@ -653,6 +654,8 @@ static void volume_input_hint(victims_run *r)
 		input_warn(r, "input-volumes", "%s", text);
 	if (pk_dra_input_hint(&r->snap, pods, r->npreemptors, text, sizeof text))
 		input_warn(r, "input-dra", "%s", text);
+	if (pk_dra_nodealloc_note(&r->snap, r->cli->engine.release.minor, text, sizeof text))
+		input_warn(r, "input-dra-node-allocatable", "%s", text);
 	free(pods);
 }
 
@@ -712,6 +715,7 @@ int victims_load(victims_run *r, char **paths, int npaths)
 	r->snap.keep_pending_objects = r->opts->pending;
 	r->snap.volume_limit_scaling = r->cli->engine.release.volume_limit_scaling;
 	r->snap.dra_kep5690 = r->cli->engine.dra_kep5690;
+	r->snap.dra_node_allocatable = r->cli->engine.release.dra_node_allocatable;
 	pk_stats unused = {0};
 	for (int i = 0; i < r->opts->npreemptor_files; i++) {
 		preemptor_ctx pc = { r, r->opts->preemptor_files[i], &unused };

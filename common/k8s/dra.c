@@ -8,6 +8,7 @@
 
 #include "base/alloc.h"
 #include "base/nsname.h"
+#include "k8s/dra_nodealloc.h"
 #include "k8s/json.h"
 #include "k8s/quantity.h"
 
@@ -329,7 +330,8 @@ static int add_slice(pk_dra_set *s, pk_decoder *d, const cJSON *obj, char *err, 
 		if (decode_attrs(d, pk_get(body, "attributes"), sl.driver, &x->attrs, &x->nattrs, false, x->name, err,
 		                 errsize) < 0 ||
 		    decode_attrs(d, pk_get(body, "capacity"), sl.driver, &x->capacity, &x->ncapacity, true, x->name, err,
-		                 errsize) < 0) {
+		                 errsize) < 0 ||
+		    pk_dra_device_nodealloc_decode(d, body, x, err, errsize) < 0) { /* k8s/dra_nodealloc.c */
 			pk_node_terms_free(sl.node_terms, sl.nnode_terms);
 			return -1;
 		}

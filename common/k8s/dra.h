@@ -101,6 +101,9 @@ typedef struct pk_dra_device {
 	int nattrs;
 	pk_cel_attr *capacity;
 	int ncapacity;
+	/* its node-allocatable footprint (k8s/dra_nodealloc.h), or NULL */
+	const struct pk_dra_nodealloc *nodealloc;
+	int nnodealloc;
 } pk_dra_device;
 
 typedef struct pk_dra_slice {

@@ -133,6 +133,15 @@ static const pk_gate_info registry[PK_NGATES] = {
 	[PK_GATE_DRA_DERIVED_ATTRIBUTES] = {
 		"DRADerivedAttributes", "kube-apiserver, kube-scheduler", {ABSENT, ABSENT, ALPHA_OFF}, false, DRA_TOOLS,
 		NULL, .follows_upstream = true},
+	/* DRANodeAllocatableResources (KEP-5517): alpha, off, from 1.36 (#136725;
+	 * pkg/features/kube_features.go has one row, 1.36 alpha, so 1.37 keeps
+	 * it alpha and off); 1.37's alpha2 API reshaped by #140009. On, a bound
+	 * pod's status.nodeAllocatableResourceClaimStatuses count in its node's
+	 * requested resources, and DynamicResources checks the pod's own
+	 * footprint (sched/engine/filter/dra_nodealloc.c). */
+	[PK_GATE_DRA_NODE_ALLOCATABLE_RESOURCES] = {
+		"DRANodeAllocatableResources", "kube-apiserver, kube-scheduler, kubelet", {ABSENT, ALPHA_OFF, ALPHA_OFF},
+		false, "victims, preempt-plan", NULL, .follows_upstream = true},
 	/* VolumeLimitScaling (KEP-5030): alpha 1.35 (#137343), beta and on in
 	 * 1.37 (#140612); NodeVolumeLimits reads CSIDriver
 	 * spec.preventPodSchedulingIfMissing under it. Ours is upstream's in

@@ -27,6 +27,8 @@ typedef enum {
 	PK_GATE_DRA_CONSUMABLE_CAPACITY,
 	PK_GATE_DRA_EXTENDED_RESOURCE,
 	PK_GATE_DRA_DERIVED_ATTRIBUTES,
+	/* KEP-5517: a device's node-allocatable footprint counts in NodeResourcesFit's sums */
+	PK_GATE_DRA_NODE_ALLOCATABLE_RESOURCES,
 	PK_GATE_VOLUME_LIMIT_SCALING,
 	PK_NGATES
 } pk_gate_id;

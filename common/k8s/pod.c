@@ -1,6 +1,7 @@
 /* Compact views of Node, Pod and PodDisruptionBudget; see pod.h. */
 #include "pod.h"
 #include "resources_int.h"
+#include "k8s/dra_nodealloc.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -560,9 +561,10 @@ static void decode_owner(pk_decoder *d, const cJSON *owners, const cJSON *labels
 		return;
 	}
 }
-enum { T_NOMINATED, T_PHASE, T_START, T_CONDITIONS, T_CLAIM_STATUSES, T_COUNT };
+enum { T_NOMINATED, T_PHASE, T_START, T_CONDITIONS, T_CLAIM_STATUSES, T_NODE_ALLOCATABLE, T_COUNT };
 static const char *const status_members[T_COUNT + 1] = {
-	"nominatedNodeName", "phase", "startTime", "conditions", "resourceClaimStatuses", NULL,
+	"nominatedNodeName", "phase", "startTime", "conditions", "resourceClaimStatuses",
+	"nodeAllocatableResourceClaimStatuses", NULL,
 };
 
 const pk_pod_constraints pk_pod_no_constraints = {
@@ -678,7 +680,7 @@ static void attach_constraints(pk_decoder *d, pk_pod *out, const pk_pod_constrai
 	    !c->affinity_terms && c->node_selector.is_nil && !c->node_selector.nreqs && !*c->pod_group &&
 	    !*c->workload_name && !*c->workload_pod_group && !c->npreferred && !c->soft_spread &&
 	    !c->preferred_pod_affinity && !c->nimages && !c->volumes && !c->nscheduling_gates &&
-	    !c->dra)
+	    !c->dra && !c->dra_requests)
 		return;
 	pk_pod_constraints *own = pk_arena_alloc(d->arena, sizeof *own);
 	*own = *c;
@@ -757,6 +759,10 @@ int pk_pod_decode_spec(pk_decoder *d, const cJSON *meta, const cJSON *spec, cons
 	int rc = decode_constraints(d, sp, m[M_LABELS], &c, &unmodelled, err, errsize);
 	pk_pod_volumes_name_ephemeral(d, c.volumes, out->name); /* k8s/volume.c */
 	c.dra = pk_pod_dra_decode(d, sp[S_CLAIMS], st[T_CLAIM_STATUSES]); /* k8s/dra.c */
+	if (rc == 0 && pk_pod_nodealloc_requests(d, st[T_NODE_ALLOCATABLE], sp, &c.dra_requests, err, errsize) < 0)
+		rc = -1; /* k8s/dra_nodealloc.c */
+	if (c.dra)
+		c.dra_refs = pk_pod_dra_claim_refs(d, sp);
 	out->unmodelled = (uint8_t)unmodelled;
 	attach_constraints(d, out, &c); /* also on failure: pk_pod_release frees its selectors */
 	if (rc < 0)

@@ -206,6 +206,12 @@ typedef struct pk_pod_constraints {
 	bool borrowed;
 	/* spec.resourceClaims (k8s/dra.h), or NULL. */
 	const struct pk_pod_dra *dra;
+	/* The pod's requests with its status.nodeAllocatableResourceClaimStatuses
+	 * in them (k8s/dra_nodealloc.h), or NULL when it has none: what its
+	 * node counts for it under DRANodeAllocatableResources. */
+	const pk_res *dra_requests;
+	/* how many containers name each of spec.resourceClaims (k8s/dra_nodealloc.h), or NULL */
+	const struct pk_dra_claim_refs *dra_refs;
 } pk_pod_constraints;
 
 /* A required node-selector term ({matchExpressions, matchFields}) compiled

@@ -112,6 +112,7 @@ void pk_release_profile_of(pk_release_profile *p, const pk_feature_gates *g)
 	p->groups_count_in_pod_preemption = p->generic_workload && r->group_priority_authoritative;
 	p->resize_preemption = pk_gate_on(g, PK_GATE_IN_PLACE_RESIZE_SCHEDULER_PREEMPTION);
 	p->volume_limit_scaling = pk_gate_on(g, PK_GATE_VOLUME_LIMIT_SCALING);
+	p->dra_node_allocatable = pk_gate_on(g, PK_GATE_DRA_NODE_ALLOCATABLE_RESOURCES);
 	p->resize_preemption_gate_exists = pk_gate_at(PK_GATE_IN_PLACE_RESIZE_SCHEDULER_PREEMPTION, g->k8s_minor)->exists;
 	p->resize_preemption_since = PK_K8S_MINOR_NEWEST;
 	for (int m = PK_K8S_MINOR_NEWEST; m >= PK_K8S_MINOR_OLDEST; m--)

@@ -52,6 +52,9 @@ typedef struct pk_release_profile {
 	 * resize_preemption_gate_exists: the release has the gate at all */
 	bool resize_preemption;
 	bool volume_limit_scaling;    /* NodeVolumeLimits honours CSIDriver preventPodSchedulingIfMissing */
+	/* DRANodeAllocatableResources: bound pods' DRA node-allocatable claim
+	 * statuses count in their node's requests (KEP-5517) */
+	bool dra_node_allocatable;
 	bool resize_preemption_gate_exists;
 	int resize_preemption_since;  /* the first release with the gate (its minor) */
 

@@ -178,13 +178,49 @@ static void count_unset_requests(const cJSON *const *spec, const cJSON *pod_leve
 	out->memory_unset = (uint16_t)(pk_get(pod_level, "memory") ? 0 : memory > UINT16_MAX ? UINT16_MAX : memory);
 }
 
-int pk_pod_requests_of(pk_decoder *d, const cJSON *const *spec, pk_res *out, char *err, size_t errsize)
+int64_t *pk_res_acc_slot(pk_res_acc *a, pk_decoder *d, const char *name)
+{
+	return acc_slot(a, d, name);
+}
+
+void pk_res_acc_add(pk_res_acc *dst, pk_decoder *d, const pk_res_acc *src)
+{
+	acc_add(dst, d, src);
+}
+
+pk_res_acc *pk_dra_extra_container(pk_dra_extra *x, const char *name)
+{
+	for (int i = 0; i < x->ncontainers; i++)
+		if (x->container[i] == name)
+			return &x->per_container[i];
+	if (x->ncontainers == PK_DRA_MAX_CONTAINERS)
+		return NULL;
+	x->container[x->ncontainers] = name;
+	memset(&x->per_container[x->ncontainers], 0, sizeof x->per_container[0]);
+	return &x->per_container[x->ncontainers++];
+}
+
+/* The DRA amounts of container c (by its name), added to its requests. */
+static void add_container_dra(pk_res_acc *c, pk_decoder *d, const pk_dra_extra *x, const cJSON *container)
+{
+	const char *name = x && x->ncontainers ? pk_str(container, "name") : NULL;
+	if (!name)
+		return;
+	const char *in = pk_intern(d->strs, name);
+	for (int i = 0; i < x->ncontainers; i++)
+		if (x->container[i] == in)
+			acc_add(c, d, &x->per_container[i]);
+}
+
+static int requests_of(pk_decoder *d, const cJSON *const *spec, const pk_dra_extra *x, pk_res *out, char *err,
+                       size_t errsize)
 {
 	pk_res_acc sum = {0}, c, sidecars = {0}, init_peak = {0};
 	const cJSON *it;
 	cJSON_ArrayForEach(it, spec[S_CONTAINERS]) {
 		if (container_requests(&c, d, it, "containers", err, errsize) < 0)
 			return -1;
+		add_container_dra(&c, d, x, it);
 		acc_add(&sum, d, &c);
 	}
 	/* Init containers run one at a time before the app containers; a
@@ -193,6 +229,7 @@ int pk_pod_requests_of(pk_decoder *d, const cJSON *const *spec, pk_res *out, cha
 	cJSON_ArrayForEach(it, spec[S_INIT_CONTAINERS]) {
 		if (container_requests(&c, d, it, "initContainers", err, errsize) < 0)
 			return -1;
+		add_container_dra(&c, d, x, it);
 		const char *rp = pk_str(it, "restartPolicy");
 		if (rp && strcmp(rp, "Always") == 0) {
 			acc_add(&sum, d, &c);
@@ -204,6 +241,8 @@ int pk_pod_requests_of(pk_decoder *d, const cJSON *const *spec, pk_res *out, cha
 		}
 	}
 	acc_max(&sum, d, &init_peak);
+	if (x) /* for the pod's lifetime, before pod-level requests replace the sums */
+		acc_add(&sum, d, &x->pod_fixed);
 
 	const cJSON *pod_level = pk_get(spec[S_RESOURCES], "requests");
 	cJSON_ArrayForEach(it, pod_level) {
@@ -224,6 +263,17 @@ int pk_pod_requests_of(pk_decoder *d, const cJSON *const *spec, pk_res *out, cha
 	pk_res_acc_to_res(d, &sum, out);
 	count_unset_requests(spec, pod_level, out);
 	return 0;
+}
+
+int pk_pod_requests_of(pk_decoder *d, const cJSON *const *spec, pk_res *out, char *err, size_t errsize)
+{
+	return requests_of(d, spec, NULL, out, err, errsize);
+}
+
+int pk_pod_requests_with_dra(pk_decoder *d, const cJSON *const *spec, const pk_dra_extra *x, pk_res *out,
+                             char *err, size_t errsize)
+{
+	return requests_of(d, spec, x, out, err, errsize);
 }
 
 int pk_pod_requests(pk_decoder *d, const cJSON *spec, pk_res *out, char *err, size_t errsize)

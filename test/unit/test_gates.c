@@ -153,6 +153,9 @@ static void test_dra_gates(void)
 		 {{true, PK_GATE_ALPHA, false, false}, {true, PK_GATE_BETA, true, false}, {true, PK_GATE_GA, true, true}}},
 		{PK_GATE_DRA_DERIVED_ATTRIBUTES, "DRADerivedAttributes",
 		 {{false, PK_GATE_ALPHA, false, false}, {false, PK_GATE_ALPHA, false, false}, {true, PK_GATE_ALPHA, false, false}}},
+		/* KEP-5517: one versioned row, 1.36 alpha (#136725); 1.37's alpha2 (#140009) keeps it */
+		{PK_GATE_DRA_NODE_ALLOCATABLE_RESOURCES, "DRANodeAllocatableResources",
+		 {{false, PK_GATE_ALPHA, false, false}, {true, PK_GATE_ALPHA, false, false}, {true, PK_GATE_ALPHA, false, false}}},
 		{PK_GATE_DRA_PRIORITIZED_LIST, "DRAPrioritizedList",
 		 {{true, PK_GATE_BETA, true, false}, {true, PK_GATE_GA, true, false}, {true, PK_GATE_GA, true, true}}},
 		{PK_GATE_DRA_ADMIN_ACCESS, "DRAAdminAccess",

@@ -11,6 +11,7 @@
 #include "k8s/json.h"
 #include "k8s/volume.h"
 #include "k8s/dra.h"
+#include "k8s/dra_nodealloc.h"
 #include "sched/engine/workers.h"
 #include "base/alloc.h"
 
@@ -522,6 +523,11 @@ static int32_t *pods_to_nodes(pk_snapshot *s)
 			}
 			where[i] = (int32_t)(ni - s->infos);
 			ni->npods++;
+			if (p->con->dra_requests) { /* its DRA node-allocatable claims (KEP-5517) */
+				s->dra_status_first = s->dra_status_pods++ ? s->dra_status_first : p;
+				if (s->dra_node_allocatable)
+					p->requests = *p->con->dra_requests;
+			}
 		} else if (*p->nominated_node && !pk_pod_gated(p)) { /* a gated pod is no nominated pod */
 			pk_nodeinfo *ni = node_of_key(s, p->nominated_node);
 			if (ni)
@@ -598,6 +604,7 @@ void pk_snapshot_finish(pk_snapshot *s)
 		pk_volume_set_finish(s->volumes); /* its pods resolved at the first cycle */
 	if (s->dra)
 		pk_dra_set_finish(s->dra, &s->dec); /* selectors compiled once each */
+	s->dra_nodealloc_devices = s->dra ? pk_dra_nodealloc_devices(s->dra) : 0;
 	pk_pdb_index(s);
 	s->infos = pk_xcalloc((size_t)s->nnodes + 1, sizeof *s->infos);
 	for (long i = 0; i < s->nnodes; i++) {
@@ -717,6 +724,12 @@ bool pk_snapshot_bind(pk_snapshot *s, pk_pod *p, const char *node)
 	pk_nodeinfo_add_pod(ni, p);
 	if (s->dra_bound && p->con->dra)
 		s->dra_bound(s, p, ni->node);
+	pk_res more;
+	if (s->dra_assumed && p->con->dra && s->dra_assumed(s, p, ni->node, &more)) {
+		pk_nodeinfo_remove_pod(ni, p);
+		p->requests = more;
+		pk_nodeinfo_add_pod(ni, p);
+	}
 	return true;
 }
 

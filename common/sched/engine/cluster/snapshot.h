@@ -92,6 +92,15 @@ typedef struct pk_snapshot {
 	bool keep_pending_objects;/* keep the cJSON of pending pods and Deferred resizes (for --pending) */
 	bool volume_limit_scaling;/* the gate: NodeVolumeLimits refuses a node whose CSINode
 	                           * lacks a driver whose CSIDriver says preventPodSchedulingIfMissing */
+	/* DRANodeAllocatableResources (KEP-5517): a bound pod's requests are
+	 * its con->dra_requests, its status.nodeAllocatableResourceClaimStatuses
+	 * in them, as upstream's NodeInfo counts them (filter/dra_nodealloc.h).
+	 * Set before pk_snapshot_finish, which counts the bound pods that
+	 * carry such statuses, gate on or off, for what the answers say. */
+	bool dra_node_allocatable;
+	long dra_status_pods;
+	const pk_pod *dra_status_first;
+	long dra_nodealloc_devices; /* slice devices that declare a footprint (at finish) */
 	int threads;              /* pk_snapshot_finish's nodes are shared out
 	                           * among this many (0: one per CPU, at most 4) */
 	cJSON **pending_objects;  /* parallel to pods: owned cJSON or NULL */
@@ -135,6 +144,12 @@ typedef struct pk_snapshot {
 	 * victim's claim reserved only for the node's victims is released.
 	 * false: the release's behaviour (no part in the dry run). */
 	bool dra_kep5690;
+	/* Set by pk_dra_nodealloc_play_forward (filter/dra_nodealloc.h): after
+	 * dra_bound, the pod's devices' node-allocatable footprint joins its
+	 * requests on its node, as upstream's assume copies the status the
+	 * Filter computed (NULL: nothing to add): true with the pod's new
+	 * requests in *out, which the bind then counts. */
+	bool (*dra_assumed)(struct pk_snapshot *s, const pk_pod *p, const pk_node *n, pk_res *out);
 
 	/* Namespaces and their labels (Namespace objects), for the
 	 * namespaceSelector of pod affinity terms; the decoder's terms point

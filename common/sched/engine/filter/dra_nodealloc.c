@@ -1,0 +1,257 @@
+/* DRA node-allocatable resources in placement and preemption
+ * (dra_nodealloc.h). Upstream: pkg/scheduler/framework/plugins/
+ * dynamicresources/nodeallocatabledynamicresources.go (the Filter's
+ * footprint and nodeFitsResources), component-helpers/resource/helpers.go
+ * (a bound pod's requests from its status). */
+#include "sched/engine/filter/dra_nodealloc.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "k8s/dra.h"
+#include "k8s/dra_nodealloc.h"
+#include "k8s/gates.h"
+#include "sched/engine/filter/dra.h"
+#include "sched/engine/reasons.h"
+
+#define PLUGIN "DynamicResources"
+
+/* The device (driver, pool, name: interned) among the node's slices. */
+static const pk_dra_device *device_of(const pk_dra_set *set, const long *idx, long n, const pk_dra_pick *p)
+{
+	for (long i = 0; i < n; i++) {
+		const pk_dra_slice *sl = &set->slices[idx[i]];
+		if (sl->driver != p->driver || sl->pool != p->pool)
+			continue;
+		for (int k = 0; k < sl->ndevices; k++)
+			if (sl->devices[k].name == p->device)
+				return &sl->devices[k];
+	}
+	return NULL;
+}
+
+/* How many of the pod's app containers and sidecars name the claim its
+ * spec.resourceClaims entry resolves to (claim: the ResourceClaim's name).
+ * A claim made in this run from a template has no name in the pod's
+ * status: the template's entry is taken, the first such (one, when the
+ * spec does not say). */
+static int containers_naming(const pk_pod *pod, const char *claim)
+{
+	const pk_pod_dra *pd = pod->con->dra;
+	const pk_dra_claim_refs *refs = pod->con->dra_refs;
+	if (!pd || !refs)
+		return 1;
+	const char *entry = NULL;
+	for (int i = 0; i < pd->nclaims && !entry; i++)
+		if (pd->claims[i].claim == claim || strcmp(pd->claims[i].claim, claim) == 0)
+			entry = pd->claims[i].name;
+	for (int i = 0; i < pd->nclaims && !entry; i++)
+		if (pd->claims[i].from_template && !*pd->claims[i].claim)
+			entry = pd->claims[i].name;
+	for (int i = 0; entry && i < refs->n; i++)
+		if (refs->claims[i] == entry)
+			return refs->containers[i];
+	return 1;
+}
+
+/* A resource of the footprint: cpu, memory, ephemeral-storage, or a
+ * hugepages-* (the only scalars upstream's nodeFitsResources checks). */
+enum { MAXH = 8 };
+typedef struct footprint {
+	int64_t cpu, memory, ephemeral;
+	const char *huge[MAXH];
+	int64_t huge_amount[MAXH];
+	int nhuge;
+} footprint;
+
+static void add_amount(footprint *f, const char *resource, int64_t v)
+{
+	if (strcmp(resource, "cpu") == 0)
+		f->cpu += v;
+	else if (strcmp(resource, "memory") == 0)
+		f->memory += v;
+	else if (strcmp(resource, "ephemeral-storage") == 0)
+		f->ephemeral += v;
+	else if (strncmp(resource, "hugepages-", 10) == 0) {
+		int i = 0;
+		while (i < f->nhuge && f->huge[i] != resource)
+			i++;
+		if (i == f->nhuge) {
+			if (i == MAXH)
+				return;
+			f->huge[f->nhuge] = resource;
+			f->huge_amount[f->nhuge++] = 0;
+		}
+		f->huge_amount[i] += v;
+	}
+}
+
+/* One allocated device's footprint, as buildNodeAllocatableDRAInfo sums it:
+ * a mapping's deviceMultiplier per device (a capacityKey mapping scales the
+ * allocation's consumedCapacity, which this allocator does not record: not
+ * counted, see victims(1)), an overhead's perPod once and its perContainer
+ * for every container that names the claim. */
+static void add_device(footprint *f, const pk_dra_device *dv, int containers)
+{
+	for (int i = 0; i < dv->nnodealloc; i++) {
+		const pk_dra_nodealloc *e = &dv->nodealloc[i];
+		if (e->mapping && !*e->capacity_key)
+			add_amount(f, e->resource, e->device_multiplier);
+		if (e->overhead)
+			add_amount(f, e->resource, e->per_pod + e->per_container * containers);
+	}
+}
+
+/* What the pod's devices on n add to its requests; false when nothing. */
+static bool pod_footprint(const pk_snapshot *s, const pk_pod *pod, const pk_node *n, footprint *f)
+{
+	memset(f, 0, sizeof *f);
+	pk_dra_pick *picks;
+	int np = pk_dra_devices_on(s, pod, n, &picks);
+	if (!np)
+		return false;
+	long *idx;
+	long nidx = pk_dra_node_slices(s->dra, n, &idx);
+	bool any = false;
+	for (int i = 0; i < np; i++) {
+		const pk_dra_device *dv = device_of(s->dra, idx, nidx, &picks[i]);
+		if (!dv || !dv->nnodealloc)
+			continue;
+		any = true;
+		add_device(f, dv, containers_naming(pod, picks[i].claim_name));
+	}
+	free(idx);
+	free(picks);
+	return any;
+}
+
+/* nodeFitsResources: one resource, Insufficient when the demand exceeds
+ * what is free, Unresolvable when it exceeds the allocatable. */
+static void check(pk_status *st, const pk_snapshot *s, const char *reason, const char *name, int64_t demand,
+                  int64_t alloc, int64_t used, bool *unresolvable)
+{
+	if (demand <= 0 || demand <= alloc - used)
+		return;
+	if (!reason) {
+		char buf[320];
+		snprintf(buf, sizeof buf, PK_R_INSUFFICIENT, name);
+		reason = pk_intern(s->strs, buf);
+	}
+	pk_status_add_reason(st, reason);
+	*unresolvable |= demand > alloc;
+}
+
+bool pk_dra_nodealloc_fits(const pk_snapshot *s, const pk_pod *pod, const pk_nodeinfo *ni, const pk_res *extra,
+                           pk_status *out)
+{
+	footprint f;
+	if (!s->dra_node_allocatable || !s->dra_nodealloc_devices || !pod_footprint(s, pod, ni->node, &f))
+		return true;
+	const pk_res *al = &ni->node->allocatable, *rq = &ni->requested, *p = &pod->requests;
+	pk_status st;
+	pk_status_set(&st, PK_CODE_SUCCESS, NULL, NULL);
+	bool unresolvable = false;
+	check(&st, s, PK_R_CPU, "cpu", p->cpu + f.cpu, al->cpu, rq->cpu + extra->cpu, &unresolvable);
+	check(&st, s, PK_R_MEMORY, "memory", p->memory + f.memory, al->memory, rq->memory + extra->memory,
+	      &unresolvable);
+	check(&st, s, PK_R_EPHEMERAL, "ephemeral-storage", p->ephemeral + f.ephemeral, al->ephemeral,
+	      rq->ephemeral + extra->ephemeral, &unresolvable);
+	for (int i = 0; i < f.nhuge; i++)
+		check(&st, s, NULL, f.huge[i], pk_res_scalar(p, f.huge[i]) + f.huge_amount[i],
+		      pk_res_scalar(al, f.huge[i]), pk_res_scalar(rq, f.huge[i]) + pk_res_scalar(extra, f.huge[i]),
+		      &unresolvable);
+	if (st.nreasons == 0)
+		return true;
+	st.code = unresolvable ? PK_CODE_UNSCHEDULABLE_UNRESOLVABLE : PK_CODE_UNSCHEDULABLE;
+	st.plugin = PLUGIN;
+	*out = st;
+	return false;
+}
+
+/* r plus f, the scalars in the snapshot's arena (a pod's requests live there). */
+static pk_res res_plus(pk_snapshot *s, const pk_res *r, const footprint *f)
+{
+	pk_res out = *r;
+	out.cpu += f->cpu;
+	out.memory += f->memory;
+	out.ephemeral += f->ephemeral;
+	out.scalar = pk_arena_alloc(&s->arena, sizeof *out.scalar * (size_t)(r->nscalar + f->nhuge + 1));
+	if (r->nscalar)
+		memcpy(out.scalar, r->scalar, sizeof *out.scalar * (size_t)r->nscalar);
+	for (int i = 0; i < f->nhuge; i++) {
+		int j = 0;
+		while (j < out.nscalar && out.scalar[j].name != f->huge[i])
+			j++;
+		if (j == out.nscalar)
+			out.scalar[out.nscalar++] = (pk_scalar_res){ f->huge[i], 0 };
+		out.scalar[j].milli += f->huge_amount[i];
+	}
+	return out;
+}
+
+/* A pod just bound to n: its devices' footprint joins its requests there
+ * (a pod whose status already records it counts it already). */
+static bool assumed(pk_snapshot *s, const pk_pod *p, const pk_node *n, pk_res *out)
+{
+	footprint f;
+	if (p->con->dra_requests || !pod_footprint(s, p, n, &f))
+		return false;
+	*out = res_plus(s, &p->requests, &f);
+	return true;
+}
+
+void pk_dra_nodealloc_play_forward(pk_snapshot *s)
+{
+	if (s->dra && s->dra_node_allocatable && s->dra_nodealloc_devices)
+		s->dra_assumed = assumed;
+}
+
+bool pk_dra_nodealloc_note(const pk_snapshot *s, int minor, char *buf, size_t size)
+{
+	const pk_gate_release *g = pk_gate_at(PK_GATE_DRA_NODE_ALLOCATABLE_RESOURCES, minor);
+	const pk_pod *first = s->dra_status_first;
+	if (s->dra_node_allocatable) {
+		if (!s->dra_status_pods && !s->dra_nodealloc_devices)
+			return false;
+		size_t w = (size_t)snprintf(buf, size,
+		                            "DRANodeAllocatableResources is on (alpha, KEP-5517): ");
+		if (s->dra_status_pods && w < size)
+			w += (size_t)snprintf(buf + w, size - w,
+			                      "%ld bound pod(s) count the resources their DRA claims take of the node "
+			                      "(status.nodeAllocatableResourceClaimStatuses; first: %s/%s) in its requested "
+			                      "resources, as upstream's scheduler cache does, and a victim's are freed with it; ",
+			                      s->dra_status_pods, first->namespace_, first->name);
+		if (w < size)
+			snprintf(buf + w, size - w,
+			         "a pod placed adds its own claims' device footprint (nodeAllocatableResources of %ld "
+			         "ResourceSlice device(s)) to its requests in DynamicResources' Filter",
+			         s->dra_nodealloc_devices);
+		return true;
+	}
+	if (!s->dra_status_pods && !s->dra_nodealloc_devices)
+		return false;
+	char what[600];
+	size_t w = 0;
+	if (s->dra_status_pods)
+		w += (size_t)snprintf(what, sizeof what,
+		                      "%ld bound pod(s) carry status.nodeAllocatableResourceClaimStatuses (first: %s/%s)",
+		                      s->dra_status_pods, first->namespace_, first->name);
+	if (s->dra_nodealloc_devices && w < sizeof what)
+		snprintf(what + w, sizeof what - w, "%s%ld ResourceSlice device(s) declare a node-allocatable footprint",
+		         w ? " and " : "", s->dra_nodealloc_devices);
+	if (!g->exists)
+		snprintf(buf, size,
+		         "%s, but Kubernetes 1.%d has no DRANodeAllocatableResources (alpha from 1.36): the resources "
+		         "those DRA claims take are not counted in the nodes' requested resources, as that release's "
+		         "scheduler does not count them; the nodes may be over-committed",
+		         what, minor);
+	else
+		snprintf(buf, size,
+		         "%s, but DRANodeAllocatableResources is off (alpha, upstream's default in 1.%d): the resources "
+		         "those DRA claims take are not counted in the nodes' requested resources, as upstream's scheduler "
+		         "does not count them then, so the nodes may be over-committed; --feature-gates "
+		         "DRANodeAllocatableResources=true counts them, a victim's freed with it",
+		         what, minor);
+	return true;
+}
