@@ -21,6 +21,7 @@
 #include "sched/sim/apply.h"
 #include "sched/report/records.h"
 #include "sched/engine/filter/volumes.h"
+#include "k8s/dra.h"
 #include "sched/engine/filter/dra.h"
 #include "sched/report/report.h"
 #include "sched/sim/simulate.h"
@@ -844,6 +845,7 @@ int pp_simulate_main(int argc, char **argv)
 	pk_snapshot_init(&r->snap);
 	r->snap.threads = r->cli.engine.threads;
 	r->snap.volume_limit_scaling = r->cli.engine.release.volume_limit_scaling;
+	r->snap.dra_off = pk_dra_features_off(&r->cli.engine.release);
 	pk_pg_set_init(&r->groups, &r->cli.engine.release);
 	pk_eval_opts_engine(&so.eval, &r->cli.engine);
 	if (r->replay.args.on) { /* the replay deletes victims after their grace and replaces them itself */

@@ -11,6 +11,7 @@
 #include "k8s/quantity.h"
 #include "base/alloc.h"
 #include "sched/engine/filter/volumes.h"
+#include "k8s/dra.h"
 #include "sched/engine/filter/dra.h"
 #include "sched/sim/apply.h"
 #include "sched/sim/simulate.h"
@@ -711,6 +712,7 @@ int victims_load(victims_run *r, char **paths, int npaths)
 	pk_pg_set_init(&r->groups, &r->cli->engine.release);
 	r->snap.keep_pending_objects = r->opts->pending;
 	r->snap.volume_limit_scaling = r->cli->engine.release.volume_limit_scaling;
+	r->snap.dra_off = pk_dra_features_off(&r->cli->engine.release);
 	pk_stats unused = {0};
 	for (int i = 0; i < r->opts->npreemptor_files; i++) {
 		preemptor_ctx pc = { r, r->opts->preemptor_files[i], &unused };

@@ -133,6 +133,11 @@ static const pk_gate_info registry[PK_NGATES] = {
 	[PK_GATE_DRA_DERIVED_ATTRIBUTES] = {
 		"DRADerivedAttributes", "kube-apiserver, kube-scheduler", {ABSENT, ABSENT, ALPHA_OFF}, false, DRA_TOOLS,
 		NULL, .follows_upstream = true},
+	/* DRAPartitionableDevices (KEP-4815): alpha 1.33, beta and on in 1.36
+	 * (the scheduler's versioned specs); the allocator's counters */
+	[PK_GATE_DRA_PARTITIONABLE_DEVICES] = {
+		"DRAPartitionableDevices", "kube-apiserver, kube-scheduler", {ALPHA_OFF, BETA_ON, BETA_ON}, false,
+		"victims, preempt-plan", NULL, .follows_upstream = true},
 	/* VolumeLimitScaling (KEP-5030): alpha 1.35 (#137343), beta and on in
 	 * 1.37 (#140612); NodeVolumeLimits reads CSIDriver
 	 * spec.preventPodSchedulingIfMissing under it. Ours is upstream's in

@@ -92,6 +92,8 @@ typedef struct pk_snapshot {
 	bool keep_pending_objects;/* keep the cJSON of pending pods and Deferred resizes (for --pending) */
 	bool volume_limit_scaling;/* the gate: NodeVolumeLimits refuses a node whose CSINode
 	                           * lacks a driver whose CSIDriver says preventPodSchedulingIfMissing */
+	unsigned dra_off;         /* the DRA features the release turns off (k8s/dra.h
+	                           * PK_DRA_OFF_*, pk_dra_features_off): 0, all on */
 	int threads;              /* pk_snapshot_finish's nodes are shared out
 	                           * among this many (0: one per CPU, at most 4) */
 	cJSON **pending_objects;  /* parallel to pods: owned cJSON or NULL */
