@@ -337,6 +337,7 @@ static int add_slice(pk_dra_set *s, pk_decoder *d, const cJSON *obj, char *err, 
 			return -1;
 		}
 		s->multi_alloc_devices |= x->multi_alloc;
+		s->counter_devices |= x->nconsumes > 0;
 		sl.ndevices++;
 	}
 	if (pk_dra_decode_shared_counters(d, spec, &sl, err, errsize) < 0) {

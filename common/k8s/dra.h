@@ -203,6 +203,7 @@ typedef struct pk_dra_set {
 	long *pinned, npinned;
 	long *unpinned, nunpinned;
 	bool multi_alloc_devices;       /* a device with allowMultipleAllocations (not modelled) */
+	bool counter_devices;           /* a device that consumes counters */
 	unsigned off;                   /* PK_DRA_OFF_*: the release's gates (pk_dra_resolve_all) */
 	bool finished;
 	bool pods_resolved;             /* the snapshot's pods resolved (engine/filter/dra.c) */

@@ -94,7 +94,19 @@ static int decode_sets(pk_decoder *d, const cJSON *list, const char *name_key, p
 
 int pk_dra_decode_device_extras(pk_decoder *d, const cJSON *body, pk_dra_device *dv, char *err, size_t errsize)
 {
-	const cJSON *taints = pk_get(body, "taints");
+	/* one look at the device's fields (a GPU cluster has thousands of
+	 * devices, most with none of these) */
+	const cJSON *taints = NULL, *consumes = NULL, *f;
+	cJSON_ArrayForEach(f, body) {
+		if (!f->string)
+			continue;
+		if (strcmp(f->string, "taints") == 0)
+			taints = f;
+		else if (strcmp(f->string, "consumesCounters") == 0)
+			consumes = f;
+		else if (strcmp(f->string, "allowMultipleAllocations") == 0)
+			dv->multi_alloc = cJSON_IsTrue(f);
+	}
 	dv->taints = arena_array(d, cJSON_IsArray(taints) ? count_of(taints) : 0, sizeof *dv->taints);
 	dv->ntaints = 0;
 	const cJSON *t, *arr = cJSON_IsArray(taints) ? taints : NULL;
@@ -105,11 +117,11 @@ int pk_dra_decode_device_extras(pk_decoder *d, const cJSON *body, pk_dra_device 
 		dv->taints[dv->ntaints++] = (pk_taint){ .key = istr(d, t, "key"), .value = istr(d, t, "value"),
 			                                .effect = (pk_taint_effect)eff };
 	}
-	dv->multi_alloc = pk_bool(body, "allowMultipleAllocations");
+	if (!consumes)
+		return 0;
 	char what[400];
 	snprintf(what, sizeof what, "device \"%s\": consumesCounters", dv->name);
-	return decode_sets(d, pk_get(body, "consumesCounters"), "counterSet", &dv->consumes, &dv->nconsumes, what, err,
-	                   errsize);
+	return decode_sets(d, consumes, "counterSet", &dv->consumes, &dv->nconsumes, what, err, errsize);
 }
 
 int pk_dra_decode_shared_counters(pk_decoder *d, const cJSON *spec, pk_dra_slice *sl, char *err, size_t errsize)

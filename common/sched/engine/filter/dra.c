@@ -243,9 +243,17 @@ static void claims_usable(pk_snapshot *s, const pk_pod *pod, dra_res *r)
 		}
 		if (c->allocated)
 			continue;
-		for (int q = 0; q < c->nrequests; q++)
+		for (int q = 0; q < c->nrequests; q++) {
 			if (!request_classes_exist(s, r, &c->requests[q]))
 				return;
+			if (c->requests[q].admin_access && (s->dra->off & PK_DRA_OFF_ADMIN_ACCESS)) {
+				/* every node's Allocate fails on it before looking at devices */
+				snprintf(msg, sizeof msg, PK_R_DRA_ADMIN_ACCESS_OFF, c->namespace_, c->name,
+				         c->requests[q].name);
+				reject(s, r, PK_CODE_ERROR, msg);
+				return;
+			}
+		}
 	}
 	/* A selector that does not compile fails the Filter with an Error on
 	 * any node that has devices (the allocator meets it on the first one):

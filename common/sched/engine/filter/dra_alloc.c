@@ -287,7 +287,7 @@ static void node_devices(alloc_state *a, const pk_node *n, bool with_held)
 		}
 	}
 	free(on);
-	if (!(a->set->off & PK_DRA_OFF_PARTITIONABLE))
+	if (a->set->counter_devices && !(a->set->off & PK_DRA_OFF_PARTITIONABLE))
 		a->counters = pk_dra_counters_new(a->set, a->devs, a->ndevs);
 }
 
