@@ -139,7 +139,8 @@ static int decode_allocation(pk_decoder *d, const cJSON *alloc, pk_dra_claim *c,
  * spec.spec.devices): its requests, and what this slice does not model. */
 static void split_name(pk_decoder *d, const char *q, const char *driver, pk_cel_attr *a);
 
-/* constraints[]: matchAttribute ones; any other kind is not modelled. */
+/* constraints[]: matchAttribute and distinctAttribute ones; any other kind
+ * is not modelled. */
 static void decode_constraints(pk_decoder *d, const cJSON *list, pk_dra_constraint **out, int *n,
                                const char **unsupported)
 {
@@ -147,12 +148,15 @@ static void decode_constraints(pk_decoder *d, const cJSON *list, pk_dra_constrai
 	*n = 0;
 	const cJSON *it;
 	cJSON_ArrayForEach(it, list) {
-		const char *attr = pk_str(it, "matchAttribute");
-		if (!attr) {
-			*unsupported = "constraints other than matchAttribute";
+		const char *attr = pk_str(it, "matchAttribute"), *distinct = pk_str(it, "distinctAttribute");
+		if (!attr && !distinct) {
+			*unsupported = "constraints other than matchAttribute and distinctAttribute";
 			continue;
 		}
 		pk_dra_constraint *c = &(*out)[(*n)++];
+		c->distinct = !attr;
+		if (!attr)
+			attr = distinct;
 		pk_cel_attr a = { 0 };
 		split_name(d, attr, pk_intern(d->strs, ""), &a);
 		c->domain = a.domain;

@@ -8,13 +8,13 @@
  * What this slice models: requests by ExactCount and All of one DeviceClass
  * with CEL selectors (k8s/cel.h), prioritized alternatives (firstAvailable),
  * allocated claims (their devices and node selector) and reservations,
- * matchAttribute constraints, node-local, node-selected and all-nodes
+ * matchAttribute and distinctAttribute constraints, node-local, node-selected and all-nodes
  * slices; device taints (NoSchedule, NoExecute) and the requests'
  * tolerations (DRADeviceTaints); adminAccess requests and results
  * (DRAAdminAccess); partitionable devices: a pool's sharedCounters and its
  * devices' consumesCounters (DRAPartitionableDevices). A claim that uses
- * what it does not model (distinctAttribute and other constraints,
- * capacity requests) says so in `unsupported`, and so does every claim of
+ * what it does not model (constraints of another kind, capacity requests)
+ * says so in `unsupported`, and so does every claim of
  * an input whose slices hold devices with allowMultipleAllocations
  * (DRAConsumableCapacity): its pods keep their "not modelled" warning.
  * DeviceTaintRule objects are not read (their taints are not seen).
@@ -83,11 +83,12 @@ struct pk_dra_request {
 
 /* A claim's matchAttribute constraint: the devices of the requests named
  * (none: every request of the claim) must all have the attribute, of one
- * value. */
+ * value; or its distinctAttribute one: all have it, no two of one value. */
 typedef struct pk_dra_constraint {
 	const char **requests;          /* interned; a request, or "<request>/<subrequest>" */
 	int nrequests;
 	const char *domain, *name;      /* the attribute, split as a device's are */
+	bool distinct;                  /* distinctAttribute */
 } pk_dra_constraint;
 
 /* One device of an allocation (status.allocation.devices.results[]). */

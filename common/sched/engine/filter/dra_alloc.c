@@ -85,9 +85,37 @@ static bool constraint_covers(const pk_dra_constraint *c, const want *w)
 	return false;
 }
 
-/* Does device d for want q keep its claim's matchAttribute constraints with
- * the devices picked so far (constraint.go: the attribute present, one
- * value)? */
+/* Two semantic versions equal as semver's Equals has it: build metadata
+ * ("+...") aside. */
+static bool same_version(const char *x, const char *y)
+{
+	size_t nx = strcspn(x, "+"), ny = strcspn(y, "+");
+	return nx == ny && strncmp(x, y, nx) == 0;
+}
+
+/* distinctAttributeConstraint.matchesAttribute: v differs from the value
+ * of every device picked so far, in pick order; the first of another kind
+ * ends the comparison, as upstream's (which then accepts). */
+static bool distinct_keeps(const alloc_state *a, const want *w, const pk_dra_constraint *c, const pk_cel_attr *v)
+{
+	for (int i = 0; i < a->npicks; i++) {
+		const want *w2 = &a->w[a->pick_want[i]];
+		if (w2->claim != w->claim || !constraint_covers(c, w2))
+			continue;
+		const pk_cel_attr *v2 = pk_dra_device_attr(a->devs[a->pick_dev[i]].dev, c);
+		if (!v2)
+			continue;
+		if (v2->kind != v->kind)
+			return true;
+		if (v->kind == PK_CEL_V_VERSION ? same_version(v->s, v2->s) : pk_dra_attr_equal(v, v2))
+			return false;
+	}
+	return true;
+}
+
+/* Does device d for want q keep its claim's constraints with the devices
+ * picked so far (constraint.go: the attribute present; matchAttribute one
+ * value, distinctAttribute no value twice)? */
 static bool constraints_keep(const alloc_state *a, int q, int d)
 {
 	const want *w = &a->w[q];
@@ -98,6 +126,11 @@ static bool constraints_keep(const alloc_state *a, int q, int d)
 		const pk_cel_attr *v = pk_dra_device_attr(a->devs[d].dev, c);
 		if (!v)
 			return false;
+		if (c->distinct) {
+			if (!distinct_keeps(a, w, c, v))
+				return false;
+			continue;
+		}
 		for (int i = 0; i < a->npicks; i++) {
 			const want *w2 = &a->w[a->pick_want[i]];
 			if (w2->claim != w->claim || !constraint_covers(c, w2))
