@@ -21,6 +21,7 @@
 #include "sched/sim/apply.h"
 #include "sched/report/records.h"
 #include "sched/engine/filter/volumes.h"
+#include "k8s/dra.h"
 #include "sched/engine/filter/dra.h"
 #include "sched/engine/filter/dra_nodealloc.h"
 #include "sched/report/report.h"
@@ -31,7 +32,9 @@
 #define SIMULATION_GATES                                                                                 \
 	(PK_GATE_BIT(PK_GATE_GENERIC_WORKLOAD) | PK_GATE_BIT(PK_GATE_WORKLOAD_AWARE_PREEMPTION) |          \
 	 PK_GATE_BIT(PK_GATE_TOPOLOGY_AWARE_WORKLOAD_SCHEDULING) | PK_GATE_BIT(PK_GATE_COMPOSITE_POD_GROUP) | \
-	 PK_GATE_BIT(PK_GATE_IN_PLACE_RESIZE_SCHEDULER_PREEMPTION) | PK_GATE_BIT(PK_GATE_VOLUME_LIMIT_SCALING) |    \
+	 PK_GATE_BIT(PK_GATE_IN_PLACE_RESIZE_SCHEDULER_PREEMPTION) | PK_GATE_BIT(PK_GATE_VOLUME_LIMIT_SCALING) | \
+	 PK_GATE_BIT(PK_GATE_DRA_ADMIN_ACCESS) | PK_GATE_BIT(PK_GATE_DRA_DEVICE_TAINTS) |                    \
+	 PK_GATE_BIT(PK_GATE_DRA_CONSUMABLE_CAPACITY) | PK_GATE_BIT(PK_GATE_DRA_PARTITIONABLE_DEVICES) |     \
 	 PK_GATE_BIT(PK_GATE_DRA_NODE_ALLOCATABLE_RESOURCES))
 
 static const pk_cli_spec spec = {
@@ -858,6 +861,7 @@ int pp_simulate_main(int argc, char **argv)
 	r->snap.volume_limit_scaling = r->cli.engine.release.volume_limit_scaling;
 	r->snap.dra_kep5690 = r->cli.engine.dra_kep5690;
 	r->snap.dra_node_allocatable = r->cli.engine.release.dra_node_allocatable;
+	r->snap.dra_off = pk_dra_features_off(&r->cli.engine.release);
 	pk_pg_set_init(&r->groups, &r->cli.engine.release);
 	pk_eval_opts_engine(&so.eval, &r->cli.engine);
 	if (r->replay.args.on) { /* the replay deletes victims after their grace and replaces them itself */

@@ -11,6 +11,7 @@
 #include "k8s/quantity.h"
 #include "base/alloc.h"
 #include "sched/engine/filter/volumes.h"
+#include "k8s/dra.h"
 #include "sched/engine/filter/dra.h"
 #include "sched/engine/filter/dra_nodealloc.h"
 #include "sched/sim/apply.h"
@@ -716,6 +717,7 @@ int victims_load(victims_run *r, char **paths, int npaths)
 	r->snap.volume_limit_scaling = r->cli->engine.release.volume_limit_scaling;
 	r->snap.dra_kep5690 = r->cli->engine.dra_kep5690;
 	r->snap.dra_node_allocatable = r->cli->engine.release.dra_node_allocatable;
+	r->snap.dra_off = pk_dra_features_off(&r->cli->engine.release);
 	pk_stats unused = {0};
 	for (int i = 0; i < r->opts->npreemptor_files; i++) {
 		preemptor_ctx pc = { r, r->opts->preemptor_files[i], &unused };

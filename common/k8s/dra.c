@@ -9,6 +9,7 @@
 #include "base/alloc.h"
 #include "base/nsname.h"
 #include "k8s/dra_nodealloc.h"
+#include "k8s/dra_devices.h"
 #include "k8s/json.h"
 #include "k8s/quantity.h"
 
@@ -80,8 +81,8 @@ static int decode_request(pk_decoder *d, const cJSON *rq, pk_dra_request *out, c
 		snprintf(full, sizeof full, "%s/%s", parent, out->name);
 		out->name = pk_intern(d->strs, full);
 	}
-	if (pk_bool(ex, "adminAccess"))
-		*unsupported = "adminAccess";
+	out->admin_access = pk_bool(ex, "adminAccess");
+	pk_dra_decode_tolerations(d, pk_get(ex, "tolerations"), out);
 	if (pk_get(ex, "capacity"))
 		*unsupported = "capacity requests";
 	const char *mode = pk_str_or(ex, "allocationMode", "ExactCount");
@@ -124,7 +125,8 @@ static int decode_allocation(pk_decoder *d, const cJSON *alloc, pk_dra_claim *c,
 	const cJSON *r;
 	cJSON_ArrayForEach(r, results)
 		c->devices[c->ndevices++] = (pk_dra_device_ref){ istr(d, r, "request"), istr(d, r, "driver"),
-			                                         istr(d, r, "pool"), istr(d, r, "device") };
+			                                         istr(d, r, "pool"), istr(d, r, "device"),
+			                                         pk_bool(r, "adminAccess") };
 	const cJSON *sel = pk_get(alloc, "nodeSelector");
 	if (sel && !cJSON_IsNull(sel)) {
 		c->has_node_selector = true;
@@ -138,7 +140,8 @@ static int decode_allocation(pk_decoder *d, const cJSON *alloc, pk_dra_claim *c,
  * spec.spec.devices): its requests, and what this slice does not model. */
 static void split_name(pk_decoder *d, const char *q, const char *driver, pk_cel_attr *a);
 
-/* constraints[]: matchAttribute ones; any other kind is not modelled. */
+/* constraints[]: matchAttribute and distinctAttribute ones; any other kind
+ * is not modelled. */
 static void decode_constraints(pk_decoder *d, const cJSON *list, pk_dra_constraint **out, int *n,
                                const char **unsupported)
 {
@@ -146,12 +149,15 @@ static void decode_constraints(pk_decoder *d, const cJSON *list, pk_dra_constrai
 	*n = 0;
 	const cJSON *it;
 	cJSON_ArrayForEach(it, list) {
-		const char *attr = pk_str(it, "matchAttribute");
-		if (!attr) {
-			*unsupported = "constraints other than matchAttribute";
+		const char *attr = pk_str(it, "matchAttribute"), *distinct = pk_str(it, "distinctAttribute");
+		if (!attr && !distinct) {
+			*unsupported = "constraints other than matchAttribute and distinctAttribute";
 			continue;
 		}
 		pk_dra_constraint *c = &(*out)[(*n)++];
+		c->distinct = !attr;
+		if (!attr)
+			attr = distinct;
 		pk_cel_attr a = { 0 };
 		split_name(d, attr, pk_intern(d->strs, ""), &a);
 		c->domain = a.domain;
@@ -331,11 +337,18 @@ static int add_slice(pk_dra_set *s, pk_decoder *d, const cJSON *obj, char *err, 
 		                 errsize) < 0 ||
 		    decode_attrs(d, pk_get(body, "capacity"), sl.driver, &x->capacity, &x->ncapacity, true, x->name, err,
 		                 errsize) < 0 ||
-		    pk_dra_device_nodealloc_decode(d, body, x, err, errsize) < 0) { /* k8s/dra_nodealloc.c */
+		    pk_dra_device_nodealloc_decode(d, body, x, err, errsize) < 0 || /* k8s/dra_nodealloc.c */
+		    pk_dra_decode_device_extras(d, body, x, err, errsize) < 0) {
 			pk_node_terms_free(sl.node_terms, sl.nnode_terms);
 			return -1;
 		}
+		s->multi_alloc_devices |= x->multi_alloc;
+		s->counter_devices |= x->nconsumes > 0;
 		sl.ndevices++;
+	}
+	if (pk_dra_decode_shared_counters(d, spec, &sl, err, errsize) < 0) {
+		pk_node_terms_free(sl.node_terms, sl.nnode_terms);
+		return -1;
 	}
 	s->slices = pk_grow(s->slices, &s->slicecap, (size_t)s->nslices + 1, sizeof *s->slices);
 	s->slices[s->nslices++] = sl;
@@ -427,8 +440,9 @@ static int held_cmp(const void *a, const void *b)
 	return ref_cmp3(((const held_pair *)a)->ref, y->driver, y->pool, y->device);
 }
 
-/* The devices allocated claims hold (allocateddevices.go: every allocated
- * claim's results; admin access is not modelled here). */
+/* The devices allocated claims hold (allocateddevices.go
+ * foreachAllocatedDevice: every allocated claim's results but those with
+ * adminAccess, which are not held). */
 static void index_held(pk_dra_set *s)
 {
 	long n = 0;
@@ -440,10 +454,13 @@ static void index_held(pk_dra_set *s)
 	long k = 0;
 	for (long i = 0; i < s->nclaims; i++)
 		for (int j = 0; s->claims[i].allocated && j < s->claims[i].ndevices; j++)
-			pairs[k++] = (held_pair){ &s->claims[i].devices[j], &s->claims[i] };
+			if (!s->claims[i].devices[j].admin_access)
+				pairs[k++] = (held_pair){ &s->claims[i].devices[j], &s->claims[i] };
 	for (long i = 0; i < s->nmade; i++)
 		for (int j = 0; s->made[i]->allocated && j < s->made[i]->ndevices; j++)
-			pairs[k++] = (held_pair){ &s->made[i]->devices[j], s->made[i] };
+			if (!s->made[i]->devices[j].admin_access)
+				pairs[k++] = (held_pair){ &s->made[i]->devices[j], s->made[i] };
+	n = k;
 	if (n > 1)
 		qsort(pairs, (size_t)n, sizeof *pairs, held_cmp);
 	free(s->held);

@@ -8,11 +8,16 @@
  * What this slice models: requests by ExactCount and All of one DeviceClass
  * with CEL selectors (k8s/cel.h), prioritized alternatives (firstAvailable),
  * allocated claims (their devices and node selector) and reservations,
- * matchAttribute constraints, node-local, node-selected and all-nodes
- * slices. A claim that uses what it does not model (distinctAttribute and
- * other constraints, adminAccess, capacity requests,
- * partitionable devices) says so in `unsupported`: its pods keep their "not
- * modelled" warning.
+ * matchAttribute and distinctAttribute constraints, node-local, node-selected and all-nodes
+ * slices; device taints (NoSchedule, NoExecute) and the requests'
+ * tolerations (DRADeviceTaints); adminAccess requests and results
+ * (DRAAdminAccess); partitionable devices: a pool's sharedCounters and its
+ * devices' consumesCounters (DRAPartitionableDevices). A claim that uses
+ * what it does not model (constraints of another kind, capacity requests)
+ * says so in `unsupported`, and so does every claim of
+ * an input whose slices hold devices with allowMultipleAllocations
+ * (DRAConsumableCapacity): its pods keep their "not modelled" warning.
+ * DeviceTaintRule objects are not read (their taints are not seen).
  *
  * Names are interned in the decoder's table and the views live in its
  * arena, as the pods' do (pod.h). */
@@ -35,6 +40,27 @@ typedef struct pk_dra_selector {
 	const char *error;              /* interned; "" when it compiled */
 } pk_dra_selector;
 
+/* The DRA features a release may turn off (pk_dra_set.off, from
+ * pk_snapshot.dra_off: the release profile's gates). */
+enum {
+	PK_DRA_OFF_DEVICE_TAINTS = 1u << 0,       /* DRADeviceTaints */
+	PK_DRA_OFF_ADMIN_ACCESS = 1u << 1,        /* DRAAdminAccess */
+	PK_DRA_OFF_PARTITIONABLE = 1u << 2,       /* DRAPartitionableDevices */
+	PK_DRA_OFF_CONSUMABLE_CAPACITY = 1u << 3, /* DRAConsumableCapacity */
+};
+
+/* A counter set: a slice's sharedCounters[] entry, or what a device's
+ * consumesCounters[] entry takes from the set of that name. */
+typedef struct pk_dra_counter {
+	const char *name;               /* interned */
+	int64_t milli;
+} pk_dra_counter;
+typedef struct pk_dra_counter_set {
+	const char *name;               /* interned */
+	pk_dra_counter *counters;
+	int ncounters;
+} pk_dra_counter_set;
+
 typedef struct pk_dra_request pk_dra_request;
 struct pk_dra_request {
 	const char *name;               /* a subrequest's: "<request>/<subrequest>", as results name it */
@@ -43,6 +69,12 @@ struct pk_dra_request {
 	int64_t count;                  /* ExactCount's count (default 1) */
 	pk_dra_selector *selectors;
 	int nselectors;
+	bool admin_access;              /* exactly.adminAccess (a subrequest has none) */
+	/* tolerations of device taints (pod.h's type: the same rules,
+	 * resourceclaim.ToleratesTaint); effect -1 all, PK_DRA_EFFECT_NONE
+	 * only those the allocator ignores anyway */
+	pk_toleration *tolerations;
+	int ntolerations;
 	/* firstAvailable (KEP-4816, prioritized alternatives): the subrequests
 	 * in order, the first that can be allocated wins; none: exactly */
 	pk_dra_request *subs;
@@ -51,17 +83,23 @@ struct pk_dra_request {
 
 /* A claim's matchAttribute constraint: the devices of the requests named
  * (none: every request of the claim) must all have the attribute, of one
- * value. */
+ * value; or its distinctAttribute one: all have it, no two of one value. */
 typedef struct pk_dra_constraint {
 	const char **requests;          /* interned; a request, or "<request>/<subrequest>" */
 	int nrequests;
 	const char *domain, *name;      /* the attribute, split as a device's are */
+	bool distinct;                  /* distinctAttribute */
 } pk_dra_constraint;
 
 /* One device of an allocation (status.allocation.devices.results[]). */
 typedef struct pk_dra_device_ref {
 	const char *request, *driver, *pool, *device; /* interned */
+	bool admin_access;              /* results[].adminAccess: not held (allocateddevices.go) */
 } pk_dra_device_ref;
+
+/* A toleration's or taint's effect that never prevents an allocation
+ * (None, or one this release does not know). */
+#define PK_DRA_EFFECT_NONE 99
 
 typedef struct pk_dra_claim {
 	const char *namespace_, *name;  /* interned */
@@ -101,6 +139,11 @@ typedef struct pk_dra_device {
 	int nattrs;
 	pk_cel_attr *capacity;
 	int ncapacity;
+	pk_taint *taints;               /* its NoSchedule and NoExecute taints (the others never count) */
+	int ntaints;
+	pk_dra_counter_set *consumes;   /* consumesCounters */
+	int nconsumes;
+	bool multi_alloc;               /* allowMultipleAllocations */
 	/* its node-allocatable footprint (k8s/dra_nodealloc.h), or NULL */
 	const struct pk_dra_nodealloc *nodealloc;
 	int nnodealloc;
@@ -117,6 +160,8 @@ typedef struct pk_dra_slice {
 	bool has_node_selector;
 	pk_dra_device *devices;
 	int ndevices;
+	pk_dra_counter_set *shared;     /* sharedCounters: the pool's counter sets */
+	int nshared;
 } pk_dra_slice;
 
 /* A ResourceClaimTemplate: what the claim its controller makes asks
@@ -161,6 +206,9 @@ typedef struct pk_dra_set {
 	 * (allNodes, a nodeSelector), in index order */
 	long *pinned, npinned;
 	long *unpinned, nunpinned;
+	bool multi_alloc_devices;       /* a device with allowMultipleAllocations (not modelled) */
+	bool counter_devices;           /* a device that consumes counters */
+	unsigned off;                   /* PK_DRA_OFF_*: the release's gates (pk_dra_resolve_all) */
 	bool finished;
 	bool pods_resolved;             /* the snapshot's pods resolved (engine/filter/dra.c) */
 } pk_dra_set;
@@ -173,6 +221,10 @@ int pk_dra_set_add(pk_dra_set *s, pk_decoder *d, const cJSON *obj, long record, 
 /* Sort for the look-ups and compile the selectors (once each). */
 void pk_dra_set_finish(pk_dra_set *s, pk_decoder *d);
 void pk_dra_set_free(pk_dra_set *s);
+/* The PK_DRA_OFF_* features the release's gates turn off (the tools set
+ * pk_snapshot.dra_off from it). */
+struct pk_release_profile;
+unsigned pk_dra_features_off(const struct pk_release_profile *p);
 
 /* The indices of the slices that name node (spec.nodeName) followed by
  * *nrest indices of those that name none, each list in the set's order

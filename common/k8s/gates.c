@@ -84,6 +84,9 @@ static int each_gate(const char *spec, gate_fn fn, void *ctx, char *err, size_t 
  * 1.37; DRAExtendedResource beta on 1.36, GA locked 1.37;
  * DRADerivedAttributes alpha 1.37). */
 #define DRA_TOOLS "pc-validate"
+/* the DRA gates the structured allocator reads too (victims, preempt-plan:
+ * filter/dra_alloc.c through pk_dra_features_off) */
+#define DRA_ALLOCATOR_TOOLS "pc-validate, victims, preempt-plan"
 
 static const pk_gate_info registry[PK_NGATES] = {
 	[PK_GATE_GENERIC_WORKLOAD] = {
@@ -119,13 +122,13 @@ static const pk_gate_info registry[PK_NGATES] = {
 		"DRAPrioritizedList", "kube-apiserver, kube-scheduler", {BETA_ON, GA_ON, GA_LOCKED}, true, DRA_TOOLS,
 		NULL, .follows_upstream = true},
 	[PK_GATE_DRA_ADMIN_ACCESS] = {
-		"DRAAdminAccess", "kube-apiserver, kube-scheduler", {BETA_ON, GA_LOCKED, GA_LOCKED}, true, DRA_TOOLS,
+		"DRAAdminAccess", "kube-apiserver, kube-scheduler", {BETA_ON, GA_LOCKED, GA_LOCKED}, true, DRA_ALLOCATOR_TOOLS,
 		NULL, .follows_upstream = true},
 	[PK_GATE_DRA_DEVICE_TAINTS] = {
-		"DRADeviceTaints", "kube-apiserver, kube-scheduler", {ALPHA_OFF, BETA_ON, GA_ON}, false, DRA_TOOLS,
+		"DRADeviceTaints", "kube-apiserver, kube-scheduler", {ALPHA_OFF, BETA_ON, GA_ON}, false, DRA_ALLOCATOR_TOOLS,
 		NULL, .follows_upstream = true},
 	[PK_GATE_DRA_CONSUMABLE_CAPACITY] = {
-		"DRAConsumableCapacity", "kube-apiserver, kube-scheduler", {ALPHA_OFF, BETA_ON, BETA_ON}, false, DRA_TOOLS,
+		"DRAConsumableCapacity", "kube-apiserver, kube-scheduler", {ALPHA_OFF, BETA_ON, BETA_ON}, false, DRA_ALLOCATOR_TOOLS,
 		NULL, .follows_upstream = true},
 	[PK_GATE_DRA_EXTENDED_RESOURCE] = {
 		"DRAExtendedResource", "kube-apiserver, kube-scheduler", {ALPHA_OFF, BETA_ON, GA_LOCKED}, false, DRA_TOOLS,
@@ -133,6 +136,11 @@ static const pk_gate_info registry[PK_NGATES] = {
 	[PK_GATE_DRA_DERIVED_ATTRIBUTES] = {
 		"DRADerivedAttributes", "kube-apiserver, kube-scheduler", {ABSENT, ABSENT, ALPHA_OFF}, false, DRA_TOOLS,
 		NULL, .follows_upstream = true},
+	/* DRAPartitionableDevices (KEP-4815): alpha 1.33, beta and on in 1.36
+	 * (the scheduler's versioned specs); the allocator's counters */
+	[PK_GATE_DRA_PARTITIONABLE_DEVICES] = {
+		"DRAPartitionableDevices", "kube-apiserver, kube-scheduler", {ALPHA_OFF, BETA_ON, BETA_ON}, false,
+		"victims, preempt-plan", NULL, .follows_upstream = true},
 	/* DRANodeAllocatableResources (KEP-5517): alpha, off, from 1.36 (#136725;
 	 * pkg/features/kube_features.go has one row, 1.36 alpha, so 1.37 keeps
 	 * it alpha and off); 1.37's alpha2 API reshaped by #140009. On, a bound

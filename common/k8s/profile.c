@@ -109,6 +109,7 @@ void pk_release_profile_of(pk_release_profile *p, const pk_feature_gates *g)
 	p->dra_consumable_capacity = pk_gate_on(g, PK_GATE_DRA_CONSUMABLE_CAPACITY);
 	p->dra_extended_resource = pk_gate_on(g, PK_GATE_DRA_EXTENDED_RESOURCE);
 	p->dra_derived_attributes = pk_gate_on(g, PK_GATE_DRA_DERIVED_ATTRIBUTES);
+	p->dra_partitionable_devices = pk_gate_on(g, PK_GATE_DRA_PARTITIONABLE_DEVICES);
 	p->groups_count_in_pod_preemption = p->generic_workload && r->group_priority_authoritative;
 	p->resize_preemption = pk_gate_on(g, PK_GATE_IN_PLACE_RESIZE_SCHEDULER_PREEMPTION);
 	p->volume_limit_scaling = pk_gate_on(g, PK_GATE_VOLUME_LIMIT_SCALING);

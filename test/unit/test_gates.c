@@ -160,6 +160,8 @@ static void test_dra_gates(void)
 		 {{true, PK_GATE_BETA, true, false}, {true, PK_GATE_GA, true, false}, {true, PK_GATE_GA, true, true}}},
 		{PK_GATE_DRA_ADMIN_ACCESS, "DRAAdminAccess",
 		 {{true, PK_GATE_BETA, true, false}, {true, PK_GATE_GA, true, true}, {true, PK_GATE_GA, true, true}}},
+		{PK_GATE_DRA_PARTITIONABLE_DEVICES, "DRAPartitionableDevices",
+		 {{true, PK_GATE_ALPHA, false, false}, {true, PK_GATE_BETA, true, false}, {true, PK_GATE_BETA, true, false}}},
 	};
 	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
 		CHECK(pk_gate_lookup(rows[i].name) == rows[i].id, "%s is in the registry", rows[i].name);

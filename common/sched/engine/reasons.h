@@ -89,6 +89,8 @@
 #define PK_R_DRA_IN_USE "resourceclaim in use"
 #define PK_R_DRA_UNSUPPORTED_REQUEST "request %s: unsupported request type"
 #define PK_R_DRA_NO_CLASS "request %s: device class %s does not exist"
+/* the allocator's (validateDeviceRequest) with DRAAdminAccess off: an Error */
+#define PK_R_DRA_ADMIN_ACCESS_OFF "claim %s/%s, request %s: admin access is requested, but the feature is disabled"
 #define PK_R_DRA_CANNOT_ALLOCATE "cannot allocate all claims"
 #define PK_R_DRA_NOT_ON_NODE "resourceclaim not available on the node"
 

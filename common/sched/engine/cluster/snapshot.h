@@ -92,6 +92,8 @@ typedef struct pk_snapshot {
 	bool keep_pending_objects;/* keep the cJSON of pending pods and Deferred resizes (for --pending) */
 	bool volume_limit_scaling;/* the gate: NodeVolumeLimits refuses a node whose CSINode
 	                           * lacks a driver whose CSIDriver says preventPodSchedulingIfMissing */
+	unsigned dra_off;         /* the DRA features the release turns off (k8s/dra.h
+	                           * PK_DRA_OFF_*, pk_dra_features_off): 0, all on */
 	/* DRANodeAllocatableResources (KEP-5517): a bound pod's requests are
 	 * its con->dra_requests, its status.nodeAllocatableResourceClaimStatuses
 	 * in them, as upstream's NodeInfo counts them (filter/dra_nodealloc.h).

@@ -57,6 +57,7 @@ void pk_dra_resolve_all(pk_snapshot *s)
 	if (!s->dra || s->dra->pods_resolved)
 		return;
 	pk_dra_set_finish(s->dra, &s->dec);
+	s->dra->off = s->dra_off;
 	s->dra->pods_resolved = true;
 }
 
@@ -66,6 +67,20 @@ static void reject(pk_snapshot *s, dra_res *r, pk_code code, const char *msg)
 {
 	pk_status_set(&r->reject, code, PLUGIN, pk_intern(s->strs, msg));
 	r->reject.prefilter = true;
+}
+
+/* Add text to the resolution's assumptions ("; " between two). */
+static void assume(pk_snapshot *s, dra_res *r, const char *text)
+{
+	if (!r->assumes) {
+		r->assumes = pk_intern(s->strs, text);
+		return;
+	}
+	size_t n = strlen(r->assumes) + strlen(text) + 3;
+	char *both = pk_xmalloc(n);
+	snprintf(both, n, "%s; %s", r->assumes, text);
+	r->assumes = pk_intern(s->strs, both);
+	free(both);
 }
 
 /* The claim the resourceclaim controller makes from the pod claim's
@@ -85,13 +100,7 @@ static const pk_dra_claim *claim_made(pk_snapshot *s, const pk_pod *pod, const p
 	         "characters>; %s/%s here); until the controller has made it, upstream's PreFilter answers "
 	         "\"ResourceClaim not created yet\" and the pod waits",
 	         pc->name, t->namespace_, t->name, name, pod->namespace_, name);
-	if (!r->assumes) {
-		r->assumes = pk_intern(s->strs, text);
-	} else {
-		char both[6200];
-		snprintf(both, sizeof both, "%s; %s", r->assumes, text);
-		r->assumes = pk_intern(s->strs, both);
-	}
+	assume(s, r, text);
 	return c;
 }
 
@@ -234,9 +243,17 @@ static void claims_usable(pk_snapshot *s, const pk_pod *pod, dra_res *r)
 		}
 		if (c->allocated)
 			continue;
-		for (int q = 0; q < c->nrequests; q++)
+		for (int q = 0; q < c->nrequests; q++) {
 			if (!request_classes_exist(s, r, &c->requests[q]))
 				return;
+			if (c->requests[q].admin_access && (s->dra->off & PK_DRA_OFF_ADMIN_ACCESS)) {
+				/* every node's Allocate fails on it before looking at devices */
+				snprintf(msg, sizeof msg, PK_R_DRA_ADMIN_ACCESS_OFF, c->namespace_, c->name,
+				         c->requests[q].name);
+				reject(s, r, PK_CODE_ERROR, msg);
+				return;
+			}
+		}
 	}
 	/* A selector that does not compile fails the Filter with an Error on
 	 * any node that has devices (the allocator meets it on the first one):
@@ -251,11 +268,22 @@ static void claims_usable(pk_snapshot *s, const pk_pod *pod, dra_res *r)
 		}
 }
 
-static const char *unsupported_of(const dra_res *r)
+/* What the pod's unallocated claims use that is not modelled: a claim's
+ * own, or devices that allow multiple allocations (consumable capacity,
+ * on in the release) in the input. */
+static const char *unsupported_of(const dra_res *r, const pk_dra_claim **claim)
 {
-	for (int i = 0; i < r->nclaims; i++)
+	bool unallocated = false;
+	for (int i = 0; i < r->nclaims; i++) {
+		*claim = r->claims[i];
 		if (r->claims[i]->unsupported && !r->claims[i]->allocated)
 			return r->claims[i]->unsupported;
+		unallocated |= !r->claims[i]->allocated;
+	}
+	*claim = NULL;
+	const pk_dra_set *set = r->s->dra;
+	if (unallocated && set->multi_alloc_devices && !(set->off & PK_DRA_OFF_CONSUMABLE_CAPACITY))
+		return "devices with allowMultipleAllocations (DRAConsumableCapacity)";
 	return NULL;
 }
 
@@ -311,8 +339,19 @@ void pk_dra_resolve(pk_snapshot *s, const pk_pod *pod)
 	r->s = s;
 	if (claims_found(s, pod, r))
 		claims_usable(s, pod, r);
-	if (r->reject.code == PK_CODE_SUCCESS && unsupported_of(r))
-		return; /* not modelled: the pod keeps its warning, the plugin does not run */
+	const pk_dra_claim *c;
+	const char *what = r->reject.code == PK_CODE_SUCCESS ? unsupported_of(r, &c) : NULL;
+	if (what) { /* not modelled: the pod keeps its warning, which names it; the plugin does not run */
+		char text[1200];
+		if (c)
+			snprintf(text, sizeof text, "ResourceClaim %s/%s uses %s, which is not modelled: its claims are "
+			         "ignored when filtering", c->namespace_, c->name, what);
+		else
+			snprintf(text, sizeof text, "the input's ResourceSlices hold %s, which is not modelled: the pod's "
+			         "claims are ignored when filtering", what);
+		assume(s, r, text);
+		return;
+	}
 	r->applies = true;
 	pk_dra_kep5690_assume(s, r); /* --dra-preemption=kep-5690: said in every answer */
 	((pk_pod *)pod)->unmodelled &= (uint8_t)~PK_UNMODELLED_RESOURCE_CLAIMS;
@@ -410,7 +449,8 @@ static pk_dra_device_ref *claim_results(pk_snapshot *s, const pk_dra_claim *c, c
 	for (int k = 0; k < c->nrequests; k++)
 		for (int j = 0; j < o->count[q + k]; j++) {
 			const dev_at *d = &o->devs[o->first[q + k] + j];
-			refs[(*n)++] = (pk_dra_device_ref){ o->names[q + k], d->slice->driver, d->slice->pool, d->dev->name };
+			refs[(*n)++] = (pk_dra_device_ref){ o->names[q + k], d->slice->driver, d->slice->pool, d->dev->name,
+				                            o->admin[q + k] };
 			*local |= *d->slice->node_name != '\0';
 		}
 	return refs;

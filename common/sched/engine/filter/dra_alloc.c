@@ -2,7 +2,10 @@
  * staging/src/k8s.io/dynamic-resource-allocation/structured allocates: the
  * node's free devices, the class's and request's CEL selectors, ExactCount
  * slots by backtracking, All requests, firstAvailable alternatives and
- * matchAttribute constraints. */
+ * matchAttribute constraints; device taints and the requests' tolerations,
+ * admin access (held devices too, never one device twice in a claim), and
+ * partitionable devices' counters (dra_counters.c), each as its gate says
+ * (pk_dra_set.off). */
 #include "sched/engine/filter/dra_int.h"
 
 #include <stdio.h>
@@ -42,9 +45,13 @@ sel_verdict pk_dra_device_matches(const pk_dra_class *cls, const pk_dra_request 
 
 typedef struct alloc_state {
 	const pk_dra_set *set;
-	dev_at *devs;                   /* the node's devices not held by a claim */
+	/* the node's devices not held by a claim, and the held ones too when a
+	 * request asks for admin access (held[] says which; NULL: none) */
+	dev_at *devs;
 	int ndevs;
-	bool *picked;
+	bool *held;
+	int *picked;                    /* per device: the picks that hold it now */
+	dra_counters *counters;         /* NULL: no device here consumes counters */
 	/* the ExactCount slots: one per device to pick, with its request's candidates */
 	int nslots;
 	int *slot_req;
@@ -78,9 +85,37 @@ static bool constraint_covers(const pk_dra_constraint *c, const want *w)
 	return false;
 }
 
-/* Does device d for want q keep its claim's matchAttribute constraints with
- * the devices picked so far (constraint.go: the attribute present, one
- * value)? */
+/* Two semantic versions equal as semver's Equals has it: build metadata
+ * ("+...") aside. */
+static bool same_version(const char *x, const char *y)
+{
+	size_t nx = strcspn(x, "+"), ny = strcspn(y, "+");
+	return nx == ny && strncmp(x, y, nx) == 0;
+}
+
+/* distinctAttributeConstraint.matchesAttribute: v differs from the value
+ * of every device picked so far, in pick order; the first of another kind
+ * ends the comparison, as upstream's (which then accepts). */
+static bool distinct_keeps(const alloc_state *a, const want *w, const pk_dra_constraint *c, const pk_cel_attr *v)
+{
+	for (int i = 0; i < a->npicks; i++) {
+		const want *w2 = &a->w[a->pick_want[i]];
+		if (w2->claim != w->claim || !constraint_covers(c, w2))
+			continue;
+		const pk_cel_attr *v2 = pk_dra_device_attr(a->devs[a->pick_dev[i]].dev, c);
+		if (!v2)
+			continue;
+		if (v2->kind != v->kind)
+			return true;
+		if (v->kind == PK_CEL_V_VERSION ? same_version(v->s, v2->s) : pk_dra_attr_equal(v, v2))
+			return false;
+	}
+	return true;
+}
+
+/* Does device d for want q keep its claim's constraints with the devices
+ * picked so far (constraint.go: the attribute present; matchAttribute one
+ * value, distinctAttribute no value twice)? */
 static bool constraints_keep(const alloc_state *a, int q, int d)
 {
 	const want *w = &a->w[q];
@@ -91,6 +126,11 @@ static bool constraints_keep(const alloc_state *a, int q, int d)
 		const pk_cel_attr *v = pk_dra_device_attr(a->devs[d].dev, c);
 		if (!v)
 			return false;
+		if (c->distinct) {
+			if (!distinct_keeps(a, w, c, v))
+				return false;
+			continue;
+		}
 		for (int i = 0; i < a->npicks; i++) {
 			const want *w2 = &a->w[a->pick_want[i]];
 			if (w2->claim != w->claim || !constraint_covers(c, w2))
@@ -103,10 +143,70 @@ static bool constraints_keep(const alloc_state *a, int q, int d)
 	return true;
 }
 
-static void push_pick(alloc_state *a, int q, int d)
+static bool admin_of(const alloc_state *a, const want *w)
 {
+	return w->rq->admin_access && !(a->set->off & PK_DRA_OFF_ADMIN_ACCESS);
+}
+
+/* Is d picked already for a request of the claim? (allocatingDeviceForClaim) */
+static bool picked_in_claim(const alloc_state *a, const pk_dra_claim *claim, int d)
+{
+	for (int i = 0; i < a->npicks; i++)
+		if (a->pick_dev[i] == d && a->w[a->pick_want[i]].claim == claim)
+			return true;
+	return false;
+}
+
+/* allocateDevice: may want q have device d with what is picked so far? An
+ * admin-access request may have a device in use, but not one its own claim
+ * picked; the counters of d's pool must last; the claim's constraints must
+ * hold. Then d is picked (untake undoes it). */
+static bool take(alloc_state *a, int q, int d)
+{
+	const want *w = &a->w[q];
+	if (admin_of(a, w) ? picked_in_claim(a, w->claim, d) : a->picked[d] > 0 || (a->held && a->held[d]))
+		return false;
+	if (!pk_dra_counters_take(a->counters, d))
+		return false;
+	if (!constraints_keep(a, q, d)) {
+		pk_dra_counters_give(a->counters, d);
+		return false;
+	}
+	a->picked[d]++;
 	a->pick_want[a->npicks] = q;
 	a->pick_dev[a->npicks++] = d;
+	return true;
+}
+
+static void untake(alloc_state *a, int d)
+{
+	a->npicks--;
+	a->picked[d]--;
+	pk_dra_counters_give(a->counters, d);
+}
+
+/* Does device dv's taints keep the request off it (taintPreventsAllocation:
+ * a NoSchedule or NoExecute taint no toleration tolerates)? */
+static bool taint_prevents(const pk_dra_request *rq, const pk_dra_device *dv)
+{
+	for (int t = 0; t < dv->ntaints; t++) {
+		bool tolerated = false;
+		for (int k = 0; !tolerated && k < rq->ntolerations; k++)
+			tolerated = pk_toleration_tolerates(&rq->tolerations[k], &dv->taints[t]);
+		if (!tolerated)
+			return true;
+	}
+	return false;
+}
+
+/* What keeps a selectable device from a request whatever else is picked:
+ * an untolerated taint (DRADeviceTaints), counters it consumes while
+ * DRAPartitionableDevices is off. */
+static bool device_barred(const alloc_state *a, const want *w, const pk_dra_device *dv)
+{
+	if (dv->ntaints && !(a->set->off & PK_DRA_OFF_DEVICE_TAINTS) && taint_prevents(w->rq, dv))
+		return true;
+	return dv->nconsumes && (a->set->off & PK_DRA_OFF_PARTITIONABLE);
 }
 
 /* Backtracking over the slots (the allocator's allocateOne): a slot of the
@@ -121,22 +221,16 @@ static bool assign(alloc_state *a, int slot)
 	int from = slot > 0 && a->slot_req[slot - 1] == q ? a->pick[slot - 1] + 1 : 0;
 	for (int k = from; k < a->ncands[q]; k++) {
 		int d = a->cands[q][k];
-		if (a->picked[d] || !constraints_keep(a, q, d))
+		if (!take(a, q, d))
 			continue;
-		a->picked[d] = true;
 		a->pick[slot] = k;
-		push_pick(a, q, d);
 		if (assign(a, slot + 1))
 			return true;
-		a->npicks--;
-		a->picked[d] = false;
+		untake(a, d);
 	}
 	return false;
 }
 
-/* Candidates of each request among the node's free devices; All requests
- * take theirs (every matching device, held ones included, must be free and
- * there must be one). False when an All request cannot be met. */
 /* Does a device on node n that a claim holds match want w? (All) */
 static bool held_device_matches(const alloc_state *a, const pk_node *n, const want *w)
 {
@@ -155,52 +249,79 @@ static bool held_device_matches(const alloc_state *a, const pk_node *n, const wa
 	return found;
 }
 
-static bool gather(alloc_state *a, const pk_node *n, const want *w, int nw)
+/* The candidates of want q among devs: selectable, not barred, and unless
+ * it asks for admin access not held. An All request's are every
+ * selectable device, which must all be usable: false when one is not. */
+static bool candidates(alloc_state *a, const want *w, int q)
 {
-	for (int q = 0; q < nw; q++) {
-		a->cands[q] = pk_xmalloc(sizeof **a->cands * (size_t)(a->ndevs + 1));
-		a->ncands[q] = 0;
-		for (int d = 0; d < a->ndevs; d++) {
-			pk_cel_device v = pk_dra_cel_view(a->devs[d].slice, a->devs[d].dev);
-			sel_verdict m = pk_dra_device_matches(w[q].cls, w[q].rq, &v);
-			if (m == SEL_ERROR) {
-				a->error = true;
-				return false;
-			}
-			if (m == SEL_YES)
-				a->cands[q][a->ncands[q]++] = d;
-		}
-		if (!w[q].rq->all)
-			continue;
-		/* All: a held device that matches fails it */
-		if (held_device_matches(a, n, &w[q]))
+	bool admin = admin_of(a, w);
+	a->cands[q] = pk_xmalloc(sizeof **a->cands * (size_t)(a->ndevs + 1));
+	a->ncands[q] = 0;
+	for (int d = 0; d < a->ndevs; d++) {
+		pk_cel_device v = pk_dra_cel_view(a->devs[d].slice, a->devs[d].dev);
+		sel_verdict m = pk_dra_device_matches(w->cls, w->rq, &v);
+		if (m == SEL_ERROR) {
+			a->error = true;
 			return false;
-		if (a->ncands[q] == 0)
-			return false; /* at least one device for All */
-		for (int k = 0; k < a->ncands[q]; k++) {
-			if (a->picked[a->cands[q][k]] || !constraints_keep(a, q, a->cands[q][k]))
-				return false;
-			a->picked[a->cands[q][k]] = true;
-			push_pick(a, q, a->cands[q][k]);
 		}
+		if (m != SEL_YES)
+			continue;
+		bool unusable = device_barred(a, w, a->devs[d].dev) || (!admin && a->held && a->held[d]);
+		if (unusable && w->rq->all)
+			return false; /* allocateDevice(must) fails on it: no solution */
+		if (!unusable)
+			a->cands[q][a->ncands[q]++] = d;
 	}
 	return true;
 }
 
-static void node_devices(alloc_state *a, const pk_node *n)
+/* Candidates of each request among the node's devices; All requests take
+ * theirs (every matching device, held ones included, must be usable and
+ * there must be one). False when an All request cannot be met. */
+static bool gather(alloc_state *a, const pk_node *n, const want *w, int nw)
+{
+	for (int q = 0; q < nw; q++) {
+		if (!candidates(a, &w[q], q))
+			return false;
+		if (!w[q].rq->all)
+			continue;
+		/* All: a held device that matches fails it (found among devs when
+		 * they hold the held ones) */
+		if (!a->held && !admin_of(a, &w[q]) && held_device_matches(a, n, &w[q]))
+			return false;
+		if (a->ncands[q] == 0)
+			return false; /* at least one device for All */
+		for (int k = 0; k < a->ncands[q]; k++)
+			if (!take(a, q, a->cands[q][k]))
+				return false;
+	}
+	return true;
+}
+
+/* The node's devices: those no claim holds, and with with_held the held
+ * ones too (marked in held[]). */
+static void node_devices(alloc_state *a, const pk_node *n, bool with_held)
 {
 	long *on, non = pk_dra_node_slices(a->set, n, &on);
 	int cap = 0;
 	for (long k = 0; k < non; k++)
 		cap += a->set->slices[on[k]].ndevices;
 	a->devs = pk_xmalloc(sizeof *a->devs * (size_t)(cap + 1));
+	a->held = with_held ? pk_xcalloc((size_t)cap + 1, sizeof *a->held) : NULL;
 	for (long k = 0; k < non; k++) {
 		const pk_dra_slice *sl = &a->set->slices[on[k]];
-		for (int i = 0; i < sl->ndevices; i++)
-			if (!pk_dra_holder(a->set, sl->driver, sl->pool, sl->devices[i].name))
-				a->devs[a->ndevs++] = (dev_at){ sl, &sl->devices[i] };
+		for (int i = 0; i < sl->ndevices; i++) {
+			bool held = pk_dra_holder(a->set, sl->driver, sl->pool, sl->devices[i].name) != NULL;
+			if (held && !with_held)
+				continue;
+			if (held)
+				a->held[a->ndevs] = true;
+			a->devs[a->ndevs++] = (dev_at){ sl, &sl->devices[i] };
+		}
 	}
 	free(on);
+	if (a->set->counter_devices && !(a->set->off & PK_DRA_OFF_PARTITIONABLE))
+		a->counters = pk_dra_counters_new(a->set, a->devs, a->ndevs);
 }
 
 /* The wants of the pod's unallocated claims, in claim then request order
@@ -266,13 +387,16 @@ static void record_picks(const alloc_state *a, const want *w, int nw, alloc_out 
 {
 	out->first = pk_xmalloc(sizeof *out->first * (size_t)(nw + 1));
 	out->count = pk_xmalloc(sizeof *out->count * (size_t)(nw + 1));
-	out->devs = pk_xmalloc(sizeof *out->devs * (size_t)(a->ndevs + 1));
+	out->devs = pk_xmalloc(sizeof *out->devs * (size_t)(a->npicks + 1));
 	out->names = pk_xmalloc(sizeof *out->names * (size_t)(nw + 1));
+	out->admin = pk_xmalloc(sizeof *out->admin * (size_t)(nw + 1));
+	out->nwants = nw;
 	out->ndevs = 0;
 	int slot = 0;
 	for (int q = 0; q < nw; q++) {
 		out->first[q] = out->ndevs;
 		out->names[q] = w[q].rq->name;
+		out->admin[q] = admin_of(a, &w[q]);
 		if (w[q].rq->all) {
 			for (int k = 0; k < a->ncands[q]; k++)
 				out->devs[out->ndevs++] = a->devs[a->cands[q][k]];
@@ -290,6 +414,7 @@ void pk_dra_alloc_out_free(alloc_out *o)
 	free(o->count);
 	free(o->devs);
 	free(o->names);
+	free(o->admin);
 	memset(o, 0, sizeof *o);
 }
 
@@ -304,13 +429,20 @@ static bool allocatable_as(const pk_snapshot *s, const dra_res *r, const int *ch
 	if (nw == 0)
 		return true;
 	alloc_state a = { .set = s->dra, .budget = 1000000, .w = w };
-	node_devices(&a, n);
+	bool any_admin = false;
+	for (int q = 0; q < nw; q++)
+		any_admin |= admin_of(&a, &w[q]);
+	node_devices(&a, n, any_admin);
 	a.picked = pk_xcalloc((size_t)a.ndevs + 1, sizeof *a.picked);
-	a.pick_want = pk_xmalloc(sizeof *a.pick_want * (size_t)(a.ndevs + 1));
-	a.pick_dev = pk_xmalloc(sizeof *a.pick_dev * (size_t)(a.ndevs + 1));
+	/* admin access may pick a device once per claim: room for every pick */
+	long maxpicks = total + 1;
+	for (int q = 0; q < nw; q++)
+		maxpicks += w[q].rq->all ? a.ndevs : 0;
+	a.pick_want = pk_xmalloc(sizeof *a.pick_want * (size_t)maxpicks);
+	a.pick_dev = pk_xmalloc(sizeof *a.pick_dev * (size_t)maxpicks);
 	a.cands = pk_xcalloc((size_t)nw, sizeof *a.cands);
 	a.ncands = pk_xcalloc((size_t)nw, sizeof *a.ncands);
-	bool ok = total <= a.ndevs && gather(&a, n, w, nw);
+	bool ok = (any_admin || total <= a.ndevs) && gather(&a, n, w, nw);
 	if (ok) {
 		a.slot_req = pk_xmalloc(sizeof *a.slot_req * (size_t)(total + 1));
 		a.pick = pk_xmalloc(sizeof *a.pick * (size_t)(total + 1));
@@ -329,6 +461,8 @@ static bool allocatable_as(const pk_snapshot *s, const dra_res *r, const int *ch
 	free(a.cands);
 	free(a.ncands);
 	free(a.picked);
+	free(a.held);
+	pk_dra_counters_free(a.counters);
 	free(a.pick_want);
 	free(a.pick_dev);
 	free(a.devs);

@@ -46,7 +46,19 @@ typedef struct alloc_out {
 	dev_at *devs;
 	int ndevs;
 	const char **names;             /* per want: the request's name, a subrequest's "<request>/<sub>" */
+	bool *admin;                    /* per want: its request asks for admin access */
+	int nwants;
 } alloc_out;
+
+/* Partitionable devices' counters on one node (dra_counters.c). */
+typedef struct dra_counters dra_counters;
+/* For the node's devices devs: NULL when none consumes counters. */
+dra_counters *pk_dra_counters_new(const pk_dra_set *s, const dev_at *devs, int ndevs);
+/* Take device d's counters (true), or false, nothing taken, when a counter
+ * of its pool would be used beyond what is available. NULL c: true. */
+bool pk_dra_counters_take(dra_counters *c, int d);
+void pk_dra_counters_give(dra_counters *c, int d);
+void pk_dra_counters_free(dra_counters *c);
 
 /* A device as CEL sees it. */
 pk_cel_device pk_dra_cel_view(const pk_dra_slice *sl, const pk_dra_device *dv);

@@ -214,9 +214,12 @@ static void view_hold(held_view *v, const pk_pod *p, const pk_node *node)
 		v->pairs = pk_xrealloc(v->pairs, (size_t)(v->npairs + o.ndevs + 1), sizeof *v->pairs);
 		for (int i = 0; i < o.ndevs; i++) {
 			const dev_at *d = &o.devs[i];
-			refs[i] = (pk_dra_device_ref){ "", d->slice->driver, d->slice->pool, d->dev->name };
-			v->pairs[v->npairs++] = (held_pair){ &refs[i], holder };
+			refs[i] = (pk_dra_device_ref){ "", d->slice->driver, d->slice->pool, d->dev->name, false };
 		}
+		/* an admin-access pick holds nothing (allocateddevices.go) */
+		for (int q = 0; o.count && q < o.nwants; q++)
+			for (int j = 0; j < o.count[q] && !(o.admin && o.admin[q]); j++)
+				v->pairs[v->npairs++] = (held_pair){ &refs[o.first[q] + j], holder };
 		view_index(v, true);
 	}
 	pk_dra_alloc_out_free(&o);

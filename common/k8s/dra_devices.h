@@ -1,0 +1,23 @@
+/* The decoder's parts for what DRA's optional features add to requests,
+ * results and devices (k8s/dra.c calls them): tolerations, taints,
+ * sharedCounters and consumesCounters, allowMultipleAllocations. Not for
+ * use outside common/k8s. */
+#ifndef PK_K8S_DRA_DEVICES_H
+#define PK_K8S_DRA_DEVICES_H
+
+#include <stddef.h>
+#include <cjson/cJSON.h>
+
+#include "k8s/dra.h"
+
+/* A request's (or subrequest's) tolerations: an operator or effect this
+ * release does not know tolerates nothing (resourceclaim.ToleratesTaint). */
+void pk_dra_decode_tolerations(pk_decoder *d, const cJSON *list, pk_dra_request *rq);
+/* A device's taints, consumesCounters and allowMultipleAllocations (body:
+ * the v1 device, or v1beta1's basic): -1 with err when a counter's value
+ * is not a quantity. */
+int pk_dra_decode_device_extras(pk_decoder *d, const cJSON *body, pk_dra_device *dv, char *err, size_t errsize);
+/* A slice's spec.sharedCounters: -1 with err as above. */
+int pk_dra_decode_shared_counters(pk_decoder *d, const cJSON *spec, pk_dra_slice *sl, char *err, size_t errsize);
+
+#endif
