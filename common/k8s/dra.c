@@ -434,10 +434,14 @@ typedef struct held_pair {
 	const pk_dra_claim *claim;
 } held_pair;
 
+int pk_dra_ref_cmp(const pk_dra_device_ref *x, const pk_dra_device_ref *y)
+{
+	return ref_cmp3(x, y->driver, y->pool, y->device);
+}
+
 static int held_cmp(const void *a, const void *b)
 {
-	const pk_dra_device_ref *y = ((const held_pair *)b)->ref;
-	return ref_cmp3(((const held_pair *)a)->ref, y->driver, y->pool, y->device);
+	return pk_dra_ref_cmp(((const held_pair *)a)->ref, ((const held_pair *)b)->ref);
 }
 
 /* The devices allocated claims hold (allocateddevices.go

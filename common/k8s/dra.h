@@ -240,6 +240,10 @@ const pk_cel_attr *pk_dra_device_attr(const pk_dra_device *dv, const pk_dra_cons
 bool pk_dra_attr_equal(const pk_cel_attr *x, const pk_cel_attr *y);
 /* The claim that holds device (driver, pool, device: interned), or NULL. */
 const pk_dra_claim *pk_dra_holder(const pk_dra_set *s, const char *driver, const char *pool, const char *device);
+/* The held index's order: by driver, pool and device, interned and
+ * compared as addresses (a copy of the index sorted with it can be
+ * searched by pk_dra_holder). */
+int pk_dra_ref_cmp(const pk_dra_device_ref *x, const pk_dra_device_ref *y);
 
 /* ---- the run's changes: allocations played forward ---------------------- */
 

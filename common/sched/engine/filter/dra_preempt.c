@@ -152,17 +152,10 @@ static void view_open(held_view *v, const pk_snapshot *s, const pk_dra_claim *co
 	v->set.nheld = 0;
 }
 
-/* The order of the held index (k8s/dra.c: by driver, pool and device,
- * interned, compared as addresses), which pk_dra_holder searches. */
+/* The held index's order (pk_dra_ref_cmp), which pk_dra_holder searches. */
 static int pair_cmp(const void *a, const void *b)
 {
-	const pk_dra_device_ref *x = ((const held_pair *)a)->ref, *y = ((const held_pair *)b)->ref;
-	uintptr_t p[3] = { (uintptr_t)x->driver, (uintptr_t)x->pool, (uintptr_t)x->device };
-	uintptr_t q[3] = { (uintptr_t)y->driver, (uintptr_t)y->pool, (uintptr_t)y->device };
-	for (int i = 0; i < 3; i++)
-		if (p[i] != q[i])
-			return p[i] < q[i] ? -1 : 1;
-	return 0;
+	return pk_dra_ref_cmp(((const held_pair *)a)->ref, ((const held_pair *)b)->ref);
 }
 
 /* The pairs as the set's index (sorted when holds were added). */
