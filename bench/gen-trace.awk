@@ -12,6 +12,20 @@ BEGIN {
 		for (k in cl) { split(cl[k], kv, ":"); printf "{\"apiVersion\":\"scheduling.k8s.io/v1\",\"kind\":\"PriorityClass\",\"metadata\":{\"name\":\"%s\"},\"value\":%s}\n", kv[1], kv[2] }
 		exit
 	}
+	# -v what=gangs -v gangs=G: G PodGroups without a creationTimestamp (their queue time is their
+	# earliest member's), for the snapshot; -v what=gang-pods: their members, two of 2 cpu each, a
+	# gang arriving each second
+	if (what == "gangs") {
+		for (g = 0; g < gangs; g++)
+			printf "{\"apiVersion\":\"scheduling.k8s.io/v1beta1\",\"kind\":\"PodGroup\",\"metadata\":{\"name\":\"g-%d\",\"namespace\":\"default\"},\"spec\":{\"priorityClassName\":\"low\",\"schedulingPolicy\":{\"gang\":{\"minCount\":2}}}}\n", g
+		exit
+	}
+	if (what == "gang-pods") {
+		for (g = 0; g < gangs; g++)
+			for (k = 0; k < 2; k++)
+				printf "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"g-%d-%d\",\"namespace\":\"default\",\"uid\":\"ug%d-%d\",\"creationTimestamp\":\"%s\"},\"spec\":{\"priorityClassName\":\"low\",\"schedulingGroup\":{\"podGroupName\":\"g-%d\"},\"containers\":[{\"name\":\"c\",\"image\":\"x\",\"resources\":{\"requests\":{\"cpu\":\"2\",\"memory\":\"1Gi\"}}}]}}\n", g, k, g, k, ts(g), g
+		exit
+	}
 	t = 0
 	for (i = 0; i < pods; i++) {
 		t += rate > 1 ? rand() * 2.2 / rate : int(rand() * 2.2)

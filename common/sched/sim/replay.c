@@ -116,6 +116,7 @@ void pk_replay_free(pk_replay *r)
 	free(r->heap);
 	free(r->pending);
 	free(r->use);
+	free(r->group_first);
 	memset(r, 0, sizeof *r);
 }
 
@@ -409,6 +410,32 @@ static void note_outcomes(pk_replay *r, const pk_sim_unit *u)
 	}
 }
 
+/* A group without its own time queues at its earliest pending member's:
+ * the minimum per group in one sweep over the items, kept by group index
+ * in r->group_first (INT64_MAX between passes). */
+static void group_queue_times(pk_replay *r, pass_item *it, long n)
+{
+	const pk_pg_set *g = r->m->g;
+	if (r->ngroup_first < g->n) {
+		r->group_first = pk_xrealloc(r->group_first, (size_t)g->n, sizeof *r->group_first);
+		for (long k = r->ngroup_first; k < g->n; k++)
+			r->group_first[k] = INT64_MAX;
+		r->ngroup_first = g->n;
+	}
+	for (long i = 0; i < n; i++)
+		if (it[i].group && !it[i].group->created) {
+			long k = it[i].group - g->groups;
+			if (it[i].key.created < r->group_first[k])
+				r->group_first[k] = it[i].key.created;
+		}
+	for (long i = 0; i < n; i++)
+		if (it[i].group && !it[i].group->created)
+			it[i].key.created = r->group_first[it[i].group - g->groups];
+	for (long i = 0; i < n; i++)
+		if (it[i].group && !it[i].group->created)
+			r->group_first[it[i].group - g->groups] = INT64_MAX;
+}
+
 /* The queue key of each pending pod's unit: its own, or its PodGroup's
  * (created: the group's, else its earliest member's). */
 static pass_item *pass_items(pk_replay *r)
@@ -426,11 +453,8 @@ static pass_item *pass_items(pk_replay *r)
 		it[i].key.priority = pg ? pg->priority : p->priority;
 		it[i].key.created = pg && pg->created ? pg->created : p->created;
 	}
-	if (gangs) /* a group without its own time queues at its earliest member's */
-		for (long i = 0; i < r->npending; i++)
-			for (long j = 0; it[i].group && !it[i].group->created && j < r->npending; j++)
-				if (it[j].group == it[i].group && it[j].key.created < it[i].key.created)
-					it[i].key.created = it[j].key.created;
+	if (gangs)
+		group_queue_times(r, it, r->npending);
 	return it;
 }
 

@@ -118,6 +118,8 @@ typedef struct pk_replay {
 	long instants;
 	bool max_instants_hit, until_hit;
 	long unit_trials;         /* units tried, over every pass */
+	int64_t *group_first;     /* per PodGroup index: a pass's earliest pending member (scratch) */
+	long ngroup_first;
 	pk_replay_use *use;
 	int nuse;
 	pk_replay_fn fn;
