@@ -97,15 +97,12 @@ typedef struct status_count {
 	long n;
 } status_count;
 
-/* The FitError text and histogram of a session's counts, kept while the
- * counts do not move: a replay tries a long pending queue again at every
- * instant, and each pod that does not fit asks for the text anew. */
+/* The FitError of a session's counts, kept while they do not move (a replay
+ * tries its pending queue at every instant; each pod that does not fit asks). */
 typedef struct fit_cache {
 	bool valid;
-	long nnodes;
 	char *msg;
-	pk_fit_reason *reasons;
-	int n;
+	pk_fit_error fe;          /* reasons malloc'd */
 } fit_cache;
 
 typedef struct pk_session {
@@ -134,7 +131,7 @@ typedef struct pk_session {
 	bool *is_owed;            /* per node: in owed */
 	int *at;                  /* per node: its place in heap, or -1 */
 	long shown_best;          /* the node whose candidate is 0 (the last pick), or -1 */
-	fit_cache *fit;           /* with nodes; written through a const session (a cache) */
+	fit_cache fit;            /* a cache: written through a const session too */
 } pk_session;
 
 /* A node's verdict of the node-only filters for one static shape (nodes
@@ -195,11 +192,8 @@ static void session_free(pk_session *x)
 	free(x->at);
 	free(x->owed);
 	free(x->is_owed);
-	if (x->fit) {
-		free(x->fit->msg);
-		free(x->fit->reasons);
-		free(x->fit);
-	}
+	free(x->fit.msg);
+	free(x->fit.fe.reasons);
 	memset(x, 0, sizeof *x);
 }
 
@@ -309,12 +303,9 @@ static bool same_requests(const pk_pod *a, const pk_pod *b)
 	       b->con->nports == 0;
 }
 
-/* The slot whose shape the pod has; else an unused one; else, of those
- * whose node-only verdicts it shares, the one chosen longest ago; else the
- * one chosen longest ago. The current slot is looked at first: replicas of
- * one template follow each other. Shapes that differ in their requests
- * alone (a pending queue tried at every instant of a replay) so keep a
- * slot each rather than taking turns in one. */
+/* The slot whose shape the pod has (the current one first: replicas follow
+ * each other); else an unused one; else the least recently chosen of those
+ * sharing its node-only verdicts, else of all: a shape per slot. */
 static memo_slot *slot_for(pk_eval_memo *m, const pk_pod *pod)
 {
 	memo_slot *same_static = NULL, *oldest = &m->slots[0];
@@ -497,12 +488,11 @@ static void session_alloc(pk_session *x, const pk_snapshot *s)
 	x->at = pk_xmalloc(n * sizeof *x->at);
 	x->owed = pk_xmalloc(n * sizeof *x->owed);
 	x->is_owed = pk_xcalloc(n, sizeof *x->is_owed);
-	x->fit = pk_xcalloc(1, sizeof *x->fit);
 }
 
 static void count_status(pk_session *x, const pk_status *st, long d)
 {
-	x->fit->valid = false;
+	x->fit.valid = false;
 	for (int i = 0; i < x->ncounts; i++)
 		if (x->counts[i].st == st) {
 			x->counts[i].n += d;
@@ -524,7 +514,6 @@ static void session_reset(pk_session *x, pk_cycle *c, const pk_pod *pod, memo_en
 	x->shape = shape;
 	x->nfit = x->npotential = 0;
 	x->ncounts = 0;
-	x->fit->valid = false;
 	x->nheap = 0;
 	x->heap_built = false;
 	x->all_owed = true;
@@ -755,37 +744,23 @@ void pk_session_show_dry(pk_session *x, bool show)
 		x->nodes[i].dry = show ? x->dry[i] : NULL;
 }
 
-/* The kept FitError, copied into the evaluation's arena. */
-static const char *fit_cache_copy(pk_evaluation *e, const fit_cache *fc)
+/* A copy of a FitError's text and histogram: in the arena, or malloc'd. */
+static char *fit_copy(pk_arena *a, const char *msg, const pk_fit_error *from, pk_fit_error *to)
 {
-	size_t len = strlen(fc->msg) + 1;
-	char *msg = pk_arena_alloc(&e->arena, len);
-	memcpy(msg, fc->msg, len);
-	e->filter_error.nnodes = fc->nnodes;
-	e->filter_error.n = fc->n;
-	e->filter_error.reasons = pk_arena_alloc(&e->arena, sizeof *fc->reasons * (size_t)(fc->n + 1));
-	memcpy(e->filter_error.reasons, fc->reasons, sizeof *fc->reasons * (size_t)fc->n);
-	return msg;
-}
-
-static void fit_cache_keep(fit_cache *fc, const char *msg, const pk_fit_error *fe)
-{
-	free(fc->msg);
-	free(fc->reasons);
-	fc->msg = pk_xstrdup(msg);
-	fc->n = fe->n;
-	fc->nnodes = fe->nnodes;
-	fc->reasons = pk_xmalloc(sizeof *fc->reasons * (size_t)(fe->n + 1));
-	memcpy(fc->reasons, fe->reasons, sizeof *fc->reasons * (size_t)fe->n);
-	fc->valid = true;
+	size_t len = strlen(msg) + 1, rlen = sizeof *from->reasons * (size_t)(from->n + 1);
+	char *out = memcpy(a ? pk_arena_alloc(a, len) : pk_xmalloc(len), msg, len);
+	*to = *from;
+	to->reasons = memcpy(a ? pk_arena_alloc(a, rlen) : pk_xmalloc(rlen), from->reasons, rlen - sizeof *from->reasons);
+	return out;
 }
 
 const char *pk_session_filter_message(pk_evaluation *e, const pk_session *x)
 {
 	if (e->nnodes == 0)
 		return PK_R_NO_NODES;
-	if (x->fit->valid && x->fit->nnodes == e->nnodes)
-		return fit_cache_copy(e, x->fit);
+	fit_cache *fc = (fit_cache *)&x->fit; /* the session is not const itself */
+	if (fc->valid && fc->fe.nnodes == e->nnodes)
+		return fit_copy(&e->arena, fc->msg, &fc->fe, &e->filter_error);
 	const pk_status **st = pk_xmalloc(sizeof *st * (size_t)(x->ncounts + 1));
 	long *w = pk_xmalloc(sizeof *w * (size_t)(x->ncounts + 1));
 	long n = 0;
@@ -797,7 +772,10 @@ const char *pk_session_filter_message(pk_evaluation *e, const pk_session *x)
 	const char *msg = pk_fit_error_weighted(&e->arena, e->nnodes, st, w, n, &e->filter_error);
 	free(st);
 	free(w);
-	fit_cache_keep(x->fit, msg, &e->filter_error);
+	free(fc->msg);
+	free(fc->fe.reasons);
+	fc->msg = fit_copy(NULL, msg, &e->filter_error, &fc->fe);
+	fc->valid = true;
 	return msg;
 }
 
