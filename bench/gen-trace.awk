@@ -12,6 +12,29 @@ BEGIN {
 		for (k in cl) { split(cl[k], kv, ":"); printf "{\"apiVersion\":\"scheduling.k8s.io/v1\",\"kind\":\"PriorityClass\",\"metadata\":{\"name\":\"%s\"},\"value\":%s}\n", kv[1], kv[2] }
 		exit
 	}
+	# -v what=gangs -v gangs=G: G PodGroups without a creationTimestamp (their queue time is their
+	# earliest member's), for the snapshot; -v what=gang-pods: their members, two of 2 cpu each, a
+	# gang arriving each second
+	if (what == "gangs") {
+		for (g = 0; g < gangs; g++)
+			printf "{\"apiVersion\":\"scheduling.k8s.io/v1beta1\",\"kind\":\"PodGroup\",\"metadata\":{\"name\":\"g-%d\",\"namespace\":\"default\"},\"spec\":{\"priorityClassName\":\"low\",\"schedulingPolicy\":{\"gang\":{\"minCount\":2}}}}\n", g
+		exit
+	}
+	if (what == "gang-pods") {
+		for (g = 0; g < gangs; g++)
+			for (k = 0; k < 2; k++)
+				printf "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"g-%d-%d\",\"namespace\":\"default\",\"uid\":\"ug%d-%d\",\"creationTimestamp\":\"%s\"},\"spec\":{\"priorityClassName\":\"low\",\"schedulingGroup\":{\"podGroupName\":\"g-%d\"},\"containers\":[{\"name\":\"c\",\"image\":\"x\",\"resources\":{\"requests\":{\"cpu\":\"2\",\"memory\":\"1Gi\"}}}]}}\n", g, k, g, k, ts(g), g
+		exit
+	}
+	# -v what=queue -v pending=Q [-v shapes=S]: Q pods of 9 to 8+S cpu (S shapes, 4 by default)
+	# arriving at the start, each too big for any node: a pending queue tried again at every instant
+	# of a trace that follows (-v what=trace)
+	if (what == "queue") {
+		if (!shapes) shapes = 4
+		for (i = 0; i < pending; i++)
+			printf "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"q-%d\",\"namespace\":\"default\",\"uid\":\"uq%d\",\"creationTimestamp\":\"%s\"},\"spec\":{\"priorityClassName\":\"mid\",\"containers\":[{\"name\":\"c\",\"image\":\"x\",\"resources\":{\"requests\":{\"cpu\":\"%d\",\"memory\":\"1Gi\"}}}]}}\n", i, i, ts(0), 9 + i % shapes
+		exit
+	}
 	t = 0
 	for (i = 0; i < pods; i++) {
 		t += rate > 1 ? rand() * 2.2 / rate : int(rand() * 2.2)

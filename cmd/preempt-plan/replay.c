@@ -46,9 +46,11 @@ static void note_index(pp_replay_input *in, long index)
 		cap *= 2;
 	in->grace = pk_xrealloc(in->grace, (size_t)cap, sizeof *in->grace);
 	in->run = pk_xrealloc(in->run, (size_t)cap, sizeof *in->run);
+	in->deleted = pk_xrealloc(in->deleted, (size_t)cap, sizeof *in->deleted);
 	for (long i = in->cap; i < cap; i++) {
 		in->grace[i] = 30;
 		in->run[i] = -1;
+		in->deleted[i] = INT64_MIN;
 	}
 	in->cap = cap;
 }
@@ -124,12 +126,17 @@ void pp_replay_pod_added(pp_replay_input *in, long index, const cJSON *obj)
 	int64_t run;
 	if (in->trace_phase && pk_int64(obj, "x-replay-run", &run))
 		in->run[index] = run;
+	const char *del = pk_str(obj, "metadata.deletionTimestamp");
+	int64_t t;
+	if (!in->trace_phase && del && pk_parse_time(del, &t))
+		in->deleted[index] = (t + NS_PER_S - 1) / NS_PER_S;
 }
 
 void pp_replay_input_free(pp_replay_input *in)
 {
 	free(in->grace);
 	free(in->run);
+	free(in->deleted);
 }
 
 /* ---- times ------------------------------------------------------------------- */
@@ -566,6 +573,39 @@ static void say_assumptions(pp_replay_input *in, pk_cli *cli, long clamped, int6
 	}
 }
 
+/* The snapshot's pods already terminating (deletionTimestamp, which the API
+ * server sets to the deletion's time plus the grace period): a bound one
+ * leaves its node at its deletionTimestamp, when the kubelet kills it, and
+ * takes its room until then; a pending one is never scheduled (the
+ * scheduler skips a pod being deleted). */
+static void snapshot_departures(pp_replay_input *in, pk_cli *cli, pk_replay *r, const pk_snapshot *s, int64_t start)
+{
+	long bound = 0, past = 0, pending = 0;
+	const pk_pod *first = NULL;
+	for (long i = 0; i < in->nsnapshot_pods && i < s->npods; i++) {
+		pk_pod *p = s->pods[i];
+		if (!p->terminating || p->shadowed || pk_pod_is_terminal(p) ||
+		    (*p->node_name && !pk_snapshot_node(s, p->node_name)))
+			continue; /* bound to a node the snapshot lacks: it takes no room */
+		first = first ? first : p;
+		if (!*p->node_name) {
+			pending++;
+			continue;
+		}
+		int64_t t = i < in->cap && in->deleted[i] != INT64_MIN ? in->deleted[i] : start;
+		past += t < start;
+		bound++;
+		pk_replay_leaves(r, p, t);
+	}
+	if (bound || pending)
+		warn(cli, "--replay: %ld pod(s) of the snapshot are terminating (deletionTimestamp set; first: %s/%s): "
+		          "%ld bound leave their node at their deletionTimestamp, when the kubelet kills them (Completed), "
+		          "%ld of them past it already at the start; %ld pending are never scheduled (the scheduler "
+		          "skips a pod being deleted). Upstream the object goes once the kubelet confirms the kill: a "
+		          "finalizer or an unreachable node keeps it, and its room, longer",
+		     bound + pending, first->namespace_, first->name, bound, past, pending);
+}
+
 int pp_replay_run(pp_replay_input *in, pk_cli *cli, pk_out *out, pk_sim *sim)
 {
 	pk_snapshot *s = sim->s;
@@ -603,7 +643,7 @@ int pp_replay_run(pp_replay_input *in, pk_cli *cli, pk_out *out, pk_sim *sim)
 	/* the snapshot's pending pods arrive at the start and run to the end */
 	for (long i = 0; i < s->npods; i++) {
 		pk_pod *p = s->pods[i];
-		if (p->shadowed || *p->node_name || pk_pod_is_terminal(p))
+		if (p->shadowed || *p->node_name || pk_pod_is_terminal(p) || p->terminating)
 			continue;
 		bool trace = i >= in->nsnapshot_pods;
 		int64_t run = trace && i < in->cap ? in->run[i] : -1;
@@ -611,10 +651,25 @@ int pp_replay_run(pp_replay_input *in, pk_cli *cli, pk_out *out, pk_sim *sim)
 			in->first_no_run = p->name;
 		pk_replay_add(&r, p, trace ? p->created / NS_PER_S : start, run, i < in->cap ? in->grace[i] : 30);
 	}
-	/* pods an --apply creates arrive at the start and run to the end */
-	for (long i = sim->head; i < sim->n; i++)
-		for (int k = 0; (sim->queue[i].applied || sim->queue[i].scaled) && k < sim->queue[i].npods; k++)
-			pk_replay_add(&r, sim->queue[i].pods[k], start, -1, 30);
+	/* pods an --apply creates arrive at the start and run to the end; an
+	 * OrderedReady StatefulSet's one at a time */
+	long applied = 0;
+	for (long i = sim->head; i < sim->n; i++) {
+		const pk_sim_unit *u = &sim->queue[i];
+		if (!u->applied && !u->scaled)
+			continue;
+		applied += u->chain ? u->chain->n : u->npods;
+		if (u->chain)
+			pk_replay_add_chain(&r, u->chain, start);
+		else
+			for (int k = 0; k < u->npods; k++)
+				pk_replay_add(&r, u->pods[k], start, -1, 30);
+	}
+	snapshot_departures(in, cli, &r, s, start);
+	if (applied)
+		warn(cli, "--replay: %ld pod(s) that --apply creates arrive at the start and run until the end of the "
+		          "replay (an applied object has no observed run time); an OrderedReady StatefulSet's pods arrive "
+		          "one at a time, each a second after the one before it is bound", applied);
 	say_assumptions(in, cli, clamped, start);
 	if (!r.ntrace) /* an empty answer is a note, in every tool */
 		pk_diag_report(&cli->diag, PK_SEV_NOTE, NULL, "no pods in the trace and none pending: nothing to replay");

@@ -27,6 +27,7 @@ typedef struct pp_replay_input {
 	bool trace_phase;         /* reading TRACE paths */
 	int *grace;               /* per pod index */
 	int64_t *run;             /* per pod index: seconds, -1 unknown */
+	int64_t *deleted;         /* per pod index: metadata.deletionTimestamp (Unix s, rounded up), or INT64_MIN */
 	long cap;
 	long no_creation;         /* trace pods without creationTimestamp, skipped */
 	long not_pods;            /* trace objects that are not pods */

@@ -116,6 +116,7 @@ void pk_replay_free(pk_replay *r)
 	free(r->heap);
 	free(r->pending);
 	free(r->use);
+	free(r->group_first);
 	memset(r, 0, sizeof *r);
 }
 
@@ -132,9 +133,9 @@ void pk_replay_add(pk_replay *r, pk_pod *p, int64_t arrive, int64_t run, int gra
 	r->ntrace++;
 }
 
-/* ---- the timed events: completions before evictions at an instant -------------- */
+/* ---- the timed events: completions, then evictions, then arrivals ---------------- */
 
-enum { EV_COMPLETE = 0, EV_EVICT = 1 };
+enum { EV_COMPLETE = 0, EV_EVICT = 1, EV_ARRIVE = 2 };
 
 static bool heap_less(const pk_replay *r, long a, long b)
 {
@@ -181,6 +182,49 @@ static void heap_pop(pk_replay *r)
 		heap_swap(r, i, m);
 		i = m;
 	}
+}
+
+/* ---- pods that arrive or leave on their own --------------------------------------- */
+
+void pk_replay_add_chain(pk_replay *r, pk_sim_chain *c, int64_t arrive)
+{
+	if (c->next < 1)
+		return;
+	pk_replay_add(r, c->pods[c->next - 1], arrive, -1, 30);
+	r->pods[r->npods - 1].chain = c;
+}
+
+/* The chain's next pod, created once the one before it (entry k) is
+ * Running and Ready: a second after its bind, on the whole-second clock. */
+static void chain_next(pk_replay *r, long k)
+{
+	pk_sim_chain *c = r->pods[k].chain;
+	r->pods[k].chain = NULL;
+	if (c->next >= c->n)
+		return;
+	pk_pod *p = c->pods[c->next++];
+	long n = new_entry(r, p);
+	pk_replay_pod *e = &r->pods[n];
+	e->arrived = r->now + 1;
+	e->grace = pk_replay_grace(r, 30);
+	e->state = PK_RP_WAITING;
+	e->chain = c;
+	p->created = e->arrived * NS_PER_S;
+	r->ntrace++;
+	heap_push(r, e->arrived, EV_ARRIVE, n);
+}
+
+void pk_replay_leaves(pk_replay *r, pk_pod *p, int64_t leave)
+{
+	long k = new_entry(r, p);
+	pk_replay_pod *e = &r->pods[k];
+	e->from_snapshot = true;
+	e->state = PK_RP_TERMINATING;
+	e->node = p->node_name;
+	if (p->has_start_time)
+		e->scheduled = p->start_time / NS_PER_S;
+	e->done = leave < r->o.start ? r->o.start : leave;
+	heap_push(r, e->done, EV_COMPLETE, k);
 }
 
 /* ---- events -------------------------------------------------------------------- */
@@ -252,6 +296,13 @@ static void evict(pk_replay *r, long k)
 	emit(r, PK_REPLAY_EVICTED, k, e->node, e->preemptor);
 	if (e->owned)
 		replace(r, k);
+}
+
+/* A pod created during the replay (chain_next) joins the queue. */
+static void arrive(pk_replay *r, long k)
+{
+	push_pending(r, k);
+	emit(r, PK_REPLAY_ARRIVED, k, NULL, NULL);
 }
 
 /* ---- the scheduling pass ------------------------------------------------------- */
@@ -348,6 +399,8 @@ static void note_outcomes(pk_replay *r, const pk_sim_unit *u)
 				heap_push(r, e->done, EV_COMPLETE, k);
 			}
 			emit(r, PK_REPLAY_SCHEDULED, k, e->node, NULL);
+			if (e->chain)
+				chain_next(r, k);
 		} else if (*p->nominated_node && (!e->nominated || strcmp(e->nominated, p->nominated_node) != 0)) {
 			e->nominated = p->nominated_node;
 			emit(r, PK_REPLAY_NOMINATED, k, e->nominated, NULL);
@@ -355,6 +408,32 @@ static void note_outcomes(pk_replay *r, const pk_sim_unit *u)
 			e->nominated = NULL;
 		}
 	}
+}
+
+/* A group without its own time queues at its earliest pending member's:
+ * the minimum per group in one sweep over the items, kept by group index
+ * in r->group_first (INT64_MAX between passes). */
+static void group_queue_times(pk_replay *r, pass_item *it, long n)
+{
+	const pk_pg_set *g = r->m->g;
+	if (r->ngroup_first < g->n) {
+		r->group_first = pk_xrealloc(r->group_first, (size_t)g->n, sizeof *r->group_first);
+		for (long k = r->ngroup_first; k < g->n; k++)
+			r->group_first[k] = INT64_MAX;
+		r->ngroup_first = g->n;
+	}
+	for (long i = 0; i < n; i++)
+		if (it[i].group && !it[i].group->created) {
+			long k = it[i].group - g->groups;
+			if (it[i].key.created < r->group_first[k])
+				r->group_first[k] = it[i].key.created;
+		}
+	for (long i = 0; i < n; i++)
+		if (it[i].group && !it[i].group->created)
+			it[i].key.created = r->group_first[it[i].group - g->groups];
+	for (long i = 0; i < n; i++)
+		if (it[i].group && !it[i].group->created)
+			r->group_first[it[i].group - g->groups] = INT64_MAX;
 }
 
 /* The queue key of each pending pod's unit: its own, or its PodGroup's
@@ -374,11 +453,8 @@ static pass_item *pass_items(pk_replay *r)
 		it[i].key.priority = pg ? pg->priority : p->priority;
 		it[i].key.created = pg && pg->created ? pg->created : p->created;
 	}
-	if (gangs) /* a group without its own time queues at its earliest member's */
-		for (long i = 0; i < r->npending; i++)
-			for (long j = 0; it[i].group && !it[i].group->created && j < r->npending; j++)
-				if (it[j].group == it[i].group && it[j].key.created < it[i].key.created)
-					it[i].key.created = it[j].key.created;
+	if (gangs)
+		group_queue_times(r, it, r->npending);
 	return it;
 }
 
@@ -482,15 +558,18 @@ void pk_replay_run(pk_replay *r, pk_replay_fn fn, void *ctx)
 {
 	r->fn = fn;
 	r->ctx = ctx;
-	long ntrace = r->ntrace;
-	long *arrivals = pk_xmalloc(sizeof *arrivals * (size_t)(ntrace + 1));
-	for (long i = 0; i < ntrace; i++)
-		arrivals[i] = i;
+	long ntrace = 0; /* the entries added to arrive (the snapshot's leaving ones are not) */
+	long *arrivals = pk_xmalloc(sizeof *arrivals * (size_t)(r->npods + 1));
+	for (long i = 0; i < r->npods; i++)
+		if (r->pods[i].state == PK_RP_WAITING)
+			arrivals[ntrace++] = i;
 	qsort_r(arrivals, (size_t)ntrace, sizeof *arrivals, arrival_cmp, r);
 	use_init(r);
 	double *alloc = pk_xcalloc((size_t)r->nuse, sizeof *alloc);
 	long next = 0;
 	r->first = r->now = ntrace ? r->pods[arrivals[0]].arrived : r->o.start;
+	if (r->nheap && r->heap[0].t < r->first) /* a snapshot pod leaving before the first arrival */
+		r->first = r->now = r->heap[0].t;
 	r->end = r->first;
 	for (;;) {
 		int64_t t = INT64_MAX;
@@ -519,8 +598,10 @@ void pk_replay_run(pk_replay *r, pk_replay_fn fn, void *ctx)
 			heap_pop(r);
 			if (kind == EV_COMPLETE)
 				complete(r, k);
-			else
+			else if (kind == EV_EVICT)
 				evict(r, k);
+			else
+				arrive(r, k);
 		}
 		for (; next < ntrace && r->pods[arrivals[next]].arrived == t; next++) {
 			push_pending(r, arrivals[next]);

@@ -17,7 +17,12 @@
  *      or preempts (its victims start terminating, PreemptionStarted; it is
  *      Nominated and tried again at later instants), or stays pending.
  * Pending pods are tried at every instant: the scheduler's backoff and
- * queueing hints are not modelled. Pods of the snapshot run to the end.
+ * queueing hints are not modelled. Pods of the snapshot run to the end,
+ * but one already terminating (deletionTimestamp set) leaves its node at
+ * its deletionTimestamp (pk_replay_leaves: the kubelet kills it then),
+ * Completed; it occupies its node until then, as the scheduler counts it.
+ * The pods of an applied OrderedReady StatefulSet arrive one at a time:
+ * each a second after the one before it is bound (pk_replay_add_chain).
  */
 #ifndef PK_SCHED_REPLAY_H
 #define PK_SCHED_REPLAY_H
@@ -68,6 +73,7 @@ typedef struct pk_replay_pod {
 	const char *preemptor;    /* "ns/name" of the pod that chose it as a victim */
 	const char *node;         /* where it ran (or runs) */
 	const char *nominated;    /* last nomination said */
+	pk_sim_chain *chain;      /* OrderedReady: the chain whose next pod arrives once this one binds */
 } pk_replay_pod;
 
 typedef struct pk_replay_event {
@@ -101,7 +107,7 @@ typedef struct pk_replay {
 	pk_replay_opts o;
 	pk_replay_pod *pods;
 	long npods, podcap;
-	long ntrace;              /* trace entries (the first ntrace, in arrival order once run) */
+	long ntrace;              /* entries that arrive: trace, the snapshot's pending, applied */
 	struct { const pk_pod **key; long *val; size_t cap, n; } index; /* pod -> entry */
 	struct { int64_t t; int kind; long entry; } *heap; /* completions and evictions */
 	long nheap, heapcap;
@@ -112,6 +118,8 @@ typedef struct pk_replay {
 	long instants;
 	bool max_instants_hit, until_hit;
 	long unit_trials;         /* units tried, over every pass */
+	int64_t *group_first;     /* per PodGroup index: a pass's earliest pending member (scratch) */
+	long ngroup_first;
 	pk_replay_use *use;
 	int nuse;
 	pk_replay_fn fn;
@@ -125,6 +133,13 @@ void pk_replay_free(pk_replay *r);
 /* A trace pod (pending in the snapshot): arrives at `arrive` (clamped to
  * the start), runs `run` seconds once bound (run < 0: to the end). */
 void pk_replay_add(pk_replay *r, pk_pod *p, int64_t arrive, int64_t run, int grace);
+/* The pods of an OrderedReady chain (pk_sim_enqueue_ordered, c->next of
+ * them queued): the next arrives at `arrive`, each later one a second after
+ * the one before it is bound (Running and Ready), all running to the end. */
+void pk_replay_add_chain(pk_replay *r, pk_sim_chain *c, int64_t arrive);
+/* A pod bound in the snapshot and already terminating: it leaves its node
+ * at `leave` (its deletionTimestamp, clamped to the start), Completed. */
+void pk_replay_leaves(pk_replay *r, pk_pod *p, int64_t leave);
 /* Play to the end (no event left), --until or --max-instants. */
 void pk_replay_run(pk_replay *r, pk_replay_fn fn, void *ctx);
 /* The grace a pod's victim entry gets: max(g, 1), --grace-period first. */

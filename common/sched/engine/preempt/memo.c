@@ -97,6 +97,14 @@ typedef struct status_count {
 	long n;
 } status_count;
 
+/* The FitError of a session's counts, kept while they do not move (a replay
+ * tries its pending queue at every instant; each pod that does not fit asks). */
+typedef struct fit_cache {
+	bool valid;
+	char *msg;
+	pk_fit_error fe;          /* reasons malloc'd */
+} fit_cache;
+
 typedef struct pk_session {
 	uint64_t shape;           /* the memo shape it holds; 0 = none */
 	long nnodes;
@@ -123,6 +131,7 @@ typedef struct pk_session {
 	bool *is_owed;            /* per node: in owed */
 	int *at;                  /* per node: its place in heap, or -1 */
 	long shown_best;          /* the node whose candidate is 0 (the last pick), or -1 */
+	fit_cache fit;            /* a cache: written through a const session too */
 } pk_session;
 
 /* A node's verdict of the node-only filters for one static shape (nodes
@@ -152,7 +161,7 @@ typedef struct memo_slot {
 	pk_session session;
 } memo_slot;
 
-enum { MEMO_SLOTS = 4 };
+enum { MEMO_SLOTS = 8 };
 
 struct pk_eval_memo {
 	memo_slot slots[MEMO_SLOTS];
@@ -183,6 +192,8 @@ static void session_free(pk_session *x)
 	free(x->at);
 	free(x->owed);
 	free(x->is_owed);
+	free(x->fit.msg);
+	free(x->fit.fe.reasons);
 	memset(x, 0, sizeof *x);
 }
 
@@ -292,9 +303,9 @@ static bool same_requests(const pk_pod *a, const pk_pod *b)
 	       b->con->nports == 0;
 }
 
-/* The slot whose shape the pod has; else one whose node-only verdicts it
- * shares; else the one chosen longest ago. The current slot is looked at
- * first: replicas of one template follow each other. */
+/* The slot whose shape the pod has (the current one first: replicas follow
+ * each other); else an unused one; else the least recently chosen of those
+ * sharing its node-only verdicts, else of all: a shape per slot. */
 static memo_slot *slot_for(pk_eval_memo *m, const pk_pod *pod)
 {
 	memo_slot *same_static = NULL, *oldest = &m->slots[0];
@@ -303,13 +314,13 @@ static memo_slot *slot_for(pk_eval_memo *m, const pk_pod *pod)
 		if (sl->has_last && same_static_shape(&sl->last, pod)) {
 			if (same_requests(&sl->last, pod))
 				return sl;
-			if (!same_static)
+			if (!same_static || sl->used < same_static->used)
 				same_static = sl;
 		}
 		if (sl->used < oldest->used)
 			oldest = sl;
 	}
-	return same_static ? same_static : oldest;
+	return !oldest->has_last || !same_static ? oldest : same_static;
 }
 
 memo_entry *pk_memo_begin(const pk_cycle *c, const pk_pod *pod, const pk_eval_opts *o)
@@ -481,6 +492,7 @@ static void session_alloc(pk_session *x, const pk_snapshot *s)
 
 static void count_status(pk_session *x, const pk_status *st, long d)
 {
+	x->fit.valid = false;
 	for (int i = 0; i < x->ncounts; i++)
 		if (x->counts[i].st == st) {
 			x->counts[i].n += d;
@@ -732,10 +744,23 @@ void pk_session_show_dry(pk_session *x, bool show)
 		x->nodes[i].dry = show ? x->dry[i] : NULL;
 }
 
+/* A copy of a FitError's text and histogram: in the arena, or malloc'd. */
+static char *fit_copy(pk_arena *a, const char *msg, const pk_fit_error *from, pk_fit_error *to)
+{
+	size_t len = strlen(msg) + 1, rlen = sizeof *from->reasons * (size_t)(from->n + 1);
+	char *out = memcpy(a ? pk_arena_alloc(a, len) : pk_xmalloc(len), msg, len);
+	*to = *from;
+	to->reasons = memcpy(a ? pk_arena_alloc(a, rlen) : pk_xmalloc(rlen), from->reasons, rlen - sizeof *from->reasons);
+	return out;
+}
+
 const char *pk_session_filter_message(pk_evaluation *e, const pk_session *x)
 {
 	if (e->nnodes == 0)
 		return PK_R_NO_NODES;
+	fit_cache *fc = (fit_cache *)&x->fit; /* the session is not const itself */
+	if (fc->valid && fc->fe.nnodes == e->nnodes)
+		return fit_copy(&e->arena, fc->msg, &fc->fe, &e->filter_error);
 	const pk_status **st = pk_xmalloc(sizeof *st * (size_t)(x->ncounts + 1));
 	long *w = pk_xmalloc(sizeof *w * (size_t)(x->ncounts + 1));
 	long n = 0;
@@ -747,6 +772,10 @@ const char *pk_session_filter_message(pk_evaluation *e, const pk_session *x)
 	const char *msg = pk_fit_error_weighted(&e->arena, e->nnodes, st, w, n, &e->filter_error);
 	free(st);
 	free(w);
+	free(fc->msg);
+	free(fc->fe.reasons);
+	fc->msg = fit_copy(NULL, msg, &e->filter_error, &fc->fe);
+	fc->valid = true;
 	return msg;
 }
 
