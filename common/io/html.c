@@ -227,6 +227,16 @@ void pk_html_elem(pk_html *h, const char *tag, const char *text, ...)
 	pk_html_close(h, tag);
 }
 
+void pk_html_count(pk_html *h, const char *id, const char *label, long v)
+{
+	char buf[32];
+	snprintf(buf, sizeof buf, "%ld", v);
+	PK_HTML_LIT(h, "<li>");
+	pk_html_elem(h, "span", label, NULL);
+	pk_html_elem(h, "strong", buf, "id", id, NULL);
+	PK_HTML_LIT(h, "</li>");
+}
+
 /* ---- embedded JSON ------------------------------------------------------------------- */
 
 /* JSON text from cJSON: < > & can only be inside strings, where \u escapes

@@ -54,6 +54,10 @@ void pk_html_close(pk_html *h, const char *tag);
 /* <tag attrs>text</tag> */
 void pk_html_elem(pk_html *h, const char *tag, const char *text, ...) __attribute__((sentinel));
 
+/* One box of a page's row of counts (inside <ul class="counts">): <li>
+ * with the label and the number, the number's element named id. */
+void pk_html_count(pk_html *h, const char *id, const char *label, long v);
+
 /* <script type="application/json" id="id">v</script>, escaped as above. */
 void pk_html_json(pk_html *h, const char *id, const cJSON *v);
 /* The JSON text of v escaped for a script element, without the element:

@@ -78,16 +78,6 @@ static void write_warnings(pk_html *h, const cJSON *summary)
 	PK_HTML_LIT(h, "</section>\n");
 }
 
-static void count_box(pk_html *h, const char *id, const char *label, double v)
-{
-	char buf[32];
-	snprintf(buf, sizeof buf, "%.0f", v);
-	PK_HTML_LIT(h, "<li>");
-	pk_html_elem(h, "span", label, NULL);
-	pk_html_elem(h, "strong", buf, "id", id, NULL);
-	PK_HTML_LIT(h, "</li>");
-}
-
 static void write_classes(pk_html *h, const pk_replay_page *p)
 {
 	const cJSON *s = p->summary, *c;
@@ -98,11 +88,11 @@ static void write_classes(pk_html *h, const pk_replay_page *p)
 	}
 	section_start(h, "classes", "Classes");
 	PK_HTML_LIT(h, "<ul class=\"counts\">");
-	count_box(h, "count-trace-pods", "trace pods", num(s, "tracePods"));
-	count_box(h, "count-classes", "priority classes", cJSON_GetArraySize(pk_get(s, "classes")));
-	count_box(h, "count-evicted", "evicted (trace pods)", evicted);
-	count_box(h, "count-snapshot-evicted", "snapshot pods evicted", num(s, "snapshotEvicted"));
-	count_box(h, "count-never", "never scheduled", never);
+	pk_html_count(h, "count-trace-pods", "trace pods", (long)num(s, "tracePods"));
+	pk_html_count(h, "count-classes", "priority classes", cJSON_GetArraySize(pk_get(s, "classes")));
+	pk_html_count(h, "count-evicted", "evicted (trace pods)", (long)evicted);
+	pk_html_count(h, "count-snapshot-evicted", "snapshot pods evicted", (long)num(s, "snapshotEvicted"));
+	pk_html_count(h, "count-never", "never scheduled", (long)never);
 	PK_HTML_LIT(h, "</ul>\n<p>Per PriorityClass, highest first, as <code>-o table</code> prints it: the trace's "
 	               "pods and their replacements; waits from arrival to the first bind (to the end for a pod never "
 	               "scheduled), in seconds; lost pod-seconds are run time thrown away by evictions.</p>\n");

@@ -180,16 +180,6 @@ void rp_write_warnings(pk_report *r, pk_html *h)
 
 /* ---- 1. summary ---------------------------------------------------------------------- */
 
-static void count_box(pk_html *h, const char *id, const char *label, long v)
-{
-	char buf[32];
-	snprintf(buf, sizeof buf, "%ld", v);
-	PK_HTML_LIT(h, "<li>");
-	pk_html_elem(h, "span", label, NULL);
-	pk_html_elem(h, "strong", buf, "id", id, NULL);
-	PK_HTML_LIT(h, "</li>");
-}
-
 typedef struct result_row {
 	const char *result;
 	long units, pods, victims;
@@ -262,19 +252,19 @@ void rp_write_summary(pk_report *r, pk_html *h)
 	result_row rows[16];
 	long n = count_results(r, rows, 16);
 	PK_HTML_LIT(h, "<ul class=\"counts\">");
-	count_box(h, "count-warnings", "Warnings", r->nwarnings);
-	count_box(h, "count-units", "Plans", r->nunits);
+	pk_html_count(h, "count-warnings", "Warnings", r->nwarnings);
+	pk_html_count(h, "count-units", "Plans", r->nunits);
 	for (long i = 0; i < n; i++) {
 		char id[200];
 		pk_html_id(id, sizeof id, "count-result-", rows[i].result);
-		count_box(h, id, rows[i].result, rows[i].units);
+		pk_html_count(h, id, rows[i].result, rows[i].units);
 	}
 	long recreated = r->summary ? rp_num(r->summary, "recreated") : r->recreated;
 	long cascades = r->summary ? rp_num(r->summary, "cascadingPreemptions") : r->cascades;
-	count_box(h, "count-victims", "Victims", r->victims);
-	count_box(h, "count-pdb-violations", "PDB violations", r->pdb_violations);
-	count_box(h, "count-recreations", "Recreated victims", recreated);
-	count_box(h, "count-cascades", "Cascading preemptions", cascades);
+	pk_html_count(h, "count-victims", "Victims", r->victims);
+	pk_html_count(h, "count-pdb-violations", "PDB violations", r->pdb_violations);
+	pk_html_count(h, "count-recreations", "Recreated victims", recreated);
+	pk_html_count(h, "count-cascades", "Cascading preemptions", cascades);
 	PK_HTML_LIT(h, "</ul>\n");
 	simulation_line(r, h);
 	static const char *const cols[] = { "Result", "Plans", "Pods", "Victims", NULL };

@@ -126,22 +126,6 @@ static bool pod_footprint(const pk_snapshot *s, const pk_pod *pod, const pk_node
 	return any;
 }
 
-/* nodeFitsResources: one resource, Insufficient when the demand exceeds
- * what is free, Unresolvable when it exceeds the allocatable. */
-static void check(pk_status *st, const pk_snapshot *s, const char *reason, const char *name, int64_t demand,
-                  int64_t alloc, int64_t used, bool *unresolvable)
-{
-	if (demand <= 0 || demand <= alloc - used)
-		return;
-	if (!reason) {
-		char buf[320];
-		snprintf(buf, sizeof buf, PK_R_INSUFFICIENT, name);
-		reason = pk_intern(s->strs, buf);
-	}
-	pk_status_add_reason(st, reason);
-	*unresolvable |= demand > alloc;
-}
-
 bool pk_dra_nodealloc_fits(const pk_snapshot *s, const pk_pod *pod, const pk_nodeinfo *ni, const pk_res *extra,
                            pk_status *out)
 {
@@ -152,14 +136,14 @@ bool pk_dra_nodealloc_fits(const pk_snapshot *s, const pk_pod *pod, const pk_nod
 	pk_status st;
 	pk_status_set(&st, PK_CODE_SUCCESS, NULL, NULL);
 	bool unresolvable = false;
-	check(&st, s, PK_R_CPU, "cpu", p->cpu + f.cpu, al->cpu, rq->cpu + extra->cpu, &unresolvable);
-	check(&st, s, PK_R_MEMORY, "memory", p->memory + f.memory, al->memory, rq->memory + extra->memory,
-	      &unresolvable);
-	check(&st, s, PK_R_EPHEMERAL, "ephemeral-storage", p->ephemeral + f.ephemeral, al->ephemeral,
-	      rq->ephemeral + extra->ephemeral, &unresolvable);
+	pk_fit_check_resource(&st, s, "cpu", PK_R_CPU, p->cpu + f.cpu, al->cpu, rq->cpu + extra->cpu, &unresolvable);
+	pk_fit_check_resource(&st, s, "memory", PK_R_MEMORY, p->memory + f.memory, al->memory, rq->memory + extra->memory,
+	                      &unresolvable);
+	pk_fit_check_resource(&st, s, "ephemeral-storage", PK_R_EPHEMERAL, p->ephemeral + f.ephemeral, al->ephemeral,
+	                      rq->ephemeral + extra->ephemeral, &unresolvable);
 	for (int i = 0; i < f.nhuge; i++)
-		check(&st, s, NULL, f.huge[i], pk_res_scalar(p, f.huge[i]) + f.huge_amount[i],
-		      pk_res_scalar(al, f.huge[i]), pk_res_scalar(rq, f.huge[i]) + pk_res_scalar(extra, f.huge[i]),
+		pk_fit_check_resource(&st, s, f.huge[i], NULL, pk_res_scalar(p, f.huge[i]) + f.huge_amount[i],
+		                      pk_res_scalar(al, f.huge[i]), pk_res_scalar(rq, f.huge[i]) + pk_res_scalar(extra, f.huge[i]),
 		      &unresolvable);
 	if (st.nreasons == 0)
 		return true;

@@ -63,6 +63,12 @@ const pk_status *pk_status_table_intern(pk_status_table *t, const pk_status *st)
  * first failure like RunFilterPlugins. The last two read the cycle's
  * PreFilter state (cycle.h) when it was built for this pod: pk_evaluate
  * opens the preemptor's cycle, a gang placement one per member. */
+/* NodeResourcesFit's check of one resource (fitsRequest): the reason
+ * added when req exceeds what is free (the constant for cpu, memory and
+ * ephemeral-storage; NULL for others: "Insufficient <name>", interned in
+ * s's table), *unresolvable when it exceeds the allocatable. */
+void pk_fit_check_resource(pk_status *st, const pk_snapshot *s, const char *name, const char *reason, int64_t req,
+                           int64_t alloc, int64_t used, bool *unresolvable);
 pk_status pk_run_filters(pk_cycle *c, const pk_pod *pod, const pk_nodeinfo *ni);
 /* Pieces of NodeAffinity and TaintToleration, shared with the spread and
  * gang code: spec.nodeSelector + required node affinity; NoSchedule and

@@ -167,10 +167,8 @@ static bool res_fits(int64_t req, int64_t alloc, int64_t used)
 	return req <= 0 || req <= alloc - used;
 }
 
-/* reason: the constant for cpu, memory and ephemeral-storage; NULL for
- * other resources, whose reason is made from name. */
-static void check_res(pk_status *st, pk_snapshot *s, const char *name, const char *reason, int64_t req,
-                      int64_t alloc, int64_t used, bool *unresolvable)
+void pk_fit_check_resource(pk_status *st, const pk_snapshot *s, const char *name, const char *reason, int64_t req,
+                           int64_t alloc, int64_t used, bool *unresolvable)
 {
 	if (res_fits(req, alloc, used))
 		return;
@@ -194,14 +192,15 @@ static pk_status fits_request(pk_snapshot *s, const pk_pod *pod, const pk_nodein
 	if ((int64_t)(ni->npods + extra_pods + 1) * 1000 > al->pods)
 		pk_status_add_reason(&st, R_TOO_MANY_PODS);
 	if (!pk_res_is_zero(p)) {
-		check_res(&st, s, "cpu", R_CPU, p->cpu, al->cpu, rq->cpu + extra->cpu, &unresolvable);
-		check_res(&st, s, "memory", R_MEMORY, p->memory, al->memory, rq->memory + extra->memory, &unresolvable);
-		check_res(&st, s, "ephemeral-storage", R_EPHEMERAL, p->ephemeral, al->ephemeral,
-		          rq->ephemeral + extra->ephemeral, &unresolvable);
+		pk_fit_check_resource(&st, s, "cpu", R_CPU, p->cpu, al->cpu, rq->cpu + extra->cpu, &unresolvable);
+		pk_fit_check_resource(&st, s, "memory", R_MEMORY, p->memory, al->memory, rq->memory + extra->memory,
+		                      &unresolvable);
+		pk_fit_check_resource(&st, s, "ephemeral-storage", R_EPHEMERAL, p->ephemeral, al->ephemeral,
+		                      rq->ephemeral + extra->ephemeral, &unresolvable);
 		for (int i = 0; i < p->nscalar; i++) {
 			const char *n = p->scalar[i].name;
-			check_res(&st, s, n, NULL, p->scalar[i].milli, pk_res_scalar(al, n),
-			          requested_scalar(rq, n) + requested_scalar(extra, n), &unresolvable);
+			pk_fit_check_resource(&st, s, n, NULL, p->scalar[i].milli, pk_res_scalar(al, n),
+			                      requested_scalar(rq, n) + requested_scalar(extra, n), &unresolvable);
 		}
 	}
 	if (st.nreasons > 0) {
@@ -260,10 +259,10 @@ pk_status pk_fit_basic(const pk_pod *pod, const pk_node *n, int64_t npods, int64
 	if ((npods + 1) * 1000 > al->pods)
 		pk_status_add_reason(&st, R_TOO_MANY_PODS);
 	if (!pk_res_is_zero(p)) {
-		check_res(&st, NULL, "cpu", R_CPU, p->cpu, al->cpu, cpu, &unresolvable);
-		check_res(&st, NULL, "memory", R_MEMORY, p->memory, al->memory, memory, &unresolvable);
-		check_res(&st, NULL, "ephemeral-storage", R_EPHEMERAL, p->ephemeral, al->ephemeral, ephemeral,
-		          &unresolvable);
+		pk_fit_check_resource(&st, NULL, "cpu", R_CPU, p->cpu, al->cpu, cpu, &unresolvable);
+		pk_fit_check_resource(&st, NULL, "memory", R_MEMORY, p->memory, al->memory, memory, &unresolvable);
+		pk_fit_check_resource(&st, NULL, "ephemeral-storage", R_EPHEMERAL, p->ephemeral, al->ephemeral, ephemeral,
+		                      &unresolvable);
 	}
 	if (st.nreasons > 0) {
 		st.code = unresolvable ? PK_CODE_UNSCHEDULABLE_UNRESOLVABLE : PK_CODE_UNSCHEDULABLE;
