@@ -224,7 +224,8 @@ static int add_claim(pk_dra_set *s, pk_decoder *d, const cJSON *obj, long record
 
 static int add_class(pk_dra_set *s, pk_decoder *d, const cJSON *obj, char *err, size_t errsize)
 {
-	pk_dra_class c = { .name = istr(d, obj, "metadata.name") };
+	pk_dra_class c = { .name = istr(d, obj, "metadata.name"),
+		           .extended_resource_name = istr(d, obj, "spec.extendedResourceName") };
 	if (decode_selectors(d, pk_getp(obj, "spec.selectors"), &c.selectors, &c.nselectors, "spec", err, errsize) < 0)
 		return -1;
 	s->classes = pk_grow(s->classes, &s->classcap, (size_t)s->nclasses + 1, sizeof *s->classes);
@@ -684,6 +685,17 @@ const pk_dra_class *pk_dra_class_get(const pk_dra_set *s, const char *name)
 			hi = mid;
 	}
 	return lo < s->nclasses && strcmp(s->classes[lo].name, name) == 0 ? &s->classes[lo] : NULL;
+}
+
+#define IMPLICIT_CLASS_PREFIX "deviceclass.resource.kubernetes.io/"
+
+const pk_dra_class *pk_dra_class_for_resource(const pk_dra_set *s, const char *resource)
+{
+	for (long i = 0; i < s->nclasses; i++)
+		if (*s->classes[i].extended_resource_name && strcmp(s->classes[i].extended_resource_name, resource) == 0)
+			return &s->classes[i];
+	size_t n = strlen(IMPLICIT_CLASS_PREFIX);
+	return strncmp(resource, IMPLICIT_CLASS_PREFIX, n) == 0 ? pk_dra_class_get(s, resource + n) : NULL;
 }
 
 const pk_dra_template *pk_dra_template_get(const pk_dra_set *s, const char *ns, const char *name)

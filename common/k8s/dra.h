@@ -47,6 +47,7 @@ enum {
 	PK_DRA_OFF_ADMIN_ACCESS = 1u << 1,        /* DRAAdminAccess */
 	PK_DRA_OFF_PARTITIONABLE = 1u << 2,       /* DRAPartitionableDevices */
 	PK_DRA_OFF_CONSUMABLE_CAPACITY = 1u << 3, /* DRAConsumableCapacity */
+	PK_DRA_OFF_EXTENDED_RESOURCE = 1u << 4,   /* DRAExtendedResource */
 };
 
 /* A counter set: a slice's sharedCounters[] entry, or what a device's
@@ -129,6 +130,7 @@ typedef struct pk_dra_claim {
 
 typedef struct pk_dra_class {
 	const char *name;
+	const char *extended_resource_name; /* spec.extendedResourceName (interned; "" when none) */
 	pk_dra_selector *selectors;
 	int nselectors;
 } pk_dra_class;
@@ -233,6 +235,13 @@ unsigned pk_dra_features_off(const struct pk_release_profile *p);
 void pk_dra_slices_of_node(const pk_dra_set *s, const char *node, long *first, long *n);
 const pk_dra_claim *pk_dra_claim_get(const pk_dra_set *s, const char *ns, const char *name);
 const pk_dra_class *pk_dra_class_get(const pk_dra_set *s, const char *name);
+/* The class an extended resource name maps to (DRAExtendedResource):
+ * the one whose spec.extendedResourceName it is, else the one it names
+ * implicitly ("deviceclass.resource.kubernetes.io/<class>"), or NULL. Of
+ * two classes with one explicit name, the first by name (upstream's
+ * resolver keeps one of them; which is not modelled). Needs the set
+ * finished. */
+const pk_dra_class *pk_dra_class_for_resource(const pk_dra_set *s, const char *resource);
 const pk_dra_template *pk_dra_template_get(const pk_dra_set *s, const char *ns, const char *name);
 /* The device's attribute a matchAttribute constraint names, or NULL; two
  * attribute values equal (kind and value)? */

@@ -134,5 +134,6 @@ unsigned pk_dra_features_off(const pk_release_profile *p)
 {
 	return (p->dra_device_taints ? 0 : PK_DRA_OFF_DEVICE_TAINTS) | (p->dra_admin_access ? 0 : PK_DRA_OFF_ADMIN_ACCESS) |
 	       (p->dra_partitionable_devices ? 0 : PK_DRA_OFF_PARTITIONABLE) |
-	       (p->dra_consumable_capacity ? 0 : PK_DRA_OFF_CONSUMABLE_CAPACITY);
+	       (p->dra_consumable_capacity ? 0 : PK_DRA_OFF_CONSUMABLE_CAPACITY) |
+	       (p->dra_extended_resource ? 0 : PK_DRA_OFF_EXTENDED_RESOURCE);
 }

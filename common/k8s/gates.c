@@ -131,8 +131,8 @@ static const pk_gate_info registry[PK_NGATES] = {
 		"DRAConsumableCapacity", "kube-apiserver, kube-scheduler", {ALPHA_OFF, BETA_ON, BETA_ON}, false, DRA_ALLOCATOR_TOOLS,
 		NULL, .follows_upstream = true},
 	[PK_GATE_DRA_EXTENDED_RESOURCE] = {
-		"DRAExtendedResource", "kube-apiserver, kube-scheduler", {ALPHA_OFF, BETA_ON, GA_LOCKED}, false, DRA_TOOLS,
-		NULL, .follows_upstream = true},
+		"DRAExtendedResource", "kube-apiserver, kube-scheduler", {ALPHA_OFF, BETA_ON, GA_LOCKED}, false,
+		DRA_ALLOCATOR_TOOLS, NULL, .follows_upstream = true},
 	[PK_GATE_DRA_DERIVED_ATTRIBUTES] = {
 		"DRADerivedAttributes", "kube-apiserver, kube-scheduler", {ABSENT, ABSENT, ALPHA_OFF}, false, DRA_TOOLS,
 		NULL, .follows_upstream = true},

@@ -287,6 +287,23 @@ static const char *unsupported_of(const dra_res *r, const pk_dra_claim **claim)
 	return NULL;
 }
 
+/* preFilterExtendedResources: the pod's claim for its extended resources
+ * backed by DRA, last among its claims. Said. */
+static void ext_claim(pk_snapshot *s, const pk_pod *pod, dra_res *r)
+{
+	char asks[1000] = "", text[3000];
+	pk_dra_ext_claim(s, pod, r, asks, sizeof asks);
+	snprintf(text, sizeof text,
+	         "extended resources backed by DRA (DRAExtendedResource): %s: on a node whose allocatable does not "
+	         "list the resource, DynamicResources allocates that many devices of the class (NodeResourcesFit "
+	         "leaves it); upstream writes the claim at binding as %s-extended-resources-<5 random characters> "
+	         "with one request per container (container-<i>-request-<j>); here one claim %s/%s-extended-resources "
+	         "with one request per resource, named after it, for the pod's effective request (upstream gives an "
+	         "init container's ask devices of its own beside the other containers')",
+	         asks, pod->name, pod->namespace_, pod->name);
+	assume(s, r, text);
+}
+
 /* Does every pod of the con need claims of its own (from templates)? */
 static bool per_pod(const pk_pod_dra *pd)
 {
@@ -315,9 +332,19 @@ static dra_res *find_first(pk_pod_dra *pd, const pk_pod *pod)
 
 void pk_dra_resolve(pk_snapshot *s, const pk_pod *pod)
 {
-	pk_pod_dra *pd = (pk_pod_dra *)pod->con->dra;
-	if (!pd || !s->dra)
+	if (!s->dra)
 		return;
+	pk_pod_dra *pd = (pk_pod_dra *)pod->con->dra;
+	/* its extended resources backed by DRA: a resolution of its own (a
+	 * claim made for it unless it is bound: a bound pod's is the input's) */
+	bool mapped = pk_dra_ext_wanted(s, pod), ext = mapped && !*pod->node_name;
+	if ((!pd || pd->nclaims == 0) && !ext)
+		return;
+	if (!pd) { /* no spec.resourceClaims: the claim for its extended resources only */
+		pd = pk_arena_alloc(&s->arena, sizeof *pd);
+		memset(pd, 0, sizeof *pd);
+		((pk_pod_constraints *)pod->con)->dra = pd;
+	}
 	if (pd->resolved_for != s->dra) {
 		pd->resolved = NULL;
 		pd->resolved_for = s->dra;
@@ -332,13 +359,16 @@ void pk_dra_resolve(pk_snapshot *s, const pk_pod *pod)
 	dra_res *r = pk_arena_alloc(&s->arena, sizeof *r);
 	memset(r, 0, sizeof *r);
 	r->reject.code = PK_CODE_SUCCESS;
-	r->claims = pk_arena_alloc(&s->arena, sizeof *r->claims * (size_t)(pd->nclaims + 1));
-	r->pod = per_pod(pd) ? pod : NULL;
+	r->claims = pk_arena_alloc(&s->arena, sizeof *r->claims * (size_t)(pd->nclaims + 2));
+	r->pod = per_pod(pd) || mapped ? pod : NULL;
 	r->next = pd->resolved;
 	pd->resolved = r;
 	r->s = s;
-	if (claims_found(s, pod, r))
+	if (claims_found(s, pod, r)) {
+		if (ext)
+			ext_claim(s, pod, r);
 		claims_usable(s, pod, r);
+	}
 	const pk_dra_claim *c;
 	const char *what = r->reject.code == PK_CODE_SUCCESS ? unsupported_of(r, &c) : NULL;
 	if (what) { /* not modelled: the pod keeps its warning, which names it; the plugin does not run */
@@ -366,7 +396,10 @@ bool pk_dra_node_fits(const pk_snapshot *s, const pk_pod *pod, const pk_node *n,
 	for (int i = 0; i < r->nclaims; i++)
 		unavailable |= r->claims[i]->allocated && !pk_dra_allocation_on_node(r->claims[i], n);
 	bool error = false;
-	if (!pk_dra_allocatable(s, r, n, &error, NULL)) {
+	dra_view v;
+	bool ok = pk_dra_allocatable(s, pk_dra_on_node(r, n, &v), n, &error, NULL);
+	pk_dra_view_free(&v);
+	if (!ok) {
 		if (error) /* the allocator's error aborts the cycle upstream */
 			pk_status_set(out, PK_CODE_ERROR, PLUGIN, "CEL runtime error");
 		else
@@ -391,13 +424,17 @@ static pk_dra_pick pick_of(const pk_dra_claim *c, const char *request, const cha
 int pk_dra_devices_on(const pk_snapshot *s, const pk_pod *pod, const pk_node *n, pk_dra_pick **out)
 {
 	*out = NULL;
-	const dra_res *r = pk_dra_resolution(pod);
-	if (!r || !r->applies || r->reject.code != PK_CODE_SUCCESS)
+	const dra_res *full = pk_dra_resolution(pod);
+	if (!full || !full->applies || full->reject.code != PK_CODE_SUCCESS)
 		return 0;
 	alloc_out o = { 0 };
 	bool error;
-	if (!pk_dra_allocatable(s, r, n, &error, &o))
+	dra_view view;
+	const dra_res *r = pk_dra_on_node(full, n, &view);
+	if (!pk_dra_allocatable(s, r, n, &error, &o)) {
+		pk_dra_view_free(&view);
 		return 0;
+	}
 	int cap = o.ndevs;
 	for (int i = 0; i < r->nclaims; i++)
 		cap += r->claims[i]->allocated ? r->claims[i]->ndevices : 0;
@@ -418,6 +455,7 @@ int pk_dra_devices_on(const pk_snapshot *s, const pk_pod *pod, const pk_node *n,
 			}
 	}
 	pk_dra_alloc_out_free(&o);
+	pk_dra_view_free(&view);
 	if (!k)
 		free(v);
 	else
@@ -462,24 +500,29 @@ static pk_dra_device_ref *claim_results(pk_snapshot *s, const pk_dra_claim *c, c
 static void dra_bound(pk_snapshot *s, pk_pod *pod, const pk_node *n)
 {
 	pk_dra_resolve(s, pod);
-	const dra_res *r = pk_dra_resolution(pod);
-	if (!r || !r->applies || r->reject.code != PK_CODE_SUCCESS)
+	const dra_res *full = pk_dra_resolution(pod);
+	if (!full || !full->applies || full->reject.code != PK_CODE_SUCCESS)
 		return;
 	alloc_out o = { 0 };
 	bool error;
-	if (!pk_dra_allocatable(s, r, n, &error, &o))
+	dra_view view;
+	const dra_res *r = pk_dra_on_node(full, n, &view);
+	if (!pk_dra_allocatable(s, r, n, &error, &o)) {
+		pk_dra_view_free(&view);
 		return;
+	}
 	bool *unallocated = pk_xcalloc((size_t)r->nclaims + 1, sizeof *unallocated);
 	for (int i = 0; i < r->nclaims; i++)
 		unallocated[i] = !r->claims[i]->allocated;
 	int q = 0;
 	for (int i = 0; i < r->nclaims; i++) {
-		pk_dra_claim *c = mutable_claim(s, r->claims[i]);
+		/* the extended-resource claim as asked on n (view), allocated and reserved as the pod's */
+		pk_dra_claim *c = mutable_claim(s, pk_dra_view_claim(full, &view, r->claims[i]));
 		if (unallocated[i] && o.first) {
 			int nd;
 			bool local;
-			pk_dra_device_ref *refs = claim_results(s, c, &o, q, &nd, &local);
-			q += c->nrequests;
+			pk_dra_device_ref *refs = claim_results(s, r->claims[i], &o, q, &nd, &local);
+			q += r->claims[i]->nrequests;
 			if (!c->allocated) /* a claim the pod lists twice is allocated once */
 				pk_dra_claim_allocate(s->dra, c, refs, nd, local ? n->name : NULL);
 		}
@@ -487,6 +530,7 @@ static void dra_bound(pk_snapshot *s, pk_pod *pod, const pk_node *n)
 	}
 	free(unallocated);
 	pk_dra_alloc_out_free(&o);
+	pk_dra_view_free(&view);
 }
 
 /* The pod is gone (evicted or deleted): its reservations go, and a claim

@@ -56,6 +56,11 @@ struct pk_cycle;
 bool pk_dra_node_fits_in_cycle(const struct pk_cycle *c, const pk_pod *pod, const pk_nodeinfo *ni,
                                pk_pod *const *extra, int nextra, pk_status *out);
 
+/* Does a DeviceClass back the extended resource (DRAExtendedResource on
+ * in the release)? NodeResourcesFit then leaves it to DynamicResources on a
+ * node whose allocatable does not list it (fit.go fitsRequest). */
+bool pk_dra_backs_resource(const pk_snapshot *s, const char *resource);
+
 /* Does the plugin run for pod (its claims resolved and modelled)? */
 bool pk_dra_applies(const pk_pod *pod);
 /* Does it allocate devices to one of the pod's claims (one not allocated

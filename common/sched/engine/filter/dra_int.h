@@ -21,6 +21,8 @@ struct dra_res {
 	const pk_pod *pod;              /* the pod of a per-pod resolution (claims from templates), else NULL */
 	struct dra_res *next;           /* the con's other pods' */
 	const char *assumes;            /* claims made from templates here, or NULL */
+	const pk_dra_claim *ext;        /* the claim for extended resources backed by DRA (the last of
+	                                 * claims; dra_ext.c), or NULL */
 	const char *held_note;          /* pk_dra_held_devices_note, as of the set's generation: */
 	long held_note_gen;             /* 0: not computed yet */
 };
@@ -70,6 +72,29 @@ sel_verdict pk_dra_device_matches(const pk_dra_class *cls, const pk_dra_request 
  * *error: a CEL runtime error stopped it. */
 bool pk_dra_allocatable(const pk_snapshot *s, const dra_res *r, const pk_node *n, bool *error, alloc_out *out);
 void pk_dra_alloc_out_free(alloc_out *o);
+
+/* ---- extended resources backed by DRA (dra_ext.c) ---- */
+
+/* Does the pod request an extended resource a DeviceClass backs, the
+ * release's DRAExtendedResource on? */
+bool pk_dra_ext_wanted(pk_snapshot *s, const pk_pod *pod);
+/* Make the pod's extended-resource claim (one ExactCount request per such
+ * resource, named after it, of its class) and append it to r's claims (room
+ * for one more); what it asks, for the assumption, into text. */
+void pk_dra_ext_claim(pk_snapshot *s, const pk_pod *pod, dra_res *r, char *text, size_t size);
+/* r as the Filter sees it on n: its extended-resource claim asks only for
+ * the resources n's allocatable does not list (none: no claim there),
+ * filterExtendedResources. Either r itself or v's copy (free with
+ * pk_dra_view_free); pk_dra_view_claim maps a claim of the copy back. */
+typedef struct dra_view {
+	dra_res res;
+	pk_dra_claim ext;
+	const pk_dra_claim **claims;
+	pk_dra_request *requests;
+} dra_view;
+const dra_res *pk_dra_on_node(const dra_res *r, const pk_node *n, dra_view *v);
+const pk_dra_claim *pk_dra_view_claim(const dra_res *r, const dra_view *v, const pk_dra_claim *c);
+void pk_dra_view_free(dra_view *v);
 
 /* What an answer under --dra-preemption=kep-5690 assumes (dra_preempt.c):
  * appended to r->assumes (pk_dra_assumption) of a pod with a claim to

@@ -199,6 +199,8 @@ static pk_status fits_request(pk_snapshot *s, const pk_pod *pod, const pk_nodein
 		                      rq->ephemeral + extra->ephemeral, &unresolvable);
 		for (int i = 0; i < p->nscalar; i++) {
 			const char *n = p->scalar[i].name;
+			if (pk_res_scalar(al, n) == 0 && pk_dra_backs_resource(s, n))
+				continue; /* left to DynamicResources (DRAExtendedResource) */
 			pk_fit_check_resource(&st, s, n, NULL, p->scalar[i].milli, pk_res_scalar(al, n),
 			                      requested_scalar(rq, n) + requested_scalar(extra, n), &unresolvable);
 		}
