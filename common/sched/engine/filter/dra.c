@@ -421,20 +421,33 @@ static pk_dra_pick pick_of(const pk_dra_claim *c, const char *request, const cha
 	return (pk_dra_pick){ c->namespace_, c->name, request, driver, pool, device, before };
 }
 
+/* What the allocator picks on n for the pod's claims as asked there (the
+ * extended-resource claim through view): the resolution asked, with the
+ * picks in *o and the view to free after both (pk_dra_view_free); NULL,
+ * nothing to free, when the pod's claims do not apply or do not allocate. */
+static const dra_res *allocation_on(const pk_snapshot *s, const pk_pod *pod, const pk_node *n, dra_view *view,
+                                    alloc_out *o)
+{
+	const dra_res *full = pk_dra_resolution(pod);
+	if (!full || !full->applies || full->reject.code != PK_CODE_SUCCESS)
+		return NULL;
+	bool error;
+	const dra_res *r = pk_dra_on_node(full, n, view);
+	if (!pk_dra_allocatable(s, r, n, &error, o)) {
+		pk_dra_view_free(view);
+		return NULL;
+	}
+	return r;
+}
+
 int pk_dra_devices_on(const pk_snapshot *s, const pk_pod *pod, const pk_node *n, pk_dra_pick **out)
 {
 	*out = NULL;
-	const dra_res *full = pk_dra_resolution(pod);
-	if (!full || !full->applies || full->reject.code != PK_CODE_SUCCESS)
-		return 0;
 	alloc_out o = { 0 };
-	bool error;
 	dra_view view;
-	const dra_res *r = pk_dra_on_node(full, n, &view);
-	if (!pk_dra_allocatable(s, r, n, &error, &o)) {
-		pk_dra_view_free(&view);
+	const dra_res *r = allocation_on(s, pod, n, &view, &o);
+	if (!r)
 		return 0;
-	}
 	int cap = o.ndevs;
 	for (int i = 0; i < r->nclaims; i++)
 		cap += r->claims[i]->allocated ? r->claims[i]->ndevices : 0;
@@ -500,17 +513,12 @@ static pk_dra_device_ref *claim_results(pk_snapshot *s, const pk_dra_claim *c, c
 static void dra_bound(pk_snapshot *s, pk_pod *pod, const pk_node *n)
 {
 	pk_dra_resolve(s, pod);
-	const dra_res *full = pk_dra_resolution(pod);
-	if (!full || !full->applies || full->reject.code != PK_CODE_SUCCESS)
-		return;
 	alloc_out o = { 0 };
-	bool error;
 	dra_view view;
-	const dra_res *r = pk_dra_on_node(full, n, &view);
-	if (!pk_dra_allocatable(s, r, n, &error, &o)) {
-		pk_dra_view_free(&view);
+	const dra_res *r = allocation_on(s, pod, n, &view, &o);
+	if (!r)
 		return;
-	}
+	const dra_res *full = pk_dra_resolution(pod);
 	bool *unallocated = pk_xcalloc((size_t)r->nclaims + 1, sizeof *unallocated);
 	for (int i = 0; i < r->nclaims; i++)
 		unallocated[i] = !r->claims[i]->allocated;
