@@ -119,6 +119,22 @@ void pk_dra_assumed_free(pk_snapshot *s, pk_dra_assumed *a);
 void pk_dra_devices_in_order(pk_snapshot *s, pk_pod *const *pods, const pk_node *const *nodes, int n,
                              pk_dra_pick **out, int *nout);
 
+/* --explain: why DynamicResources' Filter rejects pod on n, in this tool's
+ * words beside the scheduler's status, which says only "cannot allocate
+ * all claims" or "resourceclaim not available on the node"
+ * (dra_explain.c): the claim and request that cannot be met there, a cause
+ * (claimAllocatedElsewhere, noMatchingDevice, notEnoughDevices,
+ * devicesAllocated, devicesTainted, devicesUnavailable, notAllTogether,
+ * celRuntimeError) and a sentence naming the devices and their holders.
+ * False when the plugin does not run for pod. */
+typedef struct pk_dra_why {
+	char claim[600];                /* "namespace/name"; "" for the claims together */
+	char request[300];              /* "" when not one request */
+	const char *cause;
+	char message[1500];
+} pk_dra_why;
+bool pk_dra_explain(const pk_pod *pod, const pk_node *n, pk_dra_why *w);
+
 /* For a pod that stays pending: the devices its claims could use that
  * claims of lower-priority pods hold (driver/pool/device, holders
  * namespace/name), and why preemption does not free them in the release

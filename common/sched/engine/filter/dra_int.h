@@ -67,6 +67,11 @@ pk_cel_device pk_dra_cel_view(const pk_dra_slice *sl, const pk_dra_device *dv);
 /* The class's selectors, then the request's, for one device. */
 sel_verdict pk_dra_device_matches(const pk_dra_class *cls, const pk_dra_request *rq, const pk_cel_device *d);
 
+/* The taint of device dv that keeps request rq off it
+ * (taintPreventsAllocation: a NoSchedule or NoExecute taint no toleration
+ * of the request tolerates), or NULL. (dra_alloc.c) */
+const pk_taint *pk_dra_untolerated_taint(const pk_dra_request *rq, const pk_dra_device *dv);
+
 /* Can the pod's unallocated claims all be allocated on n? With out, what
  * the allocator picks (when it can; free with pk_dra_alloc_out_free).
  * *error: a CEL runtime error stopped it. */
