@@ -73,6 +73,22 @@ count() { grep -o -- "$2" <<<"$1" | wc -l; }
 	embedded "$page" preemptkit-records | jq -e 'map(select(.kind == "PreemptionPlan"))[0].nominatedNodeName == "demo-worker4"'
 }
 
+@test "victims --explain | preempt-plan -o html: nodes that lack devices, upstream's reason and preemptkit's detail in columns of their own" {
+	src="$FIX/victims/DRA-explain-says-per-node-why-devices-are-lacking-beside-upstream-s-reason"
+	page="$BATS_TEST_TMPDIR/dra-explain.html"
+	victims --explain --preemptor "$src/preemptor.yaml" "$src/cluster.yaml" | preempt-plan -o html >"$page" || true
+	valid "$page"
+	render "$page" dra-explain
+	for dom in "$NOJS" "$JS"; do
+		[[ $dom == *"Devices: preemptkit's detail (not the scheduler's)"* ]] || fail "the detail column"
+		# upstream's reason alone in its cell, the detail in the next but one
+		[[ $dom == *'<td class="reason">DynamicResources: cannot allocate all claims (Filter UnschedulableAndUnresolvable; Preemption is not helpful for scheduling)</td><td>n-taint</td><td class="reason">claim default/trainer-gpus, request gpus: it asks for 2 device(s)'*'(example.com/unhealthy=ecc:NoSchedule)</td>'* ]] ||
+			fail "a tainted node's row"
+		[ "$(count "$dom" '<td class="reason">DynamicResources: cannot allocate all claims')" -eq 5 ] || fail "five nodes"
+		[[ $dom != *'id="choice-table"'* ]] || fail "an empty candidates table"
+	done
+}
+
 @test "preempt-plan --simulate -o html: the counts and nodes of the NDJSON records, reasons grouped" {
 	json="$BATS_TEST_TMPDIR/sim.ndjson" page="$BATS_TEST_TMPDIR/sim.html"
 	# 1.36's gang answer (#138757) takes the whole etl group, which the page shows

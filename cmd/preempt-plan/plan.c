@@ -100,13 +100,16 @@ static void add_node_status(plan_run *r, plan_entry *e, const cJSON *o)
 		if (n < PK_STATUS_MAX_REASONS && cJSON_IsString(it))
 			reasons[n++] = it->valuestring;
 	e->not_candidates.all_names = r->writer->all_node_names;
-	const cJSON *t = pk_get(o, "untoleratedTaint");
-	char taint[600];
+	const cJSON *t = pk_get(o, "untoleratedTaint"), *dra = pk_get(o, "draDetail");
+	char taint[600], detail[2400];
 	pk_node_groups_add(&e->not_candidates, pk_str_or(o, "node", ""), pk_str_or(o, "stage", ""),
 	                   pk_str_or(o, "code", ""), pk_str(o, "plugin"), reasons, n, pk_str(o, "preemption"),
 	                   cJSON_IsObject(t) ? pk_taint_text(pk_str_or(t, "key", ""), pk_str_or(t, "value", ""),
 	                                                     pk_str_or(t, "effect", ""), taint, sizeof taint)
-	                                     : NULL);
+	                                     : NULL,
+	                   cJSON_IsObject(dra) ? pk_dra_detail_text(pk_str_or(dra, "claim", ""), pk_str_or(dra, "request", ""),
+	                                                            pk_str_or(dra, "message", ""), detail, sizeof detail)
+	                                       : NULL);
 	r->stats.used++;
 }
 

@@ -154,10 +154,11 @@ static void explain_rows(victims_run *r, const pk_evaluation *e)
 	for (long i = 0; i < e->nnodes; i++) {
 		const char *stage, *preemption;
 		const pk_status *st = pk_node_status_of(e, i, &stage, &preemption);
-		char taint[600];
+		char taint[600], detail[2400];
 		if (st && st->code != PK_CODE_SUCCESS)
 			pk_node_groups_add(&gs, e->nodes[i].ni->node->name, stage, pk_code_name(st->code), st->plugin,
-			                   st->reasons, st->nreasons, preemption, pk_node_taint_text(e, i, taint, sizeof taint));
+			                   st->reasons, st->nreasons, preemption, pk_node_taint_text(e, i, taint, sizeof taint),
+			                   pk_node_dra_detail_text(e, i, detail, sizeof detail));
 	}
 	explain_ctx x = { r, e };
 	pk_node_groups_flush(&gs, explain_row, &x);

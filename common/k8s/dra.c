@@ -557,12 +557,17 @@ bool pk_dra_claim_unreserve(pk_dra_set *s, pk_dra_claim *c, const char *uid, con
 	 * unused only (a claim allocated and never reserved stays allocated) */
 	if (k == before || k > 0 || !c->allocated)
 		return false;
+	pk_dra_claim_deallocate(s, c);
+	return true;
+}
+
+void pk_dra_claim_deallocate(pk_dra_set *s, pk_dra_claim *c)
+{
 	c->allocated = false;
 	c->ndevices = 0;
 	c->has_node_selector = false;
 	c->alloc_node = "";
 	index_held(s);
-	return true;
 }
 
 /* pinned[] sorted by (node name, index): a node's slices in the set's order */

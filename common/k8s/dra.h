@@ -273,6 +273,9 @@ void pk_dra_claim_reserve(pk_dra_claim *c, pk_arena *arena, const char *uid, con
  * name). When that empties it, the claim is deallocated as the
  * resourceclaim controller does (its devices free again): true then. */
 bool pk_dra_claim_unreserve(pk_dra_set *s, pk_dra_claim *c, const char *uid, const char *name);
+/* c is allocated no longer: its devices are free again (the index is
+ * rebuilt). The device list stays the caller's. */
+void pk_dra_claim_deallocate(pk_dra_set *s, pk_dra_claim *c);
 
 /* ---- a pod's claims ------------------------------------------------------ */
 

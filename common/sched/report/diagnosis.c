@@ -11,6 +11,7 @@
 
 #include "io/emit.h"
 #include "k8s/json.h"
+#include "sched/engine/filter/dra.h"
 
 enum { MAX_TAINTS = 64 };
 
@@ -122,3 +123,51 @@ void pk_pre_enqueue_emit(pk_emit *e, const char *key, const pk_evaluation *ev)
 	pk_emit_end(e);
 }
 
+
+/* ---- --explain: DynamicResources' rejection in this tool's words ---------------- */
+
+/* The account of node i, when DynamicResources' Filter stopped it (the
+ * scheduling cycle's filter; the dry run never asks it in the release). */
+static bool dra_why_of(const pk_evaluation *e, long i, const pk_status *st, pk_dra_why *w)
+{
+	if (!st || st->code == PK_CODE_SUCCESS || !st->plugin || strcmp(st->plugin, "DynamicResources") != 0 ||
+	    e->nodes[i].dry)
+		return false;
+	return pk_dra_explain(e->preemptor->pod, e->nodes[i].ni->node, w);
+}
+
+void pk_dra_detail_emit(pk_emit *em, const pk_evaluation *e, long i, const pk_status *st)
+{
+	pk_dra_why w;
+	if (!dra_why_of(e, i, st, &w))
+		return;
+	pk_emit_object(em, "draDetail");
+	if (*w.claim)
+		pk_emit_string(em, "claim", w.claim);
+	if (*w.request)
+		pk_emit_string(em, "request", w.request);
+	pk_emit_string(em, "cause", w.cause);
+	pk_emit_string(em, "message", w.message);
+	pk_emit_end(em);
+}
+
+const char *pk_dra_detail_text(const char *claim, const char *request, const char *message, char *buf,
+                               size_t size)
+{
+	if (*claim && *request)
+		snprintf(buf, size, "claim %s, request %s: %s", claim, request, message);
+	else if (*claim)
+		snprintf(buf, size, "claim %s: %s", claim, message);
+	else
+		snprintf(buf, size, "%s", message);
+	return buf;
+}
+
+const char *pk_node_dra_detail_text(const pk_evaluation *e, long i, char *buf, size_t size)
+{
+	const char *stage, *preemption;
+	pk_dra_why w;
+	if (!dra_why_of(e, i, pk_node_status_of(e, i, &stage, &preemption), &w))
+		return NULL;
+	return pk_dra_detail_text(w.claim, w.request, w.message, buf, size);
+}

@@ -241,6 +241,8 @@ void pk_plan_decide(pk_plan *p, int64_t now)
 	}
 }
 
+static void group_devices_reason(pk_plan *p, const pk_pg_evaluation *e);
+
 void pk_plan_of_group(pk_plan *p, const pk_pg_evaluation *e, const char *scheduler, int k8s_minor)
 {
 	const pk_podgroup *pg = e->group;
@@ -269,6 +271,28 @@ void pk_plan_of_group(pk_plan *p, const pk_pg_evaluation *e, const char *schedul
 		p->nvictims = e->nvictims;
 	}
 	snprintf(p->reason, sizeof p->reason, "%s", e->reason ? e->reason : "");
+	group_devices_reason(p, e);
+}
+
+/* "; <lead>: driver/pool/device, ... (claim ns/name, allocated when[,
+ * shared]), ..." appended to reason: devices v[0..n), claim by claim. */
+static void reason_devices(char *reason, size_t size, const char *lead, const pk_dra_pick *v, int n)
+{
+	size_t w = strlen(reason);
+	int k = snprintf(reason + w, size - w, "; %s:", lead);
+	for (int i = 0; k > 0 && (size_t)k < size - w && i < n; i++) {
+		w += (size_t)k;
+		const pk_dra_pick *d = &v[i];
+		bool last = i + 1 == n || v[i + 1].claim_name != d->claim_name ||
+		            v[i + 1].claim_namespace != d->claim_namespace;
+		k = snprintf(reason + w, size - w, " %s/%s/%s%s", d->driver, d->pool, d->device, last ? "" : ",");
+		if (last && k > 0 && (size_t)k < size - w) {
+			w += (size_t)k;
+			k = snprintf(reason + w, size - w, " (claim %s/%s, allocated %s%s)%s", d->claim_namespace,
+			             d->claim_name, d->allocated_before ? "before" : "now",
+			             d->group_shared ? ", shared with the group's other members" : "", i + 1 < n ? "," : "");
+		}
+	}
 }
 
 /* The devices a placed pod's claims get on n (DynamicResources), in the
@@ -276,23 +300,22 @@ void pk_plan_of_group(pk_plan *p, const pk_pg_evaluation *e, const char *schedul
 static void plan_devices(pk_plan *p, const pk_snapshot *s, const pk_pod *pod, const pk_node *n)
 {
 	p->ndevices = pk_dra_devices_on(s, pod, n, &p->devices);
-	if (!p->ndevices)
-		return;
-	size_t w = strlen(p->reason);
-	int k = snprintf(p->reason + w, sizeof p->reason - w, "; devices:");
-	for (int i = 0; k > 0 && (size_t)k < sizeof p->reason - w && i < p->ndevices; i++) {
-		w += (size_t)k;
-		const pk_dra_pick *d = &p->devices[i];
-		bool last = i + 1 == p->ndevices || p->devices[i + 1].claim_name != d->claim_name ||
-		            p->devices[i + 1].claim_namespace != d->claim_namespace;
-		k = snprintf(p->reason + w, sizeof p->reason - w, " %s/%s/%s%s", d->driver, d->pool, d->device,
-		             last ? "" : ",");
-		if (last && k > 0 && (size_t)k < sizeof p->reason - w) {
-			w += (size_t)k;
-			k = snprintf(p->reason + w, sizeof p->reason - w, " (claim %s/%s, allocated %s)%s", d->claim_namespace,
-			             d->claim_name, d->allocated_before ? "before" : "now", i + 1 < p->ndevices ? "," : "");
+	if (p->ndevices)
+		reason_devices(p->reason, sizeof p->reason, "devices", p->devices, p->ndevices);
+}
+
+/* A PodGroup's placed members' devices at the end of its reason, member by
+ * member ("<member> devices: ..."), as its evaluation placed them. */
+static void group_devices_reason(pk_plan *p, const pk_pg_evaluation *e)
+{
+	char lead[300];
+	bool placed = e->result == PK_PG_PREEMPT || e->result == PK_PG_NO_PREEMPTION_NEEDED;
+	for (int k = 0; placed && k < e->nmembers; k++)
+		if (e->placements[k].node && e->placements[k].ndevices) {
+			snprintf(lead, sizeof lead, "%s devices", e->placements[k].pod->name);
+			reason_devices(p->reason, sizeof p->reason, lead, e->placements[k].devices,
+			               e->placements[k].ndevices);
 		}
-	}
 }
 
 void pk_plan_of_step(pk_plan *p, const pk_sim_step *st, const pk_snapshot *s, int k8s_minor, const pk_apply *a)
@@ -550,13 +573,13 @@ static void warnings_emit(pk_emit *e, const pk_plan *p)
 	pk_emit_end(e);
 }
 
-/* The devices a placed pod's resource claims get (DynamicResources). */
-static void devices_emit(pk_emit *e, const pk_plan *p)
+/* The devices v[0..n) a placed pod's resource claims get (DynamicResources). */
+static void picks_emit(pk_emit *e, const pk_dra_pick *v, int n)
 {
 	char claim[600];
 	pk_emit_array(e, "devices");
-	for (int i = 0; i < p->ndevices; i++) {
-		const pk_dra_pick *d = &p->devices[i];
+	for (int i = 0; i < n; i++) {
+		const pk_dra_pick *d = &v[i];
 		snprintf(claim, sizeof claim, "%s/%s", d->claim_namespace, d->claim_name);
 		pk_emit_object(e, NULL);
 		pk_emit_string(e, "claim", claim);
@@ -565,9 +588,16 @@ static void devices_emit(pk_emit *e, const pk_plan *p)
 		pk_emit_string(e, "pool", d->pool);
 		pk_emit_string(e, "device", d->device);
 		pk_emit_string(e, "allocated", d->allocated_before ? "before" : "now");
+		if (d->group_shared) /* a claim the group's members share: the same devices */
+			pk_emit_bool(e, "shared", true);
 		pk_emit_end(e);
 	}
 	pk_emit_end(e);
+}
+
+static void devices_emit(pk_emit *e, const pk_plan *p)
+{
+	picks_emit(e, p->devices, p->ndevices);
 }
 
 /* A pod's: what was compared, where it fits, what stopped it. */
@@ -636,6 +666,8 @@ static void group_fields_emit(pk_emit *o, const pk_plan *p)
 		pk_emit_string(o, "name", e->placements[k].pod->name);
 		pk_emit_string(o, "node", e->placements[k].node->node->name);
 		pk_placement_emit(o, "placement", &e->placements[k].score);
+		if (e->placements[k].ndevices)
+			picks_emit(o, e->placements[k].devices, e->placements[k].ndevices);
 		pk_emit_end(o);
 	}
 	pk_emit_end(o);

@@ -752,6 +752,7 @@ static void node_status_emit(pk_emit *em, const pk_evaluation *e, long i, const 
 		pk_emit_string(em, "effect", pk_taint_effect_name(t->effect));
 		pk_emit_end(em);
 	}
+	pk_dra_detail_emit(em, e, i, st);
 	pk_emit_end(em);
 }
 
@@ -781,7 +782,7 @@ char *pk_node_status_text(const pk_evaluation *e, long i)
 
 void pk_node_groups_add(pk_node_groups *gs, const char *node, const char *stage, const char *code,
                         const char *plugin, const char *const *reasons, int nreasons, const char *preemption,
-                        const char *taint)
+                        const char *taint, const char *detail)
 {
 	char what[700];
 	size_t w = (size_t)snprintf(what, sizeof what, "%s: ", plugin && *plugin ? plugin : stage);
@@ -791,12 +792,15 @@ void pk_node_groups_add(pk_node_groups *gs, const char *node, const char *stage,
 		snprintf(what + w, sizeof what - w, " (%s %s%s%s%s%s)", stage, code, preemption ? "; " : "",
 		         preemption ? preemption : "", taint ? "; untolerated: " : "", taint ? taint : "");
 	long j = 0;
-	while (j < gs->n && strcmp(gs->g[j].what, what) != 0)
+	if (!detail)
+		detail = "";
+	while (j < gs->n && (strcmp(gs->g[j].what, what) != 0 || strcmp(gs->g[j].detail, detail) != 0))
 		j++;
 	if (j == gs->n) {
 		gs->g = pk_xrealloc(gs->g, (size_t)gs->n + 1, sizeof *gs->g);
 		memset(&gs->g[j], 0, sizeof *gs->g);
 		snprintf(gs->g[j].what, sizeof gs->g[j].what, "%s", what);
+		snprintf(gs->g[j].detail, sizeof gs->g[j].detail, "%s", detail);
 		gs->n++;
 	}
 	pk_node_group *x = &gs->g[j];
@@ -811,9 +815,10 @@ void pk_node_groups_add(pk_node_groups *gs, const char *node, const char *stage,
 void pk_node_groups_flush(pk_node_groups *gs, pk_node_group_row_fn fn, void *ctx)
 {
 	for (long j = 0; j < gs->n; j++) {
-		char nodes[440], reason[800];
+		char nodes[440], reason[2600];
 		snprintf(nodes, sizeof nodes, "%s%s", gs->g[j].nodes, gs->g[j].more ? ",..." : "");
-		snprintf(reason, sizeof reason, "%ld node(s): %s", gs->g[j].count, gs->g[j].what);
+		snprintf(reason, sizeof reason, "%ld node(s): %s%s%s", gs->g[j].count, gs->g[j].what,
+		         *gs->g[j].detail ? "; preemptkit's detail: " : "", gs->g[j].detail);
 		fn(ctx, &gs->g[j], nodes, reason);
 	}
 	free(gs->g);

@@ -186,6 +186,8 @@ const pk_status *pk_node_status_of(const pk_evaluation *e, long i, const char **
 typedef struct pk_node_group {
 	char what[700];           /* "TaintToleration: node(s) had ... (Filter UnschedulableAndUnresolvable; ...)" */
 	long count;
+	char detail[1600];        /* DynamicResources' rejection in this tool's words, or "": part
+	                           * of the key, kept apart from what (upstream's) */
 	char nodes[400];          /* "a,b,c" then ",..." when more were left out */
 	size_t nodes_len;
 	bool more;
@@ -199,10 +201,22 @@ typedef struct pk_node_groups {
 
 /* taint: the taint TaintToleration stopped at ("key=value:Effect",
  * pk_taint_text), or NULL: nodes stopped at different taints are different
- * groups. */
+ * groups; detail: pk_dra_detail_text's account of a DynamicResources
+ * rejection, or NULL, likewise. The row's reason ends with it after
+ * "; preemptkit's detail: ". */
 void pk_node_groups_add(pk_node_groups *gs, const char *node, const char *stage, const char *code,
                         const char *plugin, const char *const *reasons, int nreasons, const char *preemption,
-                        const char *taint);
+                        const char *taint, const char *detail);
+/* --explain's account of a node DynamicResources rejected, this tool's
+ * (dra.h pk_dra_explain), beside the status, which stays upstream's: the
+ * NodeStatus record's
+ *   "draDetail":{"claim","request","cause","message"}  (claim, request left out when "")
+ * and its one-line form "claim ns/name, request r: message" into buf
+ * (NULL when node i has none). diagnosis.c. */
+void pk_dra_detail_emit(pk_emit *em, const pk_evaluation *e, long i, const pk_status *st);
+const char *pk_node_dra_detail_text(const pk_evaluation *e, long i, char *buf, size_t size);
+const char *pk_dra_detail_text(const char *claim, const char *request, const char *message, char *buf,
+                               size_t size);
 /* A taint as kubectl taint and kubectl describe node write it:
  * "key=value:Effect", "key:Effect" without a value. */
 const char *pk_taint_text(const char *key, const char *value, const char *effect, char *buf, size_t size);

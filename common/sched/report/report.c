@@ -229,6 +229,8 @@ static void other_nodes_json(void *ctx, const pk_node_group *g, const char *node
 	cJSON_AddNumberToObject(o, "nodes", (double)g->count);
 	cJSON_AddStringToObject(o, "reason", g->what);
 	cJSON_AddStringToObject(o, "names", nodes);
+	if (*g->detail) /* DynamicResources' rejection in this tool's words (pk_dra_explain) */
+		cJSON_AddStringToObject(o, "detail", g->detail);
 	cJSON_AddItemToArray(ctx, o);
 	(void)reason;
 }

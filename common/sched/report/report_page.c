@@ -411,15 +411,24 @@ static void other_nodes(pk_html *h, const cJSON *groups)
 	if (!cJSON_GetArraySize(groups))
 		return;
 	pk_html_elem(h, "h3", "The other nodes", NULL);
-	static const char *const cols[] = { "Nodes", "Why not a candidate", "Which", NULL };
-	rp_table_start(h, "other-nodes-table", cols);
-	PK_HTML_LIT(h, "<tbody>\n");
+	/* a DynamicResources rejection explained in this tool's words: a column
+	 * of its own, apart from the scheduler's reason */
+	bool detail = false;
 	const cJSON *g;
+	cJSON_ArrayForEach(g, groups)
+		detail |= pk_str(g, "detail") != NULL;
+	static const char *const cols[] = { "Nodes", "Why not a candidate", "Which", NULL };
+	static const char *const cols_detail[] = { "Nodes", "Why not a candidate", "Which",
+		                                   "Devices: preemptkit's detail (not the scheduler's)", NULL };
+	rp_table_start(h, "other-nodes-table", detail ? cols_detail : cols);
+	PK_HTML_LIT(h, "<tbody>\n");
 	cJSON_ArrayForEach(g, groups) {
 		PK_HTML_LIT(h, "<tr>");
 		rp_td_num(h, rp_num(g, "nodes"));
 		pk_html_elem(h, "td", pk_str_or(g, "reason", ""), "class", "reason", NULL);
 		rp_td_text(h, pk_str_or(g, "names", ""));
+		if (detail)
+			pk_html_elem(h, "td", pk_str_or(g, "detail", "-"), "class", "reason", NULL);
 		PK_HTML_LIT(h, "</tr>\n");
 	}
 	rp_table_end(h);
@@ -452,13 +461,15 @@ void rp_write_choice(pk_report *r, pk_html *h)
 	static const char *const cols[] = { "Rank", "Node", "PDB violations", "Highest victim priority",
 		                            PK_ADJUSTED_SUM_COLUMN, "Victims", "Earliest start of the highest",
 		                            NULL };
-	rp_table_start(h, "choice-table", cols);
-	PK_HTML_LIT(h, "<tbody>\n");
-	const cJSON *c;
-	cJSON_ArrayForEach(c, ranked)
-		choice_row(h, c);
-	rp_table_end(h);
-	pk_html_elem(h, "p", PK_ADJUSTED_SUM_RULE ".", "class", "muted", "id", "adjusted-sum-rule", NULL);
+	if (cJSON_GetArraySize(ranked)) { /* no candidate (the other nodes below say why): no empty table */
+		rp_table_start(h, "choice-table", cols);
+		PK_HTML_LIT(h, "<tbody>\n");
+		const cJSON *c;
+		cJSON_ArrayForEach(c, ranked)
+			choice_row(h, c);
+		rp_table_end(h);
+		pk_html_elem(h, "p", PK_ADJUSTED_SUM_RULE ".", "class", "muted", "id", "adjusted-sum-rule", NULL);
+	}
 	if (rp_num(ch, "candidates") > cJSON_GetArraySize(ranked)) {
 		PK_HTML_LIT(h, "<p class=\"muted\">");
 		pk_html_textf(h, "%ld more candidate(s) rank lower and are left out.",

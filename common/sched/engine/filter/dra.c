@@ -418,7 +418,7 @@ bool pk_dra_node_fits(const pk_snapshot *s, const pk_pod *pod, const pk_node *n,
 static pk_dra_pick pick_of(const pk_dra_claim *c, const char *request, const char *driver, const char *pool,
                            const char *device, bool before)
 {
-	return (pk_dra_pick){ c->namespace_, c->name, request, driver, pool, device, before };
+	return (pk_dra_pick){ c->namespace_, c->name, request, driver, pool, device, before, false };
 }
 
 /* What the allocator picks on n for the pod's claims as asked there (the
@@ -507,38 +507,60 @@ static pk_dra_device_ref *claim_results(pk_snapshot *s, const pk_dra_claim *c, c
 	return refs;
 }
 
+int pk_dra_allocate_on(pk_snapshot *s, const pk_pod *pod, const pk_node *n, pk_dra_claim ***claims, bool **fresh)
+{
+	*claims = NULL;
+	*fresh = NULL;
+	alloc_out o = { 0 };
+	dra_view view;
+	const dra_res *r = allocation_on(s, pod, n, &view, &o);
+	if (!r)
+		return -1;
+	const dra_res *full = pk_dra_resolution(pod);
+	pk_dra_claim **cs = pk_xmalloc(sizeof *cs * (size_t)(r->nclaims + 1));
+	bool *made = pk_xcalloc((size_t)r->nclaims + 1, sizeof *made);
+	/* as asked before any is allocated: a claim the pod lists twice has
+	 * wants for each listing, allocated once */
+	bool *unallocated = pk_xcalloc((size_t)r->nclaims + 1, sizeof *unallocated);
+	for (int i = 0; i < r->nclaims; i++)
+		unallocated[i] = !r->claims[i]->allocated;
+	int q = 0;
+	for (int i = 0; i < r->nclaims; i++) {
+		/* the extended-resource claim as asked on n (view), allocated as the pod's */
+		pk_dra_claim *c = mutable_claim(s, pk_dra_view_claim(full, &view, r->claims[i]));
+		cs[i] = c;
+		if (unallocated[i] && o.first) {
+			int nd;
+			bool local;
+			pk_dra_device_ref *refs = claim_results(s, r->claims[i], &o, q, &nd, &local);
+			q += r->claims[i]->nrequests;
+			if (!c->allocated) {
+				pk_dra_claim_allocate(s->dra, c, refs, nd, local ? n->name : NULL);
+				made[i] = true;
+			}
+		}
+	}
+	free(unallocated);
+	pk_dra_alloc_out_free(&o);
+	pk_dra_view_free(&view);
+	*claims = cs;
+	*fresh = made;
+	return r->nclaims;
+}
+
 /* The pod is bound to n: its unallocated claims get the devices the
  * allocator picks there (the Filter passed, so it can), every claim is
  * reserved for it (Reserve, PreBind). */
 static void dra_bound(pk_snapshot *s, pk_pod *pod, const pk_node *n)
 {
 	pk_dra_resolve(s, pod);
-	alloc_out o = { 0 };
-	dra_view view;
-	const dra_res *r = allocation_on(s, pod, n, &view, &o);
-	if (!r)
-		return;
-	const dra_res *full = pk_dra_resolution(pod);
-	bool *unallocated = pk_xcalloc((size_t)r->nclaims + 1, sizeof *unallocated);
-	for (int i = 0; i < r->nclaims; i++)
-		unallocated[i] = !r->claims[i]->allocated;
-	int q = 0;
-	for (int i = 0; i < r->nclaims; i++) {
-		/* the extended-resource claim as asked on n (view), allocated and reserved as the pod's */
-		pk_dra_claim *c = mutable_claim(s, pk_dra_view_claim(full, &view, r->claims[i]));
-		if (unallocated[i] && o.first) {
-			int nd;
-			bool local;
-			pk_dra_device_ref *refs = claim_results(s, r->claims[i], &o, q, &nd, &local);
-			q += r->claims[i]->nrequests;
-			if (!c->allocated) /* a claim the pod lists twice is allocated once */
-				pk_dra_claim_allocate(s->dra, c, refs, nd, local ? n->name : NULL);
-		}
-		pk_dra_claim_reserve(c, &s->arena, pod->uid, pod->name);
-	}
-	free(unallocated);
-	pk_dra_alloc_out_free(&o);
-	pk_dra_view_free(&view);
+	pk_dra_claim **claims;
+	bool *fresh;
+	int nc = pk_dra_allocate_on(s, pod, n, &claims, &fresh);
+	for (int i = 0; i < nc; i++)
+		pk_dra_claim_reserve(claims[i], &s->arena, pod->uid, pod->name);
+	free(claims);
+	free(fresh);
 }
 
 /* The pod is gone (evicted or deleted): its reservations go, and a claim

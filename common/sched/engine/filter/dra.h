@@ -83,12 +83,57 @@ typedef struct pk_dra_pick {
 	const char *claim_namespace, *claim_name;
 	const char *request, *driver, *pool, *device;
 	bool allocated_before;
+	bool group_shared;              /* another member of the pod's group placed in the
+	                                 * same cycle uses the claim too (pk_dra_devices_in_order) */
 } pk_dra_pick;
 
 /* The devices pod gets on n, claim by claim as the pod lists them, into
  * *out (malloc'd; NULL when none): how many. What the bind hook of
  * pk_dra_play_forward then allocates. */
 int pk_dra_devices_on(const pk_snapshot *s, const pk_pod *pod, const pk_node *n, pk_dra_pick **out);
+
+/* ---- a pod group's members in one cycle (dra_gang.c) ----
+ *
+ * Upstream's pod-group scheduling cycle (schedule_one_podgroup.go
+ * podGroupPodSchedulingAlgorithm) assumes and Reserves each member placed
+ * before the next is filtered; DynamicResources' Reserve signals the
+ * member's allocation in flight (SignalClaimPendingAllocation), so a later
+ * member's allocator sees those devices taken, and a claim the members
+ * share (one claim each names, e.g. a PodGroup's resourceClaims) is
+ * allocated once, by the first, the others pinned to that allocation. */
+typedef struct pk_dra_assumed pk_dra_assumed;
+pk_dra_assumed *pk_dra_assumed_new(void);
+/* Reserve: pod placed on n allocates its claims there (nothing when the
+ * plugin does not run for it or the input holds no DRA object). */
+void pk_dra_assume(pk_snapshot *s, pk_dra_assumed *a, const pk_pod *pod, const pk_node *n);
+/* Unreserve: pod's latest assumption taken back (its allocations undone). */
+void pk_dra_forget(pk_snapshot *s, pk_dra_assumed *a, const pk_pod *pod);
+/* Every assumption still held taken back, then freed. NULL: nothing. */
+void pk_dra_assumed_free(pk_snapshot *s, pk_dra_assumed *a);
+
+/* The devices each of pods[0..n) gets on nodes[i] (NULL: not placed)
+ * placed in that order in one cycle, each after the ones before it took
+ * theirs: into out[i] (malloc'd; NULL when none), counts into nout[i]. A
+ * claim an earlier pod allocated is named allocated now, and a claim two
+ * of them use is group_shared in both. The snapshot is left as it was. */
+void pk_dra_devices_in_order(pk_snapshot *s, pk_pod *const *pods, const pk_node *const *nodes, int n,
+                             pk_dra_pick **out, int *nout);
+
+/* --explain: why DynamicResources' Filter rejects pod on n, in this tool's
+ * words beside the scheduler's status, which says only "cannot allocate
+ * all claims" or "resourceclaim not available on the node"
+ * (dra_explain.c): the claim and request that cannot be met there, a cause
+ * (claimAllocatedElsewhere, noMatchingDevice, notEnoughDevices,
+ * devicesAllocated, devicesTainted, devicesUnavailable, notAllTogether,
+ * celRuntimeError) and a sentence naming the devices and their holders.
+ * False when the plugin does not run for pod. */
+typedef struct pk_dra_why {
+	char claim[600];                /* "namespace/name"; "" for the claims together */
+	char request[300];              /* "" when not one request */
+	const char *cause;
+	char message[1500];
+} pk_dra_why;
+bool pk_dra_explain(const pk_pod *pod, const pk_node *n, pk_dra_why *w);
 
 /* For a pod that stays pending: the devices its claims could use that
  * claims of lower-priority pods hold (driver/pool/device, holders

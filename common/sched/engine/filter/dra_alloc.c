@@ -185,18 +185,16 @@ static void untake(alloc_state *a, int d)
 	pk_dra_counters_give(a->counters, d);
 }
 
-/* Does device dv's taints keep the request off it (taintPreventsAllocation:
- * a NoSchedule or NoExecute taint no toleration tolerates)? */
-static bool taint_prevents(const pk_dra_request *rq, const pk_dra_device *dv)
+const pk_taint *pk_dra_untolerated_taint(const pk_dra_request *rq, const pk_dra_device *dv)
 {
 	for (int t = 0; t < dv->ntaints; t++) {
 		bool tolerated = false;
 		for (int k = 0; !tolerated && k < rq->ntolerations; k++)
 			tolerated = pk_toleration_tolerates(&rq->tolerations[k], &dv->taints[t]);
 		if (!tolerated)
-			return true;
+			return &dv->taints[t];
 	}
-	return false;
+	return NULL;
 }
 
 /* What keeps a selectable device from a request whatever else is picked:
@@ -204,7 +202,7 @@ static bool taint_prevents(const pk_dra_request *rq, const pk_dra_device *dv)
  * DRAPartitionableDevices is off. */
 static bool device_barred(const alloc_state *a, const want *w, const pk_dra_device *dv)
 {
-	if (dv->ntaints && !(a->set->off & PK_DRA_OFF_DEVICE_TAINTS) && taint_prevents(w->rq, dv))
+	if (dv->ntaints && !(a->set->off & PK_DRA_OFF_DEVICE_TAINTS) && pk_dra_untolerated_taint(w->rq, dv))
 		return true;
 	return dv->nconsumes && (a->set->off & PK_DRA_OFF_PARTITIONABLE);
 }

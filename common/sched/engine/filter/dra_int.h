@@ -67,11 +67,24 @@ pk_cel_device pk_dra_cel_view(const pk_dra_slice *sl, const pk_dra_device *dv);
 /* The class's selectors, then the request's, for one device. */
 sel_verdict pk_dra_device_matches(const pk_dra_class *cls, const pk_dra_request *rq, const pk_cel_device *d);
 
+/* The taint of device dv that keeps request rq off it
+ * (taintPreventsAllocation: a NoSchedule or NoExecute taint no toleration
+ * of the request tolerates), or NULL. (dra_alloc.c) */
+const pk_taint *pk_dra_untolerated_taint(const pk_dra_request *rq, const pk_dra_device *dv);
+
 /* Can the pod's unallocated claims all be allocated on n? With out, what
  * the allocator picks (when it can; free with pk_dra_alloc_out_free).
  * *error: a CEL runtime error stopped it. */
 bool pk_dra_allocatable(const pk_snapshot *s, const dra_res *r, const pk_node *n, bool *error, alloc_out *out);
 void pk_dra_alloc_out_free(alloc_out *o);
+
+/* Reserve's allocation: the pod's claims not allocated yet get the devices
+ * the allocator picks on n (held from now on; their device lists in s's
+ * arena). *claims (malloc'd): every claim of the pod as asked on n (the
+ * extended-resource claim mapped back), *fresh (malloc'd) per claim whether
+ * this call allocated it. How many claims; -1, nothing allocated, when the
+ * pod's claims do not apply or cannot be allocated on n. (dra.c) */
+int pk_dra_allocate_on(pk_snapshot *s, const pk_pod *pod, const pk_node *n, pk_dra_claim ***claims, bool **fresh);
 
 /* ---- extended resources backed by DRA (dra_ext.c) ---- */
 

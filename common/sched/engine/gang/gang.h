@@ -7,6 +7,7 @@
 #define PK_SCHED_GANG_H
 
 #include "sched/engine/cluster/podgroup.h"
+#include "sched/engine/filter/dra.h"
 #include "sched/engine/preempt/preempt.h"
 #include "sched/engine/score/score.h"
 
@@ -29,6 +30,9 @@ typedef struct pk_pg_placement {
 	pk_pod *pod;
 	const pk_nodeinfo *node;   /* NULL: not placed */
 	pk_placement score;        /* how node was chosen (ntop > 1: a tie broken by name) */
+	pk_dra_pick *devices;      /* the devices its resource claims get there, the members
+	                            * before it in placement order having taken theirs (arena) */
+	int ndevices;
 } pk_pg_placement;
 
 typedef struct pk_pg_evaluation {

@@ -1,6 +1,7 @@
 /* PodGroupEvaluator: selectVictimsOnDomain over the whole cluster with a
  * greedy pod-group scheduling function; see gang.h. */
 #include "sched/engine/filter/cycle.h"
+#include "sched/engine/filter/dra.h"
 #include "sched/engine/gang/gang.h"
 #include "sched/engine/reasons.h"
 
@@ -83,6 +84,8 @@ typedef struct pg_sched {
 	int *leaf;               /* per member: its tree entry, -1 */
 	int *order, norder;      /* placed members, in placement order */
 	int *saved_order, saved_norder;
+	pk_dra_assumed *dra;     /* the placed members' DynamicResources Reserve: the
+	                          * devices they take, which later members see taken */
 } pg_sched;
 
 static void mark_used(pg_sched *c, const long *place, int delta)
@@ -136,6 +139,7 @@ static bool place_member(pg_sched *c, int k)
 	pk_score_nodes(c->s, c->scores, m, c->feasible, nfeasible, &c->score[k]);
 	c->place[k] = c->score[k].node->node->index;
 	pk_cycle_add_pod(&c->cycle, &c->s->infos[c->place[k]], m);
+	pk_dra_assume(c->s, c->dra, m, c->score[k].node->node);
 	return true;
 }
 
@@ -146,6 +150,7 @@ static void unplace_to(pg_sched *c, int mark)
 {
 	while (c->norder > mark) {
 		int k = c->order[--c->norder];
+		pk_dra_forget(c->s, c->dra, c->members[k]);
 		pk_cycle_remove_pod(&c->cycle, &c->s->infos[c->place[k]], c->members[k]);
 		if (c->leaf)
 			c->placed[c->leaf[k]]--;
@@ -214,8 +219,10 @@ static void schedule(pg_sched *c)
 		ok = c->norder >= c->required;
 	}
 	c->count = c->norder;
-	for (int i = c->norder - 1; i >= 0; i--)
+	for (int i = c->norder - 1; i >= 0; i--) {
+		pk_dra_forget(c->s, c->dra, c->members[c->order[i]]);
 		pk_cycle_remove_pod(&c->cycle, &c->s->infos[c->place[c->order[i]]], c->members[c->order[i]]);
+	}
 	mark_used(c, c->place, 1);
 	c->ok = ok && c->count > 0;
 }
@@ -304,9 +311,12 @@ static bool unit_fits_in_place(void *ctx)
 			break;
 		}
 		pk_cycle_add_pod(&c->cycle, ni, c->members[k]);
+		pk_dra_assume(c->s, c->dra, c->members[k], ni->node);
 	}
-	while (--i >= 0)
+	while (--i >= 0) {
+		pk_dra_forget(c->s, c->dra, c->members[c->order[i]]);
 		pk_cycle_remove_pod(&c->cycle, &c->s->infos[c->place[c->order[i]]], c->members[c->order[i]]);
+	}
 	return fits;
 }
 
@@ -456,17 +466,49 @@ static const char *status_message(pk_pg_evaluation *e, const pk_pg_set *g, const
 	return g->release->pod_group_status_prefix ? fmt(&e->arena, PK_R_POD_GROUP_PREFIX "%s", m) : m;
 }
 
+/* The devices each placed member's claims get, the members taken in the
+ * order they were placed (each after the devices of those before it). */
+static void record_devices(pk_pg_evaluation *e, const pg_sched *c)
+{
+	int n = c->norder;
+	pk_pod **pods = pk_xmalloc(sizeof *pods * (size_t)(n + 1));
+	const pk_node **nodes = pk_xmalloc(sizeof *nodes * (size_t)(n + 1));
+	pk_dra_pick **picks = pk_xmalloc(sizeof *picks * (size_t)(n + 1));
+	int *npicks = pk_xmalloc(sizeof *npicks * (size_t)(n + 1));
+	for (int i = 0; i < n; i++) {
+		pods[i] = c->members[c->order[i]];
+		nodes[i] = c->s->infos[c->place[c->order[i]]].node;
+	}
+	pk_dra_devices_in_order(c->s, pods, nodes, n, picks, npicks);
+	for (int i = 0; i < n; i++) {
+		pk_pg_placement *pl = &e->placements[c->order[i]];
+		pl->ndevices = npicks[i];
+		pl->devices = npicks[i] ? pk_arena_alloc(&e->arena, sizeof *pl->devices * (size_t)npicks[i]) : NULL;
+		if (npicks[i])
+			memcpy(pl->devices, picks[i], sizeof *pl->devices * (size_t)npicks[i]);
+		free(picks[i]);
+	}
+	free(pods);
+	free(nodes);
+	free(picks);
+	free(npicks);
+}
+
 static void record_placement(pk_pg_evaluation *e, const pg_sched *c)
 {
 	e->nplaced = 0;
 	for (int k = 0; k < c->n; k++) {
 		e->placements[k].pod = c->members[k];
 		e->placements[k].node = c->place[k] >= 0 ? &c->s->infos[c->place[k]] : NULL;
+		e->placements[k].devices = NULL;
+		e->placements[k].ndevices = 0;
 		if (c->place[k] >= 0) {
 			e->placements[k].score = c->score[k];
 			e->nplaced++;
 		}
 	}
+	if (c->s->dra)
+		record_devices(e, c);
 }
 
 /* The hierarchy under a CompositePodGroup preemptor: its groups (root
@@ -563,6 +605,7 @@ static void sched_init(pg_sched *c, pk_snapshot *s, pk_score_cache *scores, pk_p
 	c->saved_score = pk_xcalloc(nn, sizeof *c->saved_score);
 	c->feasible = pk_xcalloc((size_t)s->nnodes + 1, sizeof *c->feasible);
 	c->member_cycles = pk_xcalloc(nn, sizeof *c->member_cycles);
+	c->dra = pk_dra_assumed_new();
 	for (int k = 0; k < n; k++)
 		c->place[k] = -1;
 }
@@ -571,6 +614,7 @@ static void sched_free(pg_sched *c)
 {
 	close_member_cycles(c);
 	free(c->member_cycles);
+	pk_dra_assumed_free(c->s, c->dra);
 	pk_cycle_close(&c->cycle);
 	for (int k = 0; k < c->n; k++)
 		free(c->open[k]);
