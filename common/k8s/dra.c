@@ -359,7 +359,7 @@ static int add_slice(pk_dra_set *s, pk_decoder *d, const cJSON *obj, char *err, 
 			return -1;
 		}
 		s->multi_alloc_devices |= x->multi_alloc;
-		for (int k = 0; k < x->ncapacity; k++)
+		for (int k = 0; x->policies && k < x->ncapacity; k++)
 			s->capacity_policies |= x->policies[k].has_policy;
 		s->counter_devices |= x->nconsumes > 0;
 		sl.ndevices++;

@@ -171,7 +171,9 @@ typedef struct pk_dra_device {
 	int nattrs;
 	pk_cel_attr *capacity;
 	int ncapacity;
-	pk_dra_capacity_policy *policies; /* per capacity (NULL when none) */
+	/* per capacity; NULL when no name has a domain and none has a
+	 * requestPolicy (then a capacity's name as written is capacity[k].name) */
+	pk_dra_capacity_policy *policies;
 	pk_taint *taints;               /* its NoSchedule and NoExecute taints (the others never count) */
 	int ntaints;
 	pk_dra_counter_set *consumes;   /* consumesCounters */

@@ -199,10 +199,21 @@ static int decode_policy(pk_decoder *d, const cJSON *rp, pk_dra_capacity_policy 
 	return 0;
 }
 
+/* Does a capacity of the map need a policies entry: a name with a domain
+ * (its spelling is not the attribute's name alone) or a requestPolicy? */
+static bool needs_policies(const cJSON *map)
+{
+	const cJSON *it;
+	cJSON_ArrayForEach(it, map)
+		if (strchr(it->string, '/') || pk_get(it, "requestPolicy"))
+			return true;
+	return false;
+}
+
 int pk_dra_decode_capacity_policies(pk_decoder *d, const cJSON *map, pk_dra_device *dv, char *err, size_t errsize)
 {
-	if (!dv->ncapacity)
-		return 0;
+	if (!dv->ncapacity || !needs_policies(map))
+		return 0; /* the common case: names as the attributes', no policy */
 	dv->policies = arena_array(d, dv->ncapacity, sizeof *dv->policies);
 	int i = 0;
 	const cJSON *it;
@@ -222,9 +233,17 @@ int pk_dra_decode_capacity_policies(pk_decoder *d, const cJSON *map, pk_dra_devi
 int pk_dra_decode_result_capacity(pk_decoder *d, const cJSON *result, pk_dra_device_ref *ref, char *err,
                                   size_t errsize)
 {
-	const char *share = pk_str(result, "shareID");
-	ref->share_id = share ? pk_intern(d->strs, share) : NULL;
-	const cJSON *cc = pk_get(result, "consumedCapacity");
+	/* one look at the result's fields (most have neither) */
+	const cJSON *cc = NULL, *f;
+	ref->share_id = NULL;
+	cJSON_ArrayForEach(f, result) {
+		if (!f->string)
+			continue;
+		if (strcmp(f->string, "shareID") == 0 && cJSON_IsString(f))
+			ref->share_id = pk_intern(d->strs, f->valuestring);
+		else if (strcmp(f->string, "consumedCapacity") == 0)
+			cc = f;
+	}
 	if (!cc || cJSON_IsNull(cc))
 		return 0;
 	pk_dra_capacity_amount *v;

@@ -67,7 +67,8 @@ typedef struct alloc_state {
 	 * claims' matchAttribute constraints */
 	const struct want *w;
 	int *pick_want, *pick_dev;
-	bool *pick_ctr;                 /* per pick: it took counters (a share of a device in use does not) */
+	bool *pick_ctr;                 /* per pick: it took counters (a share of a device in use does not;
+	                                 * NULL without capacity: all do) */
 	int npicks;
 } alloc_state;
 
@@ -175,7 +176,7 @@ static bool take(alloc_state *a, int q, int d)
 	if (admin_of(a, w) ? !shared && picked_in_claim(a, w->claim, d)
 	                   : (!shared && a->picked[d] > 0) || (a->held && a->held[d]))
 		return false;
-	if (!pk_dra_capacity_fits(a->capacity, d, w->rq, true))
+	if (a->capacity && !pk_dra_capacity_fits(a->capacity, d, w->rq, true))
 		return false;
 	bool ctr = !(shared && pk_dra_capacity_in_use(a->capacity, d));
 	if (ctr && !pk_dra_counters_take(a->counters, d))
@@ -187,7 +188,8 @@ static bool take(alloc_state *a, int q, int d)
 	}
 	pk_dra_capacity_take(a->capacity, d, w->rq);
 	a->picked[d]++;
-	a->pick_ctr[a->npicks] = ctr;
+	if (a->pick_ctr)
+		a->pick_ctr[a->npicks] = ctr;
 	a->pick_want[a->npicks] = q;
 	a->pick_dev[a->npicks++] = d;
 	return true;
@@ -198,7 +200,7 @@ static void untake(alloc_state *a, int d)
 	a->npicks--;
 	a->picked[d]--;
 	pk_dra_capacity_give(a->capacity, d, a->w[a->pick_want[a->npicks]].rq);
-	if (a->pick_ctr[a->npicks])
+	if (!a->pick_ctr || a->pick_ctr[a->npicks])
 		pk_dra_counters_give(a->counters, d);
 }
 
@@ -281,7 +283,7 @@ static bool candidates(alloc_state *a, const want *w, int q)
 			a->error = true;
 			return false;
 		}
-		if (m != SEL_YES || !pk_dra_capacity_fits(a->capacity, d, w->rq, false))
+		if (m != SEL_YES || (a->capacity && !pk_dra_capacity_fits(a->capacity, d, w->rq, false)))
 			continue; /* capacity: validateDeviceRequest and allocateOne skip the device */
 		bool unusable = device_barred(a, w, a->devs[d].dev) || (!admin && a->held && a->held[d]);
 		if (unusable && w->rq->all)
@@ -468,7 +470,8 @@ static bool allocatable_as(const pk_snapshot *s, const dra_res *r, const int *ch
 		maxpicks += w[q].rq->all ? a.ndevs : 0;
 	a.pick_want = pk_xmalloc(sizeof *a.pick_want * (size_t)maxpicks);
 	a.pick_dev = pk_xmalloc(sizeof *a.pick_dev * (size_t)maxpicks);
-	a.pick_ctr = pk_xmalloc(sizeof *a.pick_ctr * (size_t)maxpicks);
+	if (a.capacity) /* else every pick takes counters */
+		a.pick_ctr = pk_xmalloc(sizeof *a.pick_ctr * (size_t)maxpicks);
 	a.cands = pk_xcalloc((size_t)nw, sizeof *a.cands);
 	a.ncands = pk_xcalloc((size_t)nw, sizeof *a.ncands);
 	/* fewer devices than asked: only admin access or shares make it */

@@ -42,6 +42,19 @@ struct dra_capacity {
 	bool *allocated_any;            /* per device: it has shares already */
 };
 
+/* A capacity's name as written and its policy (none: dv->policies NULL) */
+static const char *cap_key(const pk_dra_device *dv, int k)
+{
+	return dv->policies ? dv->policies[k].key : dv->capacity[k].name;
+}
+
+static const pk_dra_capacity_policy no_policy;
+
+static const pk_dra_capacity_policy *cap_policy(const pk_dra_device *dv, int k)
+{
+	return dv->policies ? &dv->policies[k] : &no_policy;
+}
+
 static const pk_dra_capacity_amount *requested(const pk_dra_request *rq, const char *key)
 {
 	for (int i = 0; i < rq->ncapacity; i++)
@@ -55,7 +68,7 @@ static bool names_missing(const pk_dra_device *dv, const pk_dra_request *rq)
 {
 	for (int i = 0; i < rq->ncapacity; i++) {
 		int k = 0;
-		while (k < dv->ncapacity && dv->policies[k].key != rq->capacity[i].key)
+		while (k < dv->ncapacity && cap_key(dv, k) != rq->capacity[i].key)
 			k++;
 		if (k == dv->ncapacity)
 			return true;
@@ -130,7 +143,7 @@ dra_capacity *pk_dra_capacity_new(const pk_dra_set *s, const dev_at *devs, int n
 		for (long i = at; i < at + k; i++) /* the aggregated capacity, by name as written */
 			for (int j = 0; j < s->shared[i]->nconsumed; j++)
 				for (int q = 0; q < dv->ncapacity; q++)
-					if (dv->policies[q].key == s->shared[i]->consumed[j].key)
+					if (cap_key(dv, q) == s->shared[i]->consumed[j].key)
 						c->allocated[c->first[d] + q] += s->shared[i]->consumed[j].milli;
 	}
 	return c;
@@ -167,8 +180,8 @@ bool pk_dra_capacity_fits(const dra_capacity *c, int d, const pk_dra_request *rq
 	if (names_missing(dv, rq))
 		return false;
 	for (int k = 0; k < dv->ncapacity; k++) {
-		const pk_dra_capacity_policy *p = &dv->policies[k];
-		int64_t v = consumed_of(p, dv->capacity[k].milli, requested(rq, p->key));
+		const pk_dra_capacity_policy *p = cap_policy(dv, k);
+		int64_t v = consumed_of(p, dv->capacity[k].milli, requested(rq, cap_key(dv, k)));
 		if (violates(p, v))
 			return false;
 		__int128 total = (__int128)c->allocated[c->first[d] + k] + v;
@@ -185,7 +198,7 @@ static void add_consumed(dra_capacity *c, int d, const pk_dra_request *rq, int s
 	const pk_dra_device *dv = c->devs[d].dev;
 	for (int k = 0; k < dv->ncapacity; k++)
 		c->allocating[c->first[d] + k] +=
-			sign * consumed_of(&dv->policies[k], dv->capacity[k].milli, requested(rq, dv->policies[k].key));
+			sign * consumed_of(cap_policy(dv, k), dv->capacity[k].milli, requested(rq, cap_key(dv, k)));
 	c->nallocating[d] += sign;
 }
 
@@ -209,9 +222,8 @@ pk_dra_capacity_amount *pk_dra_capacity_consumed(const pk_dra_device *dv, const 
 		return NULL;
 	pk_dra_capacity_amount *v = pk_arena_alloc(arena, sizeof *v * (size_t)dv->ncapacity);
 	for (int k = 0; k < dv->ncapacity; k++)
-		v[k] = (pk_dra_capacity_amount){ dv->policies[k].key,
-			                         consumed_of(&dv->policies[k], dv->capacity[k].milli,
-			                                     requested(rq, dv->policies[k].key)) };
+		v[k] = (pk_dra_capacity_amount){ cap_key(dv, k), consumed_of(cap_policy(dv, k), dv->capacity[k].milli,
+			                                                          requested(rq, cap_key(dv, k))) };
 	return v;
 }
 
