@@ -83,8 +83,8 @@ static int decode_request(pk_decoder *d, const cJSON *rq, pk_dra_request *out, c
 	}
 	out->admin_access = pk_bool(ex, "adminAccess");
 	pk_dra_decode_tolerations(d, pk_get(ex, "tolerations"), out);
-	if (pk_get(ex, "capacity"))
-		*unsupported = "capacity requests";
+	if (pk_dra_decode_capacity_request(d, ex, out, err, errsize) < 0)
+		return -1;
 	const char *mode = pk_str_or(ex, "allocationMode", "ExactCount");
 	out->all = strcmp(mode, "All") == 0;
 	const cJSON *count = pk_get(ex, "count");
@@ -123,10 +123,13 @@ static int decode_allocation(pk_decoder *d, const cJSON *alloc, pk_dra_claim *c,
 	const cJSON *results = pk_getp(alloc, "devices.results");
 	c->devices = arena_array(d, array_size(results), sizeof *c->devices);
 	const cJSON *r;
-	cJSON_ArrayForEach(r, results)
-		c->devices[c->ndevices++] = (pk_dra_device_ref){ istr(d, r, "request"), istr(d, r, "driver"),
-			                                         istr(d, r, "pool"), istr(d, r, "device"),
-			                                         pk_bool(r, "adminAccess") };
+	cJSON_ArrayForEach(r, results) {
+		pk_dra_device_ref *x = &c->devices[c->ndevices++];
+		*x = (pk_dra_device_ref){ istr(d, r, "request"), istr(d, r, "driver"), istr(d, r, "pool"),
+			                  istr(d, r, "device"), pk_bool(r, "adminAccess"), NULL, NULL, 0 };
+		if (pk_dra_decode_result_capacity(d, r, x, err, errsize) < 0)
+			return -1;
+	}
 	const cJSON *sel = pk_get(alloc, "nodeSelector");
 	if (sel && !cJSON_IsNull(sel)) {
 		c->has_node_selector = true;
@@ -172,6 +175,15 @@ static void decode_constraints(pk_decoder *d, const cJSON *list, pk_dra_constrai
 	}
 }
 
+/* Does a request (or a subrequest of it) ask for capacity? */
+static bool asks_capacity(const pk_dra_request *rq, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (rq[i].has_capacity || asks_capacity(rq[i].subs, rq[i].nsubs))
+			return true;
+	return false;
+}
+
 static int decode_devices(pk_decoder *d, const cJSON *devs, pk_dra_request **requests, int *n,
                           pk_dra_constraint **constraints, int *nconstraints, const char **unsupported, char *err,
                           size_t errsize)
@@ -201,6 +213,7 @@ static int add_claim(pk_dra_set *s, pk_decoder *d, const cJSON *obj, long record
 	if (decode_devices(d, pk_getp(obj, "spec.devices"), &c.requests, &c.nrequests, &c.constraints, &c.nconstraints,
 	                   &c.unsupported, err, errsize) < 0)
 		return -1;
+	s->capacity_requests |= asks_capacity(c.requests, c.nrequests);
 	const cJSON *alloc = pk_getp(obj, "status.allocation");
 	if (alloc && !cJSON_IsNull(alloc) && decode_allocation(d, alloc, &c, err, errsize) < 0) {
 		pk_node_terms_free(c.node_terms, c.nnode_terms);
@@ -242,6 +255,7 @@ static int add_template(pk_dra_set *s, pk_decoder *d, const cJSON *obj, char *er
 	if (decode_devices(d, pk_getp(obj, "spec.spec.devices"), &t.requests, &t.nrequests, &t.constraints,
 	                   &t.nconstraints, &t.unsupported, err, errsize) < 0)
 		return -1;
+	s->capacity_requests |= asks_capacity(t.requests, t.nrequests);
 	s->templates = pk_grow(s->templates, &s->templatecap, (size_t)s->ntemplates + 1, sizeof *s->templates);
 	s->templates[s->ntemplates++] = t;
 	return 0;
@@ -338,12 +352,15 @@ static int add_slice(pk_dra_set *s, pk_decoder *d, const cJSON *obj, char *err, 
 		                 errsize) < 0 ||
 		    decode_attrs(d, pk_get(body, "capacity"), sl.driver, &x->capacity, &x->ncapacity, true, x->name, err,
 		                 errsize) < 0 ||
+		    pk_dra_decode_capacity_policies(d, pk_get(body, "capacity"), x, err, errsize) < 0 ||
 		    pk_dra_device_nodealloc_decode(d, body, x, err, errsize) < 0 || /* k8s/dra_nodealloc.c */
 		    pk_dra_decode_device_extras(d, body, x, err, errsize) < 0) {
 			pk_node_terms_free(sl.node_terms, sl.nnode_terms);
 			return -1;
 		}
 		s->multi_alloc_devices |= x->multi_alloc;
+		for (int k = 0; x->policies && k < x->ncapacity; k++)
+			s->capacity_policies |= x->policies[k].has_policy;
 		s->counter_devices |= x->nconsumes > 0;
 		sl.ndevices++;
 	}
@@ -445,9 +462,64 @@ static int held_cmp(const void *a, const void *b)
 	return pk_dra_ref_cmp(((const held_pair *)a)->ref, ((const held_pair *)b)->ref);
 }
 
+/* Is the result a share of a device (DRAConsumableCapacity on and a
+ * shareID), not the claim's alone? */
+static bool is_share(const pk_dra_set *s, const pk_dra_device_ref *r)
+{
+	return r->share_id && !(s->off & PK_DRA_OFF_CONSUMABLE_CAPACITY);
+}
+
+/* The results that are shares, sorted (s->shared). */
+static void index_shared(pk_dra_set *s)
+{
+	free(s->shared);
+	s->shared = NULL;
+	s->nshared = 0;
+	long n = 0;
+	for (long i = 0; i < s->nclaims + s->nmade; i++) {
+		const pk_dra_claim *c = i < s->nclaims ? &s->claims[i] : s->made[i - s->nclaims];
+		for (int j = 0; c->allocated && j < c->ndevices; j++)
+			n += !c->devices[j].admin_access && is_share(s, &c->devices[j]);
+	}
+	if (!n)
+		return;
+	held_pair *pairs = pk_xmalloc(sizeof *pairs * (size_t)n);
+	long k = 0;
+	for (long i = 0; i < s->nclaims + s->nmade; i++) {
+		const pk_dra_claim *c = i < s->nclaims ? &s->claims[i] : s->made[i - s->nclaims];
+		for (int j = 0; c->allocated && j < c->ndevices; j++)
+			if (!c->devices[j].admin_access && is_share(s, &c->devices[j]))
+				pairs[k++] = (held_pair){ &c->devices[j], c };
+	}
+	qsort(pairs, (size_t)n, sizeof *pairs, held_cmp);
+	s->shared = pk_xmalloc(sizeof *s->shared * (size_t)n);
+	for (long i = 0; i < n; i++)
+		s->shared[i] = pairs[i].ref;
+	s->nshared = n;
+	free(pairs);
+}
+
+long pk_dra_shares_of(const pk_dra_set *s, const char *driver, const char *pool, const char *device, long *first)
+{
+	long lo = 0, hi = s->nshared;
+	while (lo < hi) {
+		long mid = (lo + hi) / 2;
+		if (ref_cmp3(s->shared[mid], driver, pool, device) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	long end = lo;
+	while (end < s->nshared && ref_cmp3(s->shared[end], driver, pool, device) == 0)
+		end++;
+	*first = lo;
+	return end - lo;
+}
+
 /* The devices allocated claims hold (allocateddevices.go
  * foreachAllocatedDevice: every allocated claim's results but those with
- * adminAccess, which are not held). */
+ * adminAccess, which are not held, and, DRAConsumableCapacity on, those
+ * with a shareID, which are shares: index_shared). */
 static void index_held(pk_dra_set *s)
 {
 	long n = 0;
@@ -459,11 +531,11 @@ static void index_held(pk_dra_set *s)
 	long k = 0;
 	for (long i = 0; i < s->nclaims; i++)
 		for (int j = 0; s->claims[i].allocated && j < s->claims[i].ndevices; j++)
-			if (!s->claims[i].devices[j].admin_access)
+			if (!s->claims[i].devices[j].admin_access && !is_share(s, &s->claims[i].devices[j]))
 				pairs[k++] = (held_pair){ &s->claims[i].devices[j], &s->claims[i] };
 	for (long i = 0; i < s->nmade; i++)
 		for (int j = 0; s->made[i]->allocated && j < s->made[i]->ndevices; j++)
-			if (!s->made[i]->devices[j].admin_access)
+			if (!s->made[i]->devices[j].admin_access && !is_share(s, &s->made[i]->devices[j]))
 				pairs[k++] = (held_pair){ &s->made[i]->devices[j], s->made[i] };
 	n = k;
 	if (n > 1)
@@ -479,6 +551,15 @@ static void index_held(pk_dra_set *s)
 	s->nheld = n;
 	s->generation++;
 	free(pairs);
+	index_shared(s);
+}
+
+void pk_dra_set_gates(pk_dra_set *s, unsigned off)
+{
+	bool reindex = ((s->off ^ off) & PK_DRA_OFF_CONSUMABLE_CAPACITY) && s->finished;
+	s->off = off;
+	if (reindex)
+		index_held(s);
 }
 
 const pk_dra_claim *pk_dra_holder(const pk_dra_set *s, const char *driver, const char *pool, const char *device)
@@ -667,6 +748,7 @@ void pk_dra_set_free(pk_dra_set *s)
 	free(s->templates);
 	free(s->held);
 	free(s->held_by);
+	free(s->shared);
 	free(s->pinned);
 	free(s->unpinned);
 	memset(s, 0, sizeof *s);

@@ -12,11 +12,12 @@
  * slices; device taints (NoSchedule, NoExecute) and the requests'
  * tolerations (DRADeviceTaints); adminAccess requests and results
  * (DRAAdminAccess); partitionable devices: a pool's sharedCounters and its
- * devices' consumesCounters (DRAPartitionableDevices). A claim that uses
- * what it does not model (constraints of another kind, capacity requests)
- * says so in `unsupported`, and so does every claim of
- * an input whose slices hold devices with allowMultipleAllocations
- * (DRAConsumableCapacity): its pods keep their "not modelled" warning.
+ * devices' consumesCounters (DRAPartitionableDevices); consumable capacity:
+ * devices with allowMultipleAllocations and their capacities'
+ * requestPolicy, requests' capacity.requests, results' shareID and
+ * consumedCapacity (DRAConsumableCapacity). A claim that uses what it does
+ * not model (constraints of another kind) says so in `unsupported`: its
+ * pods keep their "not modelled" warning.
  * DeviceTaintRule objects are not read (their taints are not seen).
  *
  * Names are interned in the decoder's table and the views live in its
@@ -62,6 +63,13 @@ typedef struct pk_dra_counter_set {
 	int ncounters;
 } pk_dra_counter_set;
 
+/* An amount of a device's capacity: a request's capacity.requests entry, a
+ * result's consumedCapacity entry (DRAConsumableCapacity). */
+typedef struct pk_dra_capacity_amount {
+	const char *key;                /* the capacity's name as written (interned) */
+	int64_t milli;
+} pk_dra_capacity_amount;
+
 typedef struct pk_dra_request pk_dra_request;
 struct pk_dra_request {
 	const char *name;               /* a subrequest's: "<request>/<subrequest>", as results name it */
@@ -76,6 +84,11 @@ struct pk_dra_request {
 	 * only those the allocator ignores anyway */
 	pk_toleration *tolerations;
 	int ntolerations;
+	/* capacity.requests (DRAConsumableCapacity); has_capacity: the field is
+	 * there, even empty */
+	pk_dra_capacity_amount *capacity;
+	int ncapacity;
+	bool has_capacity;
 	/* firstAvailable (KEP-4816, prioritized alternatives): the subrequests
 	 * in order, the first that can be allocated wins; none: exactly */
 	pk_dra_request *subs;
@@ -96,6 +109,12 @@ typedef struct pk_dra_constraint {
 typedef struct pk_dra_device_ref {
 	const char *request, *driver, *pool, *device; /* interned */
 	bool admin_access;              /* results[].adminAccess: not held (allocateddevices.go) */
+	/* DRAConsumableCapacity: a share of a device that allows multiple
+	 * allocations (NULL: the device is the claim's alone), and what it
+	 * consumes of the device's capacity */
+	const char *share_id;
+	const pk_dra_capacity_amount *consumed;
+	int nconsumed;
 } pk_dra_device_ref;
 
 /* A toleration's or taint's effect that never prevents an allocation
@@ -135,12 +154,26 @@ typedef struct pk_dra_class {
 	int nselectors;
 } pk_dra_class;
 
+/* A device capacity's name as the slice writes it and its requestPolicy
+ * (DRAConsumableCapacity): what a request's amount is rounded up to, and
+ * what it may be (validValues ascending; validRange min, max, step). */
+typedef struct pk_dra_capacity_policy {
+	const char *key;                /* interned */
+	bool has_policy, has_default, has_range, has_max, has_step;
+	int64_t def, min, max, step;    /* milli */
+	const int64_t *valid_values;
+	int nvalid;
+} pk_dra_capacity_policy;
+
 typedef struct pk_dra_device {
 	const char *name;               /* interned */
 	pk_cel_attr *attrs;
 	int nattrs;
 	pk_cel_attr *capacity;
 	int ncapacity;
+	/* per capacity; NULL when no name has a domain and none has a
+	 * requestPolicy (then a capacity's name as written is capacity[k].name) */
+	pk_dra_capacity_policy *policies;
 	pk_taint *taints;               /* its NoSchedule and NoExecute taints (the others never count) */
 	int ntaints;
 	pk_dra_counter_set *consumes;   /* consumesCounters */
@@ -208,7 +241,13 @@ typedef struct pk_dra_set {
 	 * (allNodes, a nodeSelector), in index order */
 	long *pinned, npinned;
 	long *unpinned, nunpinned;
-	bool multi_alloc_devices;       /* a device with allowMultipleAllocations (not modelled) */
+	bool multi_alloc_devices;       /* a device with allowMultipleAllocations */
+	bool capacity_policies;         /* a device capacity with a requestPolicy */
+	bool capacity_requests;         /* a request with capacity.requests */
+	/* at finish (pk_dra_set_gates): the results with a shareID, sorted as
+	 * held is, while DRAConsumableCapacity is on (else they are held) */
+	const pk_dra_device_ref **shared;
+	long nshared;
 	bool counter_devices;           /* a device that consumes counters */
 	unsigned off;                   /* PK_DRA_OFF_*: the release's gates (pk_dra_resolve_all) */
 	bool finished;
@@ -222,6 +261,12 @@ bool pk_dra_kind(const char *kind);
 int pk_dra_set_add(pk_dra_set *s, pk_decoder *d, const cJSON *obj, long record, char *err, size_t errsize);
 /* Sort for the look-ups and compile the selectors (once each). */
 void pk_dra_set_finish(pk_dra_set *s, pk_decoder *d);
+/* Set the release's PK_DRA_OFF_* (pk_dra_set.off) on a finished set: the
+ * held devices are indexed anew when the gates change what is held. */
+void pk_dra_set_gates(pk_dra_set *s, unsigned off);
+/* The results with a shareID on device (driver, pool, device: interned)
+ * while DRAConsumableCapacity is on: how many, from *first in s->shared. */
+long pk_dra_shares_of(const pk_dra_set *s, const char *driver, const char *pool, const char *device, long *first);
 void pk_dra_set_free(pk_dra_set *s);
 /* The PK_DRA_OFF_* features the release's gates turn off (the tools set
  * pk_snapshot.dra_off from it). */

@@ -130,6 +130,130 @@ int pk_dra_decode_shared_counters(pk_decoder *d, const cJSON *spec, pk_dra_slice
 	                   "spec.sharedCounters", err, errsize);
 }
 
+/* ---- consumable capacity (DRAConsumableCapacity) ---- */
+
+/* {name: quantity}: the amounts, keys as written; what names the field */
+static int decode_amounts(pk_decoder *d, const cJSON *map, pk_dra_capacity_amount **out, int *n, const char *what,
+                          char *err, size_t errsize)
+{
+	*out = arena_array(d, cJSON_IsObject(map) ? count_of(map) : 0, sizeof **out);
+	*n = 0;
+	const cJSON *it, *obj = cJSON_IsObject(map) ? map : NULL;
+	cJSON_ArrayForEach(it, obj) {
+		pk_dra_capacity_amount *x = &(*out)[(*n)++];
+		x->key = pk_intern(d->strs, it->string);
+		if (pk_qty_from_json(it, &x->milli) != PK_QTY_OK) {
+			snprintf(err, errsize, "%s \"%s\": not a quantity", what, it->string);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+int pk_dra_decode_capacity_request(pk_decoder *d, const cJSON *ex, pk_dra_request *rq, char *err, size_t errsize)
+{
+	const cJSON *cap = pk_get(ex, "capacity");
+	if (!cap || cJSON_IsNull(cap))
+		return 0;
+	rq->has_capacity = true;
+	char what[700];
+	snprintf(what, sizeof what, "spec.devices.requests \"%s\": capacity.requests", rq->name);
+	return decode_amounts(d, pk_get(cap, "requests"), &rq->capacity, &rq->ncapacity, what, err, errsize);
+}
+
+/* One quantity field of a requestPolicy: 0 absent, 1 read, -1 bad. */
+static int policy_qty(const cJSON *obj, const char *key, int64_t *milli)
+{
+	const cJSON *v = pk_get(obj, key);
+	if (!v || cJSON_IsNull(v))
+		return 0;
+	return pk_qty_from_json(v, milli) == PK_QTY_OK ? 1 : -1;
+}
+
+static int decode_policy(pk_decoder *d, const cJSON *rp, pk_dra_capacity_policy *p)
+{
+	p->has_policy = true;
+	int k = policy_qty(rp, "default", &p->def);
+	p->has_default = k > 0;
+	if (k < 0)
+		return -1;
+	const cJSON *range = pk_get(rp, "validRange");
+	if (range && !cJSON_IsNull(range)) {
+		int m = policy_qty(range, "min", &p->min), x = policy_qty(range, "max", &p->max),
+		    st = policy_qty(range, "step", &p->step);
+		if (m < 0 || x < 0 || st < 0)
+			return -1;
+		/* calculateConsumedCapacity rounds only with a min (validation requires it) */
+		p->has_range = m > 0;
+		p->has_max = x > 0;
+		p->has_step = st > 0 && p->step > 0;
+	}
+	const cJSON *vals = pk_get(rp, "validValues"), *v;
+	if (!cJSON_IsArray(vals))
+		vals = NULL;
+	int64_t *vv = arena_array(d, count_of(vals), sizeof *vv);
+	cJSON_ArrayForEach(v, vals)
+		if (pk_qty_from_json(v, &vv[p->nvalid++]) != PK_QTY_OK)
+			return -1;
+	p->valid_values = vv;
+	return 0;
+}
+
+/* Does a capacity of the map need a policies entry: a name with a domain
+ * (its spelling is not the attribute's name alone) or a requestPolicy? */
+static bool needs_policies(const cJSON *map)
+{
+	const cJSON *it;
+	cJSON_ArrayForEach(it, map)
+		if (strchr(it->string, '/') || pk_get(it, "requestPolicy"))
+			return true;
+	return false;
+}
+
+int pk_dra_decode_capacity_policies(pk_decoder *d, const cJSON *map, pk_dra_device *dv, char *err, size_t errsize)
+{
+	if (!dv->ncapacity || !needs_policies(map))
+		return 0; /* the common case: names as the attributes', no policy */
+	dv->policies = arena_array(d, dv->ncapacity, sizeof *dv->policies);
+	int i = 0;
+	const cJSON *it;
+	cJSON_ArrayForEach(it, map) {
+		pk_dra_capacity_policy *p = &dv->policies[i++];
+		*p = (pk_dra_capacity_policy){ .key = pk_intern(d->strs, it->string) };
+		const cJSON *rp = pk_get(it, "requestPolicy");
+		if (rp && !cJSON_IsNull(rp) && decode_policy(d, rp, p) < 0) {
+			snprintf(err, errsize, "device \"%s\": capacity \"%s\": requestPolicy: a value is not a quantity",
+			         dv->name, it->string);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+int pk_dra_decode_result_capacity(pk_decoder *d, const cJSON *result, pk_dra_device_ref *ref, char *err,
+                                  size_t errsize)
+{
+	/* one look at the result's fields (most have neither) */
+	const cJSON *cc = NULL, *f;
+	ref->share_id = NULL;
+	cJSON_ArrayForEach(f, result) {
+		if (!f->string)
+			continue;
+		if (strcmp(f->string, "shareID") == 0 && cJSON_IsString(f))
+			ref->share_id = pk_intern(d->strs, f->valuestring);
+		else if (strcmp(f->string, "consumedCapacity") == 0)
+			cc = f;
+	}
+	if (!cc || cJSON_IsNull(cc))
+		return 0;
+	pk_dra_capacity_amount *v;
+	char what[700];
+	snprintf(what, sizeof what, "status.allocation.devices.results device \"%s\": consumedCapacity", ref->device);
+	int rc = decode_amounts(d, cc, &v, &ref->nconsumed, what, err, errsize);
+	ref->consumed = v;
+	return rc;
+}
+
 unsigned pk_dra_features_off(const pk_release_profile *p)
 {
 	return (p->dra_device_taints ? 0 : PK_DRA_OFF_DEVICE_TAINTS) | (p->dra_admin_access ? 0 : PK_DRA_OFF_ADMIN_ACCESS) |

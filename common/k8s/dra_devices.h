@@ -17,6 +17,15 @@ void pk_dra_decode_tolerations(pk_decoder *d, const cJSON *list, pk_dra_request 
  * the v1 device, or v1beta1's basic): -1 with err when a counter's value
  * is not a quantity. */
 int pk_dra_decode_device_extras(pk_decoder *d, const cJSON *body, pk_dra_device *dv, char *err, size_t errsize);
+/* DRAConsumableCapacity: a request's (or subrequest's, ex: its body)
+ * capacity.requests; a device's capacity names and requestPolicy (map: its
+ * capacity, decoded into dv->capacity already, in that order); a result's
+ * shareID and consumedCapacity. -1 with err naming the field when an
+ * amount is not a quantity. */
+int pk_dra_decode_capacity_request(pk_decoder *d, const cJSON *ex, pk_dra_request *rq, char *err, size_t errsize);
+int pk_dra_decode_capacity_policies(pk_decoder *d, const cJSON *map, pk_dra_device *dv, char *err, size_t errsize);
+int pk_dra_decode_result_capacity(pk_decoder *d, const cJSON *result, pk_dra_device_ref *ref, char *err,
+                                  size_t errsize);
 /* A slice's spec.sharedCounters: -1 with err as above. */
 int pk_dra_decode_shared_counters(pk_decoder *d, const cJSON *spec, pk_dra_slice *sl, char *err, size_t errsize);
 

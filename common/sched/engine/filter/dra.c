@@ -57,7 +57,7 @@ void pk_dra_resolve_all(pk_snapshot *s)
 	if (!s->dra || s->dra->pods_resolved)
 		return;
 	pk_dra_set_finish(s->dra, &s->dec);
-	s->dra->off = s->dra_off;
+	pk_dra_set_gates(s->dra, s->dra_off);
 	s->dra->pods_resolved = true;
 }
 
@@ -269,21 +269,15 @@ static void claims_usable(pk_snapshot *s, const pk_pod *pod, dra_res *r)
 }
 
 /* What the pod's unallocated claims use that is not modelled: a claim's
- * own, or devices that allow multiple allocations (consumable capacity,
- * on in the release) in the input. */
+ * own. */
 static const char *unsupported_of(const dra_res *r, const pk_dra_claim **claim)
 {
-	bool unallocated = false;
 	for (int i = 0; i < r->nclaims; i++) {
 		*claim = r->claims[i];
 		if (r->claims[i]->unsupported && !r->claims[i]->allocated)
 			return r->claims[i]->unsupported;
-		unallocated |= !r->claims[i]->allocated;
 	}
 	*claim = NULL;
-	const pk_dra_set *set = r->s->dra;
-	if (unallocated && set->multi_alloc_devices && !(set->off & PK_DRA_OFF_CONSUMABLE_CAPACITY))
-		return "devices with allowMultipleAllocations (DRAConsumableCapacity)";
 	return NULL;
 }
 
@@ -383,6 +377,9 @@ void pk_dra_resolve(pk_snapshot *s, const pk_pod *pod)
 		return;
 	}
 	r->applies = true;
+	char text[1200];
+	if (pk_dra_capacity_ignored(s, r, text, sizeof text)) /* dra_capacity.c */
+		assume(s, r, text);
 	pk_dra_kep5690_assume(s, r); /* --dra-preemption=kep-5690: said in every answer */
 	((pk_pod *)pod)->unmodelled &= (uint8_t)~PK_UNMODELLED_RESOURCE_CLAIMS;
 }
@@ -500,8 +497,11 @@ static pk_dra_device_ref *claim_results(pk_snapshot *s, const pk_dra_claim *c, c
 	for (int k = 0; k < c->nrequests; k++)
 		for (int j = 0; j < o->count[q + k]; j++) {
 			const dev_at *d = &o->devs[o->first[q + k] + j];
-			refs[(*n)++] = (pk_dra_device_ref){ o->names[q + k], d->slice->driver, d->slice->pool, d->dev->name,
-				                            o->admin[q + k] };
+			pk_dra_device_ref *x = &refs[(*n)++];
+			*x = (pk_dra_device_ref){ o->names[q + k], d->slice->driver, d->slice->pool, d->dev->name,
+				                  o->admin[q + k], NULL, NULL, 0 };
+			if (o->shared[o->first[q + k] + j]) /* DRAConsumableCapacity: a share (dra_capacity.c) */
+				pk_dra_share_result(s, c, x, d->dev, o->rqs[q + k], *n - 1);
 			*local |= *d->slice->node_name != '\0';
 		}
 	return refs;

@@ -3,9 +3,10 @@
  * node's free devices, the class's and request's CEL selectors, ExactCount
  * slots by backtracking, All requests, firstAvailable alternatives and
  * matchAttribute constraints; device taints and the requests' tolerations,
- * admin access (held devices too, never one device twice in a claim), and
- * partitionable devices' counters (dra_counters.c), each as its gate says
- * (pk_dra_set.off). */
+ * admin access (held devices too, never one device twice in a claim),
+ * partitionable devices' counters (dra_counters.c) and consumable capacity
+ * (dra_capacity.c: a device that allows multiple allocations shared while
+ * its capacity lasts), each as its gate says (pk_dra_set.off). */
 #include "sched/engine/filter/dra_int.h"
 
 #include <stdio.h>
@@ -18,7 +19,8 @@
 pk_cel_device pk_dra_cel_view(const pk_dra_slice *sl, const pk_dra_device *dv)
 {
 	return (pk_cel_device){ .driver = sl->driver, .attrs = dv->attrs, .nattrs = dv->nattrs,
-		                .capacity = dv->capacity, .ncapacity = dv->ncapacity };
+		                .capacity = dv->capacity, .ncapacity = dv->ncapacity,
+		                .allow_multiple_allocations = dv->multi_alloc };
 }
 
 static sel_verdict selectors_match(const pk_dra_selector *sel, int n, const pk_cel_device *d)
@@ -52,6 +54,7 @@ typedef struct alloc_state {
 	bool *held;
 	int *picked;                    /* per device: the picks that hold it now */
 	dra_counters *counters;         /* NULL: no device here consumes counters */
+	dra_capacity *capacity;         /* NULL: no capacity to check (dra_capacity.c) */
 	/* the ExactCount slots: one per device to pick, with its request's candidates */
 	int nslots;
 	int *slot_req;
@@ -64,6 +67,8 @@ typedef struct alloc_state {
 	 * claims' matchAttribute constraints */
 	const struct want *w;
 	int *pick_want, *pick_dev;
+	bool *pick_ctr;                 /* per pick: it took counters (a share of a device in use does not;
+	                                 * NULL without capacity: all do) */
 	int npicks;
 } alloc_state;
 
@@ -159,20 +164,32 @@ static bool picked_in_claim(const alloc_state *a, const pk_dra_claim *claim, int
 
 /* allocateDevice: may want q have device d with what is picked so far? An
  * admin-access request may have a device in use, but not one its own claim
- * picked; the counters of d's pool must last; the claim's constraints must
- * hold. Then d is picked (untake undoes it). */
+ * picked; a device that allows multiple allocations is never in use by a
+ * pick, only its capacity must last (with what its shares and the picks
+ * consume); the counters of d's pool must last (a shared device that has
+ * shares took them already); the claim's constraints must hold. Then d is
+ * picked (untake undoes it). */
 static bool take(alloc_state *a, int q, int d)
 {
 	const want *w = &a->w[q];
-	if (admin_of(a, w) ? picked_in_claim(a, w->claim, d) : a->picked[d] > 0 || (a->held && a->held[d]))
+	bool shared = pk_dra_capacity_shared(a->capacity, d);
+	if (admin_of(a, w) ? !shared && picked_in_claim(a, w->claim, d)
+	                   : (!shared && a->picked[d] > 0) || (a->held && a->held[d]))
 		return false;
-	if (!pk_dra_counters_take(a->counters, d))
+	if (a->capacity && !pk_dra_capacity_fits(a->capacity, d, w->rq, true))
+		return false;
+	bool ctr = !(shared && pk_dra_capacity_in_use(a->capacity, d));
+	if (ctr && !pk_dra_counters_take(a->counters, d))
 		return false;
 	if (!constraints_keep(a, q, d)) {
-		pk_dra_counters_give(a->counters, d);
+		if (ctr)
+			pk_dra_counters_give(a->counters, d);
 		return false;
 	}
+	pk_dra_capacity_take(a->capacity, d, w->rq);
 	a->picked[d]++;
+	if (a->pick_ctr)
+		a->pick_ctr[a->npicks] = ctr;
 	a->pick_want[a->npicks] = q;
 	a->pick_dev[a->npicks++] = d;
 	return true;
@@ -182,7 +199,9 @@ static void untake(alloc_state *a, int d)
 {
 	a->npicks--;
 	a->picked[d]--;
-	pk_dra_counters_give(a->counters, d);
+	pk_dra_capacity_give(a->capacity, d, a->w[a->pick_want[a->npicks]].rq);
+	if (!a->pick_ctr || a->pick_ctr[a->npicks])
+		pk_dra_counters_give(a->counters, d);
 }
 
 const pk_taint *pk_dra_untolerated_taint(const pk_dra_request *rq, const pk_dra_device *dv)
@@ -262,8 +281,8 @@ static bool candidates(alloc_state *a, const want *w, int q)
 			a->error = true;
 			return false;
 		}
-		if (m != SEL_YES)
-			continue;
+		if (m != SEL_YES || (a->capacity && !pk_dra_capacity_fits(a->capacity, d, w->rq, false)))
+			continue; /* capacity: validateDeviceRequest and allocateOne skip the device */
 		bool unusable = device_barred(a, w, a->devs[d].dev) || (!admin && a->held && a->held[d]);
 		if (unusable && w->rq->all)
 			return false; /* allocateDevice(must) fails on it: no solution */
@@ -320,6 +339,7 @@ static void node_devices(alloc_state *a, const pk_node *n, bool with_held)
 	free(on);
 	if (a->set->counter_devices && !(a->set->off & PK_DRA_OFF_PARTITIONABLE))
 		a->counters = pk_dra_counters_new(a->set, a->devs, a->ndevs);
+	a->capacity = pk_dra_capacity_new(a->set, a->devs, a->ndevs);
 }
 
 /* The wants of the pod's unallocated claims, in claim then request order
@@ -388,6 +408,8 @@ static void record_picks(const alloc_state *a, const want *w, int nw, alloc_out 
 	out->devs = pk_xmalloc(sizeof *out->devs * (size_t)(a->npicks + 1));
 	out->names = pk_xmalloc(sizeof *out->names * (size_t)(nw + 1));
 	out->admin = pk_xmalloc(sizeof *out->admin * (size_t)(nw + 1));
+	out->rqs = pk_xmalloc(sizeof *out->rqs * (size_t)(nw + 1));
+	out->shared = pk_xcalloc((size_t)a->npicks + 1, sizeof *out->shared);
 	out->nwants = nw;
 	out->ndevs = 0;
 	int slot = 0;
@@ -395,12 +417,18 @@ static void record_picks(const alloc_state *a, const want *w, int nw, alloc_out 
 		out->first[q] = out->ndevs;
 		out->names[q] = w[q].rq->name;
 		out->admin[q] = admin_of(a, &w[q]);
+		out->rqs[q] = w[q].rq;
 		if (w[q].rq->all) {
-			for (int k = 0; k < a->ncands[q]; k++)
+			for (int k = 0; k < a->ncands[q]; k++) {
+				out->shared[out->ndevs] = pk_dra_capacity_shared(a->capacity, a->cands[q][k]);
 				out->devs[out->ndevs++] = a->devs[a->cands[q][k]];
+			}
 		} else {
-			for (int64_t k = 0; k < w[q].rq->count; k++, slot++)
-				out->devs[out->ndevs++] = a->devs[a->cands[q][a->pick[slot]]];
+			for (int64_t k = 0; k < w[q].rq->count; k++, slot++) {
+				int d = a->cands[q][a->pick[slot]];
+				out->shared[out->ndevs] = pk_dra_capacity_shared(a->capacity, d);
+				out->devs[out->ndevs++] = a->devs[d];
+			}
 		}
 		out->count[q] = out->ndevs - out->first[q];
 	}
@@ -413,6 +441,8 @@ void pk_dra_alloc_out_free(alloc_out *o)
 	free(o->devs);
 	free(o->names);
 	free(o->admin);
+	free(o->rqs);
+	free(o->shared);
 	memset(o, 0, sizeof *o);
 }
 
@@ -438,9 +468,12 @@ static bool allocatable_as(const pk_snapshot *s, const dra_res *r, const int *ch
 		maxpicks += w[q].rq->all ? a.ndevs : 0;
 	a.pick_want = pk_xmalloc(sizeof *a.pick_want * (size_t)maxpicks);
 	a.pick_dev = pk_xmalloc(sizeof *a.pick_dev * (size_t)maxpicks);
+	if (a.capacity) /* else every pick takes counters */
+		a.pick_ctr = pk_xmalloc(sizeof *a.pick_ctr * (size_t)maxpicks);
 	a.cands = pk_xcalloc((size_t)nw, sizeof *a.cands);
 	a.ncands = pk_xcalloc((size_t)nw, sizeof *a.ncands);
-	bool ok = (any_admin || total <= a.ndevs) && gather(&a, n, w, nw);
+	/* fewer devices than asked: only admin access or shares make it */
+	bool ok = (any_admin || total <= a.ndevs || a.capacity) && gather(&a, n, w, nw);
 	if (ok) {
 		a.slot_req = pk_xmalloc(sizeof *a.slot_req * (size_t)(total + 1));
 		a.pick = pk_xmalloc(sizeof *a.pick * (size_t)(total + 1));
@@ -461,6 +494,8 @@ static bool allocatable_as(const pk_snapshot *s, const dra_res *r, const int *ch
 	free(a.picked);
 	free(a.held);
 	pk_dra_counters_free(a.counters);
+	pk_dra_capacity_free(a.capacity);
+	free(a.pick_ctr);
 	free(a.pick_want);
 	free(a.pick_dev);
 	free(a.devs);

@@ -2,7 +2,8 @@
  * structured allocator checks them (allocator_incubating.go
  * checkAvailableCounters, deallocateCountersForDevice): each pool's
  * counter sets are what its slices' sharedCounters declare, less what the
- * pool's held devices consume (admin-access results are not held); a
+ * pool's allocated devices consume (held ones, admin-access results aside,
+ * and shared ones once, DRAConsumableCapacity); a
  * device that consumes counters is allocated only while no counter of its
  * pool is used beyond what is available, the devices picked so far
  * included. */
@@ -86,7 +87,9 @@ static int add_pool(dra_counters *c, const pk_dra_set *s, const pk_dra_slice *sl
 	for (long i = begin; i < end; i++)
 		for (int d = 0; d < s->slices[i].ndevices; d++) {
 			const pk_dra_device *dv = &s->slices[i].devices[d];
-			if (!dv->nconsumes || !pk_dra_holder(s, sl->driver, sl->pool, dv->name))
+			long first; /* allocated: held, or shared (IsDeviceAllocated: its counters once) */
+			if (!dv->nconsumes || (!pk_dra_holder(s, sl->driver, sl->pool, dv->name) &&
+			                       !pk_dra_shares_of(s, sl->driver, sl->pool, dv->name, &first)))
 				continue;
 			for (int k = 0; k < dv->nconsumes; k++)
 				for (int j = 0; j < dv->consumes[k].ncounters; j++) {

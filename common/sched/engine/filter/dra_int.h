@@ -49,6 +49,8 @@ typedef struct alloc_out {
 	int ndevs;
 	const char **names;             /* per want: the request's name, a subrequest's "<request>/<sub>" */
 	bool *admin;                    /* per want: its request asks for admin access */
+	const pk_dra_request **rqs;     /* per want: the request (a subrequest: the one chosen) */
+	bool *shared;                   /* per device of devs: a share of it (DRAConsumableCapacity) */
 	int nwants;
 } alloc_out;
 
@@ -61,6 +63,38 @@ dra_counters *pk_dra_counters_new(const pk_dra_set *s, const dev_at *devs, int n
 bool pk_dra_counters_take(dra_counters *c, int d);
 void pk_dra_counters_give(dra_counters *c, int d);
 void pk_dra_counters_free(dra_counters *c);
+
+/* Consumable capacity on one node (dra_capacity.c; DRAConsumableCapacity). */
+typedef struct dra_capacity dra_capacity;
+/* For the node's devices devs: NULL when the release's gate is off or the
+ * input has no device that allows multiple allocations, no request for
+ * capacity and no requestPolicy (nothing to check). */
+dra_capacity *pk_dra_capacity_new(const pk_dra_set *s, const dev_at *devs, int ndevs);
+void pk_dra_capacity_free(dra_capacity *c);
+/* Does device d allow multiple allocations (the gate on)? Has it shares
+ * now, allocated or picked? NULL c: false. */
+bool pk_dra_capacity_shared(const dra_capacity *c, int d);
+bool pk_dra_capacity_in_use(const dra_capacity *c, int d);
+/* Does device d's capacity take request rq, with what its shares consume
+ * and, with allocating, what the picks so far do? NULL c: true. */
+bool pk_dra_capacity_fits(const dra_capacity *c, int d, const pk_dra_request *rq, bool allocating);
+/* A pick of a shared device d for rq consumes (take) or gives back. */
+void pk_dra_capacity_take(dra_capacity *c, int d, const pk_dra_request *rq);
+void pk_dra_capacity_give(dra_capacity *c, int d, const pk_dra_request *rq);
+/* What rq consumes of dv's capacities (a result's consumedCapacity), in
+ * arena; *n entries (NULL when dv has none). */
+pk_dra_capacity_amount *pk_dra_capacity_consumed(const pk_dra_device *dv, const pk_dra_request *rq, pk_arena *arena,
+                                                 int *n);
+
+/* Make x, the result of a share of device dv for request rq of claim c
+ * (the claim's index-th result), a share: its shareID (upstream's a random
+ * UID, here "<claim>-share-<index>") and consumedCapacity. */
+void pk_dra_share_result(pk_snapshot *s, const pk_dra_claim *c, pk_dra_device_ref *x, const pk_dra_device *dv,
+                         const pk_dra_request *rq, int index);
+struct dra_res;
+/* DRAConsumableCapacity off while an unallocated claim of r asks for
+ * capacity: what the answer assumes then, into text (true). */
+bool pk_dra_capacity_ignored(const pk_snapshot *s, const struct dra_res *r, char *text, size_t size);
 
 /* A device as CEL sees it. */
 pk_cel_device pk_dra_cel_view(const pk_dra_slice *sl, const pk_dra_device *dv);

@@ -207,7 +207,8 @@ static void view_hold(held_view *v, const pk_pod *p, const pk_node *node)
 		v->pairs = pk_xrealloc(v->pairs, (size_t)(v->npairs + o.ndevs + 1), sizeof *v->pairs);
 		for (int i = 0; i < o.ndevs; i++) {
 			const dev_at *d = &o.devs[i];
-			refs[i] = (pk_dra_device_ref){ "", d->slice->driver, d->slice->pool, d->dev->name, false };
+			refs[i] = (pk_dra_device_ref){ .request = "", .driver = d->slice->driver, .pool = d->slice->pool,
+				                       .device = d->dev->name };
 		}
 		/* an admin-access pick holds nothing (allocateddevices.go) */
 		for (int q = 0; o.count && q < o.nwants; q++)
