@@ -223,6 +223,8 @@ typedef struct pk_dra_set {
 	size_t rulecap;
 	bool rules_listed;              /* a DeviceTaintRuleList or a DeviceTaintRule was read (if empty,
 	                                 * or rejected) */
+	int8_t noexecute;               /* a NoExecute taint anywhere, a rule's or a device's: 0 not
+	                                 * looked at yet, 1 none, 2 some (engine/filter/dra_slices.c) */
 } pk_dra_set;
 
 /* Is kind one of DRA's (the four, DeviceTaintRule)? */

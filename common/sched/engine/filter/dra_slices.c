@@ -164,6 +164,24 @@ static const pk_dra_device *find_device(const pk_dra_set *set, const pk_dra_devi
 	return NULL;
 }
 
+/* Is there a NoExecute taint at all (a device's own, or a rule's)? Looked
+ * at once per set: most inputs have none, and then no claim's devices need
+ * looking up. */
+static bool any_noexecute(pk_dra_set *set)
+{
+	if (!set->noexecute) {
+		bool some = false;
+		for (long i = 0; !some && i < set->nrules; i++)
+			some = set->rules[i].taint.effect == PK_EFFECT_NO_EXECUTE;
+		for (long i = 0; !some && i < set->nslices; i++)
+			for (int j = 0; !some && j < set->slices[i].ndevices; j++)
+				for (int t = 0; !some && t < set->slices[i].devices[j].ntaints; t++)
+					some = set->slices[i].devices[j].taints[t].effect == PK_EFFECT_NO_EXECUTE;
+		set->noexecute = some ? 2 : 1;
+	}
+	return set->noexecute == 2;
+}
+
 /* Does allocated claim c hold a device with a NoExecute taint its request
  * does not tolerate? The first such into the note's words. */
 static bool claim_noexecute(const pk_dra_set *set, unsigned off, const pk_dra_claim *c, char *buf, size_t size)
@@ -197,7 +215,7 @@ static bool claim_noexecute(const pk_dra_set *set, unsigned off, const pk_dra_cl
 bool pk_dra_noexecute_note(const pk_snapshot *s, const pk_dra_claim *const *claims, int n, char *buf, size_t size)
 {
 	const pk_dra_set *set = s->dra;
-	if (!set || (s->dra_off & PK_DRA_OFF_DEVICE_TAINTS))
+	if (!set || (s->dra_off & PK_DRA_OFF_DEVICE_TAINTS) || !any_noexecute(s->dra))
 		return false;
 	char what[1500];
 	for (int i = 0; i < n; i++)
@@ -215,9 +233,10 @@ bool pk_dra_taint_rules_hint(const pk_snapshot *s, bool claims, char *buf, size_
 		return false;
 	/* running pods whose claims' devices are tainted NoExecute */
 	long nclaims = 0;
+	bool noexecute = any_noexecute(s->dra);
 	char what[1500] = "", first[1500] = "";
 	for (long i = 0; i < set->nclaims; i++)
-		if (set->claims[i].nreserved && claim_noexecute(set, s->dra_off, &set->claims[i], what, sizeof what))
+		if (noexecute && set->claims[i].nreserved && claim_noexecute(set, s->dra_off, &set->claims[i], what, sizeof what))
 			if (!nclaims++)
 				snprintf(first, sizeof first, "%s", what);
 	if (nclaims) {
