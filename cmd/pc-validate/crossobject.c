@@ -88,7 +88,8 @@ char *pcv_identity_key(const char *group, const char *kind, const char *ns, cons
 
 static bool namespaced_kind(const char *kind)
 {
-	return strcmp(kind, "PriorityClass") != 0 && strcmp(kind, "DeviceClass") != 0;
+	return strcmp(kind, "PriorityClass") != 0 && strcmp(kind, "DeviceClass") != 0 &&
+	       strcmp(kind, "DeviceTaintRule") != 0;
 }
 
 static char *obj_key(const cJSON *obj)
@@ -341,7 +342,8 @@ void pcv_cross_add_cluster(pcv_ctx *c, cJSON *obj, const pk_origin *at)
 		cJSON_DeleteItemFromObjectCaseSensitive(obj, "status");
 	} else if (strcmp(kind, "PriorityClass") != 0 && strcmp(kind, "Workload") != 0 && strcmp(kind, "PodGroup") != 0 &&
 	           strcmp(kind, "CompositePodGroup") != 0 && strcmp(kind, "ResourceClaim") != 0 &&
-	           strcmp(kind, "ResourceClaimTemplate") != 0 && strcmp(kind, "DeviceClass") != 0) {
+	           strcmp(kind, "ResourceClaimTemplate") != 0 && strcmp(kind, "DeviceClass") != 0 &&
+	           strcmp(kind, "DeviceTaintRule") != 0) {
 		cJSON_Delete(obj);  /* nothing of other kinds is needed */
 		return;
 	}

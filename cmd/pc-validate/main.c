@@ -25,7 +25,7 @@ static const pk_cli_spec spec = {
 	            "[path ...]",
 	.help =
 		"Validate PriorityClass, Workload and PodGroup objects, DRA's ResourceClaim,\n"
-		"ResourceClaimTemplate and DeviceClass (resource.k8s.io/v1: CEL selectors compiled;\n"
+		"ResourceClaimTemplate, DeviceClass and DeviceTaintRule (resource.k8s.io/v1: CEL selectors compiled;\n"
 		"their cost limit is not checked) and the priority fields of Pods and pod templates\n"
 		"with the rules the Kubernetes apiserver applies. All inputs form one set:\n"
 		"cross-object rules (one globalDefault, references) apply across files.\n"

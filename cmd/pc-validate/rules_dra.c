@@ -1,4 +1,4 @@
-/* ResourceClaim, ResourceClaimTemplate and DeviceClass (resource.k8s.io/v1):
+/* ResourceClaim, ResourceClaimTemplate, DeviceClass and DeviceTaintRule (resource.k8s.io/v1):
  * the apiserver's validation (pkg/apis/resource/validation/validation.go
  * @009801d930e2), with its field paths and messages, and the selectors' CEL
  * compiled by the one interpreter (k8s/cel.h).
@@ -25,6 +25,7 @@
 #define OPAQUE_PARAMETERS_MAX_LENGTH (10 * 1024)
 #define DEVICE_MAX_ID_LENGTH 32
 #define DRIVER_NAME_MAX_LENGTH 63
+#define POOL_NAME_MAX_LENGTH 253
 
 static const char MSG_C_IDENTIFIER[] =
 	"a valid C identifier must start with alphabetic character or '_', followed by a string of alphanumeric "
@@ -665,11 +666,69 @@ static void rules_device_class(pcv_obj *o, const cJSON *spec)
 		pcv_invalid(o, "spec.extendedResourceName", ern, "must be a valid extended resource name");
 }
 
+/* validatePoolName: not empty, at most 253 bytes, each "/"-separated
+ * part a DNS subdomain. */
+static void check_pool_name(pcv_obj *o, const char *path, const char *name)
+{
+	if (!*name) {
+		pcv_required(o, path, NULL);
+		return;
+	}
+	if (strlen(name) > POOL_NAME_MAX_LENGTH)
+		pcv_report(o, PK_SEV_ERROR, PCV_TOO_LONG, path, "Too long: may not be more than %d bytes",
+		           POOL_NAME_MAX_LENGTH);
+	for (const char *part = name;; part = strchr(part, '/') + 1) {
+		char one[300];
+		snprintf(one, sizeof one, "%.*s", (int)strcspn(part, "/"), part);
+		const char *msgs[2];
+		int n = pcv_dns_subdomain_errors(one, msgs);
+		for (int k = 0; k < n; k++)
+			pcv_invalid_str(o, path, one, msgs[k]);
+		if (!strchr(part, '/'))
+			break;
+	}
+}
+
+/* ValidateDeviceTaintRule(Update): the selector's driver, pool and device
+ * (validateDeviceTaintSelector; deviceClassName and selectors went in
+ * 1.35, unknown fields to the schema), and validateDeviceTaint: key a
+ * label name, value a label value, effect required and one of NoExecute,
+ * NoSchedule and None, unless an update keeps the stored one. */
+static void rules_device_taint_rule(pcv_obj *o, const cJSON *spec)
+{
+	pcv_check_meta(o, false);
+	const cJSON *sel = pk_get(spec, "deviceSelector");
+	const char *v;
+	if ((v = pk_str(sel, "driver")))
+		check_driver_name(o, "spec.deviceSelector.driver", v);
+	if ((v = pk_str(sel, "pool")))
+		check_pool_name(o, "spec.deviceSelector.pool", v);
+	if ((v = pk_str(sel, "device")))
+		pcv_check_label(o, "spec.deviceSelector.device", v);
+	const cJSON *taint = pk_get(spec, "taint");
+	const char *key = str_or_empty(taint, "key"), *value = str_or_empty(taint, "value");
+	const char *effect = str_or_empty(taint, "effect");
+	pcv_check_label_key(o, "spec.taint.key", key); /* ValidateLabelName: an empty key too */
+	if (*value)
+		check_label_value(o, "spec.taint.value", value);
+	const cJSON *old = old_spec(o);
+	if (old && strcmp(str_or_empty(pk_get(old, "taint"), "effect"), effect) == 0)
+		return;
+	if (!*effect)
+		pcv_required(o, "spec.taint.effect", NULL);
+	else if (strcmp(effect, "NoExecute") != 0 && strcmp(effect, "NoSchedule") != 0 && strcmp(effect, "None") != 0)
+		pcv_not_supported(o, "spec.taint.effect", effect, "\"NoExecute\", \"NoSchedule\", \"None\"");
+}
+
 void pcv_rules_dra(pcv_obj *o)
 {
 	const cJSON *spec = pk_get(o->root, "spec");
 	if (strcmp(o->kind, "DeviceClass") == 0) {
 		rules_device_class(o, spec);
+		return;
+	}
+	if (strcmp(o->kind, "DeviceTaintRule") == 0) {
+		rules_device_taint_rule(o, spec);
 		return;
 	}
 	pcv_check_meta(o, true);

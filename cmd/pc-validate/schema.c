@@ -217,6 +217,13 @@ static const s_node N_DC_SPEC = {S_OBJECT, "DeviceClassSpec", (const s_field[]){
 		&(const s_node){S_OBJECT, "DeviceClassConfiguration", (const s_field[]){
 			{"opaque", &N_OPAQUE}, {NULL, NULL}}, NULL}}},
 	{"extendedResourceName", &N_STR}, {NULL, NULL}}, NULL};
+/* DeviceTaintRule (v1, 1.37; the selector as from 1.35) */
+static const s_node N_DTR_SPEC = {S_OBJECT, "DeviceTaintRuleSpec", (const s_field[]){
+	{"deviceSelector", &(const s_node){S_OBJECT, "DeviceTaintSelector", (const s_field[]){
+		{"driver", &N_STR}, {"pool", &N_STR}, {"device", &N_STR}, {NULL, NULL}}, NULL}},
+	{"taint", &(const s_node){S_OBJECT, "DeviceTaint", (const s_field[]){
+		{"key", &N_STR}, {"value", &N_STR}, {"effect", &N_STR}, {"timeAdded", &N_STR}, {NULL, NULL}}, NULL}},
+	{NULL, NULL}}, NULL};
 static const s_node N_RCT_SPEC = {S_OBJECT, "ResourceClaimTemplateSpec", (const s_field[]){
 	{"metadata", &N_META}, {"spec", &N_RC_SPEC}, {NULL, NULL}}, NULL};
 
@@ -235,6 +242,8 @@ static const s_node N_RC = {S_OBJECT, "ResourceClaim", (const s_field[]){
 	TOP(&N_RC_SPEC), {"status", &N_ANY}, {NULL, NULL}}, NULL};
 static const s_node N_RCT = {S_OBJECT, "ResourceClaimTemplate", (const s_field[]){TOP(&N_RCT_SPEC), {NULL, NULL}}, NULL};
 static const s_node N_DC = {S_OBJECT, "DeviceClass", (const s_field[]){TOP(&N_DC_SPEC), {NULL, NULL}}, NULL};
+static const s_node N_DTR = {S_OBJECT, "DeviceTaintRule", (const s_field[]){
+	TOP(&N_DTR_SPEC), {"status", &N_ANY}, {NULL, NULL}}, NULL};
 static const s_node N_CPG = {S_OBJECT, "CompositePodGroup", (const s_field[]){
 	TOP(&N_CPG_SPEC), {"status", &N_ANY}, {NULL, NULL}}, NULL};
 
@@ -385,6 +394,7 @@ static const s_node *schema_for(const pcv_obj *o)
 		return strcmp(k, "ResourceClaim") == 0           ? &N_RC
 		       : strcmp(k, "ResourceClaimTemplate") == 0 ? &N_RCT
 		       : strcmp(k, "DeviceClass") == 0           ? &N_DC
+		       : strcmp(k, "DeviceTaintRule") == 0       ? &N_DTR
 		                                                 : NULL;
 	bool beta = strcmp(v, "v1beta1") == 0;
 	if (strcmp(k, "Workload") == 0)

@@ -215,7 +215,10 @@ static void unknown_version(pcv_obj *o)
 		pcv_report(o, PK_SEV_ERROR, PCV_UNKNOWN_KIND, "apiVersion",
 		           "no matches for kind \"%s\" in version \"%s\" (Kubernetes 1.%d serves %s%s)", o->kind,
 		           o->api_version, minor, *list ? list : "no version of it",
-		           beta_off_by_default(o) ? "; its beta versions only when --runtime-config enables them" : "");
+		           beta_off_by_default(o)                                  ? "; its beta versions only when --runtime-config enables them"
+		           : eq(o->kind, "DeviceTaintRule") && eq(o->version, "v1alpha3") /* 1.35's, off by default */
+		                   ? "; its alpha version only when --runtime-config enables it"
+		                   : "");
 }
 
 static bool dispatch_scheduling(pcv_obj *o)
@@ -264,7 +267,7 @@ static bool removed_pod_kind_version(const pcv_obj *o, const char *api_version)
 	       (eq(o->kind, "Deployment") || eq(o->kind, "DaemonSet") || eq(o->kind, "ReplicaSet"));
 }
 
-/* resource.k8s.io: the three DRA kinds a user writes. ResourceSlices,
+/* resource.k8s.io: the DRA kinds a user writes (DeviceTaintRule too). ResourceSlices,
  * which drivers publish, are not validated (skipped like any other kind),
  * but a version the release does not serve is said for them too. */
 static bool dispatch_resource(pcv_obj *o)

@@ -10,13 +10,14 @@
 #include "base/nsname.h"
 #include "k8s/dra_nodealloc.h"
 #include "k8s/dra_devices.h"
+#include "k8s/dra_taintrule.h"
 #include "k8s/json.h"
 #include "k8s/quantity.h"
 
 bool pk_dra_kind(const char *kind)
 {
 	return strcmp(kind, "ResourceClaim") == 0 || strcmp(kind, "ResourceClaimTemplate") == 0 ||
-	       strcmp(kind, "DeviceClass") == 0 || strcmp(kind, "ResourceSlice") == 0;
+	       strcmp(kind, "DeviceClass") == 0 || strcmp(kind, "ResourceSlice") == 0 || pk_dra_taint_rule_kind(kind);
 }
 
 static const char *istr(pk_decoder *d, const cJSON *obj, const char *path)
@@ -383,6 +384,8 @@ int pk_dra_set_add(pk_dra_set *s, pk_decoder *d, const cJSON *obj, long record, 
 		return add_class(s, d, obj, err, errsize);
 	if (strcmp(kind, "ResourceSlice") == 0)
 		return add_slice(s, d, obj, err, errsize);
+	if (pk_dra_taint_rule_kind(kind))
+		return pk_dra_taint_rule_add(s, d, obj, record, err, errsize);
 	return add_template(s, d, obj, err, errsize);
 }
 
@@ -708,6 +711,7 @@ void pk_dra_set_finish(pk_dra_set *s, pk_decoder *d)
 		compile_requests(d, s->claims[i].requests, s->claims[i].nrequests);
 	for (long i = 0; i < s->ntemplates; i++)
 		compile_requests(d, s->templates[i].requests, s->templates[i].nrequests);
+	pk_dra_taint_rules_finish(s);
 	index_held(s);
 	index_slices_by_node(s);
 	s->finished = true;
@@ -751,6 +755,7 @@ void pk_dra_set_free(pk_dra_set *s)
 	free(s->shared);
 	free(s->pinned);
 	free(s->unpinned);
+	free(s->rules);
 	memset(s, 0, sizeof *s);
 }
 

@@ -18,7 +18,9 @@
  * consumedCapacity (DRAConsumableCapacity). A claim that uses what it does
  * not model (constraints of another kind) says so in `unsupported`: its
  * pods keep their "not modelled" warning.
- * DeviceTaintRule objects are not read (their taints are not seen).
+ * DeviceTaintRule objects (DRADeviceTaintRules) are read here too
+ * (k8s/dra_taintrule.h); the engine applies their taints to the devices
+ * they select (sched/engine/filter/dra_slices.c).
  *
  * Names are interned in the decoder's table and the views live in its
  * arena, as the pods' do (pod.h). */
@@ -49,6 +51,7 @@ enum {
 	PK_DRA_OFF_PARTITIONABLE = 1u << 2,       /* DRAPartitionableDevices */
 	PK_DRA_OFF_CONSUMABLE_CAPACITY = 1u << 3, /* DRAConsumableCapacity */
 	PK_DRA_OFF_EXTENDED_RESOURCE = 1u << 4,   /* DRAExtendedResource */
+	PK_DRA_OFF_DEVICE_TAINT_RULES = 1u << 8,  /* DRADeviceTaintRules */
 };
 
 /* A counter set: a slice's sharedCounters[] entry, or what a device's
@@ -197,6 +200,7 @@ typedef struct pk_dra_slice {
 	int ndevices;
 	pk_dra_counter_set *shared;     /* sharedCounters: the pool's counter sets */
 	int nshared;
+	bool rules_applied;             /* the DeviceTaintRules' taints are in its devices' */
 } pk_dra_slice;
 
 /* A ResourceClaimTemplate: what the claim its controller makes asks
@@ -252,9 +256,17 @@ typedef struct pk_dra_set {
 	unsigned off;                   /* PK_DRA_OFF_*: the release's gates (pk_dra_resolve_all) */
 	bool finished;
 	bool pods_resolved;             /* the snapshot's pods resolved (engine/filter/dra.c) */
+	/* DeviceTaintRules (k8s/dra_taintrule.h), sorted by name at finish */
+	struct pk_dra_taint_rule *rules;
+	long nrules;
+	size_t rulecap;
+	bool rules_listed;              /* a DeviceTaintRuleList or a DeviceTaintRule was read (if empty,
+	                                 * or rejected) */
+	int8_t noexecute;               /* a NoExecute taint anywhere, a rule's or a device's: 0 not
+	                                 * looked at yet, 1 none, 2 some (engine/filter/dra_slices.c) */
 } pk_dra_set;
 
-/* Is kind one of the four? */
+/* Is kind one of DRA's (the four, DeviceTaintRule)? */
 bool pk_dra_kind(const char *kind);
 /* Decode obj (of a DRA kind) into the set: 0, or -1 with a message in err
  * naming the field. */

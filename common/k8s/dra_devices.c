@@ -29,7 +29,7 @@ static const char *istr(pk_decoder *d, const cJSON *obj, const char *key)
 /* A device taint's effect: the two that prevent an allocation, or
  * PK_DRA_EFFECT_NONE (None, or one this release does not know: ignored,
  * as taintPreventsAllocation ignores them); "" (a toleration's) -1. */
-static int device_effect(const char *s)
+int pk_dra_taint_effect(const char *s)
 {
 	if (!s || !*s)
 		return -1;
@@ -48,7 +48,7 @@ void pk_dra_decode_tolerations(pk_decoder *d, const cJSON *list, pk_dra_request 
 	cJSON_ArrayForEach(t, arr) {
 		pk_toleration *x = &rq->tolerations[rq->ntolerations++];
 		*x = (pk_toleration){ .key = istr(d, t, "key"), .value = istr(d, t, "value"), .op = PK_TOL_EQUAL,
-			              .effect = device_effect(pk_str(t, "effect")) };
+			              .effect = pk_dra_taint_effect(pk_str(t, "effect")) };
 		const char *op = pk_str_or(t, "operator", "Equal");
 		if (strcmp(op, "Exists") == 0)
 			x->op = PK_TOL_EXISTS;
@@ -111,7 +111,7 @@ int pk_dra_decode_device_extras(pk_decoder *d, const cJSON *body, pk_dra_device 
 	dv->ntaints = 0;
 	const cJSON *t, *arr = cJSON_IsArray(taints) ? taints : NULL;
 	cJSON_ArrayForEach(t, arr) {
-		int eff = device_effect(pk_str(t, "effect"));
+		int eff = pk_dra_taint_effect(pk_str(t, "effect"));
 		if (eff != PK_EFFECT_NO_SCHEDULE && eff != PK_EFFECT_NO_EXECUTE)
 			continue; /* None and unknown effects never prevent an allocation */
 		dv->taints[dv->ntaints++] = (pk_taint){ .key = istr(d, t, "key"), .value = istr(d, t, "value"),
@@ -259,5 +259,6 @@ unsigned pk_dra_features_off(const pk_release_profile *p)
 	return (p->dra_device_taints ? 0 : PK_DRA_OFF_DEVICE_TAINTS) | (p->dra_admin_access ? 0 : PK_DRA_OFF_ADMIN_ACCESS) |
 	       (p->dra_partitionable_devices ? 0 : PK_DRA_OFF_PARTITIONABLE) |
 	       (p->dra_consumable_capacity ? 0 : PK_DRA_OFF_CONSUMABLE_CAPACITY) |
-	       (p->dra_extended_resource ? 0 : PK_DRA_OFF_EXTENDED_RESOURCE);
+	       (p->dra_extended_resource ? 0 : PK_DRA_OFF_EXTENDED_RESOURCE) |
+	       (p->dra_device_taint_rules ? 0 : PK_DRA_OFF_DEVICE_TAINT_RULES);
 }

@@ -10,6 +10,10 @@
 
 #include "k8s/dra.h"
 
+/* A device taint's effect: PK_EFFECT_NO_SCHEDULE, PK_EFFECT_NO_EXECUTE,
+ * PK_DRA_EFFECT_NONE (None, or one this release does not know), or -1 for
+ * none given (a toleration's: all effects). Also DeviceTaintRules'. */
+int pk_dra_taint_effect(const char *s);
 /* A request's (or subrequest's) tolerations: an operator or effect this
  * release does not know tolerates nothing (resourceclaim.ToleratesTaint). */
 void pk_dra_decode_tolerations(pk_decoder *d, const cJSON *list, pk_dra_request *rq);

@@ -127,6 +127,13 @@ static const pk_gate_info registry[PK_NGATES] = {
 	[PK_GATE_DRA_DEVICE_TAINTS] = {
 		"DRADeviceTaints", "kube-apiserver, kube-scheduler", {ALPHA_OFF, BETA_ON, GA_ON}, false, DRA_ALLOCATOR_TOOLS,
 		NULL, .follows_upstream = true},
+	/* DRADeviceTaintRules (KEP-5055): alpha 1.35, beta and off in 1.36 (its
+	 * v1beta2 API is off by default), GA and on in 1.37 (not locked); the
+	 * scheduler's resourceslice tracker applies DeviceTaintRules' taints
+	 * under it (pkg/scheduler/scheduler.go EnableDeviceTaintRules) */
+	[PK_GATE_DRA_DEVICE_TAINT_RULES] = {
+		"DRADeviceTaintRules", "kube-apiserver, kube-scheduler", {ALPHA_OFF, BETA_OFF, GA_ON}, false,
+		"victims, preempt-plan", NULL, .follows_upstream = true},
 	[PK_GATE_DRA_CONSUMABLE_CAPACITY] = {
 		"DRAConsumableCapacity", "kube-apiserver, kube-scheduler", {ALPHA_OFF, BETA_ON, BETA_ON}, false, DRA_ALLOCATOR_TOOLS,
 		NULL, .follows_upstream = true},

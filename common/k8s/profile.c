@@ -106,6 +106,7 @@ void pk_release_profile_of(pk_release_profile *p, const pk_feature_gates *g)
 	p->dra_prioritized_list = pk_gate_on(g, PK_GATE_DRA_PRIORITIZED_LIST);
 	p->dra_admin_access = pk_gate_on(g, PK_GATE_DRA_ADMIN_ACCESS);
 	p->dra_device_taints = pk_gate_on(g, PK_GATE_DRA_DEVICE_TAINTS);
+	p->dra_device_taint_rules = pk_gate_on(g, PK_GATE_DRA_DEVICE_TAINT_RULES);
 	p->dra_consumable_capacity = pk_gate_on(g, PK_GATE_DRA_CONSUMABLE_CAPACITY);
 	p->dra_extended_resource = pk_gate_on(g, PK_GATE_DRA_EXTENDED_RESOURCE);
 	p->dra_derived_attributes = pk_gate_on(g, PK_GATE_DRA_DERIVED_ATTRIBUTES);

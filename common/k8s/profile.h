@@ -44,6 +44,7 @@ typedef struct pk_release_profile {
 	bool dra_prioritized_list, dra_admin_access, dra_device_taints;
 	bool dra_consumable_capacity, dra_extended_resource, dra_derived_attributes;
 	bool dra_partitionable_devices; /* DRAPartitionableDevices (the allocator's counters) */
+	bool dra_device_taint_rules;    /* DRADeviceTaintRules (the tracker applies DeviceTaintRules) */
 	/* PodGroup priority and disruptionMode count in pod-by-pod scheduling
 	 * and preemption too (the release's rule, with GenericWorkload on) */
 	bool groups_count_in_pod_preemption;

@@ -35,11 +35,16 @@ static const struct {
 	 * group versions, off unless --runtime-config enables them (KEP-3136,
 	 * pkg/controlplane/apiserver TestNoBetaVersionsEnabledByDefault);
 	 * v1alpha2 (classic DRA) went in 1.31, and v1alpha3 serves only
-	 * DeviceTaintRule. */
+	 * DeviceTaintRule (below). */
 	{"resource.k8s.io", "ResourceClaim", {{"v1"}, {"v1"}, {"v1"}}},
 	{"resource.k8s.io", "ResourceClaimTemplate", {{"v1"}, {"v1"}, {"v1"}}},
 	{"resource.k8s.io", "DeviceClass", {{"v1"}, {"v1"}, {"v1"}}},
 	{"resource.k8s.io", "ResourceSlice", {{"v1"}, {"v1"}, {"v1"}}},
+	/* DeviceTaintRule (KEP-5055): v1alpha3 (alpha, off by default) in
+	 * 1.35, v1beta2 (beta, off by default: DRADeviceTaintRules beta off)
+	 * in 1.36, v1 (GA, the gate on) in 1.37 (the scheduler's informer:
+	 * Resource().V1().DeviceTaintRules()) */
+	{"resource.k8s.io", "DeviceTaintRule", {{NULL}, {NULL}, {"v1"}}},
 };
 
 static int entry(const char *group, const char *kind)

@@ -149,6 +149,9 @@ static void test_dra_gates(void)
 		 {{true, PK_GATE_ALPHA, false, false}, {true, PK_GATE_BETA, true, false}, {true, PK_GATE_BETA, true, false}}},
 		{PK_GATE_DRA_DEVICE_TAINTS, "DRADeviceTaints",
 		 {{true, PK_GATE_ALPHA, false, false}, {true, PK_GATE_BETA, true, false}, {true, PK_GATE_GA, true, false}}},
+		/* KEP-5055: beta off in 1.36 (an off-by-default beta API), GA on in 1.37 */
+		{PK_GATE_DRA_DEVICE_TAINT_RULES, "DRADeviceTaintRules",
+		 {{true, PK_GATE_ALPHA, false, false}, {true, PK_GATE_BETA, false, false}, {true, PK_GATE_GA, true, false}}},
 		{PK_GATE_DRA_EXTENDED_RESOURCE, "DRAExtendedResource",
 		 {{true, PK_GATE_ALPHA, false, false}, {true, PK_GATE_BETA, true, false}, {true, PK_GATE_GA, true, true}}},
 		{PK_GATE_DRA_DERIVED_ATTRIBUTES, "DRADerivedAttributes",

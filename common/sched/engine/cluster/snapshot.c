@@ -287,6 +287,12 @@ pk_add_result pk_snapshot_add(pk_snapshot *s, const cJSON *obj, long record, boo
 
 void pk_snapshot_list_begun(pk_snapshot *s, const char *item_kind)
 {
+	if (strcmp(item_kind, "DeviceTaintRule") == 0) { /* an empty DeviceTaintRuleList says there are none */
+		if (!s->dra)
+			s->dra = pk_xcalloc(1, sizeof *s->dra);
+		s->dra->rules_listed = true;
+		return;
+	}
 	bool attachments = strcmp(item_kind, "VolumeAttachment") == 0, drivers = strcmp(item_kind, "CSIDriver") == 0;
 	if (!attachments && !drivers)
 		return;

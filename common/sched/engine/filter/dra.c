@@ -58,6 +58,7 @@ void pk_dra_resolve_all(pk_snapshot *s)
 		return;
 	pk_dra_set_finish(s->dra, &s->dec);
 	pk_dra_set_gates(s->dra, s->dra_off);
+	pk_dra_apply_taint_rules(s->dra, &s->arena); /* the tracker's view (dra_slices.c) */
 	s->dra->pods_resolved = true;
 }
 
@@ -326,7 +327,7 @@ static dra_res *find_first(pk_pod_dra *pd, const pk_pod *pod)
 
 void pk_dra_resolve(pk_snapshot *s, const pk_pod *pod)
 {
-	if (!s->dra)
+	if (!pk_dra_input_has_objects(s)) /* none, or DeviceTaintRules alone */
 		return;
 	pk_pod_dra *pd = (pk_pod_dra *)pod->con->dra;
 	/* its extended resources backed by DRA: a resolution of its own (a
@@ -380,6 +381,9 @@ void pk_dra_resolve(pk_snapshot *s, const pk_pod *pod)
 	char text[1200];
 	if (pk_dra_capacity_ignored(s, r, text, sizeof text)) /* dra_capacity.c */
 		assume(s, r, text);
+	char note[2500];
+	if (pk_dra_noexecute_note(s, r->claims, r->nclaims, note, sizeof note)) /* dra_slices.c */
+		assume(s, r, note);
 	pk_dra_kep5690_assume(s, r); /* --dra-preemption=kep-5690: said in every answer */
 	((pk_pod *)pod)->unmodelled &= (uint8_t)~PK_UNMODELLED_RESOURCE_CLAIMS;
 }

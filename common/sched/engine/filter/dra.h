@@ -150,8 +150,32 @@ long pk_dra_node_slices(const struct pk_dra_set *set, const pk_node *n, long **o
  * or the node it was allocated on in this run)? (dra_slices.c) */
 bool pk_dra_allocation_on_node(const struct pk_dra_claim *c, const pk_node *n);
 
+/* DeviceTaintRules (DRADeviceTaintRules, dra_slices.c). The scheduler's
+ * view of the slices (the resourceslice tracker): each rule's taint
+ * appended to the taints of the devices it selects, after their own, the
+ * rules in name order (upstream's: its informer's, which the allocator's
+ * "any untolerated taint" does not depend on); once per slice, nothing with
+ * the gate off (set->off). Taints in arena. */
+struct pk_arena;
+void pk_dra_apply_taint_rules(struct pk_dra_set *set, struct pk_arena *arena);
+/* What an answer for a pod with these claims assumes: an allocated one
+ * holds a device with a NoExecute taint (a rule's, named, or its slice's)
+ * its request does not tolerate, whose eviction is not modelled. Text into
+ * buf; false when none (or DRADeviceTaints off). */
+bool pk_dra_noexecute_note(const pk_snapshot *s, const struct pk_dra_claim *const *claims, int n, char *buf,
+                           size_t size);
+/* For the input: claims in use with such devices (their pods' eviction
+ * not modelled), else, when pods use claims (claims), slices with devices
+ * and no DeviceTaintRule read while the gate is on: which `kubectl get`
+ * belongs in the input. */
+bool pk_dra_taint_rules_hint(const pk_snapshot *s, bool claims, char *buf, size_t size);
+
+/* Does the input hold one of DRA's four kinds (DeviceTaintRules alone
+ * are not DRA's objects for a pod's claims)? */
+bool pk_dra_input_has_objects(const pk_snapshot *s);
 /* Which `kubectl get` the input lacks for the claims of pods[0..n): no DRA
- * object at all while pods use claims. Text into buf; false when nothing is
+ * object at all while pods use claims; with them, what
+ * pk_dra_taint_rules_hint says. Text into buf; false when nothing is
  * missing. */
 bool pk_dra_input_hint(const pk_snapshot *s, pk_pod *const *pods, long n, char *buf, size_t size);
 

@@ -5,10 +5,13 @@
 
 #include "k8s/dra.h"
 
+bool pk_dra_input_has_objects(const pk_snapshot *s)
+{
+	return s->dra && (s->dra->nclaims || s->dra->nclasses || s->dra->nslices || s->dra->ntemplates);
+}
+
 bool pk_dra_input_hint(const pk_snapshot *s, pk_pod *const *pods, long n, char *buf, size_t size)
 {
-	if (s->dra && (s->dra->nclaims || s->dra->nclasses || s->dra->nslices || s->dra->ntemplates))
-		return false;
 	long with = 0;
 	const pk_pod *first = NULL;
 	for (long i = 0; i < n; i++)
@@ -16,6 +19,8 @@ bool pk_dra_input_hint(const pk_snapshot *s, pk_pod *const *pods, long n, char *
 			with++;
 			first = first ? first : pods[i];
 		}
+	if (pk_dra_input_has_objects(s))
+		return pk_dra_taint_rules_hint(s, with > 0, buf, size); /* dra_slices.c */
 	if (!with)
 		return false;
 	snprintf(buf, size,
