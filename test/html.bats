@@ -497,3 +497,36 @@ shown() { sed '/<script type="application\/json"/,/<\/script>/d' "$1"; }
 	embedded "$page" preemptkit-replay | jq -e '.[1].evictions[0].pods[0].name == "</script><script>alert(1)</script>"
 		and .[1].classes[1].priorityClassName == "<b onmouseover=x>low</b>"'
 }
+
+@test "-o html under --dra-preemption=kep-5690: a plan names the devices each victim frees and keeps; the template's claim and the proposal are two warnings" {
+	c="$FIX/victims/DRA-KEP-5690-option-a-victim-frees-its-own-claim-s-devices-not-those-of-a-claim-shared-with-a-pod-that-stays"
+	sim="$FIX/simulate/DRA-KEP-5690-option-a-plan-names-the-devices-each-victim-frees-and-the-settling-window/cluster.json"
+	page="$BATS_TEST_TMPDIR/kep.html" simpage="$BATS_TEST_TMPDIR/kep-sim.html" gpu="$BATS_TEST_TMPDIR/kep-gpu.html"
+	victims --dra-preemption=kep-5690 --preemptor "$c/preemptor.json" "$c/cluster.json" 2>/dev/null | preempt-plan -o html >"$page" 2>/dev/null
+	preempt-plan --simulate --dra-preemption=kep-5690 -o html "$sim" >"$simpage" 2>/dev/null
+	for p in "$page" "$simpage"; do
+		valid "$p"
+		render "$p" "kep5690-$(basename "$p" .html)"
+		for dom in "$NOJS" "$JS"; do
+			[[ $dom == *'frees (KEP-5690): gpu.example.com/gpu-1/gpu-0, gpu.example.com/gpu-1/gpu-1 (claim default/low-a-gpus of default/low-a)'* ]] ||
+				fail "$p: the devices low-a frees"
+			[[ $dom == *"not freed (KEP-5690): gpu.example.com/gpu-1/gpu-2 (claim default/shared-gpus of default/low-a: shared with default/web, which stays)"* ]] ||
+				fail "$p: the shared claim low-a keeps"
+		done
+		embedded "$p" preemptkit-records | jq -e 'map(select(.kind == "PreemptionPlan"))[0].victims[0]
+			| ([.frees[].device] == ["gpu-0", "gpu-1"]) and ([.notFreed[].device] == ["gpu-2"])'
+	done
+	# the sample's claim made from its template and the proposal: a box each
+	victims --dra-preemption=kep-5690 --preemptor "$SAMPLE/gpu/preemptor.yaml" "$SAMPLE/gpu/cluster.json" 2>/dev/null |
+		preempt-plan -o html >"$gpu" 2>/dev/null
+	valid "$gpu"
+	render "$gpu" kep5690-warnings
+	for dom in "$NOJS" "$JS"; do
+		top=$(sed -n '/<section id="warnings">/,/<\/section>/p' <<<"$dom")
+		[ "$(count "$top" '<li class="note">')" -eq 2 ] || fail "two warnings, a box each"
+		[[ $top == *'<li class="note"><span class="reach">1 of 1 plan(s)</span> spec.resourceClaims '*'gpus'*' its ResourceClaim is not created yet'* ]] ||
+			fail "the template's claim"
+		[[ $top == *'<li class="note"><span class="reach">1 of 1 plan(s)</span> DRA preemption as KEP-5690 proposes'* ]] ||
+			fail "the proposal"
+	done
+}

@@ -329,8 +329,8 @@ static void on_step(void *ctx, const pk_sim_step *st)
 		const pk_pod *p = st->unit->pods[i];
 		if (pk_volumes_assumption(p)) /* in the plan's warnings already */
 			warn(r, NULL, "pod %s/%s: %s", p->namespace_, p->name, pk_volumes_assumption(p));
-		if (pk_dra_assumption(p)) /* likewise */
-			warn(r, NULL, "pod %s/%s: %s", p->namespace_, p->name, pk_dra_assumption(p));
+		for (int k = 0; pk_dra_assumption(p, k); k++) /* likewise */
+			warn(r, NULL, "pod %s/%s: %s", p->namespace_, p->name, pk_dra_assumption(p, k));
 	}
 	r->writer->plan(r, &plan);
 	pk_plan_free(&plan);

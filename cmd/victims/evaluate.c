@@ -92,17 +92,38 @@ static void row_init(pk_plan_row *row, const pk_evaluation *e)
 	pk_plan_row_init(row, p->namespace_, p->name, p->priority);
 }
 
+/* Under --dra-preemption=kep-5690: "; " and the devices candidate c's
+ * victims free (and keep), into buf; "" when none. */
+static void victim_devices_text(victims_run *r, const pk_evaluation *e, const pk_candidate *c, char *buf,
+                                size_t size)
+{
+	buf[0] = '\0';
+	if (!r->snap.dra_kep5690 || !c->nvictims || !c->victims)
+		return;
+	pk_victim_ref *v = pk_xmalloc(sizeof *v * (size_t)c->nvictims);
+	memcpy(v, c->victims, sizeof *v * (size_t)c->nvictims);
+	pk_victim_device *devices = pk_dra_victims_devices(&r->snap, e->preemptor->pod, c->node, v, c->nvictims);
+	if (devices && size > 2 && pk_victim_devices_text(v, c->nvictims, buf + 2, size - 2))
+		memcpy(buf, "; ", 2);
+	else
+		buf[0] = '\0';
+	free(devices);
+	free(v);
+}
+
 static void candidate_rows(victims_run *r, const pk_evaluation *e)
 {
 	for (int i = 0; i < e->ncandidates; i++) {
-		char reason[300];
+		char reason[1800], devices[1500];
 		pk_plan_row row;
 		row_init(&row, e);
 		pk_plan_row_of_candidate(&row, e, i);
+		victim_devices_text(r, e, &e->candidates[i], devices, sizeof devices);
 		if (i == e->best)
-			snprintf(reason, sizeof reason, "chosen from %d candidate node(s) by %s", e->ncandidates, e->decided_by);
+			snprintf(reason, sizeof reason, "chosen from %d candidate node(s) by %s%s", e->ncandidates,
+			         e->decided_by, devices);
 		else
-			snprintf(reason, sizeof reason, "a candidate");
+			snprintf(reason, sizeof reason, "a candidate%s", devices);
 		row.reason = reason;
 		row.reason_whole = true;
 		pk_plan_table_row(&r->table, r->writer->columns, &row);

@@ -682,8 +682,9 @@ static void preemptor_assumptions(victims_run *r)
 		if (claims_assumed) /* the record says it too (pk_preemptor_json) */
 			pk_diag_warn_once(&r->cli->diag, claims_assumed, NULL, "preemptor %s/%s: %s",
 			                  r->preemptors[i].pod->namespace_, r->preemptors[i].pod->name, claims_assumed);
-		const char *devices_assumed = pk_dra_assumption(r->preemptors[i].pod);
-		if (devices_assumed) /* the record says it too (pk_preemptor_json) */
+		const char *devices_assumed;
+		for (int k = 0; (devices_assumed = pk_dra_assumption(r->preemptors[i].pod, k)); k++)
+			/* the record says it too (pk_preemptor_json) */
 			pk_diag_warn_once(&r->cli->diag, devices_assumed, NULL, "preemptor %s/%s: %s",
 			                  r->preemptors[i].pod->namespace_, r->preemptors[i].pod->name, devices_assumed);
 		pk_preemptor *p = &r->preemptors[i];

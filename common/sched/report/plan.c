@@ -72,7 +72,8 @@ void pk_plan_of_pod(pk_plan *p, const pk_evaluation *e, const pk_placement *pl, 
 	cJSON_ArrayForEach(it, pre->warnings)
 		pk_plan_add_warning(p, cJSON_IsString(it) ? it->valuestring : NULL);
 	pk_plan_add_warning(p, pk_volumes_assumption(pod));
-	pk_plan_add_warning(p, pk_dra_assumption(pod));
+	for (int i = 0; pk_dra_assumption(pod, i); i++)
+		pk_plan_add_warning(p, pk_dra_assumption(pod, i));
 	if (e->status != PK_PRE_FITS && e->status != PK_PRE_NEEDS_PREEMPTION)
 		pk_plan_add_warning(p, pk_dra_held_devices_note(pod));
 	if (pl)
@@ -180,6 +181,17 @@ const char *pk_pre_enqueue_text(const char *message, char *buf, size_t size)
 	return buf;
 }
 
+/* Under --dra-preemption=kep-5690: the devices the victims free (and those
+ * they keep), at the end of the reason; nothing when no victim has any. */
+static void victim_devices_reason(pk_plan *p)
+{
+	char text[1500];
+	if (!pk_victim_devices_text(p->victims, p->nvictims, text, sizeof text))
+		return;
+	size_t w = strlen(p->reason);
+	snprintf(p->reason + w, sizeof p->reason - w, "; %s", text);
+}
+
 /* PreEnqueue kept the pod out of the queue (a gated pod). */
 static bool pre_enqueued(const pk_plan *p)
 {
@@ -221,6 +233,7 @@ void pk_plan_decide(pk_plan *p, int64_t now)
 			snprintf(p->reason + w, sizeof p->reason - w, " The in-place resize is the kubelet's once they are "
 			         "gone: no nomination (the pod is bound to %s).", p->resize_node);
 		}
+		victim_devices_reason(p); /* as victims' records gave them */
 	} else if (p->found == PK_PLAN_NO_PREEMPTION_NEEDED) {
 		p->result = PK_PLAN_NO_PREEMPTION_NEEDED;
 		decide_fits(p);
@@ -295,6 +308,25 @@ static void reason_devices(char *reason, size_t size, const char *lead, const pk
 	}
 }
 
+/* Under --dra-preemption=kep-5690, a pod's plan that preempts: the devices
+ * each victim frees, worked out from s (before the plan is played forward),
+ * on the plan's own copy of the victims, and in the reason. */
+static void plan_victim_devices(pk_plan *p, const pk_snapshot *s, const pk_pod *pod)
+{
+	if (!s->dra_kep5690 || p->result != PK_PLAN_PREEMPT || !p->nvictims || p->owned_victims)
+		return;
+	pk_victim_ref *v = pk_xmalloc(sizeof *v * (size_t)p->nvictims);
+	memcpy(v, p->victims, sizeof *v * (size_t)p->nvictims);
+	p->owned_devices = pk_dra_victims_devices(s, pod, p->nominated ? p->nominated : p->resize_node, v, p->nvictims);
+	if (!p->owned_devices) {
+		free(v);
+		return;
+	}
+	p->owned_victims = v;
+	p->victims = v;
+	victim_devices_reason(p);
+}
+
 /* The devices a placed pod's claims get on n (DynamicResources), in the
  * record and at the end of the reason, claim by claim. */
 static void plan_devices(pk_plan *p, const pk_snapshot *s, const pk_pod *pod, const pk_node *n)
@@ -343,6 +375,7 @@ void pk_plan_of_step(pk_plan *p, const pk_sim_step *st, const pk_snapshot *s, in
 		}
 		if (st->node && u->pods[0]->con->dra)
 			plan_devices(p, s, u->pods[0], st->node->node);
+		plan_victim_devices(p, s, u->pods[0]);
 	}
 	pk_plan_add_warning(p, pk_ns_assumption(s->namespaces));
 	p->recreated = u->recreated; /* an evicted gang's members come back as one */
@@ -359,6 +392,8 @@ void pk_plan_free(pk_plan *p)
 {
 	free(p->owned_victims);
 	p->owned_victims = NULL;
+	free(p->owned_devices);
+	p->owned_devices = NULL;
 	free(p->devices);
 	p->devices = NULL;
 	p->ndevices = 0;

@@ -96,6 +96,7 @@ typedef struct pk_plan {
 	const cJSON *candidate_resources; /* or the chosen Candidate record's nodeResources */
 
 	pk_victim_ref *owned_victims;
+	pk_victim_device *owned_devices; /* what owned_victims' devices point into */
 	char owned_warning[400];
 } pk_plan;
 

@@ -197,6 +197,7 @@ void pk_victim_ref_emit(pk_emit *e, const char *key, const pk_victim_ref *v)
 		pk_emit_string(e, "podGroup", v->pod_group);
 	if (v->pdb && *v->pdb)
 		pk_emit_string(e, "pdb", v->pdb);
+	pk_victim_devices_emit(e, v);
 	pk_emit_end(e);
 }
 
@@ -428,6 +429,25 @@ static void candidate_resources_emit(pk_emit *e, const pk_snapshot *s, const pk_
 	free(gone);
 }
 
+/* The candidate's victims, with the devices each frees under
+ * --dra-preemption=kep-5690 when s is given (read here: threads). */
+static void candidate_victims_emit(pk_emit *e, const pk_snapshot *s, const pk_pod *preemptor, const pk_candidate *c)
+{
+	pk_victim_ref *v = NULL;
+	pk_victim_device *devices = NULL;
+	if (s && s->dra_kep5690 && c->nvictims) {
+		v = pk_xmalloc(sizeof *v * (size_t)c->nvictims);
+		memcpy(v, c->victims, sizeof *v * (size_t)c->nvictims);
+		devices = pk_dra_victims_devices(s, preemptor, c->node, v, c->nvictims);
+	}
+	pk_emit_array(e, "victims");
+	for (int i = 0; i < c->nvictims; i++)
+		pk_victim_ref_emit(e, NULL, v ? &v[i] : &c->victims[i]);
+	pk_emit_end(e);
+	free(devices);
+	free(v);
+}
+
 /* release: "1.37", pk_k8s_version_text's, made once per evaluation. */
 static void candidate_emit(pk_emit *e, const pk_snapshot *s, const pk_pod *preemptor, const pk_candidate *c,
                            const char *release, int k8s_minor)
@@ -437,10 +457,7 @@ static void candidate_emit(pk_emit *e, const pk_snapshot *s, const pk_pod *preem
 	pk_emit_string(e, PK_K8S_VERSION_KEY, release);
 	pod_ref_emit(e, "preemptor", preemptor, false);
 	pk_emit_string(e, "node", c->node);
-	pk_emit_array(e, "victims");
-	for (int i = 0; i < c->nvictims; i++)
-		pk_victim_ref_emit(e, NULL, &c->victims[i]);
-	pk_emit_end(e);
+	candidate_victims_emit(e, s, preemptor, c);
 	pk_emit_number(e, "numPDBViolations", c->num_pdb_violations);
 	if (c->num_pod_group_disruptions)
 		pk_group_disruptions_emit(e, c->num_pod_group_disruptions, pk_candidate_disruptions(c), c->ndisruptions,
@@ -549,8 +566,10 @@ static pk_victim_ref *refs_from_json(const cJSON *arr, pk_strtab *strs, pk_arena
 	pk_victim_ref *v = pk_arena_alloc(a, pk_candidate_disruptions_room(cnt, extra));
 	const cJSON *it;
 	cJSON_ArrayForEach(it, arr)
-		if (pk_victim_ref_from_json(it, strs, &v[*n]))
+		if (pk_victim_ref_from_json(it, strs, &v[*n])) {
+			pk_victim_devices_from_json(it, strs, a, &v[*n]); /* --dra-preemption=kep-5690's */
 			(*n)++;
+		}
 	return v;
 }
 
@@ -647,8 +666,8 @@ static void preemptor_emit(pk_emit *em, const pk_evaluation *e, const pk_placeme
 		pk_emit_item(em, NULL, it);
 	if (pk_volumes_assumption(p->pod))
 		pk_emit_string(em, NULL, pk_volumes_assumption(p->pod));
-	if (pk_dra_assumption(p->pod))
-		pk_emit_string(em, NULL, pk_dra_assumption(p->pod));
+	for (int i = 0; pk_dra_assumption(p->pod, i); i++)
+		pk_emit_string(em, NULL, pk_dra_assumption(p->pod, i));
 	/* the status first: the note is made on demand, and only a pod that
 	 * stays pending has one */
 	if (e->status != PK_PRE_FITS && e->status != PK_PRE_NEEDS_PREEMPTION && pk_dra_held_devices_note(p->pod))

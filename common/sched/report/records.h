@@ -92,6 +92,17 @@ void pk_victim_ref_emit(pk_emit *e, const char *key, const pk_victim_ref *v);
 /* Decode a victim ref; strings are interned through strs. false if not an object. */
 bool pk_victim_ref_from_json(const cJSON *o, pk_strtab *strs, pk_victim_ref *out);
 
+/* Under --dra-preemption=kep-5690 (victim_devices.c): a victim's devices
+ * (v->devices) as its "frees" and "notFreed" arrays, into the open victim
+ * object; nothing when it has none. */
+void pk_victim_devices_emit(pk_emit *e, const pk_victim_ref *v);
+/* The same decoded from victim object o into out (arrays in a). */
+void pk_victim_devices_from_json(const cJSON *o, pk_strtab *strs, pk_arena *a, pk_victim_ref *out);
+/* The devices victims v[0..n) free and those they keep, as text into buf
+ * ("frees (KEP-5690): d/p/x, d/p/y (claim ns/c of ns/v); victims' devices
+ * not freed (KEP-5690): ... (claim ns/c of ns/v: why)"): false when none. */
+bool pk_victim_devices_text(const pk_victim_ref *v, int n, char *buf, size_t size);
+
 /* A PodGroup's disruptionMode in the shape Kubernetes 1.<k8s_minor> serves
  * it (k8s/release.c): v1alpha2's string "PodGroup" | "Pod" in 1.36 (and
  * in 1.35, answered as 1.36), the union {"all": {}} | {"single": {}} of

@@ -22,10 +22,14 @@ const dra_res *pk_dra_resolution(const pk_pod *pod)
 	return r;
 }
 
-const char *pk_dra_assumption(const pk_pod *pod)
+const char *pk_dra_assumption(const pk_pod *pod, int i)
 {
 	const dra_res *r = pk_dra_resolution(pod);
-	return r ? r->assumes : NULL;
+	const char *list[] = { r ? r->assumes : NULL, r ? r->proposal : NULL };
+	for (int k = 0; k < 2; k++)
+		if (list[k] && i-- == 0)
+			return list[k];
+	return NULL;
 }
 
 bool pk_dra_allocates(const pk_pod *pod)

@@ -34,10 +34,13 @@ void pk_dra_resolve_all(pk_snapshot *s);
  * warning is cleared. Single-threaded. */
 void pk_dra_resolve(pk_snapshot *s, const pk_pod *pod);
 
-/* What the pod's answer assumes of its claims: those made from their
- * ResourceClaimTemplates because the input does not hold them yet (as the
- * resourceclaim controller makes them), or NULL. */
-const char *pk_dra_assumption(const pk_pod *pod);
+/* What the pod's answer assumes of its claims, one warning each, i from 0
+ * (NULL past the last): those made from their ResourceClaimTemplates because
+ * the input does not hold them yet (as the resourceclaim controller makes
+ * them) and the other assumptions of the PreFilter (one text, "; " between
+ * them), then under --dra-preemption=kep-5690 that the answer is the
+ * proposal's. */
+const char *pk_dra_assumption(const pk_pod *pod, int i);
 
 /* The PreFilter rejected the pod: *out is its status, for every node. */
 bool pk_dra_prefilter_rejects(const pk_pod *pod, pk_status *out);
@@ -55,6 +58,19 @@ bool pk_dra_node_fits(const pk_snapshot *s, const pk_pod *pod, const pk_node *n,
 struct pk_cycle;
 bool pk_dra_node_fits_in_cycle(const struct pk_cycle *c, const pk_pod *pod, const pk_nodeinfo *ni,
                                pk_pod *const *extra, int nextra, pk_status *out);
+
+/* Under --dra-preemption=kep-5690 (the snapshot's dra_kep5690), for
+ * reports: sets victims[0..n).devices, the devices of the allocated claims
+ * reserved for each victim of a candidate on node, each freed for preemptor
+ * as the proposal's dry run releases it (every pod the claim is reserved for
+ * among the victims, its devices published for the victim's node by
+ * spec.nodeName, the preemptor of no PodGroup) or kept, with why (a claim
+ * shared by two victims is listed under both). Returns the one malloc'd
+ * block they point into (free it after the refs), NULL when no victim has a
+ * device or the option is off. Reads the snapshot only (threads). */
+struct pk_victim_ref;
+struct pk_victim_device *pk_dra_victims_devices(const pk_snapshot *s, const pk_pod *preemptor, const char *node,
+                                                struct pk_victim_ref *victims, int n);
 
 /* Does a DeviceClass back the extended resource (DRAExtendedResource on
  * in the release)? NodeResourcesFit then leaves it to DynamicResources on a

@@ -21,6 +21,7 @@ struct dra_res {
 	const pk_pod *pod;              /* the pod of a per-pod resolution (claims from templates), else NULL */
 	struct dra_res *next;           /* the con's other pods' */
 	const char *assumes;            /* claims made from templates here, or NULL */
+	const char *proposal;           /* PK_DRA_KEP5690_ASSUMPTION (pk_dra_kep5690_assume), or NULL */
 	const pk_dra_claim *ext;        /* the claim for extended resources backed by DRA (the last of
 	                                 * claims; dra_ext.c), or NULL */
 	const char *held_note;          /* pk_dra_held_devices_note, as of the set's generation: */
@@ -144,16 +145,23 @@ const pk_dra_claim *pk_dra_view_claim(const dra_res *r, const dra_view *v, const
 void pk_dra_view_free(dra_view *v);
 
 /* What an answer under --dra-preemption=kep-5690 assumes (dra_preempt.c):
- * appended to r->assumes (pk_dra_assumption) of a pod with a claim to
- * allocate, so that every record, plan, table footer and stderr line that
- * gives the pod's assumptions says the answer is the proposal's. */
+ * r->proposal of a pod with a claim to allocate, an assumption of its own
+ * after r->assumes (pk_dra_assumption), so that every record, plan, table
+ * footer and stderr line that gives the pod's assumptions says the answer
+ * is the proposal's. Its last sentence is the proposal's settling window
+ * (its "Preemption settling for DRA"), which no tool plays out in time. */
 #define PK_DRA_KEP5690_ASSUMPTION \
 	"DRA preemption as KEP-5690 proposes (--dra-preemption=kep-5690; kubernetes/enhancements#6113, not " \
 	"merged, in no release): in the preemption dry run a victim's ResourceClaim reserved only for victims on " \
 	"the node (its devices node-local) is released, its devices free for this pod (not for a pod of a " \
 	"PodGroup); a claim shared with a pod " \
 	"that stays is not. Kubernetes through 1.37 does not (--dra-preemption=release, the default): a pod that " \
-	"needs devices that lower-priority pods hold stays pending, the devices and their holders named"
+	"needs devices that lower-priority pods hold stays pending, the devices and their holders named. The " \
+	"devices the victims free become allocatable only when the resourceclaim controller has deallocated their " \
+	"claims (the proposal's settling window): meanwhile the pod waits for its nominated node, starts no other " \
+	"preemption while one of those claims is still allocated (no timeout), and its claim nomination holds the " \
+	"devices against pods of its priority or lower; --simulate and --replay deallocate a victim's claims the " \
+	"moment it is gone"
 void pk_dra_kep5690_assume(pk_snapshot *s, dra_res *r);
 
 #endif

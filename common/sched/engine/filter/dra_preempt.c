@@ -29,6 +29,7 @@
 #include "base/alloc.h"
 #include "k8s/dra.h"
 #include "sched/engine/filter/cycle.h"
+#include "sched/engine/preempt/preempt.h"
 #include "sched/engine/reasons.h"
 
 /* The reservedFor entry (uid, name) is a pod of namespace ns the dry run
@@ -268,10 +269,110 @@ void pk_dra_kep5690_assume(pk_snapshot *s, dra_res *r)
 	bool unallocated = false;
 	for (int i = 0; i < r->nclaims; i++)
 		unallocated |= !r->claims[i]->allocated;
-	if (!s->dra_kep5690 || r->reject.code != PK_CODE_SUCCESS || !unallocated)
+	if (s->dra_kep5690 && r->reject.code == PK_CODE_SUCCESS && unallocated)
+		r->proposal = PK_DRA_KEP5690_ASSUMPTION; /* a warning of its own beside r->assumes */
+}
+
+/* ---- what each victim frees (reports) ----------------------------------------------- */
+
+/* Is reservedFor entry (uid, name) of a claim in namespace ns the victim v? */
+static bool is_victim(const pk_victim_ref *v, const char *ns, const char *uid, const char *name)
+{
+	if (strcmp(v->namespace_, ns) != 0)
+		return false;
+	return *uid && *v->uid ? strcmp(v->uid, uid) == 0 : strcmp(v->name, name) == 0;
+}
+
+static bool among_victims(const pk_victim_ref *victims, int n, const char *ns, const char *uid, const char *name)
+{
+	for (int i = 0; i < n; i++)
+		if (is_victim(&victims[i], ns, uid, name))
+			return true;
+	return false;
+}
+
+/* Why the proposal's dry run keeps claim h of victim v (reserved for it),
+ * into why ("" when it releases it): the rule of released() above, said. */
+static void kept_why(const pk_dra_set *set, const pk_pod *preemptor, const char *node, const pk_victim_ref *victims,
+                     int n, const pk_dra_claim *h, char *why, size_t size)
+{
+	why[0] = '\0';
+	if ((preemptor->con->pod_group && *preemptor->con->pod_group) ||
+	    (preemptor->con->workload_pod_group && *preemptor->con->workload_pod_group)) {
+		snprintf(why, size, "the preemptor is a PodGroup member: the proposal releases no claim for it");
 		return;
-	char text[7000];
-	snprintf(text, sizeof text, "%s%s%s", r->assumes ? r->assumes : "", r->assumes ? "; " : "",
-	         PK_DRA_KEP5690_ASSUMPTION);
-	r->assumes = pk_intern(s->strs, text);
+	}
+	for (int i = 0; i < h->nreserved; i++)
+		if (!among_victims(victims, n, h->namespace_, h->reserved_uids[i], h->reserved_names[i])) {
+			snprintf(why, size, "shared with %s/%s, which stays", h->namespace_, h->reserved_names[i]);
+			return;
+		}
+	long first, np;
+	pk_dra_slices_of_node(set, node, &first, &np);
+	for (int j = 0; j < h->ndevices; j++)
+		if (!node_local(set, first, np, &h->devices[j])) {
+			snprintf(why, size, "device %s/%s/%s is not published for node %s alone (spec.nodeName): the "
+			         "proposal releases node-local claims only", h->devices[j].driver, h->devices[j].pool,
+			         h->devices[j].device, node);
+			return;
+		}
+}
+
+/* Claim i of the set's input claims, then of those made in the run. */
+static const pk_dra_claim *claim_at(const pk_dra_set *set, long i)
+{
+	return i < set->nclaims ? &set->claims[i] : set->made[i - set->nclaims];
+}
+
+static bool reserved_for_victim(const pk_dra_claim *h, const pk_victim_ref *v)
+{
+	for (int i = 0; i < h->nreserved; i++)
+		if (is_victim(v, h->namespace_, h->reserved_uids[i], h->reserved_names[i]))
+			return true;
+	return false;
+}
+
+/* The devices of victim v's allocated claims, appended to out (grown). */
+static void victim_devices(const pk_dra_set *set, const pk_pod *preemptor, const char *node,
+                           const pk_victim_ref *victims, int n, const pk_victim_ref *v, pk_victim_device **out,
+                           int *nout, int *cap)
+{
+	for (long i = 0; i < set->nclaims + set->nmade; i++) {
+		const pk_dra_claim *h = claim_at(set, i);
+		if (!h->allocated || !h->ndevices || !reserved_for_victim(h, v))
+			continue;
+		char why[sizeof out[0]->why];
+		kept_why(set, preemptor, v->node && *v->node ? v->node : node, victims, n, h, why, sizeof why);
+		for (int j = 0; j < h->ndevices; j++) {
+			if (*nout == *cap) {
+				*cap = *cap ? 2 * *cap : 8;
+				*out = pk_xrealloc(*out, (size_t)*cap, sizeof **out);
+			}
+			pk_victim_device *d = &(*out)[(*nout)++];
+			*d = (pk_victim_device){ h->namespace_, h->name, h->devices[j].driver, h->devices[j].pool,
+				                 h->devices[j].device, "" };
+			snprintf(d->why, sizeof d->why, "%s", why);
+		}
+	}
+}
+
+pk_victim_device *pk_dra_victims_devices(const pk_snapshot *s, const pk_pod *preemptor, const char *node,
+                                         pk_victim_ref *victims, int n)
+{
+	if (!s->dra_kep5690 || !s->dra || !n)
+		return NULL;
+	pk_victim_device *all = NULL;
+	int nall = 0, cap = 0;
+	int *first = pk_xmalloc(sizeof *first * (size_t)(n + 1));
+	for (int i = 0; i < n; i++) {
+		first[i] = nall;
+		victim_devices(s->dra, preemptor, node, victims, n, &victims[i], &all, &nall, &cap);
+	}
+	first[n] = nall;
+	for (int i = 0; nall && i < n; i++) { /* pointers once the block has stopped moving */
+		victims[i].devices = first[i + 1] > first[i] ? all + first[i] : NULL;
+		victims[i].ndevices = (uint16_t)(first[i + 1] - first[i] > UINT16_MAX ? UINT16_MAX : first[i + 1] - first[i]);
+	}
+	free(first);
+	return all;
 }

@@ -117,6 +117,15 @@ struct pk_pg_set;
 struct pk_podgroup;
 pk_group_gate pk_pg_postfilter_gate(const struct pk_pg_set *g, bool has_group, const struct pk_podgroup *pg);
 
+/* A device of a victim's allocated ResourceClaim as KEP-5690's dry run
+ * treats it (--dra-preemption=kep-5690; dra_preempt.c): freed for the
+ * preemptor when why is empty, else kept, why saying so (a claim shared with
+ * a pod that stays, a device not node-local). For reports only. */
+typedef struct pk_victim_device {
+	const char *claim_namespace, *claim_name, *driver, *pool, *device;
+	char why[200];
+} pk_victim_device;
+
 typedef struct pk_victim_ref {
 	const char *namespace_, *name, *uid, *node;
 	int32_t priority;
@@ -125,12 +134,16 @@ typedef struct pk_victim_ref {
 	bool violating;           /* counted as a PDB violation */
 	bool terminating;         /* already being deleted: the executor skips it */
 	uint8_t owner_trim;       /* see owner_kind below */
+	uint16_t ndevices;        /* see devices below */
 	/* For reports (NULL when a record did not carry them): the pod's
 	 * priorityClassName, its owner workload (as pk_pod.controller_kind
 	 * says: the name without its last owner_trim characters a Deployment's),
 	 * the PodGroup it names (spec.schedulingGroup.podGroupName), and when
 	 * violating, a PodDisruptionBudget that selects it. */
 	const char *class_name, *owner_kind, *owner_name, *pod_group, *pdb;
+	/* Under --dra-preemption=kep-5690, for reports: the devices of the
+	 * victim's claims, freed or kept (NULL, 0 otherwise). */
+	const pk_victim_device *devices; /* ndevices of them (in the padding above) */
 } pk_victim_ref;
 
 /* A PodGroup (or CompositePodGroup) that loses pods to a plan. Upstream's
