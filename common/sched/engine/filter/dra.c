@@ -25,11 +25,11 @@ const dra_res *pk_dra_resolution(const pk_pod *pod)
 const char *pk_dra_assumption(const pk_pod *pod, int i)
 {
 	const dra_res *r = pk_dra_resolution(pod);
-	const char *list[] = { r ? r->assumes : NULL, r ? r->proposal : NULL };
-	for (int k = 0; k < 2; k++)
-		if (list[k] && i-- == 0)
-			return list[k];
-	return NULL;
+	if (!r || i < 0)
+		return NULL;
+	if (i < r->nassumes)
+		return r->assumes[i];
+	return i == r->nassumes ? r->proposal : NULL;
 }
 
 bool pk_dra_allocates(const pk_pod *pod)
@@ -74,18 +74,16 @@ static void reject(pk_snapshot *s, dra_res *r, pk_code code, const char *msg)
 	r->reject.prefilter = true;
 }
 
-/* Add text to the resolution's assumptions ("; " between two). */
+/* Add text to the resolution's assumptions, each a warning of its own. The
+ * list lives in the snapshot's arena: it grows by copying, as a pod has few. */
 static void assume(pk_snapshot *s, dra_res *r, const char *text)
 {
-	if (!r->assumes) {
-		r->assumes = pk_intern(s->strs, text);
-		return;
-	}
-	size_t n = strlen(r->assumes) + strlen(text) + 3;
-	char *both = pk_xmalloc(n);
-	snprintf(both, n, "%s; %s", r->assumes, text);
-	r->assumes = pk_intern(s->strs, both);
-	free(both);
+	const char **list = pk_arena_alloc(&s->arena, sizeof *list * (size_t)(r->nassumes + 1));
+	for (int i = 0; i < r->nassumes; i++)
+		list[i] = r->assumes[i];
+	list[r->nassumes] = pk_intern(s->strs, text);
+	r->assumes = list;
+	r->nassumes++;
 }
 
 /* The claim the resourceclaim controller makes from the pod claim's

@@ -37,9 +37,9 @@ void pk_dra_resolve(pk_snapshot *s, const pk_pod *pod);
 /* What the pod's answer assumes of its claims, one warning each, i from 0
  * (NULL past the last): those made from their ResourceClaimTemplates because
  * the input does not hold them yet (as the resourceclaim controller makes
- * them) and the other assumptions of the PreFilter (one text, "; " between
- * them), then under --dra-preemption=kep-5690 that the answer is the
- * proposal's. */
+ * them) and the other assumptions of the PreFilter (capacity requests
+ * ignored, NoExecute taints, what is not modelled), one warning each, then
+ * under --dra-preemption=kep-5690 that the answer is the proposal's. */
 const char *pk_dra_assumption(const pk_pod *pod, int i);
 
 /* The PreFilter rejected the pod: *out is its status, for every node. */

@@ -20,7 +20,9 @@ struct dra_res {
 	pk_snapshot *s;                 /* resolved against */
 	const pk_pod *pod;              /* the pod of a per-pod resolution (claims from templates), else NULL */
 	struct dra_res *next;           /* the con's other pods' */
-	const char *assumes;            /* claims made from templates here, or NULL */
+	const char **assumes;           /* what the answer assumes (claims made from templates here, capacity
+	                                 * ignored, NoExecute taints), one warning each; nassumes of them */
+	int nassumes;
 	const char *proposal;           /* PK_DRA_KEP5690_ASSUMPTION (pk_dra_kep5690_assume), or NULL */
 	const pk_dra_claim *ext;        /* the claim for extended resources backed by DRA (the last of
 	                                 * claims; dra_ext.c), or NULL */
@@ -146,7 +148,7 @@ void pk_dra_view_free(dra_view *v);
 
 /* What an answer under --dra-preemption=kep-5690 assumes (dra_preempt.c):
  * r->proposal of a pod with a claim to allocate, an assumption of its own
- * after r->assumes (pk_dra_assumption), so that every record, plan, table
+ * after r->assumes' (pk_dra_assumption), so that every record, plan, table
  * footer and stderr line that gives the pod's assumptions says the answer
  * is the proposal's. Its last sentence is the proposal's settling window
  * (its "Preemption settling for DRA"), which no tool plays out in time. */

@@ -270,7 +270,7 @@ void pk_dra_kep5690_assume(pk_snapshot *s, dra_res *r)
 	for (int i = 0; i < r->nclaims; i++)
 		unallocated |= !r->claims[i]->allocated;
 	if (s->dra_kep5690 && r->reject.code == PK_CODE_SUCCESS && unallocated)
-		r->proposal = PK_DRA_KEP5690_ASSUMPTION; /* a warning of its own beside r->assumes */
+		r->proposal = PK_DRA_KEP5690_ASSUMPTION; /* a warning of its own after r->assumes' */
 }
 
 /* ---- what each victim frees (reports) ----------------------------------------------- */
