@@ -163,7 +163,7 @@ static bool claims_found(pk_snapshot *s, const pk_pod *pod, dra_res *r)
 	return true;
 }
 
-static bool reserved_for(const pk_dra_claim *c, const pk_pod *pod)
+bool pk_dra_reserved_for(const pk_dra_claim *c, const pk_pod *pod)
 {
 	for (int i = 0; i < c->nreserved; i++)
 		if ((*pod->uid && strcmp(c->reserved_uids[i], pod->uid) == 0) || strcmp(c->reserved_names[i], pod->name) == 0)
@@ -237,7 +237,7 @@ static void claims_usable(pk_snapshot *s, const pk_pod *pod, dra_res *r)
 	for (int i = 0; i < r->nclaims; i++) {
 		const pk_dra_claim *c = r->claims[i];
 		/* resourceclaim.CanBeReserved: ResourceClaimReservedForMaxSize 256 */
-		if (c->allocated && c->nreserved >= 256 && !reserved_for(c, pod)) {
+		if (c->allocated && c->nreserved >= 256 && !pk_dra_reserved_for(c, pod)) {
 			reject(s, r, PK_CODE_UNSCHEDULABLE_UNRESOLVABLE, PK_R_DRA_IN_USE);
 			return;
 		}

@@ -51,10 +51,12 @@ bool pk_dra_node_fits(const pk_snapshot *s, const pk_pod *pod, const pk_node *n,
  * node-local, count as deallocated, and "cannot allocate all claims" is
  * Unschedulable, so that preemption may evict their holders; the pods
  * nominated to ni among extra (priority at least pod's) hold the devices
- * the allocator picks for them there (the proposal's claim nomination). */
+ * the allocator picks for them there (the proposal's claim nomination).
+ * Then, on the same view, the node-allocatable footprint of the devices
+ * picked (pk_dra_nodealloc_fits, add: the nominated pods' requests). */
 struct pk_cycle;
 bool pk_dra_node_fits_in_cycle(const struct pk_cycle *c, const pk_pod *pod, const pk_nodeinfo *ni,
-                               pk_pod *const *extra, int nextra, pk_status *out);
+                               pk_pod *const *extra, int nextra, const pk_res *add, pk_status *out);
 
 /* Does a DeviceClass back the extended resource (DRAExtendedResource on
  * in the release)? NodeResourcesFit then leaves it to DynamicResources on a

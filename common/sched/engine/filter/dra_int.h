@@ -32,6 +32,9 @@ struct dra_res {
  * keeps first; NULL when not resolved. */
 const dra_res *pk_dra_resolution(const pk_pod *pod);
 
+/* Does c's status.reservedFor name the pod (by uid, or by name)? */
+bool pk_dra_reserved_for(const pk_dra_claim *c, const pk_pod *pod);
+
 typedef enum { SEL_NO, SEL_YES, SEL_ERROR } sel_verdict;
 
 /* A device of the node: its slice and index. */
