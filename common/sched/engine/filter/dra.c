@@ -526,6 +526,7 @@ static void dra_bound(pk_snapshot *s, pk_pod *pod, const pk_node *n)
 	for (int i = 0; i < r->nclaims; i++) {
 		/* the extended-resource claim as asked on n (view), allocated and reserved as the pod's */
 		pk_dra_claim *c = mutable_claim(s, pk_dra_view_claim(full, &view, r->claims[i]));
+		pk_dra_claim_undelete(s->dra, c); /* a victim bound again, terminating */
 		if (unallocated[i] && o.first) {
 			int nd;
 			bool local;
@@ -541,14 +542,22 @@ static void dra_bound(pk_snapshot *s, pk_pod *pod, const pk_node *n)
 	pk_dra_view_free(&view);
 }
 
-/* The pod is gone (evicted or deleted): its reservations go, and a claim
- * left unreserved is deallocated (the resourceclaim controller). */
+/* The pod is gone (evicted, deleted, completed): its reservations go, and
+ * a claim left unreserved is deallocated (the resourceclaim controller);
+ * a claim it owns (made from a template, or its extended-resource claim)
+ * is deleted (the garbage collector; the resourceclaim controller for a
+ * pod done: controller.go syncClaim, owningPod), its devices free even
+ * when it was allocated and never reserved. */
 static void dra_gone(pk_snapshot *s, pk_pod *pod)
 {
 	pk_dra_resolve(s, pod);
 	const dra_res *r = pk_dra_resolution(pod);
-	for (int i = 0; r && i < r->nclaims; i++)
-		pk_dra_claim_unreserve(s->dra, mutable_claim(s, r->claims[i]), pod->uid, pod->name);
+	for (int i = 0; r && i < r->nclaims; i++) {
+		pk_dra_claim *c = mutable_claim(s, r->claims[i]);
+		pk_dra_claim_unreserve(s->dra, c, pod->uid, pod->name);
+		if (pk_dra_claim_owned_by(c, pod->uid, pod->name) && c->nreserved == 0)
+			pk_dra_claim_delete(s->dra, c);
+	}
 }
 
 void pk_dra_play_forward(pk_snapshot *s)
