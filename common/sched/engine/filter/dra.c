@@ -287,6 +287,28 @@ static const char *unsupported_of(const dra_res *r, const pk_dra_claim **claim)
 	return NULL;
 }
 
+/* preFilterExtendedResources found the pod's claim of an earlier cycle
+ * (a bound pod's: the claim it runs with, which leaves with it). A pending
+ * pod's has requests: filterExtendedResources fails every node with it. */
+static void ext_claim_found(pk_snapshot *s, const pk_pod *pod, dra_res *r, const pk_dra_claim *c)
+{
+	r->ext = c;
+	r->claims[r->nclaims++] = c;
+	if (*pod->node_name || c->nrequests == 0)
+		return;
+	char text[1200];
+	snprintf(text, sizeof text,
+	         "extended resources backed by DRA (DRAExtendedResource): the pod's extended-resource claim %s/%s "
+	         "(owned by the pod, named as upstream's scheduler names it; upstream finds it by its annotation "
+	         "resource.kubernetes.io/extended-resource-claim, which the input's objects are read without) is "
+	         "left from an earlier scheduling cycle: upstream's Filter fails every node with it (\"cannot "
+	         "schedule extended resource claim\"), its PostFilter deletes the claim and the next attempt makes "
+	         "a new one",
+	         c->namespace_, c->name);
+	assume(s, r, text);
+	r->ext_stale = true;
+}
+
 /* preFilterExtendedResources: the pod's claim for its extended resources
  * backed by DRA, last among its claims. Said. */
 static void ext_claim(pk_snapshot *s, const pk_pod *pod, dra_res *r)
@@ -337,12 +359,20 @@ void pk_dra_resolve(pk_snapshot *s, const pk_pod *pod)
 	pk_pod_dra *pd = (pk_pod_dra *)pod->con->dra;
 	/* its extended resources backed by DRA: a resolution of its own (a
 	 * claim made for it unless it is bound: a bound pod's is the input's) */
-	bool mapped = pk_dra_ext_wanted(s, pod), ext = mapped && !*pod->node_name;
+	bool mapped = pk_dra_ext_wanted(s, pod);
+	const pk_dra_claim *found = mapped ? pk_dra_ext_find(s, pod) : NULL;
+	bool ext = mapped && (!*pod->node_name || found);
 	if ((!pd || pd->nclaims == 0) && !ext)
 		return;
 	if (!pd) { /* no spec.resourceClaims: the claim for its extended resources only */
 		pd = pk_arena_alloc(&s->arena, sizeof *pd);
 		memset(pd, 0, sizeof *pd);
+		if (pod->con == &pk_pod_no_constraints) { /* shared (a bound pod's): one of its own */
+			pk_pod_constraints *own = pk_arena_alloc(&s->arena, sizeof *own);
+			*own = pk_pod_no_constraints;
+			own->borrowed = true; /* nothing of its own to free */
+			((pk_pod *)pod)->con = own;
+		}
 		((pk_pod_constraints *)pod->con)->dra = pd;
 	}
 	if (pd->resolved_for != s->dra) {
@@ -365,7 +395,9 @@ void pk_dra_resolve(pk_snapshot *s, const pk_pod *pod)
 	pd->resolved = r;
 	r->s = s;
 	if (claims_found(s, pod, r)) {
-		if (ext)
+		if (found)
+			ext_claim_found(s, pod, r, found);
+		else if (ext)
 			ext_claim(s, pod, r);
 		claims_usable(s, pod, r);
 	}
@@ -392,6 +424,10 @@ bool pk_dra_node_fits(const pk_snapshot *s, const pk_pod *pod, const pk_node *n,
 	const dra_res *r = pk_dra_resolution(pod);
 	if (!r || !r->applies)
 		return true;
+	if (r->ext_stale) { /* filterExtendedResources */
+		pk_status_set(out, PK_CODE_UNSCHEDULABLE_UNRESOLVABLE, PLUGIN, PK_R_DRA_EXT_STALE);
+		return false;
+	}
 	bool unavailable = false;
 	for (int i = 0; i < r->nclaims; i++)
 		unavailable |= r->claims[i]->allocated && !pk_dra_allocation_on_node(r->claims[i], n);
