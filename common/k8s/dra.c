@@ -654,6 +654,40 @@ void pk_dra_claim_deallocate(pk_dra_set *s, pk_dra_claim *c)
 	index_held(s);
 }
 
+bool pk_dra_claim_owned_by(const pk_dra_claim *c, const char *uid, const char *name)
+{
+	if (strcmp(c->owner_kind, "Pod") != 0)
+		return false;
+	if (*uid && *c->owner_uid)
+		return strcmp(c->owner_uid, uid) == 0;
+	return strcmp(c->owner_name, name) == 0;
+}
+
+void pk_dra_claim_delete(pk_dra_set *s, pk_dra_claim *c)
+{
+	if (c->deleted)
+		return;
+	c->deleted = true;
+	c->nreserved = 0;
+	for (long i = 0; c->record < 0 && i < s->nmade; i++)
+		if (s->made[i] == c) {
+			s->made[i] = s->made[--s->nmade];
+			break;
+		}
+	pk_dra_claim_deallocate(s, c);
+}
+
+void pk_dra_claim_undelete(pk_dra_set *s, pk_dra_claim *c)
+{
+	if (!c->deleted)
+		return;
+	c->deleted = false;
+	if (c->record < 0) {
+		s->made = pk_grow(s->made, &s->madecap, (size_t)s->nmade + 1, sizeof *s->made);
+		s->made[s->nmade++] = c;
+	}
+}
+
 /* pinned[] sorted by (node name, index): a node's slices in the set's order */
 static int pinned_cmp(const void *a, const void *b, void *ctx)
 {
@@ -763,7 +797,7 @@ const pk_dra_claim *pk_dra_claim_get(const pk_dra_set *s, const char *ns, const 
 {
 	long i = pk_nsname_find(s->claims, s->nclaims, sizeof *s->claims, offsetof(pk_dra_claim, namespace_), offsetof(pk_dra_claim, name), ns,
 	                        name);
-	return i < 0 ? NULL : &s->claims[i];
+	return i < 0 || s->claims[i].deleted ? NULL : &s->claims[i];
 }
 
 const pk_dra_class *pk_dra_class_get(const pk_dra_set *s, const char *name)

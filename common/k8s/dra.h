@@ -148,6 +148,7 @@ typedef struct pk_dra_claim {
 	 * made here, not read */
 	const char *alloc_node;
 	bool played;
+	bool deleted;                   /* deleted in the run with the pod that owns it (pk_dra_claim_delete) */
 } pk_dra_claim;
 
 typedef struct pk_dra_class {
@@ -333,6 +334,17 @@ bool pk_dra_claim_unreserve(pk_dra_set *s, pk_dra_claim *c, const char *uid, con
 /* c is allocated no longer: its devices are free again (the index is
  * rebuilt). The device list stays the caller's. */
 void pk_dra_claim_deallocate(pk_dra_set *s, pk_dra_claim *c);
+/* Is c generated for the pod (its controller ownerReference names it: by
+ * uid when both have one, else by name)? */
+bool pk_dra_claim_owned_by(const pk_dra_claim *c, const char *uid, const char *name);
+/* Delete c, as the garbage collector (or the resourceclaim controller,
+ * for a pod done) does once the pod that owns it is gone: its devices free,
+ * no longer found by name (pk_dra_claim_get), and a claim made in the run
+ * leaves the set's list (its arena memory goes with the arena). */
+void pk_dra_claim_delete(pk_dra_set *s, pk_dra_claim *c);
+/* Undo pk_dra_claim_delete for a pod bound again (a replay's victim
+ * terminating on its node until its grace period is over). */
+void pk_dra_claim_undelete(pk_dra_set *s, pk_dra_claim *c);
 
 /* ---- a pod's claims ------------------------------------------------------ */
 

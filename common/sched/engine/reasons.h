@@ -93,6 +93,10 @@
 #define PK_R_DRA_ADMIN_ACCESS_OFF "claim %s/%s, request %s: admin access is requested, but the feature is disabled"
 #define PK_R_DRA_CANNOT_ALLOCATE "cannot allocate all claims"
 #define PK_R_DRA_NOT_ON_NODE "resourceclaim not available on the node"
+/* extendeddynamicresources.go filterExtendedResources: the pod's claim of an earlier cycle */
+#define PK_R_DRA_EXT_STALE "cannot schedule extended resource claim"
+/* nodeallocatabledynamicresources.go validateNodeAllocatableDRAClaimSharing (#140009) */
+#define PK_R_DRA_NODEALLOC_SHARED "node allocatable resource claim %s has a mapped device and cannot be shared across pods"
 
 /* ---- the scheduling cycle and FitError (pkg/scheduler/schedule_one.go,
  * framework/types.go) -------------------------------------------------------- */

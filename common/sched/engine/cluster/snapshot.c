@@ -747,7 +747,7 @@ void pk_snapshot_delete(pk_snapshot *s, pk_pod *p)
 		if (ni)
 			pk_nodeinfo_remove_pod(ni, p);
 	}
-	if (s->dra_gone && p->con->dra)
+	if (s->dra_gone) /* also a pod without spec.resourceClaims: its extended-resource claim */
 		s->dra_gone(s, p);
 }
 

@@ -166,7 +166,7 @@ static bool claims_found(pk_snapshot *s, const pk_pod *pod, dra_res *r)
 	return true;
 }
 
-static bool reserved_for(const pk_dra_claim *c, const pk_pod *pod)
+bool pk_dra_reserved_for(const pk_dra_claim *c, const pk_pod *pod)
 {
 	for (int i = 0; i < c->nreserved; i++)
 		if ((*pod->uid && strcmp(c->reserved_uids[i], pod->uid) == 0) || strcmp(c->reserved_names[i], pod->name) == 0)
@@ -240,7 +240,7 @@ static void claims_usable(pk_snapshot *s, const pk_pod *pod, dra_res *r)
 	for (int i = 0; i < r->nclaims; i++) {
 		const pk_dra_claim *c = r->claims[i];
 		/* resourceclaim.CanBeReserved: ResourceClaimReservedForMaxSize 256 */
-		if (c->allocated && c->nreserved >= 256 && !reserved_for(c, pod)) {
+		if (c->allocated && c->nreserved >= 256 && !pk_dra_reserved_for(c, pod)) {
 			reject(s, r, PK_CODE_UNSCHEDULABLE_UNRESOLVABLE, PK_R_DRA_IN_USE);
 			return;
 		}
@@ -282,6 +282,28 @@ static const char *unsupported_of(const dra_res *r, const pk_dra_claim **claim)
 	}
 	*claim = NULL;
 	return NULL;
+}
+
+/* preFilterExtendedResources found the pod's claim of an earlier cycle
+ * (a bound pod's: the claim it runs with, which leaves with it). A pending
+ * pod's has requests: filterExtendedResources fails every node with it. */
+static void ext_claim_found(pk_snapshot *s, const pk_pod *pod, dra_res *r, const pk_dra_claim *c)
+{
+	r->ext = c;
+	r->claims[r->nclaims++] = c;
+	if (*pod->node_name || c->nrequests == 0)
+		return;
+	char text[1200];
+	snprintf(text, sizeof text,
+	         "extended resources backed by DRA (DRAExtendedResource): the pod's extended-resource claim %s/%s "
+	         "(owned by the pod, named as upstream's scheduler names it; upstream finds it by its annotation "
+	         "resource.kubernetes.io/extended-resource-claim, which the input's objects are read without) is "
+	         "left from an earlier scheduling cycle: upstream's Filter fails every node with it (\"cannot "
+	         "schedule extended resource claim\"), its PostFilter deletes the claim and the next attempt makes "
+	         "a new one",
+	         c->namespace_, c->name);
+	assume(s, r, text);
+	r->ext_stale = true;
 }
 
 /* preFilterExtendedResources: the pod's claim for its extended resources
@@ -334,12 +356,20 @@ void pk_dra_resolve(pk_snapshot *s, const pk_pod *pod)
 	pk_pod_dra *pd = (pk_pod_dra *)pod->con->dra;
 	/* its extended resources backed by DRA: a resolution of its own (a
 	 * claim made for it unless it is bound: a bound pod's is the input's) */
-	bool mapped = pk_dra_ext_wanted(s, pod), ext = mapped && !*pod->node_name;
+	bool mapped = pk_dra_ext_wanted(s, pod);
+	const pk_dra_claim *found = mapped ? pk_dra_ext_find(s, pod) : NULL;
+	bool ext = mapped && (!*pod->node_name || found);
 	if ((!pd || pd->nclaims == 0) && !ext)
 		return;
 	if (!pd) { /* no spec.resourceClaims: the claim for its extended resources only */
 		pd = pk_arena_alloc(&s->arena, sizeof *pd);
 		memset(pd, 0, sizeof *pd);
+		if (pod->con == &pk_pod_no_constraints) { /* shared (a bound pod's): one of its own */
+			pk_pod_constraints *own = pk_arena_alloc(&s->arena, sizeof *own);
+			*own = pk_pod_no_constraints;
+			own->borrowed = true; /* nothing of its own to free */
+			((pk_pod *)pod)->con = own;
+		}
 		((pk_pod_constraints *)pod->con)->dra = pd;
 	}
 	if (pd->resolved_for != s->dra) {
@@ -362,7 +392,9 @@ void pk_dra_resolve(pk_snapshot *s, const pk_pod *pod)
 	pd->resolved = r;
 	r->s = s;
 	if (claims_found(s, pod, r)) {
-		if (ext)
+		if (found)
+			ext_claim_found(s, pod, r, found);
+		else if (ext)
 			ext_claim(s, pod, r);
 		claims_usable(s, pod, r);
 	}
@@ -395,6 +427,10 @@ bool pk_dra_node_fits(const pk_snapshot *s, const pk_pod *pod, const pk_node *n,
 	const dra_res *r = pk_dra_resolution(pod);
 	if (!r || !r->applies)
 		return true;
+	if (r->ext_stale) { /* filterExtendedResources */
+		pk_status_set(out, PK_CODE_UNSCHEDULABLE_UNRESOLVABLE, PLUGIN, PK_R_DRA_EXT_STALE);
+		return false;
+	}
 	bool unavailable = false;
 	for (int i = 0; i < r->nclaims; i++)
 		unavailable |= r->claims[i]->allocated && !pk_dra_allocation_on_node(r->claims[i], n);
@@ -535,6 +571,7 @@ int pk_dra_allocate_on(pk_snapshot *s, const pk_pod *pod, const pk_node *n, pk_d
 		/* the extended-resource claim as asked on n (view), allocated as the pod's */
 		pk_dra_claim *c = mutable_claim(s, pk_dra_view_claim(full, &view, r->claims[i]));
 		cs[i] = c;
+		pk_dra_claim_undelete(s->dra, c); /* a victim bound again, terminating: before it is held */
 		if (unallocated[i] && o.first) {
 			int nd;
 			bool local;
@@ -569,14 +606,22 @@ static void dra_bound(pk_snapshot *s, pk_pod *pod, const pk_node *n)
 	free(fresh);
 }
 
-/* The pod is gone (evicted or deleted): its reservations go, and a claim
- * left unreserved is deallocated (the resourceclaim controller). */
+/* The pod is gone (evicted, deleted, completed): its reservations go, and
+ * a claim left unreserved is deallocated (the resourceclaim controller);
+ * a claim it owns (made from a template, or its extended-resource claim)
+ * is deleted (the garbage collector; the resourceclaim controller for a
+ * pod done: controller.go syncClaim, owningPod), its devices free even
+ * when it was allocated and never reserved. */
 static void dra_gone(pk_snapshot *s, pk_pod *pod)
 {
 	pk_dra_resolve(s, pod);
 	const dra_res *r = pk_dra_resolution(pod);
-	for (int i = 0; r && i < r->nclaims; i++)
-		pk_dra_claim_unreserve(s->dra, mutable_claim(s, r->claims[i]), pod->uid, pod->name);
+	for (int i = 0; r && i < r->nclaims; i++) {
+		pk_dra_claim *c = mutable_claim(s, r->claims[i]);
+		pk_dra_claim_unreserve(s->dra, c, pod->uid, pod->name);
+		if (pk_dra_claim_owned_by(c, pod->uid, pod->name) && c->nreserved == 0)
+			pk_dra_claim_delete(s->dra, c);
+	}
 }
 
 void pk_dra_play_forward(pk_snapshot *s)

@@ -54,10 +54,12 @@ bool pk_dra_node_fits(const pk_snapshot *s, const pk_pod *pod, const pk_node *n,
  * node-local, count as deallocated, and "cannot allocate all claims" is
  * Unschedulable, so that preemption may evict their holders; the pods
  * nominated to ni among extra (priority at least pod's) hold the devices
- * the allocator picks for them there (the proposal's claim nomination). */
+ * the allocator picks for them there (the proposal's claim nomination).
+ * Then, on the same view, the node-allocatable footprint of the devices
+ * picked (pk_dra_nodealloc_fits, add: the nominated pods' requests). */
 struct pk_cycle;
 bool pk_dra_node_fits_in_cycle(const struct pk_cycle *c, const pk_pod *pod, const pk_nodeinfo *ni,
-                               pk_pod *const *extra, int nextra, pk_status *out);
+                               pk_pod *const *extra, int nextra, const pk_res *add, pk_status *out);
 
 /* Under --dra-preemption=kep-5690 (the snapshot's dra_kep5690), for
  * reports: sets victims[0..n).devices, the devices of the allocated claims

@@ -19,6 +19,9 @@
 #include "base/alloc.h"
 #include "k8s/dra.h"
 
+/* upstream's generateName for the claim: <pod name>-extended-resources- */
+#define EXT_SUFFIX "-extended-resources-"
+
 /* The class backing resource, when the release has the feature. */
 static const pk_dra_class *backing_class(const pk_snapshot *s, const char *resource)
 {
@@ -71,6 +74,21 @@ void pk_dra_ext_claim(pk_snapshot *s, const pk_pod *pod, dra_res *r, char *text,
 	pk_dra_template t = { .namespace_ = pod->namespace_, .name = "", .requests = rqs, .nrequests = n };
 	r->ext = pk_dra_claim_make(s->dra, &s->arena, &t, pk_intern(s->strs, name), pod->name, pod->uid);
 	r->claims[r->nclaims++] = r->ext;
+}
+
+const pk_dra_claim *pk_dra_ext_find(const pk_snapshot *s, const pk_pod *pod)
+{
+	const pk_dra_set *set = s->dra;
+	size_t n = strlen(pod->name);
+	for (long i = 0; i < set->nclaims; i++) {
+		const pk_dra_claim *c = &set->claims[i];
+		if (!c->deleted && strcmp(c->owner_kind, "Pod") == 0 && strcmp(c->namespace_, pod->namespace_) == 0 &&
+		    strcmp(c->owner_name, pod->name) == 0 && strncmp(c->name, pod->name, n) == 0 &&
+		    strncmp(c->name + n, EXT_SUFFIX, sizeof EXT_SUFFIX - 1) == 0 &&
+		    (!*c->owner_uid || !*pod->uid || strcmp(c->owner_uid, pod->uid) == 0))
+			return c;
+	}
+	return NULL;
 }
 
 const dra_res *pk_dra_on_node(const dra_res *r, const pk_node *n, dra_view *v)

@@ -26,6 +26,7 @@ struct dra_res {
 	const char *proposal;           /* PK_DRA_KEP5690_ASSUMPTION (pk_dra_kep5690_assume), or NULL */
 	const pk_dra_claim *ext;        /* the claim for extended resources backed by DRA (the last of
 	                                 * claims; dra_ext.c), or NULL */
+	bool ext_stale;                 /* ext is a pending pod's claim of an earlier cycle (dra_ext.c) */
 	const char *held_note;          /* pk_dra_held_devices_note, as of the set's generation: */
 	long held_note_gen;             /* 0: not computed yet */
 };
@@ -34,6 +35,9 @@ struct dra_res {
  * templates (every pod its own claims) the pod's, which pk_dra_resolve
  * keeps first; NULL when not resolved. */
 const dra_res *pk_dra_resolution(const pk_pod *pod);
+
+/* Does c's status.reservedFor name the pod (by uid, or by name)? */
+bool pk_dra_reserved_for(const pk_dra_claim *c, const pk_pod *pod);
 
 typedef enum { SEL_NO, SEL_YES, SEL_ERROR } sel_verdict;
 
@@ -132,6 +136,15 @@ bool pk_dra_ext_wanted(pk_snapshot *s, const pk_pod *pod);
  * resource, named after it, of its class) and append it to r's claims (room
  * for one more); what it asks, for the assumption, into text. */
 void pk_dra_ext_claim(pk_snapshot *s, const pk_pod *pod, dra_res *r, char *text, size_t size);
+/* The pod's extended-resource claim in the input, or NULL. Upstream's
+ * findExtendedResourceClaim takes the claim annotated
+ * resource.kubernetes.io/extended-resource-claim "true" whose controller
+ * ownerReference is the pod (name and uid); a snapshot's annotations and
+ * ownerReference uids are not read (pk_snapshot_unused_members), so here:
+ * the claim the pod owns by name whose name is upstream's generateName
+ * <pod>-extended-resources-<suffix> (a pod name so long that upstream
+ * truncated it is not found). */
+const pk_dra_claim *pk_dra_ext_find(const pk_snapshot *s, const pk_pod *pod);
 /* r as the Filter sees it on n: its extended-resource claim asks only for
  * the resources n's allocatable does not list (none: no claim there),
  * filterExtendedResources. Either r itself or v's copy (free with

@@ -13,6 +13,7 @@
 #include "k8s/dra_nodealloc.h"
 #include "k8s/gates.h"
 #include "sched/engine/filter/dra.h"
+#include "sched/engine/filter/dra_int.h"
 #include "sched/engine/reasons.h"
 
 #define PLUGIN "DynamicResources"
@@ -63,6 +64,7 @@ typedef struct footprint {
 	const char *huge[MAXH];
 	int64_t huge_amount[MAXH];
 	int nhuge;
+	char error[400];                /* upstream's Error for a mapping it cannot count ("" none) */
 } footprint;
 
 static void add_amount(footprint *f, const char *resource, int64_t v)
@@ -87,16 +89,58 @@ static void add_amount(footprint *f, const char *resource, int64_t v)
 	}
 }
 
+/* The device's capacity under a mapping's capacityKey ("<domain>/<name>",
+ * or a bare name in the driver's domain), as LookupByQualifiedName reads
+ * it; false when the device has none. */
+static bool capacity_of(const pk_dra_device *dv, const char *driver, const char *key, int64_t *milli)
+{
+	const char *slash = strchr(key, '/');
+	size_t dlen = slash ? (size_t)(slash - key) : strlen(driver);
+	const char *domain = slash ? key : driver, *name = slash ? slash + 1 : key;
+	for (int i = 0; i < dv->ncapacity; i++)
+		if (strlen(dv->capacity[i].domain) == dlen && strncmp(dv->capacity[i].domain, domain, dlen) == 0 &&
+		    strcmp(dv->capacity[i].name, name) == 0) {
+			*milli = dv->capacity[i].milli;
+			return true;
+		}
+	return false;
+}
+
+/* A capacityKey mapping of one allocated device (addDeviceMapping): the
+ * allocation result's consumedCapacity under the key times the
+ * capacityMultiplier. Upstream's allocator records consumedCapacity only
+ * for a device with allowMultipleAllocations; for any other the Filter
+ * fails with an Error. For a device that allows them the amount consumed
+ * is what the request asks, which this allocator does not record: the
+ * device's capacity under the key is taken (a claim of such a device is
+ * not modelled in this slice: see victims(1)). */
+static void add_capacity_mapping(footprint *f, const pk_dra_device *dv, const pk_dra_nodealloc *e,
+                                 const pk_dra_pick *p)
+{
+	int64_t cap;
+	if (!dv->multi_alloc) {
+		if (!*f->error)
+			snprintf(f->error, sizeof f->error,
+			         "claim %s/%s, device %s: ConsumedCapacity is nil, but Capacity key '%s' is set in "
+			         "NodeAllocatableResources for resource %s",
+			         p->claim_namespace, p->claim_name, p->device, e->capacity_key, e->resource);
+		return;
+	}
+	if (capacity_of(dv, p->driver, e->capacity_key, &cap))
+		add_amount(f, e->resource, (int64_t)((__int128)cap * e->capacity_multiplier / 1000));
+}
+
 /* One allocated device's footprint, as buildNodeAllocatableDRAInfo sums it:
- * a mapping's deviceMultiplier per device (a capacityKey mapping scales the
- * allocation's consumedCapacity, which this allocator does not record: not
- * counted, see victims(1)), an overhead's perPod once and its perContainer
- * for every container that names the claim. */
-static void add_device(footprint *f, const pk_dra_device *dv, int containers)
+ * a mapping's deviceMultiplier per device or its capacityKey's amount, an
+ * overhead's perPod once and its perContainer for every container that
+ * names the claim. */
+static void add_device(footprint *f, const pk_dra_device *dv, const pk_dra_pick *p, int containers)
 {
 	for (int i = 0; i < dv->nnodealloc; i++) {
 		const pk_dra_nodealloc *e = &dv->nodealloc[i];
-		if (e->mapping && !*e->capacity_key)
+		if (e->mapping && *e->capacity_key)
+			add_capacity_mapping(f, dv, e, p);
+		else if (e->mapping)
 			add_amount(f, e->resource, e->device_multiplier);
 		if (e->overhead)
 			add_amount(f, e->resource, e->per_pod + e->per_container * containers);
@@ -119,19 +163,62 @@ static bool pod_footprint(const pk_snapshot *s, const pk_pod *pod, const pk_node
 		if (!dv || !dv->nnodealloc)
 			continue;
 		any = true;
-		add_device(f, dv, containers_naming(pod, picks[i].claim_name));
+		add_device(f, dv, &picks[i], containers_naming(pod, picks[i].claim_name));
 	}
 	free(idx);
 	free(picks);
 	return any;
 }
 
+/* Is one of the claim's allocated devices mapped to node-allocatable
+ * resources (a mapping, not only an overhead)? */
+static bool has_mapped_device(const pk_dra_set *set, const pk_dra_claim *c)
+{
+	for (int j = 0; j < c->ndevices; j++)
+		for (long i = 0; i < set->nslices; i++) {
+			const pk_dra_slice *sl = &set->slices[i];
+			if (sl->driver != c->devices[j].driver || sl->pool != c->devices[j].pool)
+				continue;
+			for (int k = 0; k < sl->ndevices; k++)
+				for (int e = 0; sl->devices[k].name == c->devices[j].device && e < sl->devices[k].nnodealloc; e++)
+					if (sl->devices[k].nodealloc[e].mapping)
+						return true;
+		}
+	return false;
+}
+
+/* validateNodeAllocatableDRAClaimSharing: an allocated claim with a
+ * mapped device, reserved for another pod, cannot be the pod's too
+ * (overhead-only claims may be shared). */
+static bool claims_unshared(const pk_snapshot *s, const pk_pod *pod, pk_status *out)
+{
+	const dra_res *r = pk_dra_resolution(pod);
+	for (int i = 0; r && i < r->nclaims; i++) {
+		const pk_dra_claim *c = r->claims[i];
+		if (c->allocated && c->nreserved > 0 && !pk_dra_reserved_for(c, pod) && has_mapped_device(s->dra, c)) {
+			char msg[400];
+			snprintf(msg, sizeof msg, PK_R_DRA_NODEALLOC_SHARED, c->name);
+			pk_status_set(out, PK_CODE_UNSCHEDULABLE_UNRESOLVABLE, PLUGIN, msg);
+			return false;
+		}
+	}
+	return true;
+}
+
 bool pk_dra_nodealloc_fits(const pk_snapshot *s, const pk_pod *pod, const pk_nodeinfo *ni, const pk_res *extra,
                            pk_status *out)
 {
 	footprint f;
-	if (!s->dra_node_allocatable || !s->dra_nodealloc_devices || !pod_footprint(s, pod, ni->node, &f))
+	if (!s->dra_node_allocatable || !s->dra_nodealloc_devices)
 		return true;
+	if (!claims_unshared(s, pod, out))
+		return false;
+	if (!pod_footprint(s, pod, ni->node, &f))
+		return true;
+	if (*f.error) { /* statusError: the cycle ends in an Error */
+		pk_status_set(out, PK_CODE_ERROR, PLUGIN, f.error);
+		return false;
+	}
 	const pk_res *al = &ni->node->allocatable, *rq = &ni->requested, *p = &pod->requests;
 	pk_status st;
 	pk_status_set(&st, PK_CODE_SUCCESS, NULL, NULL);

@@ -29,6 +29,7 @@
 #include "base/alloc.h"
 #include "k8s/dra.h"
 #include "sched/engine/filter/cycle.h"
+#include "sched/engine/filter/dra_nodealloc.h"
 #include "sched/engine/preempt/preempt.h"
 #include "sched/engine/reasons.h"
 
@@ -229,12 +230,20 @@ static bool holds_any(pk_pod *const *extra, int nextra)
 	return false;
 }
 
+/* The Filter on s, then its node-allocatable footprint check (KEP-5517)
+ * on the same snapshot: the devices the allocator picks there. */
+static bool fits_on(const pk_snapshot *s, const pk_pod *pod, const pk_nodeinfo *ni, const pk_res *add,
+                    pk_status *out)
+{
+	return pk_dra_node_fits(s, pod, ni->node, out) && pk_dra_nodealloc_fits(s, pod, ni, add, out);
+}
+
 bool pk_dra_node_fits_in_cycle(const pk_cycle *c, const pk_pod *pod, const pk_nodeinfo *ni, pk_pod *const *extra,
-                               int nextra, pk_status *out)
+                               int nextra, const pk_res *add, pk_status *out)
 {
 	const pk_snapshot *s = c->s;
 	if (!s->dra_kep5690)
-		return pk_dra_node_fits(s, pod, ni->node, out);
+		return fits_on(s, pod, ni, add, out);
 	const pk_dra_claim **rel = NULL;
 	/* a pod of a PodGroup is out of the proposal's scope (its workload-aware
 	 * preemption does not call RemovePod): nothing is released for it */
@@ -249,10 +258,10 @@ bool pk_dra_node_fits_in_cycle(const pk_cycle *c, const pk_pod *pod, const pk_no
 		for (int i = 0; i < nextra; i++)
 			if (extra[i]->con->dra && pk_dra_allocates(extra[i]))
 				view_hold(&v, extra[i], ni->node);
-		ok = pk_dra_node_fits(&v.snap, pod, ni->node, out);
+		ok = fits_on(&v.snap, pod, ni, add, out);
 		view_close(&v);
 	} else {
-		ok = pk_dra_node_fits(s, pod, ni->node, out);
+		ok = fits_on(s, pod, ni, add, out);
 	}
 	free(rel);
 	/* With RemovePod, evicting the holders may make room: the proposal's

@@ -333,8 +333,8 @@ static pk_status run_filters_extra(pk_cycle *c, const pk_pod *pod, const pk_node
 	if (!pk_cycle_filter_range(c, pod, ni->node, extra, nextra, volumes ? PK_STATE_POD_TOPOLOGY_SPREAD : 0,
 	                           PK_NSTATES, &st))
 		return st;
-	if (dra && pk_dra_node_fits_in_cycle(c, pod, ni, extra, nextra, &st))
-		pk_dra_nodealloc_fits(c->s, pod, ni, &add, &st); /* the footprint of its devices (KEP-5517) */
+	if (dra) /* with the footprint of its devices (KEP-5517) */
+		pk_dra_node_fits_in_cycle(c, pod, ni, extra, nextra, &add, &st);
 	return st;
 }
 
