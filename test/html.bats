@@ -516,14 +516,17 @@ shown() { sed '/<script type="application\/json"/,/<\/script>/d' "$1"; }
 		embedded "$p" preemptkit-records | jq -e 'map(select(.kind == "PreemptionPlan"))[0].victims[0]
 			| ([.frees[].device] == ["gpu-0", "gpu-1"]) and ([.notFreed[].device] == ["gpu-2"])'
 	done
-	# the sample's claim made from its template and the proposal: a box each
+	# the sample's claim made from its template, the proposal and the DeviceTaintRules
+	# the input lacks (kubectl's List cannot say there are none): a box each
 	victims --dra-preemption=kep-5690 --preemptor "$SAMPLE/gpu/preemptor.yaml" "$SAMPLE/gpu/cluster.json" 2>/dev/null |
 		preempt-plan -o html >"$gpu" 2>/dev/null
 	valid "$gpu"
 	render "$gpu" kep5690-warnings
 	for dom in "$NOJS" "$JS"; do
 		top=$(sed -n '/<section id="warnings">/,/<\/section>/p' <<<"$dom")
-		[ "$(count "$top" '<li class="note">')" -eq 2 ] || fail "two warnings, a box each"
+		[ "$(count "$top" '<li class="note">')" -eq 3 ] || fail "three warnings, a box each"
+		[[ $top == *'<li class="note"><span class="reach">'*'</span> the input holds ResourceSlices and no DeviceTaintRule objects'* ]] ||
+			fail "the DeviceTaintRules the input lacks"
 		[[ $top == *'<li class="note"><span class="reach">1 of 1 plan(s)</span> spec.resourceClaims '*'gpus'*' its ResourceClaim is not created yet'* ]] ||
 			fail "the template's claim"
 		[[ $top == *'<li class="note"><span class="reach">1 of 1 plan(s)</span> DRA preemption as KEP-5690 proposes'* ]] ||
