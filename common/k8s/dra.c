@@ -502,16 +502,24 @@ static void index_shared(pk_dra_set *s)
 	free(pairs);
 }
 
-long pk_dra_shares_of(const pk_dra_set *s, const char *driver, const char *pool, const char *device, long *first)
+/* The first of the n refs (sorted by ref_cmp) not below (driver, pool, device). */
+static long ref_lower_bound(const pk_dra_device_ref *const *refs, long n, const char *driver, const char *pool,
+                            const char *device)
 {
-	long lo = 0, hi = s->nshared;
+	long lo = 0, hi = n;
 	while (lo < hi) {
 		long mid = (lo + hi) / 2;
-		if (ref_cmp3(s->shared[mid], driver, pool, device) < 0)
+		if (ref_cmp3(refs[mid], driver, pool, device) < 0)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
+	return lo;
+}
+
+long pk_dra_shares_of(const pk_dra_set *s, const char *driver, const char *pool, const char *device, long *first)
+{
+	long lo = ref_lower_bound(s->shared, s->nshared, driver, pool, device);
 	long end = lo;
 	while (end < s->nshared && ref_cmp3(s->shared[end], driver, pool, device) == 0)
 		end++;
@@ -567,14 +575,7 @@ void pk_dra_set_gates(pk_dra_set *s, unsigned off)
 
 const pk_dra_claim *pk_dra_holder(const pk_dra_set *s, const char *driver, const char *pool, const char *device)
 {
-	long lo = 0, hi = s->nheld;
-	while (lo < hi) {
-		long mid = (lo + hi) / 2;
-		if (ref_cmp3(s->held[mid], driver, pool, device) < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	long lo = ref_lower_bound(s->held, s->nheld, driver, pool, device);
 	return lo < s->nheld && ref_cmp3(s->held[lo], driver, pool, device) == 0 ? s->held_by[lo] : NULL;
 }
 
