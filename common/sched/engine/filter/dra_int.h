@@ -92,10 +92,14 @@ void pk_dra_capacity_give(dra_capacity *c, int d, const pk_dra_request *rq);
  * arena; *n entries (NULL when dv has none). */
 pk_dra_capacity_amount *pk_dra_capacity_consumed(const pk_dra_device *dv, const pk_dra_request *rq, pk_arena *arena,
                                                  int *n);
+/* The same into v (dv->ncapacity entries). */
+void pk_dra_capacity_consumed_into(const pk_dra_device *dv, const pk_dra_request *rq, pk_dra_capacity_amount *v);
 
+/* The shareID of the claim's index-th result (upstream's a random UID,
+ * here "<claim>-share-<index>"), interned. */
+const char *pk_dra_share_id(const pk_snapshot *s, const char *claim, int index);
 /* Make x, the result of a share of device dv for request rq of claim c
- * (the claim's index-th result), a share: its shareID (upstream's a random
- * UID, here "<claim>-share-<index>") and consumedCapacity. */
+ * (the claim's index-th result), a share: its shareID and consumedCapacity. */
 void pk_dra_share_result(pk_snapshot *s, const pk_dra_claim *c, pk_dra_device_ref *x, const pk_dra_device *dv,
                          const pk_dra_request *rq, int index);
 struct dra_res;
