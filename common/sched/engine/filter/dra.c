@@ -436,11 +436,12 @@ bool pk_dra_node_fits(const pk_snapshot *s, const pk_pod *pod, const pk_node *n,
 		unavailable |= r->claims[i]->allocated && !pk_dra_allocation_on_node(r->claims[i], n);
 	bool error = false;
 	dra_view v;
-	bool ok = pk_dra_allocatable(s, pk_dra_on_node(r, n, &v), n, &error, NULL);
+	char why[700] = "";
+	bool ok = pk_dra_allocatable(s, pk_dra_on_node(r, n, &v), n, &error, why, sizeof why, NULL);
 	pk_dra_view_free(&v);
 	if (!ok) {
-		if (error) /* the allocator's error aborts the cycle upstream */
-			pk_status_set(out, PK_CODE_ERROR, PLUGIN, "CEL runtime error");
+		if (error) /* the allocator's error aborts the cycle upstream (statusError: its text) */
+			pk_status_set(out, PK_CODE_ERROR, PLUGIN, pk_intern(s->strs, why));
 		else
 			pk_status_set(out, PK_CODE_UNSCHEDULABLE_UNRESOLVABLE, PLUGIN, PK_R_DRA_CANNOT_ALLOCATE);
 		return false;
@@ -472,7 +473,7 @@ static const dra_res *allocation_on(const pk_snapshot *s, const pk_pod *pod, con
 		return NULL;
 	bool error;
 	const dra_res *r = pk_dra_on_node(full, n, view);
-	if (!pk_dra_allocatable(s, r, n, &error, o)) {
+	if (!pk_dra_allocatable(s, r, n, &error, NULL, 0, o)) {
 		pk_dra_view_free(view);
 		return NULL;
 	}
