@@ -8,8 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "k8s/dra.h"
 #include "k8s/gates.h"
 #include "k8s/json.h"
+#include "k8s/quantity.h"
 #include "sched/engine/filter/volumes.h"
 #include "sched/engine/filter/dra.h"
 #include "sched/report/records.h"
@@ -287,8 +289,23 @@ void pk_plan_of_group(pk_plan *p, const pk_pg_evaluation *e, const char *schedul
 	group_devices_reason(p, e);
 }
 
-/* "; <lead>: driver/pool/device, ... (claim ns/name, allocated when[,
- * shared]), ..." appended to reason: devices v[0..n), claim by claim. */
+/* A share of a device (DRAConsumableCapacity): " [share <id>, consumes
+ * <capacity>=<amount> ...]". */
+static void share_text(const pk_dra_pick *d, char *buf, size_t size)
+{
+	size_t w = (size_t)snprintf(buf, size, " [share %s%s", d->share_id, d->nconsumed ? ", consumes" : "");
+	for (int i = 0; i < d->nconsumed && w < size; i++) {
+		char q[64];
+		pk_qty_format(d->consumed[i].milli, q, sizeof q);
+		w += (size_t)snprintf(buf + w, size - w, " %s=%s", d->consumed[i].key, q);
+	}
+	if (w < size)
+		snprintf(buf + w, size - w, "]");
+}
+
+/* "; <lead>: driver/pool/device[ [share ...]], ... (claim ns/name,
+ * allocated when[, shared]), ..." appended to reason: devices v[0..n),
+ * claim by claim. */
 static void reason_devices(char *reason, size_t size, const char *lead, const pk_dra_pick *v, int n)
 {
 	size_t w = strlen(reason);
@@ -298,7 +315,10 @@ static void reason_devices(char *reason, size_t size, const char *lead, const pk
 		const pk_dra_pick *d = &v[i];
 		bool last = i + 1 == n || v[i + 1].claim_name != d->claim_name ||
 		            v[i + 1].claim_namespace != d->claim_namespace;
-		k = snprintf(reason + w, size - w, " %s/%s/%s%s", d->driver, d->pool, d->device, last ? "" : ",");
+		char share[800] = "";
+		if (d->share_id)
+			share_text(d, share, sizeof share);
+		k = snprintf(reason + w, size - w, " %s/%s/%s%s%s", d->driver, d->pool, d->device, share, last ? "" : ",");
 		if (last && k > 0 && (size_t)k < size - w) {
 			w += (size_t)k;
 			k = snprintf(reason + w, size - w, " (claim %s/%s, allocated %s%s)%s", d->claim_namespace,
@@ -608,6 +628,19 @@ static void warnings_emit(pk_emit *e, const pk_plan *p)
 	pk_emit_end(e);
 }
 
+/* A share's shareID and consumedCapacity, named as the allocation result's. */
+static void share_emit(pk_emit *e, const pk_dra_pick *d)
+{
+	pk_emit_string(e, "shareID", d->share_id);
+	pk_emit_object(e, "consumedCapacity");
+	for (int i = 0; i < d->nconsumed; i++) {
+		char q[64];
+		pk_qty_format(d->consumed[i].milli, q, sizeof q);
+		pk_emit_string(e, d->consumed[i].key, q);
+	}
+	pk_emit_end(e);
+}
+
 /* The devices v[0..n) a placed pod's resource claims get (DynamicResources). */
 static void picks_emit(pk_emit *e, const pk_dra_pick *v, int n)
 {
@@ -625,6 +658,8 @@ static void picks_emit(pk_emit *e, const pk_dra_pick *v, int n)
 		pk_emit_string(e, "allocated", d->allocated_before ? "before" : "now");
 		if (d->group_shared) /* a claim the group's members share: the same devices */
 			pk_emit_bool(e, "shared", true);
+		if (d->share_id) /* a share of the device (DRAConsumableCapacity), as the result records it */
+			share_emit(e, d);
 		pk_emit_end(e);
 	}
 	pk_emit_end(e);

@@ -436,11 +436,12 @@ bool pk_dra_node_fits(const pk_snapshot *s, const pk_pod *pod, const pk_node *n,
 		unavailable |= r->claims[i]->allocated && !pk_dra_allocation_on_node(r->claims[i], n);
 	bool error = false;
 	dra_view v;
-	bool ok = pk_dra_allocatable(s, pk_dra_on_node(r, n, &v), n, &error, NULL);
+	char why[700] = "";
+	bool ok = pk_dra_allocatable(s, pk_dra_on_node(r, n, &v), n, &error, why, sizeof why, NULL);
 	pk_dra_view_free(&v);
 	if (!ok) {
-		if (error) /* the allocator's error aborts the cycle upstream */
-			pk_status_set(out, PK_CODE_ERROR, PLUGIN, "CEL runtime error");
+		if (error) /* the allocator's error aborts the cycle upstream (statusError: its text) */
+			pk_status_set(out, PK_CODE_ERROR, PLUGIN, pk_intern(s->strs, why));
 		else
 			pk_status_set(out, PK_CODE_UNSCHEDULABLE_UNRESOLVABLE, PLUGIN, PK_R_DRA_CANNOT_ALLOCATE);
 		return false;
@@ -457,7 +458,7 @@ bool pk_dra_node_fits(const pk_snapshot *s, const pk_pod *pod, const pk_node *n,
 static pk_dra_pick pick_of(const pk_dra_claim *c, const char *request, const char *driver, const char *pool,
                            const char *device, bool before)
 {
-	return (pk_dra_pick){ c->namespace_, c->name, request, driver, pool, device, before, false };
+	return (pk_dra_pick){ c->namespace_, c->name, request, driver, pool, device, before, false, NULL, NULL, 0, false };
 }
 
 /* What the allocator picks on n for the pod's claims as asked there (the
@@ -472,11 +473,44 @@ static const dra_res *allocation_on(const pk_snapshot *s, const pk_pod *pod, con
 		return NULL;
 	bool error;
 	const dra_res *r = pk_dra_on_node(full, n, view);
-	if (!pk_dra_allocatable(s, r, n, &error, o)) {
+	if (!pk_dra_allocatable(s, r, n, &error, NULL, 0, o)) {
 		pk_dra_view_free(view);
 		return NULL;
 	}
 	return r;
+}
+
+/* A device of a claim already allocated: its result as the claim records it. */
+static pk_dra_pick allocated_pick(const pk_dra_claim *c, const pk_dra_device_ref *x)
+{
+	pk_dra_pick p = pick_of(c, x->request, x->driver, x->pool, x->device, true);
+	p.share_id = x->share_id;
+	p.consumed = x->consumed;
+	p.nconsumed = x->nconsumed;
+	p.has_consumed = x->consumed != NULL;
+	return p;
+}
+
+/* How many consumedCapacity entries the allocator's shares in o take. */
+static int shares_capacity(const alloc_out *o)
+{
+	int n = 0;
+	for (int i = 0; i < o->ndevs; i++)
+		n += o->shared[i] ? o->devs[i].dev->ncapacity : 0;
+	return n;
+}
+
+/* A pick of the allocator that is a share of its device: its shareID as
+ * the bind will record it (pk_dra_share_result: the claim's index-th
+ * result) and what it consumes, into amounts. */
+static void share_pick(const pk_snapshot *s, pk_dra_pick *p, const pk_dra_device *dv, const pk_dra_request *rq,
+                       int index, pk_dra_capacity_amount *amounts)
+{
+	p->share_id = pk_dra_share_id(s, p->claim_name, index);
+	pk_dra_capacity_consumed_into(dv, rq, amounts);
+	p->consumed = dv->ncapacity ? amounts : NULL;
+	p->nconsumed = dv->ncapacity;
+	p->has_consumed = true;
 }
 
 int pk_dra_devices_on(const pk_snapshot *s, const pk_pod *pod, const pk_node *n, pk_dra_pick **out)
@@ -490,20 +524,28 @@ int pk_dra_devices_on(const pk_snapshot *s, const pk_pod *pod, const pk_node *n,
 	int cap = o.ndevs;
 	for (int i = 0; i < r->nclaims; i++)
 		cap += r->claims[i]->allocated ? r->claims[i]->ndevices : 0;
-	pk_dra_pick *v = pk_xmalloc(sizeof *v * (size_t)(cap + 1));
+	/* one block: the picks, then the consumedCapacity of the shares picked */
+	size_t head = sizeof(pk_dra_pick) * (size_t)(cap + 1);
+	pk_dra_pick *v = pk_xmalloc(head + sizeof(pk_dra_capacity_amount) * (size_t)shares_capacity(&o));
+	pk_dra_capacity_amount *amounts = (pk_dra_capacity_amount *)((char *)v + head);
 	int k = 0, q = 0;
 	for (int i = 0; i < r->nclaims; i++) {
 		const pk_dra_claim *c = r->claims[i];
 		if (c->allocated) {
 			for (int j = 0; j < c->ndevices; j++)
-				v[k++] = pick_of(c, c->devices[j].request, c->devices[j].driver, c->devices[j].pool,
-				                 c->devices[j].device, true);
+				v[k++] = allocated_pick(c, &c->devices[j]);
 			continue;
 		}
+		int index = 0; /* the claim's result */
 		for (int rq = 0; rq < c->nrequests; rq++, q++)
-			for (int j = 0; j < o.count[q]; j++) {
+			for (int j = 0; j < o.count[q]; j++, index++) {
 				const dev_at *d = &o.devs[o.first[q] + j];
-				v[k++] = pick_of(c, o.names[q], d->slice->driver, d->slice->pool, d->dev->name, false);
+				v[k] = pick_of(c, o.names[q], d->slice->driver, d->slice->pool, d->dev->name, false);
+				if (o.shared[o.first[q] + j]) {
+					share_pick(s, &v[k], d->dev, o.rqs[q], index, amounts);
+					amounts += d->dev->ncapacity;
+				}
+				k++;
 			}
 	}
 	pk_dra_alloc_out_free(&o);
@@ -513,6 +555,21 @@ int pk_dra_devices_on(const pk_snapshot *s, const pk_pod *pod, const pk_node *n,
 	else
 		*out = v;
 	return k;
+}
+
+pk_dra_pick *pk_dra_picks_copy(pk_arena *arena, const pk_dra_pick *v, int n)
+{
+	if (!n)
+		return NULL;
+	pk_dra_pick *c = pk_arena_alloc(arena, sizeof *c * (size_t)n);
+	memcpy(c, v, sizeof *c * (size_t)n);
+	for (int i = 0; i < n; i++)
+		if (c[i].nconsumed) { /* a share's amounts live in v's block */
+			pk_dra_capacity_amount *a = pk_arena_alloc(arena, sizeof *a * (size_t)c[i].nconsumed);
+			memcpy(a, c[i].consumed, sizeof *a * (size_t)c[i].nconsumed);
+			c[i].consumed = a;
+		}
+	return c;
 }
 
 /* ---- allocations played forward (pk_dra_play_forward) ----------------------------- */

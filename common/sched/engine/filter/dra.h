@@ -103,12 +103,23 @@ typedef struct pk_dra_pick {
 	bool allocated_before;
 	bool group_shared;              /* another member of the pod's group placed in the
 	                                 * same cycle uses the claim too (pk_dra_devices_in_order) */
+	/* DRAConsumableCapacity: a share of the device (the result's shareID,
+	 * NULL: the device is the claim's alone) and its consumedCapacity
+	 * (has_consumed: the result has one, even empty; the entries live in
+	 * the block of the picks) */
+	const char *share_id;
+	const struct pk_dra_capacity_amount *consumed; /* k8s/dra.h */
+	int nconsumed;
+	bool has_consumed;
 } pk_dra_pick;
 
 /* The devices pod gets on n, claim by claim as the pod lists them, into
  * *out (malloc'd; NULL when none): how many. What the bind hook of
  * pk_dra_play_forward then allocates. */
 int pk_dra_devices_on(const pk_snapshot *s, const pk_pod *pod, const pk_node *n, pk_dra_pick **out);
+/* v[0..n) copied into arena, their consumedCapacity with them (which
+ * pk_dra_devices_on keeps in its block); NULL when n is 0. */
+pk_dra_pick *pk_dra_picks_copy(pk_arena *arena, const pk_dra_pick *v, int n);
 
 /* ---- a pod group's members in one cycle (dra_gang.c) ----
  *

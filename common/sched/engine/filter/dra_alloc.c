@@ -23,13 +23,18 @@ pk_cel_device pk_dra_cel_view(const pk_dra_slice *sl, const pk_dra_device *dv)
 		                .allow_multiple_allocations = dv->multi_alloc };
 }
 
-static sel_verdict selectors_match(const pk_dra_selector *sel, int n, const pk_cel_device *d)
+/* Each selector until one is false; on an error, *failed its index and err
+ * the CEL error. */
+static sel_verdict selectors_match(const pk_dra_selector *sel, int n, const pk_cel_device *d, int *failed, char *err,
+                                   size_t errsize)
 {
 	for (int i = 0; i < n; i++) {
-		if (!sel[i].program)
+		*failed = i;
+		if (!sel[i].program) {
+			snprintf(err, errsize, "the selector does not compile");
 			return SEL_ERROR; /* a compile error: the PreFilter said it */
-		char err[300];
-		pk_cel_result res = pk_cel_eval_device(sel[i].program, d, err, sizeof err);
+		}
+		pk_cel_result res = pk_cel_eval_device(sel[i].program, d, err, errsize);
 		if (res == PK_CEL_ERROR)
 			return SEL_ERROR;
 		if (res == PK_CEL_FALSE)
@@ -38,11 +43,29 @@ static sel_verdict selectors_match(const pk_dra_selector *sel, int n, const pk_c
 	return SEL_YES;
 }
 
+sel_verdict pk_dra_device_matches_why(const pk_dra_class *cls, const pk_dra_request *rq, const pk_dra_claim *c,
+                                      const pk_cel_device *d, char *text, size_t size)
+{
+	char err[300];
+	int failed = 0;
+	sel_verdict v = selectors_match(cls->selectors, cls->nselectors, d, &failed, err, sizeof err);
+	bool of_class = v != SEL_YES;
+	if (!of_class)
+		v = selectors_match(rq->selectors, rq->nselectors, d, &failed, err, sizeof err);
+	if (v != SEL_ERROR || !text)
+		return v;
+	if (of_class) /* isSelectable's error */
+		snprintf(text, size, "class %s: selector #%d: CEL runtime error: %s", cls->name, failed, err);
+	else
+		snprintf(text, size, "claim %s/%s: selector #%d: CEL runtime error: %s", c ? c->namespace_ : "",
+		         c ? c->name : "", failed, err);
+	return v;
+}
+
 /* The class's selectors, then the request's, for one device. */
 sel_verdict pk_dra_device_matches(const pk_dra_class *cls, const pk_dra_request *rq, const pk_cel_device *d)
 {
-	sel_verdict v = selectors_match(cls->selectors, cls->nselectors, d);
-	return v == SEL_YES ? selectors_match(rq->selectors, rq->nselectors, d) : v;
+	return pk_dra_device_matches_why(cls, rq, NULL, d, NULL, 0);
 }
 
 typedef struct alloc_state {
@@ -63,6 +86,8 @@ typedef struct alloc_state {
 	int *pick;                      /* per slot */
 	long budget;                    /* backtracking steps left */
 	bool error;
+	char *why;                      /* the error's text, as the allocator's (NULL: not asked) */
+	size_t whysize;
 	/* the devices picked so far, All requests' then the slots': for the
 	 * claims' matchAttribute constraints */
 	const struct want *w;
@@ -276,7 +301,7 @@ static bool candidates(alloc_state *a, const want *w, int q)
 	a->ncands[q] = 0;
 	for (int d = 0; d < a->ndevs; d++) {
 		pk_cel_device v = pk_dra_cel_view(a->devs[d].slice, a->devs[d].dev);
-		sel_verdict m = pk_dra_device_matches(w->cls, w->rq, &v);
+		sel_verdict m = pk_dra_device_matches_why(w->cls, w->rq, w->claim, &v, a->why, a->whysize);
 		if (m == SEL_ERROR) {
 			a->error = true;
 			return false;
@@ -448,7 +473,7 @@ void pk_dra_alloc_out_free(alloc_out *o)
 
 /* One choice of subrequests: can the wants all be allocated on n? */
 static bool allocatable_as(const pk_snapshot *s, const dra_res *r, const int *choice, const pk_node *n, bool *error,
-                           alloc_out *out)
+                           char *why, size_t whysize, alloc_out *out)
 {
 	int nw;
 	long total;
@@ -456,7 +481,7 @@ static bool allocatable_as(const pk_snapshot *s, const dra_res *r, const int *ch
 	*error = false;
 	if (nw == 0)
 		return true;
-	alloc_state a = { .set = s->dra, .budget = 1000000, .w = w };
+	alloc_state a = { .set = s->dra, .budget = 1000000, .w = w, .why = why, .whysize = whysize };
 	bool any_admin = false;
 	for (int q = 0; q < nw; q++)
 		any_admin |= admin_of(&a, &w[q]);
@@ -508,14 +533,15 @@ static bool allocatable_as(const pk_snapshot *s, const dra_res *r, const int *ch
  * (firstAvailable) take their alternatives in order, the first request's
  * outermost: the first choice that allocates wins, as upstream's search
  * finds it. */
-bool pk_dra_allocatable(const pk_snapshot *s, const dra_res *r, const pk_node *n, bool *error, alloc_out *out)
+bool pk_dra_allocatable(const pk_snapshot *s, const dra_res *r, const pk_node *n, bool *error, char *why,
+                        size_t whysize, alloc_out *out)
 {
 	int *sizes;
 	int nalt = alternatives(r, &sizes);
 	int *choice = pk_xcalloc((size_t)nalt + 1, sizeof *choice);
 	bool ok;
 	do
-		ok = allocatable_as(s, r, choice, n, error, out);
+		ok = allocatable_as(s, r, choice, n, error, why, whysize, out);
 	while (!ok && !*error && next_choice(choice, sizes, nalt));
 	free(choice);
 	free(sizes);

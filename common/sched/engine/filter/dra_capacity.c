@@ -221,18 +221,28 @@ pk_dra_capacity_amount *pk_dra_capacity_consumed(const pk_dra_device *dv, const 
 	if (!dv->ncapacity)
 		return NULL;
 	pk_dra_capacity_amount *v = pk_arena_alloc(arena, sizeof *v * (size_t)dv->ncapacity);
+	pk_dra_capacity_consumed_into(dv, rq, v);
+	return v;
+}
+
+void pk_dra_capacity_consumed_into(const pk_dra_device *dv, const pk_dra_request *rq, pk_dra_capacity_amount *v)
+{
 	for (int k = 0; k < dv->ncapacity; k++)
 		v[k] = (pk_dra_capacity_amount){ cap_key(dv, k), consumed_of(cap_policy(dv, k), dv->capacity[k].milli,
 			                                                          requested(rq, cap_key(dv, k))) };
-	return v;
+}
+
+const char *pk_dra_share_id(const pk_snapshot *s, const char *claim, int index)
+{
+	char id[700];
+	snprintf(id, sizeof id, "%s-share-%d", claim, index);
+	return pk_intern(s->strs, id);
 }
 
 void pk_dra_share_result(pk_snapshot *s, const pk_dra_claim *c, pk_dra_device_ref *x, const pk_dra_device *dv,
                          const pk_dra_request *rq, int index)
 {
-	char id[700];
-	snprintf(id, sizeof id, "%s-share-%d", c->name, index);
-	x->share_id = pk_intern(s->strs, id);
+	x->share_id = pk_dra_share_id(s, c->name, index);
 	x->consumed = pk_dra_capacity_consumed(dv, rq, &s->arena, &x->nconsumed);
 }
 

@@ -156,38 +156,19 @@ static void request_why(const pk_dra_request *rq, const tally *t, int ndevs, con
 }
 
 /* The first selector error the allocator meets for rq on the node's
- * devices, as its error says it (allocator.go isSelectable: "class %s:
- * selector #%d: CEL runtime error: ..." or the claim's). */
+ * devices, as its error says it (pk_dra_device_matches_why). */
 static void runtime_error(const pk_dra_set *set, const pk_dra_claim *c, const pk_dra_request *rq, const dev_at *devs,
                           int ndevs, pk_dra_why *w)
 {
 	const pk_dra_class *cls = pk_dra_class_get(set, rq->class_name);
-	char err[400];
+	char err[700];
 	for (int d = 0; cls && d < ndevs; d++) {
 		pk_cel_device v = pk_dra_cel_view(devs[d].slice, devs[d].dev);
-		bool selected = true;
-		/* the class's selectors, then the request's, each until one is false */
-		for (int pass = 0; selected && pass < 2; pass++) {
-			const pk_dra_selector *sel = pass ? rq->selectors : cls->selectors;
-			int n = pass ? rq->nselectors : cls->nselectors;
-			for (int i = 0; selected && i < n; i++) {
-				if (!sel[i].program)
-					continue;
-				pk_cel_result res = pk_cel_eval_device(sel[i].program, &v, err, sizeof err);
-				selected = res == PK_CEL_TRUE;
-				if (res != PK_CEL_ERROR)
-					continue;
-				char who[700];
-				if (pass)
-					snprintf(who, sizeof who, "claim %s/%s", c->namespace_, c->name);
-				else
-					snprintf(who, sizeof who, "class %s", cls->name);
-				add(w->message, sizeof w->message, "on device %s/%s/%s the allocator stops: %s: selector #%d: "
-				    "CEL runtime error: %s", devs[d].slice->driver, devs[d].slice->pool, devs[d].dev->name, who,
-				    i, err);
-				return;
-			}
-		}
+		if (pk_dra_device_matches_why(cls, rq, c, &v, err, sizeof err) != SEL_ERROR)
+			continue;
+		add(w->message, sizeof w->message, "on device %s/%s/%s the allocator stops: %s", devs[d].slice->driver,
+		    devs[d].slice->pool, devs[d].dev->name, err);
+		return;
 	}
 	add(w->message, sizeof w->message, "a selector of class %s or of the request fails at run time on a device of "
 	    "the node", rq->class_name);

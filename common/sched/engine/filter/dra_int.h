@@ -92,10 +92,14 @@ void pk_dra_capacity_give(dra_capacity *c, int d, const pk_dra_request *rq);
  * arena; *n entries (NULL when dv has none). */
 pk_dra_capacity_amount *pk_dra_capacity_consumed(const pk_dra_device *dv, const pk_dra_request *rq, pk_arena *arena,
                                                  int *n);
+/* The same into v (dv->ncapacity entries). */
+void pk_dra_capacity_consumed_into(const pk_dra_device *dv, const pk_dra_request *rq, pk_dra_capacity_amount *v);
 
+/* The shareID of the claim's index-th result (upstream's a random UID,
+ * here "<claim>-share-<index>"), interned. */
+const char *pk_dra_share_id(const pk_snapshot *s, const char *claim, int index);
 /* Make x, the result of a share of device dv for request rq of claim c
- * (the claim's index-th result), a share: its shareID (upstream's a random
- * UID, here "<claim>-share-<index>") and consumedCapacity. */
+ * (the claim's index-th result), a share: its shareID and consumedCapacity. */
 void pk_dra_share_result(pk_snapshot *s, const pk_dra_claim *c, pk_dra_device_ref *x, const pk_dra_device *dv,
                          const pk_dra_request *rq, int index);
 struct dra_res;
@@ -107,6 +111,11 @@ bool pk_dra_capacity_ignored(const pk_snapshot *s, const struct dra_res *r, char
 pk_cel_device pk_dra_cel_view(const pk_dra_slice *sl, const pk_dra_device *dv);
 /* The class's selectors, then the request's, for one device. */
 sel_verdict pk_dra_device_matches(const pk_dra_class *cls, const pk_dra_request *rq, const pk_cel_device *d);
+/* The same; on an error, with text, the allocator's (isSelectable's) error
+ * for it: "class X: selector #i: CEL runtime error: ..." or, for a
+ * selector of the request of claim c, "claim <ns>/<name>: ...". */
+sel_verdict pk_dra_device_matches_why(const pk_dra_class *cls, const pk_dra_request *rq, const pk_dra_claim *c,
+                                      const pk_cel_device *d, char *text, size_t size);
 
 /* The taint of device dv that keeps request rq off it
  * (taintPreventsAllocation: a NoSchedule or NoExecute taint no toleration
@@ -115,8 +124,10 @@ const pk_taint *pk_dra_untolerated_taint(const pk_dra_request *rq, const pk_dra_
 
 /* Can the pod's unallocated claims all be allocated on n? With out, what
  * the allocator picks (when it can; free with pk_dra_alloc_out_free).
- * *error: a CEL runtime error stopped it. */
-bool pk_dra_allocatable(const pk_snapshot *s, const dra_res *r, const pk_node *n, bool *error, alloc_out *out);
+ * *error: a CEL runtime error stopped it, and why (unless NULL) says it
+ * as the allocator's error does. */
+bool pk_dra_allocatable(const pk_snapshot *s, const dra_res *r, const pk_node *n, bool *error, char *why,
+                        size_t whysize, alloc_out *out);
 void pk_dra_alloc_out_free(alloc_out *o);
 
 /* Reserve's allocation: the pod's claims not allocated yet get the devices

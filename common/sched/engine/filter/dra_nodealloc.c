@@ -89,36 +89,44 @@ static void add_amount(footprint *f, const char *resource, int64_t v)
 	}
 }
 
-/* The device's capacity under a mapping's capacityKey ("<domain>/<name>",
- * or a bare name in the driver's domain), as LookupByQualifiedName reads
- * it; false when the device has none. */
-static bool capacity_of(const pk_dra_device *dv, const char *driver, const char *key, int64_t *milli)
+/* The amount consumed under a mapping's capacityKey ("<domain>/<name>", or
+ * a bare name in the driver's domain) among a result's consumedCapacity,
+ * as LookupByQualifiedName finds it: the qualified spelling first, then
+ * the bare one where it means the same; false when there is none. */
+static bool consumed_under(const pk_dra_pick *p, const char *key, int64_t *milli)
 {
 	const char *slash = strchr(key, '/');
-	size_t dlen = slash ? (size_t)(slash - key) : strlen(driver);
-	const char *domain = slash ? key : driver, *name = slash ? slash + 1 : key;
-	for (int i = 0; i < dv->ncapacity; i++)
-		if (strlen(dv->capacity[i].domain) == dlen && strncmp(dv->capacity[i].domain, domain, dlen) == 0 &&
-		    strcmp(dv->capacity[i].name, name) == 0) {
-			*milli = dv->capacity[i].milli;
-			return true;
+	size_t dlen = strlen(p->driver);
+	for (int pass = 0; pass < 2; pass++)
+		for (int i = 0; i < p->nconsumed; i++) {
+			const char *k = p->consumed[i].key;
+			bool hit;
+			if (pass == 0) /* qualified: the key as written, or the driver's domain before a bare key */
+				hit = slash ? strcmp(k, key) == 0
+				            : strncmp(k, p->driver, dlen) == 0 && k[dlen] == '/' && strcmp(k + dlen + 1, key) == 0;
+			else /* bare: the key itself, or its name when its domain is the driver's */
+				hit = slash ? (size_t)(slash - key) == dlen && strncmp(key, p->driver, dlen) == 0 &&
+				                      strcmp(k, slash + 1) == 0
+				            : strcmp(k, key) == 0;
+			if (hit) {
+				*milli = p->consumed[i].milli;
+				return true;
+			}
 		}
 	return false;
 }
 
 /* A capacityKey mapping of one allocated device (addDeviceMapping): the
- * allocation result's consumedCapacity under the key times the
- * capacityMultiplier. Upstream's allocator records consumedCapacity only
- * for a device with allowMultipleAllocations; for any other the Filter
- * fails with an Error. For a device that allows them the amount consumed
- * is what the request asks, which this allocator does not record: the
- * device's capacity under the key is taken (a claim of such a device is
- * not modelled in this slice: see victims(1)). */
-static void add_capacity_mapping(footprint *f, const pk_dra_device *dv, const pk_dra_nodealloc *e,
-                                 const pk_dra_pick *p)
+ * result's consumedCapacity under the key times the capacityMultiplier
+ * (for a claim allocated already, as its status records it; for the pod's
+ * own claims, what the allocator's share consumes: dra_capacity.c). The
+ * allocator records consumedCapacity only for a device that allows
+ * multiple allocations; without one the Filter fails with an Error. A key
+ * the result does not consume adds nothing. */
+static void add_capacity_mapping(footprint *f, const pk_dra_nodealloc *e, const pk_dra_pick *p)
 {
-	int64_t cap;
-	if (!dv->multi_alloc) {
+	int64_t used;
+	if (!p->has_consumed) {
 		if (!*f->error)
 			snprintf(f->error, sizeof f->error,
 			         "claim %s/%s, device %s: ConsumedCapacity is nil, but Capacity key '%s' is set in "
@@ -126,8 +134,8 @@ static void add_capacity_mapping(footprint *f, const pk_dra_device *dv, const pk
 			         p->claim_namespace, p->claim_name, p->device, e->capacity_key, e->resource);
 		return;
 	}
-	if (capacity_of(dv, p->driver, e->capacity_key, &cap))
-		add_amount(f, e->resource, (int64_t)((__int128)cap * e->capacity_multiplier / 1000));
+	if (consumed_under(p, e->capacity_key, &used))
+		add_amount(f, e->resource, (int64_t)((__int128)used * e->capacity_multiplier / 1000));
 }
 
 /* One allocated device's footprint, as buildNodeAllocatableDRAInfo sums it:
@@ -139,7 +147,7 @@ static void add_device(footprint *f, const pk_dra_device *dv, const pk_dra_pick 
 	for (int i = 0; i < dv->nnodealloc; i++) {
 		const pk_dra_nodealloc *e = &dv->nodealloc[i];
 		if (e->mapping && *e->capacity_key)
-			add_capacity_mapping(f, dv, e, p);
+			add_capacity_mapping(f, e, p);
 		else if (e->mapping)
 			add_amount(f, e->resource, e->device_multiplier);
 		if (e->overhead)

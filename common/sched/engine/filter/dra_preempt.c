@@ -200,7 +200,7 @@ static void view_hold(held_view *v, const pk_pod *p, const pk_node *node)
 		holder = r->claims[i]->allocated ? NULL : r->claims[i];
 	alloc_out o = { 0 };
 	bool error;
-	if (!holder || !pk_dra_allocatable(&v->snap, r, node, &error, &o))
+	if (!holder || !pk_dra_allocatable(&v->snap, r, node, &error, NULL, 0, &o))
 		return;
 	if (o.ndevs) {
 		pk_dra_device_ref *refs = pk_xmalloc(sizeof *refs * (size_t)o.ndevs);

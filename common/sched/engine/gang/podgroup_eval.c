@@ -483,9 +483,7 @@ static void record_devices(pk_pg_evaluation *e, const pg_sched *c)
 	for (int i = 0; i < n; i++) {
 		pk_pg_placement *pl = &e->placements[c->order[i]];
 		pl->ndevices = npicks[i];
-		pl->devices = npicks[i] ? pk_arena_alloc(&e->arena, sizeof *pl->devices * (size_t)npicks[i]) : NULL;
-		if (npicks[i])
-			memcpy(pl->devices, picks[i], sizeof *pl->devices * (size_t)npicks[i]);
+		pl->devices = pk_dra_picks_copy(&e->arena, picks[i], npicks[i]);
 		free(picks[i]);
 	}
 	free(pods);
