@@ -271,14 +271,13 @@ static void decode_group_fields(pk_podgroup *pg, pk_strtab *strs, const cJSON *s
 		pg->has_constraints = true;
 }
 
-/* spec.resourceClaims of a PodGroup or Workload template, unless pg has
- * some already (fill_only); an entry with neither reference is kept with
- * both "" (resourceclaim.Name's ErrAPIUnsupported). */
-static void decode_group_claims(pk_podgroup *pg, pk_snapshot *s, const cJSON *spec, bool fill_only)
+/* spec.resourceClaims of a PodGroup; an entry with neither reference is
+ * kept with both "" (resourceclaim.Name's ErrAPIUnsupported). */
+static void decode_group_claims(pk_podgroup *pg, pk_snapshot *s, const cJSON *spec)
 {
 	const cJSON *arr = pk_get(spec, "resourceClaims");
 	int n = cJSON_IsArray(arr) ? cJSON_GetArraySize(arr) : 0;
-	if (!n || (fill_only && pg->nclaims))
+	if (!n)
 		return;
 	pk_pg_claim *v = pk_arena_alloc(&s->arena, sizeof *v * (size_t)n);
 	int k = 0;
@@ -327,7 +326,7 @@ static bool add_podgroup(pk_pg_set *g, pk_snapshot *s, const cJSON *obj, char *e
 		pk_parse_time(ts, &pg->created);
 	const cJSON *spec = pk_get(obj, "spec");
 	decode_group_fields(pg, s->strs, spec, false);
-	decode_group_claims(pg, s, spec, false);
+	decode_group_claims(pg, s, spec);
 	/* v1alpha2: spec.podGroupTemplateRef.workload; v1alpha3: spec.workloadRef */
 	const char *wl = pk_str(spec, "podGroupTemplateRef.workload.workloadName");
 	const char *tpl = pk_str(spec, "podGroupTemplateRef.workload.podGroupTemplateName");
@@ -564,10 +563,8 @@ static void apply_template(pk_pg_set *g, pk_snapshot *s, pk_podgroup *pg)
 		return;
 	}
 	const cJSON *tpl = find_named(pk_get(spec, "podGroupTemplates"), pg->template_);
-	if (tpl) {
+	if (tpl) /* not resourceClaims: the scheduler reads the PodGroup's own (resourceclaim.Name) */
 		decode_group_fields(pg, s->strs, tpl, true);
-		decode_group_claims(pg, s, tpl, true);
-	}
 }
 
 void pk_pg_add_bound(pk_podgroup *pg, pk_pod *p)

@@ -45,9 +45,9 @@ const char *pk_pg_release_caveat(struct pk_pg_set *g);
 
 typedef enum { PK_PG_POLICY_NONE, PK_PG_POLICY_BASIC, PK_PG_POLICY_GANG } pk_pg_policy;
 
-/* A PodGroup's spec.resourceClaims[] entry (a Workload template's when the
- * PodGroup has none), DRAWorkloadResourceClaims: exactly one of claim and
- * template_name is set ("" the other). */
+/* A PodGroup's spec.resourceClaims[] entry (DRAWorkloadResourceClaims; the
+ * scheduler reads the PodGroup's own, not its Workload template's): one of
+ * claim and template_name is set ("" the other). */
 typedef struct pk_pg_claim {
 	const char *name, *claim, *template_name; /* interned */
 } pk_pg_claim;

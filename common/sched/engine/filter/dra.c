@@ -163,8 +163,8 @@ static const pk_dra_claim *claim_usable(pk_snapshot *s, const pk_pod *pod, const
 /* resourceclaim.Name and IsForPod for a podGroupResourceClaim: with
  * DRAWorkloadResourceClaims off (the scheduler has no PodGroup to look in)
  * none of the fields it knows is set; on, the claim of that name in the
- * pod's PodGroup's spec.resourceClaims (or its Workload template's), by
- * name, or made from a template for the group. false: rejected. */
+ * pod's PodGroup's spec.resourceClaims, by name, or made from a template
+ * for the group. false: rejected. */
 static bool group_claim(pk_snapshot *s, const pk_pod *pod, const pk_pod_dra_claim *pc, dra_res *r)
 {
 	char msg[900];
