@@ -594,6 +594,14 @@ pk_dra_claim *pk_dra_claim_make(pk_dra_set *s, pk_arena *arena, const pk_dra_tem
 	return c;
 }
 
+pk_dra_claim *pk_dra_made_claim_get(const pk_dra_set *s, const char *ns, const char *name)
+{
+	for (long i = 0; i < s->nmade; i++)
+		if (!s->made[i]->deleted && strcmp(s->made[i]->name, name) == 0 && strcmp(s->made[i]->namespace_, ns) == 0)
+			return s->made[i];
+	return NULL;
+}
+
 void pk_dra_claim_allocate(pk_dra_set *s, pk_dra_claim *c, pk_dra_device_ref *devs, int n, const char *node)
 {
 	c->allocated = true;
@@ -868,10 +876,11 @@ const pk_pod_dra *pk_pod_dra_decode(pk_decoder *d, const cJSON *claims, const cJ
 	cJSON_ArrayForEach(c, claims) {
 		pk_pod_dra_claim *x = &pd->claims[pd->nclaims++];
 		*x = (pk_pod_dra_claim){ .name = istr(d, c, "name"), .claim = istr(d, c, "resourceClaimName"),
-			                 .template_name = istr(d, c, "resourceClaimTemplateName") };
-		if (*x->claim || !pk_str(c, "resourceClaimTemplateName"))
+			                 .template_name = istr(d, c, "resourceClaimTemplateName"),
+			                 .group_claim = istr(d, c, "podGroupResourceClaim") };
+		if (*x->claim || (!pk_str(c, "resourceClaimTemplateName") && !*x->group_claim))
 			continue;
-		x->from_template = true;
+		x->from_template = !*x->group_claim;
 		const cJSON *st;
 		cJSON_ArrayForEach(st, statuses) {
 			if (strcmp(pk_str_or(st, "name", ""), x->name) != 0)

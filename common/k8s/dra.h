@@ -52,6 +52,7 @@ enum {
 	PK_DRA_OFF_CONSUMABLE_CAPACITY = 1u << 3, /* DRAConsumableCapacity */
 	PK_DRA_OFF_EXTENDED_RESOURCE = 1u << 4,   /* DRAExtendedResource */
 	PK_DRA_OFF_DEVICE_TAINT_RULES = 1u << 8,  /* DRADeviceTaintRules */
+	PK_DRA_OFF_WORKLOAD_CLAIMS = 1u << 9,     /* DRAWorkloadResourceClaims */
 };
 
 /* A counter set: a slice's sharedCounters[] entry, or what a device's
@@ -346,6 +347,9 @@ void pk_dra_claim_delete(pk_dra_set *s, pk_dra_claim *c);
  * terminating on its node until its grace period is over). */
 void pk_dra_claim_undelete(pk_dra_set *s, pk_dra_claim *c);
 
+/* A claim made in the run (pk_dra_claim_make) by namespace and name, or NULL. */
+pk_dra_claim *pk_dra_made_claim_get(const pk_dra_set *s, const char *ns, const char *name);
+
 /* ---- a pod's claims ------------------------------------------------------ */
 
 typedef struct pk_pod_dra_claim {
@@ -354,6 +358,9 @@ typedef struct pk_pod_dra_claim {
 	                                 * template the one status.resourceClaimStatuses names;
 	                                 * "" while the template's claim is not made */
 	const char *template_name;      /* resourceClaimTemplateName ("" when none) */
+	const char *group_claim;        /* podGroupResourceClaim ("" when none): the name of a
+	                                 * claim of the pod's PodGroup (DRAWorkloadResourceClaims);
+	                                 * claim is then what status.resourceClaimStatuses names */
 	bool from_template;
 	bool skip;                      /* a status entry without a claim name: none is needed */
 } pk_pod_dra_claim;

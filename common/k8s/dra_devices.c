@@ -260,5 +260,6 @@ unsigned pk_dra_features_off(const pk_release_profile *p)
 	       (p->dra_partitionable_devices ? 0 : PK_DRA_OFF_PARTITIONABLE) |
 	       (p->dra_consumable_capacity ? 0 : PK_DRA_OFF_CONSUMABLE_CAPACITY) |
 	       (p->dra_extended_resource ? 0 : PK_DRA_OFF_EXTENDED_RESOURCE) |
-	       (p->dra_device_taint_rules ? 0 : PK_DRA_OFF_DEVICE_TAINT_RULES);
+	       (p->dra_device_taint_rules ? 0 : PK_DRA_OFF_DEVICE_TAINT_RULES) |
+	       (p->dra_workload_resource_claims ? 0 : PK_DRA_OFF_WORKLOAD_CLAIMS);
 }

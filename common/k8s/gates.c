@@ -101,7 +101,8 @@ static const pk_gate_info registry[PK_NGATES] = {
 		"TopologyAwareWorkloadScheduling", "kube-apiserver, kube-scheduler", {ABSENT, ALPHA_OFF, ALPHA_OFF}, false,
 		"pc-validate, victims, preempt-plan", NULL},
 	[PK_GATE_DRA_WORKLOAD_RESOURCE_CLAIMS] = {
-		"DRAWorkloadResourceClaims", "kube-apiserver", {ABSENT, ALPHA_OFF, BETA_OFF}, false, "pc-validate", NULL},
+		"DRAWorkloadResourceClaims", "kube-apiserver, kube-scheduler", {ABSENT, ALPHA_OFF, BETA_OFF}, false,
+		"pc-validate, victims, preempt-plan", NULL},
 	[PK_GATE_POD_GROUP_PREEMPTION_POLICY] = {
 		"PodGroupPreemptionPolicy", "kube-apiserver", {ABSENT, ABSENT, ALPHA_OFF}, false, "pc-validate", NULL},
 	[PK_GATE_COMPOSITE_POD_GROUP] = {

@@ -35,7 +35,7 @@ typedef struct pk_release_profile {
 	const char *workload_aware_preemption_gate; /* the gate that switches it, by name */
 	bool topology_aware;       /* TopologyAwareWorkloadScheduling */
 	bool composite_pod_groups; /* CompositePodGroup hierarchies honoured (the gate) */
-	bool dra_workload_resource_claims; /* DRAWorkloadResourceClaims (the apiserver's, pc-validate) */
+	bool dra_workload_resource_claims; /* DRAWorkloadResourceClaims (pc-validate; the scheduler's podGroupResourceClaim) */
 	bool pod_group_preemption_policy;  /* PodGroupPreemptionPolicy (the apiserver's, pc-validate) */
 	/* the apiserver's DRA gates whose fields it drops on create when off
 	 * (pc-validate): firstAvailable; adminAccess; tolerations; capacity and

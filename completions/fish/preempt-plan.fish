@@ -1,6 +1,6 @@
 # fish completion for preempt-plan(1)
 complete -c preempt-plan -l simulate -d 'What-if mode: play the pending pods of a snapshot forward'
-complete -c preempt-plan -l feature-gates -x -a 'GenericWorkload=true GenericWorkload=false WorkloadAwarePreemption=true WorkloadAwarePreemption=false TopologyAwareWorkloadScheduling=true TopologyAwareWorkloadScheduling=false DRAAdminAccess=true DRAAdminAccess=false DRADeviceTaints=true DRADeviceTaints=false DRADeviceTaintRules=true DRADeviceTaintRules=false DRAConsumableCapacity=true DRAConsumableCapacity=false DRAPartitionableDevices=true DRAPartitionableDevices=false' -d 'With --simulate: feature gates'
+complete -c preempt-plan -l feature-gates -x -a 'GenericWorkload=true GenericWorkload=false WorkloadAwarePreemption=true WorkloadAwarePreemption=false TopologyAwareWorkloadScheduling=true TopologyAwareWorkloadScheduling=false DRAAdminAccess=true DRAAdminAccess=false DRADeviceTaints=true DRADeviceTaints=false DRADeviceTaintRules=true DRADeviceTaintRules=false DRAConsumableCapacity=true DRAConsumableCapacity=false DRAPartitionableDevices=true DRAPartitionableDevices=false DRAWorkloadResourceClaims=true DRAWorkloadResourceClaims=false' -d 'With --simulate: feature gates'
 complete -c preempt-plan -l kubernetes-version -x -a '1.37 1.36 1.35' -d 'Answer for this Kubernetes release'
 complete -c preempt-plan -l pod-postfilter -d 'With --simulate: every pending pod through the per-pod PostFilter'
 complete -c preempt-plan -l apply -r -F -d 'With --simulate: manifests to apply (every path after it)'

@@ -84,6 +84,12 @@
 #define PK_R_DRA_CLAIM_NOT_CREATED "pod \"%s/%s\": ResourceClaim not created yet"
 #define PK_R_DRA_API_UNSUPPORTED "pod \"%s/%s\", spec.resourceClaim \"%s\": none of the supported fields are set"
 #define PK_R_DRA_CLAIM_NOT_FOUND "could not find ResourceClaim \"%s/%s\""
+/* resourceclaim.Name and IsForPod for a podGroupResourceClaim (DRAWorkloadResourceClaims) */
+#define PK_R_DRA_GROUP_NO_CLAIM "PodGroup %s/%s does not have claim %s requested by Pod %s"
+#define PK_R_DRA_GROUP_NOT_CREATED "PodGroup %s/%s: ResourceClaim not created yet"
+#define PK_R_DRA_GROUP_UNSUPPORTED "PodGroup %s/%s, spec.resourceClaim %s: none of the supported fields are set"
+#define PK_R_DRA_NOT_FOR_GROUP \
+	"ResourceClaim %s/%s was not created for Pod %s/%s or PodGroup %s/%s (neither Pod nor PodGroup is the owner)"
 #define PK_R_DRA_CLAIM_DELETING "resourceclaim \"%s\" is being deleted"
 #define PK_R_DRA_NOT_FOR_POD "ResourceClaim %s/%s was not created for pod %s/%s (pod is not owner)"
 #define PK_R_DRA_IN_USE "resourceclaim in use"

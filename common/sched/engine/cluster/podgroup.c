@@ -271,6 +271,27 @@ static void decode_group_fields(pk_podgroup *pg, pk_strtab *strs, const cJSON *s
 		pg->has_constraints = true;
 }
 
+/* spec.resourceClaims of a PodGroup; an entry with neither reference is
+ * kept with both "" (resourceclaim.Name's ErrAPIUnsupported). */
+static void decode_group_claims(pk_podgroup *pg, pk_snapshot *s, const cJSON *spec)
+{
+	const cJSON *arr = pk_get(spec, "resourceClaims");
+	int n = cJSON_IsArray(arr) ? cJSON_GetArraySize(arr) : 0;
+	if (!n)
+		return;
+	pk_pg_claim *v = pk_arena_alloc(&s->arena, sizeof *v * (size_t)n);
+	int k = 0;
+	const cJSON *c;
+	cJSON_ArrayForEach(c, arr) {
+		v[k].name = pk_intern(s->strs, pk_str_or(c, "name", ""));
+		v[k].claim = pk_intern(s->strs, pk_str_or(c, "resourceClaimName", ""));
+		v[k].template_name = pk_intern(s->strs, pk_str_or(c, "resourceClaimTemplateName", ""));
+		k++;
+	}
+	pg->claims = v;
+	pg->nclaims = k;
+}
+
 static bool add_podgroup(pk_pg_set *g, pk_snapshot *s, const cJSON *obj, char *err, size_t errsize)
 {
 	const char *name = pk_name(obj);
@@ -305,6 +326,7 @@ static bool add_podgroup(pk_pg_set *g, pk_snapshot *s, const cJSON *obj, char *e
 		pk_parse_time(ts, &pg->created);
 	const cJSON *spec = pk_get(obj, "spec");
 	decode_group_fields(pg, s->strs, spec, false);
+	decode_group_claims(pg, s, spec);
 	/* v1alpha2: spec.podGroupTemplateRef.workload; v1alpha3: spec.workloadRef */
 	const char *wl = pk_str(spec, "podGroupTemplateRef.workload.workloadName");
 	const char *tpl = pk_str(spec, "podGroupTemplateRef.workload.podGroupTemplateName");
@@ -541,7 +563,7 @@ static void apply_template(pk_pg_set *g, pk_snapshot *s, pk_podgroup *pg)
 		return;
 	}
 	const cJSON *tpl = find_named(pk_get(spec, "podGroupTemplates"), pg->template_);
-	if (tpl)
+	if (tpl) /* not resourceClaims: the scheduler reads the PodGroup's own (resourceclaim.Name) */
 		decode_group_fields(pg, s->strs, tpl, true);
 }
 
@@ -599,6 +621,8 @@ void pk_pg_set_finish(pk_pg_set *g, pk_snapshot *s)
 		if (*p->node_name && !pk_pod_is_terminal(p) && pk_snapshot_node(s, p->node_name))
 			pk_pg_add_bound(pg, p);
 	}
+	if (g->n > 0)
+		s->pod_groups = g;
 	if (g->n > 0 && g->release->groups_count_in_pod_preemption)
 		s->victim_groups = g;
 }

@@ -45,6 +45,13 @@ const char *pk_pg_release_caveat(struct pk_pg_set *g);
 
 typedef enum { PK_PG_POLICY_NONE, PK_PG_POLICY_BASIC, PK_PG_POLICY_GANG } pk_pg_policy;
 
+/* A PodGroup's spec.resourceClaims[] entry (DRAWorkloadResourceClaims; the
+ * scheduler reads the PodGroup's own, not its Workload template's): one of
+ * claim and template_name is set ("" the other). */
+typedef struct pk_pg_claim {
+	const char *name, *claim, *template_name; /* interned */
+} pk_pg_claim;
+
 typedef struct pk_podgroup {
 	const char *namespace_, *name, *uid;   /* interned */
 	int32_t priority;                      /* PodGroupPriority (resolved at finish) */
@@ -61,6 +68,8 @@ typedef struct pk_podgroup {
 	bool has_priority, has_mode, has_policy_field, has_sched_policy;
 	const char *class_name;
 	const char *workload, *template_;      /* template reference ("" none) */
+	const pk_pg_claim *claims;             /* spec.resourceClaims (snapshot arena) */
+	int nclaims;
 	pk_pod **bound;                        /* members bound to a node (victim side) */
 	int nbound, boundcap;
 } pk_podgroup;

@@ -127,6 +127,10 @@ typedef struct pk_snapshot {
 	 * GenericWorkload off, or no PodGroup in the input). Set by
 	 * pk_pg_set_finish (podgroup.h); the memo does not apply while set. */
 	const struct pk_pg_set *victim_groups;
+	/* The pod groups of the input (set by pk_pg_set_finish when it holds
+	 * one), whatever the release: DynamicResources resolves a pod's
+	 * podGroupResourceClaim through them (filter/dra.c). NULL: none. */
+	const struct pk_pg_set *pod_groups;
 
 	/* PersistentVolumeClaims, PersistentVolumes, StorageClasses, CSINodes
 	 * (k8s/volume.h), or NULL when the input holds none (filter/volumes.h) */

@@ -9,6 +9,7 @@
 
 #include "base/alloc.h"
 #include "k8s/dra.h"
+#include "sched/engine/cluster/podgroup.h"
 #include "sched/engine/reasons.h"
 
 #define PLUGIN "DynamicResources"
@@ -115,6 +116,116 @@ static bool made_in_run(const pk_snapshot *s, const pk_pod *pod)
 	return s->dra_bound && (pod->index < 0 || pod->index >= s->npods);
 }
 
+/* The claim a run makes for a PodGroup's claim from a template, once for
+ * the whole group (the resourceclaim controller makes one per PodGroup,
+ * owned by it): later members find the one an earlier member made. */
+static const pk_dra_claim *group_claim_made(pk_snapshot *s, const pk_pod *pod, const pk_podgroup *pg,
+                                            const pk_pg_claim *gc, const pk_pod_dra_claim *pc,
+                                            dra_res *r)
+{
+	const pk_dra_template *t = pk_dra_template_get(s->dra, pod->namespace_, gc->template_name);
+	if (!t)
+		return NULL;
+	char name[600], text[3000];
+	snprintf(name, sizeof name, "%s-%s", pg->name, gc->name);
+	const char *iname = pk_intern(s->strs, name);
+	pk_dra_claim *c = pk_dra_made_claim_get(s->dra, pod->namespace_, iname);
+	if (!c) {
+		c = pk_dra_claim_make(s->dra, &s->arena, t, iname, pg->name, pg->uid ? pg->uid : "");
+		c->owner_kind = "PodGroup";
+	}
+	snprintf(text, sizeof text,
+	         "spec.resourceClaims \"%s\": PodGroup %s/%s's claim \"%s\" is not created yet: made from "
+	         "ResourceClaimTemplate %s/%s once for the group, owned by the PodGroup and shared by its members "
+	         "(%s/%s here; upstream's controller names it after the PodGroup with a random suffix); until it "
+	         "is made, upstream's PreFilter answers \"ResourceClaim not created yet\" and the pod waits",
+	         pc->name, pg->namespace_, pg->name, gc->name, t->namespace_, t->name, pod->namespace_, name);
+	assume(s, r, text);
+	return c;
+}
+
+/* A claim named for pod: found and not being deleted (the scheduler's
+ * assume cache), or NULL with the rejection set. */
+static const pk_dra_claim *claim_usable(pk_snapshot *s, const pk_pod *pod, const char *name, dra_res *r)
+{
+	char msg[700];
+	const pk_dra_claim *c = pk_dra_claim_get(s->dra, pod->namespace_, name);
+	if (!c) /* NotFoundError */
+		snprintf(msg, sizeof msg, PK_R_DRA_CLAIM_NOT_FOUND, pod->namespace_, name);
+	else if (c->deleting)
+		snprintf(msg, sizeof msg, PK_R_DRA_CLAIM_DELETING, c->name);
+	else
+		return c;
+	reject(s, r, PK_CODE_UNSCHEDULABLE_UNRESOLVABLE, msg);
+	return NULL;
+}
+
+/* resourceclaim.Name and IsForPod for a podGroupResourceClaim: with
+ * DRAWorkloadResourceClaims off (the scheduler has no PodGroup to look in)
+ * none of the fields it knows is set; on, the claim of that name in the
+ * pod's PodGroup's spec.resourceClaims, by name, or made from a template
+ * for the group. false: rejected. */
+static bool group_claim(pk_snapshot *s, const pk_pod *pod, const pk_pod_dra_claim *pc, dra_res *r)
+{
+	char msg[900];
+	const pk_podgroup *pg = NULL;
+	if (!(s->dra->off & PK_DRA_OFF_WORKLOAD_CLAIMS) && *pod->con->pod_group && s->pod_groups)
+		pg = pk_pg_find(s->pod_groups, pod->namespace_, pod->con->pod_group);
+	if (s->dra->off & PK_DRA_OFF_WORKLOAD_CLAIMS) {
+		snprintf(msg, sizeof msg,
+		         "spec.resourceClaims \"%s\" names podGroupResourceClaim \"%s\", which the scheduler reads only "
+		         "with DRAWorkloadResourceClaims on (alpha in 1.36, beta in 1.37, default off): off, as here, "
+		         "none of the fields it knows is set and the pod is unschedulable; "
+		         "`--feature-gates DRAWorkloadResourceClaims=true` resolves it through the PodGroup's "
+		         "spec.resourceClaims",
+		         pc->name, pc->group_claim);
+		assume(s, r, msg);
+	}
+	if (!pg) { /* resourceclaim.ErrAPIUnsupported (no PodGroup: the gate off, or none found) */
+		snprintf(msg, sizeof msg, PK_R_DRA_API_UNSUPPORTED, pod->namespace_, pod->name, pc->name);
+		reject(s, r, PK_CODE_UNSCHEDULABLE_UNRESOLVABLE, msg);
+		return false;
+	}
+	const pk_pg_claim *gc = NULL;
+	for (int i = 0; i < pg->nclaims && !gc; i++)
+		if (strcmp(pg->claims[i].name, pc->group_claim) == 0)
+			gc = &pg->claims[i];
+	if (!gc)
+		snprintf(msg, sizeof msg, PK_R_DRA_GROUP_NO_CLAIM, pg->namespace_, pg->name, pc->group_claim, pod->name);
+	else if (*gc->claim) {
+		const pk_dra_claim *c = claim_usable(s, pod, gc->claim, r);
+		if (c)
+			r->claims[r->nclaims++] = c;
+		return c != NULL;
+	} else if (!*gc->template_name)
+		snprintf(msg, sizeof msg, PK_R_DRA_GROUP_UNSUPPORTED, pg->namespace_, pg->name, gc->name);
+	else if (pc->skip)
+		return true; /* a status entry without a claim name: none is needed */
+	else if (!*pc->claim) {
+		const pk_dra_claim *made = group_claim_made(s, pod, pg, gc, pc, r);
+		if (made) {
+			r->claims[r->nclaims++] = made;
+			return true;
+		}
+		snprintf(msg, sizeof msg, PK_R_DRA_GROUP_NOT_CREATED, pg->namespace_, pg->name);
+	} else {
+		const pk_dra_claim *c = claim_usable(s, pod, pc->claim, r);
+		if (!c)
+			return false;
+		/* IsForPod: the pod's own claim, or its PodGroup's */
+		bool group_owns = strcmp(c->owner_kind, "PodGroup") == 0 && strcmp(c->owner_name, pg->name) == 0 &&
+		                  !(*c->owner_uid && pg->uid && *pg->uid && strcmp(c->owner_uid, pg->uid) != 0);
+		if (group_owns || pk_dra_claim_owned_by(c, pod->uid, pod->name)) {
+			r->claims[r->nclaims++] = c;
+			return true;
+		}
+		snprintf(msg, sizeof msg, PK_R_DRA_NOT_FOR_GROUP, c->namespace_, c->name, pod->namespace_, pod->name,
+		         pg->namespace_, pg->name);
+	}
+	reject(s, r, PK_CODE_UNSCHEDULABLE_UNRESOLVABLE, msg);
+	return false;
+}
+
 /* foreachPodResourceClaim: each claim named, found, not being deleted. */
 static bool claims_found(pk_snapshot *s, const pk_pod *pod, dra_res *r)
 {
@@ -123,6 +234,11 @@ static bool claims_found(pk_snapshot *s, const pk_pod *pod, dra_res *r)
 	bool fresh = made_in_run(s, pod);
 	for (int i = 0; i < pd->nclaims; i++) {
 		const pk_pod_dra_claim *pc = &pd->claims[i];
+		if (*pc->group_claim) {
+			if (!group_claim(s, pod, pc, r))
+				return false;
+			continue;
+		}
 		if (pc->from_template && (!*pc->claim || fresh) && (!pc->skip || fresh)) {
 			const pk_dra_claim *made = claim_made(s, pod, pc, r);
 			if (made) {
