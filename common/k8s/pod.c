@@ -711,9 +711,14 @@ static int container_ext_requests(pk_decoder *d, const cJSON *c, int index, bool
 }
 
 /* Every container's (init containers first), for extended resources backed
- * by DRA (sched/engine/filter/dra_ext.c); counted, then filled. */
+ * by DRA (sched/engine/filter/dra_ext.c); counted, then filled. Read for
+ * pods not bound only, which are the pods a claim is made for (a bound
+ * pod's is the input's): a cluster's device-plugin pods keep the shared
+ * empty constraints. */
 static void decode_ext_requests(pk_decoder *d, const cJSON *const *sp, pk_pod_constraints *c)
 {
+	if (cJSON_IsString(sp[S_NODE_NAME]) && *sp[S_NODE_NAME]->valuestring)
+		return;
 	pk_ext_request *out = NULL;
 	for (int fill = 0; fill < 2; fill++) {
 		int n = 0, index = 0;

@@ -226,7 +226,8 @@ typedef struct pk_pod_constraints {
 	const pk_res *dra_requests;
 	/* how many containers name each of spec.resourceClaims (k8s/dra_nodealloc.h), or NULL */
 	const struct pk_dra_claim_refs *dra_refs;
-	/* the containers' extended-resource requests, by container, or NULL */
+	/* the containers' extended-resource requests, by container (pods not
+	 * bound only: pod.c decode_ext_requests), or NULL */
 	const pk_ext_request *ext_requests;
 	int next_requests;
 } pk_pod_constraints;
