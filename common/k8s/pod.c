@@ -672,6 +672,75 @@ const char *pk_pod_gates_message(const pk_pod *p, char *buf, size_t size)
 	return buf;
 }
 
+/* The rank of resource among the container's request names, sorted (limits
+ * stand in for absent requests, as the apiserver's defaulting does). */
+static int request_rank(const cJSON *reqs, const cJSON *lims, const char *resource)
+{
+	int rank = 0;
+	const cJSON *it;
+	cJSON_ArrayForEach(it, reqs)
+		rank += it->string && strcmp(it->string, resource) < 0;
+	cJSON_ArrayForEach(it, lims)
+		rank += it->string && !pk_get(reqs, it->string) && strcmp(it->string, resource) < 0;
+	return rank;
+}
+
+/* One container's extended-resource requests (names with a domain) into
+ * out (room for them); how many. Bad quantities are the requests' own
+ * error (resources.c), whole numbers only here. */
+static int container_ext_requests(pk_decoder *d, const cJSON *c, int index, bool short_lived, pk_ext_request *out)
+{
+	const cJSON *reqs = pk_getp(c, "resources.requests"), *lims = pk_getp(c, "resources.limits");
+	int n = 0;
+	for (int pass = 0; pass < 2; pass++) {
+		const cJSON *list = pass ? lims : reqs, *it;
+		cJSON_ArrayForEach(it, list) {
+			int64_t milli;
+			if (!it->string || !strchr(it->string, '/') || (pass && pk_get(reqs, it->string)) ||
+			    pk_qty_from_json(it, &milli) != PK_QTY_OK || milli <= 0 || milli % 1000 != 0)
+				continue;
+			if (out)
+				out[n] = (pk_ext_request){ .resource = pk_intern(d->strs, it->string), .count = milli / 1000,
+				                           .container = (int16_t)index,
+				                           .rank = (int16_t)request_rank(reqs, lims, it->string),
+				                           .short_lived = short_lived };
+			n++;
+		}
+	}
+	return n;
+}
+
+/* Every container's (init containers first), for extended resources backed
+ * by DRA (sched/engine/filter/dra_ext.c); counted, then filled. Read for
+ * pods not bound only, which are the pods a claim is made for (a bound
+ * pod's is the input's): a cluster's device-plugin pods keep the shared
+ * empty constraints. */
+static void decode_ext_requests(pk_decoder *d, const cJSON *const *sp, pk_pod_constraints *c)
+{
+	if (cJSON_IsString(sp[S_NODE_NAME]) && *sp[S_NODE_NAME]->valuestring)
+		return;
+	pk_ext_request *out = NULL;
+	for (int fill = 0; fill < 2; fill++) {
+		int n = 0, index = 0;
+		for (int list = S_INIT_CONTAINERS, pass = 0; pass < 2; list = S_CONTAINERS, pass++) {
+			const cJSON *it;
+			cJSON_ArrayForEach(it, sp[list]) {
+				const char *rp = pk_str(it, "restartPolicy");
+				bool short_lived = list == S_INIT_CONTAINERS && !(rp && strcmp(rp, "Always") == 0);
+				if (index <= INT16_MAX)
+					n += container_ext_requests(d, it, index, short_lived, out ? out + n : NULL);
+				index++;
+			}
+		}
+		if (n == 0)
+			return;
+		if (fill)
+			c->ext_requests = out, c->next_requests = n;
+		else
+			out = pk_arena_alloc(d->arena, sizeof *out * (size_t)n);
+	}
+}
+
 /* The pod keeps c in the arena, or the shared empty one if c asks nothing. */
 static void attach_constraints(pk_decoder *d, pk_pod *out, const pk_pod_constraints *c)
 {
@@ -680,7 +749,7 @@ static void attach_constraints(pk_decoder *d, pk_pod *out, const pk_pod_constrai
 	    !c->affinity_terms && c->node_selector.is_nil && !c->node_selector.nreqs && !*c->pod_group &&
 	    !*c->workload_name && !*c->workload_pod_group && !c->npreferred && !c->soft_spread &&
 	    !c->preferred_pod_affinity && !c->nimages && !c->volumes && !c->nscheduling_gates &&
-	    !c->dra && !c->dra_requests)
+	    !c->dra && !c->dra_requests && !c->ext_requests)
 		return;
 	pk_pod_constraints *own = pk_arena_alloc(d->arena, sizeof *own);
 	*own = *c;
@@ -763,6 +832,7 @@ int pk_pod_decode_spec(pk_decoder *d, const cJSON *meta, const cJSON *spec, cons
 		rc = -1; /* k8s/dra_nodealloc.c */
 	if (c.dra)
 		c.dra_refs = pk_pod_dra_claim_refs(d, sp);
+	decode_ext_requests(d, sp, &c);
 	out->unmodelled = (uint8_t)unmodelled;
 	attach_constraints(d, out, &c); /* also on failure: pk_pod_release frees its selectors */
 	if (rc < 0)

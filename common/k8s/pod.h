@@ -161,6 +161,20 @@ typedef struct pk_spread {
 /* What a pod asks of its node beyond resources and tolerations, and its
  * gang: few pods have any of it, so a pod points to these (shared,
  * read-only) instead of carrying 110 bytes of empty members. */
+/* A container's request of an extended resource (a name with a domain:
+ * one a DeviceClass may back, DRAExtendedResource), as upstream's
+ * createRequestsAndMappings reads them: its container counts init
+ * containers then app containers; rank is the name's position among the
+ * container's sorted request names (limits standing in for absent
+ * requests, as the apiserver's defaulting does); whole numbers only
+ * (Quantity.AsInt64), zero left out. */
+typedef struct pk_ext_request {
+	const char *resource;         /* interned */
+	int64_t count;
+	int16_t container, rank;
+	bool short_lived;             /* an init container that is not a sidecar */
+} pk_ext_request;
+
 typedef struct pk_pod_constraints {
 	pk_host_port *ports;          /* hostPort > 0 of all containers (incl. init) */
 	int nports;
@@ -212,6 +226,10 @@ typedef struct pk_pod_constraints {
 	const pk_res *dra_requests;
 	/* how many containers name each of spec.resourceClaims (k8s/dra_nodealloc.h), or NULL */
 	const struct pk_dra_claim_refs *dra_refs;
+	/* the containers' extended-resource requests, by container (pods not
+	 * bound only: pod.c decode_ext_requests), or NULL */
+	const pk_ext_request *ext_requests;
+	int next_requests;
 } pk_pod_constraints;
 
 /* A required node-selector term ({matchExpressions, matchFields}) compiled

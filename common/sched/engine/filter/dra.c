@@ -426,15 +426,14 @@ static void ext_claim_found(pk_snapshot *s, const pk_pod *pod, dra_res *r, const
  * backed by DRA, last among its claims. Said. */
 static void ext_claim(pk_snapshot *s, const pk_pod *pod, dra_res *r)
 {
-	char asks[1000] = "", text[3000];
+	char asks[1400] = "", text[3000];
 	pk_dra_ext_claim(s, pod, r, asks, sizeof asks);
 	snprintf(text, sizeof text,
 	         "extended resources backed by DRA (DRAExtendedResource): %s: on a node whose allocatable does not "
 	         "list the resource, DynamicResources allocates that many devices of the class (NodeResourcesFit "
-	         "leaves it); upstream writes the claim at binding as %s-extended-resources-<5 random characters> "
-	         "with one request per container (container-<i>-request-<j>); here one claim %s/%s-extended-resources "
-	         "with one request per resource, named after it, for the pod's effective request (upstream gives an "
-	         "init container's ask devices of its own beside the other containers')",
+	         "leaves it), one request per container as upstream makes them (an init container first reuses "
+	         "the devices of the containers at its index or later); upstream writes the claim at binding as "
+	         "%s-extended-resources-<5 random characters>, here it is %s/%s-extended-resources",
 	         asks, pod->name, pod->namespace_, pod->name);
 	assume(s, r, text);
 }

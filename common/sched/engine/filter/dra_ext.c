@@ -53,22 +53,85 @@ bool pk_dra_ext_wanted(pk_snapshot *s, const pk_pod *pod)
 	return false;
 }
 
+/* A request of the claim, with the resource it is for. */
+typedef struct ext_ask {
+	pk_dra_request rq;
+	const char *resource;
+} ext_ask;
+
+static int by_request_name(const void *a, const void *b)
+{
+	return strcmp(((const ext_ask *)a)->rq.name, ((const ext_ask *)b)->rq.name);
+}
+
+static ext_ask ask_of(pk_snapshot *s, const pk_ext_request *e, const pk_dra_class *cls, int64_t count)
+{
+	char name[64];
+	snprintf(name, sizeof name, "container-%d-request-%d", e->container, e->rank);
+	return (ext_ask){ .rq = { .name = pk_intern(s->strs, name), .class_name = cls->name, .count = count },
+	                  .resource = e->resource };
+}
+
+/* The requests for resource (the entries from first on that name it), as
+ * createRequestsAndMappings makes them: one per long-lived container (app
+ * container or sidecar) with its count; a short-lived init container first
+ * reuses the long-lived containers' devices at its index or later and asks
+ * for the rest, and of those asks only the largest (the first of equals)
+ * is kept, the init containers running one at a time. Into out; how many. */
+static int asks_for(pk_snapshot *s, const pk_ext_request *e, int ne, int first, const pk_dra_class *cls,
+                    ext_ask *out)
+{
+	const char *resource = e[first].resource;
+	int n = 0;
+	const pk_ext_request *widest = NULL;
+	int64_t widest_count = 0;
+	for (int i = first; i < ne; i++) {
+		if (e[i].resource != resource)
+			continue;
+		if (!e[i].short_lived) {
+			out[n++] = ask_of(s, &e[i], cls, e[i].count);
+			continue;
+		}
+		int64_t reused = 0;
+		for (int k = first; k < ne; k++)
+			if (e[k].resource == resource && !e[k].short_lived && e[k].container >= e[i].container)
+				reused += e[k].count;
+		if (reused < e[i].count && e[i].count - reused > widest_count) {
+			widest = &e[i];
+			widest_count = e[i].count - reused;
+		}
+	}
+	if (widest)
+		out[n++] = ask_of(s, widest, cls, widest_count);
+	return n;
+}
+
 void pk_dra_ext_claim(pk_snapshot *s, const pk_pod *pod, dra_res *r, char *text, size_t size)
 {
-	const pk_res *p = &pod->requests;
-	pk_dra_request *rqs = pk_arena_alloc(&s->arena, sizeof *rqs * (size_t)(p->nscalar + 1));
-	int n = 0;
-	size_t len = 0;
-	for (int i = 0; i < p->nscalar; i++) {
-		const pk_dra_class *cls = p->scalar[i].milli > 0 ? backing_class(s, p->scalar[i].name) : NULL;
-		if (!cls)
-			continue;
-		int64_t count = (p->scalar[i].milli + 999) / 1000; /* extended resources are whole numbers */
-		rqs[n++] = (pk_dra_request){ .name = p->scalar[i].name, .class_name = cls->name, .count = count };
-		if (len < size)
-			len += (size_t)snprintf(text + len, size - len, "%s%s: %lld (DeviceClass %s)", n > 1 ? ", " : "",
-			                        p->scalar[i].name, (long long)count, cls->name);
+	const pk_ext_request *e = pod->con->ext_requests;
+	int ne = pod->con->next_requests, n = 0;
+	ext_ask *asks = pk_xmalloc(sizeof *asks * (size_t)(ne + 1));
+	for (int i = 0; i < ne; i++) {
+		bool seen = false;
+		for (int k = 0; k < i && !seen; k++)
+			seen = e[k].resource == e[i].resource;
+		const pk_dra_class *cls = seen ? NULL : backing_class(s, e[i].resource);
+		if (cls && pk_res_scalar(&pod->requests, e[i].resource) > 0)
+			n += asks_for(s, e, ne, i, cls, asks + n);
 	}
+	qsort(asks, (size_t)n, sizeof *asks, by_request_name); /* upstream sorts them by name */
+	pk_dra_request *rqs = pk_arena_alloc(&s->arena, sizeof *rqs * (size_t)(n + 1));
+	r->ext_resources = pk_arena_alloc(&s->arena, sizeof *r->ext_resources * (size_t)(n + 1));
+	size_t len = 0;
+	for (int i = 0; i < n; i++) {
+		rqs[i] = asks[i].rq;
+		r->ext_resources[i] = asks[i].resource;
+		if (len < size)
+			len += (size_t)snprintf(text + len, size - len, "%s%s: %lld (DeviceClass %s) as %s", i ? ", " : "",
+			                        asks[i].resource, (long long)asks[i].rq.count, asks[i].rq.class_name,
+			                        asks[i].rq.name);
+	}
+	free(asks);
 	char name[600];
 	snprintf(name, sizeof name, "%s-extended-resources", pod->name);
 	pk_dra_template t = { .namespace_ = pod->namespace_, .name = "", .requests = rqs, .nrequests = n };
@@ -91,6 +154,13 @@ const pk_dra_claim *pk_dra_ext_find(const pk_snapshot *s, const pk_pod *pod)
 	return NULL;
 }
 
+/* The resource request q of r's extended-resource claim asks for (a claim
+ * of the input's: its request's name). */
+static const char *resource_of(const dra_res *r, int q)
+{
+	return r->ext_resources ? r->ext_resources[q] : r->ext->requests[q].name;
+}
+
 const dra_res *pk_dra_on_node(const dra_res *r, const pk_node *n, dra_view *v)
 {
 	memset(v, 0, sizeof *v);
@@ -98,7 +168,7 @@ const dra_res *pk_dra_on_node(const dra_res *r, const pk_node *n, dra_view *v)
 		return r;
 	int keep = 0;
 	for (int q = 0; q < r->ext->nrequests; q++)
-		keep += left_to_dra(n, r->ext->requests[q].name);
+		keep += left_to_dra(n, resource_of(r, q));
 	if (keep == r->ext->nrequests)
 		return r;
 	v->res = *r;
@@ -114,7 +184,7 @@ const dra_res *pk_dra_on_node(const dra_res *r, const pk_node *n, dra_view *v)
 	v->requests = pk_xmalloc(sizeof *v->requests * (size_t)keep);
 	v->ext.nrequests = 0;
 	for (int q = 0; q < r->ext->nrequests; q++)
-		if (left_to_dra(n, r->ext->requests[q].name))
+		if (left_to_dra(n, resource_of(r, q)))
 			v->requests[v->ext.nrequests++] = r->ext->requests[q];
 	v->ext.requests = v->requests;
 	v->claims[r->nclaims - 1] = &v->ext;

@@ -27,6 +27,7 @@ struct dra_res {
 	const pk_dra_claim *ext;        /* the claim for extended resources backed by DRA (the last of
 	                                 * claims; dra_ext.c), or NULL */
 	bool ext_stale;                 /* ext is a pending pod's claim of an earlier cycle (dra_ext.c) */
+	const char **ext_resources;     /* per request of ext when made here: its extended resource */
 	const char *held_note;          /* pk_dra_held_devices_note, as of the set's generation: */
 	long held_note_gen;             /* 0: not computed yet */
 };
@@ -143,8 +144,9 @@ int pk_dra_allocate_on(pk_snapshot *s, const pk_pod *pod, const pk_node *n, pk_d
 /* Does the pod request an extended resource a DeviceClass backs, the
  * release's DRAExtendedResource on? */
 bool pk_dra_ext_wanted(pk_snapshot *s, const pk_pod *pod);
-/* Make the pod's extended-resource claim (one ExactCount request per such
- * resource, named after it, of its class) and append it to r's claims (room
+/* Make the pod's extended-resource claim (ExactCount requests of the
+ * classes, one per container and resource, as upstream's
+ * createRequestsAndMappings makes them) and append it to r's claims (room
  * for one more); what it asks, for the assumption, into text. */
 void pk_dra_ext_claim(pk_snapshot *s, const pk_pod *pod, dra_res *r, char *text, size_t size);
 /* The pod's extended-resource claim in the input, or NULL. Upstream's
