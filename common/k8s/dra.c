@@ -228,6 +228,8 @@ static int add_claim(pk_dra_set *s, pk_decoder *d, const cJSON *obj, long record
 	cJSON_ArrayForEach(it, rf) {
 		c.reserved_uids[c.nreserved] = istr(d, it, "uid");
 		c.reserved_names[c.nreserved++] = istr(d, it, "name");
+		if (!c.reserved_group && strcmp(istr(d, it, "resource"), "podgroups") == 0)
+			c.reserved_group = c.reserved_names[c.nreserved - 1];
 	}
 	s->claims = pk_grow(s->claims, &s->claimcap, (size_t)s->nclaims + 1, sizeof *s->claims);
 	s->claims[s->nclaims++] = c;

@@ -144,6 +144,7 @@ typedef struct pk_dra_claim {
 	int nreserved;                  /* status.reservedFor entries */
 	const char **reserved_uids;     /* their uids (interned) */
 	const char **reserved_names;    /* their names (interned) */
+	const char *reserved_group;     /* the first entry of resource podgroups: its name, or NULL */
 	/* the run's own allocation (pk_dra_claim_allocate): its node, when a
 	 * device came from a node-local slice ("" otherwise), and that it was
 	 * made here, not read */

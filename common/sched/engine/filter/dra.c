@@ -144,6 +144,24 @@ static const pk_dra_claim *group_claim_made(pk_snapshot *s, const pk_pod *pod, c
 	return c;
 }
 
+/* A claim reserved for a PodGroup (DRAWorkloadResourceClaims) is read as
+ * reserved for a pod of that name: said, with what upstream does. */
+static void group_reservations_said(pk_snapshot *s, dra_res *r)
+{
+	for (int i = 0; i < r->nclaims; i++) {
+		const pk_dra_claim *c = r->claims[i];
+		if (!c->reserved_group)
+			continue;
+		char text[1500];
+		snprintf(text, sizeof text,
+		         "ResourceClaim %s/%s is reserved for PodGroup %s (status.reservedFor), which is not modelled: "
+		         "the entry is read as a pod of that name, so the claim stays allocated while it is there; "
+		         "upstream keeps it for the group's members as long as the PodGroup has it reserved",
+		         c->namespace_, c->name, c->reserved_group);
+		assume(s, r, text);
+	}
+}
+
 /* A claim named for pod: found and not being deleted (the scheduler's
  * assume cache), or NULL with the rejection set. */
 static const pk_dra_claim *claim_usable(pk_snapshot *s, const pk_pod *pod, const char *name, dra_res *r)
@@ -527,6 +545,7 @@ void pk_dra_resolve(pk_snapshot *s, const pk_pod *pod)
 		return;
 	}
 	r->applies = true;
+	group_reservations_said(s, r);
 	char text[1200];
 	if (pk_dra_capacity_ignored(s, r, text, sizeof text)) /* dra_capacity.c */
 		assume(s, r, text);
